@@ -1,0 +1,15 @@
+// Internal: the SIMD level detected once per process, shared by every SIMD kernel's dispatch.
+#pragma once
+
+#include <string_view>
+
+namespace strmatch::detail {
+
+enum class SimdLevel { scalar, sse2, avx2, avx512bw };
+
+/// Detected once (CPUID + XGETBV), cached. STRMATCH_SIMD=scalar|sse2|avx2|avx512bw in the
+/// environment lowers it (never raises it above what the CPU has), so tests reach every path.
+SimdLevel simd_level() noexcept;
+std::string_view to_string(SimdLevel level) noexcept;
+
+}  // namespace strmatch::detail

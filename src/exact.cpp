@@ -1,0 +1,310 @@
+// ExactSearcher: backend choice, the multi-threaded chunked driver and the streaming driver.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "core/chunker.hpp"
+#include "cpu/exact_algorithm.hpp"
+#include "cpu/parallel/ordered_executor.hpp"
+#include "cpu/simd/simd_level.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "strmatch/exact.hpp"
+
+#ifndef STRMATCH_VERSION
+#define STRMATCH_VERSION "0.0.0"
+#endif
+
+namespace strmatch {
+
+namespace {
+
+constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+unsigned resolve_threads(unsigned requested) {
+  if (requested != 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Backend backend) noexcept {
+  switch (backend) {
+    case Backend::automatic: return "auto";
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+  }
+  return "?";
+}
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::automatic;
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw InvalidArgument("unknown backend '" + std::string(name) + "' (known: auto, cpu, cuda)");
+}
+
+void SearchStats::accumulate(const SearchStats& other) {
+  bytes += other.bytes;
+  occurrences += other.occurrences;
+  seconds += other.seconds;
+  stopped_early = stopped_early || other.stopped_early;
+  if (note.empty()) note = other.note;
+}
+
+std::vector<std::string> exact_algorithms(Backend backend) {
+  switch (backend) {
+    case Backend::cpu: return detail::cpu_exact_algorithm_names();
+    case Backend::cuda: return detail::cuda::exact_algorithm_names();
+    case Backend::automatic: {
+      std::vector<std::string> names = detail::cpu_exact_algorithm_names();
+      for (const auto& n : detail::cuda::exact_algorithm_names())
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      return names;
+    }
+  }
+  return {};
+}
+
+struct ExactSearcher::Impl {
+  std::string pattern;
+  ExactOptions options;
+  std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the name exists only on the GPU
+  bool cuda_has_name = false;
+  std::string cuda_unavailable_reason;
+  bool cuda_ok = false;
+
+  /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
+  SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
+    const auto start = Clock::now();
+    SearchStats stats;
+    stats.backend = Backend::cpu;
+    stats.algorithm = std::string(cpu->name());
+    const std::size_t m = pattern.size();
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
+    detail::Chunker chunker(text.size(), chunk, m - 1);
+    const unsigned threads =
+        static_cast<unsigned>(std::min<std::uint64_t>(resolve_threads(options.threads), chunker.size()));
+    stats.threads = threads;
+    const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
+    const bool positions = sink != nullptr;
+    const bool complete = detail::run_ordered<std::uint64_t>(
+        chunker, threads,
+        [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
+          detail::Hits hits;
+          hits.positions = positions ? &r.items : nullptr;
+          cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
+          r.count = hits.count;
+        },
+        [&](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
+          stats.occurrences += r.count;
+          if (positions && !r.items.empty()) return (*sink)(std::span<const std::uint64_t>(r.items));
+          return true;
+        });
+    stats.stopped_early = !complete;
+    stats.bytes = text.size();
+    stats.seconds = seconds_since(start);
+    return stats;
+  }
+
+  /// Picks the backend for a text of n bytes; returns cuda or cpu and sets *note when auto
+  /// fell back.
+  Backend choose(std::uint64_t n, std::string* note) const {
+    switch (options.backend) {
+      case Backend::cpu: return Backend::cpu;
+      case Backend::cuda: return Backend::cuda;
+      case Backend::automatic: break;
+    }
+    if (!cuda_ok) {
+      *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
+      return Backend::cpu;
+    }
+    if (!cuda_has_name || n < detail::cuda::auto_min_bytes()) return Backend::cpu;
+    return Backend::cuda;
+  }
+
+  SearchStats search(std::string_view text, const OffsetSink* sink) const {
+    std::string note;
+    const Backend b = choose(text.size(), &note);
+    if (b == Backend::cuda) {
+      const auto start = Clock::now();
+      try {
+        SearchStats s = detail::cuda::find_all(pattern, options.algorithm, text, sink);
+        s.seconds = seconds_since(start);
+        return s;
+      } catch (const BackendUnavailable& e) {
+        if (options.backend == Backend::cuda) throw;
+        // auto: the GPU failed before delivering anything (cuda::find_all's contract); rerun on
+        // the CPU and say so.
+        note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+      }
+    }
+    if (!cpu) {
+      throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+    }
+    SearchStats s = run_cpu(text, 0, sink);
+    s.note = note;
+    return s;
+  }
+};
+
+ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  impl_->pattern = std::string(pattern);
+  impl_->options = std::move(options);
+  Impl& s = *impl_;
+  const auto& cpu_names = detail::cpu_exact_algorithm_names();
+  const auto& gpu_names = detail::cuda::exact_algorithm_names();
+  const bool on_cpu = std::find(cpu_names.begin(), cpu_names.end(), s.options.algorithm) != cpu_names.end();
+  s.cuda_has_name = std::find(gpu_names.begin(), gpu_names.end(), s.options.algorithm) != gpu_names.end();
+  if (s.options.backend != Backend::cpu) s.cuda_ok = detail::cuda::available(&s.cuda_unavailable_reason);
+
+  switch (s.options.backend) {
+    case Backend::cpu:
+      if (!on_cpu)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' for the cpu backend (known: " +
+                              join(cpu_names) + ")");
+      break;
+    case Backend::cuda:
+      if (!s.cuda_ok) throw BackendUnavailable("--backend cuda: " + s.cuda_unavailable_reason);
+      if (!s.cuda_has_name)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' for the cuda backend (known: " +
+                              join(gpu_names) + ")");
+      break;
+    case Backend::automatic:
+      if (!on_cpu && !s.cuda_has_name)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' (known: " +
+                              join(exact_algorithms(Backend::automatic)) + ")");
+      if (!on_cpu && !s.cuda_ok)
+        throw BackendUnavailable("algorithm '" + s.options.algorithm + "' needs the GPU: " +
+                                 s.cuda_unavailable_reason);
+      break;
+  }
+  if (on_cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
+}
+
+ExactSearcher::~ExactSearcher() = default;
+ExactSearcher::ExactSearcher(ExactSearcher&&) noexcept = default;
+ExactSearcher& ExactSearcher::operator=(ExactSearcher&&) noexcept = default;
+
+std::string_view ExactSearcher::pattern() const noexcept { return impl_->pattern; }
+const ExactOptions& ExactSearcher::options() const noexcept { return impl_->options; }
+
+SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sink) const {
+  return impl_->search(text, &sink);
+}
+
+SearchStats ExactSearcher::count(std::string_view text) const { return impl_->search(text, nullptr); }
+
+SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream) const {
+  const auto start = Clock::now();
+  const std::size_t m = impl_->pattern.size();
+  const std::size_t block = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
+  // Buffer: carried bytes (< block + m) followed by up to `block` new bytes.
+  std::vector<std::uint8_t> buf(2 * block + m);
+  std::size_t filled = 0;     // valid bytes in buf
+  std::size_t own_begin = 0;  // first byte of buf the next block owns
+  std::uint64_t base = 0;     // stream offset of buf[0]
+  bool eof = false;
+  SearchStats total;
+  total.backend = Backend::cpu;
+  std::vector<std::uint64_t> offsets;
+
+  while (true) {
+    // Fill: read until the buffer holds `block` bytes past own_begin, or the stream ends.
+    const std::size_t want = std::min(buf.size(), own_begin + block);
+    while (!eof && filled < want) {
+      const std::size_t got = source.read(buf.data() + filled, want - filled);
+      if (got == 0) eof = true;
+      filled += got;
+    }
+    // Owned part: every start whose occurrence fits in the buffer, all of the rest at the end.
+    std::size_t own_end = eof ? filled : (filled >= m - 1 ? std::max(own_begin, filled - (m - 1)) : own_begin);
+    if (stream.line_context && !eof && own_end > own_begin) {
+      const void* nl = memrchr(buf.data() + own_begin, '\n', own_end - own_begin);
+      if (nl != nullptr) own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
+    }
+    // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
+    const std::size_t data_end = std::min(filled, own_end + m - 1);
+    const std::string_view region(reinterpret_cast<const char*>(buf.data()) + own_begin, data_end - own_begin);
+    offsets.clear();
+    SearchStats part;
+    if (stream.positions) {
+      const OffsetSink collect = [&](std::span<const std::uint64_t> batch) {
+        offsets.insert(offsets.end(), batch.begin(), batch.end());
+        return true;
+      };
+      part = impl_->search(region, &collect);
+      for (auto& o : offsets) o += base + own_begin;
+    } else {
+      part = impl_->search(region, nullptr);
+    }
+    part.bytes = own_end - own_begin;
+    total.algorithm = part.algorithm;
+    total.backend = part.backend;
+    total.threads = part.threads;
+    total.accumulate(part);
+
+    StreamBlock b;
+    b.data = std::string_view(reinterpret_cast<const char*>(buf.data()), filled);
+    b.base = base;
+    b.own_begin = own_begin;
+    b.own_end = own_end;
+    b.offsets = offsets;
+    b.occurrences = part.occurrences;
+    b.last = eof && own_end == filled;
+    if (!sink(b)) {
+      total.stopped_early = true;
+      break;
+    }
+    if (b.last) break;
+    // Carry: m - 1 bytes of context before the next owned part, plus the unowned tail.
+    const std::size_t keep_from = own_end >= m - 1 ? own_end - (m - 1) : 0;
+    std::memmove(buf.data(), buf.data() + keep_from, filled - keep_from);
+    base += keep_from;
+    filled -= keep_from;
+    own_begin = own_end - keep_from;
+  }
+  total.seconds = seconds_since(start);
+  return total;
+}
+
+std::vector<std::uint64_t> find_all_offsets(std::string_view text, std::string_view pattern, ExactOptions options) {
+  std::vector<std::uint64_t> out;
+  ExactSearcher searcher(pattern, std::move(options));
+  searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
+    out.insert(out.end(), batch.begin(), batch.end());
+    return true;
+  });
+  return out;
+}
+
+BuildInfo build_info() {
+  BuildInfo info;
+  info.version = STRMATCH_VERSION;
+#ifdef STRMATCH_HAVE_CUDA
+  info.cuda_compiled = true;
+#endif
+  info.simd_level = std::string(detail::to_string(detail::simd_level()));
+  return info;
+}
+
+}  // namespace strmatch

@@ -1,0 +1,23 @@
+#include <gtest/gtest.h>
+
+#include "core/chunker.hpp"
+
+using strmatch::detail::Chunker;
+
+TEST(Chunker, ChunksTileTheTextAndOverlapByTheGivenAmount) {
+  const Chunker c(10, 4, 2);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].begin, 0u);
+  EXPECT_EQ(c[0].end, 4u);
+  EXPECT_EQ(c[0].data_end, 6u);
+  EXPECT_EQ(c[2].begin, 8u);
+  EXPECT_EQ(c[2].end, 10u);
+  EXPECT_EQ(c[2].data_end, 10u);
+}
+
+TEST(Chunker, EmptyTextHasOneEmptyChunk) {
+  const Chunker c(0, 4, 3);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].begin, 0u);
+  EXPECT_EQ(c[0].data_end, 0u);
+}
