@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -182,15 +183,33 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
   // Lengths that are not multiples of any vector width, matches in the last window only.
   for (const auto level : supported_levels()) {
     for (std::size_t m : {1, 2, 3, 5, 16, 33, 64, 65, 200}) {
-      const auto algo = strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level);
-      for (std::size_t n = m; n < m + 300; ++n) {
-        std::string text(n, 'b');
-        text.back() = 'c';
-        EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{n - m})
-            << strmatch::detail::to_string(level) << " m=" << m << " n=" << n;
+      for (int compared : {0, 1, 2, 4}) {
+        const auto algo =
+            strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level, compared);
+        for (std::size_t n = m; n < m + 300; ++n) {
+          std::string text(n, 'b');
+          text.back() = 'c';
+          EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{n - m})
+              << strmatch::detail::to_string(level) << " compared=" << compared << " m=" << m << " n=" << n;
+        }
       }
     }
   }
+}
+
+TEST(ExactEdge, RareBytesAreDistinctOffsetsInsideThePattern) {
+  for (const std::string p : {"a", "ab", "aaaa", "Linus Torvalds", "ACGTACGTAC", "zzzzzzzzq"}) {
+    for (int count : {1, 2, 4}) {
+      const auto r = strmatch::detail::choose_rare_bytes(p, count);
+      EXPECT_EQ(r.count, std::min<int>(count, static_cast<int>(p.size()))) << p;
+      for (int i = 0; i < r.count; ++i) {
+        EXPECT_LT(r.offsets[i], p.size()) << p;
+        for (int j = 0; j < i; ++j) EXPECT_NE(r.offsets[i], r.offsets[j]) << p;
+      }
+    }
+  }
+  // 'q' is rarer than 'z' in every corpus the table was measured on.
+  EXPECT_EQ(strmatch::detail::choose_rare_bytes("zzzzzzzzq", 1).offsets[0], 8u);
 }
 
 TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
@@ -207,7 +226,8 @@ TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
   for (const auto& p : patterns) {
     for (const auto& name : cpu_names()) algos.push_back(strmatch::detail::make_exact_algorithm(name, p));
     for (const auto level : supported_levels())
-      algos.push_back(strmatch::detail::make_simd_at_level(p, level));
+      for (int compared : {0, 1, 2, 4})
+        algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared));
     for (std::size_t n = 0; n <= 300; ++n) {
       std::uint8_t* t = base + page - n;
       std::memset(t, 'y', n);
