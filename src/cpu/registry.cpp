@@ -15,7 +15,8 @@ std::unique_ptr<ExactAlgorithm> make_exact_algorithm(std::string_view name, std:
   if (name == "auto" || name == "naive") return make_naive(pattern);
   std::string known;
   for (const auto& n : cpu_exact_algorithm_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InvalidArgument("unknown algorithm '" + std::string(name) + "' for the cpu backend (known: " + known + ")");
+  throw InvalidArgument("unknown algorithm '" + std::string(name) + "' for the cpu backend (known: " + known +
+                        ")");
 }
 
 }  // namespace strmatch::detail
