@@ -114,8 +114,9 @@ __attribute__((target("sse2"))) void search_sse2(const Prepared& pp, const std::
 }
 
 template <int K>
-__attribute__((target("avx2,bmi,bmi2"))) void search_avx2(const Prepared& pp, const std::uint8_t* t,
-                                                          std::size_t n, std::uint64_t base, Hits& hits) {
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) void search_avx2(const Prepared& pp, const std::uint8_t* t,
+                                                                 std::size_t n, std::uint64_t base,
+                                                                 Hits& hits) {
   if (pp.m > n) return;
   const std::size_t windows = n - pp.m + 1;
   __m256i v[K];
@@ -156,10 +157,8 @@ __attribute__((target("avx2,bmi,bmi2"))) void search_avx2(const Prepared& pp, co
 }
 
 template <int K>
-__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) void search_avx512bw(const Prepared& pp,
-                                                                          const std::uint8_t* t,
-                                                                          std::size_t n, std::uint64_t base,
-                                                                          Hits& hits) {
+__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) void search_avx512bw(
+    const Prepared& pp, const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) {
   if (pp.m > n) return;
   const std::size_t windows = n - pp.m + 1;
   __m512i v[K];
