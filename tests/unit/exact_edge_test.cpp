@@ -212,6 +212,27 @@ TEST(ExactEdge, RareBytesAreDistinctOffsetsInsideThePattern) {
   EXPECT_EQ(strmatch::detail::choose_rare_bytes("zzzzzzzzq", 1).offsets[0], 8u);
 }
 
+TEST(ExactEdge, SimdGuardSwitchesToKmpMidTextWithoutLosingOccurrences) {
+  // 100 000 bytes without 'a' (one planted a^100 at 5000), then 100 000 'a': the filter passes
+  // every window of the second half, so the guard hands the rest of the text to kmp.
+  std::string text;
+  for (std::size_t i = 0; i < 100000; ++i) text.push_back(static_cast<char>('b' + (i * 7919) % 25));
+  const std::string pattern(100, 'a');
+  text.replace(5000, 100, pattern);
+  text += std::string(100000, 'a');
+  Offsets want{5000};
+  for (std::uint64_t i = 100000; i + 100 <= 200000; ++i) want.push_back(i);
+  for (const auto level : supported_levels()) {
+    for (bool guard : {false, true}) {
+      const auto algo = strmatch::detail::make_simd_at_level(pattern, level, 0, guard);
+      EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), want)
+          << strmatch::detail::to_string(level) << " guard=" << guard;
+    }
+  }
+  EXPECT_EQ(strmatch::find_all_offsets(text, pattern, options("simd")), want);
+  EXPECT_EQ(strmatch::ExactSearcher(pattern, options("auto", 2)).count(text).occurrences, want.size());
+}
+
 TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
   // The text ends exactly where a PROT_NONE page begins: reading t[n] faults.
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -227,7 +248,8 @@ TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
     for (const auto& name : cpu_names()) algos.push_back(strmatch::detail::make_exact_algorithm(name, p));
     for (const auto level : supported_levels())
       for (int compared : {0, 1, 2, 4, 8})
-        algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared));
+        for (bool guard : {false, true})
+          algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared, guard));
     for (std::size_t n = 0; n <= 300; ++n) {
       std::uint8_t* t = base + page - n;
       std::memset(t, 'y', n);

@@ -34,44 +34,61 @@ struct Prepared {
 };
 
 /// Verifies the candidates in `mask` (bit k: the window starting at i + k passed the filter) and
-/// reports the occurrences in increasing order. The caller guarantees i + k + m <= n for every
-/// bit k set.
-inline __attribute__((always_inline)) void verify(std::uint64_t mask, std::size_t i, const std::uint8_t* t,
-                                                  const Prepared& pp, std::uint64_t base, Hits& hits) {
+/// reports the occurrences in increasing order; returns how many candidates needed a memcmp. The
+/// caller guarantees i + k + m <= n for every bit k set.
+inline __attribute__((always_inline)) std::uint64_t verify(std::uint64_t mask, std::size_t i,
+                                                           const std::uint8_t* t, const Prepared& pp,
+                                                           std::uint64_t base, Hits& hits) {
   if (pp.exact) {
     if (hits.positions == nullptr) {
       hits.count += static_cast<std::uint64_t>(__builtin_popcountll(mask));
-      return;
+      return 0;
     }
     while (mask != 0) {
       hits.add(base + i + static_cast<std::size_t>(__builtin_ctzll(mask)));
       mask &= mask - 1;
     }
-    return;
+    return 0;
   }
+  std::uint64_t verified = 0;
   while (mask != 0) {
     const std::size_t pos = i + static_cast<std::size_t>(__builtin_ctzll(mask));
     if (std::memcmp(t + pos, pp.p, pp.m) == 0) hits.add(base + pos);
     mask &= mask - 1;
+    ++verified;
   }
+  return verified;
 }
 
 /// Scalar filter over window starts [i, last]: the fallback level and the tail of SSE2/AVX2.
+/// Returns the number of candidates verified with memcmp.
 template <int K>
-inline __attribute__((always_inline)) void scalar_range(std::size_t i, std::size_t last,
-                                                        const std::uint8_t* t, const Prepared& pp,
-                                                        std::uint64_t base, Hits& hits) {
+inline __attribute__((always_inline)) std::uint64_t scalar_range(std::size_t i, std::size_t last,
+                                                                 const std::uint8_t* t, const Prepared& pp,
+                                                                 std::uint64_t base, Hits& hits) {
+  std::uint64_t verified = 0;
   for (; i <= last; ++i) {
     bool pass = true;
     for (int k = 0; k < K; ++k) pass = pass && t[i + pp.off[k]] == pp.c[k];
-    if (pass && (pp.exact || std::memcmp(t + i, pp.p, pp.m) == 0)) hits.add(base + i);
+    if (!pass) continue;
+    if (pp.exact) {
+      hits.add(base + i);
+    } else {
+      ++verified;
+      if (std::memcmp(t + i, pp.p, pp.m) == 0) hits.add(base + i);
+    }
   }
+  return verified;
 }
 
+// Every kernel reports the occurrences in t[0, n) and returns the number of candidates it
+// verified with memcmp (0 when the compared bytes are the whole pattern).
+
 template <int K>
-void search_scalar(const Prepared& pp, const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) {
-  if (pp.m > n) return;
-  scalar_range<K>(0, n - pp.m, t, pp, base, hits);
+std::uint64_t search_scalar(const Prepared& pp, const std::uint8_t* t, std::size_t n, std::uint64_t base,
+                            Hits& hits) {
+  if (pp.m > n) return 0;
+  return scalar_range<K>(0, n - pp.m, t, pp, base, hits);
 }
 
 #ifdef STRMATCH_X86
@@ -82,9 +99,10 @@ void search_scalar(const Prepared& pp, const std::uint8_t* t, std::size_t n, std
 // loads (AVX-512BW).
 
 template <int K>
-__attribute__((target("sse2"))) void search_sse2(const Prepared& pp, const std::uint8_t* t, std::size_t n,
-                                                 std::uint64_t base, Hits& hits) {
-  if (pp.m > n) return;
+__attribute__((target("sse2"))) std::uint64_t search_sse2(const Prepared& pp, const std::uint8_t* t,
+                                                          std::size_t n, std::uint64_t base, Hits& hits) {
+  if (pp.m > n) return 0;
+  std::uint64_t verified = 0;
   const std::size_t windows = n - pp.m + 1;
   __m128i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm_set1_epi8(static_cast<char>(pp.c[k]));
@@ -100,7 +118,7 @@ __attribute__((target("sse2"))) void search_sse2(const Prepared& pp, const std::
                                v[k]));
       mask |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(eq))) << (16 * q);
     }
-    if (mask != 0) verify(mask, i, t, pp, base, hits);
+    if (mask != 0) verified += verify(mask, i, t, pp, base, hits);
   }
   for (; i + 16 <= windows; i += 16) {
     __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pp.off[0] + i)), v[0]);
@@ -108,16 +126,19 @@ __attribute__((target("sse2"))) void search_sse2(const Prepared& pp, const std::
       eq = _mm_and_si128(
           eq, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pp.off[k] + i)), v[k]));
     const auto mask = static_cast<std::uint32_t>(_mm_movemask_epi8(eq));
-    if (mask != 0) verify(mask, i, t, pp, base, hits);
+    if (mask != 0) verified += verify(mask, i, t, pp, base, hits);
   }
-  if (i < windows) scalar_range<K>(i, windows - 1, t, pp, base, hits);
+  if (i < windows) verified += scalar_range<K>(i, windows - 1, t, pp, base, hits);
+  return verified;
 }
 
 template <int K>
-__attribute__((target("avx2,bmi,bmi2,popcnt"))) void search_avx2(const Prepared& pp, const std::uint8_t* t,
-                                                                 std::size_t n, std::uint64_t base,
-                                                                 Hits& hits) {
-  if (pp.m > n) return;
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t search_avx2(const Prepared& pp,
+                                                                          const std::uint8_t* t,
+                                                                          std::size_t n, std::uint64_t base,
+                                                                          Hits& hits) {
+  if (pp.m > n) return 0;
+  std::uint64_t verified = 0;
   const std::size_t windows = n - pp.m + 1;
   __m256i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm256_set1_epi8(static_cast<char>(pp.c[k]));
@@ -140,7 +161,7 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) void search_avx2(const Prepared&
       const std::uint64_t mask =
           static_cast<std::uint32_t>(_mm256_movemask_epi8(e0)) |
           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(e1))) << 32);
-      verify(mask, i, t, pp, base, hits);
+      verified += verify(mask, i, t, pp, base, hits);
     }
   }
   for (; i + 32 <= windows; i += 32) {
@@ -151,15 +172,17 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) void search_avx2(const Prepared&
           eq,
           _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + pp.off[k] + i)), v[k]));
     const auto mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
-    if (mask != 0) verify(mask, i, t, pp, base, hits);
+    if (mask != 0) verified += verify(mask, i, t, pp, base, hits);
   }
-  if (i < windows) scalar_range<K>(i, windows - 1, t, pp, base, hits);
+  if (i < windows) verified += scalar_range<K>(i, windows - 1, t, pp, base, hits);
+  return verified;
 }
 
 template <int K>
-__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) void search_avx512bw(
+__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t search_avx512bw(
     const Prepared& pp, const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) {
-  if (pp.m > n) return;
+  if (pp.m > n) return 0;
+  std::uint64_t verified = 0;
   const std::size_t windows = n - pp.m + 1;
   __m512i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm512_set1_epi8(static_cast<char>(pp.c[k]));
@@ -173,15 +196,15 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) void search_avx512bw
       e1 = _mm512_mask_cmpeq_epi8_mask(e1, _mm512_loadu_si512(t + pp.off[k] + i + 64), v[k]);
     }
     if ((e0 | e1) != 0) {
-      if (e0 != 0) verify(e0, i, t, pp, base, hits);
-      if (e1 != 0) verify(e1, i + 64, t, pp, base, hits);
+      if (e0 != 0) verified += verify(e0, i, t, pp, base, hits);
+      if (e1 != 0) verified += verify(e1, i + 64, t, pp, base, hits);
     }
   }
   for (; i + 64 <= windows; i += 64) {
     __mmask64 e = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(t + pp.off[0] + i), v[0]);
     for (int k = 1; k < K; ++k)
       e = _mm512_mask_cmpeq_epi8_mask(e, _mm512_loadu_si512(t + pp.off[k] + i), v[k]);
-    if (e != 0) verify(e, i, t, pp, base, hits);
+    if (e != 0) verified += verify(e, i, t, pp, base, hits);
   }
   if (i < windows) {
     // The last r < 64 windows: masked loads read only t[i + off, i + off + r), all below t + n,
@@ -191,13 +214,14 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) void search_avx512bw
     __mmask64 e = live;
     for (int k = 0; k < K; ++k)
       e = _mm512_mask_cmpeq_epi8_mask(e, _mm512_maskz_loadu_epi8(live, t + pp.off[k] + i), v[k]);
-    if (e != 0) verify(e, i, t, pp, base, hits);
+    if (e != 0) verified += verify(e, i, t, pp, base, hits);
   }
+  return verified;
 }
 
 #endif  // STRMATCH_X86
 
-using Kernel = void (*)(const Prepared&, const std::uint8_t*, std::size_t, std::uint64_t, Hits&);
+using Kernel = std::uint64_t (*)(const Prepared&, const std::uint8_t*, std::size_t, std::uint64_t, Hits&);
 
 template <int K>
 Kernel kernel_for(SimdLevel level) {
@@ -220,7 +244,7 @@ Kernel kernel_for(SimdLevel level) {
 
 class SimdFilter final : public ExactAlgorithm {
  public:
-  SimdFilter(std::string_view p, SimdLevel level, int compared) : p_(p) {
+  SimdFilter(std::string_view p, SimdLevel level, int compared, bool guard) : p_(p) {
     if (compared == 0) compared = simd_compared_bytes(p_);
     if (compared >= 8 && p_.size() >= 8)
       compared = 8;
@@ -242,19 +266,50 @@ class SimdFilter final : public ExactAlgorithm {
               : compared == 2 ? kernel_for<2>(level)
               : compared == 4 ? kernel_for<4>(level)
                               : kernel_for<8>(level);
+    // Nothing to verify when the compared bytes are the pattern: the filter is then exact and
+    // linear, no guard needed.
+    if (guard && !pp_.exact) fallback_ = make_kmp(p_);
   }
   SimdFilter(const SimdFilter&) = delete;
   SimdFilter& operator=(const SimdFilter&) = delete;
 
   void search(const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) const override {
-    kernel_(pp_, t, n, base, hits);
+    const std::size_t m = pp_.m;
+    if (m > n) return;
+    if (!fallback_) {
+      kernel_(pp_, t, n, base, hits);
+      return;
+    }
+    // The guard: filter segment by segment; when verification costs more than a linear scan
+    // would (most windows pass the filter: a periodic pattern in a periodic text), finish this
+    // text with kmp, which is O(n) whatever the input.
+    const std::size_t windows = n - m + 1;
+    for (std::size_t s = 0; s < windows;) {
+      const std::size_t e = std::min(windows, s + kGuardSegment);
+      const std::uint64_t verified = kernel_(pp_, t + s, e - s + m - 1, base + s, hits);
+      s = e;
+      if (static_cast<double>(verified) * (kCandidateNs + static_cast<double>(m) * kVerifyNsPerByte) >
+          kGuardRatio * static_cast<double>(kGuardSegment)) {
+        if (s < windows) fallback_->search(t + s, n - s, base + s, hits);
+        return;
+      }
+    }
   }
   std::string_view name() const noexcept override { return "simd"; }
 
  private:
+  // Guard cost model (docs/exact-search.md): a verified candidate costs about kCandidateNs plus
+  // kVerifyNsPerByte per pattern byte, kmp about 1 ns per text byte; switch when the filter's
+  // verification alone costs kGuardRatio times what kmp would spend on the segment.
+  static constexpr std::size_t kGuardSegment = 64 * 1024;
+  static constexpr double kCandidateNs = 5.0;
+  static constexpr double kVerifyNsPerByte = 1.0 / 16;
+  static constexpr double kGuardRatio = 2.0;
+
   std::string p_;  // pp_.p points into it (the object is neither copied nor moved)
   Prepared pp_;
   Kernel kernel_ = nullptr;
+  std::unique_ptr<ExactAlgorithm> fallback_;  // kmp, or null without the guard
 };
 
 std::uint32_t frequency(std::string_view pattern, std::size_t k) {
@@ -329,16 +384,16 @@ int simd_compared_bytes(std::string_view pattern) noexcept {
 }
 
 std::unique_ptr<ExactAlgorithm> make_simd_at_level(std::string_view pattern, SimdLevel level,
-                                                   int compared_bytes) {
+                                                   int compared_bytes, bool guard) {
   if (level > cpu_simd_level())
     throw InvalidArgument("simd level " + std::string(to_string(level)) +
                           " is not supported by this CPU (it has " +
                           std::string(to_string(cpu_simd_level())) + ")");
-  return std::make_unique<SimdFilter>(pattern, level, compared_bytes);
+  return std::make_unique<SimdFilter>(pattern, level, compared_bytes, guard);
 }
 
 std::unique_ptr<ExactAlgorithm> make_simd(std::string_view pattern) {
-  return std::make_unique<SimdFilter>(pattern, simd_level(), 0);
+  return std::make_unique<SimdFilter>(pattern, simd_level(), 0, true);
 }
 
 }  // namespace strmatch::detail

@@ -31,8 +31,10 @@ double filter_pass_rate(std::string_view pattern, int count) noexcept;
 
 /// Builds the simd algorithm with the kernels of exactly `level`, whatever STRMATCH_SIMD says,
 /// comparing `compared_bytes` bytes (1, 2, 4 or 8; 0: simd_compared_bytes(pattern); clamped to m).
+/// `guard`: switch to kmp for the rest of a text where verification dominates (what `simd` does;
+/// false runs the bare filter, so that tests reach the kernels on every input).
 /// Throws InvalidArgument when the CPU lacks `level` (cpu_simd_level() < level).
 std::unique_ptr<ExactAlgorithm> make_simd_at_level(std::string_view pattern, SimdLevel level,
-                                                   int compared_bytes = 0);
+                                                   int compared_bytes = 0, bool guard = true);
 
 }  // namespace strmatch::detail
