@@ -51,9 +51,9 @@ class AhoCorasick final : public MultiAlgorithm {
     // No occurrence that begins before `own` ends after own + longest - 1.
     const std::size_t end = std::min<std::size_t>(n, own + t_->longest - 1);
     if (dense_states_ == states_)
-      scan_loop<false>(text, end, own, base, hits);
+      scan_lanes<false>(text, end, own, base, hits);
     else
-      scan_loop<true>(text, end, own, base, hits);
+      scan_lanes<true>(text, end, own, base, hits);
   }
 
   std::string_view name() const noexcept override { return "aho-corasick"; }
@@ -228,8 +228,8 @@ class AhoCorasick final : public MultiAlgorithm {
   }
 
   // Reports the patterns ending at text[i] in state s (and along its output links).
-  void report(std::uint32_t s, std::size_t i, std::size_t own, std::uint64_t base, const std::uint8_t* text,
-              MultiHits& hits) const {
+  __attribute__((noinline)) void report(std::uint32_t s, std::size_t i, std::size_t own, std::uint64_t base,
+                                        const std::uint8_t* text, MultiHits& hits) const {
     const PatternTable& t = *t_;
     std::uint32_t x = out_start_[s + 1] > out_start_[s] ? s : out_link_[s];
     while (x != kNone) {
@@ -245,6 +245,69 @@ class AhoCorasick final : public MultiAlgorithm {
       }
       x = out_link_[x];
     }
+  }
+
+  template <bool kHybrid>
+  __attribute__((always_inline)) std::uint32_t step(std::uint32_t cur, std::uint8_t byte, std::size_t i,
+                                                    std::size_t own, std::uint64_t base,
+                                                    const std::uint8_t* text, MultiHits& hits) const {
+    const std::uint8_t c = cls_[byte];
+    std::uint32_t e;
+    if constexpr (kHybrid) {
+      e = (cur & kSparse) ? sparse_step(cur & ~kSparse, c) : dense_[cur + c];
+    } else {
+      e = dense_[cur + c];
+    }
+    cur = e & ~kOut;
+    if (e & kOut) [[unlikely]] {
+      const std::uint32_t s = (cur & kSparse) ? (cur & ~kSparse) : cur / stride_;
+      report(s, i, own, base, text, hits);
+    }
+    return cur;
+  }
+
+  // Four independent automata over four quarters of the owned range, advanced in lockstep so
+  // that their table loads overlap (one automaton is a chain of dependent loads). Each starts
+  // at the root at its quarter's first byte, so it can only report begins inside its quarter
+  // or later; it reports begins in [its first byte, its quarter's end) and reads up to
+  // quarter end + longest - 1. Matches come out of order; the driver sorts them.
+  template <bool kHybrid>
+  void scan_lanes(const std::uint8_t* text, std::size_t end, std::size_t own, std::uint64_t base,
+                  MultiHits& hits) const {
+    constexpr std::size_t kLanes = 4;
+    const std::size_t quarter = own / kLanes;
+    if (quarter < 4 * t_->longest + 256) {
+      scan_loop<kHybrid>(text, end, own, base, hits);
+      return;
+    }
+    std::size_t start[kLanes], stop[kLanes], owned[kLanes];
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      start[l] = l * quarter;
+      owned[l] = l + 1 == kLanes ? own : (l + 1) * quarter;
+      stop[l] = std::min(end, owned[l] + t_->longest - 1);
+    }
+    std::size_t common = stop[0] - start[0];
+    for (std::size_t l = 1; l < kLanes; ++l) common = std::min(common, stop[l] - start[l]);
+    std::uint32_t cur[kLanes] = {0, 0, 0, 0};
+    {
+      // Unrolled by hand: the four states live in registers.
+      std::uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+      const std::size_t s0 = start[0], s1 = start[1], s2 = start[2], s3 = start[3];
+      const std::size_t o0 = owned[0], o1 = owned[1], o2 = owned[2], o3 = owned[3];
+      for (std::size_t k = 0; k < common; ++k) {
+        c0 = step<kHybrid>(c0, text[s0 + k], s0 + k, o0, base, text, hits);
+        c1 = step<kHybrid>(c1, text[s1 + k], s1 + k, o1, base, text, hits);
+        c2 = step<kHybrid>(c2, text[s2 + k], s2 + k, o2, base, text, hits);
+        c3 = step<kHybrid>(c3, text[s3 + k], s3 + k, o3, base, text, hits);
+      }
+      cur[0] = c0;
+      cur[1] = c1;
+      cur[2] = c2;
+      cur[3] = c3;
+    }
+    for (std::size_t l = 0; l < kLanes; ++l)
+      for (std::size_t i = start[l] + common; i < stop[l]; ++i)
+        cur[l] = step<kHybrid>(cur[l], text[i], i, owned[l], base, text, hits);
   }
 
   template <bool kHybrid>
