@@ -48,7 +48,7 @@ std::uint64_t l2_bytes() {
 /// Aho-Corasick otherwise.
 std::string resolve_auto(const detail::multi::PatternTable& t) {
   const bool simd = detail::multi::teddy_level() != "scalar";
-  if (simd && t.size() <= 48 && t.shortest >= 3) return "teddy";
+  if (simd && t.size() <= 32 && t.shortest >= 3) return "teddy";
   return "aho-corasick";
 }
 
