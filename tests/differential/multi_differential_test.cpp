@@ -258,7 +258,10 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected);
     const auto& st = set.stats();
-    RecordProperty("memory_bytes", std::to_string(st.memory_bytes));
+    const std::string tag = *budget != '\0' ? "hybrid_" : "default_";
+    RecordProperty(tag + "memory_bytes", std::to_string(st.memory_bytes));
+    RecordProperty(tag + "compile_seconds", std::to_string(st.compile_seconds));
+    RecordProperty(tag + "detail", st.detail);
     // Memory stays linear in the pattern bytes (plus the fixed dense budget).
     EXPECT_LT(st.memory_bytes, 40 * st.pattern_bytes + (std::uint64_t{40} << 20)) << st.detail;
     if (*budget != '\0') unsetenv("STRMATCH_AC_DENSE_BYTES");
