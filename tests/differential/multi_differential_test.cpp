@@ -148,11 +148,24 @@ TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
     int nocase;
   };
   const Shape shapes[] = {
-      {1, 1, 1, 2, false, true, 0},    {1, 5, 5, 4, true, true, 1},       {2, 1, 3, 2, false, true, 0},
-      {3, 2, 8, 4, false, true, 0},    {5, 1, 64, 26, true, true, 1},     {8, 3, 3, 256, false, false, 0},
-      {17, 1, 16, 4, false, true, 0},  {20, 4, 12, 26, true, true, 2},    {33, 8, 64, 2, false, true, 0},
-      {48, 3, 9, 256, false, true, 0}, {60, 1, 64, 256, false, false, 1}, {64, 16, 64, 4, false, true, 0},
-      {100, 2, 6, 26, true, true, 1},  {150, 5, 40, 256, false, true, 0},
+      {1, 1, 1, 2, false, true, 0},
+      {1, 5, 5, 4, true, true, 1},
+      {2, 1, 3, 2, false, true, 0},
+      {3, 2, 8, 4, false, true, 0},
+      {5, 1, 64, 26, true, true, 1},
+      {8, 3, 3, 256, false, false, 0},
+      {17, 1, 16, 4, false, true, 0},
+      {20, 4, 12, 26, true, true, 2},
+      {33, 8, 64, 2, false, true, 0},
+      {48, 3, 9, 256, false, true, 0},
+      {60, 1, 64, 256, false, false, 1},
+      {64, 16, 64, 4, false, true, 0},
+      {100, 2, 6, 26, true, true, 1},
+      {150, 5, 40, 256, false, true, 0},
+      // Long patterns: windows of exactly 64 (m-bndm), up to 1,024 bytes, some longer than the text.
+      {4, 64, 300, 4, false, true, 1},
+      {6, 60, 1024, 2, false, true, 0},
+      {3, 1, 1024, 256, false, true, 0},
   };
   for (const Shape& s : shapes) {
     const Case c = make_case(rng, s.count, s.min_len, s.max_len, s.sigma, s.letters, s.dense,
