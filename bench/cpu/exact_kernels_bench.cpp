@@ -136,8 +136,8 @@ int main(int argc, char** argv) {
                 .c_str(),
             simd_level_kernel, p.text, p.pattern, l, 0)
             ->Unit(benchmark::kMillisecond);
-    // The filter widths at the native level: 2 and 4 compared bytes, whatever the rule says.
-    for (int k : {2, 4})
+    // The filter widths at the native level: 2, 4 and 8 compared bytes, whatever the rule says.
+    for (int k : {2, 4, 8})
       benchmark::RegisterBenchmark(
           ("exact/" + p.corpus + "/" + p.label + "/simd-k" + std::to_string(k)).c_str(), simd_level_kernel,
           p.text, p.pattern, strmatch::detail::cpu_simd_level(), k)

@@ -160,8 +160,9 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
     if (round < 301 && c.text.size() > static_cast<std::size_t>(round)) c.text.resize(round);
     const auto expected = strmatch::reference::exact_find_all(c.text, c.pattern);
     for (SimdLevel level : levels) {
-      // 0: the filter width the rule picks; 1, 2, 4: each kernel width forced (clamped to m).
-      const int compared = static_cast<int>(round % 4 == 3 ? 4 : round % 4);
+      // 0: the filter width the rule picks; 1, 2, 4, 8: each kernel width forced (clamped to m).
+      static constexpr int kCompared[] = {0, 1, 2, 4, 8};
+      const int compared = kCompared[round % 5];
       const auto algo = strmatch::detail::make_simd_at_level(c.pattern, level, compared);
       for (std::uint64_t base : {std::uint64_t{0}, std::uint64_t{5} << 32}) {
         std::vector<std::uint64_t> got;

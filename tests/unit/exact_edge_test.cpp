@@ -183,7 +183,7 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
   // Lengths that are not multiples of any vector width, matches in the last window only.
   for (const auto level : supported_levels()) {
     for (std::size_t m : {1, 2, 3, 5, 16, 33, 64, 65, 200}) {
-      for (int compared : {0, 1, 2, 4}) {
+      for (int compared : {0, 1, 2, 4, 8}) {
         const auto algo =
             strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level, compared);
         for (std::size_t n = m; n < m + 300; ++n) {
@@ -199,7 +199,7 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
 
 TEST(ExactEdge, RareBytesAreDistinctOffsetsInsideThePattern) {
   for (const std::string p : {"a", "ab", "aaaa", "Linus Torvalds", "ACGTACGTAC", "zzzzzzzzq"}) {
-    for (int count : {1, 2, 4}) {
+    for (int count : {1, 2, 4, 8}) {
       const auto r = strmatch::detail::choose_rare_bytes(p, count);
       EXPECT_EQ(r.count, std::min<int>(count, static_cast<int>(p.size()))) << p;
       for (int i = 0; i < r.count; ++i) {
@@ -226,7 +226,7 @@ TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
   for (const auto& p : patterns) {
     for (const auto& name : cpu_names()) algos.push_back(strmatch::detail::make_exact_algorithm(name, p));
     for (const auto level : supported_levels())
-      for (int compared : {0, 1, 2, 4})
+      for (int compared : {0, 1, 2, 4, 8})
         algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared));
     for (std::size_t n = 0; n <= 300; ++n) {
       std::uint8_t* t = base + page - n;

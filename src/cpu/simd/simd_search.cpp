@@ -1,6 +1,6 @@
 // simd: seed 001's byte filter (broadcast pattern bytes, compare a vector of windows at once,
 // AND the masks, verify candidates with memcmp) on AVX-512BW / AVX2 / SSE2 / scalar, comparing
-// the 2 (or 4) rarest bytes of the pattern (memchr's "rare bytes" heuristic) instead of first/last.
+// the 2 (4, 8) rarest bytes of the pattern (memchr's "rare bytes" heuristic) instead of first/last.
 #include "cpu/simd/simd_search.hpp"
 
 #include <algorithm>
@@ -28,8 +28,8 @@ constexpr double kFourBytePassRate = 1e-3;
 struct Prepared {
   const std::uint8_t* p = nullptr;
   std::size_t m = 0;
-  std::size_t off[4] = {0, 0, 0, 0};
-  std::uint8_t c[4] = {0, 0, 0, 0};
+  std::size_t off[8] = {};
+  std::uint8_t c[8] = {};
   bool exact = false;  // the compared bytes are the whole pattern: no verification
 };
 
@@ -114,8 +114,9 @@ __attribute__((target("sse2"))) void search_sse2(const Prepared& pp, const std::
 }
 
 template <int K>
-__attribute__((target("avx2,bmi,bmi2"))) void search_avx2(const Prepared& pp, const std::uint8_t* t,
-                                                          std::size_t n, std::uint64_t base, Hits& hits) {
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) void search_avx2(const Prepared& pp, const std::uint8_t* t,
+                                                                 std::size_t n, std::uint64_t base,
+                                                                 Hits& hits) {
   if (pp.m > n) return;
   const std::size_t windows = n - pp.m + 1;
   __m256i v[K];
@@ -156,10 +157,8 @@ __attribute__((target("avx2,bmi,bmi2"))) void search_avx2(const Prepared& pp, co
 }
 
 template <int K>
-__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) void search_avx512bw(const Prepared& pp,
-                                                                          const std::uint8_t* t,
-                                                                          std::size_t n, std::uint64_t base,
-                                                                          Hits& hits) {
+__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) void search_avx512bw(
+    const Prepared& pp, const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) {
   if (pp.m > n) return;
   const std::size_t windows = n - pp.m + 1;
   __m512i v[K];
@@ -223,7 +222,9 @@ class SimdFilter final : public ExactAlgorithm {
  public:
   SimdFilter(std::string_view p, SimdLevel level, int compared) : p_(p) {
     if (compared == 0) compared = simd_compared_bytes(p_);
-    if (compared >= 4 && p_.size() >= 4)
+    if (compared >= 8 && p_.size() >= 8)
+      compared = 8;
+    else if (compared >= 4 && p_.size() >= 4)
       compared = 4;
     else if (compared >= 2 && p_.size() >= 2)
       compared = 2;
@@ -239,7 +240,8 @@ class SimdFilter final : public ExactAlgorithm {
     pp_.exact = static_cast<std::size_t>(compared) == pp_.m;
     kernel_ = compared == 1   ? kernel_for<1>(level)
               : compared == 2 ? kernel_for<2>(level)
-                              : kernel_for<4>(level);
+              : compared == 4 ? kernel_for<4>(level)
+                              : kernel_for<8>(level);
   }
   SimdFilter(const SimdFilter&) = delete;
   SimdFilter& operator=(const SimdFilter&) = delete;
@@ -265,7 +267,7 @@ RareBytes choose_rare_bytes(std::string_view pattern, int count) noexcept {
   RareBytes r;
   const std::size_t m = pattern.size();
   if (count < 1) count = 1;
-  if (count > 4) count = 4;
+  if (count > 8) count = 8;
   if (static_cast<std::size_t>(count) > m) count = static_cast<int>(m);
   r.count = 0;
   for (int c = 0; c < count; ++c) {
@@ -321,7 +323,8 @@ int simd_compared_bytes(std::string_view pattern) noexcept {
     distinct += s ? 0 : 1;
     s = true;
   }
-  if (distinct <= 4 || filter_pass_rate(pattern, 2) > kFourBytePassRate) return 4;
+  if (distinct <= 4) return m >= 8 ? 8 : 4;  // DNA-like: every byte is common
+  if (filter_pass_rate(pattern, 2) > kFourBytePassRate) return 4;
   return 2;
 }
 
