@@ -23,8 +23,10 @@ tail -3 "$out/unit_tests.log"
 if [ "${SANITIZE:-1}" = 1 ]; then
   for tool in memcheck racecheck; do
     s=$(date +%s.%N)
+    if [ $tool = memcheck ]; then filter=${MEMCHECK_FILTER:-*}; else filter=${RACECHECK_FILTER:-*}; fi
+    echo "compute-sanitizer $tool over --gtest_filter=$filter (STRMATCH_CUDA_QUICK=1)"
     STRMATCH_CUDA_QUICK=1 timeout ${SANITIZE_TIMEOUT:-180} compute-sanitizer --tool $tool --error-exitcode 3 \
-      build-dev/tests/strmatch_cuda_tests --gtest_filter="${SANITIZE_FILTER:-*}" >"$out/$tool.log" 2>&1
+      build-dev/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/$tool.log" 2>&1
     trc=$?
     echo "compute-sanitizer $tool: rc=$trc, $(awk "BEGIN{print $(date +%s.%N) - $s}") s"
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests ran|PASSED|FAILED" "$out/$tool.log" | head -8

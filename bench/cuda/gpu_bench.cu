@@ -164,6 +164,17 @@ __global__ void fill_dna_kernel(std::uint8_t* p, std::uint64_t n, std::uint64_t 
   }
 }
 
+/// 16 bytes of the text from a third of the way in, with no newline or NUL (so ripgrep takes it as is).
+std::string one_line_pattern(const std::string& t, std::size_t m) {
+  for (std::size_t i = t.size() / 3; i + m <= t.size(); ++i) {
+    const std::string p = t.substr(i, m);
+    if (p.find('\n') == std::string::npos && p.find('\0') == std::string::npos &&
+        p.find('\'') == std::string::npos)
+      return p;
+  }
+  return t.substr(0, m);
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);
@@ -324,7 +335,7 @@ struct Mapped {
     struct stat st {};
     fstat(fd, &st);
     size = st.st_size;
-    void* p = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    void* p = mmap(nullptr, size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED) throw std::runtime_error("mmap " + path);
     data = static_cast<const char*>(p);
   }
@@ -440,7 +451,7 @@ int main(int argc, char** argv) {
       section_pinned("e2e", d_buf);
       STRMATCH_CUDA_CHECK(cudaFree(d_buf));
       d_buf = nullptr;
-      const std::string p = linux_text.substr((linux_text.size() / 3) & ~std::size_t{4095}, 16);
+      const std::string p = one_line_pattern(linux_text, 16);
       std::uint64_t cg = 0, cc = 0;
       const double tg = time_median(3, [&] {
         Mapped mf(path);
@@ -448,31 +459,51 @@ int main(int argc, char** argv) {
       });
       add("e2e", "gpu tile-filter (mmap page cache)", "end-to-end", n, printable(p), tg,
           "positions, " + std::to_string(cg) + " occurrences");
-      const double tgc = time_median(3, [&] {
-        Mapped mf(path);
-        (void)gpu_e2e(p, "tile-filter", std::string_view(mf.data, mf.size), false);
-      });
-      add("e2e", "gpu tile-filter (mmap page cache)", "end-to-end", n, printable(p), tgc, "count-only");
-      // host side alone: page cache -> pinned with 8 threads (the path's host ceiling)
+      auto gpu_file = [&](bool positions) {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        if (fd < 0) throw std::runtime_error("open " + path);
+        struct stat st {};
+        fstat(fd, &st);
+        std::uint64_t c = 0;
+        if (positions) {
+          CountingSink cs;
+          const auto sink = cs.sink();
+          c = cu::find_all_file(p, "tile-filter", fd, st.st_size, &sink).occurrences;
+        } else {
+          c = cu::find_all_file(p, "tile-filter", fd, st.st_size, nullptr).occurrences;
+        }
+        ::close(fd);
+        return c;
+      };
+      std::uint64_t cf = 0;
+      const double tf = time_median(3, [&] { cf = gpu_file(true); });
+      check_equal("e2e pread vs mmap", cf, cg);
+      add("e2e", "gpu tile-filter (pread page cache->pinned)", "end-to-end", n, printable(p), tf,
+          "positions");
+      const double tfc = time_median(3, [&] { (void)gpu_file(false); });
+      add("e2e", "gpu tile-filter (pread page cache->pinned)", "end-to-end", n, printable(p), tfc,
+          "count-only");
+      // host side alone: page cache -> pinned with 16 threads of pread (the path's host ceiling)
       {
         void* h = nullptr;
         const std::size_t chunk = std::size_t{64} << 20;
         STRMATCH_CUDA_CHECK(cudaHostAlloc(&h, chunk, cudaHostAllocDefault));
         const double th = time_median(3, [&] {
-          Mapped mf(path);
-          for (std::size_t off = 0; off < mf.size; off += chunk) {
-            const std::size_t len = std::min(chunk, mf.size - off),
-                              per = (len / 8 + 4095) & ~std::size_t{4095};
+          const int fd = ::open(path.c_str(), O_RDONLY);
+          for (std::size_t off = 0; off < n; off += chunk) {
+            const std::size_t len = std::min<std::size_t>(chunk, n - off),
+                              per = (len / 16 + 4095) & ~std::size_t{4095};
             std::vector<std::thread> ts;
-            for (int i = 0; i < 8; ++i)
+            for (int i = 0; i < 16; ++i)
               ts.emplace_back([&, i] {
                 const std::size_t b = std::min(len, per * i), e = std::min(len, b + per);
-                if (e > b) std::memcpy(static_cast<char*>(h) + b, mf.data + off + b, e - b);
+                if (e > b && ::pread(fd, static_cast<char*>(h) + b, e - b, off + b) < 0) std::abort();
               });
             for (auto& t : ts) t.join();
           }
+          ::close(fd);
         });
-        add("e2e", "host copy page cache->pinned, 8 threads", "end-to-end", n, "-", th);
+        add("e2e", "host pread page cache->pinned, 16 threads", "end-to-end", n, "-", th);
         STRMATCH_CUDA_CHECK(cudaFreeHost(h));
       }
       const unsigned hw = std::thread::hardware_concurrency();
@@ -484,7 +515,14 @@ int main(int argc, char** argv) {
       add("e2e", "cpu path (" + std::to_string(hw) + " threads, mmap)", "end-to-end", n, printable(p), tc,
           "positions");
       std::string out;
-      const std::string cmd = a.rg + " --no-config -F -c -j" + std::to_string(hw) + " '" + p + "' " + path;
+      const std::string pfile = a.tmp + "/strmatch-pattern.txt";
+      {
+        FILE* pf = std::fopen(pfile.c_str(), "wb");
+        std::fwrite(p.data(), 1, p.size(), pf);
+        std::fclose(pf);
+      }
+      const std::string cmd =
+          a.rg + " --no-config -F -c -j" + std::to_string(hw) + " -f " + pfile + " " + path;
       run_cmd_seconds(cmd, &out);  // warm-up
       const double tr = std::min(run_cmd_seconds(cmd, &out), run_cmd_seconds(cmd, nullptr));
       add("e2e", "ripgrep -F -c", "end-to-end", n, printable(p), tr,

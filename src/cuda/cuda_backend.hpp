@@ -31,7 +31,7 @@ struct StreamTuning {
   std::size_t output_capacity = 0;     ///< offsets per drained output window (default 4 Mi)
   std::uint32_t segment_capacity = 0;  ///< staged hits per tile-filter segment before a rescan
                                        ///< (default 32; 0 here means default, use 1 to force rescans)
-  unsigned host_threads = 0;           ///< threads copying into pinned buffers (default min(8, cores))
+  unsigned host_threads = 0;           ///< threads filling pinned buffers (default min(16, cores))
 };
 
 /// Searches `text` (host memory) for `pattern` on the GPU with `algorithm` (a name from
@@ -45,6 +45,12 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
 /// As above with explicit tuning (tests, benchmarks).
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
                      const OffsetSink* sink, const StreamTuning& tuning);
+
+/// As find_all, reading the text from the open file `fd` (`size` bytes from offset 0) with pread
+/// by several threads straight into the pinned staging buffers (no mapping, no page faults).
+/// Throws IoError when reading fails (before anything is delivered only if it fails early).
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+                          const OffsetSink* sink, const StreamTuning& tuning = {});
 
 /// Test and benchmark helpers: a device allocation of n + pad bytes holding a copy of `host` at
 /// byte offset `pad` (so that unaligned device pointers can be tested); returns the device

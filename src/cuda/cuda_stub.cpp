@@ -29,6 +29,11 @@ SearchStats find_all(std::string_view, std::string_view, std::string_view, const
   throw BackendUnavailable(std::string("the cuda backend is not available: ") + kWhy);
 }
 
+SearchStats find_all_file(std::string_view, std::string_view, int, std::uint64_t, const OffsetSink*,
+                          const StreamTuning&) {
+  throw BackendUnavailable(std::string("the cuda backend is not available: ") + kWhy);
+}
+
 double context_creation_seconds() { return 0.0; }
 
 void* device_copy(const void*, std::size_t, std::size_t) {

@@ -1,12 +1,16 @@
 // GPU exact search, CUDA host side (sm_90): device probing, the streaming driver (pinned staging,
 // several streams, chunker overlap) and the resident API; kernels in exact_kernels.cuh.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -27,9 +31,11 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Measured on an H100 (bench/results/gpu-*.md, docs/cuda.md): below this size the CPU path wins
-// end-to-end against the GPU streaming path with a warm context.
-constexpr std::uint64_t kAutoMinBytes = std::uint64_t{64} << 20;
+// Measured on an H200 with 16 host cores (bench/results/gpu-exact.md, docs/cuda.md): for a text in
+// host memory the CPU path (SIMD, all cores, 70-85 GB/s) beats the GPU streaming path (bounded by
+// the PCIe link, 55 GB/s, and by copying into pinned memory) at every size measured, 64 KB to 2 GB,
+// so `auto` keeps host texts on the CPU. STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
+constexpr std::uint64_t kAutoMinBytes = UINT64_MAX;
 
 constexpr std::uint32_t kDefaultSegmentCapacity = 32;
 constexpr std::uint64_t kDefaultStreamOutput = std::uint64_t{1} << 20;    // offsets per window
@@ -194,10 +200,11 @@ struct DevicePattern {
     STRMATCH_CUDA_CHECK(cudaMemcpy(d_bytes.get(), u, m, cudaMemcpyHostToDevice));
     view.bytes = d_bytes.get();
     view.m = m;
-    view.b = m >= 3 ? std::min<std::uint32_t>(m - 1, kMaxFilterOffset) : 0;
+    view.b = m >= 4 ? std::min<std::uint32_t>(m - 1, kMaxFilterOffset) : 0;
     view.p0 = 0x01010101u * u[0];
     view.p1 = m >= 2 ? 0x01010101u * u[1] : 0;
-    view.pb = m >= 3 ? 0x01010101u * u[view.b] : 0;
+    view.p2 = m >= 3 ? 0x01010101u * u[2] : 0;
+    view.pb = m >= 4 ? 0x01010101u * u[view.b] : 0;
     if (k == Kernel::sunday) {
       std::uint32_t shift[256];
       for (auto& s : shift) s = m + 1;
@@ -207,7 +214,7 @@ struct DevicePattern {
       view.shift = d_shift.get();
     }
   }
-  int filter_bytes() const { return view.m >= 3 ? 3 : static_cast<int>(view.m); }
+  int filter_bytes() const { return view.m >= 4 ? 4 : static_cast<int>(view.m); }
 };
 
 /// Device text region -> kernel view. own = owned starts (already clipped so own + m - 1 <= n).
@@ -254,8 +261,11 @@ void launch_filter(int filter_bytes, const TextView& t, const PatternView& p, co
     case 2:
       tile_filter_kernel<2, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
-    default:
+    case 3:
       tile_filter_kernel<3, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    default:
+      tile_filter_kernel<4, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
   }
   STRMATCH_CUDA_CHECK(cudaGetLastError());
@@ -272,8 +282,11 @@ void launch_filter_finish(int filter_bytes, const TextView& t, const PatternView
     case 2:
       tile_filter_finish_kernel<2><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
-    default:
+    case 3:
       tile_filter_finish_kernel<3><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    default:
+      tile_filter_finish_kernel<4><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
   }
   STRMATCH_CUDA_CHECK(cudaGetLastError());
@@ -431,16 +444,20 @@ class CopyPool {
   }
   unsigned threads() const { return parts_; }
 
-  void copy(void* dst, const void* src, std::size_t n) {
+  /// Fills dst[0, n) by calling fill(dst + b, b, e - b) on disjoint 4 KiB-aligned parts, one per
+  /// thread (the calling thread takes part 0). Exceptions from `fill` are rethrown here.
+  using Fill = std::function<void(std::uint8_t* dst, std::size_t offset, std::size_t len)>;
+  void run(std::uint8_t* dst, std::size_t n, const Fill& fill) {
     if (n < (std::size_t{1} << 20) || workers_.empty()) {
-      std::memcpy(dst, src, n);
+      fill(dst, 0, n);
       return;
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
-      dst_ = static_cast<std::uint8_t*>(dst);
-      src_ = static_cast<const std::uint8_t*>(src);
+      dst_ = dst;
+      fill_ = &fill;
       n_ = n;
+      error_ = nullptr;
       pending_ = static_cast<unsigned>(workers_.size());
       ++generation_;
     }
@@ -448,13 +465,20 @@ class CopyPool {
     part(0);
     std::unique_lock<std::mutex> lock(mu_);
     done_cv_.wait(lock, [this] { return pending_ == 0; });
+    if (error_) std::rethrow_exception(error_);
   }
 
  private:
   void part(unsigned i) {
     const std::size_t per = (n_ / parts_ + 4095) & ~std::size_t{4095};
     const std::size_t b = std::min(n_, per * i), e = std::min(n_, b + per);
-    if (e > b) std::memcpy(dst_ + b, src_ + b, e - b);
+    if (e <= b) return;
+    try {
+      (*fill_)(dst_ + b, b, e - b);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
   }
   void work(unsigned i) {
     std::uint64_t seen = 0;
@@ -481,8 +505,9 @@ class CopyPool {
   std::uint64_t generation_ = 0;
   unsigned pending_ = 0;
   std::uint8_t* dst_ = nullptr;
-  const std::uint8_t* src_ = nullptr;
+  const Fill* fill_ = nullptr;
   std::size_t n_ = 0;
+  std::exception_ptr error_;
 };
 
 // ---- the streaming engine ------------------------------------------------------------------------
@@ -564,8 +589,50 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
   return find_all(pattern, algorithm, text, sink, StreamTuning{});
 }
 
+namespace {
+
+/// Copies text bytes [offset, offset + len) of the source into dst (host memory, thread-safe).
+using SourceRead = std::function<void(std::uint8_t* dst, std::uint64_t offset, std::size_t len)>;
+
+SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
+                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning);
+
+}  // namespace
+
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
                      const OffsetSink* sink, const StreamTuning& tuning) {
+  const auto* host = reinterpret_cast<const std::uint8_t*>(text.data());
+  return stream_search(
+      pattern, algorithm, text.size(),
+      [host](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
+        std::memcpy(dst, host + offset, len);
+      },
+      sink, tuning);
+}
+
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+                          const OffsetSink* sink, const StreamTuning& tuning) {
+  return stream_search(
+      pattern, algorithm, size,
+      [fd](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
+        while (len > 0) {
+          const ssize_t got = ::pread(fd, dst, len, static_cast<off_t>(offset));
+          if (got < 0 && errno == EINTR) continue;
+          if (got <= 0)
+            throw IoError(std::string("reading the text file failed: ") +
+                          (got < 0 ? std::strerror(errno) : "unexpected end of file"));
+          dst += got;
+          offset += static_cast<std::uint64_t>(got);
+          len -= static_cast<std::size_t>(got);
+        }
+      },
+      sink, tuning);
+}
+
+namespace {
+
+SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
+                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning) {
   const auto start = Clock::now();
   if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
   const Kernel kernel = resolve(algorithm);
@@ -573,8 +640,8 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
   SearchStats stats;
   stats.backend = Backend::cuda;
   stats.algorithm = kernel_name(kernel);
-  stats.bytes = text.size();
-  const std::uint64_t n = text.size(), m = pattern.size();
+  stats.bytes = n;
+  const std::uint64_t m = pattern.size();
   if (n < m) {
     stats.seconds = seconds_since(start);
     return stats;
@@ -594,7 +661,7 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
         tuning.segment_capacity != 0 ? tuning.segment_capacity : kDefaultSegmentCapacity;
     const unsigned host_threads = tuning.host_threads != 0
                                       ? tuning.host_threads
-                                      : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+                                      : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
     if (!e.pool || e.pool->threads() != host_threads) e.pool = std::make_unique<CopyPool>(host_threads);
 
     const Chunker chunker(n, chunk, m - 1);
@@ -618,7 +685,6 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
     STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), e.slots[0]->stream));
     STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[0]->stream));
 
-    const auto* host = reinterpret_cast<const std::uint8_t*>(text.data());
     bool stopped = false;
     std::uint64_t drained = 0;  // chunks whose results were delivered
     auto drain = [&](std::uint64_t i) {
@@ -641,7 +707,8 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
       }
       const Chunk c = chunker[i];
       const std::uint64_t len = c.data_end - c.begin;
-      e.pool->copy(s.pinned.get(), host + c.begin, len);
+      e.pool->run(s.pinned.get(), len,
+                  [&](std::uint8_t* dst, std::size_t off, std::size_t l) { read(dst, c.begin + off, l); });
       STRMATCH_CUDA_CHECK(
           cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
       STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
@@ -686,6 +753,8 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
   stats.seconds = seconds_since(start);
   return stats;
 }
+
+}  // namespace
 
 }  // namespace strmatch::detail::cuda
 

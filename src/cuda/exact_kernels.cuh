@@ -10,13 +10,13 @@
 namespace strmatch::detail::cuda {
 
 // ---- shapes ---------------------------------------------------------------------------------------
-constexpr int kWarpsPerBlock = 8;
+constexpr int kWarpsPerBlock = 4;
 constexpr int kThreadsPerBlock = 32 * kWarpsPerBlock;
 constexpr std::uint64_t kStepBytes = 1024;  // one warp step: 32 lanes x 2 x 16-byte loads
 constexpr int kStepsPerSegment = 16;
 constexpr std::uint64_t kSegmentBytes = kStepBytes * kStepsPerSegment;  // 16 KiB per warp
 constexpr std::uint32_t kHaloBytes = 128;                               // look-ahead past a step
-constexpr std::uint32_t kMaxFilterOffset = 120;  // third filter byte: pattern[min(m - 1, 120)]
+constexpr std::uint32_t kMaxFilterOffset = 120;  // fourth filter byte: pattern[min(m - 1, 120)]
 constexpr int kRingWords = 2 * static_cast<int>(kStepBytes / 4) + static_cast<int>(kHaloBytes / 4);
 constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (seed 002)
 constexpr unsigned kFullMask = 0xffffffffu;
@@ -35,9 +35,9 @@ struct TextView {
 struct PatternView {
   const std::uint8_t* bytes = nullptr;  ///< device memory, m bytes
   std::uint32_t m = 0;
-  std::uint32_t b = 0;                   ///< offset of the third filter byte (m >= 3)
-  std::uint32_t p0 = 0, p1 = 0, pb = 0;  ///< pattern[0], pattern[1], pattern[b] in each byte
-  const std::uint32_t* shift = nullptr;  ///< sunday: 256 shifts (device memory)
+  std::uint32_t b = 0;  ///< offset of the fourth filter byte (m >= 4): min(m - 1, 120)
+  std::uint32_t p0 = 0, p1 = 0, p2 = 0, pb = 0;  ///< pattern[0], [1], [2], [b] in each byte
+  const std::uint32_t* shift = nullptr;          ///< sunday: 256 shifts (device memory)
 };
 
 enum class Mode { count, stage, direct };
@@ -74,10 +74,9 @@ __device__ __forceinline__ uint4 load16(const TextView& t, std::uint64_t r) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-/// Bytes 2..m-1 of the pattern against the text at relative position r (all inside the text).
-__device__ __forceinline__ bool verify_tail(const TextView& t, const PatternView& p, std::uint64_t r) {
-  const std::uint8_t* s = t.abase + r;
-  for (std::uint32_t j = 2; j < p.m; ++j)
+/// Bytes from..m-1 of the pattern against the text at s (shared or global memory).
+__device__ __forceinline__ bool verify_from(const std::uint8_t* s, const PatternView& p, std::uint32_t from) {
+  for (std::uint32_t j = from; j < p.m; ++j)
     if (s[j] != p.bytes[j]) return false;
   return true;
 }
@@ -117,7 +116,8 @@ __device__ __forceinline__ void emit_hits(const TextView& t, Output& o, std::uin
 }
 
 /// One warp scans segment `seg` (relative bytes [seg * 16 KiB, +16 KiB)) and returns its number of
-/// occurrences (warp-uniform), writing them as `M` says. K = number of filter bytes (1, 2 or 3).
+/// occurrences (warp-uniform), writing them as `M` says. K = number of filter bytes: min(m, 4),
+/// pattern bytes 0, 1, 2 and b = min(m - 1, 120); when m <= 4 the filter is the whole test.
 ///
 /// Preconditions: t.abase 16-byte aligned; all 32 lanes of the warp call it together; `ring` is
 /// this warp's kRingWords-word shared buffer, 16-byte aligned; p.b <= kMaxFilterOffset.
@@ -172,26 +172,48 @@ __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, s
       const int x = lane + 32 * kk;
       const std::uint32_t w = half[x];
       std::uint32_t v = w ^ p.p0;
-      if constexpr (K >= 2) v |= __funnelshift_r(w, half[x + 1], 8) ^ p.p1;
-      if constexpr (K >= 3) v |= __funnelshift_r(half[x + bw], half[x + bw + 1], sh) ^ p.pb;
+      if constexpr (K >= 2) {
+        const std::uint32_t w1 = half[x + 1];
+        v |= __funnelshift_r(w, w1, 8) ^ p.p1;
+        if constexpr (K >= 3) v |= __funnelshift_r(w, w1, 16) ^ p.p2;
+        if constexpr (K >= 4) v |= __funnelshift_r(half[x + bw], half[x + bw + 1], sh) ^ p.pb;
+      }
       // High bit of each byte of z set exactly where that byte of v is zero.
       z[kk] = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v | 0x7f7f7f7fu);
       any |= z[kk];
     }
     if (__any_sync(kFullMask, any != 0)) {
+      // Each lane verifies its own candidates (no warp vote per word), from the ring when the
+      // occurrence lies inside step + look-ahead, else from global memory.
+      const std::uint8_t* ring_bytes = reinterpret_cast<const std::uint8_t*>(half);
+      std::uint32_t hits = 0;  // bit 4 * kk + k: occurrence at byte k of word lane + 32 * kk
 #pragma unroll
       for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
-        if (!__any_sync(kFullMask, z[kk] != 0)) continue;
-        const std::uint64_t pos = step_pos + 4 * static_cast<std::uint64_t>(lane + 32 * kk);
-        std::uint32_t h = 0;
         std::uint32_t zz = z[kk];
         while (zz != 0) {
           const int k = (__ffs(zz) - 1) >> 3;
           zz &= zz - 1;
-          const std::uint64_t r = pos + k;
-          if (r >= t.head && r < limit && (p.m < 4 || verify_tail(t, p, r))) h |= 1u << k;
+          const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
+          const std::uint64_t r = step_pos + q;
+          if (r < t.head || r >= limit) continue;
+          if (p.m > static_cast<std::uint32_t>(K)) {
+            const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
+            if (!verify_from(s, p, K == 4 ? 3 : K)) continue;
+          }
+          hits |= 1u << (4 * kk + k);
         }
-        emit_hits<M>(t, o, seg, h, pos, running);
+      }
+      if (__any_sync(kFullMask, hits != 0)) {
+        if constexpr (M == Mode::count) {
+          running += __reduce_add_sync(kFullMask, static_cast<unsigned>(__popc(hits)));
+        } else {
+#pragma unroll
+          for (int kk = 0; kk < 8; ++kk) {
+            const std::uint32_t h = (hits >> (4 * kk)) & 15u;
+            if (!__any_sync(kFullMask, h != 0)) continue;
+            emit_hits<M>(t, o, seg, h, step_pos + 4 * static_cast<std::uint64_t>(lane + 32 * kk), running);
+          }
+        }
       }
     }
     __syncwarp();

@@ -1,6 +1,7 @@
 // Differential tests of the cuda backend (tile-filter, sunday; streaming and resident paths)
 // against the naive reference on seeded random inputs. Skipped, with the reason, without a GPU.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -330,4 +331,52 @@ TEST(CudaLong, OffsetsBeyond4GiB) {
     EXPECT_EQ(s.count(d, n).occurrences, planted.size()) << a;
     cu::device_free(d, 1);
   }
+}
+
+TEST(CudaStreaming, FileSourceMatchesReference) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 5);
+  const std::string text = random_text(rng, quick() ? 50000 : 3000000, 4);
+  const std::string pattern = random_pattern(rng, text, 9, 4);
+  char path[] = "/tmp/strmatch-cuda-test-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  std::vector<std::uint64_t> got;
+  const strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
+    got.insert(got.end(), b.begin(), b.end());
+    return true;
+  };
+  cu::StreamTuning tuning;
+  tuning.chunk_bytes = 1 << 20;  // several chunks, several pread parts per chunk
+  const auto stats = cu::find_all_file(pattern, "tile-filter", fd, text.size(), &sink, tuning);
+  const auto counted = cu::find_all_file(pattern, "sunday", fd, text.size(), nullptr, tuning);
+  close(fd);
+  unlink(path);
+  const auto expected = strmatch::reference::exact_find_all(text, pattern);
+  EXPECT_EQ(got, expected) << rerun_hint();
+  EXPECT_EQ(stats.occurrences, expected.size());
+  EXPECT_EQ(counted.occurrences, expected.size());
+}
+
+TEST(CudaLibrary, AutoBackendUsesGpuAboveThresholdAndAgreesWithCpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 6);
+  const std::string text = random_text(rng, 200000, 2);
+  const std::string pattern = random_pattern(rng, text, 5, 2);
+  ::setenv("STRMATCH_CUDA_AUTO_MIN_BYTES", "1000", 1);
+  strmatch::ExactOptions opt;
+  opt.backend = strmatch::Backend::automatic;
+  strmatch::ExactSearcher s(pattern, opt);
+  std::vector<std::uint64_t> got;
+  const auto stats = s.find_all(text, [&](std::span<const std::uint64_t> b) {
+    got.insert(got.end(), b.begin(), b.end());
+    return true;
+  });
+  const auto small = s.count(std::string_view(text).substr(0, 999));
+  ::unsetenv("STRMATCH_CUDA_AUTO_MIN_BYTES");
+  EXPECT_EQ(stats.backend, strmatch::Backend::cuda);
+  EXPECT_EQ(small.backend, strmatch::Backend::cpu);
+  EXPECT_EQ(got, strmatch::reference::exact_find_all(text, pattern)) << rerun_hint();
+  EXPECT_EQ(small.occurrences, strmatch::reference::exact_find_all(text.substr(0, 999), pattern).size());
 }
