@@ -470,7 +470,7 @@ class CopyPool {
 
  private:
   void part(unsigned i) {
-    const std::size_t per = (n_ / parts_ + 4095) & ~std::size_t{4095};
+    const std::size_t per = ((n_ + parts_ - 1) / parts_ + 4095) & ~std::size_t{4095};  // parts cover n_
     const std::size_t b = std::min(n_, per * i), e = std::min(n_, b + per);
     if (e <= b) return;
     try {
@@ -677,7 +677,8 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
       s.text.ensure(span + 16);
       s.pinned.ensure(span);
       if (positions)
-        s.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)), seg_cap, out_cap);
+        s.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)),
+                         kernel == Kernel::tile_filter ? seg_cap : 0, out_cap);
       s.busy = false;
     }
     e.counter.ensure(1);
@@ -835,7 +836,8 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
     stats.seconds = d::seconds_since(start);
     return stats;
   }
-  s.scratch.ensure(d::max_work_items(s.kernel, std::min(n, chunk)), seg_cap, out_cap);
+  s.scratch.ensure(d::max_work_items(s.kernel, std::min(n, chunk)),
+                   s.kernel == d::Kernel::tile_filter ? seg_cap : 0, out_cap);
   const detail::Chunker chunker(n, chunk, m - 1);
   const auto* base = static_cast<const std::uint8_t*>(device_text);
   std::uint64_t delivered = 0;

@@ -240,6 +240,32 @@ TEST(CudaStreaming, OccurrencesAcrossChunkAndSegmentBoundaries) {
   }
 }
 
+TEST(CudaStreaming, OccurrencesAcrossLargeChunksWithHostThreads) {
+  SKIP_WITHOUT_GPU();
+  // Chunks of 1 MiB + m - 1 bytes are filled by several host threads: occurrences that start in
+  // the last m - 1 bytes of a chunk's read range must still be found.
+  std::mt19937_64 rng(test_seed() + 7);
+  const std::size_t chunk = std::size_t{1} << 20, n = 3 * chunk + 4321;
+  for (const std::size_t m : {std::size_t{2}, std::size_t{6}, std::size_t{40}}) {
+    std::string text = random_text(rng, n, 4);
+    const std::string pattern = random_text(rng, m, 26);
+    for (std::size_t c = 1; c <= 3; ++c)
+      for (std::size_t back = 1; back < m && back <= 4; back += 2) text.replace(c * chunk - back, m, pattern);
+    const auto expected = strmatch::reference::exact_find_all(text, pattern);
+    ASSERT_FALSE(expected.empty());
+    for (const unsigned threads : {3u, 16u}) {
+      cu::StreamTuning tuning;
+      tuning.chunk_bytes = chunk;
+      tuning.host_threads = threads;
+      for (const auto& a : kAlgorithms) {
+        EXPECT_EQ(collect_stream(pattern, a, text, tuning), expected)
+            << a << " m=" << m << "; " << rerun_hint();
+        EXPECT_EQ(cu::find_all(pattern, a, text, nullptr, tuning).occurrences, expected.size()) << a;
+      }
+    }
+  }
+}
+
 TEST(CudaStreaming, SinkStopsEarly) {
   SKIP_WITHOUT_GPU();
   const std::string text(200000, 'a');
