@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cpu/simd/simd_level.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail::multi {
@@ -86,14 +87,20 @@ class MultiAlgorithm {
 std::unique_ptr<MultiAlgorithm> make_naive(std::shared_ptr<const PatternTable> table);
 std::unique_ptr<MultiAlgorithm> make_aho_corasick(std::shared_ptr<const PatternTable> table);
 std::unique_ptr<MultiAlgorithm> make_m_bndm(std::shared_ptr<const PatternTable> table);
+/// Teddy at simd_level() (STRMATCH_SIMD lowers it): AVX2 loop, SSSE3 loop or scalar table.
 std::unique_ptr<MultiAlgorithm> make_teddy(std::shared_ptr<const PatternTable> table);
+/// Teddy with the loop of exactly `level` (avx2 and up: AVX2; ssse3: SSSE3; sse2, scalar: the
+/// table), whatever STRMATCH_SIMD says, so that tests reach every path in one process.
+/// Throws InvalidArgument when the CPU lacks `level` (cpu_simd_level() < level).
+std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const PatternTable> table,
+                                                    SimdLevel level);
 
 /// Aho-Corasick tuning: the transition table of the states nearest the root is dense
 /// (states * classes * 4 bytes) up to this budget; the rest are sparse. Overridable with
 /// STRMATCH_AC_DENSE_BYTES for experiments.
 std::uint64_t aho_corasick_dense_budget();
 
-/// Teddy's instruction set in use: "avx2", "ssse3" or "scalar" (STRMATCH_SIMD lowers it).
+/// The loop make_teddy() picks at simd_level(): "avx2", "ssse3" or "scalar".
 std::string_view teddy_level();
 
 }  // namespace strmatch::detail::multi

@@ -1,6 +1,7 @@
 // teddy: a packed nibble-mask prefilter for small pattern sets, after the "Teddy" literal matcher
 // of Hyperscan (Intel, github.com/intel/hyperscan, src/fdr/teddy*.c); AVX2 (32 positions per
-// step), SSSE3 (16), or a scalar table, chosen at run time; then verification.
+// step), SSSE3 (16), or a scalar table, chosen by the shared SIMD level (cpu/simd/simd_level.hpp);
+// then verification.
 //
 // The first M = min(3, shortest) bytes of each pattern (its fingerprint) pick it. Patterns are
 // spread over 8 buckets (one bit each). For fingerprint byte j there are two 16-entry masks:
@@ -12,7 +13,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -23,27 +23,20 @@ namespace strmatch::detail::multi {
 
 namespace {
 
-enum class Level { scalar, ssse3, avx2 };
-
-Level detect_level() {
-  Level level = Level::scalar;
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("ssse3")) level = Level::ssse3;
-  if (__builtin_cpu_supports("avx2")) level = Level::avx2;
-  // STRMATCH_SIMD lowers the level (never raises it), as for the exact-search kernels.
-  if (const char* env = std::getenv("STRMATCH_SIMD")) {
-    const std::string v(env);
-    if (v == "scalar" || v == "sse2") level = Level::scalar;
-    if (v == "ssse3" && level == Level::avx2) level = Level::ssse3;  // reaches the 16-byte loop
-  }
-  return level;
+/// The loop Teddy runs at `level`: avx2 (32 positions per step) from avx2 up, ssse3 (16) at
+/// ssse3, the scalar table below (pshufb needs SSSE3).
+SimdLevel path_for(SimdLevel level) noexcept {
+  if (level >= SimdLevel::avx2) return SimdLevel::avx2;
+  if (level >= SimdLevel::ssse3) return SimdLevel::ssse3;
+  return SimdLevel::scalar;
 }
 
 constexpr int kBuckets = 8;
 
 class Teddy final : public MultiAlgorithm {
  public:
-  explicit Teddy(std::shared_ptr<const PatternTable> table) : t_(std::move(table)), level_(detect_level()) {
+  Teddy(std::shared_ptr<const PatternTable> table, SimdLevel level)
+      : t_(std::move(table)), level_(path_for(level)) {
     build();
   }
 
@@ -52,9 +45,9 @@ class Teddy final : public MultiAlgorithm {
     if (n < t_->shortest) return;
     const std::size_t limit = std::min(own, n - t_->shortest + 1);  // candidate begins [0, limit)
     std::size_t i = 0;
-    if (level_ == Level::avx2)
+    if (level_ == SimdLevel::avx2)
       i = scan_avx2(text, n, limit, base, hits);
-    else if (level_ == Level::ssse3)
+    else if (level_ == SimdLevel::ssse3)
       i = scan_ssse3(text, n, limit, base, hits);
     for (; i < limit; ++i) {
       std::uint8_t c = tab_[0][text[i]];
@@ -69,8 +62,7 @@ class Teddy final : public MultiAlgorithm {
     AlgorithmMemory m;
     m.hot = sizeof(lo_) + sizeof(hi_) + sizeof(tab_);
     m.total = m.hot + members_.size() * 4 + sizeof(bucket_start_);
-    std::string level = level_ == Level::avx2 ? "avx2" : level_ == Level::ssse3 ? "ssse3" : "scalar";
-    m.detail = "fingerprint=" + std::to_string(m_) + " buckets=8 level=" + level;
+    m.detail = "fingerprint=" + std::to_string(m_) + " buckets=8 level=" + std::string(to_string(level_));
     return m;
   }
 
@@ -207,7 +199,7 @@ class Teddy final : public MultiAlgorithm {
   }
 
   std::shared_ptr<const PatternTable> t_;
-  Level level_;
+  SimdLevel level_;  // avx2, ssse3 or scalar: the loop scan() runs
   std::size_t m_ = 1;
   alignas(16) std::uint8_t lo_[3][16] = {};
   alignas(16) std::uint8_t hi_[3][16] = {};
@@ -219,20 +211,16 @@ class Teddy final : public MultiAlgorithm {
 
 }  // namespace
 
-std::string_view teddy_level() {
-  switch (detect_level()) {
-    case Level::avx2:
-      return "avx2";
-    case Level::ssse3:
-      return "ssse3";
-    case Level::scalar:
-      return "scalar";
-  }
-  return "scalar";
-}
+std::string_view teddy_level() { return to_string(path_for(simd_level())); }
 
 std::unique_ptr<MultiAlgorithm> make_teddy(std::shared_ptr<const PatternTable> table) {
-  return std::make_unique<Teddy>(std::move(table));
+  return std::make_unique<Teddy>(std::move(table), simd_level());
+}
+
+std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const PatternTable> table,
+                                                    SimdLevel level) {
+  require_cpu_level(level);
+  return std::make_unique<Teddy>(std::move(table), level);
 }
 
 }  // namespace strmatch::detail::multi

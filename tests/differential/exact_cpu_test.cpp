@@ -149,7 +149,8 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
   std::mt19937_64 rng(seed ^ 0x5eed);
   const int rounds = long_tests() ? 3000 : 700;
   std::vector<SimdLevel> levels;
-  for (SimdLevel l : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2, SimdLevel::avx512bw})
+  for (SimdLevel l :
+       {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::ssse3, SimdLevel::avx2, SimdLevel::avx512bw})
     if (l <= strmatch::detail::cpu_simd_level()) levels.push_back(l);
   std::cout << "[          ] simd levels tested:";
   for (SimdLevel l : levels) std::cout << ' ' << strmatch::detail::to_string(l);

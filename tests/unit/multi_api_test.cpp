@@ -2,11 +2,14 @@
 // API's errors, stats and thread safety.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cpu/simd/simd_level.hpp"
+#include "multi/multi_algorithm.hpp"
 #include "reference/multi_naive.hpp"
 #include "strmatch/multi.hpp"
 
@@ -188,6 +191,34 @@ TEST(MultiApi, StatsDescribeTheCompiledForm) {
     EXPECT_GE(st.compile_seconds, 0.0);
     if (st.fast_memory_bytes != 0) EXPECT_EQ(st.fits_in_fast_memory, st.hot_bytes <= st.fast_memory_bytes);
   }
+}
+
+TEST(MultiApi, TeddyUsesTheSharedSimdLevel) {
+  // Teddy's loop follows detail::simd_level() (CPU detection, lowered by STRMATCH_SIMD).
+  using strmatch::detail::SimdLevel;
+  const SimdLevel level = strmatch::detail::simd_level();
+  const std::string expected = level >= SimdLevel::avx2    ? "avx2"
+                               : level >= SimdLevel::ssse3 ? "ssse3"
+                                                           : "scalar";
+  strmatch::PatternSetOptions o;
+  o.algorithm = "teddy";
+  const strmatch::PatternSet set(std::vector<Pattern>{{"alpha", 0}, {"beta", 1}}, o);
+  EXPECT_NE(set.stats().detail.find("level=" + expected), std::string::npos) << set.stats().detail;
+}
+
+TEST(MultiApi, TeddyLevelsAboveTheCpuAreRefused) {
+  using strmatch::detail::SimdLevel;
+  if (strmatch::detail::cpu_simd_level() == SimdLevel::avx512bw) GTEST_SKIP() << "this CPU has every level";
+  auto table = std::make_shared<strmatch::detail::multi::PatternTable>();
+  table->bytes = "abc";
+  table->offset = {0};
+  table->length = {3};
+  table->nocase = {0};
+  table->id = {0};
+  table->input_index = {0};
+  table->shortest = table->longest = 3;
+  EXPECT_THROW(strmatch::detail::multi::make_teddy_at_level(table, SimdLevel::avx512bw),
+               strmatch::InvalidArgument);
 }
 
 TEST(MultiApi, ConcurrentScansOfOneSet) {

@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+#include "strmatch/types.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -32,19 +35,21 @@ SimdLevel detect_cpu() noexcept {
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return SimdLevel::scalar;
   const bool sse2 = (edx >> 26) & 1u;
   if (!sse2) return SimdLevel::scalar;
+  const bool ssse3 = (ecx >> 9) & 1u;
+  if (!ssse3) return SimdLevel::sse2;
   const bool popcnt = (ecx >> 23) & 1u;
   const bool osxsave = (ecx >> 27) & 1u;
   const bool avx = (ecx >> 28) & 1u;
-  if (!osxsave || !avx || max_leaf < 7) return SimdLevel::sse2;
+  if (!osxsave || !avx || max_leaf < 7) return SimdLevel::ssse3;
   const std::uint64_t xcr0 = read_xcr0();
   // XMM (bit 1) and YMM (bit 2) state saved by the OS.
-  if ((xcr0 & 0x6) != 0x6) return SimdLevel::sse2;
+  if ((xcr0 & 0x6) != 0x6) return SimdLevel::ssse3;
   unsigned eax7 = 0, ebx7 = 0, ecx7 = 0, edx7 = 0;
-  if (__get_cpuid_count(7, 0, &eax7, &ebx7, &ecx7, &edx7) == 0) return SimdLevel::sse2;
+  if (__get_cpuid_count(7, 0, &eax7, &ebx7, &ecx7, &edx7) == 0) return SimdLevel::ssse3;
   const bool avx2 = (ebx7 >> 5) & 1u;
   const bool bmi1 = (ebx7 >> 3) & 1u;
   const bool bmi2 = (ebx7 >> 8) & 1u;
-  if (!avx2 || !bmi1 || !bmi2 || !popcnt) return SimdLevel::sse2;
+  if (!avx2 || !bmi1 || !bmi2 || !popcnt) return SimdLevel::ssse3;
   const bool avx512f = (ebx7 >> 16) & 1u;
   const bool avx512bw = (ebx7 >> 30) & 1u;
   // Opmask (bit 5), upper halves of ZMM0-15 (bit 6) and ZMM16-31 (bit 7) saved by the OS.
@@ -63,6 +68,8 @@ SimdLevel from_environment(SimdLevel detected) noexcept {
     wanted = SimdLevel::scalar;
   else if (std::strcmp(env, "sse2") == 0)
     wanted = SimdLevel::sse2;
+  else if (std::strcmp(env, "ssse3") == 0)
+    wanted = SimdLevel::ssse3;
   else if (std::strcmp(env, "avx2") == 0)
     wanted = SimdLevel::avx2;
   else if (std::strcmp(env, "avx512bw") == 0)
@@ -89,12 +96,21 @@ std::string_view to_string(SimdLevel level) noexcept {
       return "scalar";
     case SimdLevel::sse2:
       return "sse2";
+    case SimdLevel::ssse3:
+      return "ssse3";
     case SimdLevel::avx2:
       return "avx2";
     case SimdLevel::avx512bw:
       return "avx512bw";
   }
   return "?";
+}
+
+void require_cpu_level(SimdLevel level) {
+  if (level > cpu_simd_level())
+    throw InvalidArgument("simd level " + std::string(to_string(level)) +
+                          " is not supported by this CPU (it has " +
+                          std::string(to_string(cpu_simd_level())) + ")");
 }
 
 }  // namespace strmatch::detail

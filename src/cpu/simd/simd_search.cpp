@@ -231,6 +231,7 @@ Kernel kernel_for(SimdLevel level) {
       return &search_avx512bw<K>;
     case SimdLevel::avx2:
       return &search_avx2<K>;
+    case SimdLevel::ssse3:  // no SSSE3 instruction helps this filter: the SSE2 loop
     case SimdLevel::sse2:
       return &search_sse2<K>;
     case SimdLevel::scalar:
@@ -385,10 +386,7 @@ int simd_compared_bytes(std::string_view pattern) noexcept {
 
 std::unique_ptr<ExactAlgorithm> make_simd_at_level(std::string_view pattern, SimdLevel level,
                                                    int compared_bytes, bool guard) {
-  if (level > cpu_simd_level())
-    throw InvalidArgument("simd level " + std::string(to_string(level)) +
-                          " is not supported by this CPU (it has " +
-                          std::string(to_string(cpu_simd_level())) + ")");
+  require_cpu_level(level);
   return std::make_unique<SimdFilter>(pattern, level, compared_bytes, guard);
 }
 
