@@ -3,17 +3,20 @@
 #
 #   scripts/fetch_corpora.sh [--no-install] [--linux-tar PATH] [DIR]
 #   scripts/fetch_corpora.sh repeat-dna BYTES [DIR]
+#   scripts/fetch_corpora.sh slice-linux BYTES [DIR]
 #
 # DIR defaults to $STRMATCH_CORPORA or ./corpora (git-ignored). Idempotent: what exists is kept.
 # Installs (apt-get, through sudo when not root) the Debian packages linux-source-6.1,
 # microbiomeutil-data, bowtie2-examples and ripgrep, then writes into DIR:
 #   linux-6.1.tar     the Linux 6.1 source tar, uncompressed (about 1.36 GB of real text)
 #   dna-16s.txt       rRNA16S.gold.fasta with the header lines removed and the sequences
-#                     concatenated without newlines (real DNA, about 7.8 MB)
+#                     concatenated without newlines (real DNA, 7.6 MB)
 #   lambda_virus.fa   the lambda phage genome of bowtie2-examples (48 KB)
 #   VERSIONS          "package<TAB>version" (dpkg-query) of each package, for the results
 # `repeat-dna BYTES` writes dna-16s-repeated-BYTES.txt: dna-16s.txt repeated and cut to BYTES
 # bytes (a longer DNA text, labelled as repeated in its name).
+# `slice-linux BYTES` writes linux-6.1-slice-BYTES.tar.xz, the tar's first BYTES bytes compressed,
+# to carry to a machine that cannot install the package (scripts/bench_cpu.sh repeats it).
 # --linux-tar PATH links an already uncompressed tar instead of decompressing one again.
 # --no-install skips apt-get (then the packages must already be installed).
 set -euo pipefail
@@ -53,6 +56,22 @@ if [ "${1:-}" = "repeat-dna" ]; then
   exit 0
 fi
 
+if [ "${1:-}" = "slice-linux" ]; then
+  # A compressed slice of the tar to carry where the 1.36 GB file cannot travel (the device
+  # machine: 64 MiB per call); bench_cpu.sh decompresses it and repeats it to the full size.
+  [ $# -ge 2 ] || die "usage: $0 slice-linux BYTES [DIR]"
+  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "BYTES must be a positive integer, got '$2'"
+  dir=${3:-${STRMATCH_CORPORA:-./corpora}}
+  [ -s "$dir/linux-6.1.tar" ] || die "$dir/linux-6.1.tar is missing (run scripts/fetch_corpora.sh first)"
+  out="$dir/linux-6.1-slice-$2.tar.xz"
+  if [ ! -s "$out" ]; then
+    head -c "$2" "$dir/linux-6.1.tar" | xz -T0 -6 > "$out.tmp"
+    mv "$out.tmp" "$out"
+  fi
+  note "wrote $out ($(stat -c %s "$out") bytes, the first $2 bytes of linux-6.1.tar)"
+  exit 0
+fi
+
 install=1
 linux_tar_src=""
 dir=""
@@ -60,7 +79,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --no-install) install=0 ;;
     --linux-tar) [ $# -ge 2 ] || die "--linux-tar needs a path"; linux_tar_src=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) [ -z "$dir" ] || die "only one DIR may be given"; dir=$1 ;;
   esac
