@@ -86,7 +86,7 @@ gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 if [ ! -f "$build/CMakeCache.txt" ]; then
   "$cmake_bin" -S "$root" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=OFF \
-    -DSTRMATCH_BUILD_TESTS=OFF -DSTRMATCH_BUILD_BENCH=ON >/dev/null
+    -DSTRMATCH_BUILD_TESTS=OFF -DSTRMATCH_BUILD_BENCH=ON -DSTRMATCH_BUILD_CLI=OFF >/dev/null
 fi
 "$cmake_bin" --build "$build" --target strmatch_experiments -j "$(nproc)"
 
