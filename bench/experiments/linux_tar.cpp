@@ -73,7 +73,8 @@ void run_linux_tar(const Config& config, Report& report) {
   const std::string_view text = file->view();
   const unsigned cores = all_threads(config);
   report.note(ex, "text: " + config.linux_label + ", " + std::to_string(text.size()) +
-                      " bytes, mapped (MAP_POPULATE: read once into the page cache before any timing); "
+                      " bytes, mapped (MAP_POPULATE) and read once untimed, so that every figure reads "
+                      "page-cached, already-mapped memory; "
                       "every figure is the best of its repetitions (reps column; the median is in the "
                       "CSV); peers run as subprocesses are timed wall-clock, process start included");
 
