@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -48,7 +49,23 @@ Timing measure(const RepeatPolicy& policy, const std::function<std::uint64_t()>&
   t.best = secs.front();
   const std::size_t h = secs.size() / 2;
   t.median = secs.size() % 2 == 1 ? secs[h] : (secs[h - 1] + secs[h]) / 2;
+  t.samples = std::move(secs);
   return t;
+}
+
+void Timing::merge(const Timing& other) {
+  if (other.samples.empty()) return;
+  if (samples.empty()) {
+    *this = other;
+    return;
+  }
+  consistent = consistent && other.consistent && result == other.result;
+  samples.insert(samples.end(), other.samples.begin(), other.samples.end());
+  std::sort(samples.begin(), samples.end());
+  reps = static_cast<int>(samples.size());
+  best = samples.front();
+  const std::size_t h = samples.size() / 2;
+  median = samples.size() % 2 == 1 ? samples[h] : (samples[h - 1] + samples[h]) / 2;
 }
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
@@ -124,13 +141,22 @@ std::uint64_t sum_bytes(const char* p, std::size_t n) {
 std::uint64_t read_all(std::string_view text, unsigned threads) {
   threads = std::max(1u, threads);
   if (threads == 1) return sum_bytes(text.data(), text.size());
+  // Blocks of 1 MiB handed out dynamically (as the search driver hands out chunks), so that one
+  // slow core does not hold the others back and the ceiling is what the machine can deliver.
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  const std::size_t blocks = (text.size() + kBlock - 1) / kBlock;
+  std::atomic<std::size_t> next{0};
   std::vector<std::uint64_t> sums(threads, 0);
   std::vector<std::thread> pool;
-  const std::size_t part = (text.size() + threads - 1) / threads;
   for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t b = std::min(text.size(), t * part);
-    const std::size_t e = std::min(text.size(), b + part);
-    pool.emplace_back([&, t, b, e] { sums[t] = sum_bytes(text.data() + b, e - b); });
+    pool.emplace_back([&, t] {
+      std::uint64_t s = 0;
+      for (std::size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
+        const std::size_t begin = b * kBlock;
+        s += sum_bytes(text.data() + begin, std::min(kBlock, text.size() - begin));
+      }
+      sums[t] = s;
+    });
   }
   for (auto& th : pool) th.join();
   std::uint64_t s = 0;

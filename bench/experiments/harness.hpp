@@ -54,8 +54,12 @@ struct Timing {
   int reps = 0;
   double best = kNaN;
   double median = kNaN;
-  std::uint64_t result = 0;  ///< the value the last run returned (a count)
-  bool consistent = true;    ///< every run returned the same value
+  std::uint64_t result = 0;     ///< the value the last run returned (a count)
+  bool consistent = true;       ///< every run returned the same value
+  std::vector<double> samples;  ///< every run's seconds, sorted
+
+  /// Adds another measurement of the same thing (best, median and reps over both).
+  void merge(const Timing& other);
 };
 
 /// Times `run` (wall clock) under `policy`; run returns a count that must not change between runs.
@@ -97,8 +101,8 @@ class ZeroBuffer {
   std::size_t size_ = 0;
 };
 
-/// The memory-bandwidth ceiling: sums the text as 64-bit words on `threads` threads (each a
-/// contiguous part), returns the sum (so the reads cannot be optimised away).
+/// The memory-bandwidth ceiling: sums the text as 64-bit words on `threads` threads (1 MiB
+/// blocks handed out dynamically), returns the sum (so the reads cannot be optimised away).
 std::uint64_t read_all(std::string_view text, unsigned threads);
 
 /// glibc memmem in a loop, restarting at hit + 1: counts overlapping occurrences.
