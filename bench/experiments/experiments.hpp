@@ -23,6 +23,8 @@ struct Config {
   RepeatPolicy reps{5, 4.0};
   RepeatPolicy peer_reps{3, 6.0};
   std::uint64_t seed = 1;
+  std::size_t chunk_bytes = 0;          ///< ExactOptions::chunk_bytes of every search (0: default)
+  std::vector<std::string> algorithms;  ///< linux-tar: only these (empty: every algorithm)
   std::string rg = "rg";
   std::string grep = "grep";
 };

@@ -1,5 +1,6 @@
 // The Linux 6.1 tar (1.36 GB of real text): every algorithm, 1 thread and all threads, against
 // ripgrep, grep, glibc memmem and the all-threads read ceiling; the count check against grep -o.
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -173,11 +174,15 @@ void run_linux_tar(const Config& config, Report& report) {
     std::vector<unsigned> thread_counts = {1};
     if (cores > 1) thread_counts.push_back(cores);
     for (const auto& a : exact_algorithms(Backend::cpu)) {
+      if (!config.algorithms.empty() &&
+          std::find(config.algorithms.begin(), config.algorithms.end(), a) == config.algorithms.end())
+        continue;
       for (unsigned t : thread_counts) {
         ExactOptions opt;
         opt.algorithm = a;
         opt.backend = Backend::cpu;
         opt.threads = t;
+        opt.chunk_bytes = config.chunk_bytes;
         const ExactSearcher searcher(pattern, opt);
         std::string resolved;
         const Timing tm = time_count(config.reps, searcher, text, &resolved);
@@ -199,6 +204,7 @@ void run_linux_tar(const Config& config, Report& report) {
         ExactOptions opt;
         opt.backend = Backend::cpu;
         opt.threads = t;
+        opt.chunk_bytes = config.chunk_bytes;
         const ExactSearcher searcher(pattern, opt);
         std::uint64_t checksum = 0;
         bool ordered = true;

@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
   app.add_option("--budget", config.reps.budget_s, "Stop repeating a figure after this many seconds");
   app.add_option("--peer-reps", config.peer_reps.max_reps, "Most repetitions of a subprocess peer")
       ->check(CLI::PositiveNumber);
+  app.add_option("--chunk-bytes", config.chunk_bytes, "Chunk size of the parallel driver (0: its default)");
+  app.add_option("--algorithms", config.algorithms, "linux-tar: only these algorithms (default: all)")
+      ->delimiter(',');
   app.add_option("--seed", config.seed, "Seed of the placed and absent patterns");
   app.add_option("--rg", config.rg, "ripgrep executable");
   app.add_option("--grep", config.grep, "grep executable");
@@ -52,6 +55,9 @@ int main(int argc, char** argv) {
     Report report;
     report.machine = describe_machine(label);
     report.run_note = note;
+    if (config.chunk_bytes != 0)
+      report.run_note += (note.empty() ? "" : "; ") + std::string("chunk size of the parallel driver: ") +
+                         std::to_string(config.chunk_bytes) + " bytes";
     report.ripgrep_version = program_version(config.rg);
     report.grep_version = program_version(config.grep);
     {

@@ -83,6 +83,7 @@ void run_seed001(const Config& config, Report& report) {
       opt.algorithm = v.algorithm;
       opt.backend = Backend::cpu;
       opt.threads = v.threads;
+      opt.chunk_bytes = config.chunk_bytes;
       const ExactSearcher searcher(kPattern, opt);
       bool all_exact = true;
       std::string resolved;

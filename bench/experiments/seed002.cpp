@@ -49,6 +49,7 @@ void run_seed002_exp1(const Config& config, Report& report) {
     opt.algorithm = a;
     opt.backend = Backend::cpu;
     opt.threads = 1;
+    opt.chunk_bytes = config.chunk_bytes;
     const ExactSearcher searcher(pattern, opt);
     std::string resolved;
     const Timing t = time_count(config.reps, searcher, text, &resolved);
