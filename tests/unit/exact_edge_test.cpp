@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -182,15 +183,54 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
   // Lengths that are not multiples of any vector width, matches in the last window only.
   for (const auto level : supported_levels()) {
     for (std::size_t m : {1, 2, 3, 5, 16, 33, 64, 65, 200}) {
-      const auto algo = strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level);
-      for (std::size_t n = m; n < m + 300; ++n) {
-        std::string text(n, 'b');
-        text.back() = 'c';
-        EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{n - m})
-            << strmatch::detail::to_string(level) << " m=" << m << " n=" << n;
+      for (int compared : {0, 1, 2, 4, 8}) {
+        const auto algo =
+            strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level, compared);
+        for (std::size_t n = m; n < m + 300; ++n) {
+          std::string text(n, 'b');
+          text.back() = 'c';
+          EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{n - m})
+              << strmatch::detail::to_string(level) << " compared=" << compared << " m=" << m << " n=" << n;
+        }
       }
     }
   }
+}
+
+TEST(ExactEdge, RareBytesAreDistinctOffsetsInsideThePattern) {
+  for (const std::string p : {"a", "ab", "aaaa", "Linus Torvalds", "ACGTACGTAC", "zzzzzzzzq"}) {
+    for (int count : {1, 2, 4, 8}) {
+      const auto r = strmatch::detail::choose_rare_bytes(p, count);
+      EXPECT_EQ(r.count, std::min<int>(count, static_cast<int>(p.size()))) << p;
+      for (int i = 0; i < r.count; ++i) {
+        EXPECT_LT(r.offsets[i], p.size()) << p;
+        for (int j = 0; j < i; ++j) EXPECT_NE(r.offsets[i], r.offsets[j]) << p;
+      }
+    }
+  }
+  // 'q' is rarer than 'z' in every corpus the table was measured on.
+  EXPECT_EQ(strmatch::detail::choose_rare_bytes("zzzzzzzzq", 1).offsets[0], 8u);
+}
+
+TEST(ExactEdge, SimdGuardSwitchesToKmpMidTextWithoutLosingOccurrences) {
+  // 100 000 bytes without 'a' (one planted a^100 at 5000), then 100 000 'a': the filter passes
+  // every window of the second half, so the guard hands the rest of the text to kmp.
+  std::string text;
+  for (std::size_t i = 0; i < 100000; ++i) text.push_back(static_cast<char>('b' + (i * 7919) % 25));
+  const std::string pattern(100, 'a');
+  text.replace(5000, 100, pattern);
+  text += std::string(100000, 'a');
+  Offsets want{5000};
+  for (std::uint64_t i = 100000; i + 100 <= 200000; ++i) want.push_back(i);
+  for (const auto level : supported_levels()) {
+    for (bool guard : {false, true}) {
+      const auto algo = strmatch::detail::make_simd_at_level(pattern, level, 0, guard);
+      EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), want)
+          << strmatch::detail::to_string(level) << " guard=" << guard;
+    }
+  }
+  EXPECT_EQ(strmatch::find_all_offsets(text, pattern, options("simd")), want);
+  EXPECT_EQ(strmatch::ExactSearcher(pattern, options("auto", 2)).count(text).occurrences, want.size());
 }
 
 TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
@@ -207,7 +247,9 @@ TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
   for (const auto& p : patterns) {
     for (const auto& name : cpu_names()) algos.push_back(strmatch::detail::make_exact_algorithm(name, p));
     for (const auto level : supported_levels())
-      algos.push_back(strmatch::detail::make_simd_at_level(p, level));
+      for (int compared : {0, 1, 2, 4, 8})
+        for (bool guard : {false, true})
+          algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared, guard));
     for (std::size_t n = 0; n <= 300; ++n) {
       std::uint8_t* t = base + page - n;
       std::memset(t, 'y', n);

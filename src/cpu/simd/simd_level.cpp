@@ -1,6 +1,7 @@
 // SIMD level detection: CPUID + XGETBV (x86-64), cached once per process; STRMATCH_SIMD lowers it.
 #include "cpu/simd/simd_level.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -31,6 +32,7 @@ SimdLevel detect_cpu() noexcept {
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return SimdLevel::scalar;
   const bool sse2 = (edx >> 26) & 1u;
   if (!sse2) return SimdLevel::scalar;
+  const bool popcnt = (ecx >> 23) & 1u;
   const bool osxsave = (ecx >> 27) & 1u;
   const bool avx = (ecx >> 28) & 1u;
   if (!osxsave || !avx || max_leaf < 7) return SimdLevel::sse2;
@@ -42,7 +44,7 @@ SimdLevel detect_cpu() noexcept {
   const bool avx2 = (ebx7 >> 5) & 1u;
   const bool bmi1 = (ebx7 >> 3) & 1u;
   const bool bmi2 = (ebx7 >> 8) & 1u;
-  if (!avx2 || !bmi1 || !bmi2) return SimdLevel::sse2;
+  if (!avx2 || !bmi1 || !bmi2 || !popcnt) return SimdLevel::sse2;
   const bool avx512f = (ebx7 >> 16) & 1u;
   const bool avx512bw = (ebx7 >> 30) & 1u;
   // Opmask (bit 5), upper halves of ZMM0-15 (bit 6) and ZMM16-31 (bit 7) saved by the OS.

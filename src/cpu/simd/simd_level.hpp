@@ -5,6 +5,8 @@
 
 namespace strmatch::detail {
 
+/// avx2 means AVX2 + BMI1 + BMI2 + POPCNT with YMM state enabled by the OS; avx512bw adds
+/// AVX-512F + AVX-512BW with opmask and ZMM state enabled (XCR0 bits 5-7).
 enum class SimdLevel { scalar, sse2, avx2, avx512bw };
 
 /// Detected once (CPUID + XGETBV), cached. STRMATCH_SIMD=scalar|sse2|avx2|avx512bw in the
