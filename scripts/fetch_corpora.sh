@@ -50,7 +50,7 @@ repeat_dna() {
 
 if [ "${1:-}" = "repeat-dna" ]; then
   [ $# -ge 2 ] || die "usage: $0 repeat-dna BYTES [DIR]"
-  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "BYTES must be a positive integer, got '$2'"
+  if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -eq 0 ]; then die "BYTES must be a positive integer, got '$2'"; fi
   dir=${3:-${STRMATCH_CORPORA:-./corpora}}
   repeat_dna "$dir/dna-16s.txt" "$2" "$dir/dna-16s-repeated-$2.txt"
   exit 0
@@ -60,7 +60,7 @@ if [ "${1:-}" = "slice-linux" ]; then
   # A compressed slice of the tar to carry where the 1.36 GB file cannot travel (the device
   # machine: 64 MiB per call); bench_cpu.sh decompresses it and repeats it to the full size.
   [ $# -ge 2 ] || die "usage: $0 slice-linux BYTES [DIR]"
-  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || die "BYTES must be a positive integer, got '$2'"
+  if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -eq 0 ]; then die "BYTES must be a positive integer, got '$2'"; fi
   dir=${3:-${STRMATCH_CORPORA:-./corpora}}
   [ -s "$dir/linux-6.1.tar" ] || die "$dir/linux-6.1.tar is missing (run scripts/fetch_corpora.sh first)"
   out="$dir/linux-6.1-slice-$2.tar.xz"
