@@ -20,7 +20,11 @@ namespace strmatch {
 
 namespace {
 
+// Chunk sizes: positions mode keeps at most 2 * threads chunk results (8 bytes per occurrence at
+// worst), so its chunk stays at 1 MiB; counting keeps nothing and takes 4 MiB chunks, which cut the
+// per-chunk overhead (measured on the 16-core host: docs/benchmarks.md).
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kDefaultCountChunkBytes = std::size_t{4} << 20;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
 
 using Clock = std::chrono::steady_clock;
@@ -31,8 +35,8 @@ double seconds_since(Clock::time_point start) {
 
 unsigned resolve_threads(unsigned requested) {
   if (requested != 0) return requested;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : hw;
+  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());  // read once
+  return hw;
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -104,26 +108,36 @@ struct ExactSearcher::Impl {
     stats.backend = Backend::cpu;
     stats.algorithm = std::string(cpu->name());
     const std::size_t m = pattern.size();
-    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
+    const bool positions = sink != nullptr;
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes
+                              : positions               ? kDefaultChunkBytes
+                                                        : kDefaultCountChunkBytes;
     detail::Chunker chunker(text.size(), chunk, m - 1);
     const unsigned threads =
         static_cast<unsigned>(std::min<std::uint64_t>(resolve_threads(options.threads), chunker.size()));
     stats.threads = threads;
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
-    const bool positions = sink != nullptr;
-    const bool complete = detail::run_ordered<std::uint64_t>(
-        chunker, threads,
-        [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
-          detail::Hits hits;
-          hits.positions = positions ? &r.items : nullptr;
-          cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
-          r.count = hits.count;
-        },
-        [&](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
-          stats.occurrences += r.count;
-          if (positions && !r.items.empty()) return (*sink)(std::span<const std::uint64_t>(r.items));
-          return true;
-        });
+    bool complete = true;
+    if (!positions) {
+      stats.occurrences = detail::run_unordered_sum(chunker, threads, [&](const detail::Chunk& c) {
+        detail::Hits hits;
+        cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
+        return hits.count;
+      });
+    } else {
+      complete = detail::run_ordered<std::uint64_t>(
+          chunker, threads,
+          [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
+            detail::Hits hits;
+            hits.positions = &r.items;
+            cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
+            r.count = hits.count;
+          },
+          [&](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
+            stats.occurrences += r.count;
+            return r.items.empty() || (*sink)(std::span<const std::uint64_t>(r.items));
+          });
+    }
     stats.stopped_early = !complete;
     stats.bytes = text.size();
     stats.seconds = seconds_since(start);
@@ -238,7 +252,10 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
   const std::size_t m = impl_->pattern.size();
   const std::size_t block = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
   // Buffer: carried bytes (< block + m) followed by up to `block` new bytes.
-  std::vector<std::uint8_t> buf(2 * block + m);
+  // Not zero-filled: only bytes read into it are ever looked at.
+  const std::size_t capacity = 2 * block + m;
+  const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
+  const std::span<std::uint8_t> buf(storage.get(), capacity);
   std::size_t filled = 0;     // valid bytes in buf
   std::size_t own_begin = 0;  // first byte of buf the next block owns
   std::uint64_t base = 0;     // stream offset of buf[0]

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -47,18 +48,29 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
   std::vector<ChunkResult<Item>> slots(window);
   std::vector<char> ready(window, 0);
   std::mutex mutex;
-  std::condition_variable changed;
+  // Two wake-up channels, so a finished chunk wakes only the consumer and a delivered chunk only
+  // a worker waiting for the window (no thundering herd per chunk).
+  std::condition_variable slot_ready;   // the consumer waits here
+  std::condition_variable window_open;  // workers wait here
   std::uint64_t next = 0;       // next chunk to hand to a worker
   std::uint64_t delivered = 0;  // chunks delivered so far
   bool stop = false;
   std::exception_ptr failure;
+
+  auto fail = [&](std::exception_ptr e) {
+    std::lock_guard lock(mutex);
+    if (!failure) failure = e;
+    stop = true;
+    slot_ready.notify_one();
+    window_open.notify_all();
+  };
 
   auto worker = [&] {
     for (;;) {
       std::uint64_t i;
       {
         std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return stop || next >= total || next < delivered + window; });
+        window_open.wait(lock, [&] { return stop || next >= total || next < delivered + window; });
         if (stop || next >= total) return;
         i = next++;
       }
@@ -68,15 +80,12 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
       try {
         work(chunker[i], slot);
       } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        stop = true;
-        changed.notify_all();
+        fail(std::current_exception());
         return;
       }
       std::lock_guard lock(mutex);
       ready[i % window] = 1;
-      changed.notify_all();
+      if (i == delivered) slot_ready.notify_one();
     }
   };
 
@@ -88,7 +97,7 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
   while (delivered < total) {
     {
       std::unique_lock lock(mutex);
-      changed.wait(lock, [&] { return stop || ready[delivered % window]; });
+      slot_ready.wait(lock, [&] { return stop || ready[delivered % window]; });
       if (stop) break;
     }
     const std::uint64_t i = delivered;
@@ -97,10 +106,7 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
       go_on = deliver(chunker[i], slots[i % window]);
     } catch (...) {
       // A throwing sink: stop the workers before the exception leaves (they would wait forever).
-      std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      stop = true;
-      changed.notify_all();
+      fail(std::current_exception());
       break;
     }
     std::lock_guard lock(mutex);
@@ -109,9 +115,10 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
     if (!go_on) {
       stop = true;
       complete = false;
+      window_open.notify_all();
+      break;
     }
-    changed.notify_all();
-    if (!go_on) break;
+    window_open.notify_one();
   }
   {
     std::lock_guard lock(mutex);
@@ -119,11 +126,46 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
       stop = true;
       complete = false;
     }
-    changed.notify_all();
+    window_open.notify_all();
   }
   pool.clear();  // joins
   if (failure) std::rethrow_exception(failure);
   return complete;
+}
+
+/// Runs work(chunk) -> count for every chunk on `threads` threads (the calling thread is one of
+/// them) in no particular order and returns the sum: counting needs neither ordering nor a
+/// consumer, so each thread takes the next chunk from one atomic counter. Exceptions from work
+/// are rethrown here after every thread stopped.
+template <class Work>
+std::uint64_t run_unordered_sum(const Chunker& chunker, unsigned threads, Work&& work) {
+  const std::uint64_t total = chunker.size();
+  threads = static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, total));
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> sum{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto worker = [&] {
+    std::uint64_t local = 0;
+    try {
+      for (std::uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;)
+        local += work(chunker[i]);
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+    }
+    sum += local;
+  };
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(threads - 1);
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+  }
+  if (failure) std::rethrow_exception(failure);
+  return sum.load();
 }
 
 }  // namespace strmatch::detail
