@@ -13,6 +13,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "lines.hpp"
 #include "output.hpp"
@@ -32,6 +33,14 @@ enum class Mode { quiet, list, count_lines, count_matches, json, only, lines };
 /// bar moves; otherwise in one call.
 constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
 
+/// 0 means every hardware thread. Resolved once here: the library would ask the system (which
+/// reads /sys) at each search call, i.e. per file and per stream block.
+unsigned resolve_threads(unsigned requested) {
+  if (requested != 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
 std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
@@ -50,7 +59,7 @@ class InputSearch {
 
   /// Searches a mapped text (or an empty file) or a stream.
   void search_text(std::string_view text);
-  void search_stream(ByteSource& source, std::uint64_t size_hint);
+  void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
   /// Prints the per-input result (counts, file name, binary message, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
 
@@ -83,7 +92,7 @@ class Run {
  public:
   explicit Run(const SearchConfig& c)
       : cfg(c),
-        searcher(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
+        searcher(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), resolve_threads(c.threads),
                                          static_cast<std::size_t>(c.chunk_bytes)}),
         policy(io::parse_map_policy(c.mmap)),
         progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
@@ -172,7 +181,8 @@ class Run {
         std::string head = check_binary ? io::read_up_to(*source, cfg.binary_probe_bytes) : std::string();
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
         io::PrefixedSource src(std::move(head), *source);
-        s.search_stream(src, in.size());
+        s.search_stream(src, in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size())
+                                                                 : std::nullopt);
         ++streamed_files;
         s.report(false, source->bytes_read());
       }
@@ -361,8 +371,7 @@ void InputSearch::search_text(std::string_view text) {
   }
 }
 
-void InputSearch::search_stream(ByteSource& source, std::uint64_t size_hint) {
-  (void)size_hint;
+void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
@@ -371,6 +380,12 @@ void InputSearch::search_stream(ByteSource& source, std::uint64_t size_hint) {
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
   so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
+  if (so.block_bytes == 0 && size_hint) {
+    // A regular file streamed by choice (--mmap never, empty, /proc) may be small: a block of its
+    // size (at least 64 KiB, at most the default 64 MiB) keeps the buffers in proportion.
+    so.block_bytes = static_cast<std::size_t>(
+        std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, std::uint64_t{64} << 20));
+  }
   so.line_context = lines;
   so.positions = !count;
   const SearchStats st = run_.searcher.find_all(
