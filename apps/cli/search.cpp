@@ -380,11 +380,14 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
   so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
-  if (so.block_bytes == 0 && size_hint) {
-    // A regular file streamed by choice (--mmap never, empty, /proc) may be small: a block of its
-    // size (at least 64 KiB, at most the default 64 MiB) keeps the buffers in proportion.
+  if (so.block_bytes == 0) {
+    // Blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a block holds
+    // 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file streamed by
+    // choice (--mmap never, empty, /proc) may be small: a block of its size, at least 64 KiB,
+    // keeps the buffers in proportion.
+    const std::uint64_t cap = so.positions ? std::uint64_t{16} << 20 : std::uint64_t{64} << 20;
     so.block_bytes = static_cast<std::size_t>(
-        std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, std::uint64_t{64} << 20));
+        size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
   }
   so.line_context = lines;
   so.positions = !count;
