@@ -1,4 +1,6 @@
 // ExactSearcher: backend choice, the multi-threaded chunked driver and the streaming driver.
+#include "strmatch/exact.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -9,7 +11,6 @@
 #include "cpu/parallel/ordered_executor.hpp"
 #include "cpu/simd/simd_level.hpp"
 #include "cuda/cuda_backend.hpp"
-#include "strmatch/exact.hpp"
 
 #ifndef STRMATCH_VERSION
 #define STRMATCH_VERSION "0.0.0"
@@ -47,9 +48,12 @@ std::string join(const std::vector<std::string>& names) {
 
 std::string_view to_string(Backend backend) noexcept {
   switch (backend) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
+    case Backend::automatic:
+      return "auto";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -71,8 +75,10 @@ void SearchStats::accumulate(const SearchStats& other) {
 
 std::vector<std::string> exact_algorithms(Backend backend) {
   switch (backend) {
-    case Backend::cpu: return detail::cpu_exact_algorithm_names();
-    case Backend::cuda: return detail::cuda::exact_algorithm_names();
+    case Backend::cpu:
+      return detail::cpu_exact_algorithm_names();
+    case Backend::cuda:
+      return detail::cuda::exact_algorithm_names();
     case Backend::automatic: {
       std::vector<std::string> names = detail::cpu_exact_algorithm_names();
       for (const auto& n : detail::cuda::exact_algorithm_names())
@@ -128,9 +134,12 @@ struct ExactSearcher::Impl {
   /// fell back.
   Backend choose(std::uint64_t n, std::string* note) const {
     switch (options.backend) {
-      case Backend::cpu: return Backend::cpu;
-      case Backend::cuda: return Backend::cuda;
-      case Backend::automatic: break;
+      case Backend::cpu:
+        return Backend::cpu;
+      case Backend::cuda:
+        return Backend::cuda;
+      case Backend::automatic:
+        break;
     }
     if (!cuda_ok) {
       *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
@@ -180,22 +189,22 @@ ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
   switch (s.options.backend) {
     case Backend::cpu:
       if (!on_cpu)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' for the cpu backend (known: " +
-                              join(cpu_names) + ")");
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' for the cpu backend (known: " + join(cpu_names) + ")");
       break;
     case Backend::cuda:
       if (!s.cuda_ok) throw BackendUnavailable("--backend cuda: " + s.cuda_unavailable_reason);
       if (!s.cuda_has_name)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' for the cuda backend (known: " +
-                              join(gpu_names) + ")");
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' for the cuda backend (known: " + join(gpu_names) + ")");
       break;
     case Backend::automatic:
       if (!on_cpu && !s.cuda_has_name)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm + "' (known: " +
-                              join(exact_algorithms(Backend::automatic)) + ")");
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' (known: " + join(exact_algorithms(Backend::automatic)) + ")");
       if (!on_cpu && !s.cuda_ok)
-        throw BackendUnavailable("algorithm '" + s.options.algorithm + "' needs the GPU: " +
-                                 s.cuda_unavailable_reason);
+        throw BackendUnavailable("algorithm '" + s.options.algorithm +
+                                 "' needs the GPU: " + s.cuda_unavailable_reason);
       break;
   }
   if (on_cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
@@ -237,14 +246,17 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
       filled += got;
     }
     // Owned part: every start whose occurrence fits in the buffer, all of the rest at the end.
-    std::size_t own_end = eof ? filled : (filled >= m - 1 ? std::max(own_begin, filled - (m - 1)) : own_begin);
+    std::size_t own_end =
+        eof ? filled : (filled >= m - 1 ? std::max(own_begin, filled - (m - 1)) : own_begin);
     if (stream.line_context && !eof && own_end > own_begin) {
       const void* nl = memrchr(buf.data() + own_begin, '\n', own_end - own_begin);
-      if (nl != nullptr) own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
+      if (nl != nullptr)
+        own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
     }
     // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
     const std::size_t data_end = std::min(filled, own_end + m - 1);
-    const std::string_view region(reinterpret_cast<const char*>(buf.data()) + own_begin, data_end - own_begin);
+    const std::string_view region(reinterpret_cast<const char*>(buf.data()) + own_begin,
+                                  data_end - own_begin);
     offsets.clear();
     SearchStats part;
     if (stream.positions) {
@@ -287,7 +299,8 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
   return total;
 }
 
-std::vector<std::uint64_t> find_all_offsets(std::string_view text, std::string_view pattern, ExactOptions options) {
+std::vector<std::uint64_t> find_all_offsets(std::string_view text, std::string_view pattern,
+                                            ExactOptions options) {
   std::vector<std::uint64_t> out;
   ExactSearcher searcher(pattern, std::move(options));
   searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {

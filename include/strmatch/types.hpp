@@ -64,13 +64,13 @@ using MatchSink = std::function<bool(std::span<const Match> matches)>;
 /// What a search did. `bytes` counts text bytes scanned (each byte once, overlaps excluded).
 struct SearchStats {
   std::uint64_t bytes = 0;
-  std::uint64_t occurrences = 0;  ///< delivered to the sink (or counted in count mode)
-  double seconds = 0.0;           ///< wall-clock time of the search call
-  std::string algorithm;          ///< resolved algorithm name (never "auto")
-  Backend backend = Backend::cpu; ///< resolved backend (never automatic)
+  std::uint64_t occurrences = 0;   ///< delivered to the sink (or counted in count mode)
+  double seconds = 0.0;            ///< wall-clock time of the search call
+  std::string algorithm;           ///< resolved algorithm name (never "auto")
+  Backend backend = Backend::cpu;  ///< resolved backend (never automatic)
   unsigned threads = 1;
-  bool stopped_early = false;     ///< the sink returned false
-  std::string note;               ///< e.g. why `auto` fell back to the CPU; empty if none
+  bool stopped_early = false;  ///< the sink returned false
+  std::string note;            ///< e.g. why `auto` fell back to the CPU; empty if none
 
   /// 10^9 bytes per second; 0 when seconds == 0.
   double gbps() const noexcept { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0; }

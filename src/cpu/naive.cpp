@@ -25,6 +25,8 @@ class Naive final : public ExactAlgorithm {
 };
 }  // namespace
 
-std::unique_ptr<ExactAlgorithm> make_naive(std::string_view pattern) { return std::make_unique<Naive>(pattern); }
+std::unique_ptr<ExactAlgorithm> make_naive(std::string_view pattern) {
+  return std::make_unique<Naive>(pattern);
+}
 
 }  // namespace strmatch::detail

@@ -108,3 +108,19 @@ TEST(Stream, BlocksTileTheStreamAndFindEveryOccurrence) {
     }
   }
 }
+
+TEST(Driver, ExceptionFromTheSinkReachesTheCallerAndStopsTheWorkers) {
+  const std::string text(100000, 'a');
+  strmatch::ExactOptions o;
+  o.algorithm = "naive";
+  o.threads = 4;
+  o.chunk_bytes = 1000;
+  int calls = 0;
+  EXPECT_THROW(strmatch::ExactSearcher("a", o).find_all(text,
+                                                        [&](std::span<const std::uint64_t>) -> bool {
+                                                          if (++calls == 3) throw std::runtime_error("sink");
+                                                          return true;
+                                                        }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 3);
+}

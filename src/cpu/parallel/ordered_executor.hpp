@@ -92,7 +92,17 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
       if (stop) break;
     }
     const std::uint64_t i = delivered;
-    const bool go_on = deliver(chunker[i], slots[i % window]);
+    bool go_on = false;
+    try {
+      go_on = deliver(chunker[i], slots[i % window]);
+    } catch (...) {
+      // A throwing sink: stop the workers before the exception leaves (they would wait forever).
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+      changed.notify_all();
+      break;
+    }
     std::lock_guard lock(mutex);
     ready[i % window] = 0;
     ++delivered;

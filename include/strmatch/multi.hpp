@@ -1,0 +1,140 @@
+// strmatch: multi-pattern search: every occurrence of any pattern of a set (compile once, scan many).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strmatch/types.hpp"
+
+namespace strmatch {
+
+/// Per-pattern flags (bits; combine with |).
+enum class PatternFlags : std::uint8_t {
+  none = 0,
+  /// ASCII case-insensitive: 'A'..'Z' equal 'a'..'z'; every other byte compares exactly.
+  case_insensitive = 1,
+};
+constexpr PatternFlags operator|(PatternFlags a, PatternFlags b) noexcept {
+  return static_cast<PatternFlags>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));
+}
+constexpr bool has_flag(PatternFlags set, PatternFlags flag) noexcept {
+  return (static_cast<std::uint8_t>(set) & static_cast<std::uint8_t>(flag)) != 0;
+}
+
+/// One pattern of a set: its bytes (1 or more; NUL and 0xFF are ordinary bytes), the id reported
+/// in Match::pattern_id, and its flags. Ids need not be distinct nor dense: two patterns with
+/// the same bytes are both reported, each with its own id.
+struct Pattern {
+  std::string bytes;
+  std::uint32_t id = 0;
+  PatternFlags flags = PatternFlags::none;
+};
+
+/// How a PatternSet is compiled and how it scans.
+struct PatternSetOptions {
+  /// Algorithm name, see pattern_set_algorithms(). "auto" picks by set size and shape (the rule
+  /// is in docs/multi-pattern.md).
+  std::string algorithm = "auto";
+  /// cpu; cuda is not available for pattern sets yet (BackendUnavailable); automatic runs on the
+  /// CPU and says so in SearchStats::note.
+  Backend backend = Backend::cpu;
+  /// Worker threads on the CPU; 0 means every hardware thread.
+  unsigned threads = 0;
+  /// Bytes of text whose occurrence begins one chunk owns; 0 picks the default (1 MiB).
+  /// Chunks overlap by (longest pattern length - 1). Results never depend on it.
+  std::size_t chunk_bytes = 0;
+  /// Makes every pattern ASCII case-insensitive (ORed with each pattern's own flags).
+  bool case_insensitive = false;
+};
+
+/// Names accepted by PatternSetOptions::algorithm for a backend, "auto" first.
+/// cpu: auto, naive, aho-corasick, m-bndm, teddy. cuda: none yet.
+std::vector<std::string> pattern_set_algorithms(Backend backend);
+
+/// What compiling a pattern set produced, for --stats and benchmarks.
+struct PatternSetStats {
+  std::string algorithm;            ///< resolved algorithm (never "auto")
+  std::size_t patterns = 0;         ///< number of patterns (duplicates included)
+  std::size_t shortest = 0;         ///< shortest pattern length, bytes
+  std::size_t longest = 0;          ///< longest pattern length, bytes
+  std::uint64_t pattern_bytes = 0;  ///< sum of the pattern lengths
+  double compile_seconds = 0.0;     ///< wall-clock time of the constructor
+  /// Bytes of the compiled form the scan loop reads (automaton, tables, verification data);
+  /// the pattern bytes themselves (kept for verification) are included.
+  std::uint64_t memory_bytes = 0;
+  /// Bytes of the structure touched on every text byte (e.g. the automaton's transition table,
+  /// Teddy's masks, M-BNDM's B table): what must stay in fast memory for full speed.
+  std::uint64_t hot_bytes = 0;
+  /// The per-core fast memory size (L2 cache, bytes; 0 when unknown) and whether hot_bytes fits.
+  std::uint64_t fast_memory_bytes = 0;
+  bool fits_in_fast_memory = false;
+  std::string detail;  ///< algorithm-specific facts, e.g. "states=1234 classes=40 dense=1234"
+};
+
+/// Counts of a count_per_pattern() call.
+struct PatternCounts {
+  SearchStats stats;  ///< stats.occurrences is the total
+  /// per_pattern[i]: occurrences of the i-th pattern given to the constructor.
+  std::vector<std::uint64_t> per_pattern;
+};
+
+/// A set of patterns compiled once into an immutable object, then used to scan any number of
+/// texts from any number of threads at once (every scan method is const and thread-safe).
+///
+/// Occurrence: (begin, id) with text[begin, begin + m) equal to a pattern of length m and that
+/// id (under its flags). Every occurrence of every pattern is reported: overlapping ones,
+/// patterns nested in others (prefixes, suffixes, infixes) and duplicates (each id). Matches are
+/// delivered ordered by (begin, pattern_id); equal (begin, id) pairs (duplicate patterns with
+/// the same id) come once per pattern.
+///
+/// Algorithms (docs/multi-pattern.md): naive (each pattern compared at each offset: O(n * sum m));
+/// aho-corasick (Aho & Corasick 1975; byte classes, a dense DFA table for the states near the
+/// root and a sparse automaton with failure links beyond: O(n + occurrences) with dense rows);
+/// m-bndm (multi-pattern BNDM, Navarro & Raffinot 2002 / seed 003: the prefixes of length
+/// min(shortest, 64) packed into 64-bit words, verified); teddy (Hyperscan's Teddy: nibble-mask
+/// shuffles over 32 bytes with AVX2, 16 with SSSE3, a scalar table otherwise, then verification).
+///
+/// Errors: InvalidArgument for an empty set, an empty pattern (the message gives its index) or
+/// an unknown algorithm (the message lists the names); BackendUnavailable for Backend::cuda.
+///
+/// Example: patterns {"he" id 0, "she" id 1, "hers" id 2} in "ushers" give, as {begin, end, id}:
+/// {1, 4, 1} "she", {2, 4, 0} "he", {2, 6, 2} "hers".
+class PatternSet {
+ public:
+  explicit PatternSet(std::span<const Pattern> patterns, PatternSetOptions options = {});
+  /// Patterns with ids 0, 1, 2, ... in the given order and no flags.
+  explicit PatternSet(std::span<const std::string> patterns, PatternSetOptions options = {});
+  ~PatternSet();
+  PatternSet(PatternSet&&) noexcept;
+  PatternSet& operator=(PatternSet&&) noexcept;
+
+  std::size_t size() const noexcept;
+  const PatternSetOptions& options() const noexcept;
+  const PatternSetStats& stats() const noexcept;
+
+  /// Delivers every occurrence in `text` (host memory) to `sink`, ordered by (begin, id), in
+  /// batches (one per chunk that has any). Extra memory: O(threads * matches of one chunk).
+  SearchStats find_all(std::string_view text, const MatchSink& sink) const;
+
+  /// Counts every occurrence without materialising positions.
+  SearchStats count(std::string_view text) const;
+
+  /// Counts per pattern and in total without materialising positions. Extra memory:
+  /// 8 bytes * patterns per worker thread.
+  PatternCounts count_per_pattern(std::string_view text) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Convenience: every occurrence as a vector (tests and small inputs; grows with the matches).
+std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,
+                                    PatternSetOptions options = {});
+
+}  // namespace strmatch

@@ -1,0 +1,266 @@
+// Pattern sets: every CPU algorithm x threads {1, 3} x chunk sizes against the naive reference
+// (src/reference/multi_naive.hpp) on seeded random sets and texts.
+// Seed: STRMATCH_TEST_SEED (default below); the largest sets run with STRMATCH_LONG_TESTS=1.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "reference/multi_naive.hpp"
+#include "strmatch/multi.hpp"
+
+namespace strmatch {
+// Readable failure messages: {begin, end, id}.
+inline void PrintTo(const Match& m, std::ostream* os) {
+  *os << "{" << m.begin << ", " << m.end << ", id " << m.pattern_id << "}";
+}
+}  // namespace strmatch
+
+namespace {
+
+std::uint64_t test_seed() {
+  if (const char* s = std::getenv("STRMATCH_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+  return 20261121;
+}
+
+bool long_tests() {
+  const char* s = std::getenv("STRMATCH_LONG_TESTS");
+  return s != nullptr && std::string(s) == "1";
+}
+
+std::string rerun_hint(std::uint64_t /*derived seed*/, const std::string& what) {
+  return "rerun: STRMATCH_TEST_SEED=" + std::to_string(test_seed()) +
+         " ./strmatch_differential_tests --gtest_filter='MultiDifferential.*'  (" + what + ")";
+}
+
+/// Alphabet of `sigma` distinct bytes: letters of both cases for `letters`, else random bytes
+/// (NUL and 0xFF included when drawn).
+std::string make_alphabet(std::mt19937_64& rng, int sigma, bool letters) {
+  std::string pool;
+  if (letters) {
+    for (char c = 'a'; c <= 'z'; ++c) {
+      pool += c;
+      pool += static_cast<char>(c - 32);
+    }
+  } else {
+    for (int b = 0; b < 256; ++b) pool += static_cast<char>(b);
+  }
+  std::shuffle(pool.begin(), pool.end(), rng);
+  if (!letters && sigma < 256 && rng() % 2 == 0) pool[0] = '\0';  // NUL often in the mix
+  return pool.substr(0, static_cast<std::size_t>(std::min<int>(sigma, static_cast<int>(pool.size()))));
+}
+
+std::string random_string(std::mt19937_64& rng, std::size_t n, const std::string& alphabet) {
+  std::string s(n, '\0');
+  for (auto& c : s) c = alphabet[rng() % alphabet.size()];
+  return s;
+}
+
+struct Case {
+  std::string text;
+  std::vector<strmatch::Pattern> patterns;
+  std::vector<strmatch::reference::RefPattern> ref;
+  std::string describe;
+};
+
+/// A random set of `count` patterns with lengths in [min_len, max_len]; `dense`: most patterns
+/// are cut from the text (so they occur), else drawn at random (sparse matches).
+Case make_case(std::mt19937_64& rng, std::size_t count, std::size_t min_len, std::size_t max_len, int sigma,
+               bool letters, bool dense, std::size_t text_len, int nocase_mode) {
+  Case c;
+  const std::string alphabet = make_alphabet(rng, sigma, letters);
+  c.text = random_string(rng, text_len, alphabet);
+  std::vector<std::uint32_t> ids(count);
+  for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<std::uint32_t>(i * 7 + 3);
+  std::shuffle(ids.begin(), ids.end(), rng);  // ids not in input order
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t m = min_len + rng() % (max_len - min_len + 1);
+    strmatch::Pattern p;
+    if (dense && rng() % 4 != 0 && m <= c.text.size()) {
+      const std::size_t at = rng() % (c.text.size() - m + 1);
+      p.bytes = c.text.substr(at, m);
+    } else {
+      p.bytes = random_string(rng, m, alphabet);
+    }
+    if (i > 0 && rng() % 16 == 0) p.bytes = c.patterns[rng() % i].bytes;  // duplicates
+    p.id = ids[i];
+    const bool nocase = nocase_mode == 2 || (nocase_mode == 1 && rng() % 2 == 0);
+    if (nocase) p.flags = strmatch::PatternFlags::case_insensitive;
+    c.patterns.push_back(p);
+    c.ref.push_back({p.bytes, p.id, nocase});
+  }
+  c.describe = "patterns=" + std::to_string(count) + " len=" + std::to_string(min_len) + ".." +
+               std::to_string(max_len) + " sigma=" + std::to_string(sigma) +
+               (letters ? " letters" : " bytes") + (dense ? " dense" : " sparse") +
+               " text=" + std::to_string(text_len) + " nocase_mode=" + std::to_string(nocase_mode);
+  return c;
+}
+
+void check_case(const Case& c, const std::vector<std::string>& algorithms, std::uint64_t seed) {
+  const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+  std::unordered_map<std::uint32_t, std::size_t> index_of_id;
+  for (std::size_t i = 0; i < c.patterns.size(); ++i) index_of_id[c.patterns[i].id] = i;
+  std::vector<std::uint64_t> expected_per(c.patterns.size(), 0);
+  for (const auto& m : expected) ++expected_per[index_of_id.at(m.pattern_id)];  // ids are distinct here
+  for (const std::string& algorithm : algorithms) {
+    for (unsigned threads : {1u, 3u}) {
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        if (chunk == 1 && threads == 1) continue;  // one-byte chunks: with 3 threads only (cost)
+        SCOPED_TRACE(rerun_hint(seed, c.describe + " algorithm=" + algorithm + " threads=" +
+                                          std::to_string(threads) + " chunk=" + std::to_string(chunk)));
+        strmatch::PatternSetOptions o;
+        o.algorithm = algorithm;
+        o.threads = threads;
+        o.chunk_bytes = chunk;
+        const strmatch::PatternSet set(c.patterns, o);
+        std::vector<strmatch::Match> got;
+        set.find_all(c.text, [&](std::span<const strmatch::Match> b) {
+          got.insert(got.end(), b.begin(), b.end());
+          return true;
+        });
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
+        EXPECT_EQ(set.count(c.text).occurrences, expected.size());
+        if (chunk != 1) {
+          const strmatch::PatternCounts pc = set.count_per_pattern(c.text);
+          EXPECT_EQ(pc.stats.occurrences, expected.size());
+          EXPECT_EQ(pc.per_pattern, expected_per);
+        }
+      }
+    }
+  }
+}
+
+const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy", "auto"};
+
+}  // namespace
+
+TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  struct Shape {
+    std::size_t count, min_len, max_len;
+    int sigma;
+    bool letters, dense;
+    int nocase;
+  };
+  const Shape shapes[] = {
+      {1, 1, 1, 2, false, true, 0},    {1, 5, 5, 4, true, true, 1},       {2, 1, 3, 2, false, true, 0},
+      {3, 2, 8, 4, false, true, 0},    {5, 1, 64, 26, true, true, 1},     {8, 3, 3, 256, false, false, 0},
+      {17, 1, 16, 4, false, true, 0},  {20, 4, 12, 26, true, true, 2},    {33, 8, 64, 2, false, true, 0},
+      {48, 3, 9, 256, false, true, 0}, {60, 1, 64, 256, false, false, 1}, {64, 16, 64, 4, false, true, 0},
+      {100, 2, 6, 26, true, true, 1},  {150, 5, 40, 256, false, true, 0},
+  };
+  for (const Shape& s : shapes) {
+    const Case c = make_case(rng, s.count, s.min_len, s.max_len, s.sigma, s.letters, s.dense,
+                             200 + rng() % 2500, s.nocase);
+    check_case(c, kAll, seed);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(MultiDifferential, LargerSets) {
+  const std::uint64_t seed = test_seed() + 1;
+  std::mt19937_64 rng(seed);
+  const std::vector<std::string> algos = {"aho-corasick", "m-bndm", "teddy", "auto"};
+  // 1,000 patterns, dense and sparse; 10,000 with STRMATCH_LONG_TESTS=1.
+  check_case(make_case(rng, 1000, 1, 64, 4, false, true, 3000, 0), algos, seed);
+  check_case(make_case(rng, 1000, 4, 32, 256, false, false, 3000, 1), algos, seed);
+  check_case(make_case(rng, 700, 2, 10, 26, true, true, 3000, 2), {"naive", "aho-corasick"}, seed);
+  if (long_tests()) {
+    check_case(make_case(rng, 10000, 1, 64, 2, false, true, 20000, 0), kAll, seed);
+    check_case(make_case(rng, 10000, 1, 64, 256, false, true, 20000, 1), kAll, seed);
+    check_case(make_case(rng, 10000, 3, 20, 26, true, false, 20000, 0), kAll, seed);
+  }
+}
+
+TEST(MultiDifferential, TeddyFallbacksMatchTheReference) {
+  // The SSSE3 and scalar loops of Teddy (STRMATCH_SIMD lowers the level at construction).
+  const std::uint64_t seed = test_seed() + 2;
+  std::mt19937_64 rng(seed);
+  for (const char* level : {"ssse3", "scalar"}) {
+    setenv("STRMATCH_SIMD", level, 1);
+    for (int round = 0; round < 4; ++round) {
+      const Case c = make_case(rng, 1 + rng() % 40, 1 + round, 20, round % 2 ? 4 : 256, round == 3, true,
+                               500 + rng() % 1500, round % 3);
+      SCOPED_TRACE(std::string("STRMATCH_SIMD=") + level);
+      check_case(c, {"teddy"}, seed);
+    }
+    unsetenv("STRMATCH_SIMD");
+  }
+}
+
+namespace {
+
+/// An independent check for sets too large for the quadratic reference: every text substring of
+/// each pattern length looked up in a hash map (case-sensitive patterns only).
+std::vector<strmatch::Match> hashed_find_all(std::string_view text,
+                                             const std::vector<strmatch::Pattern>& ps) {
+  std::unordered_multimap<std::string_view, std::uint32_t> by_bytes;
+  std::vector<std::size_t> lengths;
+  for (const auto& p : ps) {
+    by_bytes.emplace(p.bytes, p.id);
+    lengths.push_back(p.bytes.size());
+  }
+  std::sort(lengths.begin(), lengths.end());
+  lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+  std::vector<strmatch::Match> out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const std::size_t first = out.size();
+    for (std::size_t m : lengths) {
+      if (i + m > text.size()) break;
+      auto [b, e] = by_bytes.equal_range(text.substr(i, m));
+      for (; b != e; ++b) out.push_back({i, i + m, b->second});
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const strmatch::Match& a, const strmatch::Match& b) { return a.pattern_id < b.pattern_id; });
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(MultiDifferential, HundredThousandPatternsAndMore) {
+  // Scale: 100,000 patterns by default (1,000,000 with STRMATCH_LONG_TESTS=1), identifiers-like
+  // strings of 4..24 letters, part of them cut from the text; the hybrid dense/sparse
+  // Aho-Corasick layout is forced by a small dense budget in a second pass.
+  const std::uint64_t seed = test_seed() + 3;
+  std::mt19937_64 rng(seed);
+  const std::size_t count = long_tests() ? 1000000 : 100000;
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string text = random_string(rng, 200000, alphabet.substr(0, 12));
+  std::vector<strmatch::Pattern> ps(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t m = 4 + rng() % 21;
+    ps[i].bytes = (rng() % 8 == 0) ? text.substr(rng() % (text.size() - m), m)
+                                   : random_string(rng, m, alphabet.substr(0, 12 + rng() % 50));
+    ps[i].id = static_cast<std::uint32_t>(i);
+  }
+  const auto expected = hashed_find_all(text, ps);
+  ASSERT_GT(expected.size(), 1000u);
+  for (const char* budget : {"", "65536"}) {
+    if (*budget != '\0') setenv("STRMATCH_AC_DENSE_BYTES", budget, 1);
+    SCOPED_TRACE(
+        rerun_hint(seed, std::string("patterns=") + std::to_string(count) + " dense budget " + budget));
+    strmatch::PatternSetOptions o;
+    o.algorithm = "aho-corasick";
+    o.threads = 2;
+    o.chunk_bytes = 30000;
+    const strmatch::PatternSet set(ps, o);
+    std::vector<strmatch::Match> got;
+    set.find_all(text, [&](std::span<const strmatch::Match> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return true;
+    });
+    EXPECT_EQ(got.size(), expected.size());
+    EXPECT_TRUE(got == expected);
+    const auto& st = set.stats();
+    RecordProperty("memory_bytes", std::to_string(st.memory_bytes));
+    // Memory stays linear in the pattern bytes (plus the fixed dense budget).
+    EXPECT_LT(st.memory_bytes, 40 * st.pattern_bytes + (std::uint64_t{40} << 20)) << st.detail;
+    if (*budget != '\0') unsetenv("STRMATCH_AC_DENSE_BYTES");
+  }
+}
