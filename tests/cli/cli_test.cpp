@@ -46,9 +46,20 @@ bool gpu_usable(std::string* why) {
 
 }  // namespace
 
+/// Every CLI test runs the built binary; without it (STRMATCH_BUILD_CLI=OFF) they are skipped.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string(STRMATCH_CLI_PATH).empty())
+      GTEST_SKIP() << "the strmatch CLI is not built (STRMATCH_BUILD_CLI=OFF)";
+    if (::access(STRMATCH_CLI_PATH, X_OK) != 0)
+      FAIL() << STRMATCH_CLI_PATH << " is missing: build the strmatch_cli target before the tests";
+  }
+};
+
 // --- output formats on a hand-checked text ---------------------------------------------------------
 
-TEST(Cli, DefaultOutputPrintsEachMatchingLineOnce) {
+TEST_F(Cli, DefaultOutputPrintsEachMatchingLineOnce) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = search({"aa", f}, dir);
@@ -57,7 +68,7 @@ TEST(Cli, DefaultOutputPrintsEachMatchingLineOnce) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST(Cli, LineNumbersAndByteOffsetsOfLines) {
+TEST_F(Cli, LineNumbersAndByteOffsetsOfLines) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = search({"-n", "-b", "aa", f}, dir);
@@ -65,7 +76,7 @@ TEST(Cli, LineNumbersAndByteOffsetsOfLines) {
   EXPECT_EQ(r.out, "2:12:foo aaaa bar\n4:34:aa aa\n5:40:last aa\n");
 }
 
-TEST(Cli, OnlyMatchingPrintsEveryOverlappingOccurrence) {
+TEST_F(Cli, OnlyMatchingPrintsEveryOverlappingOccurrence) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   EXPECT_EQ(search({"-o", "aa", f}, dir).out, "aa\naa\naa\naa\naa\naa\n");
@@ -74,7 +85,7 @@ TEST(Cli, OnlyMatchingPrintsEveryOverlappingOccurrence) {
   EXPECT_EQ(search({"-o", "-b", "aa", f}, dir).out, "16:aa\n17:aa\n18:aa\n34:aa\n37:aa\n45:aa\n");
 }
 
-TEST(Cli, CountsLinesAndOccurrences) {
+TEST_F(Cli, CountsLinesAndOccurrences) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string g = dir.write("b.txt", "nothing here\n");
@@ -88,7 +99,7 @@ TEST(Cli, CountsLinesAndOccurrences) {
   EXPECT_EQ(search({"-c", "--count-matches", "aa", f}, dir).status, 2);
 }
 
-TEST(Cli, FilesWithMatchesAndQuiet) {
+TEST_F(Cli, FilesWithMatchesAndQuiet) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string g = dir.write("b.txt", "nothing here\n");
@@ -105,7 +116,7 @@ TEST(Cli, FilesWithMatchesAndQuiet) {
   EXPECT_NE(qe.err.find("missing"), std::string::npos);
 }
 
-TEST(Cli, MaxCountTakesTheFirstOccurrencesOfEachFile) {
+TEST_F(Cli, MaxCountTakesTheFirstOccurrencesOfEachFile) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string g = dir.write("b.txt", "aaa\n");
@@ -120,7 +131,7 @@ TEST(Cli, MaxCountTakesTheFirstOccurrencesOfEachFile) {
   EXPECT_EQ(search({"-m", "-1", "aa", f}, dir).status, 2);
 }
 
-TEST(Cli, FileNamePrefixes) {
+TEST_F(Cli, FileNamePrefixes) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string g = dir.write("b.txt", "xaa\n");
@@ -130,7 +141,7 @@ TEST(Cli, FileNamePrefixes) {
   EXPECT_EQ(search({"-H", "-n", "aa", g}, dir).out, g + ":1:xaa\n");
 }
 
-TEST(Cli, NoOccurrenceIsStatusOne) {
+TEST_F(Cli, NoOccurrenceIsStatusOne) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = search({"zz", f}, dir);
@@ -138,7 +149,7 @@ TEST(Cli, NoOccurrenceIsStatusOne) {
   EXPECT_EQ(r.out, "");
 }
 
-TEST(Cli, EmptyFile) {
+TEST_F(Cli, EmptyFile) {
   TempDir dir;
   const std::string f = dir.write("empty", "");
   for (const char* mode : {"auto", "always", "never"}) {
@@ -149,7 +160,7 @@ TEST(Cli, EmptyFile) {
   }
 }
 
-TEST(Cli, LastLineWithoutNewlineAndPatternWithNewline) {
+TEST_F(Cli, LastLineWithoutNewlineAndPatternWithNewline) {
   TempDir dir;
   const std::string f = dir.write("a.txt", "ab\ncd\nab");
   EXPECT_EQ(search({"-n", "ab", f}, dir).out, "1:ab\n3:ab\n");
@@ -160,7 +171,7 @@ TEST(Cli, LastLineWithoutNewlineAndPatternWithNewline) {
 
 // --- JSON -----------------------------------------------------------------------------------------
 
-TEST(Cli, JsonObjectsParseBack) {
+TEST_F(Cli, JsonObjectsParseBack) {
 #ifndef STRMATCH_TEST_HAVE_JSON
   GTEST_SKIP() << "nlohmann/json.hpp is not available to the tests; the JSON output is not checked";
 #else
@@ -211,7 +222,7 @@ TEST(Cli, JsonObjectsParseBack) {
 
 // --- input: stdin, missing files, directories, unreadable files -------------------------------------
 
-TEST(Cli, StandardInputFromAPipeAndFromAFile) {
+TEST_F(Cli, StandardInputFromAPipeAndFromAFile) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult piped = search({"-n", "aa"}, dir, Stdin{Stdin::pipe, kText});
@@ -224,7 +235,7 @@ TEST(Cli, StandardInputFromAPipeAndFromAFile) {
   EXPECT_EQ(mixed.out, f + ":6\n(standard input):2\n");
 }
 
-TEST(Cli, MissingFileIsReportedAndTheOthersAreSearched) {
+TEST_F(Cli, MissingFileIsReportedAndTheOthersAreSearched) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string missing = dir.file("no-such-file");
@@ -235,7 +246,7 @@ TEST(Cli, MissingFileIsReportedAndTheOthersAreSearched) {
   EXPECT_EQ(search({"zz", missing}, dir).status, 2);
 }
 
-TEST(Cli, DirectoryWithoutRecursionIsAnError) {
+TEST_F(Cli, DirectoryWithoutRecursionIsAnError) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   std::filesystem::create_directory(dir.file("d"));
@@ -245,7 +256,7 @@ TEST(Cli, DirectoryWithoutRecursionIsAnError) {
   EXPECT_EQ(r.out, f + ":foo aaaa bar\n" + f + ":aa aa\n" + f + ":last aa\n");
 }
 
-TEST(Cli, RecursiveSearchWalksDirectoriesInNameOrder) {
+TEST_F(Cli, RecursiveSearchWalksDirectoriesInNameOrder) {
   TempDir dir;
   const std::string d = dir.file("tree");
   std::filesystem::create_directories(d + "/sub/deeper");
@@ -265,7 +276,7 @@ TEST(Cli, RecursiveSearchWalksDirectoriesInNameOrder) {
             d + "/b.txt\n" + d + "/sub/deeper/c.txt\n" + d + "/sub/z.txt\n");
 }
 
-TEST(Cli, UnreadableFileIsReportedAndTheOthersAreSearched) {
+TEST_F(Cli, UnreadableFileIsReportedAndTheOthersAreSearched) {
   if (::geteuid() == 0)
     GTEST_SKIP() << "running as root, which reads a chmod 000 file; the read-error path is covered by "
                     "Cli.ReadErrorWhileStreamingIsReported";
@@ -287,7 +298,7 @@ TEST(Cli, UnreadableFileIsReportedAndTheOthersAreSearched) {
   EXPECT_NE(w.err.find("locked: Permission denied"), std::string::npos) << w.err;
 }
 
-TEST(Cli, ReadErrorWhileStreamingIsReported) {
+TEST_F(Cli, ReadErrorWhileStreamingIsReported) {
   // /proc/self/mem opens (as anyone) but reading offset 0 fails with EIO: a read error mid-input.
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
@@ -300,7 +311,7 @@ TEST(Cli, ReadErrorWhileStreamingIsReported) {
 
 // --- binary files and long lines ------------------------------------------------------------------
 
-TEST(Cli, BinaryFileMessageAndText) {
+TEST_F(Cli, BinaryFileMessageAndText) {
   TempDir dir;
   const std::string bin = std::string("abc\0def abc\nabc\n", 16);
   const std::string f = dir.write("bin.dat", bin);
@@ -324,7 +335,7 @@ TEST(Cli, BinaryFileMessageAndText) {
   EXPECT_EQ(search({"--mmap", "never", "--stream-block-bytes", "1000", "abc", g}, dir).out, "abc\n");
 }
 
-TEST(Cli, LongLinesAreElidedWithTheirOccurrenceCount) {
+TEST_F(Cli, LongLinesAreElidedWithTheirOccurrenceCount) {
   TempDir dir;
   const std::string text = "short x\n" + std::string(5000, 'x') + "\nyy x\n";
   const std::string f = dir.write("long.txt", text);
@@ -343,7 +354,7 @@ TEST(Cli, LongLinesAreElidedWithTheirOccurrenceCount) {
 
 // --- randomised: every mode, mapped and streamed, against the reference -----------------------------
 
-TEST(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
+TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
   const std::uint64_t seed = strmatch::test::test_seed();
   std::mt19937_64 rng(seed);
   TempDir dir;
@@ -432,7 +443,7 @@ TEST(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
 
 // --- offsets past 4 GiB ---------------------------------------------------------------------------
 
-TEST(Cli, OccurrencePastFourGibInASparseFile) {
+TEST_F(Cli, OccurrencePastFourGibInASparseFile) {
   TempDir dir;
   const std::string f = dir.file("sparse.bin");
   const std::uint64_t far = (std::uint64_t{1} << 32) + 4099;
@@ -458,7 +469,7 @@ TEST(Cli, OccurrencePastFourGibInASparseFile) {
 
 // --- backends, algorithms, version ------------------------------------------------------------------
 
-TEST(Cli, BackendCudaWithoutAGpuIsAnError) {
+TEST_F(Cli, BackendCudaWithoutAGpuIsAnError) {
   std::string why;
   if (gpu_usable(&why)) GTEST_SKIP() << "a GPU is usable here: --backend cuda is expected to work";
   TempDir dir;
@@ -470,7 +481,7 @@ TEST(Cli, BackendCudaWithoutAGpuIsAnError) {
   EXPECT_NE(r.err.find(why), std::string::npos) << "the reason is given: " << r.err;
 }
 
-TEST(Cli, BackendAutoWithoutAGpuPrintsOneNote) {
+TEST_F(Cli, BackendAutoWithoutAGpuPrintsOneNote) {
   if (gpu_usable(nullptr)) GTEST_SKIP() << "a GPU is usable here: no fallback note is expected";
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
@@ -484,7 +495,7 @@ TEST(Cli, BackendAutoWithoutAGpuPrintsOneNote) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one note per process: " << r.err;
 }
 
-TEST(Cli, UnknownAlgorithmListsTheNames) {
+TEST_F(Cli, UnknownAlgorithmListsTheNames) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = search({"--algorithm", "no-such", "aa", f}, dir);
@@ -500,7 +511,7 @@ TEST(Cli, UnknownAlgorithmListsTheNames) {
         << name;
 }
 
-TEST(Cli, BadArgumentsAreStatusTwo) {
+TEST_F(Cli, BadArgumentsAreStatusTwo) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   EXPECT_EQ(search({"", f}, dir).status, 2);  // empty pattern
@@ -511,7 +522,7 @@ TEST(Cli, BadArgumentsAreStatusTwo) {
   EXPECT_EQ(search({"-j", "x", "a", f}, dir).status, 2);
 }
 
-TEST(Cli, StatsGoToStandardError) {
+TEST_F(Cli, StatsGoToStandardError) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = search({"--stats", "-c", "aa", f}, dir);
@@ -524,7 +535,7 @@ TEST(Cli, StatsGoToStandardError) {
   EXPECT_NE(r.err.find("6 occurrences"), std::string::npos) << r.err;
 }
 
-TEST(Cli, VersionListsBackendsAndSimdLevel) {
+TEST_F(Cli, VersionListsBackendsAndSimdLevel) {
   TempDir dir;
   const RunResult r = run_cli({"--version"}, dir);
   EXPECT_EQ(r.status, 0);
