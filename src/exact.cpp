@@ -145,7 +145,9 @@ struct ExactSearcher::Impl {
       *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
       return Backend::cpu;
     }
-    if (!cuda_has_name || n < detail::cuda::auto_min_bytes()) return Backend::cpu;
+    if (!cuda_has_name) return Backend::cpu;
+    if (!cpu) return Backend::cuda;  // a GPU-only kernel named explicitly
+    if (n < detail::cuda::auto_min_bytes()) return Backend::cpu;
     return Backend::cuda;
   }
 
@@ -154,14 +156,22 @@ struct ExactSearcher::Impl {
     const Backend b = choose(text.size(), &note);
     if (b == Backend::cuda) {
       const auto start = Clock::now();
+      // Count what reaches the caller: once anything was delivered, a failure can never be
+      // retried on the CPU (the caller would see occurrences twice).
+      std::uint64_t delivered = 0;
+      OffsetSink counting;
+      if (sink != nullptr) {
+        counting = [&](std::span<const std::uint64_t> batch) {
+          delivered += batch.size();
+          return (*sink)(batch);
+        };
+      }
       try {
-        SearchStats s = detail::cuda::find_all(pattern, options.algorithm, text, sink);
+        SearchStats s = detail::cuda::find_all(pattern, options.algorithm, text, sink ? &counting : nullptr);
         s.seconds = seconds_since(start);
         return s;
       } catch (const BackendUnavailable& e) {
-        if (options.backend == Backend::cuda) throw;
-        // auto: the GPU failed before delivering anything (cuda::find_all's contract); rerun on
-        // the CPU and say so.
+        if (options.backend == Backend::cuda || delivered != 0 || !cpu) throw;
         note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
       }
     }

@@ -2,6 +2,7 @@
 // sources when STRMATCH_CUDA is on, and by cuda_stub.cpp (always "unavailable") when it is off.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,11 +16,23 @@ namespace strmatch::detail::cuda {
 /// (e.g. "built without CUDA", "no CUDA device: <driver message>"). Probes once per process.
 bool available(std::string* why);
 
-/// The GPU's exact-search algorithm names, "auto" first.
+/// The GPU's exact-search algorithm names, "auto" first: auto, tile-filter, sunday.
 const std::vector<std::string>& exact_algorithm_names();
 
-/// Smallest text (bytes) for which Backend::automatic picks the GPU (measured; see docs).
+/// Smallest text (bytes) for which Backend::automatic picks the GPU (measured; see docs/cuda.md).
 std::uint64_t auto_min_bytes();
+
+/// Knobs of the streaming path (host memory -> pinned staging -> device). Zero means "default".
+/// Results never depend on them; tests set small values to reach chunk boundaries and the
+/// bounded-output paths with small inputs.
+struct StreamTuning {
+  std::size_t chunk_bytes = 0;         ///< owned text bytes per chunk (default: adaptive, <= 64 MiB)
+  unsigned streams = 0;                ///< CUDA streams / staging slots (default 3, minimum 2)
+  std::size_t output_capacity = 0;     ///< offsets per drained output window (default 4 Mi)
+  std::uint32_t segment_capacity = 0;  ///< staged hits per tile-filter segment before a rescan
+                                       ///< (default 32; 0 here means default, use 1 to force rescans)
+  unsigned host_threads = 0;           ///< threads filling pinned buffers (default min(16, cores))
+};
 
 /// Searches `text` (host memory) for `pattern` on the GPU with `algorithm` (a name from
 /// exact_algorithm_names()), streaming it through pinned buffers. Delivers occurrences to
@@ -28,5 +41,24 @@ std::uint64_t auto_min_bytes();
 /// error message says the answer is partial and the caller must not use it).
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
                      const OffsetSink* sink);
+
+/// As above with explicit tuning (tests, benchmarks).
+SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
+                     const OffsetSink* sink, const StreamTuning& tuning);
+
+/// As find_all, reading the text from the open file `fd` (`size` bytes from offset 0) with pread
+/// by several threads straight into the pinned staging buffers (no mapping, no page faults).
+/// Throws IoError when reading fails (before anything is delivered only if it fails early).
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+                          const OffsetSink* sink, const StreamTuning& tuning = {});
+
+/// Test and benchmark helpers: a device allocation of n + pad bytes holding a copy of `host` at
+/// byte offset `pad` (so that unaligned device pointers can be tested); returns the device
+/// address of the copy. Free with device_free(returned pointer, pad). Throws BackendUnavailable.
+void* device_copy(const void* host, std::size_t n, std::size_t pad = 0);
+void device_free(void* device_pointer, std::size_t pad = 0);
+
+/// Seconds spent creating the CUDA context in this process (0 until the first GPU call made one).
+double context_creation_seconds();
 
 }  // namespace strmatch::detail::cuda

@@ -50,17 +50,19 @@ class AhoCorasick final : public MultiAlgorithm {
     if (n < t_->shortest || own == 0) return;
     // No occurrence that begins before `own` ends after own + longest - 1.
     const std::size_t end = std::min<std::size_t>(n, own + t_->longest - 1);
-    if (dense_states_ == states_)
-      scan_lanes<false>(text, end, own, base, hits);
+    if (!dense16_.empty())
+      scan_lanes<false, std::uint16_t>(text, end, own, base, hits);
+    else if (dense_states_ == states_)
+      scan_lanes<false, std::uint32_t>(text, end, own, base, hits);
     else
-      scan_lanes<true>(text, end, own, base, hits);
+      scan_lanes<true, std::uint32_t>(text, end, own, base, hits);
   }
 
   std::string_view name() const noexcept override { return "aho-corasick"; }
 
   AlgorithmMemory memory() const override {
     AlgorithmMemory m;
-    const std::uint64_t dense = dense_.size() * 4ull;
+    const std::uint64_t dense = dense_.size() * 4ull + dense16_.size() * 2ull;
     const std::uint64_t sparse = label_.size() + first_child_.size() * 4ull + fail_.size() * 4ull;
     const std::uint64_t outputs = out_start_.size() * 4ull + outs_.size() * 4ull + out_link_.size() * 4ull +
                                   has_out_.size() + out_len_.size() * 4ull;
@@ -202,6 +204,13 @@ class AhoCorasick final : public MultiAlgorithm {
         }
       }
     }
+    if (dense_states_ == states_ && static_cast<std::uint64_t>(states_) * stride_ <= 0x7FFF) {
+      // Small full DFA: 16-bit entries (bit 15: output), half the cache footprint.
+      dense16_.resize(dense_.size());
+      for (std::size_t i = 0; i < dense_.size(); ++i)
+        dense16_[i] = static_cast<std::uint16_t>((dense_[i] & ~kOut) | ((dense_[i] & kOut) ? 0x8000u : 0u));
+      std::vector<std::uint32_t>().swap(dense_);
+    }
     if (dense_states_ == states_) {
       // A full DFA: the sparse rows are never read.
       std::vector<std::uint8_t>().swap(label_);
@@ -247,19 +256,22 @@ class AhoCorasick final : public MultiAlgorithm {
     }
   }
 
-  template <bool kHybrid>
+  template <bool kHybrid, class Entry>
   __attribute__((always_inline)) std::uint32_t step(std::uint32_t cur, std::uint8_t byte, std::size_t i,
                                                     std::size_t own, std::uint64_t base,
                                                     const std::uint8_t* text, MultiHits& hits) const {
+    constexpr std::uint32_t out = sizeof(Entry) == 2 ? 0x8000u : kOut;
     const std::uint8_t c = cls_[byte];
     std::uint32_t e;
-    if constexpr (kHybrid) {
+    if constexpr (sizeof(Entry) == 2) {
+      e = dense16_[cur + c];
+    } else if constexpr (kHybrid) {
       e = (cur & kSparse) ? sparse_step(cur & ~kSparse, c) : dense_[cur + c];
     } else {
       e = dense_[cur + c];
     }
-    cur = e & ~kOut;
-    if (e & kOut) [[unlikely]] {
+    cur = e & ~out;
+    if (e & out) [[unlikely]] {
       const std::uint32_t s = (cur & kSparse) ? (cur & ~kSparse) : cur / stride_;
       report(s, i, own, base, text, hits);
     }
@@ -271,13 +283,13 @@ class AhoCorasick final : public MultiAlgorithm {
   // at the root at its quarter's first byte, so it can only report begins inside its quarter
   // or later; it reports begins in [its first byte, its quarter's end) and reads up to
   // quarter end + longest - 1. Matches come out of order; the driver sorts them.
-  template <bool kHybrid>
+  template <bool kHybrid, class Entry>
   void scan_lanes(const std::uint8_t* text, std::size_t end, std::size_t own, std::uint64_t base,
                   MultiHits& hits) const {
     constexpr std::size_t kLanes = 4;
     const std::size_t quarter = own / kLanes;
     if (quarter < 4 * t_->longest + 256) {
-      scan_loop<kHybrid>(text, end, own, base, hits);
+      scan_loop<kHybrid, Entry>(text, end, own, base, hits);
       return;
     }
     std::size_t start[kLanes], stop[kLanes], owned[kLanes];
@@ -295,10 +307,10 @@ class AhoCorasick final : public MultiAlgorithm {
       const std::size_t s0 = start[0], s1 = start[1], s2 = start[2], s3 = start[3];
       const std::size_t o0 = owned[0], o1 = owned[1], o2 = owned[2], o3 = owned[3];
       for (std::size_t k = 0; k < common; ++k) {
-        c0 = step<kHybrid>(c0, text[s0 + k], s0 + k, o0, base, text, hits);
-        c1 = step<kHybrid>(c1, text[s1 + k], s1 + k, o1, base, text, hits);
-        c2 = step<kHybrid>(c2, text[s2 + k], s2 + k, o2, base, text, hits);
-        c3 = step<kHybrid>(c3, text[s3 + k], s3 + k, o3, base, text, hits);
+        c0 = step<kHybrid, Entry>(c0, text[s0 + k], s0 + k, o0, base, text, hits);
+        c1 = step<kHybrid, Entry>(c1, text[s1 + k], s1 + k, o1, base, text, hits);
+        c2 = step<kHybrid, Entry>(c2, text[s2 + k], s2 + k, o2, base, text, hits);
+        c3 = step<kHybrid, Entry>(c3, text[s3 + k], s3 + k, o3, base, text, hits);
       }
       cur[0] = c0;
       cur[1] = c1;
@@ -307,28 +319,14 @@ class AhoCorasick final : public MultiAlgorithm {
     }
     for (std::size_t l = 0; l < kLanes; ++l)
       for (std::size_t i = start[l] + common; i < stop[l]; ++i)
-        cur[l] = step<kHybrid>(cur[l], text[i], i, owned[l], base, text, hits);
+        cur[l] = step<kHybrid, Entry>(cur[l], text[i], i, owned[l], base, text, hits);
   }
 
-  template <bool kHybrid>
+  template <bool kHybrid, class Entry>
   void scan_loop(const std::uint8_t* text, std::size_t end, std::size_t own, std::uint64_t base,
                  MultiHits& hits) const {
-    const std::uint32_t* dense = dense_.data();
     std::uint32_t cur = 0;
-    for (std::size_t i = 0; i < end; ++i) {
-      const std::uint8_t c = cls_[text[i]];
-      std::uint32_t e;
-      if constexpr (kHybrid) {
-        e = (cur & kSparse) ? sparse_step(cur & ~kSparse, c) : dense[cur + c];
-      } else {
-        e = dense[cur + c];
-      }
-      cur = e & ~kOut;
-      if (e & kOut) [[unlikely]] {
-        const std::uint32_t s = (cur & kSparse) ? (cur & ~kSparse) : cur / stride_;
-        report(s, i, own, base, text, hits);
-      }
-    }
+    for (std::size_t i = 0; i < end; ++i) cur = step<kHybrid, Entry>(cur, text[i], i, own, base, text, hits);
   }
 
   std::shared_ptr<const PatternTable> t_;
@@ -338,6 +336,7 @@ class AhoCorasick final : public MultiAlgorithm {
   std::uint32_t states_ = 1;
   std::uint32_t dense_states_ = 1;
   std::vector<std::uint32_t> dense_;        // dense_states_ * stride_ encoded transitions
+  std::vector<std::uint16_t> dense16_;      // the same in 16 bits for small full DFAs (dense_ then empty)
   std::vector<std::uint8_t> label_;         // class of the edge into each state (BFS order)
   std::vector<std::uint32_t> first_child_;  // children of s: [first_child_[s], first_child_[s + 1])
   std::vector<std::uint32_t> fail_;

@@ -1,0 +1,865 @@
+// GPU exact search, CUDA host side (sm_90): device probing, the streaming driver (pinned staging,
+// several streams, chunker overlap) and the resident API; kernels in exact_kernels.cuh.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_scan.cuh>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/chunker.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/exact_kernels.cuh"
+#include "strmatch/cuda.hpp"
+
+namespace strmatch::detail::cuda {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Measured on an H200 with 16 host cores (bench/results/gpu-exact.md, docs/cuda.md): for a text in
+// host memory the CPU path (SIMD, all cores, 70-85 GB/s) beats the GPU streaming path (bounded by
+// the PCIe link, 55 GB/s, and by copying into pinned memory) at every size measured, 64 KB to 2 GB,
+// so `auto` keeps host texts on the CPU. STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
+constexpr std::uint64_t kAutoMinBytes = UINT64_MAX;
+
+constexpr std::uint32_t kDefaultSegmentCapacity = 32;
+constexpr std::uint64_t kDefaultStreamOutput = std::uint64_t{1} << 20;    // offsets per window
+constexpr std::uint64_t kDefaultResidentOutput = std::uint64_t{4} << 20;  // offsets per window
+constexpr std::uint64_t kDefaultResidentChunk = std::uint64_t{1} << 30;
+constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMinStreamChunk = std::uint64_t{256} << 10;
+
+// ---- probing and context ------------------------------------------------------------------------
+
+struct Probe {
+  bool ok = false;
+  std::string why;
+};
+
+const Probe& probe() {
+  static const Probe result = [] {
+    Probe p;
+    if (const char* off = std::getenv("STRMATCH_DISABLE_CUDA");
+        off != nullptr && *off != '\0' && *off != '0') {
+      p.why = "the GPU is disabled by the environment variable STRMATCH_DISABLE_CUDA";
+      return p;
+    }
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      p.why = std::string("no usable CUDA driver or device (cudaGetDeviceCount: ") + cudaGetErrorName(e) +
+              ", " + cudaGetErrorString(e) + ")";
+      return p;
+    }
+    if (count == 0) {
+      p.why = "no CUDA device found";
+      return p;
+    }
+    int device = 0;
+    cudaDeviceProp prop{};
+    if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      p.why = "cannot read the properties of CUDA device 0";
+      return p;
+    }
+    if (prop.major < 9) {
+      p.why = std::string("CUDA device '") + prop.name + "' has compute capability " +
+              std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+              "; strmatch's kernels are built for 9.0 (Hopper) and newer";
+      return p;
+    }
+    p.ok = true;
+    return p;
+  }();
+  return result;
+}
+
+std::atomic<double> g_context_seconds{0.0};
+
+/// Creates the primary context once (cudaFree(0)) and records how long it took.
+void ensure_context() {
+  static std::once_flag once;
+  static cudaError_t error = cudaSuccess;
+  std::call_once(once, [] {
+    const auto start = Clock::now();
+    error = cudaFree(nullptr);
+    g_context_seconds = seconds_since(start);
+  });
+  STRMATCH_CUDA_CHECK(error);
+}
+
+void require_available() {
+  const Probe& p = probe();
+  if (!p.ok) throw BackendUnavailable("the cuda backend is not available: " + p.why);
+  ensure_context();
+}
+
+// ---- RAII buffers ----------------------------------------------------------------------------------
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFree(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  /// Makes room for at least `count` elements (contents are lost when it grows).
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(
+        cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(count, 1) * sizeof(T)));
+    size_ = count;
+  }
+  T* get() const { return ptr_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
+                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocDefault));
+    size_ = count;
+  }
+  T* get() const { return ptr_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// ---- algorithms ----------------------------------------------------------------------------------
+
+enum class Kernel { tile_filter, sunday };
+
+const std::vector<std::string>& names() {
+  static const std::vector<std::string> n = {"auto", "tile-filter", "sunday"};
+  return n;
+}
+
+Kernel resolve(std::string_view algorithm) {
+  if (algorithm == "auto" || algorithm == "tile-filter") return Kernel::tile_filter;
+  if (algorithm == "sunday") return Kernel::sunday;
+  throw InvalidArgument("unknown algorithm '" + std::string(algorithm) +
+                        "' for the cuda backend (known: auto, tile-filter, sunday)");
+}
+
+const char* kernel_name(Kernel k) { return k == Kernel::tile_filter ? "tile-filter" : "sunday"; }
+
+/// A pattern uploaded to the device, with the filter bytes and Sunday's shift table.
+struct DevicePattern {
+  Kernel kernel = Kernel::tile_filter;
+  std::string bytes;
+  DeviceBuffer<std::uint8_t> d_bytes;
+  DeviceBuffer<std::uint32_t> d_shift;
+  PatternView view;
+
+  DevicePattern(std::string_view pattern, Kernel k) : kernel(k), bytes(pattern) {
+    const std::uint32_t m = static_cast<std::uint32_t>(pattern.size());
+    const auto* u = reinterpret_cast<const std::uint8_t*>(pattern.data());
+    d_bytes.ensure(m);
+    STRMATCH_CUDA_CHECK(cudaMemcpy(d_bytes.get(), u, m, cudaMemcpyHostToDevice));
+    view.bytes = d_bytes.get();
+    view.m = m;
+    view.b = m >= 4 ? std::min<std::uint32_t>(m - 1, kMaxFilterOffset) : 0;
+    view.p0 = 0x01010101u * u[0];
+    view.p1 = m >= 2 ? 0x01010101u * u[1] : 0;
+    view.p2 = m >= 3 ? 0x01010101u * u[2] : 0;
+    view.pb = m >= 4 ? 0x01010101u * u[view.b] : 0;
+    if (k == Kernel::sunday) {
+      std::uint32_t shift[256];
+      for (auto& s : shift) s = m + 1;
+      for (std::uint32_t i = 0; i < m; ++i) shift[u[i]] = m - i;
+      d_shift.ensure(256);
+      STRMATCH_CUDA_CHECK(cudaMemcpy(d_shift.get(), shift, sizeof shift, cudaMemcpyHostToDevice));
+      view.shift = d_shift.get();
+    }
+  }
+  int filter_bytes() const { return view.m >= 4 ? 4 : static_cast<int>(view.m); }
+};
+
+/// Device text region -> kernel view. own = owned starts (already clipped so own + m - 1 <= n).
+TextView make_view(const void* device_text, std::uint64_t n, std::uint64_t own, std::uint64_t offset) {
+  TextView t;
+  const auto addr = reinterpret_cast<std::uintptr_t>(device_text);
+  t.abase = reinterpret_cast<const std::uint8_t*>(addr & ~std::uintptr_t{15});
+  t.head = addr & 15;
+  t.n = n;
+  t.own = own;
+  t.offset = offset;
+  return t;
+}
+
+/// Work items of one launch: tile-filter segments or sunday pieces.
+std::uint64_t work_items(Kernel k, const TextView& t) {
+  if (t.own == 0) return 0;
+  if (k == Kernel::tile_filter) return (t.head + t.own + kSegmentBytes - 1) / kSegmentBytes;
+  return (t.own + kPieceBytes - 1) / kPieceBytes;
+}
+
+/// Most work items a region of `own` owned starts can need (any alignment).
+std::uint64_t max_work_items(Kernel k, std::uint64_t own) {
+  if (k == Kernel::tile_filter) return (15 + own + kSegmentBytes - 1) / kSegmentBytes + 1;
+  return (own + kPieceBytes - 1) / kPieceBytes + 1;
+}
+
+std::size_t sunday_shared_bytes(std::uint32_t m, bool* pattern_in_shared) {
+  constexpr std::size_t kLimit = 48 * 1024;
+  const std::size_t base = 256 * sizeof(std::uint32_t);
+  *pattern_in_shared = base + m <= kLimit;
+  return *pattern_in_shared ? base + m : base;
+}
+
+template <Mode M>
+void launch_filter(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
+                   std::uint64_t items, cudaStream_t stream) {
+  const std::uint64_t blocks = (items + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  switch (filter_bytes) {
+    case 1:
+      tile_filter_kernel<1, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case 2:
+      tile_filter_kernel<2, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case 3:
+      tile_filter_kernel<3, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    default:
+      tile_filter_kernel<4, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+  }
+  STRMATCH_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_filter_finish(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
+                          std::uint64_t items, cudaStream_t stream) {
+  const std::uint64_t blocks = (items + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  switch (filter_bytes) {
+    case 1:
+      tile_filter_finish_kernel<1><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case 2:
+      tile_filter_finish_kernel<2><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case 3:
+      tile_filter_finish_kernel<3><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    default:
+      tile_filter_finish_kernel<4><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+  }
+  STRMATCH_CUDA_CHECK(cudaGetLastError());
+}
+
+template <Mode M>
+void launch_sunday(const TextView& t, const PatternView& p, const Output& o, std::uint64_t items,
+                   cudaStream_t stream) {
+  bool in_shared = false;
+  const std::size_t smem = sunday_shared_bytes(p.m, &in_shared);
+  const std::uint64_t blocks = (items + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  sunday_kernel<M>
+      <<<dim3(static_cast<unsigned>(blocks)), kThreadsPerBlock, smem, stream>>>(t, p, o, items, in_shared);
+  STRMATCH_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Adds the occurrences of one region to *total (device counter) without materialising them.
+void enqueue_count(const DevicePattern& pat, const TextView& t, unsigned long long* total,
+                   cudaStream_t stream) {
+  const std::uint64_t items = work_items(pat.kernel, t);
+  if (items == 0) return;
+  Output o;
+  o.total = total;
+  if (pat.kernel == Kernel::tile_filter) {
+    // One launch covers up to 2^31 - 1 blocks of 8 segments (about 280 TB): no split needed.
+    launch_filter<Mode::count>(pat.filter_bytes(), t, pat.view, o, items, stream);
+  } else {
+    launch_sunday<Mode::count>(t, pat.view, o, items, stream);
+  }
+}
+
+/// Scratch for the positions mode of one region at a time: per-item counts and their scan, staged
+/// hits, the bounded output window (device and pinned host), the total.
+struct Scratch {
+  std::uint64_t max_items = 0;
+  std::uint32_t cap = kDefaultSegmentCapacity;
+  std::uint64_t out_capacity = 0;  // allocated offsets per window
+  std::uint64_t window = 0;        // offsets per window of the current search (<= out_capacity)
+  DeviceBuffer<std::uint64_t> counts, offsets, staging, out;
+  DeviceBuffer<std::uint8_t> cub_temp;
+  std::size_t cub_bytes = 0;
+  PinnedBuffer<std::uint64_t> host_out, host_total;
+  std::uint64_t items = 0;  // of the region enqueued last
+
+  void ensure(std::uint64_t items_needed, std::uint32_t segment_cap, std::uint64_t out_cap) {
+    if (items_needed > max_items) {
+      counts.ensure(items_needed + 1);
+      offsets.ensure(items_needed + 1);
+      std::size_t bytes = 0;
+      STRMATCH_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), offsets.get(),
+                                                        static_cast<int>(items_needed + 1)));
+      cub_temp.ensure(bytes);
+      cub_bytes = bytes;
+      max_items = items_needed;
+      staging.reset();
+    }
+    if (staging.get() == nullptr || segment_cap != cap || staging.size() < max_items * segment_cap) {
+      cap = segment_cap;
+      staging.ensure(std::max<std::uint64_t>(max_items * cap, 1));
+    }
+    if (out_cap > out_capacity) {
+      out.ensure(out_cap);
+      host_out.ensure(out_cap);
+      out_capacity = out_cap;
+    }
+    window = out_cap;
+    host_total.ensure(1);
+  }
+};
+
+/// Positions mode, first half: per-item counts (tile-filter also stages up to cap hits per
+/// segment), their exclusive scan (CUB), and the total copied to pinned memory. Asynchronous.
+void enqueue_positions(const DevicePattern& pat, const TextView& t, Scratch& sc, cudaStream_t stream) {
+  sc.items = work_items(pat.kernel, t);
+  if (sc.items == 0) {
+    *sc.host_total.get() = 0;
+    return;
+  }
+  if (sc.items > std::uint64_t{0x7fffffff})
+    throw BackendUnavailable("region too large for one positions pass");
+  Output o;
+  o.seg_counts = sc.counts.get();
+  o.staging = sc.staging.get();
+  o.cap = pat.kernel == Kernel::tile_filter ? sc.cap : 0;
+  STRMATCH_CUDA_CHECK(cudaMemsetAsync(sc.counts.get() + sc.items, 0, sizeof(std::uint64_t), stream));
+  if (pat.kernel == Kernel::tile_filter) {
+    launch_filter<Mode::stage>(pat.filter_bytes(), t, pat.view, o, sc.items, stream);
+  } else {
+    launch_sunday<Mode::stage>(t, pat.view, o, sc.items, stream);
+  }
+  std::size_t bytes = sc.cub_bytes;
+  STRMATCH_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+      sc.cub_temp.get(), bytes, sc.counts.get(), sc.offsets.get(), static_cast<int>(sc.items + 1), stream));
+  STRMATCH_CUDA_CHECK(cudaMemcpyAsync(sc.host_total.get(), sc.offsets.get() + sc.items, sizeof(std::uint64_t),
+                                      cudaMemcpyDeviceToHost, stream));
+}
+
+/// Positions mode, second half: waits for the total, then writes the ordered offsets window by
+/// window (bounded device and host memory, whatever the density) and hands each to the sink.
+/// Returns false when the sink stopped the search. Adds what was found to *occurrences.
+bool drain_positions(const DevicePattern& pat, const TextView& t, Scratch& sc, cudaStream_t stream,
+                     const OffsetSink& sink, std::uint64_t* occurrences, std::uint64_t* delivered) {
+  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::uint64_t total = *sc.host_total.get();
+  Output o;
+  o.seg_counts = sc.counts.get();
+  o.seg_offsets = sc.offsets.get();
+  o.staging = sc.staging.get();
+  o.cap = pat.kernel == Kernel::tile_filter ? sc.cap : 0;
+  o.out = sc.out.get();
+  for (std::uint64_t lo = 0; lo < total; lo += sc.window) {
+    const std::uint64_t len = std::min(sc.window, total - lo);
+    o.lo = lo;
+    o.hi = lo + len;
+    if (pat.kernel == Kernel::tile_filter) {
+      launch_filter_finish(pat.filter_bytes(), t, pat.view, o, sc.items, stream);
+    } else {
+      launch_sunday<Mode::direct>(t, pat.view, o, sc.items, stream);
+    }
+    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(sc.host_out.get(), sc.out.get(), len * sizeof(std::uint64_t),
+                                        cudaMemcpyDeviceToHost, stream));
+    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    *delivered += len;
+    *occurrences += len;
+    if (!sink(std::span<const std::uint64_t>(sc.host_out.get(), len))) return false;
+  }
+  return true;
+}
+
+/// Owned starts of a chunk [begin, end) of a text of n bytes for a pattern of m bytes.
+std::uint64_t owned(std::uint64_t begin, std::uint64_t end, std::uint64_t n, std::uint64_t m) {
+  if (n < m) return 0;
+  const std::uint64_t last = n - m + 1;  // starts [0, last) are possible
+  const std::uint64_t e = std::min(end, last);
+  return e > begin ? e - begin : 0;
+}
+
+// ---- host copy pool ------------------------------------------------------------------------------
+
+/// A few threads that copy pageable host memory into pinned staging together (one thread copies
+/// page-cache or heap memory at roughly 10 GB/s; the PCIe link takes about 55).
+class CopyPool {
+ public:
+  explicit CopyPool(unsigned threads) {
+    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
+    parts_ = threads;
+  }
+  ~CopyPool() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+  unsigned threads() const { return parts_; }
+
+  /// Fills dst[0, n) by calling fill(dst + b, b, e - b) on disjoint 4 KiB-aligned parts, one per
+  /// thread (the calling thread takes part 0). Exceptions from `fill` are rethrown here.
+  using Fill = std::function<void(std::uint8_t* dst, std::size_t offset, std::size_t len)>;
+  void run(std::uint8_t* dst, std::size_t n, const Fill& fill) {
+    if (n < (std::size_t{1} << 20) || workers_.empty()) {
+      fill(dst, 0, n);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dst_ = dst;
+      fill_ = &fill;
+      n_ = n;
+      error_ = nullptr;
+      pending_ = static_cast<unsigned>(workers_.size());
+      ++generation_;
+    }
+    cv_.notify_all();
+    part(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_cv_.wait(lock, [this] { return pending_ == 0; });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void part(unsigned i) {
+    const std::size_t per = ((n_ + parts_ - 1) / parts_ + 4095) & ~std::size_t{4095};  // parts cover n_
+    const std::size_t b = std::min(n_, per * i), e = std::min(n_, b + per);
+    if (e <= b) return;
+    try {
+      (*fill_)(dst_ + b, b, e - b);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+  void work(unsigned i) {
+    std::uint64_t seen = 0;
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      part(i);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (--pending_ == 0) done_cv_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  unsigned parts_ = 1;
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  bool stop_ = false;
+  std::uint64_t generation_ = 0;
+  unsigned pending_ = 0;
+  std::uint8_t* dst_ = nullptr;
+  const Fill* fill_ = nullptr;
+  std::size_t n_ = 0;
+  std::exception_ptr error_;
+};
+
+// ---- the streaming engine ------------------------------------------------------------------------
+
+struct Slot {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t copied = nullptr;  // the H2D copy out of `pinned` finished
+  DeviceBuffer<std::uint8_t> text;
+  PinnedBuffer<std::uint8_t> pinned;
+  Scratch scratch;
+  TextView view;
+  bool busy = false;
+};
+
+/// Process-wide streaming state, kept between searches so that pinned and device buffers are
+/// allocated once. One streaming search at a time (searches from several threads take turns).
+struct Engine {
+  std::mutex mu;
+  std::vector<std::unique_ptr<Slot>> slots;
+  DeviceBuffer<unsigned long long> counter;
+  PinnedBuffer<unsigned long long> host_counter;
+  std::unique_ptr<CopyPool> pool;
+
+  void ensure_slots(unsigned count) {
+    while (slots.size() < count) {
+      auto s = std::make_unique<Slot>();
+      STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+      STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&s->copied, cudaEventDisableTiming));
+      slots.push_back(std::move(s));
+    }
+  }
+};
+
+Engine& engine() {
+  static Engine* e = new Engine();  // never destroyed: CUDA may be torn down before static destructors
+  return *e;
+}
+
+}  // namespace
+
+// ---- the library-facing entry points -------------------------------------------------------------
+
+bool available(std::string* why) {
+  const Probe& p = probe();
+  if (!p.ok && why != nullptr) *why = p.why;
+  return p.ok;
+}
+
+const std::vector<std::string>& exact_algorithm_names() { return names(); }
+
+std::uint64_t auto_min_bytes() {
+  if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_BYTES"); v != nullptr && *v != '\0')
+    return std::strtoull(v, nullptr, 10);
+  return kAutoMinBytes;
+}
+
+double context_creation_seconds() { return g_context_seconds.load(); }
+
+void* device_copy(const void* host, std::size_t n, std::size_t pad) {
+  require_available();
+  std::uint8_t* p = nullptr;
+  STRMATCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n + pad, 1)));
+  if (n != 0) {
+    const cudaError_t e = cudaMemcpy(p + pad, host, n, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+      (void)cudaFree(p);
+      STRMATCH_CUDA_CHECK(e);
+    }
+  }
+  return p + pad;
+}
+
+void device_free(void* device_pointer, std::size_t pad) {
+  if (device_pointer != nullptr) (void)cudaFree(static_cast<std::uint8_t*>(device_pointer) - pad);
+}
+
+SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
+                     const OffsetSink* sink) {
+  return find_all(pattern, algorithm, text, sink, StreamTuning{});
+}
+
+namespace {
+
+/// Copies text bytes [offset, offset + len) of the source into dst (host memory, thread-safe).
+using SourceRead = std::function<void(std::uint8_t* dst, std::uint64_t offset, std::size_t len)>;
+
+SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
+                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning);
+
+}  // namespace
+
+SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
+                     const OffsetSink* sink, const StreamTuning& tuning) {
+  const auto* host = reinterpret_cast<const std::uint8_t*>(text.data());
+  return stream_search(
+      pattern, algorithm, text.size(),
+      [host](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
+        std::memcpy(dst, host + offset, len);
+      },
+      sink, tuning);
+}
+
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+                          const OffsetSink* sink, const StreamTuning& tuning) {
+  return stream_search(
+      pattern, algorithm, size,
+      [fd](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
+        while (len > 0) {
+          const ssize_t got = ::pread(fd, dst, len, static_cast<off_t>(offset));
+          if (got < 0 && errno == EINTR) continue;
+          if (got <= 0)
+            throw IoError(std::string("reading the text file failed: ") +
+                          (got < 0 ? std::strerror(errno) : "unexpected end of file"));
+          dst += got;
+          offset += static_cast<std::uint64_t>(got);
+          len -= static_cast<std::size_t>(got);
+        }
+      },
+      sink, tuning);
+}
+
+namespace {
+
+SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
+                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning) {
+  const auto start = Clock::now();
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  const Kernel kernel = resolve(algorithm);
+  require_available();
+  SearchStats stats;
+  stats.backend = Backend::cuda;
+  stats.algorithm = kernel_name(kernel);
+  stats.bytes = n;
+  const std::uint64_t m = pattern.size();
+  if (n < m) {
+    stats.seconds = seconds_since(start);
+    return stats;
+  }
+
+  Engine& e = engine();
+  std::lock_guard<std::mutex> lock(e.mu);
+  std::uint64_t delivered = 0;
+  try {
+    std::uint64_t chunk = tuning.chunk_bytes;
+    if (chunk == 0)
+      chunk =
+          std::clamp<std::uint64_t>((n / 4 + 4095) & ~std::uint64_t{4095}, kMinStreamChunk, kMaxStreamChunk);
+    const unsigned nslots = std::max(2u, tuning.streams != 0 ? tuning.streams : 3u);
+    const std::uint64_t out_cap = tuning.output_capacity != 0 ? tuning.output_capacity : kDefaultStreamOutput;
+    const std::uint32_t seg_cap =
+        tuning.segment_capacity != 0 ? tuning.segment_capacity : kDefaultSegmentCapacity;
+    const unsigned host_threads = tuning.host_threads != 0
+                                      ? tuning.host_threads
+                                      : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+    if (!e.pool || e.pool->threads() != host_threads) e.pool = std::make_unique<CopyPool>(host_threads);
+
+    const Chunker chunker(n, chunk, m - 1);
+    const std::uint64_t nchunks = chunker.size();
+    const std::uint64_t span = std::min<std::uint64_t>(n, chunk + m - 1);  // largest chunk read
+    const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(nslots, nchunks));
+    e.ensure_slots(used);
+    DevicePattern pat(pattern, kernel);
+    const bool positions = sink != nullptr;
+    // Every allocation happens here, before anything is delivered.
+    for (unsigned i = 0; i < used; ++i) {
+      Slot& s = *e.slots[i];
+      s.text.ensure(span + 16);
+      s.pinned.ensure(span);
+      if (positions)
+        s.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)),
+                         kernel == Kernel::tile_filter ? seg_cap : 0, out_cap);
+      s.busy = false;
+    }
+    e.counter.ensure(1);
+    e.host_counter.ensure(1);
+    STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), e.slots[0]->stream));
+    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[0]->stream));
+
+    bool stopped = false;
+    std::uint64_t drained = 0;  // chunks whose results were delivered
+    auto drain = [&](std::uint64_t i) {
+      Slot& s = *e.slots[i % used];
+      if (!stopped &&
+          !drain_positions(pat, s.view, s.scratch, s.stream, *sink, &stats.occurrences, &delivered))
+        stopped = true;
+      s.busy = false;
+      ++drained;
+    };
+    for (std::uint64_t i = 0; i < nchunks && !stopped; ++i) {
+      Slot& s = *e.slots[i % used];
+      if (s.busy) {
+        if (positions) {
+          drain(i - used);
+          if (stopped) break;
+        } else {
+          STRMATCH_CUDA_CHECK(cudaEventSynchronize(s.copied));
+        }
+      }
+      const Chunk c = chunker[i];
+      const std::uint64_t len = c.data_end - c.begin;
+      e.pool->run(s.pinned.get(), len,
+                  [&](std::uint8_t* dst, std::size_t off, std::size_t l) { read(dst, c.begin + off, l); });
+      STRMATCH_CUDA_CHECK(
+          cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
+      STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
+      s.view = make_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
+      if (positions) {
+        enqueue_positions(pat, s.view, s.scratch, s.stream);
+      } else {
+        enqueue_count(pat, s.view, e.counter.get(), s.stream);
+      }
+      s.busy = true;
+    }
+    if (positions) {
+      while (drained < nchunks && !stopped) drain(drained);
+    }
+    for (unsigned i = 0; i < used; ++i) {
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[i]->stream));
+      e.slots[i]->busy = false;
+    }
+    if (!positions) {
+      STRMATCH_CUDA_CHECK(cudaMemcpy(e.host_counter.get(), e.counter.get(), sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost));
+      stats.occurrences = *e.host_counter.get();
+    }
+    stats.stopped_early = stopped;
+  } catch (const BackendUnavailable& err) {
+    for (auto& s : e.slots) {
+      (void)cudaStreamSynchronize(s->stream);
+      s->busy = false;
+    }
+    (void)cudaGetLastError();
+    if (delivered != 0)
+      throw BackendUnavailable(std::string(err.what()) + " (after " + std::to_string(delivered) +
+                               " occurrences had been delivered: the answer is partial, do not use it)");
+    throw;
+  } catch (...) {  // the sink threw: leave the streams idle, then pass it on
+    for (auto& s : e.slots) {
+      (void)cudaStreamSynchronize(s->stream);
+      s->busy = false;
+    }
+    throw;
+  }
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace
+
+}  // namespace strmatch::detail::cuda
+
+// ---- the public resident API ---------------------------------------------------------------------
+
+namespace strmatch::cuda {
+
+namespace d = strmatch::detail::cuda;
+
+bool available(std::string* why) { return d::available(why); }
+
+std::vector<std::string> exact_algorithms() { return d::exact_algorithm_names(); }
+
+struct ResidentSearcher::Impl {
+  ResidentOptions options;
+  d::Kernel kernel;
+  std::string algorithm;
+  std::unique_ptr<d::DevicePattern> pattern;
+  d::Scratch scratch;
+  d::DeviceBuffer<unsigned long long> counter;
+  d::PinnedBuffer<unsigned long long> host_counter;
+  cudaStream_t stream() const { return static_cast<cudaStream_t>(options.stream); }
+};
+
+ResidentSearcher::ResidentSearcher(std::string_view pattern, ResidentOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  impl_->options = std::move(options);
+  impl_->kernel = d::resolve(impl_->options.algorithm);
+  impl_->algorithm = d::kernel_name(impl_->kernel);
+  d::require_available();
+  impl_->pattern = std::make_unique<d::DevicePattern>(pattern, impl_->kernel);
+  impl_->counter.ensure(1);
+  impl_->host_counter.ensure(1);
+}
+
+ResidentSearcher::~ResidentSearcher() = default;
+ResidentSearcher::ResidentSearcher(ResidentSearcher&&) noexcept = default;
+ResidentSearcher& ResidentSearcher::operator=(ResidentSearcher&&) noexcept = default;
+
+const std::string& ResidentSearcher::algorithm() const noexcept { return impl_->algorithm; }
+
+SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) const {
+  const auto start = d::Clock::now();
+  Impl& s = *impl_;
+  SearchStats stats;
+  stats.backend = Backend::cuda;
+  stats.algorithm = s.algorithm;
+  stats.bytes = n;
+  const std::uint64_t m = s.pattern->view.m;
+  const cudaStream_t st = s.stream();
+  STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
+  d::enqueue_count(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(), st);
+  STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.host_counter.get(), s.counter.get(), sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, st));
+  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(st));
+  stats.occurrences = *s.host_counter.get();
+  stats.seconds = d::seconds_since(start);
+  return stats;
+}
+
+SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
+                                       const OffsetSink& sink) const {
+  const auto start = d::Clock::now();
+  Impl& s = *impl_;
+  SearchStats stats;
+  stats.backend = Backend::cuda;
+  stats.algorithm = s.algorithm;
+  stats.bytes = n;
+  const std::uint64_t m = s.pattern->view.m;
+  const cudaStream_t st = s.stream();
+  const std::uint64_t chunk = s.options.chunk_bytes != 0 ? s.options.chunk_bytes : d::kDefaultResidentChunk;
+  const std::uint64_t out_cap =
+      s.options.output_capacity != 0 ? s.options.output_capacity : d::kDefaultResidentOutput;
+  const std::uint32_t seg_cap =
+      s.options.segment_capacity != 0 ? s.options.segment_capacity : d::kDefaultSegmentCapacity;
+  if (n < m) {
+    stats.seconds = d::seconds_since(start);
+    return stats;
+  }
+  s.scratch.ensure(d::max_work_items(s.kernel, std::min(n, chunk)),
+                   s.kernel == d::Kernel::tile_filter ? seg_cap : 0, out_cap);
+  const detail::Chunker chunker(n, chunk, m - 1);
+  const auto* base = static_cast<const std::uint8_t*>(device_text);
+  std::uint64_t delivered = 0;
+  try {
+    for (std::uint64_t i = 0; i < chunker.size(); ++i) {
+      const detail::Chunk c = chunker[i];
+      const d::TextView v =
+          d::make_view(base + c.begin, c.data_end - c.begin, d::owned(c.begin, c.end, n, m), c.begin);
+      d::enqueue_positions(*s.pattern, v, s.scratch, st);
+      if (!d::drain_positions(*s.pattern, v, s.scratch, st, sink, &stats.occurrences, &delivered)) {
+        stats.stopped_early = true;
+        break;
+      }
+    }
+  } catch (const BackendUnavailable& err) {
+    if (delivered != 0)
+      throw BackendUnavailable(std::string(err.what()) + " (after " + std::to_string(delivered) +
+                               " occurrences had been delivered: the answer is partial, do not use it)");
+    throw;
+  }
+  stats.seconds = d::seconds_since(start);
+  return stats;
+}
+
+}  // namespace strmatch::cuda

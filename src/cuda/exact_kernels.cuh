@@ -1,0 +1,324 @@
+// Exact-search kernels, CUDA sm_90: "tile-filter" (3-byte SWAR filter over a per-warp shared-memory
+// ring fed by 16-byte coalesced loads; strmatch's own design after the SIMD first/last-byte filter of
+// seed 001) and "sunday" (seed 002's one-thread-per-64-byte-piece Sunday kernel, every occurrence).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace strmatch::detail::cuda {
+
+// ---- shapes ---------------------------------------------------------------------------------------
+constexpr int kWarpsPerBlock = 4;
+constexpr int kThreadsPerBlock = 32 * kWarpsPerBlock;
+constexpr std::uint64_t kStepBytes = 1024;  // one warp step: 32 lanes x 2 x 16-byte loads
+constexpr int kStepsPerSegment = 16;
+constexpr std::uint64_t kSegmentBytes = kStepBytes * kStepsPerSegment;  // 16 KiB per warp
+constexpr std::uint32_t kHaloBytes = 128;                               // look-ahead past a step
+constexpr std::uint32_t kMaxFilterOffset = 120;  // fourth filter byte: pattern[min(m - 1, 120)]
+constexpr int kRingWords = 2 * static_cast<int>(kStepBytes / 4) + static_cast<int>(kHaloBytes / 4);
+constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (seed 002)
+constexpr unsigned kFullMask = 0xffffffffu;
+
+/// A text region in device memory as the kernels see it. Positions are relative to `abase`
+/// (16-byte aligned, <= the text start); text byte j is abase[head + j].
+struct TextView {
+  const std::uint8_t* abase = nullptr;
+  std::uint64_t head = 0;    ///< text - abase, 0..15
+  std::uint64_t n = 0;       ///< readable text bytes
+  std::uint64_t own = 0;     ///< occurrence starts [0, own) are reported; own + m - 1 <= n
+  std::uint64_t offset = 0;  ///< added to every reported offset
+};
+
+/// The pattern in device memory plus the filter's broadcast bytes.
+struct PatternView {
+  const std::uint8_t* bytes = nullptr;  ///< device memory, m bytes
+  std::uint32_t m = 0;
+  std::uint32_t b = 0;  ///< offset of the fourth filter byte (m >= 4): min(m - 1, 120)
+  std::uint32_t p0 = 0, p1 = 0, p2 = 0, pb = 0;  ///< pattern[0], [1], [2], [b] in each byte
+  const std::uint32_t* shift = nullptr;          ///< sunday: 256 shifts (device memory)
+};
+
+enum class Mode { count, stage, direct };
+
+/// Where results go. count: *total += occurrences. stage: seg_counts[seg] = occurrences of the
+/// segment and its first `cap` offsets go to staging[seg * cap + i]. direct: the segment's i-th
+/// occurrence has global index first + i; those with index in [lo, hi) go to out[index - lo].
+struct Output {
+  unsigned long long* total = nullptr;
+  std::uint64_t* seg_counts = nullptr;
+  const std::uint64_t* seg_offsets = nullptr;  ///< exclusive scan of seg_counts (finish kernels)
+  std::uint64_t* staging = nullptr;
+  std::uint32_t cap = 0;
+  std::uint64_t* out = nullptr;
+  std::uint64_t lo = 0, hi = 0;
+  std::uint64_t first = 0;
+};
+
+// ---- tile-filter ------------------------------------------------------------------------------------
+
+/// 16 bytes of text at relative position r (a multiple of 16); bytes outside [head, head + n) read
+/// as 0 and are never touched in memory.
+__device__ __forceinline__ uint4 load16(const TextView& t, std::uint64_t r) {
+  const std::uint64_t lo = t.head, hi = t.head + t.n;
+  if (r >= lo && r + 16 <= hi) return *reinterpret_cast<const uint4*>(t.abase + r);
+  std::uint32_t w[4] = {0, 0, 0, 0};
+  if (r + 16 > lo && r < hi) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const std::uint64_t q = r + i;
+      if (q >= lo && q < hi) w[i >> 2] |= static_cast<std::uint32_t>(t.abase[q]) << (8 * (i & 3));
+    }
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/// Bytes from..m-1 of the pattern against the text at s (shared or global memory).
+__device__ __forceinline__ bool verify_from(const std::uint8_t* s, const PatternView& p, std::uint32_t from) {
+  for (std::uint32_t j = from; j < p.m; ++j)
+    if (s[j] != p.bytes[j]) return false;
+  return true;
+}
+
+/// Appends the hits of one warp step in text order: lane L holds mask h (bit k: occurrence at
+/// relative position pos + k). `running` (warp-uniform) counts the segment's hits so far.
+template <Mode M>
+__device__ __forceinline__ void emit_hits(const TextView& t, Output& o, std::uint64_t seg, std::uint32_t h,
+                                          std::uint64_t pos, std::uint64_t& running) {
+  const int lane = threadIdx.x & 31;
+  const std::uint32_t c = __popc(h);
+  if constexpr (M == Mode::count) {
+    running += __reduce_add_sync(kFullMask, c);
+  } else {
+    std::uint32_t incl = c;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const std::uint32_t v = __shfl_up_sync(kFullMask, incl, d);
+      if (lane >= d) incl += v;
+    }
+    const std::uint32_t total = __shfl_sync(kFullMask, incl, 31);
+    std::uint64_t idx = running + (incl - c);
+    while (h != 0) {
+      const int k = __ffs(h) - 1;
+      h &= h - 1;
+      const std::uint64_t offset = t.offset + (pos + k - t.head);
+      if constexpr (M == Mode::stage) {
+        if (idx < o.cap) o.staging[seg * o.cap + idx] = offset;
+      } else {
+        const std::uint64_t g = o.first + idx;
+        if (g >= o.lo && g < o.hi) o.out[g - o.lo] = offset;
+      }
+      ++idx;
+    }
+    running += total;
+  }
+}
+
+/// One warp scans segment `seg` (relative bytes [seg * 16 KiB, +16 KiB)) and returns its number of
+/// occurrences (warp-uniform), writing them as `M` says. K = number of filter bytes: min(m, 4),
+/// pattern bytes 0, 1, 2 and b = min(m - 1, 120); when m <= 4 the filter is the whole test.
+///
+/// Preconditions: t.abase 16-byte aligned; all 32 lanes of the warp call it together; `ring` is
+/// this warp's kRingWords-word shared buffer, 16-byte aligned; p.b <= kMaxFilterOffset.
+/// Each step of 1024 bytes sits in one half of the ring; the first kHaloBytes of the even half are
+/// mirrored after the ring so that the look-ahead of an odd step never wraps. The load of step s+2
+/// is issued before step s is filtered, so two steps of loads are in flight per warp.
+template <int K, Mode M>
+__device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, std::uint64_t seg,
+                                      std::uint32_t* ring, Output& o) {
+  const int lane = threadIdx.x & 31;
+  const std::uint64_t seg_begin = seg * kSegmentBytes;
+  const std::uint64_t limit = t.head + t.own;  // relative starts below limit are owned
+  std::uint64_t running = 0;
+  if (seg_begin >= limit) return 0;
+  const int steps = static_cast<int>(
+      min(static_cast<unsigned long long>(kStepsPerSegment),
+          static_cast<unsigned long long>((limit - seg_begin + kStepBytes - 1) / kStepBytes)));
+  const std::uint32_t bw = p.b >> 2, sh = (p.b & 3) * 8;
+
+  auto load_step = [&](int s, uint4& a0, uint4& a1) {
+    const std::uint64_t base = seg_begin + static_cast<std::uint64_t>(s) * kStepBytes;
+    if (s < steps) {
+      a0 = load16(t, base + 16 * lane);
+      a1 = load16(t, base + 512 + 16 * lane);
+    } else {  // only the look-ahead of the segment's last step
+      a0 = lane < static_cast<int>(kHaloBytes / 16) ? load16(t, base + 16 * lane) : make_uint4(0, 0, 0, 0);
+      a1 = make_uint4(0, 0, 0, 0);
+    }
+  };
+  auto store_step = [&](int s, const uint4& a0, const uint4& a1) {
+    uint4* half = reinterpret_cast<uint4*>(ring + (s & 1) * (kStepBytes / 4));
+    half[lane] = a0;
+    half[lane + 32] = a1;
+    if ((s & 1) == 0 && lane < static_cast<int>(kHaloBytes / 16))
+      reinterpret_cast<uint4*>(ring + 2 * (kStepBytes / 4))[lane] = a0;
+  };
+
+  uint4 a0, a1;
+  load_step(0, a0, a1);
+  store_step(0, a0, a1);
+  load_step(1, a0, a1);
+  for (int s = 0; s < steps; ++s) {
+    store_step(s + 1, a0, a1);
+    __syncwarp();
+    if (s + 2 <= steps) load_step(s + 2, a0, a1);
+    const std::uint32_t* half = ring + (s & 1) * (kStepBytes / 4);
+    const std::uint64_t step_pos = seg_begin + static_cast<std::uint64_t>(s) * kStepBytes;
+    std::uint32_t z[8];
+    std::uint32_t any = 0;
+#pragma unroll
+    for (int kk = 0; kk < 8; ++kk) {
+      const int x = lane + 32 * kk;
+      const std::uint32_t w = half[x];
+      std::uint32_t v = w ^ p.p0;
+      if constexpr (K >= 2) {
+        const std::uint32_t w1 = half[x + 1];
+        v |= __funnelshift_r(w, w1, 8) ^ p.p1;
+        if constexpr (K >= 3) v |= __funnelshift_r(w, w1, 16) ^ p.p2;
+        if constexpr (K >= 4) v |= __funnelshift_r(half[x + bw], half[x + bw + 1], sh) ^ p.pb;
+      }
+      // High bit of each byte of z set exactly where that byte of v is zero.
+      z[kk] = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v | 0x7f7f7f7fu);
+      any |= z[kk];
+    }
+    if (__any_sync(kFullMask, any != 0)) {
+      // Each lane verifies its own candidates (no warp vote per word), from the ring when the
+      // occurrence lies inside step + look-ahead, else from global memory.
+      const std::uint8_t* ring_bytes = reinterpret_cast<const std::uint8_t*>(half);
+      std::uint32_t hits = 0;  // bit 4 * kk + k: occurrence at byte k of word lane + 32 * kk
+#pragma unroll
+      for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
+        std::uint32_t zz = z[kk];
+        while (zz != 0) {
+          const int k = (__ffs(zz) - 1) >> 3;
+          zz &= zz - 1;
+          const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
+          const std::uint64_t r = step_pos + q;
+          if (r < t.head || r >= limit) continue;
+          if (p.m > static_cast<std::uint32_t>(K)) {
+            const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
+            if (!verify_from(s, p, K == 4 ? 3 : K)) continue;
+          }
+          hits |= 1u << (4 * kk + k);
+        }
+      }
+      if (__any_sync(kFullMask, hits != 0)) {
+        if constexpr (M == Mode::count) {
+          running += __reduce_add_sync(kFullMask, static_cast<unsigned>(__popc(hits)));
+        } else {
+#pragma unroll
+          for (int kk = 0; kk < 8; ++kk) {
+            const std::uint32_t h = (hits >> (4 * kk)) & 15u;
+            if (!__any_sync(kFullMask, h != 0)) continue;
+            emit_hits<M>(t, o, seg, h, step_pos + 4 * static_cast<std::uint64_t>(lane + 32 * kk), running);
+          }
+        }
+      }
+    }
+    __syncwarp();
+  }
+  return running;
+}
+
+/// Grid: ceil(nseg / 8) blocks of 256 threads; warp w of block b scans segment 8b + w.
+/// count: one atomicAdd per warp with hits; stage: seg_counts[seg] and up to cap staged offsets.
+template <int K, Mode M>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    tile_filter_kernel(TextView t, PatternView p, Output o, std::uint64_t nseg) {
+  __shared__ __align__(16) std::uint32_t rings[kWarpsPerBlock][kRingWords];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::uint64_t seg = static_cast<std::uint64_t>(blockIdx.x) * kWarpsPerBlock + warp;
+  if (seg >= nseg) return;
+  const std::uint64_t c = scan_segment<K, M>(t, p, seg, rings[warp], o);
+  if (lane == 0) {
+    if constexpr (M == Mode::count) {
+      if (c != 0) atomicAdd(o.total, static_cast<unsigned long long>(c));
+    } else {
+      o.seg_counts[seg] = c;
+    }
+  }
+}
+
+/// Writes the global-index window [o.lo, o.hi) of the ordered offsets into o.out: segments with at
+/// most cap hits copy their staged offsets, the others are scanned again in direct mode.
+/// o.seg_offsets is the exclusive scan of o.seg_counts. Same grid as tile_filter_kernel.
+template <int K>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    tile_filter_finish_kernel(TextView t, PatternView p, Output o, std::uint64_t nseg) {
+  __shared__ __align__(16) std::uint32_t rings[kWarpsPerBlock][kRingWords];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::uint64_t seg = static_cast<std::uint64_t>(blockIdx.x) * kWarpsPerBlock + warp;
+  if (seg >= nseg) return;
+  const std::uint64_t c = o.seg_counts[seg], first = o.seg_offsets[seg];
+  if (c == 0 || first + c <= o.lo || first >= o.hi) return;
+  if (c <= o.cap) {
+    for (std::uint64_t i = lane; i < c; i += 32) {
+      const std::uint64_t g = first + i;
+      if (g >= o.lo && g < o.hi) o.out[g - o.lo] = o.staging[seg * o.cap + i];
+    }
+    return;
+  }
+  Output d = o;
+  d.first = first;
+  scan_segment<K, Mode::direct>(t, p, seg, rings[warp], d);
+}
+
+// ---- sunday (seed 002) -----------------------------------------------------------------------------
+
+/// Sunday over one 64-byte piece: window starts [64 * piece, 64 * piece + 64) that are owned; reads
+/// up to m - 1 bytes past the piece (the seed's overlap). `pat` and `shift` in shared memory.
+/// Calls hit(offset) in increasing order.
+template <typename Hit>
+__device__ __forceinline__ void sunday_piece(const TextView& t, const std::uint8_t* pat, std::uint32_t m,
+                                             const std::uint32_t* shift, std::uint64_t piece, Hit&& hit) {
+  const std::uint8_t* text = t.abase + t.head;
+  std::uint64_t i = piece * kPieceBytes;
+  const std::uint64_t end = i + kPieceBytes < t.own ? i + kPieceBytes : t.own;
+  while (i < end) {
+    std::uint32_t j = 0;
+    while (j < m && text[i + j] == pat[j]) ++j;
+    if (j == m) hit(t.offset + i);
+    if (i + m >= t.n) break;
+    i += shift[text[i + m]];
+  }
+}
+
+/// Dynamic shared memory: 256 x 4 bytes of shifts, then the pattern when `pattern_in_shared`
+/// (else the pattern is read from device memory). One thread per piece, any block size.
+template <Mode M>
+__global__ void sunday_kernel(TextView t, PatternView p, Output o, std::uint64_t npieces,
+                              bool pattern_in_shared) {
+  extern __shared__ __align__(16) std::uint8_t smem[];
+  std::uint32_t* shift = reinterpret_cast<std::uint32_t*>(smem);
+  std::uint8_t* spat = smem + 256 * sizeof(std::uint32_t);
+  for (unsigned i = threadIdx.x; i < 256; i += blockDim.x) shift[i] = p.shift[i];
+  if (pattern_in_shared)
+    for (unsigned i = threadIdx.x; i < p.m; i += blockDim.x) spat[i] = p.bytes[i];
+  __syncthreads();
+  const std::uint8_t* pat = pattern_in_shared ? spat : p.bytes;
+  const std::uint64_t piece = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::uint64_t c = 0;
+  if (piece < npieces) {
+    if constexpr (M == Mode::direct) {
+      const std::uint64_t cnt = o.seg_counts[piece];
+      const std::uint64_t f = o.seg_offsets[piece];
+      if (cnt != 0 && f + cnt > o.lo && f < o.hi) {
+        std::uint64_t g = f;
+        sunday_piece(t, pat, p.m, shift, piece, [&](std::uint64_t off) {
+          if (g >= o.lo && g < o.hi) o.out[g - o.lo] = off;
+          ++g;
+        });
+      }
+    } else {
+      sunday_piece(t, pat, p.m, shift, piece, [&](std::uint64_t) { ++c; });
+      if constexpr (M == Mode::stage) o.seg_counts[piece] = c;
+    }
+  }
+  if constexpr (M == Mode::count) {
+    c = __reduce_add_sync(kFullMask, static_cast<unsigned>(c));
+    if ((threadIdx.x & 31) == 0 && c != 0) atomicAdd(o.total, static_cast<unsigned long long>(c));
+  }
+}
+
+}  // namespace strmatch::detail::cuda
