@@ -1,9 +1,50 @@
-// Placeholder entry point; the CLI lands in apps/cli/.
-#include <cstdio>
+// CLI: the `strmatch` command: subcommands (search), --version, --help.
+#include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "search.hpp"
 #include "strmatch/exact.hpp"
 
-int main() {
-  std::printf("strmatch %s\n", strmatch::build_info().version.c_str());
-  return 0;
+namespace {
+
+/// `strmatch --version`: version, compiled backends, whether a GPU is usable, SIMD level.
+std::string version_text() {
+  const strmatch::BuildInfo info = strmatch::build_info();
+  std::string cuda = "not compiled in";
+  if (info.cuda_compiled) {
+    try {
+      strmatch::ExactSearcher probe("x", strmatch::ExactOptions{"auto", strmatch::Backend::cuda, 1, 0});
+      cuda = "compiled in, GPU usable";
+    } catch (const strmatch::Error& e) {
+      cuda = std::string("compiled in, no usable GPU (") + e.what() + ")";
+    }
+  }
+  return fmt::format("strmatch {}\nbackends: cpu yes, cuda {}\ncuda: {}\nsimd: {} (detected on this CPU)",
+                     info.version, info.cuda_compiled ? "yes" : "no", cuda, info.simd_level);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("strmatch: exact string matching on CPUs (SIMD, all cores) and NVIDIA GPUs", "strmatch");
+  app.set_help_flag("--help", "Print this help message and exit");
+  app.set_version_flag("--version", version_text,
+                       "Print the version, the compiled backends and the SIMD level");
+  app.require_subcommand(1);
+  strmatch::cli::SearchConfig search;
+  CLI::App* search_cmd = strmatch::cli::add_search_command(app, search);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // a usage error is an error (grep's status 2), whatever CLI11's code
+  }
+  if (search_cmd->parsed()) return strmatch::cli::run_search(search);
+  return 2;
 }

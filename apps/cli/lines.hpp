@@ -1,0 +1,220 @@
+// CLI: line bookkeeping over mapped or streamed text: incremental line numbers and the matching
+// lines (the line of every occurrence, each line once), across stream blocks.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace strmatch::cli {
+
+/// A view of text bytes [base, base + data.size()) of one input, of which this window owns
+/// [base + own_begin, base + own_end). A mapped file is one window (all of it, last); a streamed
+/// one is a StreamBlock per window. Owned parts of successive windows tile the input.
+struct Window {
+  std::string_view data;
+  std::uint64_t base = 0;
+  std::size_t own_begin = 0;
+  std::size_t own_end = 0;
+  bool last = true;
+
+  const char* at(std::uint64_t offset) const noexcept { return data.data() + (offset - base); }
+  std::uint64_t end() const noexcept { return base + data.size(); }
+};
+
+/// Line numbers (1-based) of increasing offsets, by counting '\n' between the previous offset
+/// and the next one: O(bytes) in total however many queries. Each query and each advance must
+/// lie in the current window, at or after the position reached (true for owned occurrences in
+/// order and for the end of each owned part).
+class LineCounter {
+ public:
+  /// The line number of the byte at `offset`.
+  std::uint64_t line_of(const Window& w, std::uint64_t offset) {
+    line_ += static_cast<std::uint64_t>(std::count(w.at(pos_), w.at(offset), '\n'));
+    pos_ = offset;
+    return line_;
+  }
+
+ private:
+  std::uint64_t pos_ = 0;
+  std::uint64_t line_ = 1;
+};
+
+/// One matching line: the line holding the first byte of at least one occurrence.
+/// A line is the bytes from just after a '\n' (or the input's start) to the next '\n' (excluded)
+/// or the input's end.
+struct MatchingLine {
+  std::uint64_t start = 0;        ///< offset of the line's first byte
+  std::uint64_t length = 0;       ///< bytes, without the '\n'
+  std::uint64_t line_number = 0;  ///< 1-based; 0 when not counted
+  std::uint64_t occurrences = 0;  ///< occurrences whose first byte lies in the line
+  bool elided = false;            ///< longer than the limit: `text` is empty
+  std::string_view text;          ///< the line's bytes, valid during the emit call only
+};
+
+/// Groups occurrences (given in increasing order) into matching lines and hands each line to
+/// `emit` once it is complete, over one or several windows. Keeps at most `limit` bytes of a
+/// line (the elision limit, 0: no limit) whatever the window sizes, so a streamed input gives the
+/// same lines as a mapped one. `keep_text` false: lines are counted and numbered, never copied.
+template <class Emit>
+class LineTracker {
+ public:
+  LineTracker(Emit emit, std::uint64_t limit, bool keep_text, LineCounter* counter)
+      : emit_(std::move(emit)),
+        limit_(limit == 0 ? UINT64_MAX : limit),
+        keep_(keep_text),
+        counter_(counter) {}
+
+  /// Starts a window; completes a line left open by the previous window when its end is here.
+  void begin_window(const Window& w) {
+    w_ = &w;
+    if (line_.active && !line_.end_known) {
+      const std::size_t from = static_cast<std::size_t>(line_.collected_to - w.base);
+      const void* nl = std::memchr(w.data.data() + from, '\n', w.data.size() - from);
+      const std::size_t to = nl != nullptr
+                                 ? static_cast<std::size_t>(static_cast<const char*>(nl) - w.data.data())
+                                 : w.data.size();
+      append(w.data.data() + from, to - from);
+      line_.collected_to = w.base + to;
+      if (nl != nullptr || w.last) {
+        line_.end_known = true;
+        line_.end = w.base + to;
+      }
+    }
+  }
+
+  /// An occurrence starting at `offset`, owned by the current window.
+  void occurrence(std::uint64_t offset) {
+    if (line_.active) {
+      if (!line_.end_known || offset <= line_.end) {
+        ++line_.occurrences;
+        return;
+      }
+      flush();
+    }
+    open(offset);
+  }
+
+  /// Ends the current window: remembers where the line holding the next window's first owned
+  /// byte starts, and its bytes so far (up to the limit).
+  void end_window() {
+    const Window& w = *w_;
+    w_ = nullptr;
+    if (w.last) return;  // no window follows
+    const char* own = w.data.data() + w.own_begin;
+    const std::size_t own_len = w.own_end - w.own_begin;
+    const void* nl = own_len != 0 ? memrchr(own, '\n', own_len) : nullptr;
+    if (nl != nullptr) {
+      const char* s = static_cast<const char*>(nl) + 1;
+      line_start_ = w.base + static_cast<std::uint64_t>(s - w.data.data());
+      prefix_.clear();
+      prefix_len_ = 0;
+      prefix_append(s, static_cast<std::size_t>(w.data.data() + w.own_end - s));
+    } else {
+      prefix_append(own, own_len);
+    }
+  }
+
+  /// True while a line holding an occurrence is not complete (its end lies in a later window).
+  bool line_open() const noexcept { return line_.active && !line_.end_known; }
+
+  /// Emits the last line (call after the last window, or after the last wanted occurrence once
+  /// line_open() is false).
+  void finish() {
+    if (line_.active) flush();
+  }
+
+ private:
+  struct Line {
+    bool active = false;
+    bool end_known = false;
+    bool keep = false;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;  // offset of the '\n' ending the line, or the input's end
+    std::uint64_t length = 0;
+    std::uint64_t collected_to = 0;
+    std::uint64_t occurrences = 0;
+    std::uint64_t line_number = 0;
+    std::string text;
+  };
+
+  void prefix_append(const char* p, std::size_t n) {
+    prefix_len_ += n;
+    if (keep_ && prefix_len_ <= limit_)
+      prefix_.append(p, n);
+    else
+      prefix_.clear();
+  }
+
+  void append(const char* p, std::size_t n) {
+    line_.length += n;
+    if (!line_.keep) return;
+    if (line_.length > limit_) {
+      line_.keep = false;
+      std::string().swap(line_.text);
+    } else {
+      line_.text.append(p, n);
+    }
+  }
+
+  void open(std::uint64_t offset) {
+    const Window& w = *w_;
+    const char* data = w.data.data();
+    const std::size_t rel = static_cast<std::size_t>(offset - w.base);
+    const void* back = memrchr(data + w.own_begin, '\n', rel - w.own_begin);
+    line_ = Line{};
+    line_.active = true;
+    line_.occurrences = 1;
+    line_.keep = keep_;
+    std::size_t from = 0;
+    if (back != nullptr) {
+      from = static_cast<std::size_t>(static_cast<const char*>(back) - data) + 1;
+      line_.start = w.base + from;
+    } else {
+      // The line began at or before this window's owned part: its earlier bytes are the prefix.
+      from = w.own_begin;
+      line_.start = line_start_;
+      line_.length = prefix_len_;
+      if (line_.keep && prefix_len_ <= limit_)
+        line_.text = prefix_;
+      else
+        line_.keep = false;
+    }
+    if (counter_ != nullptr) line_.line_number = counter_->line_of(w, offset);
+    const void* fwd = std::memchr(data + rel, '\n', w.data.size() - rel);
+    const std::size_t to =
+        fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
+    append(data + from, to - from);
+    line_.collected_to = w.base + to;
+    if (fwd != nullptr || w.last) {
+      line_.end_known = true;
+      line_.end = w.base + to;
+    }
+  }
+
+  void flush() {
+    MatchingLine out;
+    out.start = line_.start;
+    out.length = line_.length;
+    out.line_number = line_.line_number;
+    out.occurrences = line_.occurrences;
+    out.elided = line_.length > limit_;
+    if (!out.elided && keep_) out.text = line_.text;
+    emit_(out);
+    line_.active = false;
+  }
+
+  Emit emit_;
+  std::uint64_t limit_;
+  bool keep_;
+  LineCounter* counter_;
+  const Window* w_ = nullptr;
+  Line line_;
+  std::uint64_t line_start_ = 0;  // start of the line holding the next window's first owned byte
+  std::uint64_t prefix_len_ = 0;  // bytes [line_start_, next owned begin)
+  std::string prefix_;            // those bytes while prefix_len_ <= limit_ (and keep_)
+};
+
+}  // namespace strmatch::cli

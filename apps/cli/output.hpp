@@ -1,0 +1,65 @@
+// CLI: the buffered standard-output writer (one large fwrite per MiB of output).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "strmatch/types.hpp"
+
+namespace strmatch::cli {
+
+/// Collects output in a memory buffer and writes it with fwrite in pieces of about `capacity`
+/// bytes, so that printing millions of short lines costs a few system calls. Throws IoError when
+/// standard output cannot be written (e.g. a full disk).
+class Output {
+ public:
+  explicit Output(std::FILE* stream = stdout, std::size_t capacity = std::size_t{1} << 20)
+      : stream_(stream), capacity_(capacity) {
+    buf_.reserve(capacity_ + 4096);
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  void put(std::string_view s) {
+    buf_.append(s);
+    if (buf_.size() >= capacity_) flush();
+  }
+  void put(char c) {
+    buf_.push_back(c);
+    if (buf_.size() >= capacity_) flush();
+  }
+  /// Appends a decimal number (no flush check: callers end records with put()).
+  void number(std::uint64_t v) {
+    const fmt::format_int f(v);
+    buf_.append(f.data(), f.size());
+  }
+  /// Appends without the flush check, for the pieces of one record.
+  void append(std::string_view s) { buf_.append(s); }
+
+  /// Called before each write (e.g. to erase a progress bar from the terminal).
+  void before_write(std::function<void()> hook) { before_write_ = std::move(hook); }
+
+  void flush() {
+    if (buf_.empty()) return;
+    if (before_write_) before_write_();
+    const std::size_t n = std::fwrite(buf_.data(), 1, buf_.size(), stream_);
+    const bool ok = n == buf_.size() && std::fflush(stream_) == 0;
+    buf_.clear();
+    if (!ok) throw IoError(std::string("write error on standard output: ") + std::strerror(errno));
+  }
+
+ private:
+  std::FILE* stream_;
+  std::size_t capacity_;
+  std::string buf_;
+  std::function<void()> before_write_;
+};
+
+}  // namespace strmatch::cli

@@ -1,0 +1,568 @@
+// CLI: `strmatch search [OPTIONS] PATTERN [FILE...]`: every occurrence of a literal pattern in
+// files (mapped or streamed), printed as grep does where occurrences allow (docs/cli.md).
+#include "search.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+
+#include "lines.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
+
+namespace strmatch::cli {
+
+namespace {
+
+/// What is printed for each input; one per run, chosen from the options by priority
+/// (quiet > files-with-matches > count > json > only-matching > lines).
+enum class Mode { quiet, list, count_lines, count_matches, json, only, lines };
+
+/// A mapped file is searched in slices of this size when a progress bar may be drawn, so that the
+/// bar moves; otherwise in one call.
+constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
+
+/// 0 means every hardware thread. Resolved once here: the library would ask the system (which
+/// reads /sys) at each search call, i.e. per file and per stream block.
+unsigned resolve_threads(unsigned requested) {
+  if (requested != 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
+std::string plural(std::uint64_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string json_string(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+class Run;
+
+/// The search of one input: receives its occurrences in increasing order, window by window, and
+/// prints them in the run's mode.
+class InputSearch {
+ public:
+  InputSearch(Run& run, const std::string& name, Mode mode);
+
+  /// Searches a mapped text (or an empty file) or a stream.
+  void search_text(std::string_view text);
+  void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
+  /// Prints the per-input result (counts, file name, binary message, JSON summary).
+  void report(bool mapped, std::uint64_t bytes);
+
+  std::uint64_t occurrences() const noexcept { return delivered_; }
+  void set_binary() noexcept { binary_ = true; }
+
+ private:
+  bool counting_only() const noexcept;
+  bool accept(std::uint64_t offset, const Window& w);
+  void print_line(const MatchingLine& line);
+  void after_search(const SearchStats& s);
+
+  Run& run_;
+  const std::string& name_;
+  Mode mode_;
+  bool binary_ = false;
+  std::uint64_t limit_;
+  std::uint64_t delivered_ = 0;
+  std::uint64_t lines_ = 0;
+  bool done_ = false;
+  bool stopped_early_ = false;
+  double seconds_ = 0;
+  std::string prefix_;  // "NAME:" or ""
+  std::string json_name_;
+  LineCounter counter_;
+  std::optional<LineTracker<std::function<void(const MatchingLine&)>>> tracker_;
+};
+
+class Run {
+ public:
+  explicit Run(const SearchConfig& c)
+      : cfg(c),
+        searcher(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), resolve_threads(c.threads),
+                                         static_cast<std::size_t>(c.chunk_bytes)}),
+        policy(io::parse_map_policy(c.mmap)),
+        progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
+    if (c.quiet)
+      mode = Mode::quiet;
+    else if (c.files_with_matches)
+      mode = Mode::list;
+    else if (c.count_matches)
+      mode = Mode::count_matches;
+    else if (c.count_lines)
+      mode = Mode::count_lines;
+    else if (c.json)
+      mode = Mode::json;
+    else if (c.only_matching)
+      mode = Mode::only;
+    else
+      mode = Mode::lines;
+    if (progress.enabled()) out.before_write([this] { progress.clear(); });
+  }
+
+  void error(const std::string& message) {
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", message);
+    std::fflush(stderr);
+    any_error = true;
+  }
+
+  void note(const std::string& message) {
+    if (message.empty() || note_printed) return;
+    note_printed = true;
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: note: {}\n", message);
+    std::fflush(stderr);
+  }
+
+  /// One FILE operand: a file, "-", or a directory (walked with -r).
+  void operand(const std::string& path, bool walk, bool strip_dot = false) {
+    std::optional<io::Input> in;
+    try {
+      in.emplace(io::Input::open(path));
+    } catch (const IoError& e) {
+      error(e.what());
+      return;
+    }
+    if (in->kind() == io::InputKind::directory) {
+      if (!walk) {
+        error(path + ": Is a directory");
+        return;
+      }
+      in.reset();
+      io::walk_directory(
+          path,
+          [&](const std::string& file) {
+            // grep -r without FILE searches "." and names its files without the "./".
+            operand(file, false, strip_dot);
+            return !stop_all;
+          },
+          [&](const std::string& p, const std::string& reason) { error(p + ": " + reason); });
+      return;
+    }
+    search_input(*in, strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path);
+  }
+
+  void search_input(io::Input& in, const std::string& display_name) {
+    const std::string& name = in.is_standard_input() ? in.name() : display_name;
+    InputSearch s(*this, name, mode);
+    const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
+    try {
+      if (in.should_map(policy)) {
+        const io::MappedFile file = in.map();
+        const std::string_view text = file.bytes();
+        progress.start_file(name, text.size());
+        if (check_binary &&
+            std::memchr(text.data(), 0, std::min<std::size_t>(text.size(), cfg.binary_probe_bytes)) !=
+                nullptr)
+          s.set_binary();
+        s.search_text(text);
+        ++mapped_files;
+        s.report(true, text.size());
+      } else {
+        const auto source = in.stream();
+        progress.start_file(name, in.size());
+        // Peek at the head: binary detection must not depend on the stream's block size.
+        std::string head = check_binary ? io::read_up_to(*source, cfg.binary_probe_bytes) : std::string();
+        if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+        io::PrefixedSource src(std::move(head), *source);
+        s.search_stream(src, in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size())
+                                                                 : std::nullopt);
+        ++streamed_files;
+        s.report(false, source->bytes_read());
+      }
+    } catch (const Error& e) {
+      error(e.what());
+    }
+    if (s.occurrences() > 0) {
+      any_match = true;
+      if (mode == Mode::quiet) stop_all = true;
+    }
+  }
+
+  int finish() {
+    out.flush();
+    progress.clear();
+    if (cfg.stats) {
+      fmt::print(stderr,
+                 "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} ({} mapped, {} streamed); {}; "
+                 "algorithm {}, backend {}, {}\n",
+                 total.bytes, total.seconds, total.gbps(), plural(mapped_files + streamed_files, "file"),
+                 mapped_files, streamed_files, plural(total.occurrences, "occurrence"),
+                 total.algorithm.empty() ? "-" : total.algorithm, to_string(total.backend),
+                 plural(max_threads, "thread"));
+    }
+    if (any_match && mode == Mode::quiet) return 0;
+    if (any_error) return 2;
+    return any_match ? 0 : 1;
+  }
+
+  void add_stats(const SearchStats& s) {
+    total.bytes += s.bytes;
+    total.seconds += s.seconds;
+    total.occurrences += s.occurrences;
+    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
+    total.backend = s.backend;
+    max_threads = std::max(max_threads, s.threads);
+    note(s.note);
+  }
+
+  const SearchConfig& cfg;
+  ExactSearcher searcher;
+  io::MapPolicy policy;
+  Output out;
+  Progress progress;
+  Mode mode = Mode::lines;
+  bool with_filename = false;
+  bool any_match = false;
+  bool any_error = false;
+  bool stop_all = false;
+  bool note_printed = false;
+  std::uint64_t mapped_files = 0;
+  std::uint64_t streamed_files = 0;
+  unsigned max_threads = 0;
+  SearchStats total;
+};
+
+InputSearch::InputSearch(Run& run, const std::string& name, Mode mode)
+    : run_(run),
+      name_(name),
+      mode_(mode),
+      limit_(run.cfg.max_count < 0 ? std::numeric_limits<std::uint64_t>::max()
+                                   : static_cast<std::uint64_t>(run.cfg.max_count)) {
+  if (run.with_filename) prefix_ = name + ":";
+  if (mode_ == Mode::json) json_name_ = json_string(name);
+}
+
+bool InputSearch::counting_only() const noexcept {
+  return limit_ == std::numeric_limits<std::uint64_t>::max() &&
+         (mode_ == Mode::count_matches || ((mode_ == Mode::lines || mode_ == Mode::only) && binary_));
+}
+
+/// One occurrence; returns false when this input needs no further occurrence.
+bool InputSearch::accept(std::uint64_t offset, const Window& w) {
+  if (delivered_ >= limit_) {
+    done_ = true;
+    return false;
+  }
+  ++delivered_;
+  Output& out = run_.out;
+  switch (binary_ ? Mode::count_matches : mode_) {
+    case Mode::quiet:
+    case Mode::list:
+      done_ = true;
+      return false;
+    case Mode::count_matches:
+      break;
+    case Mode::count_lines:
+    case Mode::lines:
+      tracker_->occurrence(offset);
+      break;
+    case Mode::only: {
+      out.append(prefix_);
+      if (run_.cfg.line_number) {
+        out.number(counter_.line_of(w, offset));
+        out.append(":");
+      }
+      if (run_.cfg.byte_offset) {
+        out.number(offset);
+        out.append(":");
+      }
+      out.append(run_.cfg.pattern);
+      out.put('\n');
+      break;
+    }
+    case Mode::json: {
+      out.append(R"({"type":"match","file":)");
+      out.append(json_name_);
+      out.append(R"(,"offset":)");
+      out.number(offset);
+      if (run_.cfg.line_number) {
+        out.append(R"(,"line":)");
+        out.number(counter_.line_of(w, offset));
+      }
+      out.put("}\n");
+      break;
+    }
+  }
+  if (delivered_ >= limit_) {
+    done_ = true;
+    return false;
+  }
+  return true;
+}
+
+void InputSearch::print_line(const MatchingLine& line) {
+  ++lines_;
+  if (mode_ != Mode::lines) return;
+  Output& out = run_.out;
+  out.append(prefix_);
+  if (run_.cfg.line_number) {
+    out.number(line.line_number);
+    out.append(":");
+  }
+  if (run_.cfg.byte_offset) {
+    out.number(line.start);
+    out.append(":");
+  }
+  if (line.elided) {
+    out.append(fmt::format("[long line elided: {}, {}]", plural(line.length, "byte"),
+                           plural(line.occurrences, "occurrence")));
+  } else {
+    out.append(line.text);
+  }
+  out.put('\n');
+}
+
+void InputSearch::after_search(const SearchStats& s) {
+  seconds_ += s.seconds;
+  stopped_early_ = stopped_early_ || s.stopped_early;
+  run_.add_stats(s);
+}
+
+void InputSearch::search_text(std::string_view text) {
+  const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  if (lines)
+    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
+                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr);
+  const Window w{text, 0, 0, text.size(), true};
+  if (tracker_) tracker_->begin_window(w);
+  const std::uint64_t n = text.size();
+  const std::uint64_t m = run_.cfg.pattern.size();
+  const std::uint64_t slice = run_.progress.enabled() ? kProgressSliceBytes : std::max<std::uint64_t>(n, 1);
+  const bool count = counting_only();
+  for (std::uint64_t s = 0; s < n || s == 0; s += slice) {
+    const std::uint64_t e = std::min(n, s + slice);
+    const std::string_view region = text.substr(s, std::min(n, e + m - 1) - s);
+    SearchStats st;
+    if (count) {
+      st = run_.searcher.count(region);
+      delivered_ += st.occurrences;
+    } else {
+      st = run_.searcher.find_all(region, [&](std::span<const std::uint64_t> batch) {
+        for (const std::uint64_t o : batch)
+          if (!accept(s + o, w)) return false;
+        return true;
+      });
+    }
+    st.bytes = e - s;
+    after_search(st);
+    run_.progress.update(e);
+    if (done_ || n == 0) break;
+  }
+  if (tracker_) {
+    tracker_->end_window();
+    tracker_->finish();
+  }
+}
+
+void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
+  const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  if (lines)
+    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
+                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr);
+  const bool count = counting_only();
+  const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
+  StreamOptions so;
+  so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
+  if (so.block_bytes == 0) {
+    // Blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a block holds
+    // 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file streamed by
+    // choice (--mmap never, empty, /proc) may be small: a block of its size, at least 64 KiB,
+    // keeps the buffers in proportion.
+    const std::uint64_t cap = so.positions ? std::uint64_t{16} << 20 : std::uint64_t{64} << 20;
+    so.block_bytes = static_cast<std::size_t>(
+        size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
+  }
+  so.line_context = lines;
+  so.positions = !count;
+  const SearchStats st = run_.searcher.find_all(
+      source,
+      [&](const StreamBlock& b) {
+        const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
+        if (tracker_) tracker_->begin_window(w);
+        if (!done_) {
+          if (count) {
+            delivered_ += b.occurrences;
+          } else {
+            for (const std::uint64_t o : b.offsets)
+              if (!accept(o, w)) break;
+          }
+        }
+        if (tracker_) tracker_->end_window();
+        if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
+        run_.progress.update(b.base + b.own_end);
+        if (done_) return tracker_ && tracker_->line_open();
+        return true;
+      },
+      so);
+  after_search(st);
+  if (tracker_) tracker_->finish();
+}
+
+void InputSearch::report(bool mapped, std::uint64_t bytes) {
+  Output& out = run_.out;
+  switch (mode_) {
+    case Mode::quiet:
+      break;
+    case Mode::list:
+      if (delivered_ > 0) {
+        out.append(name_);
+        out.put('\n');
+      }
+      break;
+    case Mode::count_matches:
+    case Mode::count_lines:
+      out.append(prefix_);
+      out.number(mode_ == Mode::count_matches ? delivered_ : lines_);
+      out.put('\n');
+      break;
+    case Mode::json: {
+      nlohmann::ordered_json summary = {{"type", "summary"},
+                                        {"file", name_},
+                                        {"bytes", bytes},
+                                        {"occurrences", delivered_},
+                                        {"input", mapped ? "mapped" : "streamed"},
+                                        {"stopped_early", done_},
+                                        {"seconds", seconds_}};
+      out.put(summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      break;
+    }
+    case Mode::lines:
+    case Mode::only:
+      if (binary_ && delivered_ > 0)
+        out.put(fmt::format("binary file {} matches ({})\n", name_, plural(delivered_, "occurrence")));
+      break;
+  }
+  // Interactive use: show each input's result as soon as it is known.
+  if (::isatty(1) == 1) out.flush();
+}
+
+}  // namespace
+
+CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
+  CLI::App* cmd =
+      app.add_subcommand("search", "Print every occurrence of PATTERN (a literal byte string) in FILEs");
+  cmd->option_defaults()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);  // as grep: the last one wins
+  cmd->add_option("PATTERN", c.pattern, "The pattern: a literal byte string, not a regular expression")
+      ->required();
+  cmd->add_option("FILE", c.files,
+                  "Files to search; '-' or none: standard input (with -r and none: the current directory)");
+
+  cmd->add_flag("-r,--recursive", c.recursive,
+                "Search directories given as FILE recursively (symbolic links inside are not followed)");
+  cmd->add_flag("-a,--text", c.text,
+                "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)");
+  cmd->add_flag("-o,--only-matching", c.only_matching,
+                "Print each occurrence (every overlapping one) instead of its line");
+  cmd->add_flag("-b,--byte-offset", c.byte_offset,
+                "Prefix the 0-based byte offset of each occurrence (-o) or line (default output)");
+  cmd->add_flag("-n,--line-number", c.line_number, "Prefix the 1-based line number");
+  auto* count = cmd->add_flag("-c,--count", c.count_lines, "Print the number of matching lines of each file");
+  auto* count_matches =
+      cmd->add_flag("--count-matches", c.count_matches, "Print the number of occurrences in each file");
+  auto* list = cmd->add_flag("-l,--files-with-matches", c.files_with_matches,
+                             "Print the name of each file with an occurrence");
+  cmd->add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first occurrence");
+  cmd->add_option("-m,--max-count", c.max_count,
+                  "Stop each file after its first N occurrences (in offset order; N counts occurrences)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return !v.empty() && v[0] == '-' ? std::string("N must be >= 0") : std::string();
+          },
+          "N>=0", "non-negative"));
+  auto* with =
+      cmd->add_flag("-H,--with-filename", c.with_filename, "Prefix each output line with the file name");
+  auto* without = cmd->add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name");
+  with->excludes(without);
+  auto* json = cmd->add_flag(
+      "--json", c.json, "Print one JSON object per occurrence and a summary object per file (docs/cli.md)");
+  count->excludes(count_matches);
+  json->excludes(count)->excludes(count_matches)->excludes(list);
+  cmd->add_option(
+         "--max-line-bytes", c.max_line_bytes,
+         "Elide lines longer than this many bytes, printing their length and occurrence count; 0: never")
+      ->capture_default_str();
+  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
+      ->capture_default_str();
+  cmd->add_option("--algorithm", c.algorithm,
+                  "Exact-search algorithm: auto, naive, kmp, horspool, sunday, shift-or, bndm, simd "
+                  "(the names this build has are listed when an unknown one is given)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--backend", c.backend,
+         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--mmap", c.mmap,
+                  "auto: map regular files up to half the usable memory, stream the rest; always: map every "
+                  "regular file; never: stream everything")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--stats", c.stats,
+                "Print bytes, seconds, GB/s (10^9 B/s), algorithm, backend, threads on stderr");
+  cmd->add_option("--progress", c.progress,
+                  "Progress bar on stderr: auto (when it is a terminal), always, never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--chunk-bytes", c.chunk_bytes,
+                  "Bytes per parallel chunk; 0: the library's default (1 MiB)")
+      ->group("Advanced");
+  cmd->add_option("--stream-block-bytes", c.stream_block_bytes,
+                  "Bytes read per block when streaming; 0: the default (64 MiB)")
+      ->group("Advanced");
+  cmd->footer(
+      "Output: matching lines (each once), prefixed by FILE: when several files are searched.\n"
+      "Exit status: 0 if an occurrence was found, 1 if none, 2 if an error occurred (with -q and an\n"
+      "occurrence: 0). Occurrences overlap: 'aa' occurs 3 times in 'aaaa'. See docs/cli.md.");
+  return cmd;
+}
+
+int run_search(const SearchConfig& config) {
+  std::optional<Run> run;
+  try {
+    run.emplace(config);
+  } catch (const Error& e) {
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
+  std::vector<std::string> files = config.files;
+  if (files.empty()) files.push_back(config.recursive ? "." : "-");
+  if (config.with_filename) {
+    run->with_filename = true;
+  } else if (!config.no_filename) {
+    run->with_filename = files.size() > 1;
+    if (config.recursive && !run->with_filename)
+      for (const auto& f : files)
+        if (std::error_code ec; f != "-" && std::filesystem::is_directory(f, ec)) run->with_filename = true;
+  }
+  try {
+    for (const auto& f : files) {
+      run->operand(f, config.recursive, config.files.empty());
+      if (run->stop_all) break;
+    }
+    return run->finish();
+  } catch (const Error& e) {  // standard output failed
+    std::fflush(stdout);
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace strmatch::cli

@@ -1,0 +1,164 @@
+// strmatch: the input layer: memory-mapped files, file and standard-input byte sources, the rule
+// that picks mapping or streaming, and the directory walk of recursive search.
+//
+// Two ways to search a file (see docs/cli.md, "Input"):
+//  - mapped: the whole file is mapped read-only (mmap PROT_READ, MAP_PRIVATE; madvise
+//    MADV_SEQUENTIAL) and searched as one text by every core (ExactSearcher::find_all(text, ...)).
+//  - streamed: the file is read with read(2) in bounded blocks (ExactSearcher::find_all(ByteSource&,
+//    ...)), so memory use does not grow with the file. Pipes, terminals, character devices and
+//    files larger than half the usable memory are streamed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "strmatch/exact.hpp"
+#include "strmatch/types.hpp"
+
+namespace strmatch::io {
+
+/// A read-only private mapping of a whole regular file (mmap PROT_READ, MAP_PRIVATE, then
+/// madvise MADV_SEQUENTIAL). A file of 0 bytes is never mapped: bytes() is empty. Move-only; the
+/// mapping is released by the destructor and stays valid after the descriptor is closed.
+/// As with every mmap-based reader, a file truncated by another process while it is mapped makes
+/// reading the lost pages raise SIGBUS.
+class MappedFile {
+ public:
+  MappedFile() noexcept = default;
+  ~MappedFile();
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  /// Maps bytes [0, size) of the open file `fd` (the descriptor is not taken over). `name` is used
+  /// in error messages. Throws IoError("name: reason") when mmap fails.
+  static MappedFile map(int fd, std::uint64_t size, std::string_view name);
+  /// Opens, maps and closes `path`. Throws IoError("path: reason") when the file cannot be opened,
+  /// is not a regular file, or cannot be mapped.
+  static MappedFile open(const std::string& path);
+
+  std::string_view bytes() const noexcept { return {static_cast<const char*>(data_), size_}; }
+  std::uint64_t size() const noexcept { return size_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// A ByteSource over a file descriptor, read with read(2) (EINTR retried, short reads are
+/// normal). Closes the descriptor on destruction when it owns it. read() throws
+/// IoError("name: reason") when read(2) fails.
+class FdSource final : public ByteSource {
+ public:
+  FdSource(int fd, bool owns_fd, std::string name);
+  ~FdSource() override;
+  FdSource(const FdSource&) = delete;
+  FdSource& operator=(const FdSource&) = delete;
+
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+  /// Bytes returned by read() so far.
+  std::uint64_t bytes_read() const noexcept { return bytes_read_; }
+
+ private:
+  int fd_;
+  bool owns_;
+  std::string name_;
+  std::uint64_t bytes_read_ = 0;
+};
+
+/// A ByteSource that first returns the bytes of `head` (e.g. a block peeked at to detect binary
+/// input) and then continues with `rest`.
+class PrefixedSource final : public ByteSource {
+ public:
+  PrefixedSource(std::string head, ByteSource& rest) : head_(std::move(head)), rest_(rest) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+
+ private:
+  std::string head_;
+  std::size_t pos_ = 0;
+  ByteSource& rest_;
+};
+
+/// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them.
+std::string read_up_to(ByteSource& source, std::size_t max_bytes);
+
+/// Mapping policy of the CLI's --mmap option.
+enum class MapPolicy : std::uint8_t {
+  automatic,  ///< the rule of should_map()
+  always,     ///< map every non-empty regular file, whatever its size
+  never,      ///< stream everything
+};
+
+/// Parses "auto", "always", "never"; throws InvalidArgument otherwise.
+MapPolicy parse_map_policy(std::string_view name);
+std::string_view to_string(MapPolicy policy) noexcept;
+
+/// Memory this process may use, in bytes: the physical memory (sysconf _SC_PHYS_PAGES *
+/// _SC_PAGESIZE), lowered to the cgroup limit (cgroup v2 memory.max, or v1
+/// memory.limit_in_bytes) when one is set. Computed once per process.
+std::uint64_t usable_memory_bytes();
+
+/// The mmap-or-stream rule: map a regular file of size > 0 when policy is `always`, or when it
+/// is `automatic` and size <= memory_bytes / 2; stream everything else (pipes, terminals,
+/// devices, files that report size 0 such as /proc files, empty files, huge files).
+bool should_map(bool regular, std::uint64_t size, MapPolicy policy,
+                std::uint64_t memory_bytes = usable_memory_bytes()) noexcept;
+
+/// What an opened input is.
+enum class InputKind : std::uint8_t { regular, directory, other };
+
+/// An opened input: a named file or standard input. Owns its descriptor (standard input's is
+/// borrowed, never closed). Move-only.
+class Input {
+ public:
+  /// Opens `path` read-only (O_RDONLY | O_CLOEXEC | O_NOCTTY) and fstat()s it; "-" is standard
+  /// input. Throws IoError("path: reason") (e.g. "x: No such file or directory").
+  static Input open(const std::string& path);
+  /// Standard input (file descriptor 0), named "(standard input)". When it is a regular file not
+  /// positioned at its start (a shell read part of it), it counts as `other` (streamed).
+  static Input standard_input();
+
+  Input(Input&& other) noexcept;
+  Input& operator=(Input&& other) noexcept;
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  ~Input();
+
+  const std::string& name() const noexcept { return name_; }
+  InputKind kind() const noexcept { return kind_; }
+  /// Size in bytes for a regular file (st_size), 0 for anything else.
+  std::uint64_t size() const noexcept { return size_; }
+  bool is_standard_input() const noexcept { return fd_ == 0; }
+  int fd() const noexcept { return fd_; }
+
+  /// should_map() for this input.
+  bool should_map(MapPolicy policy) const noexcept;
+  /// Maps the whole file (regular files only). Throws IoError.
+  MappedFile map() const;
+  /// A source reading the input from its current position (the descriptor stays owned by this
+  /// Input, which must outlive the source). posix_fadvise(SEQUENTIAL) is applied where possible.
+  std::unique_ptr<FdSource> stream() const;
+
+ private:
+  Input(int fd, std::string name);
+  int fd_ = -1;
+  std::string name_;
+  InputKind kind_ = InputKind::other;
+  std::uint64_t size_ = 0;
+};
+
+/// Calls on_file(path) for every regular file below directory `dir` (paths are dir + "/" + name,
+/// without doubled slashes), depth first, entries of each directory in byte order of their
+/// names. Symbolic links met during the walk are not followed (as grep -r); FIFOs, sockets and
+/// devices are skipped. A directory or entry that cannot be read is passed to
+/// on_error(path, reason) and the walk goes on. on_file returns false to stop the walk; the
+/// function then returns false, else true.
+bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
+                    const std::function<void(const std::string& path, const std::string& reason)>& on_error);
+
+}  // namespace strmatch::io

@@ -1,0 +1,230 @@
+// Test support for the CLI tests: running the built `strmatch` binary (posix_spawn, output to
+// files), temporary directories, and the expected outputs computed from the naive reference.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference/naive.hpp"
+
+extern char** environ;
+
+namespace strmatch::test {
+
+/// What a run of the CLI printed and returned.
+struct RunResult {
+  int status = -1;  // exit status, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_file(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// A fresh directory under $TMPDIR (or /tmp), removed with its contents by the destructor.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/strmatch-cli-XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    // Restore permissions a test removed, so that everything can be deleted.
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             path_, std::filesystem::directory_options::skip_permission_denied, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+      ::chmod(it->path().c_str(), 0755);
+    ::chmod(path_.c_str(), 0755);
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  /// Writes `bytes` to a file in the directory; returns its path.
+  std::string write(const std::string& name, std::string_view bytes) const {
+    const std::string p = file(name);
+    write_file(p, bytes);
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+/// How the CLI's standard input is fed.
+struct Stdin {
+  enum Kind { none, file, pipe } kind = none;  // none: /dev/null
+  std::string data;                            // file: a path; pipe: the bytes written to the pipe
+};
+
+/// Runs STRMATCH_CLI_PATH with `args` (argv[1..]), standard output and error going to files of
+/// `dir`, in working directory `cwd` (empty: inherited).
+inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& dir, const Stdin& in = {},
+                         const std::string& cwd = {}) {
+  static int counter = 0;
+  const std::string out_path = dir.file("stdout." + std::to_string(counter));
+  const std::string err_path = dir.file("stderr." + std::to_string(counter));
+  ++counter;
+  std::vector<std::string> argv_s = {STRMATCH_CLI_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  int pipe_fds[2] = {-1, -1};
+  if (in.kind == Stdin::file) {
+    posix_spawn_file_actions_addopen(&fa, 0, in.data.c_str(), O_RDONLY, 0);
+  } else if (in.kind == Stdin::pipe) {
+    if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_adddup2(&fa, pipe_fds[0], 0);
+    posix_spawn_file_actions_addclose(&fa, pipe_fds[0]);
+    posix_spawn_file_actions_addclose(&fa, pipe_fds[1]);
+  } else {
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  }
+  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::string saved_cwd;
+  if (!cwd.empty()) {
+    saved_cwd = std::filesystem::current_path().string();
+    std::filesystem::current_path(cwd);
+  }
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  if (!saved_cwd.empty()) std::filesystem::current_path(saved_cwd);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error(std::string("posix_spawn failed for ") + argv[0]);
+  if (in.kind == Stdin::pipe) {
+    ::close(pipe_fds[0]);
+    std::size_t done = 0;
+    while (done < in.data.size()) {
+      const ssize_t w = ::write(pipe_fds[1], in.data.data() + done, in.data.size() - done);
+      if (w <= 0) break;  // the CLI may exit early (-q, -m) and close its end
+      done += static_cast<std::size_t>(w);
+    }
+    ::close(pipe_fds[1]);
+  }
+  int ws = 0;
+  ::waitpid(pid, &ws, 0);
+  RunResult r;
+  r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
+  return r;
+}
+
+/// The seed of the randomised tests: $STRMATCH_TEST_SEED, else a fixed default.
+inline std::uint64_t test_seed() {
+  const char* s = std::getenv("STRMATCH_TEST_SEED");
+  return s != nullptr ? std::strtoull(s, nullptr, 10) : 20261121u;
+}
+
+inline std::string rerun_hint(std::uint64_t seed) {
+  return "rerun with STRMATCH_TEST_SEED=" + std::to_string(seed) +
+         " ./strmatch_cli_tests --gtest_filter=<test>";
+}
+
+/// The expected outputs, computed from the reference's occurrences and the text alone.
+struct Expected {
+  struct Line {
+    std::uint64_t start, length, number, occurrences;
+  };
+  std::vector<std::uint64_t> offsets;  // the reference's, cut to the first max_count
+  std::vector<Line> lines;             // lines holding the first byte of an occurrence
+
+  Expected(std::string_view text, std::string_view pattern, std::int64_t max_count = -1) {
+    offsets = reference::exact_find_all(text, pattern);
+    if (max_count >= 0 && offsets.size() > static_cast<std::size_t>(max_count)) offsets.resize(max_count);
+    std::uint64_t line_start = 0, line_number = 1, scanned = 0;
+    for (const std::uint64_t o : offsets) {
+      for (; scanned < o; ++scanned)
+        if (text[scanned] == '\n') line_start = scanned + 1, ++line_number;
+      if (!lines.empty() && lines.back().start == line_start) {
+        ++lines.back().occurrences;
+        continue;
+      }
+      std::uint64_t end = o;
+      while (end < text.size() && text[end] != '\n') ++end;
+      lines.push_back({line_start, end - line_start, line_number, 1});
+    }
+  }
+
+  static std::string plural(std::uint64_t n, const char* w) {
+    return std::to_string(n) + " " + w + (n == 1 ? "" : "s");
+  }
+
+  /// Default output (with -n / -b when asked), lines over `limit` bytes elided (0: none).
+  std::string lines_output(std::string_view text, const std::string& prefix, bool number, bool offset,
+                           std::uint64_t limit) const {
+    std::string s;
+    for (const auto& l : lines) {
+      s += prefix;
+      if (number) s += std::to_string(l.number) + ":";
+      if (offset) s += std::to_string(l.start) + ":";
+      if (limit != 0 && l.length > limit)
+        s += "[long line elided: " + plural(l.length, "byte") + ", " + plural(l.occurrences, "occurrence") +
+             "]";
+      else
+        s += text.substr(l.start, l.length);
+      s += '\n';
+    }
+    return s;
+  }
+
+  /// -o output (with -n / -b when asked).
+  std::string only_output(std::string_view text, std::string_view pattern, const std::string& prefix,
+                          bool number, bool offset) const {
+    std::string s;
+    std::uint64_t line = 1, scanned = 0;
+    for (const std::uint64_t o : offsets) {
+      for (; scanned < o; ++scanned) line += text[scanned] == '\n';
+      s += prefix;
+      if (number) s += std::to_string(line) + ":";
+      if (offset) s += std::to_string(o) + ":";
+      s += pattern;
+      s += '\n';
+    }
+    return s;
+  }
+};
+
+/// Random text over `alphabet` with '\n' at random places (each byte a newline with
+/// probability `newline_rate`).
+inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_view alphabet,
+                               double newline_rate) {
+  std::string s(n, '\0');
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  std::bernoulli_distribution nl(newline_rate);
+  for (auto& c : s) c = nl(rng) ? '\n' : alphabet[pick(rng)];
+  return s;
+}
+
+}  // namespace strmatch::test

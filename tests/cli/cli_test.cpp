@@ -1,0 +1,553 @@
+// CLI tests: the built `strmatch` binary run on files in a temporary directory; every expected
+// output is written by hand or computed from the naive reference (cli_support.hpp).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli_support.hpp"
+#include "strmatch/exact.hpp"
+
+#if __has_include(<nlohmann/json.hpp>)
+#include <nlohmann/json.hpp>
+#define STRMATCH_TEST_HAVE_JSON 1
+#endif
+
+using strmatch::test::Expected;
+using strmatch::test::run_cli;
+using strmatch::test::RunResult;
+using strmatch::test::Stdin;
+using strmatch::test::TempDir;
+
+namespace {
+
+constexpr const char* kText = "hello world\nfoo aaaa bar\nno match\naa aa\nlast aa";
+
+/// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
+RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {},
+                 const std::string& cwd = {}) {
+  args.insert(args.begin(), {"search", "--backend", "cpu"});
+  return run_cli(args, dir, in, cwd);
+}
+
+/// True when this process can use a GPU through the library (then the no-GPU tests do not apply).
+bool gpu_usable(std::string* why) {
+  try {
+    strmatch::ExactSearcher s("x", strmatch::ExactOptions{"auto", strmatch::Backend::cuda, 1, 0});
+    return true;
+  } catch (const strmatch::Error& e) {
+    if (why != nullptr) *why = e.what();
+    return false;
+  }
+}
+
+}  // namespace
+
+/// Every CLI test runs the built binary; without it (STRMATCH_BUILD_CLI=OFF) they are skipped.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string(STRMATCH_CLI_PATH).empty())
+      GTEST_SKIP() << "the strmatch CLI is not built (STRMATCH_BUILD_CLI=OFF)";
+    if (::access(STRMATCH_CLI_PATH, X_OK) != 0)
+      FAIL() << STRMATCH_CLI_PATH << " is missing: build the strmatch_cli target before the tests";
+  }
+};
+
+// --- output formats on a hand-checked text ---------------------------------------------------------
+
+TEST_F(Cli, DefaultOutputPrintsEachMatchingLineOnce) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = search({"aa", f}, dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "foo aaaa bar\naa aa\nlast aa\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, LineNumbersAndByteOffsetsOfLines) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = search({"-n", "-b", "aa", f}, dir);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "2:12:foo aaaa bar\n4:34:aa aa\n5:40:last aa\n");
+}
+
+TEST_F(Cli, OnlyMatchingPrintsEveryOverlappingOccurrence) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  EXPECT_EQ(search({"-o", "aa", f}, dir).out, "aa\naa\naa\naa\naa\naa\n");
+  EXPECT_EQ(search({"-o", "-b", "-n", "aa", f}, dir).out,
+            "2:16:aa\n2:17:aa\n2:18:aa\n4:34:aa\n4:37:aa\n5:45:aa\n");
+  EXPECT_EQ(search({"-o", "-b", "aa", f}, dir).out, "16:aa\n17:aa\n18:aa\n34:aa\n37:aa\n45:aa\n");
+}
+
+TEST_F(Cli, CountsLinesAndOccurrences) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "nothing here\n");
+  EXPECT_EQ(search({"-c", "aa", f}, dir).out, "3\n");
+  EXPECT_EQ(search({"--count-matches", "aa", f}, dir).out, "6\n");
+  const RunResult two = search({"--count-matches", "aa", f, g}, dir);
+  EXPECT_EQ(two.out, f + ":6\n" + g + ":0\n");
+  EXPECT_EQ(two.status, 0);
+  EXPECT_EQ(search({"-c", "aa", g}, dir).status, 1);
+  // -c and --count-matches together are a usage error.
+  EXPECT_EQ(search({"-c", "--count-matches", "aa", f}, dir).status, 2);
+}
+
+TEST_F(Cli, FilesWithMatchesAndQuiet) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "nothing here\n");
+  const RunResult l = search({"-l", "aa", g, f}, dir);
+  EXPECT_EQ(l.out, f + "\n");
+  EXPECT_EQ(l.status, 0);
+  const RunResult q = search({"-q", "aa", g, f}, dir);
+  EXPECT_EQ(q.out, "");
+  EXPECT_EQ(q.status, 0);
+  EXPECT_EQ(search({"-q", "zz", g, f}, dir).status, 1);
+  // -q with an occurrence: status 0 even after an error (as grep).
+  const RunResult qe = search({"-q", "aa", dir.file("missing"), f}, dir);
+  EXPECT_EQ(qe.status, 0);
+  EXPECT_NE(qe.err.find("missing"), std::string::npos);
+}
+
+TEST_F(Cli, MaxCountTakesTheFirstOccurrencesOfEachFile) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "aaa\n");
+  EXPECT_EQ(search({"-m", "2", "-o", "-b", "aa", f}, dir).out, "16:aa\n17:aa\n");
+  // Lines holding the first 4 occurrences: line 2 (3 of them) and line 4.
+  EXPECT_EQ(search({"-m", "4", "aa", f}, dir).out, "foo aaaa bar\naa aa\n");
+  EXPECT_EQ(search({"-m", "4", "-c", "aa", f}, dir).out, "2\n");
+  EXPECT_EQ(search({"-m", "1", "--count-matches", "aa", f, g}, dir).out, f + ":1\n" + g + ":1\n");
+  const RunResult zero = search({"-m", "0", "aa", f}, dir);
+  EXPECT_EQ(zero.out, "");
+  EXPECT_EQ(zero.status, 1);
+  EXPECT_EQ(search({"-m", "-1", "aa", f}, dir).status, 2);
+}
+
+TEST_F(Cli, FileNamePrefixes) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "xaa\n");
+  EXPECT_EQ(search({"aa", f, g}, dir).out,
+            f + ":foo aaaa bar\n" + f + ":aa aa\n" + f + ":last aa\n" + g + ":xaa\n");
+  EXPECT_EQ(search({"-h", "aa", f, g}, dir).out, "foo aaaa bar\naa aa\nlast aa\nxaa\n");
+  EXPECT_EQ(search({"-H", "-n", "aa", g}, dir).out, g + ":1:xaa\n");
+}
+
+TEST_F(Cli, NoOccurrenceIsStatusOne) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = search({"zz", f}, dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, EmptyFile) {
+  TempDir dir;
+  const std::string f = dir.write("empty", "");
+  for (const char* mode : {"auto", "always", "never"}) {
+    const RunResult r = search({"--mmap", mode, "x", f}, dir);
+    EXPECT_EQ(r.status, 1) << mode << ": " << r.err;
+    EXPECT_EQ(r.out, "") << mode;
+    EXPECT_EQ(search({"--mmap", mode, "-c", "x", f}, dir).out, "0\n") << mode;
+  }
+}
+
+TEST_F(Cli, LastLineWithoutNewlineAndPatternWithNewline) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", "ab\ncd\nab");
+  EXPECT_EQ(search({"-n", "ab", f}, dir).out, "1:ab\n3:ab\n");
+  // An occurrence belongs to the line of its first byte.
+  EXPECT_EQ(search({"-n", "b\nc", f}, dir).out, "1:ab\n");
+  EXPECT_EQ(search({"-n", "-o", "-b", "\n", f}, dir).out, "1:2:\n\n2:5:\n\n");
+}
+
+// --- JSON -----------------------------------------------------------------------------------------
+
+TEST_F(Cli, JsonObjectsParseBack) {
+#ifndef STRMATCH_TEST_HAVE_JSON
+  GTEST_SKIP() << "nlohmann/json.hpp is not available to the tests; the JSON output is not checked";
+#else
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "none\n");
+  for (const char* mmap : {"always", "never"}) {
+    const RunResult r = search({"--json", "-n", "--mmap", mmap, "aa", f, g}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<nlohmann::json> objects;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) objects.push_back(nlohmann::json::parse(line));
+    const std::vector<std::uint64_t> offsets = {16, 17, 18, 34, 37, 45};
+    const std::vector<std::uint64_t> line_numbers = {2, 2, 2, 4, 4, 5};
+    ASSERT_EQ(objects.size(), offsets.size() + 2) << r.out;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      EXPECT_EQ(objects[i]["type"], "match");
+      EXPECT_EQ(objects[i]["file"], f);
+      EXPECT_EQ(objects[i]["offset"], offsets[i]);
+      EXPECT_EQ(objects[i]["line"], line_numbers[i]);
+    }
+    const auto& s1 = objects[offsets.size()];
+    EXPECT_EQ(s1["type"], "summary");
+    EXPECT_EQ(s1["file"], f);
+    EXPECT_EQ(s1["occurrences"], 6);
+    EXPECT_EQ(s1["bytes"], std::string(kText).size());
+    EXPECT_EQ(s1["input"], std::string(mmap) == "always" ? "mapped" : "streamed");
+    EXPECT_EQ(s1["stopped_early"], false);
+    EXPECT_TRUE(s1["seconds"].is_number());
+    const auto& s2 = objects.back();
+    EXPECT_EQ(s2["file"], g);
+    EXPECT_EQ(s2["occurrences"], 0);
+  }
+  // Without -n there is no "line"; -m stops early.
+  const RunResult m = search({"--json", "-m", "1", "aa", f}, dir);
+  std::istringstream lines(m.out);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  const auto o = nlohmann::json::parse(first);
+  EXPECT_EQ(o["offset"], 16);
+  EXPECT_FALSE(o.contains("line"));
+  const auto s = nlohmann::json::parse(second);
+  EXPECT_EQ(s["occurrences"], 1);
+  EXPECT_EQ(s["stopped_early"], true);
+#endif
+}
+
+// --- input: stdin, missing files, directories, unreadable files -------------------------------------
+
+TEST_F(Cli, StandardInputFromAPipeAndFromAFile) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult piped = search({"-n", "aa"}, dir, Stdin{Stdin::pipe, kText});
+  EXPECT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(piped.out, "2:foo aaaa bar\n4:aa aa\n5:last aa\n");
+  const RunResult redirected = search({"-c", "aa", "-"}, dir, Stdin{Stdin::file, f});
+  EXPECT_EQ(redirected.out, "3\n");
+  // "-" among other files is named "(standard input)".
+  const RunResult mixed = search({"--count-matches", "aa", f, "-"}, dir, Stdin{Stdin::pipe, "aaa"});
+  EXPECT_EQ(mixed.out, f + ":6\n(standard input):2\n");
+}
+
+TEST_F(Cli, MissingFileIsReportedAndTheOthersAreSearched) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string missing = dir.file("no-such-file");
+  const RunResult r = search({"aa", missing, f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, f + ":foo aaaa bar\n" + f + ":aa aa\n" + f + ":last aa\n");
+  EXPECT_NE(r.err.find(missing + ": No such file or directory"), std::string::npos) << r.err;
+  EXPECT_EQ(search({"zz", missing}, dir).status, 2);
+}
+
+TEST_F(Cli, DirectoryWithoutRecursionIsAnError) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  std::filesystem::create_directory(dir.file("d"));
+  const RunResult r = search({"aa", dir.file("d"), f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(dir.file("d") + ": Is a directory"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, f + ":foo aaaa bar\n" + f + ":aa aa\n" + f + ":last aa\n");
+}
+
+TEST_F(Cli, RecursiveSearchWalksDirectoriesInNameOrder) {
+  TempDir dir;
+  const std::string d = dir.file("tree");
+  std::filesystem::create_directories(d + "/sub/deeper");
+  strmatch::test::write_file(d + "/b.txt", "one needle\n");
+  strmatch::test::write_file(d + "/a.txt", "no\n");
+  strmatch::test::write_file(d + "/sub/deeper/c.txt", "needle needle\nx\nneedle\n");
+  strmatch::test::write_file(d + "/sub/z.txt", "needle\n");
+  std::filesystem::create_symlink(d + "/b.txt", d + "/sub/link.txt");  // not followed
+  const RunResult r = search({"-r", "-n", "needle", d}, dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, d + "/b.txt:1:one needle\n" + d + "/sub/deeper/c.txt:1:needle needle\n" + d +
+                       "/sub/deeper/c.txt:3:needle\n" + d + "/sub/z.txt:1:needle\n");
+  // Without FILE, -r searches "." and names files without "./".
+  const RunResult here = search({"-r", "-c", "needle"}, dir, {}, d);
+  EXPECT_EQ(here.out, "a.txt:0\nb.txt:1\nsub/deeper/c.txt:2\nsub/z.txt:1\n");
+  EXPECT_EQ(search({"-r", "-l", "needle", d + "/"}, dir).out,
+            d + "/b.txt\n" + d + "/sub/deeper/c.txt\n" + d + "/sub/z.txt\n");
+}
+
+TEST_F(Cli, UnreadableFileIsReportedAndTheOthersAreSearched) {
+  if (::geteuid() == 0)
+    GTEST_SKIP() << "running as root, which reads a chmod 000 file; the read-error path is covered by "
+                    "Cli.ReadErrorWhileStreamingIsReported";
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string secret = dir.write("secret.txt", "aa\n");
+  ASSERT_EQ(::chmod(secret.c_str(), 0), 0);
+  const RunResult r = search({"-c", "aa", secret, f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(secret + ": Permission denied"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, f + ":3\n");
+  // An unreadable directory during -r is reported too.
+  std::filesystem::create_directories(dir.file("t/locked"));
+  strmatch::test::write_file(dir.file("t/ok.txt"), "aa");
+  ASSERT_EQ(::chmod(dir.file("t/locked").c_str(), 0), 0);
+  const RunResult w = search({"-r", "-l", "aa", dir.file("t")}, dir);
+  EXPECT_EQ(w.status, 2);
+  EXPECT_EQ(w.out, dir.file("t/ok.txt") + "\n");
+  EXPECT_NE(w.err.find("locked: Permission denied"), std::string::npos) << w.err;
+}
+
+TEST_F(Cli, ReadErrorWhileStreamingIsReported) {
+  // /proc/self/mem opens (as anyone) but reading offset 0 fails with EIO: a read error mid-input.
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  if (::access("/proc/self/mem", R_OK) != 0) GTEST_SKIP() << "/proc/self/mem is not readable here";
+  const RunResult r = search({"--mmap", "never", "-c", "aa", "/proc/self/mem", f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/proc/self/mem: read failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find(f + ":3\n"), std::string::npos) << r.out;
+}
+
+// --- binary files and long lines ------------------------------------------------------------------
+
+TEST_F(Cli, BinaryFileMessageAndText) {
+  TempDir dir;
+  const std::string bin = std::string("abc\0def abc\nabc\n", 16);
+  const std::string f = dir.write("bin.dat", bin);
+  for (const char* mmap : {"always", "never"}) {
+    const RunResult r = search({"--mmap", mmap, "abc", f}, dir);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "binary file " + f + " matches (3 occurrences)\n") << mmap;
+    EXPECT_EQ(search({"--mmap", mmap, "-o", "-m", "1", "abc", f}, dir).out,
+              "binary file " + f + " matches (1 occurrence)\n");
+    EXPECT_EQ(search({"--mmap", mmap, "-a", "abc", f}, dir).out, bin.substr(0, 12) + "abc\n") << mmap;
+    // Counts are printed for binary files as for text.
+    EXPECT_EQ(search({"--mmap", mmap, "-c", "abc", f}, dir).out, "2\n");
+    EXPECT_EQ(search({"--mmap", mmap, "zzz", f}, dir).out, "");
+  }
+  // A NUL byte after the first 64 KiB does not make a file binary.
+  std::string late(70000, 'x');
+  late[69000] = '\0';
+  late += "\nabc\n";
+  const std::string g = dir.write("late.dat", late);
+  EXPECT_EQ(search({"abc", g}, dir).out, "abc\n");
+  EXPECT_EQ(search({"--mmap", "never", "--stream-block-bytes", "1000", "abc", g}, dir).out, "abc\n");
+}
+
+TEST_F(Cli, LongLinesAreElidedWithTheirOccurrenceCount) {
+  TempDir dir;
+  const std::string text = "short x\n" + std::string(5000, 'x') + "\nyy x\n";
+  const std::string f = dir.write("long.txt", text);
+  const std::string expected = "1:short x\n2:[long line elided: 5000 bytes, 5000 occurrences]\n3:yy x\n";
+  EXPECT_EQ(search({"-n", "x", f}, dir).out, expected);
+  EXPECT_EQ(search({"--mmap", "never", "--stream-block-bytes", "64", "-n", "x", f}, dir).out, expected);
+  EXPECT_EQ(search({"--max-line-bytes", "0", "x", f}, dir).out,
+            "short x\n" + std::string(5000, 'x') + "\nyy x\n");
+  EXPECT_EQ(
+      search({"--max-line-bytes", "4", "-b", "x", f}, dir).out,
+      "0:[long line elided: 7 bytes, 1 occurrence]\n8:[long line elided: 5000 bytes, 5000 occurrences]\n"
+      "5009:yy x\n");
+  // -o prints occurrences, never lines: nothing is elided.
+  EXPECT_EQ(search({"-o", "-c", "x", f}, dir).out, "3\n");
+}
+
+// --- randomised: every mode, mapped and streamed, against the reference -----------------------------
+
+TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
+  const std::uint64_t seed = strmatch::test::test_seed();
+  std::mt19937_64 rng(seed);
+  TempDir dir;
+  // Several texts per run (one file each), searched in one call: sizes from 0 to a few KB,
+  // newline densities from none to dense, small alphabets (dense, overlapping occurrences).
+  struct Shape {
+    std::size_t n;
+    const char* alphabet;
+    double newline_rate;
+  };
+  const Shape shapes[] = {{0, "ab", 0.1},     {1, "a", 0.0},       {60, "ab", 0.2},
+                          {3000, "ab", 0.05}, {3000, "abc", 0.01}, {2500, "a", 0.002}};
+  int runs = 0;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<std::string> texts, files;
+    for (std::size_t i = 0; i < std::size(shapes); ++i) {
+      texts.push_back(
+          strmatch::test::random_text(rng, shapes[i].n, shapes[i].alphabet, shapes[i].newline_rate));
+      files.push_back(dir.write("t" + std::to_string(i) + ".txt", texts.back()));
+    }
+    // A pattern taken from a text (it occurs; may hold '\n'), or random (may not occur).
+    const std::size_t m = 1 + rng() % 4;
+    const std::string& src = texts[3 + rng() % 3];
+    std::string pattern = round % 3 != 2 ? src.substr(rng() % (src.size() - m + 1), m)
+                                         : strmatch::test::random_text(rng, m, "ab", 0.0);
+    const std::int64_t max_count = static_cast<std::int64_t>(rng() % 6);
+    const std::uint64_t limit = 30;
+    // Expected outputs over every file, from the reference.
+    enum Kind { lines, lines_nb, only_nb, count, count_matches, lines_m, only_m, count_m, kinds };
+    std::vector<std::string> expected(kinds);
+    std::size_t delivered_all = 0, delivered_first = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      const std::string& t = texts[i];
+      const std::string prefix = files[i] + ":";
+      const Expected all(t, pattern), first(t, pattern, max_count);
+      delivered_all += all.offsets.size();
+      delivered_first += first.offsets.size();
+      expected[lines] += all.lines_output(t, prefix, false, false, 4096);
+      expected[lines_nb] += all.lines_output(t, prefix, true, true, limit);
+      expected[only_nb] += all.only_output(t, pattern, prefix, true, true);
+      expected[count] += prefix + std::to_string(all.lines.size()) + "\n";
+      expected[count_matches] += prefix + std::to_string(all.offsets.size()) + "\n";
+      expected[lines_m] += first.lines_output(t, prefix, true, false, 4096);
+      expected[only_m] += first.only_output(t, pattern, prefix, false, true);
+      expected[count_m] += prefix + std::to_string(first.lines.size()) + "\n";
+    }
+    const std::string mc = std::to_string(max_count);
+    const std::vector<std::vector<std::string>> options = {
+        {},
+        {"-n", "-b", "--max-line-bytes", std::to_string(limit)},
+        {"-o", "-n", "-b"},
+        {"-c"},
+        {"--count-matches"},
+        {"-n", "-m", mc},
+        {"-o", "-b", "-m", mc},
+        {"-c", "-m", mc}};
+    for (int k = 0; k < kinds; ++k) {
+      const bool limited = k >= lines_m;
+      for (const char* input : {"mapped", "1", "7", "0"}) {
+        std::vector<std::string> args = options[k];
+        if (std::string(input) == "mapped") {
+          args.insert(args.end(), {"--mmap", "always", "-j", "2", "--chunk-bytes", "64"});
+        } else {
+          args.insert(args.end(), {"--mmap", "never", "--stream-block-bytes", input});
+        }
+        args.insert(args.end(), {"--", pattern});
+        args.insert(args.end(), files.begin(), files.end());
+        const RunResult r = search(args, dir);
+        ++runs;
+        std::string shown;
+        for (const auto& a : args) shown += " '" + a + "'";
+        ASSERT_EQ(r.out, expected[k]) << "strmatch search" << shown << "\n"
+                                      << strmatch::test::rerun_hint(seed) << "\nstderr: " << r.err;
+        ASSERT_EQ(r.status, (limited ? delivered_first : delivered_all) > 0 ? 0 : 1)
+            << shown << "\n"
+            << strmatch::test::rerun_hint(seed);
+      }
+    }
+    // Standard input through a pipe (streamed with the default block), for one text.
+    const RunResult piped = search({"-n", "--", pattern}, dir, Stdin{Stdin::pipe, texts[3]});
+    EXPECT_EQ(piped.out, Expected(texts[3], pattern).lines_output(texts[3], "", true, false, 4096))
+        << strmatch::test::rerun_hint(seed);
+  }
+  EXPECT_EQ(runs, 6 * 8 * 4);
+}
+
+// --- offsets past 4 GiB ---------------------------------------------------------------------------
+
+TEST_F(Cli, OccurrencePastFourGibInASparseFile) {
+  TempDir dir;
+  const std::string f = dir.file("sparse.bin");
+  const std::uint64_t far = (std::uint64_t{1} << 32) + 4099;
+  {
+    const int fd = ::open(f.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    if (::ftruncate(fd, static_cast<off_t>(far + 4096)) != 0) {
+      ::close(fd);
+      GTEST_SKIP() << "cannot create a 4 GiB sparse file here";
+    }
+    ASSERT_EQ(::pwrite(fd, "NEEDLE", 6, 100), 6);
+    ASSERT_EQ(::pwrite(fd, "NEEDLE", 6, static_cast<off_t>(far)), 6);
+    ::close(fd);
+  }
+  const std::string expected = "100:NEEDLE\n" + std::to_string(far) + ":NEEDLE\n";
+  ASSERT_EQ(expected, "100:NEEDLE\n4294971395:NEEDLE\n");
+  for (const char* mmap : {"always", "never"}) {
+    const RunResult r = search({"--mmap", mmap, "-a", "-o", "-b", "NEEDLE", f}, dir);
+    EXPECT_EQ(r.status, 0) << mmap << ": " << r.err;
+    EXPECT_EQ(r.out, expected) << mmap;
+  }
+}
+
+// --- backends, algorithms, version ------------------------------------------------------------------
+
+TEST_F(Cli, BackendCudaWithoutAGpuIsAnError) {
+  std::string why;
+  if (gpu_usable(&why)) GTEST_SKIP() << "a GPU is usable here: --backend cuda is expected to work";
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = run_cli({"search", "--backend", "cuda", "aa", f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("cuda"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(why), std::string::npos) << "the reason is given: " << r.err;
+}
+
+TEST_F(Cli, BackendAutoWithoutAGpuPrintsOneNote) {
+  if (gpu_usable(nullptr)) GTEST_SKIP() << "a GPU is usable here: no fallback note is expected";
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string g = dir.write("b.txt", "aa\n");
+  const RunResult r = run_cli({"search", "aa", f, g, "-"}, dir, Stdin{Stdin::pipe, "aa"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            f + ":foo aaaa bar\n" + f + ":aa aa\n" + f + ":last aa\n" + g + ":aa\n(standard input):aa\n");
+  EXPECT_EQ(r.err.rfind("strmatch: note: no usable GPU", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("on the CPU"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one note per process: " << r.err;
+}
+
+TEST_F(Cli, UnknownAlgorithmListsTheNames) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = search({"--algorithm", "no-such", "aa", f}, dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no-such"), std::string::npos) << r.err;
+  for (const auto& name : strmatch::exact_algorithms(strmatch::Backend::cpu))
+    EXPECT_NE(r.err.find(name), std::string::npos) << name << " missing from: " << r.err;
+  // Every listed algorithm gives the same (hand-checked) answer.
+  for (const auto& name : strmatch::exact_algorithms(strmatch::Backend::cpu))
+    EXPECT_EQ(search({"--algorithm", name, "-o", "-b", "aa", f}, dir).out,
+              "16:aa\n17:aa\n18:aa\n34:aa\n37:aa\n45:aa\n")
+        << name;
+}
+
+TEST_F(Cli, BadArgumentsAreStatusTwo) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  EXPECT_EQ(search({"", f}, dir).status, 2);  // empty pattern
+  EXPECT_EQ(search({}, dir).status, 2);       // no pattern
+  EXPECT_EQ(run_cli({}, dir).status, 2);      // no subcommand
+  EXPECT_EQ(search({"--mmap", "sometimes", "a", f}, dir).status, 2);
+  EXPECT_EQ(search({"--no-such-option", "a", f}, dir).status, 2);
+  EXPECT_EQ(search({"-j", "x", "a", f}, dir).status, 2);
+}
+
+TEST_F(Cli, StatsGoToStandardError) {
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const RunResult r = search({"--stats", "-c", "aa", f}, dir);
+  EXPECT_EQ(r.out, "3\n");
+  EXPECT_NE(r.err.find("strmatch: stats: " + std::to_string(std::string(kText).size()) + " bytes"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("GB/s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("backend cpu"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("6 occurrences"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, VersionListsBackendsAndSimdLevel) {
+  TempDir dir;
+  const RunResult r = run_cli({"--version"}, dir);
+  EXPECT_EQ(r.status, 0);
+  const strmatch::BuildInfo info = strmatch::build_info();
+  EXPECT_NE(r.out.find("strmatch " + info.version), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(std::string("cuda ") + (info.cuda_compiled ? "yes" : "no")), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("simd: " + info.simd_level), std::string::npos) << r.out;
+  const RunResult h = run_cli({"search", "--help"}, dir);
+  EXPECT_EQ(h.status, 0);
+  for (const char* opt :
+       {"--count-matches", "--json", "--mmap", "--max-count", "--backend", "--algorithm", "--stats",
+        "--recursive", "--only-matching", "--byte-offset", "--line-number", "--threads"})
+    EXPECT_NE(h.out.find(opt), std::string::npos) << opt;
+}

@@ -1,0 +1,124 @@
+// Input layer (include/strmatch/io.hpp): mappings, byte sources, the mmap-or-stream rule and the
+// directory walk, with hand-written expectations.
+#include "strmatch/io.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli_support.hpp"
+
+namespace io = strmatch::io;
+using strmatch::test::TempDir;
+
+TEST(Io, MapsAFileAndAnEmptyFile) {
+  TempDir dir;
+  const std::string f = dir.write("a", std::string("ab\0cd", 5));
+  const io::MappedFile m = io::MappedFile::open(f);
+  EXPECT_EQ(m.size(), 5u);
+  EXPECT_EQ(m.bytes(), std::string_view("ab\0cd", 5));
+  const io::MappedFile e = io::MappedFile::open(dir.write("empty", ""));
+  EXPECT_EQ(e.size(), 0u);
+  EXPECT_TRUE(e.bytes().empty());
+  io::MappedFile moved = io::MappedFile::open(f);
+  io::MappedFile other = std::move(moved);
+  EXPECT_EQ(other.bytes(), std::string_view("ab\0cd", 5));
+  EXPECT_EQ(moved.size(), 0u);  // NOLINT(bugprone-use-after-move): a moved-from mapping is empty
+}
+
+TEST(Io, ErrorsNameTheFile) {
+  TempDir dir;
+  try {
+    (void)io::Input::open(dir.file("missing"));
+    FAIL() << "no exception";
+  } catch (const strmatch::IoError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("missing") + ": No such file or directory");
+  }
+  EXPECT_THROW((void)io::MappedFile::open(dir.path()), strmatch::IoError);  // a directory
+  EXPECT_THROW((void)io::parse_map_policy("sometimes"), strmatch::InvalidArgument);
+}
+
+TEST(Io, InputKindsAndTheMapRule) {
+  TempDir dir;
+  const io::Input f = io::Input::open(dir.write("a", "12345"));
+  EXPECT_EQ(f.kind(), io::InputKind::regular);
+  EXPECT_EQ(f.size(), 5u);
+  EXPECT_EQ(io::Input::open(dir.path()).kind(), io::InputKind::directory);
+  EXPECT_EQ(io::Input::open("/dev/null").kind(), io::InputKind::other);
+
+  const std::uint64_t gib = std::uint64_t{1} << 30;
+  // auto: regular, non-empty, at most half of the memory.
+  EXPECT_TRUE(io::should_map(true, 1, io::MapPolicy::automatic, 8 * gib));
+  EXPECT_TRUE(io::should_map(true, 4 * gib, io::MapPolicy::automatic, 8 * gib));
+  EXPECT_FALSE(io::should_map(true, 4 * gib + 1, io::MapPolicy::automatic, 8 * gib));
+  EXPECT_FALSE(io::should_map(true, 0, io::MapPolicy::automatic, 8 * gib));
+  EXPECT_FALSE(io::should_map(false, 10, io::MapPolicy::automatic, 8 * gib));
+  // always: every non-empty regular file; never: nothing.
+  EXPECT_TRUE(io::should_map(true, 100 * gib, io::MapPolicy::always, 8 * gib));
+  EXPECT_FALSE(io::should_map(true, 0, io::MapPolicy::always, 8 * gib));
+  EXPECT_FALSE(io::should_map(false, 10, io::MapPolicy::always, 8 * gib));
+  EXPECT_FALSE(io::should_map(true, 10, io::MapPolicy::never, 8 * gib));
+  EXPECT_GT(io::usable_memory_bytes(), 0u);
+  EXPECT_EQ(io::parse_map_policy("auto"), io::MapPolicy::automatic);
+  EXPECT_EQ(io::to_string(io::MapPolicy::never), "never");
+}
+
+TEST(Io, StreamsAFileInPiecesAfterAPeekedHead) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += std::to_string(i) + ",";
+  const io::Input in = io::Input::open(dir.write("a", text));
+  const auto source = in.stream();
+  const std::string head = io::read_up_to(*source, 100);
+  EXPECT_EQ(head, text.substr(0, 100));
+  io::PrefixedSource joined(head, *source);
+  std::string back;
+  std::uint8_t buf[37];
+  for (std::size_t got; (got = joined.read(buf, sizeof buf)) != 0;)
+    back.append(reinterpret_cast<char*>(buf), got);
+  EXPECT_EQ(back, text);
+  EXPECT_EQ(source->bytes_read(), text.size());
+}
+
+TEST(Io, WalkListsRegularFilesInNameOrderWithoutFollowingLinks) {
+  TempDir dir;
+  const std::string d = dir.file("t");
+  std::filesystem::create_directories(d + "/b/c");
+  strmatch::test::write_file(d + "/z", "");
+  strmatch::test::write_file(d + "/a", "");
+  strmatch::test::write_file(d + "/b/c/x", "");
+  strmatch::test::write_file(d + "/b/y", "");
+  std::filesystem::create_symlink(d + "/a", d + "/b/link");
+  std::filesystem::create_directory_symlink(d + "/b", d + "/dirlink");
+  ASSERT_EQ(::mkfifo((d + "/fifo").c_str(), 0644), 0);
+  std::vector<std::string> files, errors;
+  const bool complete = io::walk_directory(
+      d + "/",
+      [&](const std::string& p) {
+        files.push_back(p);
+        return true;
+      },
+      [&](const std::string& p, const std::string& why) { errors.push_back(p + ": " + why); });
+  EXPECT_TRUE(complete);
+  EXPECT_EQ(files, (std::vector<std::string>{d + "/a", d + "/b/c/x", d + "/b/y", d + "/z"}));
+  EXPECT_TRUE(errors.empty());
+  // Stopping early.
+  files.clear();
+  EXPECT_FALSE(io::walk_directory(
+      d,
+      [&](const std::string& p) {
+        files.push_back(p);
+        return false;
+      },
+      [](const std::string&, const std::string&) {}));
+  EXPECT_EQ(files, std::vector<std::string>{d + "/a"});
+  // A missing directory is an error passed to on_error.
+  errors.clear();
+  io::walk_directory(
+      d + "/missing", [](const std::string&) { return true; },
+      [&](const std::string& p, const std::string& why) { errors.push_back(p + ": " + why); });
+  EXPECT_EQ(errors, std::vector<std::string>{d + "/missing: No such file or directory"});
+}
