@@ -1,0 +1,8 @@
+// strmatch: umbrella header of the public API.
+#pragma once
+
+#include "strmatch/cuda.hpp"
+#include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
+#include "strmatch/multi.hpp"
+#include "strmatch/types.hpp"
