@@ -110,8 +110,8 @@ struct ExactSearcher::Impl {
     const std::size_t m = pattern.size();
     const bool positions = sink != nullptr;
     const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes
-                              : positions               ? kDefaultChunkBytes
-                                                        : kDefaultCountChunkBytes;
+                              : positions              ? kDefaultChunkBytes
+                                                       : kDefaultCountChunkBytes;
     detail::Chunker chunker(text.size(), chunk, m - 1);
     const unsigned threads =
         static_cast<unsigned>(std::min<std::uint64_t>(resolve_threads(options.threads), chunker.size()));

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "core/chunker.hpp"
+
+#include <gtest/gtest.h>
 
 using strmatch::detail::Chunker;
 

@@ -52,8 +52,8 @@ bool run_ordered(const Chunker& chunker, unsigned threads, Work&& work, Deliver&
   // a worker waiting for the window (no thundering herd per chunk).
   std::condition_variable slot_ready;   // the consumer waits here
   std::condition_variable window_open;  // workers wait here
-  std::uint64_t next = 0;       // next chunk to hand to a worker
-  std::uint64_t delivered = 0;  // chunks delivered so far
+  std::uint64_t next = 0;               // next chunk to hand to a worker
+  std::uint64_t delivered = 0;          // chunks delivered so far
   bool stop = false;
   std::exception_ptr failure;
 
