@@ -473,6 +473,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
+  so.positions = !count;  // before the block size, which depends on it
   so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
   if (so.block_bytes == 0) {
     // Blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a block holds
@@ -484,7 +485,6 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
         size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
   }
   so.line_context = lines;
-  so.positions = !count;
   if (run_.set) {
     MultiStreamOptions mo;
     mo.block_bytes = so.block_bytes;
