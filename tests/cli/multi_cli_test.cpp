@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "cli/cli_support.hpp"
 #include "reference/multi_naive.hpp"
 #include "strmatch/multi.hpp"
+#include "strmatch/multi_stream.hpp"
 
 #if __has_include(<nlohmann/json.hpp>)
 #include <nlohmann/json.hpp>
@@ -373,5 +376,85 @@ TEST_F(MultiCli, RandomSetsMatchTheReferenceMappedAndStreamed) {
                   .out,
               std::to_string(ref.size()) + "\n")
         << hint << " count-matches, streamed";
+  }
+}
+
+// --- the library's streamed pattern-set search, directly --------------------------------------------
+
+namespace {
+
+/// A ByteSource over a string, returning reads of random sizes (1..max_read bytes).
+class ChoppySource : public strmatch::ByteSource {
+ public:
+  ChoppySource(std::string_view s, std::mt19937_64& rng, std::size_t max_read)
+      : s_(s), rng_(rng), max_(max_read) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t n =
+        std::min({capacity, s_.size() - pos_, std::uniform_int_distribution<std::size_t>(1, max_)(rng_)});
+    std::memcpy(dst, s_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  std::mt19937_64& rng_;
+  std::size_t max_;
+};
+
+}  // namespace
+
+TEST(MultiStream, BlocksTileTheStreamAndAgreeWithTheReferenceInEveryMode) {
+  const std::uint64_t seed = strmatch::test::test_seed();
+  std::mt19937_64 rng(seed + 7);
+  for (int round = 0; round < 20; ++round) {
+    const std::string text = strmatch::test::random_text(
+        rng, std::uniform_int_distribution<std::size_t>(0, 2000)(rng), round % 2 ? "ab" : "abcd", 0.0);
+    std::vector<std::string> patterns;
+    const std::size_t count = std::uniform_int_distribution<std::size_t>(1, 8)(rng);
+    for (std::size_t i = 0; i < count; ++i)
+      patterns.push_back(strmatch::test::random_text(
+          rng, std::uniform_int_distribution<std::size_t>(1, 6)(rng), round % 2 ? "ab" : "abcd", 0.0));
+    const strmatch::PatternSet set{std::span<const std::string>(patterns)};
+    const auto ref = strmatch::reference::multi_find_all(text, ref_set(patterns, false));
+    const auto ref_counts = strmatch::reference::multi_count_per_pattern(text, ref_set(patterns, false));
+    strmatch::MultiStreamOptions o;
+    o.block_bytes = std::uniform_int_distribution<std::size_t>(1, 50)(rng);
+    const std::string hint = strmatch::test::rerun_hint(seed) + " round " + std::to_string(round) +
+                             " block " + std::to_string(o.block_bytes);
+    for (const auto mode : {strmatch::MultiStreamMode::positions, strmatch::MultiStreamMode::count,
+                            strmatch::MultiStreamMode::count_per_pattern}) {
+      o.mode = mode;
+      ChoppySource src(text, rng, 37);
+      std::vector<strmatch::Match> got;
+      std::vector<std::uint64_t> counts(patterns.size(), 0);
+      std::uint64_t next_own = 0, total = 0;
+      bool saw_last = false;
+      const strmatch::SearchStats st = strmatch::find_all_stream(
+          set, src,
+          [&](const strmatch::MultiStreamBlock& b) {
+            EXPECT_FALSE(saw_last) << hint;
+            EXPECT_EQ(b.base + b.own_begin, next_own) << hint;  // owned parts tile the stream
+            EXPECT_EQ(b.data, std::string_view(text).substr(b.base, b.data.size())) << hint;
+            next_own = b.base + b.own_end;
+            saw_last = b.last;
+            for (const auto& m : b.matches) {
+              EXPECT_LE(m.end, b.base + b.data.size()) << hint;  // the occurrence lies in data
+              got.push_back(m);
+            }
+            for (std::size_t i = 0; i < b.per_pattern.size(); ++i) counts[i] += b.per_pattern[i];
+            total += b.occurrences;
+            return true;
+          },
+          o);
+      EXPECT_TRUE(saw_last) << hint;
+      EXPECT_EQ(next_own, text.size()) << hint;
+      EXPECT_EQ(total, ref.size()) << hint;
+      EXPECT_EQ(st.occurrences, ref.size()) << hint;
+      EXPECT_EQ(st.bytes, text.size()) << hint;
+      if (mode == strmatch::MultiStreamMode::positions) EXPECT_EQ(got, ref) << hint;
+      if (mode == strmatch::MultiStreamMode::count_per_pattern) EXPECT_EQ(counts, ref_counts) << hint;
+    }
   }
 }
