@@ -1,5 +1,6 @@
-// CLI: `strmatch search [OPTIONS] PATTERN [FILE...]`: every occurrence of a literal pattern in
-// files (mapped or streamed), printed as grep does where occurrences allow (docs/cli.md).
+// CLI: `strmatch search [OPTIONS] PATTERN [FILE...]` and `strmatch search -e P/-f PATTERN_FILE
+// [FILE...]`: every occurrence of a literal pattern (or of any pattern of a set) in files (mapped
+// or streamed), printed as grep does where occurrences allow (docs/cli.md).
 #include "search.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -20,14 +23,16 @@
 #include "progress.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
+#include "strmatch/multi.hpp"
+#include "strmatch/multi_stream.hpp"
 
 namespace strmatch::cli {
 
 namespace {
 
 /// What is printed for each input; one per run, chosen from the options by priority
-/// (quiet > files-with-matches > count > json > only-matching > lines).
-enum class Mode { quiet, list, count_lines, count_matches, json, only, lines };
+/// (quiet > files-with-matches > count-per-pattern > count > json > only-matching > lines).
+enum class Mode { quiet, list, count_per_pattern, count_lines, count_matches, json, only, lines };
 
 /// A mapped file is searched in slices of this size when a progress bar may be drawn, so that the
 /// bar moves; otherwise in one call.
@@ -68,7 +73,7 @@ class InputSearch {
 
  private:
   bool counting_only() const noexcept;
-  bool accept(std::uint64_t offset, const Window& w);
+  bool accept(std::uint64_t offset, const Window& w, std::uint32_t id = 0, std::uint64_t length = 0);
   void print_line(const MatchingLine& line);
   void after_search(const SearchStats& s);
 
@@ -78,6 +83,7 @@ class InputSearch {
   bool binary_ = false;
   std::uint64_t limit_;
   std::uint64_t delivered_ = 0;
+  std::vector<std::uint64_t> per_pattern_;  // --count-per-pattern
   std::uint64_t lines_ = 0;
   bool done_ = false;
   bool stopped_early_ = false;
@@ -90,16 +96,34 @@ class InputSearch {
 
 class Run {
  public:
-  explicit Run(const SearchConfig& c)
+  /// `set_patterns` non-null: a pattern-set search (ids are indexes into it); null: exact search
+  /// of c.pattern.
+  Run(const SearchConfig& c, const std::vector<std::string>* set_patterns)
       : cfg(c),
-        searcher(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), resolve_threads(c.threads),
-                                         static_cast<std::size_t>(c.chunk_bytes)}),
         policy(io::parse_map_policy(c.mmap)),
         progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
+    if (set_patterns != nullptr) {
+      patterns = set_patterns;
+      PatternSetOptions o;
+      o.algorithm = c.algorithm;
+      o.backend = parse_backend(c.backend);
+      o.threads = resolve_threads(c.threads);
+      o.chunk_bytes = static_cast<std::size_t>(c.chunk_bytes);
+      o.case_insensitive = c.ignore_case;
+      set.emplace(std::span<const std::string>(*set_patterns), o);
+      longest = set->stats().longest;
+    } else {
+      searcher.emplace(c.pattern,
+                       ExactOptions{c.algorithm, parse_backend(c.backend), resolve_threads(c.threads),
+                                    static_cast<std::size_t>(c.chunk_bytes)});
+      longest = c.pattern.size();
+    }
     if (c.quiet)
       mode = Mode::quiet;
     else if (c.files_with_matches)
       mode = Mode::list;
+    else if (c.count_per_pattern)
+      mode = Mode::count_per_pattern;
     else if (c.count_matches)
       mode = Mode::count_matches;
     else if (c.count_lines)
@@ -206,6 +230,19 @@ class Run {
                  mapped_files, streamed_files, plural(total.occurrences, "occurrence"),
                  total.algorithm.empty() ? "-" : total.algorithm, to_string(total.backend),
                  plural(max_threads, "thread"));
+      if (set) {
+        const PatternSetStats& ps = set->stats();
+        fmt::print(stderr,
+                   "strmatch: stats: pattern set: {} ({}..{} bytes, {} pattern bytes{}), algorithm {}, "
+                   "compiled in {:.6f} s, memory {} bytes (hot {} bytes), fast memory {} bytes: {}{}{}\n",
+                   plural(ps.patterns, "pattern"), ps.shortest, ps.longest, ps.pattern_bytes,
+                   cfg.ignore_case ? ", ASCII case-insensitive" : "", ps.algorithm, ps.compile_seconds,
+                   ps.memory_bytes, ps.hot_bytes, ps.fast_memory_bytes,
+                   ps.fast_memory_bytes == 0 ? "unknown"
+                   : ps.fits_in_fast_memory  ? "fits"
+                                             : "does not fit",
+                   ps.detail.empty() ? "" : "; ", ps.detail);
+      }
     }
     if (any_match && mode == Mode::quiet) return 0;
     if (any_error) return 2;
@@ -223,7 +260,10 @@ class Run {
   }
 
   const SearchConfig& cfg;
-  ExactSearcher searcher;
+  std::optional<ExactSearcher> searcher;  // exact search of cfg.pattern
+  std::optional<PatternSet> set;          // or a pattern set
+  const std::vector<std::string>* patterns = nullptr;
+  std::uint64_t longest = 0;  // longest pattern, bytes
   io::MapPolicy policy;
   Output out;
   Progress progress;
@@ -247,15 +287,18 @@ InputSearch::InputSearch(Run& run, const std::string& name, Mode mode)
                                    : static_cast<std::uint64_t>(run.cfg.max_count)) {
   if (run.with_filename) prefix_ = name + ":";
   if (mode_ == Mode::json) json_name_ = json_string(name);
+  if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
 }
 
 bool InputSearch::counting_only() const noexcept {
   return limit_ == std::numeric_limits<std::uint64_t>::max() &&
-         (mode_ == Mode::count_matches || ((mode_ == Mode::lines || mode_ == Mode::only) && binary_));
+         (mode_ == Mode::count_matches || mode_ == Mode::count_per_pattern ||
+          ((mode_ == Mode::lines || mode_ == Mode::only) && binary_));
 }
 
 /// One occurrence; returns false when this input needs no further occurrence.
-bool InputSearch::accept(std::uint64_t offset, const Window& w) {
+/// Pattern sets: `id` is the pattern's id and `length` its length (the occurrence's bytes lie in `w`).
+bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id, std::uint64_t length) {
   if (delivered_ >= limit_) {
     done_ = true;
     return false;
@@ -268,6 +311,9 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w) {
       done_ = true;
       return false;
     case Mode::count_matches:
+      break;
+    case Mode::count_per_pattern:
+      ++per_pattern_[id];
       break;
     case Mode::count_lines:
     case Mode::lines:
@@ -283,7 +329,16 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w) {
         out.number(offset);
         out.append(":");
       }
-      out.append(run_.cfg.pattern);
+      if (run_.set) {
+        if (run_.cfg.with_pattern_id) {
+          out.number(id);
+          out.append(":");
+        }
+        // The text's bytes: the pattern itself, or (-i) the text's spelling of it.
+        out.append(std::string_view(w.at(offset), static_cast<std::size_t>(length)));
+      } else {
+        out.append(run_.cfg.pattern);
+      }
       out.put('\n');
       break;
     }
@@ -295,6 +350,12 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w) {
       if (run_.cfg.line_number) {
         out.append(R"(,"line":)");
         out.number(counter_.line_of(w, offset));
+      }
+      if (run_.set) {
+        out.append(R"(,"pattern_id":)");
+        out.number(id);
+        out.append(R"(,"pattern":)");
+        out.append(json_string((*run_.patterns)[id]));
       }
       out.put("}\n");
       break;
@@ -343,18 +404,51 @@ void InputSearch::search_text(std::string_view text) {
   const Window w{text, 0, 0, text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
-  const std::uint64_t m = run_.cfg.pattern.size();
+  const std::uint64_t m = std::max<std::uint64_t>(run_.longest, 1);
   const std::uint64_t slice = run_.progress.enabled() ? kProgressSliceBytes : std::max<std::uint64_t>(n, 1);
   const bool count = counting_only();
   for (std::uint64_t s = 0; s < n || s == 0; s += slice) {
     const std::uint64_t e = std::min(n, s + slice);
     const std::string_view region = text.substr(s, std::min(n, e + m - 1) - s);
     SearchStats st;
-    if (count) {
-      st = run_.searcher.count(region);
+    if (run_.set) {
+      // A set's shorter patterns occur in the overlap [e, e + m - 1): those belong to the next slice.
+      const std::string_view ahead = text.substr(e, std::min(n, e + m - 1) - e);
+      const std::uint64_t own = e - s;
+      if (count && mode_ == Mode::count_per_pattern) {
+        PatternCounts pc = run_.set->count_per_pattern(region);
+        if (!ahead.empty()) {
+          const PatternCounts later = run_.set->count_per_pattern(ahead);
+          for (std::size_t i = 0; i < pc.per_pattern.size(); ++i) pc.per_pattern[i] -= later.per_pattern[i];
+        }
+        st = pc.stats;
+        st.occurrences = 0;
+        for (std::size_t i = 0; i < pc.per_pattern.size(); ++i) {
+          per_pattern_[i] += pc.per_pattern[i];
+          st.occurrences += pc.per_pattern[i];
+        }
+        delivered_ += st.occurrences;
+      } else if (count) {
+        st = run_.set->count(region);
+        if (!ahead.empty()) st.occurrences -= run_.set->count(ahead).occurrences;
+        delivered_ += st.occurrences;
+      } else {
+        std::uint64_t owned = 0;
+        st = run_.set->find_all(region, [&](std::span<const Match> batch) {
+          for (const Match& mt : batch) {
+            if (mt.begin >= own) return false;
+            ++owned;
+            if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
+          }
+          return true;
+        });
+        st.occurrences = owned;
+      }
+    } else if (count) {
+      st = run_.searcher->count(region);
       delivered_ += st.occurrences;
     } else {
-      st = run_.searcher.find_all(region, [&](std::span<const std::uint64_t> batch) {
+      st = run_.searcher->find_all(region, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t o : batch)
           if (!accept(s + o, w)) return false;
         return true;
@@ -379,6 +473,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
+  so.positions = !count;  // before the block size, which depends on it
   so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
   if (so.block_bytes == 0) {
     // Blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a block holds
@@ -390,8 +485,38 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
         size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
   }
   so.line_context = lines;
-  so.positions = !count;
-  const SearchStats st = run_.searcher.find_all(
+  if (run_.set) {
+    MultiStreamOptions mo;
+    mo.block_bytes = so.block_bytes;
+    mo.mode = !count                             ? MultiStreamMode::positions
+              : mode_ == Mode::count_per_pattern ? MultiStreamMode::count_per_pattern
+                                                 : MultiStreamMode::count;
+    const SearchStats st = find_all_stream(
+        *run_.set, source,
+        [&](const MultiStreamBlock& b) {
+          const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
+          if (tracker_) tracker_->begin_window(w);
+          if (!done_) {
+            if (count) {
+              delivered_ += b.occurrences;
+              for (std::size_t i = 0; i < b.per_pattern.size(); ++i) per_pattern_[i] += b.per_pattern[i];
+            } else {
+              for (const Match& mt : b.matches)
+                if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) break;
+            }
+          }
+          if (tracker_) tracker_->end_window();
+          if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
+          run_.progress.update(b.base + b.own_end);
+          if (done_) return tracker_ && tracker_->line_open();
+          return true;
+        },
+        mo);
+    after_search(st);
+    if (tracker_) tracker_->finish();
+    return;
+  }
+  const SearchStats st = run_.searcher->find_all(
       source,
       [&](const StreamBlock& b) {
         const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
@@ -426,6 +551,20 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
         out.put('\n');
       }
       break;
+    case Mode::count_per_pattern:
+      // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
+      for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
+        out.append(prefix_);
+        out.number(per_pattern_[i]);
+        out.append(":");
+        if (run_.cfg.with_pattern_id) {
+          out.number(i);
+          out.append(":");
+        }
+        out.append((*run_.patterns)[i]);
+        out.put('\n');
+      }
+      break;
     case Mode::count_matches:
     case Mode::count_lines:
       out.append(prefix_);
@@ -453,6 +592,81 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
   if (::isatty(1) == 1) out.flush();
 }
 
+/// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
+constexpr std::size_t kMaxPatternBytes = 1024;
+
+/// The bytes of a pattern file ("-": standard input). Throws IoError.
+std::string read_pattern_file(const std::string& path) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw IoError(fmt::format("-f {}: {}", path, std::strerror(errno)));
+  std::string bytes;
+  char buf[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
+  const int err = std::ferror(f) != 0 ? errno : 0;
+  if (f != stdin) std::fclose(f);
+  if (err != 0) throw IoError(fmt::format("-f {}: {}", path, std::strerror(err)));
+  return bytes;
+}
+
+/// The patterns of -e (first, in order) then of each -f file (in order, line by line): the index
+/// is the pattern id. Rules (docs/cli.md, "Pattern sets"): lines end at '\n' (a last line without
+/// one counts); one trailing '\r' is removed (CRLF files; a warning per file); an empty line, a
+/// line over kMaxPatternBytes, an empty file, an unreadable file and `-f -` while standard input is
+/// also searched are errors (InvalidArgument / IoError, FILE:LINE in the message).
+std::vector<std::string> load_patterns(const SearchConfig& c) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < c.patterns_e.size(); ++i) {
+    const std::string& p = c.patterns_e[i];
+    if (p.empty())
+      throw InvalidArgument(fmt::format("-e: pattern {} is empty (it would match everywhere)", i + 1));
+    if (p.size() > kMaxPatternBytes)
+      throw InvalidArgument(fmt::format("-e: pattern {} is {} bytes long; the limit is {} bytes", i + 1,
+                                        p.size(), kMaxPatternBytes));
+    out.push_back(p);
+  }
+  bool stdin_read = false;
+  for (const std::string& path : c.pattern_files) {
+    if (path == "-") {
+      const bool stdin_searched = std::find(c.files.begin(), c.files.end(), "-") != c.files.end() ||
+                                  (c.files.empty() && !c.recursive);
+      if (stdin_searched)
+        throw InvalidArgument(
+            "-f -: standard input is also searched (give FILEs, or the patterns in a file)");
+      if (stdin_read) throw InvalidArgument("-f -: standard input given twice");
+      stdin_read = true;
+    }
+    const std::string name = path == "-" ? "(standard input)" : path;
+    const std::string bytes = read_pattern_file(path);
+    if (bytes.empty())
+      throw InvalidArgument(fmt::format("{}: the pattern file is empty (no patterns)", name));
+    std::size_t crlf = 0;
+    std::size_t line = 0;
+    for (std::size_t pos = 0; pos < bytes.size();) {
+      ++line;
+      const std::size_t nl = bytes.find('\n', pos);
+      const std::size_t end = nl == std::string::npos ? bytes.size() : nl;
+      std::string_view p(bytes.data() + pos, end - pos);
+      pos = nl == std::string::npos ? bytes.size() : nl + 1;
+      if (!p.empty() && p.back() == '\r') {
+        p.remove_suffix(1);
+        ++crlf;
+      }
+      if (p.empty())
+        throw InvalidArgument(fmt::format(
+            "{}:{}: empty pattern line (it would match everywhere; remove the line)", name, line));
+      if (p.size() > kMaxPatternBytes)
+        throw InvalidArgument(fmt::format("{}:{}: pattern is {} bytes long; the limit is {} bytes", name,
+                                          line, p.size(), kMaxPatternBytes));
+      out.emplace_back(p);
+    }
+    if (crlf > 0)
+      fmt::print(stderr, "strmatch: warning: {}: removed the trailing carriage return (CRLF) of {}\n", name,
+                 plural(crlf, "line"));
+  }
+  return out;
+}
+
 }  // namespace
 
 CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
@@ -460,10 +674,29 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
       app.add_subcommand("search", "Print every occurrence of PATTERN (a literal byte string) in FILEs");
   cmd->option_defaults()->multi_option_policy(
       CLI::MultiOptionPolicy::TakeLast);  // as grep: the last one wins
-  cmd->add_option("PATTERN", c.pattern, "The pattern: a literal byte string, not a regular expression")
-      ->required();
+  auto* pattern = cmd->add_option("PATTERN", c.pattern,
+                                  "The pattern: a literal byte string, not a regular expression (absent "
+                                  "with -e/-f: then every operand is a FILE)");
   cmd->add_option("FILE", c.files,
                   "Files to search; '-' or none: standard input (with -r and none: the current directory)");
+  cmd->callback([&c, pattern] { c.pattern_given = pattern->count() > 0; });
+  cmd->add_option(
+         "-e,--regexp", c.patterns_e,
+         "A pattern of the set (repeatable; a literal byte string); ids: -e patterns first, in order")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  cmd->add_option("-f,--file", c.pattern_files,
+                  "Read patterns from this file, one per line (repeatable; '-': standard input); ids "
+                  "follow the -e patterns, file by file, line by line")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  cmd->add_flag("-i,--ignore-case", c.ignore_case,
+                "ASCII case-insensitive: A-Z equal a-z (runs the pattern-set search, also for one pattern)");
+  auto* per_pattern = cmd->add_flag(
+      "--count-per-pattern", c.count_per_pattern,
+      "Print, per file, one line per pattern in id order: [FILE:]COUNT:PATTERN (every pattern, 0 too)");
+  cmd->add_flag("--with-pattern-id", c.with_pattern_id,
+                "With -o and --count-per-pattern, print the pattern id before the text: OFFSET:ID:TEXT");
 
   cmd->add_flag("-r,--recursive", c.recursive,
                 "Search directories given as FILE recursively (symbolic links inside are not followed)");
@@ -494,7 +727,8 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   auto* json = cmd->add_flag(
       "--json", c.json, "Print one JSON object per occurrence and a summary object per file (docs/cli.md)");
   count->excludes(count_matches);
-  json->excludes(count)->excludes(count_matches)->excludes(list);
+  json->excludes(count)->excludes(count_matches)->excludes(list)->excludes(per_pattern);
+  per_pattern->excludes(count)->excludes(count_matches);
   cmd->add_option(
          "--max-line-bytes", c.max_line_bytes,
          "Elide lines longer than this many bytes, printing their length and occurrence count; 0: never")
@@ -502,7 +736,8 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
       ->capture_default_str();
   cmd->add_option("--algorithm", c.algorithm,
-                  "Exact-search algorithm: auto, naive, kmp, horspool, sunday, shift-or, bndm, simd "
+                  "Exact-search algorithm: auto, naive, kmp, horspool, sunday, shift-or, bndm, simd; "
+                  "with -e/-f/-i (pattern sets): auto, naive, aho-corasick, m-bndm, teddy "
                   "(the names this build has are listed when an unknown one is given)")
       ->capture_default_str();
   cmd->add_option(
@@ -529,15 +764,37 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
       ->group("Advanced");
   cmd->footer(
       "Output: matching lines (each once), prefixed by FILE: when several files are searched.\n"
+      "Pattern sets: -e P (repeatable) and -f FILE (one pattern per line); -o prints OFFSET:TEXT with -b.\n"
       "Exit status: 0 if an occurrence was found, 1 if none, 2 if an error occurred (with -q and an\n"
       "occurrence: 0). Occurrences overlap: 'aa' occurs 3 times in 'aaaa'. See docs/cli.md.");
   return cmd;
 }
 
-int run_search(const SearchConfig& config) {
+int run_search(const SearchConfig& given) {
+  SearchConfig config = given;
+  const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
+                        config.count_per_pattern || config.with_pattern_id;
+  std::vector<std::string> patterns;
+  if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
+    // As grep: with -e/-f there is no PATTERN operand; the first operand is a FILE.
+    if (config.pattern_given) config.files.insert(config.files.begin(), config.pattern);
+  } else if (!config.pattern_given) {
+    fmt::print(stderr, "strmatch: search: give a PATTERN, or patterns with -e PATTERN or -f FILE\n");
+    return 2;
+  } else if (set_mode) {
+    config.patterns_e.push_back(config.pattern);  // -i etc. with one PATTERN: a set of one
+  }
+  if (set_mode) {
+    try {
+      patterns = load_patterns(config);
+    } catch (const Error& e) {
+      fmt::print(stderr, "strmatch: {}\n", e.what());
+      return 2;
+    }
+  }
   std::optional<Run> run;
   try {
-    run.emplace(config);
+    run.emplace(config, set_mode ? &patterns : nullptr);
   } catch (const Error& e) {
     fmt::print(stderr, "strmatch: {}\n", e.what());
     return 2;

@@ -13,8 +13,14 @@ namespace strmatch::cli {
 
 /// Every option of `strmatch search` (docs/cli.md describes each).
 struct SearchConfig {
-  std::string pattern;
+  std::string pattern;  // the positional PATTERN (without -e/-f), or the first FILE (with -e/-f)
+  bool pattern_given = false;
   std::vector<std::string> files;
+  std::vector<std::string> patterns_e;     // -e, in order
+  std::vector<std::string> pattern_files;  // -f, in order
+  bool ignore_case = false;                // -i
+  bool count_per_pattern = false;
+  bool with_pattern_id = false;
   bool recursive = false;
   bool text = false;  // -a: binary files are searched as text
   bool only_matching = false;
