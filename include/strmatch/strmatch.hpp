@@ -5,4 +5,5 @@
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
+#include "strmatch/multi_stream.hpp"
 #include "strmatch/types.hpp"
