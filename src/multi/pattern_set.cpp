@@ -45,9 +45,10 @@ std::uint64_t l2_bytes() {
 
 /// The `auto` rule (docs/multi-pattern.md, "Choosing an algorithm"): Teddy for small sets
 /// whose shortest pattern gives a fingerprint of 3 bytes or more and when SIMD is there; FDR for
-/// 33..1,500 patterns of 4 bytes or more, at least half of them 8 bytes or longer (identifier-like:
-/// measured 1.1-1.2x Aho-Corasick's one-thread throughput at 50 and 1,000 identifiers; on sets of
-/// 4-byte keywords from 500 up, dense sets and 10,000 identifiers Aho-Corasick was faster);
+/// up to 1,500 patterns (33 and up when Teddy is taken) of 4 bytes or more when at least half of them are 8
+/// bytes or longer (identifier-like) or the set has at most 100 patterns (measured 1.1-1.5x Aho-Corasick's
+/// one-thread throughput at 50, 100 and 1,000 identifiers and 100 4-byte keywords; Aho-Corasick
+/// was faster on 4-byte keywords from 500 up, 2,000+ identifiers and the dense set);
 /// Aho-Corasick otherwise.
 std::string resolve_auto(const detail::multi::PatternTable& t) {
   const bool simd = detail::multi::teddy_level() != "scalar";
@@ -55,7 +56,7 @@ std::string resolve_auto(const detail::multi::PatternTable& t) {
   if (t.size() <= 1500 && t.shortest >= 4) {
     std::size_t long_ones = 0;
     for (std::uint32_t m : t.length) long_ones += m >= 8 ? 1 : 0;
-    if (2 * long_ones >= t.size()) return "fdr";
+    if (2 * long_ones >= t.size() || t.size() <= 100) return "fdr";
   }
   return "aho-corasick";
 }

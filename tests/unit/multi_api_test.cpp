@@ -300,8 +300,8 @@ TEST(MultiApi, FdrDuplicatesNulFFAndCaseInsensitiveLongPatterns) {
 }
 
 TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
-  // The documented rule: 33..1,500 patterns of 4+ bytes, half of them 8+ bytes: fdr; 4-byte
-  // keywords or more than 1,500 patterns: aho-corasick.
+  // The documented rule: 33..1,500 patterns of 4+ bytes, half of them 8+ bytes or at most 100
+  // patterns: fdr; more 4-byte keywords or more than 1,500 patterns: aho-corasick.
   auto pick = [](std::size_t count, std::size_t length) {
     std::vector<std::string> ps;
     for (std::size_t i = 0; i < count; ++i) {
@@ -314,5 +314,8 @@ TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
   EXPECT_EQ(pick(100, 10), "fdr");
   EXPECT_EQ(pick(1500, 12), "fdr");
   EXPECT_EQ(pick(1501, 12), "aho-corasick");
-  EXPECT_EQ(pick(100, 4), "aho-corasick");
+  EXPECT_EQ(pick(100, 4), "fdr");
+  EXPECT_EQ(pick(101, 4), "aho-corasick");
+  // Below 33 patterns Teddy when the SIMD level has pshufb, else fdr.
+  EXPECT_EQ(pick(20, 10), strmatch::detail::multi::teddy_level() != "scalar" ? "teddy" : "fdr");
 }
