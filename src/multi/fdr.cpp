@@ -1,22 +1,25 @@
-// fdr: a bucketed shift-or filter over hashed 2-byte grams of each pattern's first up-to-8 bytes,
-// after Hyperscan's FDR literal matcher (Wang et al., "Hyperscan: A Fast Multi-pattern Regex
-// Matcher for Modern CPUs", NSDI 2019, section 4.1; github.com/intel/hyperscan src/fdr/); scalar
-// 64/128-bit words; verification through a hash table of pattern prefixes; patterns shorter than
-// 4 bytes go to Aho-Corasick on that subset.
+// fdr: a bucketed shift-or filter over 2-byte grams (their low 12..16 bits as the domain) of each
+// pattern's first up-to-8 bytes, after Hyperscan's FDR literal matcher (Wang et al., "Hyperscan: A
+// Fast Multi-pattern Regex Matcher for Modern CPUs", NSDI 2019, section 4.1; github.com/intel/
+// hyperscan src/fdr/); scalar 64-bit words, no SIMD; verification through a hash table of pattern
+// prefixes; patterns shorter than 4 bytes go to Aho-Corasick on that subset.
 //
-// Filter. Let L = min(8, shortest long pattern) and G = L - 1. Long patterns (length >= 4) are
-// sorted by their first L bytes and cut into 8 runs, the buckets (bit b). For gram j < G (pattern
-// bytes j, j + 1) and hashed gram value d, R_j[d] has bit b when some pattern of bucket b has a
-// gram j that hashes to d (ASCII case-insensitive patterns add every case variant). The candidate
-// buckets of text start i are AND_j R_j[h(t[i + j], t[i + j + 1])]. As in FDR this runs as a
-// shift-or: M[d] holds ~R_j[d] in byte 7 - j, and a 128-bit state accumulates M[h(p)] << 8 (p -
-// base) for the 8 text positions p of a block, so start i ends up in byte 7 + i - base; a byte
-// that is not 0xFF after its block names a candidate. Cost: one table lookup, a shift and an OR
-// per text byte, independent of the number of patterns (the false-positive rate grows with it).
+// Filter. Long patterns (length >= 4) filter on their first L_k = min(8, length) bytes; they are
+// sorted by (L_k, prefix) and cut into 8 buckets (bit b) of one filter length each. For gram j
+// (pattern bytes j, j + 1) and domain value d (the low `bits_` bits of the little-endian 2-byte
+// value), R_j[d] has bit b when some pattern of bucket b has a gram j with domain d, or when j >=
+// L_b - 1 (no gram there: unconstrained); ASCII case-insensitive patterns add every case variant.
+// The candidate buckets of text start i are AND_j R_j[d(t[i + j], t[i + j + 1])]. As in FDR this
+// runs as a shift-or: M[d] holds ~R_j[d] in byte 7 - j; for a block of 8 text positions b..b+7,
+// s = carry | OR_k M[d(b + k)] << 8k and carry = OR_k M[d(b + k)] >> (64 - 8k), so byte k of ~s
+// is the bucket set of start b - 7 + k. Cost: per 8 text bytes two 64-bit loads, 8 table
+// lookups, shifts and ORs, independent of the number of patterns (the false-positive rate grows
+// with it, and with short filter lengths).
 //
-// Verification. A candidate start i looks its first L bytes (ASCII-folded when any pattern is
-// case-insensitive) up in an open-addressing hash table of the distinct L-byte prefixes; each hit
-// lists the patterns with that prefix in internal order, each compared in full (equal_at).
+// Verification. A candidate start i, for each filter length L among its buckets, looks its first
+// L bytes (ASCII-folded when any pattern is case-insensitive) up in a bit array and then an
+// open-addressing hash table of the distinct (L, prefix) pairs; each hit lists the patterns with
+// that prefix in internal order, each compared in full (equal_at).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
