@@ -87,6 +87,9 @@ class MultiAlgorithm {
 std::unique_ptr<MultiAlgorithm> make_naive(std::shared_ptr<const PatternTable> table);
 std::unique_ptr<MultiAlgorithm> make_aho_corasick(std::shared_ptr<const PatternTable> table);
 std::unique_ptr<MultiAlgorithm> make_m_bndm(std::shared_ptr<const PatternTable> table);
+/// FDR-like bucketed shift-or filter over hashed 2-byte grams, hash-table verification;
+/// patterns shorter than 4 bytes go to Aho-Corasick on that subset (fdr.cpp).
+std::unique_ptr<MultiAlgorithm> make_fdr(std::shared_ptr<const PatternTable> table);
 /// Teddy at simd_level() (STRMATCH_SIMD lowers it): AVX2 loop, SSSE3 loop or scalar table.
 std::unique_ptr<MultiAlgorithm> make_teddy(std::shared_ptr<const PatternTable> table);
 /// Teddy with the loop of exactly `level` (avx2 and up: AVX2; ssse3: SSSE3; sse2, scalar: the

@@ -25,7 +25,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 const std::vector<std::string>& cpu_names() {
-  static const std::vector<std::string> names = {"auto", "naive", "aho-corasick", "m-bndm", "teddy"};
+  static const std::vector<std::string> names = {"auto", "naive", "aho-corasick", "m-bndm", "teddy", "fdr"};
   return names;
 }
 
@@ -210,6 +210,8 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     s.algorithm = detail::multi::make_aho_corasick(table);
   else if (name == "m-bndm")
     s.algorithm = detail::multi::make_m_bndm(table);
+  else if (name == "fdr")
+    s.algorithm = detail::multi::make_fdr(table);
   else
     s.algorithm = detail::multi::make_teddy(table);
 

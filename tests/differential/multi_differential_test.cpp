@@ -139,7 +139,7 @@ void check_case(const Case& c, const std::vector<std::string>& algorithms, std::
   }
 }
 
-const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy", "auto"};
+const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
 
 }  // namespace
 
@@ -183,7 +183,7 @@ TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
 TEST(MultiDifferential, LargerSets) {
   const std::uint64_t seed = test_seed() + 1;
   std::mt19937_64 rng(seed);
-  const std::vector<std::string> algos = {"aho-corasick", "m-bndm", "teddy", "auto"};
+  const std::vector<std::string> algos = {"aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
   // 1,000 patterns, dense and sparse; 10,000 with STRMATCH_LONG_TESTS=1.
   check_case(make_case(rng, 1000, 1, 64, 4, false, true, 2000, 0), algos, seed);
   check_case(make_case(rng, 1000, 4, 32, 256, false, false, 2000, 1), algos, seed);
@@ -287,6 +287,44 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
   }
 }
 
+TEST(MultiDifferential, FdrEveryFilterLengthAndDomainMatchesTheReference) {
+  // fdr's special paths: short patterns (< 4 bytes) on the Aho-Corasick side path mixed with long
+  // ones, every filter length 4..8 in one set (one bucket class each), duplicates and shared
+  // prefixes (one verification group), nocase mixed with case-sensitive patterns of the same
+  // prefix, and tiny hash domains (STRMATCH_FDR_BITS=8: the filter passes nearly everything, so
+  // verification alone must be exact), scanned directly over chunks of 1, 37, 1000 and all.
+  const std::uint64_t seed = test_seed() + 4;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 12; ++round) {
+    const std::size_t min_len = round % 3 == 0 ? 1 : 4 + round % 5;
+    Case c = make_case(rng, 1 + rng() % 300, min_len, min_len + (round % 2 ? 6 : 40), round % 4 == 1 ? 2 : 26,
+                       round % 4 >= 2, round % 5 != 4, 300 + rng() % 2000, round % 3);
+    // Shared prefixes: some patterns extend others.
+    for (std::size_t i = 0; i + 1 < c.patterns.size() && i < 20; i += 2) {
+      c.patterns[i + 1].bytes = c.patterns[i].bytes + c.patterns[i + 1].bytes.substr(0, 3);
+      c.ref[i + 1].bytes = c.patterns[i + 1].bytes;
+    }
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    for (const char* bits : {"", "8", "16"}) {
+      if (*bits != '\0')
+        setenv("STRMATCH_FDR_BITS", bits, 1);
+      else
+        unsetenv("STRMATCH_FDR_BITS");
+      const auto table = table_of(c.patterns);
+      const auto fdr = strmatch::detail::multi::make_fdr(table);
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(seed, c.describe + " fdr bits=" + bits + " chunk=" + std::to_string(chunk) +
+                                          " " + fdr->memory().detail));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*fdr, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
+      }
+    }
+    unsetenv("STRMATCH_FDR_BITS");
+  }
+}
+
 namespace {
 
 /// An independent check for sets too large for the quadratic reference: every text substring of
@@ -359,5 +397,21 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
     // Memory stays linear in the pattern bytes (plus the fixed dense budget).
     EXPECT_LT(st.memory_bytes, 40 * st.pattern_bytes + (std::uint64_t{40} << 20)) << st.detail;
     if (*budget != '\0') unsetenv("STRMATCH_AC_DENSE_BYTES");
+  }
+  {
+    // fdr at this scale: domains of 16 bits, 8 buckets of about 12,500 patterns each.
+    SCOPED_TRACE(rerun_hint(seed, std::string("patterns=") + std::to_string(count) + " fdr"));
+    strmatch::PatternSetOptions o;
+    o.algorithm = "fdr";
+    o.threads = 2;
+    o.chunk_bytes = 30000;
+    const strmatch::PatternSet set(ps, o);
+    std::vector<strmatch::Match> got;
+    set.find_all(text, [&](std::span<const strmatch::Match> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return true;
+    });
+    EXPECT_EQ(got.size(), expected.size());
+    EXPECT_TRUE(got == expected) << set.stats().detail;
   }
 }

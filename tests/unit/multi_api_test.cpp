@@ -26,7 +26,7 @@ using strmatch::Match;
 using strmatch::Pattern;
 using strmatch::PatternFlags;
 
-const std::vector<std::string> kAlgorithms = {"naive", "aho-corasick", "m-bndm", "teddy", "auto"};
+const std::vector<std::string> kAlgorithms = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
 
 std::vector<Match> run(const std::vector<Pattern>& ps, std::string_view text, const std::string& algorithm,
                        unsigned threads = 1, std::size_t chunk = 0) {
@@ -132,7 +132,7 @@ TEST(MultiApi, Errors) {
   } catch (const strmatch::InvalidArgument& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("wu-manber"), std::string::npos) << msg;
-    for (const char* n : {"naive", "aho-corasick", "m-bndm", "teddy"})
+    for (const char* n : {"naive", "aho-corasick", "m-bndm", "teddy", "fdr"})
       EXPECT_NE(msg.find(n), std::string::npos) << msg;
   }
   o.algorithm = "auto";
@@ -255,4 +255,46 @@ TEST(MultiApi, ConcurrentScansOfOneSet) {
     for (auto& t : pool) t.join();
     for (int k = 0; k < 4; ++k) EXPECT_EQ(got[k], strmatch::reference::multi_find_all(texts[k], ref)) << algo;
   }
+}
+
+TEST(MultiApi, FdrShortAndLongPatternsTogether) {
+  // fdr sends patterns shorter than 4 bytes to its Aho-Corasick side path and filters the rest
+  // on their first min(8, length) bytes: both kinds, nested in each other, at one begin.
+  const std::vector<Pattern> ps = {{"abcdefghij", 0}, {"ab", 1},          {"abcd", 2}, {"abcdefgh", 3},
+                                   {"b", 4},          {"abcdefghijk", 5}, {"bcde", 6}};
+  expect_all(ps, "xabcdefghij", {{1, 11, 0}, {1, 3, 1}, {1, 5, 2}, {1, 9, 3}, {2, 3, 4}, {2, 6, 6}});
+}
+
+TEST(MultiApi, FdrLongPatternsAtTheTextEnds) {
+  // Occurrences that start at byte 0 or end at the last byte, for filter lengths 4..8 and longer.
+  const std::string text = "0123456789abcdefghij";
+  std::vector<Pattern> ps;
+  std::vector<Match> expected;
+  for (std::uint32_t m = 4; m <= 12; ++m) {
+    ps.push_back({text.substr(0, m), m});
+    ps.push_back({text.substr(text.size() - m), 100 + m});
+  }
+  for (std::uint32_t m = 4; m <= 12; ++m) expected.push_back({0, m, m});
+  for (std::uint32_t m = 12; m >= 4; --m) expected.push_back({20 - m, 20, 100 + m});
+  expect_all(ps, text, expected);
+}
+
+TEST(MultiApi, FdrDuplicatesNulFFAndCaseInsensitiveLongPatterns) {
+  const std::string z = std::string("\0\0\xff\xff\0", 5);
+  const std::vector<Pattern> ps = {{z, 3},
+                                   {z, 1},
+                                   {"HELLO", 2, PatternFlags::case_insensitive},
+                                   {"hello", 4},
+                                   {"hellO", 5, PatternFlags::case_insensitive}};
+  const std::string text = std::string("\0\0\xff\xff\0\0\xff\xff\0", 9) + "hello HeLlO";
+  expect_all(ps, text,
+             {{0, 5, 1},
+              {0, 5, 3},
+              {4, 9, 1},
+              {4, 9, 3},
+              {9, 14, 2},
+              {9, 14, 4},
+              {9, 14, 5},
+              {15, 20, 2},
+              {15, 20, 5}});
 }
