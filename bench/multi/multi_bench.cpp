@@ -6,7 +6,7 @@
 // Usage: strmatch_multi_bench [--text FILE | --corpus-dir DIR] [--mb N] [--threads T]
 //                             [--reps R] [--csv FILE] [--md FILE] [--seed S] [--sets a,b,...]
 //                             [--pattern-dir DIR] [--label L] [--text-name NAME]
-//                             [--naive-mb N] [--seed003-mb N]
+//                             [--naive-mb N] [--seed003-mb N] [--algorithms a,b,...]
 // The text: FILE's first N MB (10^6 bytes; --mb 0: all of it), or the files under DIR (default
 // /usr/include) concatenated in sorted path order up to N MB (default 32).
 // Sets: --pattern-dir DIR reads DIR/*.txt (one pattern per line, as scripts/make_pattern_sets.py
@@ -62,6 +62,7 @@ struct Args {
   std::string text_name;
   double naive_mb = 1;
   double seed003_mb = 20;
+  std::string algorithms;  // comma-separated filter of our algorithms (empty: all)
 };
 
 std::string load_corpus(const Args& a) {
@@ -416,6 +417,8 @@ int main(int argc, char** argv) try {
       a.text_name = val();
     else if (k == "--naive-mb")
       a.naive_mb = std::stod(val());
+    else if (k == "--algorithms")
+      a.algorithms = val();
     else if (k == "--seed003-mb")
       a.seed003_mb = std::stod(val());
     else {
@@ -447,6 +450,8 @@ int main(int argc, char** argv) try {
     const std::size_t n = s.patterns.size();
     std::vector<std::string> engines;
     for (const auto& e : algorithms) {
+      if (!a.algorithms.empty() && ("," + a.algorithms + ",").find("," + e + ",") == std::string::npos)
+        continue;
       if (e == "naive" && n > 100) continue;
       if (e == "teddy" && n > 100) continue;
       if (e == "m-bndm" && n > 100 && !seed003) continue;
