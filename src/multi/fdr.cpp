@@ -64,28 +64,23 @@ class Fdr final : public MultiAlgorithm {
     if (members_.empty() || n < l_) return;
     const std::size_t limit = std::min(own, n - l_ + 1);  // candidate starts [0, limit)
     const std::uint64_t* m = masks_.data();
-    const unsigned shift = 32 - bits_;
-    auto h = [&](std::size_t p) {
-      std::uint16_t v;
-      std::memcpy(&v, text + p, 2);
-      return (static_cast<std::uint32_t>(v) * 0x9E3779B1u) >> shift;
-    };
+    const std::uint64_t dmask = (std::uint64_t{1} << bits_) - 1;
     // Starts i < 0 are masked: bytes 0..6 of the initial low half stand for starts -7..-1.
-    unsigned __int128 state = 0x00FFFFFFFFFFFFFFull;
+    std::uint64_t carry = 0x00FFFFFFFFFFFFFFull;
     std::size_t b = 0;
-    for (; b + 9 <= n && b < limit + 7; b += 8) {
-      unsigned __int128 s = state;
-      s |= static_cast<unsigned __int128>(m[h(b + 0)]);
-      s |= static_cast<unsigned __int128>(m[h(b + 1)]) << 8;
-      s |= static_cast<unsigned __int128>(m[h(b + 2)]) << 16;
-      s |= static_cast<unsigned __int128>(m[h(b + 3)]) << 24;
-      s |= static_cast<unsigned __int128>(m[h(b + 4)]) << 32;
-      s |= static_cast<unsigned __int128>(m[h(b + 5)]) << 40;
-      s |= static_cast<unsigned __int128>(m[h(b + 6)]) << 48;
-      s |= static_cast<unsigned __int128>(m[h(b + 7)]) << 56;
-      std::uint64_t lo = ~static_cast<std::uint64_t>(s);  // byte k != 0: start b - 7 + k
-      state = s >> 64;
-      if (lo == 0) continue;
+    for (; b + 16 <= n && b < limit + 7; b += 8) {
+      // The 2-byte windows at b .. b + 7, their low `bits_` bits as the domain (as FDR does).
+      std::uint64_t w0, w1;
+      std::memcpy(&w0, text + b, 8);
+      std::memcpy(&w1, text + b + 8, 8);
+      const std::uint64_t last = (w0 >> 56) | (w1 << 8);
+      const std::uint64_t m0 = m[w0 & dmask], m1 = m[(w0 >> 8) & dmask], m2 = m[(w0 >> 16) & dmask],
+                          m3 = m[(w0 >> 24) & dmask], m4 = m[(w0 >> 32) & dmask], m5 = m[(w0 >> 40) & dmask],
+                          m6 = m[(w0 >> 48) & dmask], m7 = m[last & dmask];
+      const std::uint64_t s_lo = carry | m0 | (m1 << 8) | (m2 << 16) | (m3 << 24) | (m4 << 32) | (m5 << 40) |
+                                 (m6 << 48) | (m7 << 56);
+      carry = (m1 >> 56) | (m2 >> 48) | (m3 >> 40) | (m4 >> 32) | (m5 >> 24) | (m6 >> 16) | (m7 >> 8);
+      std::uint64_t lo = ~s_lo;  // byte k != 0: start b - 7 + k
       while (lo != 0) {
         const int k = __builtin_ctzll(lo) >> 3;
         const std::uint32_t buckets = static_cast<std::uint32_t>(lo >> (8 * k)) & 0xFFu;
@@ -145,7 +140,7 @@ class Fdr final : public MultiAlgorithm {
     bits_ = longs.size() <= 2000 ? 12 : longs.size() <= 20000 ? 14 : 16;
     if (const char* e = std::getenv("STRMATCH_FDR_BITS")) {
       const long v = std::strtol(e, nullptr, 10);
-      if (v >= 8 && v <= 20) bits_ = static_cast<unsigned>(v);
+      if (v >= 8 && v <= 16) bits_ = static_cast<unsigned>(v);
     }
 
     // Each long pattern filters on its first L_k = min(8, length) bytes. Sort by (L_k, prefix,
@@ -213,7 +208,7 @@ class Fdr final : public MultiAlgorithm {
     std::uint64_t init = 0;
     for (std::size_t j = 0; j < grams; ++j) init |= 0xFFull << (8 * (7 - j));
     masks_.assign(std::size_t{1} << bits_, init);
-    const unsigned shift = 32 - bits_;
+    const std::uint32_t dmask = (std::uint32_t{1} << bits_) - 1;
     int bucket = 0;
     for (std::size_t L = 0; L <= 8; ++L) {
       for (int q = 0; q < nb[L]; ++q, ++bucket) {
@@ -234,7 +229,7 @@ class Fdr final : public MultiAlgorithm {
               for (int c = 0; c < n1; ++c) {
                 const std::uint32_t v =
                     static_cast<std::uint32_t>(v0[a]) | (static_cast<std::uint32_t>(v1[c]) << 8);
-                const std::uint32_t d = (v * 0x9E3779B1u) >> shift;
+                const std::uint32_t d = v & dmask;
                 masks_[d] &= ~(std::uint64_t{1} << (8 * (7 - j) + bucket));
               }
           }

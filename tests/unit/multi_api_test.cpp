@@ -298,3 +298,21 @@ TEST(MultiApi, FdrDuplicatesNulFFAndCaseInsensitiveLongPatterns) {
               {15, 20, 2},
               {15, 20, 5}});
 }
+
+TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
+  // The documented rule: 33..1,500 patterns of 4+ bytes, half of them 8+ bytes: fdr; 4-byte
+  // keywords or more than 1,500 patterns: aho-corasick.
+  auto pick = [](std::size_t count, std::size_t length) {
+    std::vector<std::string> ps;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string s = "id_" + std::to_string(i * 7919);
+      s.resize(length, 'x');
+      ps.push_back(s);
+    }
+    return strmatch::PatternSet(ps).stats().algorithm;
+  };
+  EXPECT_EQ(pick(100, 10), "fdr");
+  EXPECT_EQ(pick(1500, 12), "fdr");
+  EXPECT_EQ(pick(1501, 12), "aho-corasick");
+  EXPECT_EQ(pick(100, 4), "aho-corasick");
+}
