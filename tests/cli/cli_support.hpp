@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -226,5 +227,17 @@ inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_
   for (auto& c : s) c = nl(rng) ? '\n' : alphabet[pick(rng)];
   return s;
 }
+
+/// Base fixture of the tests that run the built binary; without it (STRMATCH_BUILD_CLI=OFF) they
+/// are skipped, and a configured but unbuilt binary is a failure.
+class CliBinaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string(STRMATCH_CLI_PATH).empty())
+      GTEST_SKIP() << "the strmatch CLI is not built (STRMATCH_BUILD_CLI=OFF)";
+    if (::access(STRMATCH_CLI_PATH, X_OK) != 0)
+      FAIL() << STRMATCH_CLI_PATH << " is missing: build the strmatch_cli target before the tests";
+  }
+};
 
 }  // namespace strmatch::test

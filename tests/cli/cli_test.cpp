@@ -46,16 +46,7 @@ bool gpu_usable(std::string* why) {
 
 }  // namespace
 
-/// Every CLI test runs the built binary; without it (STRMATCH_BUILD_CLI=OFF) they are skipped.
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (std::string(STRMATCH_CLI_PATH).empty())
-      GTEST_SKIP() << "the strmatch CLI is not built (STRMATCH_BUILD_CLI=OFF)";
-    if (::access(STRMATCH_CLI_PATH, X_OK) != 0)
-      FAIL() << STRMATCH_CLI_PATH << " is missing: build the strmatch_cli target before the tests";
-  }
-};
+class Cli : public strmatch::test::CliBinaryTest {};
 
 // --- output formats on a hand-checked text ---------------------------------------------------------
 

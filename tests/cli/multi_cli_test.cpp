@@ -75,15 +75,7 @@ std::vector<strmatch::reference::RefPattern> ref_set(const std::vector<std::stri
 
 }  // namespace
 
-class MultiCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (std::string(STRMATCH_CLI_PATH).empty())
-      GTEST_SKIP() << "the strmatch CLI is not built (STRMATCH_BUILD_CLI=OFF)";
-    if (::access(STRMATCH_CLI_PATH, X_OK) != 0)
-      FAIL() << STRMATCH_CLI_PATH << " is missing: build the strmatch_cli target before the tests";
-  }
-};
+class MultiCli : public strmatch::test::CliBinaryTest {};
 
 // --- output formats on a hand-checked text ---------------------------------------------------------
 
