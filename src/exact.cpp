@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/threads.hpp"
 #include "cpu/exact_algorithm.hpp"
 #include "cpu/parallel/ordered_executor.hpp"
 #include "cpu/simd/simd_level.hpp"
@@ -31,12 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-unsigned resolve_threads(unsigned requested) {
-  if (requested != 0) return requested;
-  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());  // read once
-  return hw;
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -113,8 +108,8 @@ struct ExactSearcher::Impl {
                               : positions              ? kDefaultChunkBytes
                                                        : kDefaultCountChunkBytes;
     detail::Chunker chunker(text.size(), chunk, m - 1);
-    const unsigned threads =
-        static_cast<unsigned>(std::min<std::uint64_t>(resolve_threads(options.threads), chunker.size()));
+    const unsigned threads = static_cast<unsigned>(
+        std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
     stats.threads = threads;
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
     bool complete = true;

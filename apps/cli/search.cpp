@@ -16,7 +16,6 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 
 #include "lines.hpp"
 #include "output.hpp"
@@ -37,14 +36,6 @@ enum class Mode { quiet, list, count_per_pattern, count_lines, count_matches, js
 /// A mapped file is searched in slices of this size when a progress bar may be drawn, so that the
 /// bar moves; otherwise in one call.
 constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
-
-/// 0 means every hardware thread. Resolved once here: the library would ask the system (which
-/// reads /sys) at each search call, i.e. per file and per stream block.
-unsigned resolve_threads(unsigned requested) {
-  if (requested != 0) return requested;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : hw;
-}
 
 std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
@@ -107,15 +98,14 @@ class Run {
       PatternSetOptions o;
       o.algorithm = c.algorithm;
       o.backend = parse_backend(c.backend);
-      o.threads = resolve_threads(c.threads);
+      o.threads = c.threads;
       o.chunk_bytes = static_cast<std::size_t>(c.chunk_bytes);
       o.case_insensitive = c.ignore_case;
       set.emplace(std::span<const std::string>(*set_patterns), o);
       longest = set->stats().longest;
     } else {
-      searcher.emplace(c.pattern,
-                       ExactOptions{c.algorithm, parse_backend(c.backend), resolve_threads(c.threads),
-                                    static_cast<std::size_t>(c.chunk_bytes)});
+      searcher.emplace(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
+                                               static_cast<std::size_t>(c.chunk_bytes)});
       longest = c.pattern.size();
     }
     if (c.quiet)

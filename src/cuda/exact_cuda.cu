@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/threads.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/exact_kernels.cuh"
@@ -659,9 +660,8 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     const std::uint64_t out_cap = tuning.output_capacity != 0 ? tuning.output_capacity : kDefaultStreamOutput;
     const std::uint32_t seg_cap =
         tuning.segment_capacity != 0 ? tuning.segment_capacity : kDefaultSegmentCapacity;
-    const unsigned host_threads = tuning.host_threads != 0
-                                      ? tuning.host_threads
-                                      : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+    const unsigned host_threads =
+        tuning.host_threads != 0 ? tuning.host_threads : std::min(16u, resolve_threads(0));
     if (!e.pool || e.pool->threads() != host_threads) e.pool = std::make_unique<CopyPool>(host_threads);
 
     const Chunker chunker(n, chunk, m - 1);

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/threads.hpp"
 #include "cpu/parallel/ordered_executor.hpp"
 #include "multi/multi_algorithm.hpp"
 #include "strmatch/multi.hpp"
@@ -76,12 +77,8 @@ struct PatternSet::Impl {
   std::string note;
 
   unsigned threads_for(std::uint64_t chunks) const {
-    unsigned t = options.threads;
-    if (t == 0) {
-      t = std::thread::hardware_concurrency();
-      if (t == 0) t = 1;
-    }
-    return static_cast<unsigned>(std::clamp<std::uint64_t>(t, 1, chunks));
+    return static_cast<unsigned>(
+        std::clamp<std::uint64_t>(detail::resolve_threads(options.threads), 1, chunks));
   }
 
   /// The chunked driver. `sink` null: count only; `per_pattern` non-null: counts by input index.

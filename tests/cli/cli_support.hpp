@@ -228,6 +228,13 @@ inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_
   return s;
 }
 
+/// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
+inline RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {},
+                        const std::string& cwd = {}) {
+  args.insert(args.begin(), {"search", "--backend", "cpu"});
+  return run_cli(args, dir, in, cwd);
+}
+
 /// Base fixture of the tests that run the built binary; without it (STRMATCH_BUILD_CLI=OFF) they
 /// are skipped, and a configured but unbuilt binary is a failure.
 class CliBinaryTest : public ::testing::Test {

@@ -19,19 +19,13 @@
 using strmatch::test::Expected;
 using strmatch::test::run_cli;
 using strmatch::test::RunResult;
+using strmatch::test::search;
 using strmatch::test::Stdin;
 using strmatch::test::TempDir;
 
 namespace {
 
 constexpr const char* kText = "hello world\nfoo aaaa bar\nno match\naa aa\nlast aa";
-
-/// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
-RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {},
-                 const std::string& cwd = {}) {
-  args.insert(args.begin(), {"search", "--backend", "cpu"});
-  return run_cli(args, dir, in, cwd);
-}
 
 /// True when this process can use a GPU through the library (then the no-GPU tests do not apply).
 bool gpu_usable(std::string* why) {

@@ -22,6 +22,7 @@
 
 using strmatch::test::run_cli;
 using strmatch::test::RunResult;
+using strmatch::test::search;
 using strmatch::test::Stdin;
 using strmatch::test::TempDir;
 
@@ -31,12 +32,6 @@ namespace {
 // "last aa\n" 40..47, "ushers HE" 48..56.
 constexpr const char* kText = "hello world\nfoo aaaa bar\nno match\naa aa\nlast aa\nushers HE";
 constexpr const char* kPatterns = "he\nshe\nhers\n";
-
-/// Runs `strmatch search --backend cpu ARGS...` (the CPU: no note about the backend).
-RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {}) {
-  args.insert(args.begin(), {"search", "--backend", "cpu"});
-  return run_cli(args, dir, in);
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
