@@ -36,6 +36,16 @@ bool long_tests() {
   return s != nullptr && std::string(s) == "1";
 }
 
+/// Every match the compiled set delivers for `text`, in delivery order.
+std::vector<strmatch::Match> collect(const strmatch::PatternSet& set, std::string_view text) {
+  std::vector<strmatch::Match> got;
+  set.find_all(text, [&](std::span<const strmatch::Match> b) {
+    got.insert(got.end(), b.begin(), b.end());
+    return true;
+  });
+  return got;
+}
+
 std::string rerun_hint(std::uint64_t /*derived seed*/, const std::string& what) {
   return "rerun: STRMATCH_TEST_SEED=" + std::to_string(test_seed()) +
          " ./strmatch_differential_tests --gtest_filter='MultiDifferential.*'  (" + what + ")";
@@ -121,11 +131,7 @@ void check_case(const Case& c, const std::vector<std::string>& algorithms, std::
         o.threads = threads;
         o.chunk_bytes = chunk;
         const strmatch::PatternSet set(c.patterns, o);
-        std::vector<strmatch::Match> got;
-        set.find_all(c.text, [&](std::span<const strmatch::Match> b) {
-          got.insert(got.end(), b.begin(), b.end());
-          return true;
-        });
+        const std::vector<strmatch::Match> got = collect(set, c.text);
         ASSERT_EQ(got.size(), expected.size());
         ASSERT_EQ(got, expected);
         EXPECT_EQ(set.count(c.text).occurrences, expected.size());
@@ -382,11 +388,7 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
     o.threads = 2;
     o.chunk_bytes = 30000;
     const strmatch::PatternSet set(ps, o);
-    std::vector<strmatch::Match> got;
-    set.find_all(text, [&](std::span<const strmatch::Match> b) {
-      got.insert(got.end(), b.begin(), b.end());
-      return true;
-    });
+    const std::vector<strmatch::Match> got = collect(set, text);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected);
     const auto& st = set.stats();
@@ -406,11 +408,7 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
     o.threads = 2;
     o.chunk_bytes = 30000;
     const strmatch::PatternSet set(ps, o);
-    std::vector<strmatch::Match> got;
-    set.find_all(text, [&](std::span<const strmatch::Match> b) {
-      got.insert(got.end(), b.begin(), b.end());
-      return true;
-    });
+    const std::vector<strmatch::Match> got = collect(set, text);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected) << set.stats().detail;
   }
