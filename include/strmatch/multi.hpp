@@ -40,8 +40,11 @@ struct PatternSetOptions {
   /// Algorithm name, see pattern_set_algorithms(). "auto" picks by set size and shape (the rule
   /// is in docs/multi-pattern.md).
   std::string algorithm = "auto";
-  /// cpu; cuda is not available for pattern sets yet (BackendUnavailable); automatic runs on the
-  /// CPU and says so in SearchStats::note.
+  /// cpu: the CPU algorithms. cuda: the GPU algorithms only (BackendUnavailable when no GPU is
+  /// usable). automatic: compiles for the CPU and, when a GPU is usable and `algorithm` exists
+  /// there, for the GPU too; each host-memory scan then runs on the GPU when the text has at least
+  /// the measured threshold of bytes (docs/multi-pattern.md), on the CPU otherwise, and says so in
+  /// SearchStats::note. A name only one backend has (e.g. teddy, qgram-filter) pins that backend.
   Backend backend = Backend::cpu;
   /// Worker threads on the CPU; 0 means every hardware thread.
   unsigned threads = 0;
@@ -53,7 +56,8 @@ struct PatternSetOptions {
 };
 
 /// Names accepted by PatternSetOptions::algorithm for a backend, "auto" first.
-/// cpu: auto, naive, aho-corasick, m-bndm, teddy. cuda: none yet.
+/// cpu: auto, naive, aho-corasick, m-bndm, teddy, fdr. cuda (empty in a build without CUDA):
+/// auto, qgram-filter, m-bndm. automatic: the union, cpu names first.
 std::vector<std::string> pattern_set_algorithms(Backend backend);
 
 /// What compiling a pattern set produced, for --stats and benchmarks.
@@ -74,6 +78,13 @@ struct PatternSetStats {
   std::uint64_t fast_memory_bytes = 0;
   bool fits_in_fast_memory = false;
   std::string detail;  ///< algorithm-specific facts, e.g. "states=1234 classes=40 dense=1234"
+  /// The GPU compilation, when the set has one (backend cuda or automatic with a GPU); then
+  /// `algorithm` and the fields above describe the CPU one (empty algorithm: none).
+  std::string gpu_algorithm;             ///< resolved GPU algorithm, empty when none
+  std::uint64_t gpu_memory_bytes = 0;    ///< device memory of the compiled form
+  std::uint64_t gpu_hot_bytes = 0;       ///< shared memory per block the scan loop reads
+  bool gpu_fits_in_fast_memory = false;  ///< the whole hot structure is in shared memory
+  std::string gpu_detail;
 };
 
 /// Counts of a count_per_pattern() call.
@@ -97,10 +108,15 @@ struct PatternCounts {
 /// root and a sparse automaton with failure links beyond: O(n + occurrences) with dense rows);
 /// m-bndm (multi-pattern BNDM, Navarro & Raffinot 2002 / seed 003: the prefixes of length
 /// min(shortest, 64) packed into 64-bit words, verified); teddy (Hyperscan's Teddy: nibble-mask
-/// shuffles over 32 bytes with AVX2, 16 with SSSE3, a scalar table otherwise, then verification).
+/// shuffles over 32 bytes with AVX2, 16 with SSSE3, a scalar table otherwise, then verification);
+/// fdr (FDR-like bucketed shift-or over 2-byte grams). GPU (docs/multi-pattern.md): qgram-filter
+/// (a bitmap of the patterns' q-gram hashes in shared memory tested at every text offset, then
+/// the bucket of candidates verified: O(n) filter work plus O(candidates * bucket)); m-bndm (seed
+/// 003's mapping: text pages in shared memory, pattern subsets across blocks).
 ///
 /// Errors: InvalidArgument for an empty set, an empty pattern (the message gives its index) or
-/// an unknown algorithm (the message lists the names); BackendUnavailable for Backend::cuda.
+/// an unknown algorithm (the message lists the names); BackendUnavailable for Backend::cuda when
+/// no GPU is usable or the compiled set does not fit in device memory.
 ///
 /// Example: patterns {"he" id 0, "she" id 1, "hers" id 2} in "ushers" give, as {begin, end, id}:
 /// {1, 4, 1} "she", {2, 4, 0} "he", {2, 6, 2} "hers".
@@ -127,6 +143,18 @@ class PatternSet {
   /// Counts per pattern and in total without materialising positions. Extra memory:
   /// 8 bytes * patterns per worker thread.
   PatternCounts count_per_pattern(std::string_view text) const;
+
+  /// The same three scans for a text already in GPU memory (`device_text`: a device pointer to
+  /// `n` bytes, any alignment). Need a set compiled for the GPU (backend cuda, or automatic with
+  /// a GPU usable); otherwise BackendUnavailable. Extra device memory: the matches of one window
+  /// (positions) or one counter per pattern (count_per_pattern_resident).
+  SearchStats find_all_resident(const void* device_text, std::uint64_t n, const MatchSink& sink) const;
+  SearchStats count_resident(const void* device_text, std::uint64_t n) const;
+  PatternCounts count_per_pattern_resident(const void* device_text, std::uint64_t n) const;
+
+  /// True when scans of host text of `text_bytes` bytes run on the GPU (backend cuda, or
+  /// automatic with a GPU and a text at or above the threshold).
+  bool uses_gpu(std::uint64_t text_bytes) const noexcept;
 
  private:
   struct Impl;

@@ -16,6 +16,10 @@ namespace strmatch::detail::cuda {
 /// (e.g. "built without CUDA", "no CUDA device: <driver message>"). Probes once per process.
 bool available(std::string* why);
 
+/// Throws BackendUnavailable (saying why) unless a usable device is there; creates the CUDA
+/// context on first use. CUDA builds only.
+void require_available();
+
 /// The GPU's exact-search algorithm names, "auto" first: auto, tile-filter, sunday.
 const std::vector<std::string>& exact_algorithm_names();
 

@@ -1,5 +1,6 @@
 // CUDA backend stand-in for builds without CUDA: every entry point reports "unavailable".
 #include "cuda/cuda_backend.hpp"
+#include "cuda/multi_backend.hpp"
 #include "strmatch/cuda.hpp"
 
 namespace strmatch::detail::cuda {
@@ -19,6 +20,21 @@ const std::vector<std::string>& exact_algorithm_names() {
 }
 
 std::uint64_t auto_min_bytes() { return UINT64_MAX; }
+
+void require_available() {
+  throw BackendUnavailable(std::string("the cuda backend is not available: ") + kWhy);
+}
+
+const std::vector<std::string>& multi_algorithm_names() {
+  static const std::vector<std::string> names;
+  return names;
+}
+
+std::uint64_t multi_auto_min_bytes() { return UINT64_MAX; }
+
+std::unique_ptr<MultiEngine> make_multi_engine(std::shared_ptr<const multi::PatternTable>, std::string_view) {
+  throw BackendUnavailable(std::string("the cuda backend is not available: ") + kWhy);
+}
 
 SearchStats find_all(std::string_view, std::string_view, std::string_view, const OffsetSink*) {
   throw BackendUnavailable(std::string("the cuda backend is not available: ") + kWhy);

@@ -20,6 +20,7 @@
 #include "core/threads.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.cuh"
 #include "cuda/exact_kernels.cuh"
 #include "strmatch/cuda.hpp"
 
@@ -104,69 +105,6 @@ void ensure_context() {
   });
   STRMATCH_CUDA_CHECK(error);
 }
-
-void require_available() {
-  const Probe& p = probe();
-  if (!p.ok) throw BackendUnavailable("the cuda backend is not available: " + p.why);
-  ensure_context();
-}
-
-// ---- RAII buffers ----------------------------------------------------------------------------------
-
-template <typename T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { reset(); }
-  void reset() {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
-    ptr_ = nullptr;
-    size_ = 0;
-  }
-  /// Makes room for at least `count` elements (contents are lost when it grows).
-  void ensure(std::size_t count) {
-    if (count <= size_ && ptr_ != nullptr) return;
-    reset();
-    STRMATCH_CUDA_CHECK(
-        cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(count, 1) * sizeof(T)));
-    size_ = count;
-  }
-  T* get() const { return ptr_; }
-  std::size_t size() const { return size_; }
-
- private:
-  T* ptr_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { reset(); }
-  void reset() {
-    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    size_ = 0;
-  }
-  void ensure(std::size_t count) {
-    if (count <= size_ && ptr_ != nullptr) return;
-    reset();
-    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
-                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocDefault));
-    size_ = count;
-  }
-  T* get() const { return ptr_; }
-  std::size_t size() const { return size_; }
-
- private:
-  T* ptr_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 // ---- algorithms ----------------------------------------------------------------------------------
 
@@ -425,92 +363,6 @@ std::uint64_t owned(std::uint64_t begin, std::uint64_t end, std::uint64_t n, std
   return e > begin ? e - begin : 0;
 }
 
-// ---- host copy pool ------------------------------------------------------------------------------
-
-/// A few threads that copy pageable host memory into pinned staging together (one thread copies
-/// page-cache or heap memory at roughly 10 GB/s; the PCIe link takes about 55).
-class CopyPool {
- public:
-  explicit CopyPool(unsigned threads) {
-    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
-    parts_ = threads;
-  }
-  ~CopyPool() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
-  unsigned threads() const { return parts_; }
-
-  /// Fills dst[0, n) by calling fill(dst + b, b, e - b) on disjoint 4 KiB-aligned parts, one per
-  /// thread (the calling thread takes part 0). Exceptions from `fill` are rethrown here.
-  using Fill = std::function<void(std::uint8_t* dst, std::size_t offset, std::size_t len)>;
-  void run(std::uint8_t* dst, std::size_t n, const Fill& fill) {
-    if (n < (std::size_t{1} << 20) || workers_.empty()) {
-      fill(dst, 0, n);
-      return;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      dst_ = dst;
-      fill_ = &fill;
-      n_ = n;
-      error_ = nullptr;
-      pending_ = static_cast<unsigned>(workers_.size());
-      ++generation_;
-    }
-    cv_.notify_all();
-    part(0);
-    std::unique_lock<std::mutex> lock(mu_);
-    done_cv_.wait(lock, [this] { return pending_ == 0; });
-    if (error_) std::rethrow_exception(error_);
-  }
-
- private:
-  void part(unsigned i) {
-    const std::size_t per = ((n_ + parts_ - 1) / parts_ + 4095) & ~std::size_t{4095};  // parts cover n_
-    const std::size_t b = std::min(n_, per * i), e = std::min(n_, b + per);
-    if (e <= b) return;
-    try {
-      (*fill_)(dst_ + b, b, e - b);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!error_) error_ = std::current_exception();
-    }
-  }
-  void work(unsigned i) {
-    std::uint64_t seen = 0;
-    while (true) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-      }
-      part(i);
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (--pending_ == 0) done_cv_.notify_one();
-      }
-    }
-  }
-
-  std::vector<std::thread> workers_;
-  unsigned parts_ = 1;
-  std::mutex mu_;
-  std::condition_variable cv_, done_cv_;
-  bool stop_ = false;
-  std::uint64_t generation_ = 0;
-  unsigned pending_ = 0;
-  std::uint8_t* dst_ = nullptr;
-  const Fill* fill_ = nullptr;
-  std::size_t n_ = 0;
-  std::exception_ptr error_;
-};
-
 // ---- the streaming engine ------------------------------------------------------------------------
 
 struct Slot {
@@ -550,6 +402,12 @@ Engine& engine() {
 }  // namespace
 
 // ---- the library-facing entry points -------------------------------------------------------------
+
+void require_available() {
+  const Probe& p = probe();
+  if (!p.ok) throw BackendUnavailable("the cuda backend is not available: " + p.why);
+  ensure_context();
+}
 
 bool available(std::string* why) {
   const Probe& p = probe();

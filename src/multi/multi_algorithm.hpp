@@ -103,6 +103,9 @@ std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const Patter
 /// STRMATCH_AC_DENSE_BYTES for experiments.
 std::uint64_t aho_corasick_dense_budget();
 
+/// The CPU `auto` rule (auto_rule.cpp): the CPU algorithm name for the set.
+std::string resolve_cpu_auto(const PatternTable& table);
+
 /// The loop make_teddy() picks at simd_level(): "avx2", "ssse3" or "scalar".
 std::string_view teddy_level();
 

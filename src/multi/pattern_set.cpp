@@ -11,6 +11,7 @@
 #include "core/chunker.hpp"
 #include "core/threads.hpp"
 #include "cpu/parallel/ordered_executor.hpp"
+#include "cuda/multi_backend.hpp"
 #include "multi/multi_algorithm.hpp"
 #include "strmatch/multi.hpp"
 
@@ -44,37 +45,62 @@ std::uint64_t l2_bytes() {
   return 0;
 }
 
-/// The `auto` rule (docs/multi-pattern.md, "Choosing an algorithm"): Teddy for small sets
-/// whose shortest pattern gives a fingerprint of 3 bytes or more and when SIMD is there; FDR for
-/// up to 1,500 patterns (33 and up when Teddy is taken) of 4 bytes or more when at least half of them are 8
-/// bytes or longer (identifier-like) or the set has at most 100 patterns (measured 1.1-1.5x Aho-Corasick's
-/// one-thread throughput at 50, 100 and 1,000 identifiers and 100 4-byte keywords; Aho-Corasick
-/// was faster on 4-byte keywords from 500 up, 2,000+ identifiers and the dense set);
-/// Aho-Corasick otherwise.
-std::string resolve_auto(const detail::multi::PatternTable& t) {
-  const bool simd = detail::multi::teddy_level() != "scalar";
-  if (simd && t.size() <= 32 && t.shortest >= 3) return "teddy";
-  if (t.size() <= 1500 && t.shortest >= 4) {
-    std::size_t long_ones = 0;
-    for (std::uint32_t m : t.length) long_ones += m >= 8 ? 1 : 0;
-    if (2 * long_ones >= t.size() || t.size() <= 100) return "fdr";
-  }
-  return "aho-corasick";
-}
-
 }  // namespace
 
 std::vector<std::string> pattern_set_algorithms(Backend backend) {
-  if (backend == Backend::cuda) return {};
-  return cpu_names();
+  if (backend == Backend::cuda) return detail::cuda::multi_algorithm_names();
+  if (backend == Backend::cpu) return cpu_names();
+  std::vector<std::string> all = cpu_names();
+  for (const auto& n : detail::cuda::multi_algorithm_names())
+    if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
+  return all;
 }
 
 struct PatternSet::Impl {
   PatternSetOptions options;
   PatternSetStats stats;
   std::shared_ptr<const detail::multi::PatternTable> table;
-  std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;
+  std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
+  std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
   std::string note;
+
+  bool gpu_for(std::uint64_t bytes) const noexcept {
+    if (!gpu) return false;
+    return !algorithm || options.backend == Backend::cuda || bytes >= detail::cuda::multi_auto_min_bytes();
+  }
+
+  /// A GPU scan of host text: matches and per-pattern counts mapped back from internal order.
+  SearchStats run_gpu(std::string_view text, const void* device_text, std::uint64_t n, const MatchSink* sink,
+                      std::vector<std::uint64_t>* per_pattern) const {
+    const detail::multi::PatternTable& t = *table;
+    std::vector<std::uint64_t> internal;
+    if (per_pattern != nullptr) internal.assign(t.size(), 0);
+    std::vector<Match> batch;
+    const MatchSink mapped = [&](std::span<const Match> ms) {
+      batch.assign(ms.begin(), ms.end());
+      for (Match& m : batch) m.pattern_id = t.id[m.pattern_id];
+      return (*sink)(std::span<const Match>(batch));
+    };
+    std::uint64_t* counts = per_pattern != nullptr ? internal.data() : nullptr;
+    SearchStats stats = device_text != nullptr
+                            ? gpu->scan_resident(device_text, n, sink != nullptr ? &mapped : nullptr, counts)
+                            : gpu->scan_host(text, sink != nullptr ? &mapped : nullptr, counts, {});
+    if (per_pattern != nullptr) {
+      per_pattern->assign(t.size(), 0);
+      for (std::size_t k = 0; k < t.size(); ++k) (*per_pattern)[t.input_index[k]] += internal[k];
+    }
+    if (stats.note.empty()) stats.note = note;
+    return stats;
+  }
+
+  SearchStats run_resident(const void* device_text, std::uint64_t n, const MatchSink* sink,
+                           std::vector<std::uint64_t>* per_pattern) const {
+    if (!gpu)
+      throw BackendUnavailable(
+          "this pattern set has no GPU compilation (compile it with backend cuda, or automatic with a "
+          "usable GPU) and cannot scan device memory");
+    return run_gpu({}, device_text, n, sink, per_pattern);
+  }
 
   unsigned threads_for(std::uint64_t chunks) const {
     return static_cast<unsigned>(
@@ -84,6 +110,7 @@ struct PatternSet::Impl {
   /// The chunked driver. `sink` null: count only; `per_pattern` non-null: counts by input index.
   SearchStats run(std::string_view text, const MatchSink* sink,
                   std::vector<std::uint64_t>* per_pattern) const {
+    if (gpu_for(text.size())) return run_gpu(text, nullptr, text.size(), sink, per_pattern);
     const auto start = Clock::now();
     const detail::multi::PatternTable& t = *table;
     SearchStats stats;
@@ -168,19 +195,44 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     if (patterns[i].bytes.empty())
       throw InvalidArgument("pattern " + std::to_string(i) + " (id " + std::to_string(patterns[i].id) +
                             ") is empty: an empty pattern matches nowhere useful");
-  const auto& names = cpu_names();
+  const auto& cpu = cpu_names();
+  const auto& gpu_names = detail::cuda::multi_algorithm_names();
+  const std::string& algo = s.options.algorithm;
+  const bool cpu_has = std::find(cpu.begin(), cpu.end(), algo) != cpu.end();
+  bool gpu_has = std::find(gpu_names.begin(), gpu_names.end(), algo) != gpu_names.end();
+  bool want_cpu = false, want_gpu = false;
   switch (s.options.backend) {
-    case Backend::cuda:
-      throw BackendUnavailable("--backend cuda: pattern sets have no cuda backend yet (use cpu)");
-    case Backend::automatic:
-      s.note = "pattern sets run on the CPU (no GPU pattern-set backend yet)";
+    case Backend::cuda: {
+      std::string why;
+      if (!detail::cuda::available(&why))
+        throw BackendUnavailable("--backend cuda: the cuda backend is not available: " + why);
+      if (!gpu_has)
+        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
+                              "' for the cuda backend (known: " + join(gpu_names) + ")");
+      want_gpu = true;
       break;
+    }
+    case Backend::automatic: {
+      std::string why;
+      const bool usable = detail::cuda::available(&why);
+      if (!cpu_has && !gpu_has) {
+        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
+                              "' (known: " + join(pattern_set_algorithms(Backend::automatic)) + ")");
+      }
+      if (!cpu_has && !usable)
+        throw BackendUnavailable("pattern-set algorithm '" + algo + "' runs only on the GPU, and " + why);
+      want_cpu = cpu_has;
+      want_gpu = gpu_has && usable;
+      if (!usable) s.note = "no usable GPU (" + why + "): the pattern set runs on the CPU";
+      break;
+    }
     case Backend::cpu:
+      if (!cpu_has)
+        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
+                              "' for the cpu backend (known: " + join(cpu) + ")");
+      want_cpu = true;
       break;
   }
-  if (std::find(names.begin(), names.end(), s.options.algorithm) == names.end())
-    throw InvalidArgument("unknown pattern-set algorithm '" + s.options.algorithm +
-                          "' for the cpu backend (known: " + join(names) + ")");
 
   // The table in internal order: by (id, input index).
   auto table = std::make_shared<detail::multi::PatternTable>();
@@ -209,30 +261,44 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
   }
   s.table = table;
 
-  const std::string name = s.options.algorithm == "auto" ? resolve_auto(*table) : s.options.algorithm;
-  if (name == "naive")
-    s.algorithm = detail::multi::make_naive(table);
-  else if (name == "aho-corasick")
-    s.algorithm = detail::multi::make_aho_corasick(table);
-  else if (name == "m-bndm")
-    s.algorithm = detail::multi::make_m_bndm(table);
-  else if (name == "fdr")
-    s.algorithm = detail::multi::make_fdr(table);
-  else
-    s.algorithm = detail::multi::make_teddy(table);
-
   PatternSetStats& st = s.stats;
-  st.algorithm = std::string(s.algorithm->name());
+  if (want_gpu) {
+    s.gpu = detail::cuda::make_multi_engine(table, algo);
+    st.gpu_algorithm = std::string(s.gpu->name());
+    st.gpu_memory_bytes = s.gpu->device_bytes();
+    st.gpu_hot_bytes = s.gpu->hot_bytes();
+    st.gpu_fits_in_fast_memory = s.gpu->fits_in_fast_memory();
+    st.gpu_detail = s.gpu->detail();
+  }
+  const std::string name = !want_cpu        ? std::string()
+                           : algo == "auto" ? detail::multi::resolve_cpu_auto(*table)
+                                            : algo;
+  if (want_cpu) {
+    if (name == "naive")
+      s.algorithm = detail::multi::make_naive(table);
+    else if (name == "aho-corasick")
+      s.algorithm = detail::multi::make_aho_corasick(table);
+    else if (name == "m-bndm")
+      s.algorithm = detail::multi::make_m_bndm(table);
+    else if (name == "fdr")
+      s.algorithm = detail::multi::make_fdr(table);
+    else
+      s.algorithm = detail::multi::make_teddy(table);
+  }
+
+  if (s.algorithm) st.algorithm = std::string(s.algorithm->name());
   st.patterns = table->size();
   st.shortest = table->shortest;
   st.longest = table->longest;
   st.pattern_bytes = total;
-  const detail::multi::AlgorithmMemory mem = s.algorithm->memory();
-  st.memory_bytes = mem.total + table->memory_bytes();
-  st.hot_bytes = mem.hot;
-  st.fast_memory_bytes = l2_bytes();
-  st.fits_in_fast_memory = st.fast_memory_bytes != 0 && st.hot_bytes <= st.fast_memory_bytes;
-  st.detail = mem.detail;
+  if (s.algorithm) {
+    const detail::multi::AlgorithmMemory mem = s.algorithm->memory();
+    st.memory_bytes = mem.total + table->memory_bytes();
+    st.hot_bytes = mem.hot;
+    st.fast_memory_bytes = l2_bytes();
+    st.fits_in_fast_memory = st.fast_memory_bytes != 0 && st.hot_bytes <= st.fast_memory_bytes;
+    st.detail = mem.detail;
+  }
   st.compile_seconds = seconds_since(start);
 }
 
@@ -269,6 +335,23 @@ PatternCounts PatternSet::count_per_pattern(std::string_view text) const {
   out.stats = impl_->run(text, nullptr, &out.per_pattern);
   return out;
 }
+
+SearchStats PatternSet::find_all_resident(const void* device_text, std::uint64_t n,
+                                          const MatchSink& sink) const {
+  return impl_->run_resident(device_text, n, &sink, nullptr);
+}
+
+SearchStats PatternSet::count_resident(const void* device_text, std::uint64_t n) const {
+  return impl_->run_resident(device_text, n, nullptr, nullptr);
+}
+
+PatternCounts PatternSet::count_per_pattern_resident(const void* device_text, std::uint64_t n) const {
+  PatternCounts out;
+  out.stats = impl_->run_resident(device_text, n, nullptr, &out.per_pattern);
+  return out;
+}
+
+bool PatternSet::uses_gpu(std::uint64_t text_bytes) const noexcept { return impl_->gpu_for(text_bytes); }
 
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,
                                     PatternSetOptions options) {
