@@ -5,7 +5,8 @@
 #   test      strmatch_cuda_tests (every GPU test; TEST_FILTER narrows it)
 #   sanitize  compute-sanitizer memcheck and racecheck over reduced multi GPU tests
 #             (STRMATCH_CUDA_QUICK=1; each capped at SANITIZE_TIMEOUT, default 150 s)
-#   bench     strmatch_gpu_multi_bench: seed003 and linux sections (BENCH_ARGS adds options)
+#   bench     strmatch_gpu_multi_bench, one process per section (SECTIONS, default "seed003 linux";
+#             BENCH_ARGS adds options, e.g. "--gb 16 --host-gb 8 --reps 5")
 # Each stage builds first if needed (ninja is incremental; the build dir build-multi/ in the
 # repository is git-ignored and survives between calls on a warm machine). Each stage fits in one
 # 10-minute call; "build,test,sanitize" usually fits together, "bench" alone.
@@ -87,10 +88,17 @@ if [[ $stages == *,bench,* ]]; then
   fi
   echo "data ready: $(elapsed $t) s; sets from $sets"
   free -g | head -2
-  timeout ${BENCH_TIMEOUT:-560} $b/bench/cuda/strmatch_gpu_multi_bench --slice $shm/linux-slice --sets "$sets" \
-    --out "$out/gpu-multi" ${BENCH_ARGS:-} 2>&1 | tee "$out/gpu-multi-bench.log" | cut -c1-260
-  brc=${PIPESTATUS[0]}
-  echo "benchmark: rc=$brc (124: timed out; rows so far are in the CSV), $(elapsed $t) s"
-  [ $brc = 0 ] || rc=1
+  # One process per section (SECTIONS, default "seed003 linux"), each with its own time limit
+  # and output prefix, so that a section can be rerun alone in a later call.
+  for section in ${SECTIONS:-seed003 linux}; do
+    s=$(now)
+    timeout ${BENCH_TIMEOUT:-420} $b/bench/cuda/strmatch_gpu_multi_bench --slice $shm/linux-slice --sets "$sets" \
+      --sections $section --out "$out/gpu-multi-$section" ${BENCH_ARGS:-} 2>&1 | tee "$out/gpu-multi-$section.log" |
+      cut -c1-260
+    brc=${PIPESTATUS[0]}
+    echo "benchmark section $section: rc=$brc (124: timed out; the rows so far are in the CSV), $(elapsed $s) s"
+    [ $brc = 0 ] || rc=1
+  done
+  echo "bench stage: $(elapsed $t) s"
 fi
 exit $rc
