@@ -9,7 +9,8 @@
 #             BENCH_ARGS adds options, e.g. "--gb 16 --host-gb 8 --reps 5")
 # Each stage builds first if needed (ninja is incremental; the build dir build-multi/ in the
 # repository is git-ignored and survives between calls on a warm machine). Each stage fits in one
-# 10-minute call; "build,test,sanitize" usually fits together, "bench" alone.
+# 10-minute call; suggested calls: "build,test" (~3 + ~1.5 min), "sanitize" (<= 2 x 170 s),
+# "bench" with SECTIONS=seed003 (~2 min), "bench" with SECTIONS=linux (~5-8 min, BENCH_TIMEOUT=560).
 # Usage (repository root on the device): scripts/device_multi.sh OUT_DIR CARRY_DIR [stages]
 #   CARRY_DIR from scripts/make_device_carry.sh + scripts/make_device_carry_multi.sh
 #   (linux-slice.xz, include/nlohmann, hs/, multi-sets/). stages: comma-separated, default
