@@ -404,18 +404,40 @@ class QgramEngine final : public EngineBase {
     std::vector<BucketEntry> entries(t.size());
     std::vector<std::uint32_t> bucket(t.size());
     std::vector<std::uint32_t> start(buckets + 1, 0);
+    // Classes: the shortest pattern's q0 = min(shortest, 8), then 4 and 8 when longer patterns
+    // exist (STRMATCH_QGRAM_CLASSES=all: one class per length 1..8, for experiments).
     bool has_class[kMaxQ + 1] = {};
+    const int q0 = static_cast<int>(std::min<std::size_t>(t.shortest, kMaxQ));
+    has_class[q0] = true;
+    const char* all_env = std::getenv("STRMATCH_QGRAM_CLASSES");
+    const bool all = all_env != nullptr && std::string_view(all_env) == "all";
     for (std::size_t k = 0; k < t.size(); ++k) {
-      const int q = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
-      has_class[q] = true;
+      const int m = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
+      if (all || m == 8 || (m >= 4 && q0 < 4 && m < 8)) has_class[all ? m : (m == 8 ? 8 : 4)] = true;
+    }
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      int q = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
+      while (!has_class[q]) --q;  // the largest class <= the length (q0 <= every length)
+      const std::uint32_t m = t.length[k];
+      const std::uint8_t* p = t.data(k);
       std::uint64_t g = 0;
-      std::memcpy(&g, t.data(k) + (t.length[k] - q), static_cast<std::size_t>(q));  // byte j at bits 8j
-      const std::uint64_t folded = fold8(g);
-      const std::uint32_t h = class_hash(fold ? folded : g, q, bits_);
+      std::memcpy(&g, p + (m - q), static_cast<std::size_t>(q));  // byte j at bits 8j
+      std::uint32_t lo = static_cast<std::uint32_t>(g), hi = static_cast<std::uint32_t>(g >> 32);
+      const std::uint32_t flo = fold4(lo), fhi = fold4(hi);
+      const std::uint32_t h = class_hash(fold ? flo : lo, fold ? fhi : hi, q, bits_);
       filter[h >> 5] |= 1u << (h & 31);
       bucket[k] = h;
-      entries[k] = BucketEntry{t.nocase[k] ? folded : g, static_cast<std::uint32_t>(k),
-                               t.length[k] | (t.nocase[k] ? kNocaseBit : 0u)};
+      std::uint32_t pre = 0;
+      for (std::uint32_t i = 1; i <= 4 && i <= m - q; ++i)
+        pre |= static_cast<std::uint32_t>(p[m - q - i]) << (32 - 8 * i);
+      const bool nc = t.nocase[k] != 0;
+      if (nc) {
+        lo = flo;
+        hi = fhi;
+        pre = fold4(pre);
+      }
+      entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, static_cast<std::uint32_t>(k),
+                               m | (nc ? kNocaseBit : 0u), pre, static_cast<std::uint32_t>(q)};
       ++start[h + 1];
     }
     for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];

@@ -49,16 +49,6 @@ __device__ __forceinline__ std::uint8_t fold_byte(std::uint8_t c) {
   return static_cast<std::uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
 }
 
-/// ASCII lower case of 8 bytes at once.
-__host__ __device__ __forceinline__ std::uint64_t fold8(std::uint64_t w) {
-  const std::uint64_t hi = 0x8080808080808080ull, low7 = 0x7f7f7f7f7f7f7f7full;
-  const std::uint64_t h = w & low7;
-  const std::uint64_t ge_a = h + 0x3f3f3f3f3f3f3f3full;  // high bit set when byte >= 'A' (0x41)
-  const std::uint64_t gt_z = h + 0x2525252525252525ull;  // high bit set when byte > 'Z' (0x5a)
-  const std::uint64_t upper = (ge_a & ~gt_z) & ~w & hi;
-  return w | (upper >> 2);
-}
-
 /// Per-thread accumulation of occurrences; flush() once at the end of the kernel.
 template <OutMode M>
 struct Emitter {
@@ -104,18 +94,29 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
 /// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
-/// pattern is case-insensitive), its internal index and its length with kNocaseBit.
+/// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
+/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 24..31, absent bytes 0): a
+/// cheap test before the pattern's bytes are read; and the class q of the entry.
 struct BucketEntry {
   std::uint64_t gram;
   std::uint32_t index;
   std::uint32_t length_flags;
+  std::uint32_t pre;
+  std::uint32_t q;
 };
+
+/// Mask of the `pre` bytes a pattern of length m in class q has: min(4, m - q) high bytes.
+__host__ __device__ __forceinline__ std::uint32_t pre_mask(std::uint32_t m, std::uint32_t q) {
+  const std::uint32_t len = m - q < 4 ? m - q : 4;
+  return len == 0 ? 0u : ~0u << (8 * (4 - len));
+}
 
 constexpr int kMaxQ = 8;
 
-/// Patterns are grouped in classes by q = min(length, 8): class q tests, at every text offset i,
-/// the q-gram text[i, i + q) against the suffix q-grams of its patterns. One bitmap and one bucket
-/// table serve every class (the class is mixed into the hash).
+/// Patterns are grouped in classes by gram length q (at most 3 classes: the shortest pattern's
+/// min(length, 8), 4 and 8; a pattern takes the largest class q <= its length): class q tests, at
+/// every text offset i, the q-gram text[i, i + q) against the suffix q-grams of its patterns. One
+/// bitmap and one bucket table serve every class (the class picks the hash multiplier).
 struct QgramTables {
   const std::uint32_t* filter = nullptr;        ///< 2^bits bits
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
@@ -126,15 +127,27 @@ struct QgramTables {
   bool fold = false;  ///< some pattern is case-insensitive: hash folded grams
 };
 
-/// The bucket of a q-gram of class q (q in 1..8).
-__host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint64_t gram, int q, int bits) {
-  return static_cast<std::uint32_t>(
-      ((gram ^ (static_cast<std::uint64_t>(q) * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull) >>
-      (64 - bits));
+/// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
+/// already masked to the gram: two 32-bit multiplies, the class's odd multiplier last.
+__host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint32_t lo, std::uint32_t hi, int q,
+                                                             int bits) {
+  const std::uint32_t mul = 0x9E3779B1u + 0x3C6EF372u * static_cast<std::uint32_t>(q);  // odd for every q
+  return ((lo ^ (hi * 0x85EBCA6Bu)) * mul) >> (32 - bits);
 }
 
-__host__ __device__ __forceinline__ std::uint64_t qmask_of(int q) {
-  return q >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * q)) - 1;
+/// Masks of the low and high 4 bytes of a q-gram.
+__host__ __device__ __forceinline__ std::uint32_t qmask_lo(int q) {
+  return q >= 4 ? ~0u : (1u << (8 * q)) - 1;
+}
+__host__ __device__ __forceinline__ std::uint32_t qmask_hi(int q) {
+  return q <= 4 ? 0u : q >= 8 ? ~0u : (1u << (8 * (q - 4))) - 1;
+}
+
+/// ASCII lower case of 4 bytes at once.
+__host__ __device__ __forceinline__ std::uint32_t fold4(std::uint32_t w) {
+  const std::uint32_t h = w & 0x7f7f7f7fu;
+  const std::uint32_t upper = ((h + 0x3f3f3f3fu) & ~(h + 0x25252525u)) & ~w & 0x80808080u;
+  return w | (upper >> 2);
 }
 
 __device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
@@ -181,12 +194,18 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
     const std::uint64_t w2 = (static_cast<std::uint64_t>(b.y) << 32) | b.x;
     for (int c = 0; c < T.classes; ++c) {
       const int q = T.q[c];
-      const std::uint64_t qm = qmask_of(q);
+      const std::uint32_t mlo = qmask_lo(q), mhi = qmask_hi(q);
       std::uint32_t hits = 0;
 #pragma unroll
       for (int j = 0; j < 16; ++j) {
-        const std::uint64_t x = bytes_at(w0, w1, w2, j) & qm;
-        const std::uint32_t h = class_hash(T.fold ? fold8(x) : x, q, T.bits);
+        const std::uint64_t x = bytes_at(w0, w1, w2, j);
+        std::uint32_t lo = static_cast<std::uint32_t>(x) & mlo,
+                      hi = static_cast<std::uint32_t>(x >> 32) & mhi;
+        if (T.fold) {
+          lo = fold4(lo);
+          hi = fold4(hi);
+        }
+        const std::uint32_t h = class_hash(lo, hi, q, T.bits);
         hits |= ((filter[h >> 5] >> (h & 31)) & 1u) << j;
       }
       while (hits != 0) {
@@ -195,20 +214,36 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
         const std::uint64_t rel = r + j;
         if (rel < t.head || rel + q > end) continue;
         const std::uint64_t g = rel - t.head;  // gram offset in the window
-        const std::uint64_t raw = bytes_at(w0, w1, w2, j) & qm;
-        const std::uint64_t folded = fold8(raw);
-        const std::uint32_t h = class_hash(T.fold ? folded : raw, q, T.bits);
+        const std::uint64_t x = bytes_at(w0, w1, w2, j);
+        const std::uint32_t rlo = static_cast<std::uint32_t>(x) & mlo,
+                            rhi = static_cast<std::uint32_t>(x >> 32) & mhi;
+        const std::uint32_t flo = fold4(rlo), fhi = fold4(rhi);
+        const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
+        const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
+        const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
+        // The 4 text bytes before the gram (0 where before the window).
+        std::uint32_t pre = 0;
+        if (j >= 4) {
+          pre = static_cast<std::uint32_t>(bytes_at(w0, w1, w2, j - 4));
+        } else {
+#pragma unroll
+          for (int i = 1; i <= 4; ++i)
+            if (g >= static_cast<std::uint64_t>(i))
+              pre |= static_cast<std::uint32_t>(t.abase[t.head + g - i]) << (32 - 8 * i);
+        }
+        const std::uint32_t fpre = fold4(pre);
         const std::uint32_t e1 = T.bucket_start[h + 1];
         for (std::uint32_t e = T.bucket_start[h]; e < e1; ++e) {
           const BucketEntry be = T.entries[e];
           const bool nocase = (be.length_flags & kNocaseBit) != 0;
+          if (be.q != static_cast<std::uint32_t>(q) || (nocase ? folded : raw) != be.gram) continue;
           const std::uint32_t m = be.length_flags & ~kNocaseBit;
-          if ((m < 8 ? m : 8) != static_cast<std::uint32_t>(q)) continue;  // another class's entry
-          if ((nocase ? folded : raw) != be.gram) continue;
+          if (((nocase ? fpre : pre) & pre_mask(m, q)) != be.pre) continue;
           if (g + q < m) continue;  // would begin before the window
           const std::uint64_t begin = g + q - m;
           if (begin >= t.own) continue;
-          if (m > static_cast<std::uint32_t>(q) && !verify(t, P, be.index, 0, m - q, nocase, begin)) continue;
+          if (m > static_cast<std::uint32_t>(q) + 4 && !verify(t, P, be.index, 0, m - q - 4, nocase, begin))
+            continue;
           em.add(begin, be.index);
         }
       }
