@@ -257,6 +257,13 @@ class Run {
                    : ps.fits_in_fast_memory  ? "fits"
                                              : "does not fit",
                    ps.detail.empty() ? "" : "; ", ps.detail);
+        if (!ps.gpu_algorithm.empty())
+          fmt::print(stderr,
+                     "strmatch: stats: pattern set on the GPU: algorithm {}, device memory {} bytes, hot {} "
+                     "bytes (shared memory per block): {}{}{}\n",
+                     ps.gpu_algorithm, ps.gpu_memory_bytes, ps.gpu_hot_bytes,
+                     ps.gpu_fits_in_fast_memory ? "fits" : "does not fit", ps.gpu_detail.empty() ? "" : "; ",
+                     ps.gpu_detail);
       }
     }
     if (any_match && mode == Mode::quiet) return 0;
