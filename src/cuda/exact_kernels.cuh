@@ -209,24 +209,34 @@ __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, s
       // occurrence lies inside step + look-ahead, else from global memory.
       const std::uint8_t* ring_bytes = reinterpret_cast<const std::uint8_t*>(half);
       std::uint32_t hits = 0;  // bit 4 * kk + k: occurrence at byte k of word lane + 32 * kk
+      // Bytes the filter did not test: 3..m-1 (K == 4, re-testing b), 4..m-1 (wide: bytes 0..3
+      // and c..c+3 tested, so nothing is left when m == 8), none when m <= K <= 4.
+      constexpr std::uint32_t kTested = K == kWideFilter ? 8u : static_cast<std::uint32_t>(K);
+      if (p.m <= kTested && step_pos >= t.head && step_pos + kStepBytes <= limit) {
+        // The filter was the whole test and every position of the step is owned (warp-uniform):
+        // each candidate is an occurrence; pack the high bit of each byte of z into a nibble.
 #pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
-        std::uint32_t zz = z[kk];
-        while (zz != 0) {
-          const int k = (__ffs(zz) - 1) >> 3;
-          zz &= zz - 1;
-          const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
-          const std::uint64_t r = step_pos + q;
-          if (r < t.head || r >= limit) continue;
-          // Bytes the filter did not test: 3..m-1 (K == 4, re-testing b), 4..m-1 (wide: bytes
-          // 0..3 and c..c+3 tested, so nothing is left when m == 8), none when m <= K <= 3.
-          constexpr std::uint32_t kTested = K == kWideFilter ? 8u : static_cast<std::uint32_t>(K);
-          if (p.m > kTested) {
-            const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
-            if (!verify_from(s, p, K == kWideFilter ? 4u : (K == 4 ? 3u : static_cast<std::uint32_t>(K))))
-              continue;
+        for (int kk = 0; kk < 8; ++kk) {
+          const std::uint32_t zz = z[kk];
+          hits |= (((zz >> 7) & 1u) | ((zz >> 14) & 2u) | ((zz >> 21) & 4u) | ((zz >> 28) & 8u)) << (4 * kk);
+        }
+      } else {
+#pragma unroll
+        for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
+          std::uint32_t zz = z[kk];
+          while (zz != 0) {
+            const int k = (__ffs(zz) - 1) >> 3;
+            zz &= zz - 1;
+            const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
+            const std::uint64_t r = step_pos + q;
+            if (r < t.head || r >= limit) continue;
+            if (p.m > kTested) {
+              const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
+              if (!verify_from(s, p, K == kWideFilter ? 4u : (K == 4 ? 3u : static_cast<std::uint32_t>(K))))
+                continue;
+            }
+            hits |= 1u << (4 * kk + k);
           }
-          hits |= 1u << (4 * kk + k);
         }
       }
       if (__any_sync(kFullMask, hits != 0)) {
