@@ -176,9 +176,11 @@ TEST_F(CliGpu, FileLargerThanTheSmallTextPathStreamsInChunks) {
   const std::size_t n = (std::size_t{136} << 20) + 77;
   std::string text(n, 'x');
   for (std::size_t i = 4095; i < n; i += 4096) text[i] = '\n';
+  // The streaming path's default chunk is n / 4 rounded up to 4 KiB (src/cuda/exact_cuda.cu):
+  // occurrences straddle the first three chunk boundaries.
+  const std::size_t chunk = (n / 4 + 4095) & ~std::size_t{4095};
   std::vector<std::uint64_t> planted;
-  for (std::size_t at : {std::size_t{0}, (std::size_t{34} << 20) - 3, (std::size_t{64} << 20) - 1,
-                         (std::size_t{128} << 20) - 5, n - 6}) {
+  for (std::size_t at : {std::size_t{0}, chunk - 3, 2 * chunk - 1, 3 * chunk - 5, n - 6}) {
     text.replace(at, 6, "needle");
     planted.push_back(at);
   }
