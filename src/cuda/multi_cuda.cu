@@ -393,23 +393,25 @@ class QgramEngine final : public EngineBase {
  public:
   explicit QgramEngine(std::shared_ptr<const multi::PatternTable> table) : EngineBase(std::move(table)) {
     const multi::PatternTable& t = *t_;
-    q_ = static_cast<int>(std::min<std::size_t>(t.shortest, 8));
-    bits_ = std::clamp(ceil_log2(t.size()) + 4, 10, 20);
+    // Bitmap load at most 1/128 (one hash per class and offset: few false candidates), within
+    // 2^10..2^20 bits (128 KiB of shared memory at most).
+    bits_ = std::clamp(ceil_log2(t.size()) + 7, 10, 20);
     if (const char* v = std::getenv("STRMATCH_QGRAM_FILTER_BITS"); v != nullptr && *v != '\0')
       bits_ = std::clamp(std::atoi(v), 10, 20);  // experiments only
-    const std::uint64_t qmask = q_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * q_)) - 1;
     const bool fold = t.any_nocase;
     const std::size_t buckets = std::size_t{1} << bits_;
     std::vector<std::uint32_t> filter(buckets / 32, 0);
     std::vector<BucketEntry> entries(t.size());
     std::vector<std::uint32_t> bucket(t.size());
     std::vector<std::uint32_t> start(buckets + 1, 0);
+    bool has_class[kMaxQ + 1] = {};
     for (std::size_t k = 0; k < t.size(); ++k) {
+      const int q = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
+      has_class[q] = true;
       std::uint64_t g = 0;
-      std::memcpy(&g, t.data(k), static_cast<std::size_t>(q_));  // little-endian: byte j at bits 8j
-      g &= qmask;
+      std::memcpy(&g, t.data(k) + (t.length[k] - q), static_cast<std::size_t>(q));  // byte j at bits 8j
       const std::uint64_t folded = fold8(g);
-      const std::uint32_t h = qgram_hash(fold ? folded : g, bits_);
+      const std::uint32_t h = class_hash(fold ? folded : g, q, bits_);
       filter[h >> 5] |= 1u << (h & 31);
       bucket[k] = h;
       entries[k] = BucketEntry{t.nocase[k] ? folded : g, static_cast<std::uint32_t>(k),
@@ -429,13 +431,23 @@ class QgramEngine final : public EngineBase {
     entries_.ensure(sorted.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(entries_.get(), sorted.data(), sorted.size() * sizeof(BucketEntry),
                                    cudaMemcpyHostToDevice));
-    tables_ = QgramTables{filter_.get(), start_.get(), entries_.get(), qmask, bits_, q_, fold};
+    tables_.filter = filter_.get();
+    tables_.bucket_start = start_.get();
+    tables_.entries = entries_.get();
+    tables_.bits = bits_;
+    tables_.fold = fold;
+    std::string qs;
+    for (int q = 1; q <= kMaxQ; ++q)
+      if (has_class[q]) {
+        tables_.q[tables_.classes++] = q;
+        qs += (qs.empty() ? "" : ",") + std::to_string(q);
+      }
     shared_bytes_ = filter.size() * 4;
     table_bytes_ = start.size() * 4 + sorted.size() * sizeof(BucketEntry);
     device_bytes_ += shared_bytes_ + table_bytes_;
     std::uint32_t largest = 0;
     for (std::size_t b = 0; b < buckets; ++b) largest = std::max(largest, start[b + 1] - start[b]);
-    detail_ = "q=" + std::to_string(q_) + " filter_bits=" + std::to_string(buckets) +
+    detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(buckets) +
               " filter_set=" + std::to_string(used) + " shared_bytes=" + std::to_string(shared_bytes_) +
               " bucket_table_bytes=" + std::to_string(table_bytes_) +
               " largest_bucket=" + std::to_string(largest) + " l2_bytes=" + std::to_string(l2_bytes_);
@@ -464,7 +476,7 @@ class QgramEngine final : public EngineBase {
 
  protected:
   void launch(OutMode m, const Window& w, const Out& o, cudaStream_t stream) const override {
-    const std::uint64_t tiles = (w.head + w.own + kQgramTileBytes - 1) / kQgramTileBytes;
+    const std::uint64_t tiles = (w.head + w.n + kQgramTileBytes - 1) / kQgramTileBytes;
     const unsigned grid =
         static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(tiles, blocks_)));
     const Patterns P = patterns();
@@ -483,7 +495,7 @@ class QgramEngine final : public EngineBase {
   }
 
  private:
-  int q_ = 1, bits_ = 10;
+  int bits_ = 10;
   std::uint64_t shared_bytes_ = 0, table_bytes_ = 0;
   int blocks_ = 1;
   DeviceBuffer<std::uint32_t> filter_, start_;

@@ -59,10 +59,6 @@ __host__ __device__ __forceinline__ std::uint64_t fold8(std::uint64_t w) {
   return w | (upper >> 2);
 }
 
-__host__ __device__ __forceinline__ std::uint32_t qgram_hash(std::uint64_t gram, int bits) {
-  return static_cast<std::uint32_t>((gram * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-}
-
 /// Per-thread accumulation of occurrences; flush() once at the end of the kernel.
 template <OutMode M>
 struct Emitter {
@@ -90,17 +86,16 @@ __device__ __forceinline__ std::uint8_t text_byte(const Window& t, std::uint64_t
   return j < t.n ? t.abase[t.head + j] : 0;
 }
 
-/// Pattern k (length m, nocase flag) against the text at offset p from byte `from` on; the caller
-/// guarantees p + m <= n.
-__device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::uint32_t k, std::uint32_t m,
-                                       bool nocase, std::uint64_t p, std::uint32_t from) {
+/// Bytes [from, to) of pattern k against the text at offset p (the caller guarantees p + to <= n).
+__device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::uint32_t k,
+                                       std::uint32_t from, std::uint32_t to, bool nocase, std::uint64_t p) {
   const std::uint8_t* s = t.abase + t.head + p;
   const std::uint8_t* q = P.bytes + P.offset[k];
   if (nocase) {
-    for (std::uint32_t j = from; j < m; ++j)
+    for (std::uint32_t j = from; j < to; ++j)
       if (fold_byte(s[j]) != fold_byte(q[j])) return false;
   } else {
-    for (std::uint32_t j = from; j < m; ++j)
+    for (std::uint32_t j = from; j < to; ++j)
       if (s[j] != q[j]) return false;
   }
   return true;
@@ -108,23 +103,39 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
-/// One candidate bucket entry: the pattern's q-gram (folded when the pattern is case-insensitive),
-/// its internal index and its length with kNocaseBit.
+/// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
+/// pattern is case-insensitive), its internal index and its length with kNocaseBit.
 struct BucketEntry {
   std::uint64_t gram;
   std::uint32_t index;
   std::uint32_t length_flags;
 };
 
+constexpr int kMaxQ = 8;
+
+/// Patterns are grouped in classes by q = min(length, 8): class q tests, at every text offset i,
+/// the q-gram text[i, i + q) against the suffix q-grams of its patterns. One bitmap and one bucket
+/// table serve every class (the class is mixed into the hash).
 struct QgramTables {
   const std::uint32_t* filter = nullptr;        ///< 2^bits bits
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
   const BucketEntry* entries = nullptr;         ///< sorted by (bucket, index)
-  std::uint64_t qmask = 0;                      ///< low q bytes set
   int bits = 0;
-  int q = 0;
+  int classes = 0;    ///< number of non-empty classes
+  int q[kMaxQ] = {};  ///< their q, increasing
   bool fold = false;  ///< some pattern is case-insensitive: hash folded grams
 };
+
+/// The bucket of a q-gram of class q (q in 1..8).
+__host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint64_t gram, int q, int bits) {
+  return static_cast<std::uint32_t>(
+      ((gram ^ (static_cast<std::uint64_t>(q) * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull) >>
+      (64 - bits));
+}
+
+__host__ __device__ __forceinline__ std::uint64_t qmask_of(int q) {
+  return q >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * q)) - 1;
+}
 
 __device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
   const std::uint64_t lo = t.head, hi = t.head + t.n;
@@ -140,16 +151,18 @@ __device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-/// The q-gram at byte j (0..15) of the 24 bytes w0, w1, w2 (little-endian), masked to q bytes.
-__device__ __forceinline__ std::uint64_t gram_at(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2, int j,
-                                                 std::uint64_t qmask) {
+/// The 8 bytes at byte j (0..15) of the 24 bytes w0, w1, w2 (little-endian).
+__device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2,
+                                                  int j) {
   const std::uint64_t lo = j < 8 ? w0 : w1, hi = j < 8 ? w1 : w2;
   const int s = (j & 7) * 8;
-  return (s == 0 ? lo : (lo >> s) | (hi << (64 - s))) & qmask;
+  return s == 0 ? lo : (lo >> s) | (hi << (64 - s));
 }
 
-/// Grid-stride over 4 KiB tiles of the aligned window; thread i of a block tests the 16 offsets
-/// of relative bytes [16 i, 16 i + 16) of the tile. Dynamic shared memory: the filter bitmap.
+/// Grid-stride over 4 KiB tiles of the aligned window; thread i of a block tests the 16 gram
+/// offsets of relative bytes [16 i, 16 i + 16) of the tile against every class. A pattern of
+/// length m whose suffix gram sits at offset g begins at g + q - m; it is reported when that
+/// begin lies in [0, own) and the pattern ends within n. Dynamic shared memory: the bitmap.
 template <OutMode M>
 __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTables T, Patterns P, Out o) {
   extern __shared__ std::uint32_t filter[];
@@ -157,7 +170,7 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
   for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) filter[i] = T.filter[i];
   __syncthreads();
   Emitter<M> em{o};
-  const std::uint64_t end = t.head + t.own;  // relative end of reportable offsets
+  const std::uint64_t end = t.head + t.n;  // relative end of the readable bytes
   const std::uint64_t tiles = (end + kQgramTileBytes - 1) / kQgramTileBytes;
   for (std::uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const std::uint64_t r = tile * kQgramTileBytes + 16ull * threadIdx.x;
@@ -166,32 +179,38 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
     const std::uint64_t w0 = (static_cast<std::uint64_t>(a.y) << 32) | a.x;
     const std::uint64_t w1 = (static_cast<std::uint64_t>(a.w) << 32) | a.z;
     const std::uint64_t w2 = (static_cast<std::uint64_t>(b.y) << 32) | b.x;
-    std::uint32_t hits = 0;
+    for (int c = 0; c < T.classes; ++c) {
+      const int q = T.q[c];
+      const std::uint64_t qm = qmask_of(q);
+      std::uint32_t hits = 0;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const std::uint64_t x = gram_at(w0, w1, w2, j, T.qmask);
-      const std::uint64_t key = T.fold ? fold8(x) : x;
-      const std::uint32_t h = qgram_hash(key, T.bits);
-      hits |= ((filter[h >> 5] >> (h & 31)) & 1u) << j;
-    }
-    while (hits != 0) {
-      const int j = __ffs(hits) - 1;
-      hits &= hits - 1;
-      const std::uint64_t rel = r + j;
-      if (rel < t.head || rel >= end) continue;
-      const std::uint64_t p = rel - t.head;
-      const std::uint64_t raw = gram_at(w0, w1, w2, j, T.qmask);
-      const std::uint64_t folded = fold8(raw);
-      const std::uint32_t h = qgram_hash(T.fold ? folded : raw, T.bits);
-      const std::uint32_t e1 = T.bucket_start[h + 1];
-      for (std::uint32_t e = T.bucket_start[h]; e < e1; ++e) {
-        const BucketEntry be = T.entries[e];
-        const bool nocase = (be.length_flags & kNocaseBit) != 0;
-        const std::uint32_t m = be.length_flags & ~kNocaseBit;
-        if ((nocase ? folded : raw) != be.gram) continue;
-        if (p + m > t.n) continue;
-        if (m > static_cast<std::uint32_t>(T.q) && !verify(t, P, be.index, m, nocase, p, T.q)) continue;
-        em.add(p, be.index);
+      for (int j = 0; j < 16; ++j) {
+        const std::uint64_t x = bytes_at(w0, w1, w2, j) & qm;
+        const std::uint32_t h = class_hash(T.fold ? fold8(x) : x, q, T.bits);
+        hits |= ((filter[h >> 5] >> (h & 31)) & 1u) << j;
+      }
+      while (hits != 0) {
+        const int j = __ffs(hits) - 1;
+        hits &= hits - 1;
+        const std::uint64_t rel = r + j;
+        if (rel < t.head || rel + q > end) continue;
+        const std::uint64_t g = rel - t.head;  // gram offset in the window
+        const std::uint64_t raw = bytes_at(w0, w1, w2, j) & qm;
+        const std::uint64_t folded = fold8(raw);
+        const std::uint32_t h = class_hash(T.fold ? folded : raw, q, T.bits);
+        const std::uint32_t e1 = T.bucket_start[h + 1];
+        for (std::uint32_t e = T.bucket_start[h]; e < e1; ++e) {
+          const BucketEntry be = T.entries[e];
+          const bool nocase = (be.length_flags & kNocaseBit) != 0;
+          const std::uint32_t m = be.length_flags & ~kNocaseBit;
+          if ((m < 8 ? m : 8) != static_cast<std::uint32_t>(q)) continue;  // another class's entry
+          if ((nocase ? folded : raw) != be.gram) continue;
+          if (g + q < m) continue;  // would begin before the window
+          const std::uint64_t begin = g + q - m;
+          if (begin >= t.own) continue;
+          if (m > static_cast<std::uint32_t>(q) && !verify(t, P, be.index, 0, m - q, nocase, begin)) continue;
+          em.add(begin, be.index);
+        }
       }
     }
   }
@@ -273,7 +292,7 @@ __global__ void __launch_bounds__(kBndmThreads) bndm_kernel(Window t, BndmTables
                 const std::uint32_t lf = T.length_flags[k];
                 const std::uint32_t m = lf & ~kNocaseBit;
                 if (p + m > t.n) continue;
-                if (m > w && !verify(t, P, k, m, (lf & kNocaseBit) != 0, p, w)) continue;
+                if (m > w && !verify(t, P, k, w, m, (lf & kNocaseBit) != 0, p)) continue;
                 em.add(p, k);
               }
             }
