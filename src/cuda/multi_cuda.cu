@@ -436,14 +436,25 @@ class QgramEngine final : public EngineBase {
         hi = fhi;
         pre = fold4(pre);
       }
+      const std::uint32_t kind =
+          static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u) | (m - q < 4 ? kPartialKind : 0u);
       entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, static_cast<std::uint32_t>(k),
-                               m | (nc ? kNocaseBit : 0u), pre, static_cast<std::uint32_t>(q)};
+                               m | (nc ? kNocaseBit : 0u), pre, kind};
+      (nc ? tables_.has_nocase : tables_.has_case) = true;
       ++start[h + 1];
     }
     for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
     std::vector<BucketEntry> sorted(t.size());
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t k = 0; k < t.size(); ++k) sorted[fill[bucket[k]]++] = entries[k];  // index order kept
+    for (std::size_t k = 0; k < t.size(); ++k) sorted[fill[bucket[k]]++] = entries[k];
+    for (std::size_t b = 0; b < buckets; ++b)
+      if (start[b + 1] - start[b] > 1)
+        std::sort(sorted.begin() + start[b], sorted.begin() + start[b + 1],
+                  [](const BucketEntry& x, const BucketEntry& y) {
+                    if (entry_less(x.kind, x.gram, x.pre, y.kind, y.gram, y.pre)) return true;
+                    if (entry_less(y.kind, y.gram, y.pre, x.kind, x.gram, x.pre)) return false;
+                    return x.index < y.index;
+                  });
     std::size_t used = 0;
     for (std::uint32_t w : filter) used += static_cast<std::size_t>(__builtin_popcount(w));
     filter_.ensure(filter.size());

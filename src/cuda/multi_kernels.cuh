@@ -102,8 +102,34 @@ struct BucketEntry {
   std::uint32_t index;
   std::uint32_t length_flags;
   std::uint32_t pre;
-  std::uint32_t q;
+  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 4 pre bytes
 };
+
+constexpr std::uint32_t kPartialKind = 1u << 9;
+
+/// Order of the entries inside a bucket: (kind, gram, pre, index); the scan binary-searches it.
+__host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a,
+                                                    std::uint32_t pre_a, std::uint32_t kind_b,
+                                                    std::uint64_t gram_b, std::uint32_t pre_b) {
+  if (kind_a != kind_b) return kind_a < kind_b;
+  if (gram_a != gram_b) return gram_a < gram_b;
+  return pre_a < pre_b;
+}
+
+/// First entry of [b0, b1) not less than (kind, gram, pre).
+__device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries, std::uint32_t b0,
+                                                     std::uint32_t b1, std::uint32_t kind, std::uint64_t gram,
+                                                     std::uint32_t pre) {
+  while (b0 < b1) {
+    const std::uint32_t mid = b0 + (b1 - b0) / 2;
+    const BucketEntry& e = entries[mid];
+    if (entry_less(e.kind, e.gram, e.pre, kind, gram, pre))
+      b0 = mid + 1;
+    else
+      b1 = mid;
+  }
+  return b0;
+}
 
 /// Mask of the `pre` bytes a pattern of length m in class q has: min(4, m - q) high bytes.
 __host__ __device__ __forceinline__ std::uint32_t pre_mask(std::uint32_t m, std::uint32_t q) {
@@ -120,11 +146,12 @@ constexpr int kMaxQ = 8;
 struct QgramTables {
   const std::uint32_t* filter = nullptr;        ///< 2^bits bits
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
-  const BucketEntry* entries = nullptr;         ///< sorted by (bucket, index)
+  const BucketEntry* entries = nullptr;         ///< by bucket, then entry_less
   int bits = 0;
-  int classes = 0;    ///< number of non-empty classes
-  int q[kMaxQ] = {};  ///< their q, increasing
-  bool fold = false;  ///< some pattern is case-insensitive: hash folded grams
+  int classes = 0;                            ///< number of non-empty classes
+  int q[kMaxQ] = {};                          ///< their q, increasing
+  bool fold = false;                          ///< some pattern is case-insensitive: hash folded grams
+  bool has_case = false, has_nocase = false;  ///< the set has case-sensitive / -insensitive patterns
 };
 
 /// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
@@ -232,19 +259,37 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
               pre |= static_cast<std::uint32_t>(t.abase[t.head + g - i]) << (32 - 8 * i);
         }
         const std::uint32_t fpre = fold4(pre);
-        const std::uint32_t e1 = T.bucket_start[h + 1];
-        for (std::uint32_t e = T.bucket_start[h]; e < e1; ++e) {
-          const BucketEntry be = T.entries[e];
-          const bool nocase = (be.length_flags & kNocaseBit) != 0;
-          if (be.q != static_cast<std::uint32_t>(q) || (nocase ? folded : raw) != be.gram) continue;
-          const std::uint32_t m = be.length_flags & ~kNocaseBit;
-          if (((nocase ? fpre : pre) & pre_mask(m, q)) != be.pre) continue;
-          if (g + q < m) continue;  // would begin before the window
-          const std::uint64_t begin = g + q - m;
-          if (begin >= t.own) continue;
-          if (m > static_cast<std::uint32_t>(q) + 4 && !verify(t, P, be.index, 0, m - q - 4, nocase, begin))
-            continue;
-          em.add(begin, be.index);
+        const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
+        for (std::uint32_t nc = 0; nc < 2; ++nc) {
+          if (!(nc ? T.has_nocase : T.has_case)) continue;
+          const std::uint64_t gram = nc ? folded : raw;
+          const std::uint32_t tp = nc ? fpre : pre;
+          const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
+          // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
+          for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
+            const BucketEntry be = T.entries[e];
+            if (be.kind != kind || be.gram != gram || be.pre != tp) break;
+            const std::uint32_t m = be.length_flags & ~kNocaseBit;
+            if (g + q < m) continue;  // would begin before the window
+            const std::uint64_t begin = g + q - m;
+            if (begin >= t.own) continue;
+            if (m > static_cast<std::uint32_t>(q) + 4 &&
+                !verify(t, P, be.index, 0, m - q - 4, nc != 0, begin))
+              continue;
+            em.add(begin, be.index);
+          }
+          // Entries with fewer than 4 bytes before the gram: (kind | kPartialKind, gram, ...).
+          const std::uint32_t pkind = kind | kPartialKind;
+          for (std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0); e < b1; ++e) {
+            const BucketEntry be = T.entries[e];
+            if (be.kind != pkind || be.gram != gram) break;
+            const std::uint32_t m = be.length_flags & ~kNocaseBit;
+            if ((tp & pre_mask(m, q)) != be.pre) continue;
+            if (g + q < m) continue;
+            const std::uint64_t begin = g + q - m;
+            if (begin >= t.own) continue;
+            em.add(begin, be.index);
+          }
         }
       }
     }
