@@ -38,6 +38,9 @@ constexpr std::uint64_t kMinStreamChunk = std::uint64_t{1} << 20;
 constexpr std::uint64_t kInitialKeys = std::uint64_t{1} << 20;  // keys per window before growing
 constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 27;      // above: the window is split
 constexpr std::size_t kBatchMatches = std::size_t{1} << 20;
+// Largest qgram-filter bitmap (2^20 bits). The kernels' dynamic shared-memory limit is a process-wide
+// attribute: it is set to this maximum so that engines of every size can launch side by side.
+constexpr int kMaxFilterBytes = (1 << 20) / 8;
 
 int ceil_log2(std::uint64_t v) {
   int b = 0;
@@ -485,14 +488,11 @@ class QgramEngine final : public EngineBase {
               " bucket_table_bytes=" + std::to_string(table_bytes_) +
               " largest_bucket=" + std::to_string(largest) + " l2_bytes=" + std::to_string(l2_bytes_);
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::count>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shared_bytes_)));
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::per_pattern>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shared_bytes_)));
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::keys>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shared_bytes_)));
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
     int per_sm = 0;
     STRMATCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, qgram_kernel<OutMode::count>,
                                                                       kQgramThreads, shared_bytes_));
