@@ -110,8 +110,8 @@ constexpr std::uint32_t kPartialKind = 1u << 9;
 
 /// Order of the entries inside a bucket: (kind, gram, pre, index); the scan binary-searches it.
 __host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a,
-                                                    std::uint32_t pre_a, std::uint32_t kind_b,
-                                                    std::uint64_t gram_b, std::uint32_t pre_b) {
+                                                    std::uint64_t pre_a, std::uint32_t kind_b,
+                                                    std::uint64_t gram_b, std::uint64_t pre_b) {
   if (kind_a != kind_b) return kind_a < kind_b;
   if (gram_a != gram_b) return gram_a < gram_b;
   return pre_a < pre_b;
