@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/simd/simd_level.hpp"
+#include "multi/fdr_levels.hpp"
 #include "multi/multi_algorithm.hpp"
 #include "reference/multi_naive.hpp"
 #include "strmatch/multi.hpp"
@@ -288,6 +289,50 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
         ASSERT_EQ(got.size(), expected.size());
         ASSERT_EQ(got, expected);
         EXPECT_EQ(per_pattern, expected_per);
+      }
+    }
+  }
+}
+
+TEST(MultiDifferential, FdrEveryLoopThisCpuHasMatchesTheReference) {
+  // fdr's three filter loops built at an explicit level (make_fdr_at_level), whatever the set
+  // size and STRMATCH_SIMD say: the AVX-512 VBMI byte-set loop (its all-ASCII blocks and its
+  // blocks with bytes >= 0x80), the SSE2 and the scalar 2-byte-gram shift-or; filter lengths 1..8
+  // (short patterns on the side path), nocase, sets of 1..300, chunks of 1, 37, 1000 and all.
+  using strmatch::detail::SimdLevel;
+  const std::uint64_t seed = test_seed() + 5;
+  std::mt19937_64 rng(seed);
+  std::vector<SimdLevel> levels;
+  for (SimdLevel l : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx512bw})
+    if (l <= strmatch::detail::cpu_simd_level() &&
+        (l < SimdLevel::avx512bw || strmatch::detail::multi::fdr_vbmi_supported()))
+      levels.push_back(l);
+  std::cout << "fdr levels tested:";
+  for (SimdLevel l : levels) std::cout << ' ' << strmatch::detail::to_string(l);
+  std::cout << " (cpu has " << strmatch::detail::to_string(strmatch::detail::cpu_simd_level())
+            << (strmatch::detail::multi::fdr_vbmi_supported() ? " + vbmi" : "") << ")\n";
+  for (int round = 0; round < 10; ++round) {
+    const std::size_t min_len = round % 5 == 0 ? 1 : 2 + round % 7;
+    const int sigma = round % 3 == 0 ? 256 : round % 3 == 1 ? 26 : 4;
+    const Case c = make_case(rng, 1 + rng() % (round % 2 ? 300 : 40), min_len, min_len + (round % 2 ? 5 : 30),
+                             sigma, sigma == 26, round % 4 != 3, 200 + rng() % 3000, round % 3);
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    const auto table = table_of(c.patterns);
+    for (SimdLevel level : levels) {
+      const auto fdr = strmatch::detail::multi::make_fdr_at_level(table, level);
+      const std::string loop = level == SimdLevel::avx512bw ? "avx512vbmi"
+                               : level == SimdLevel::scalar ? "scalar"
+                                                            : "sse2";
+      const std::string detail = fdr->memory().detail;
+      if (detail.find("long=0") == std::string::npos)
+        ASSERT_NE(detail.find("loop=" + loop), std::string::npos) << detail;
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(
+            seed, c.describe + " fdr loop=" + loop + " chunk=" + std::to_string(chunk) + " " + detail));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*fdr, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
       }
     }
   }
