@@ -213,39 +213,51 @@ class Fdr final : public MultiAlgorithm {
       const std::uint8_t* text, std::size_t n, std::size_t limit, std::uint64_t base, MultiHits& hits) const {
     const __m512i* tab = reinterpret_cast<const __m512i*>(bytetab_.data());
     alignas(64) std::uint8_t lanes[64];
+    // Candidates of one stretch of 64 blocks, verified after it: a call inside the vector loop
+    // would spill and reload the table registers for every block with a candidate.
+    constexpr std::size_t kStretch = 64 * 64;
+    std::uint16_t at[kStretch];
+    std::uint8_t buckets[kStretch];
     std::size_t i = 0;
-    __m512i t0[J], t1[J];
-    for (int j = 0; j < J; ++j) {
-      t0[j] = _mm512_loadu_si512(tab + 4 * j);
-      t1[j] = _mm512_loadu_si512(tab + 4 * j + 1);
-    }
-    for (; i + 64 <= limit && i + 64 + J - 1 <= n; i += 64) {
-      __m512i acc = _mm512_set1_epi8(-1);
-      const __m512i v0 = _mm512_loadu_si512(text + i);
-      if ((_mm512_movepi8_mask(v0) | _mm512_movepi8_mask(_mm512_loadu_si512(text + i + J - 1))) == 0) {
+    while (i + 64 <= limit && i + 64 + J - 1 <= n) {
+      __m512i t0[J], t1[J];
+      for (int j = 0; j < J; ++j) {
+        t0[j] = _mm512_loadu_si512(tab + 4 * j);
+        t1[j] = _mm512_loadu_si512(tab + 4 * j + 1);
+      }
+      const std::size_t first = i;
+      std::size_t found = 0;
+      for (; i + 64 <= limit && i + 64 + J - 1 <= n && i - first < kStretch; i += 64) {
+        __m512i acc = _mm512_set1_epi8(-1);
+        const __m512i v0 = _mm512_loadu_si512(text + i);
+        if ((_mm512_movepi8_mask(v0) | _mm512_movepi8_mask(_mm512_loadu_si512(text + i + J - 1))) == 0) {
+          // No byte >= 0x80 in the block: the tables' lower halves (vpermi2b, 7-bit index) suffice.
 #pragma GCC unroll 8
-        for (int j = 0; j < J; ++j) {
-          const __m512i v = j == 0 ? v0 : _mm512_loadu_si512(text + i + j);
-          acc = _mm512_and_si512(acc, _mm512_permutex2var_epi8(t0[j], v, t1[j]));
+          for (int j = 0; j < J; ++j) {
+            const __m512i v = j == 0 ? v0 : _mm512_loadu_si512(text + i + j);
+            acc = _mm512_and_si512(acc, _mm512_permutex2var_epi8(t0[j], v, t1[j]));
+          }
+        } else {
+#pragma GCC unroll 8
+          for (int j = 0; j < J; ++j) {
+            const __m512i v = _mm512_loadu_si512(text + i + j);
+            const __m512i lo = _mm512_permutex2var_epi8(t0[j], v, t1[j]);
+            const __m512i hi = _mm512_permutex2var_epi8(_mm512_loadu_si512(tab + 4 * j + 2), v,
+                                                        _mm512_loadu_si512(tab + 4 * j + 3));
+            acc = _mm512_and_si512(acc, _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi));
+          }
         }
-      } else {
-#pragma GCC unroll 8
-        for (int j = 0; j < J; ++j) {
-          const __m512i v = _mm512_loadu_si512(text + i + j);
-          const __m512i lo = _mm512_permutex2var_epi8(t0[j], v, t1[j]);
-          const __m512i hi = _mm512_permutex2var_epi8(_mm512_loadu_si512(tab + 4 * j + 2), v,
-                                                      _mm512_loadu_si512(tab + 4 * j + 3));
-          acc = _mm512_and_si512(acc, _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi));
+        std::uint64_t any = _mm512_test_epi8_mask(acc, acc);
+        if (any == 0) continue;
+        _mm512_store_si512(lanes, acc);
+        while (any != 0) {
+          const int p = __builtin_ctzll(any);
+          any &= any - 1;
+          at[found] = static_cast<std::uint16_t>(i - first + static_cast<std::size_t>(p));
+          buckets[found++] = lanes[p];
         }
       }
-      std::uint64_t any = _mm512_test_epi8_mask(acc, acc);
-      if (any == 0) continue;
-      _mm512_store_si512(lanes, acc);
-      while (any != 0) {
-        const int p = __builtin_ctzll(any);
-        any &= any - 1;
-        verify(text, n, i + static_cast<std::size_t>(p), lanes[p], base, hits);
-      }
+      for (std::size_t c = 0; c < found; ++c) verify(text, n, first + at[c], buckets[c], base, hits);
     }
     for (; i < limit; ++i) {
       std::uint32_t c = 0xFF;
