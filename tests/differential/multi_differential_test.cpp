@@ -294,6 +294,43 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
   }
 }
 
+TEST(MultiDifferential, AhoCorasickSixteenBitStateIdsMatchTheReference) {
+  // Full DFAs of 2^15 states or fewer whose row offsets exceed 15 bits use 16-bit state ids with
+  // rows padded to a power of two (27 classes -> 32, 100 -> 128, 256 unpadded); each checked
+  // against the reference and against the 32-bit layout (STRMATCH_AC_IDS16=0), chunks of 1, 37,
+  // 1000 and all.
+  const std::uint64_t seed = test_seed() + 6;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 6; ++round) {
+    const int sigma = round % 3 == 0 ? 26 : round % 3 == 1 ? 100 : 256;
+    const Case c = make_case(rng, 300 + rng() % 700, 1 + round % 3, 24, sigma, sigma == 26, round % 2 == 0,
+                             1000 + rng() % 3000, round % 3);
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    const auto table = table_of(c.patterns);
+    for (const char* ids16 : {"", "0"}) {
+      if (*ids16 != '\0')
+        setenv("STRMATCH_AC_IDS16", ids16, 1);
+      else
+        unsetenv("STRMATCH_AC_IDS16");
+      const auto ac = strmatch::detail::multi::make_aho_corasick(table);
+      unsetenv("STRMATCH_AC_IDS16");
+      const std::string detail = ac->memory().detail;
+      if (*ids16 == '\0')
+        ASSERT_NE(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
+      else
+        ASSERT_EQ(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(seed, c.describe + " aho-corasick ids16=" + ids16 +
+                                          " chunk=" + std::to_string(chunk) + " " + detail));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*ac, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
+      }
+    }
+  }
+}
+
 TEST(MultiDifferential, FdrEveryLoopThisCpuHasMatchesTheReference) {
   // fdr's three filter loops built at an explicit level (make_fdr_at_level), whatever the set
   // size and STRMATCH_SIMD say: the AVX-512 VBMI byte-set loop (its all-ASCII blocks and its
