@@ -14,6 +14,8 @@
 //   link; a transition walks failure links until a child matches or a dense state is reached.
 // - A dense entry holds the target premultiplied by the stride (dense target) or the target id
 //   tagged with kSparse, plus kOut when the target or a state on its output chain ends a pattern.
+// - Full DFAs of up to 2^15 states are stored in 16 bits: row offsets when they fit 15 bits,
+//   else state ids in rows padded to a power of two (bit 15: output), a shift per byte.
 // - Output links (the "dictionary suffix links") chain a state to the longest proper suffix
 //   state that ends a pattern, so nested patterns (suffixes of others) are all reported.
 #include <algorithm>
