@@ -27,15 +27,27 @@ mkdir -p $corp
 ln -sf "$carry/linux-slice.xz" $corp/linux-6.1-slice-450000000.tar.xz
 cli=$b/bin/strmatch
 $cli --version
+# cuda reads the file on the GPU (pread into pinned memory); auto-gpu is auto with the file
+# threshold lowered to 1 byte (the GPU file path chosen by auto). Columns: count / md5 of -o -b /
+# md5 of the default output with -n (lines from the mapping).
 for p in "Linus Torvalds" EXPORT_SYMBOL_GPL the "zzzzq-absent-16b"; do
   line="pattern '$p':"
-  for be in cpu cuda auto; do
-    c=$($cli search --backend $be --count-matches -a "$p" $corp/linux-slice.tar 2>>"$out/cli-notes.log")
-    h=$($cli search --backend $be -o -b -a "$p" $corp/linux-slice.tar 2>>"$out/cli-notes.log" | md5sum | cut -c1-12)
-    line="$line $be=$c/$h"
+  for be in cpu cuda auto auto-gpu; do
+    env=""; b=$be
+    if [ $be = auto-gpu ]; then env="STRMATCH_CUDA_AUTO_MIN_FILE_BYTES=1"; b=auto; fi
+    c=$(env $env $cli search --backend $b --count-matches -a "$p" $corp/linux-slice.tar 2>>"$out/cli-notes.log")
+    h=$(env $env $cli search --backend $b -o -b -a "$p" $corp/linux-slice.tar 2>>"$out/cli-notes.log" | md5sum | cut -c1-12)
+    l=$(env $env $cli search --backend $b -n -a "$p" $corp/linux-slice.tar 2>>"$out/cli-notes.log" | md5sum | cut -c1-12)
+    line="$line $be=$c/$h/$l"
   done
   echo "$line"
 done | tee "$out/cli-backends.txt"
+# Timings of the CLI on the slice (page cache warm): CPU over the mapping vs the GPU file path.
+TIMEFORMAT="%R s wall"
+for be in cpu cuda; do
+  echo "cli --backend $be --count-matches:"
+  time $cli search --backend $be --stats --count-matches -a EXPORT_SYMBOL_GPL $corp/linux-slice.tar 2>&1 | tail -2
+done
 $cli search --backend cuda --stats --count-matches -a the $corp/linux-slice.tar 2>&1 | tail -3
 
 # CPU experiments on all cores (linux-tar: the slice repeated to the tar's size; seed001).

@@ -1,8 +1,12 @@
 // ExactSearcher: backend choice, the multi-threaded chunked driver and the streaming driver.
 #include "strmatch/exact.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -27,6 +31,48 @@ namespace {
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
 constexpr std::size_t kDefaultCountChunkBytes = std::size_t{4} << 20;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
+// Stream blocks of the CPU path of find_all_file: 16 MiB when offsets are delivered (a block keeps
+// 8 bytes per occurrence it owns), 64 MiB when counting.
+constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
+
+// `auto` for a FILE (find_all_file): a text already in host memory never reaches the GPU faster
+// than 16 cores scan it (detail::cuda::auto_min_bytes() is unbounded), but a file in the page cache
+// must be read anyway. Measured on the H200 host (bench/results/gpu-exact.md, 8 GB file): the CPU
+// path over a mapping 15.5 GB/s (page-table population dominates), the GPU reading the file with
+// pread straight into pinned memory 42.5 GB/s; a process that searches one file also pays the CUDA
+// context (0.11-0.12 s). The GPU wins once n / 15.5 GB/s > 0.12 s + n / 42.5 GB/s, from about
+// 2.8 GB; rounded up to 4 GB. STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it (tests, benchmarks).
+constexpr std::uint64_t kAutoMinFileBytes = 4000000000;
+
+std::uint64_t auto_min_file_bytes() {
+  if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_FILE_BYTES"); v != nullptr && *v != '\0')
+    return std::strtoull(v, nullptr, 10);
+  return kAutoMinFileBytes;
+}
+
+/// Bytes [0, size) of a file descriptor, read with pread (the file position is untouched).
+class PreadSource final : public ByteSource {
+ public:
+  PreadSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
+    std::size_t got = 0;
+    while (got < want) {
+      const ssize_t r = ::pread(fd_, dst + got, want - got, static_cast<off_t>(offset_ + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw IoError(std::string("reading the text file failed: ") + std::strerror(errno));
+      if (r == 0) throw IoError("reading the text file failed: the file is shorter than its size");
+      got += static_cast<std::size_t>(r);
+    }
+    offset_ += got;
+    return got;
+  }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  std::uint64_t offset_ = 0;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -160,6 +206,26 @@ struct ExactSearcher::Impl {
     return Backend::cuda;
   }
 
+  /// choose() for a file of n bytes read by find_all_file: the same rules with the file threshold.
+  Backend choose_file(std::uint64_t n, std::string* note) const {
+    switch (options.backend) {
+      case Backend::cpu:
+        return Backend::cpu;
+      case Backend::cuda:
+        return Backend::cuda;
+      case Backend::automatic:
+        break;
+    }
+    if (!cuda_ok) {
+      *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
+      return Backend::cpu;
+    }
+    if (!cuda_has_name) return Backend::cpu;
+    if (!cpu) return Backend::cuda;
+    if (n < auto_min_file_bytes()) return Backend::cpu;
+    return Backend::cuda;
+  }
+
   SearchStats search(std::string_view text, const OffsetSink* sink) const {
     std::string note;
     const Backend b = choose(text.size(), &note);
@@ -241,6 +307,68 @@ SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sin
 }
 
 SearchStats ExactSearcher::count(std::string_view text) const { return impl_->search(text, nullptr); }
+
+Backend ExactSearcher::file_backend(std::uint64_t size) const {
+  std::string note;
+  return impl_->choose_file(size, &note);
+}
+
+SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const {
+  return search_file(fd, size, &sink);
+}
+
+SearchStats ExactSearcher::count_file(int fd, std::uint64_t size) const {
+  return search_file(fd, size, nullptr);
+}
+
+SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetSink* sink) const {
+  const Impl& s = *impl_;
+  const auto start = Clock::now();
+  std::string note;
+  if (s.choose_file(size, &note) == Backend::cuda) {
+    // As in Impl::search: once anything was delivered, a failure is never retried on the CPU.
+    std::uint64_t delivered = 0;
+    OffsetSink counting;
+    if (sink != nullptr) {
+      counting = [&](std::span<const std::uint64_t> batch) {
+        delivered += batch.size();
+        return (*sink)(batch);
+      };
+    }
+    try {
+      SearchStats st = detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size,
+                                                   sink != nullptr ? &counting : nullptr);
+      st.seconds = seconds_since(start);
+      return st;
+    } catch (const BackendUnavailable& e) {
+      if (s.options.backend == Backend::cuda || delivered != 0 || !s.cpu) throw;
+      note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+    }
+  }
+  if (!s.cpu)
+    throw InvalidArgument("algorithm '" + s.options.algorithm + "' exists only on the cuda backend");
+  // The CPU: the streaming driver over pread blocks (bounded memory, no mapping).
+  PreadSource source(fd, size);
+  StreamOptions so;
+  so.positions = sink != nullptr;
+  so.block_bytes = so.positions ? kFilePositionsBlockBytes : kDefaultBlockBytes;
+  bool stopped = false;
+  SearchStats st = find_all(
+      source,
+      [&](const StreamBlock& b) {
+        if (sink == nullptr || b.offsets.empty()) return true;
+        if (!(*sink)(b.offsets)) {
+          stopped = true;
+          return false;
+        }
+        return true;
+      },
+      so);
+  st.stopped_early = st.stopped_early || stopped;
+  if (!note.empty()) st.note = note;
+  st.seconds = seconds_since(start);
+  return st;
+}
 
 SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream) const {
   const auto start = Clock::now();

@@ -53,9 +53,18 @@ class InputSearch {
  public:
   InputSearch(Run& run, const std::string& name, Mode mode);
 
-  /// Searches a mapped text (or an empty file) or a stream.
-  void search_text(std::string_view text);
+  /// Searches a mapped text (or an empty file) or a stream. `fd` >= 0: the mapped text is the
+  /// regular file open as fd, and the exact searcher reads it on the GPU (ExactSearcher::
+  /// find_all_file: pread straight into pinned memory); the mapping then serves only for context
+  /// (the lines of occurrences, line numbers), touching the pages it needs.
+  void search_text(std::string_view text, int fd = -1);
   void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
+  /// The regular file open as `fd` (`size` bytes), read by the exact searcher on the GPU
+  /// (find_all_file / count_file). `w` is its mapped text, or an empty window when it is not
+  /// mapped (then only for modes where !needs_text()).
+  void search_file(int fd, std::uint64_t size, const Window& w);
+  /// Whether printing needs the text's bytes: lines (default output, -c), or line numbers.
+  bool needs_text() const noexcept;
   /// Prints the per-input result (counts, file name, binary message, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
 
@@ -176,6 +185,10 @@ class Run {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
     InputSearch s(*this, name, mode);
     const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
+    // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
+    // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
+    const bool gpu_file = searcher && in.kind() == io::InputKind::regular && in.size() > 0 &&
+                          searcher->file_backend(in.size()) == Backend::cuda;
     try {
       if (in.should_map(policy)) {
         const io::MappedFile file = in.map();
@@ -185,9 +198,21 @@ class Run {
             std::memchr(text.data(), 0, std::min<std::size_t>(text.size(), cfg.binary_probe_bytes)) !=
                 nullptr)
           s.set_binary();
-        s.search_text(text);
+        s.search_text(text, gpu_file ? in.fd() : -1);
         ++mapped_files;
         s.report(true, text.size());
+      } else if (gpu_file && !s.needs_text()) {
+        progress.start_file(name, in.size());
+        if (check_binary) {
+          std::string head(
+              static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)), '\0');
+          const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
+          if (got < 0) throw IoError(name + ": " + std::strerror(errno));
+          if (std::memchr(head.data(), 0, static_cast<std::size_t>(got)) != nullptr) s.set_binary();
+        }
+        s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
+        ++streamed_files;
+        s.report(false, in.size());
       } else {
         const auto source = in.stream();
         progress.start_file(name, in.size());
@@ -232,6 +257,13 @@ class Run {
                    : ps.fits_in_fast_memory  ? "fits"
                                              : "does not fit",
                    ps.detail.empty() ? "" : "; ", ps.detail);
+        if (!ps.gpu_algorithm.empty())
+          fmt::print(stderr,
+                     "strmatch: stats: pattern set on the GPU: algorithm {}, device memory {} bytes, hot {} "
+                     "bytes (shared memory per block): {}{}{}\n",
+                     ps.gpu_algorithm, ps.gpu_memory_bytes, ps.gpu_hot_bytes,
+                     ps.gpu_fits_in_fast_memory ? "fits" : "does not fit", ps.gpu_detail.empty() ? "" : "; ",
+                     ps.gpu_detail);
       }
     }
     if (any_match && mode == Mode::quiet) return 0;
@@ -278,6 +310,12 @@ InputSearch::InputSearch(Run& run, const std::string& name, Mode mode)
   if (run.with_filename) prefix_ = name + ":";
   if (mode_ == Mode::json) json_name_ = json_string(name);
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
+}
+
+bool InputSearch::needs_text() const noexcept {
+  if (binary_) return false;  // binary inputs print counts only
+  return mode_ == Mode::lines || mode_ == Mode::count_lines ||
+         (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json));
 }
 
 bool InputSearch::counting_only() const noexcept {
@@ -386,7 +424,29 @@ void InputSearch::after_search(const SearchStats& s) {
   run_.add_stats(s);
 }
 
-void InputSearch::search_text(std::string_view text) {
+void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
+  SearchStats st;
+  try {
+    if (counting_only()) {
+      st = run_.searcher->count_file(fd, size);
+      delivered_ += st.occurrences;
+    } else {
+      st = run_.searcher->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
+        for (const std::uint64_t o : batch)
+          if (!accept(o, w)) return false;
+        run_.progress.update(batch.back());
+        return true;
+      });
+    }
+  } catch (const IoError& e) {
+    throw IoError(name_ + ": " + e.what());
+  }
+  st.bytes = size;
+  after_search(st);
+  run_.progress.update(size);
+}
+
+void InputSearch::search_text(std::string_view text, int fd) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
@@ -394,6 +454,15 @@ void InputSearch::search_text(std::string_view text) {
   const Window w{text, 0, 0, text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
+  if (fd >= 0) {
+    // The GPU reads the file (one call: it streams by itself); the mapping gives the context.
+    search_file(fd, n, w);
+    if (tracker_) {
+      tracker_->end_window();
+      tracker_->finish();
+    }
+    return;
+  }
   const std::uint64_t m = std::max<std::uint64_t>(run_.longest, 1);
   const std::uint64_t slice = run_.progress.enabled() ? kProgressSliceBytes : std::max<std::uint64_t>(n, 1);
   const bool count = counting_only();

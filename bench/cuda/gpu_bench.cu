@@ -3,7 +3,7 @@
 //
 // Usage: strmatch_gpu_bench --linux FILE --dna FILE --out DIR [--rg PATH] [--tmp DIR] [--resident-gb G]
 //                           [--e2e-gb G] [--sections a,b,...]
-// Sections: context, ceilings, resident, e2e, seed002, seed001, threshold (default: all).
+// Sections: context, ceilings, resident, e2e, seed002, seed001, threshold, threshold-file (default: all).
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -26,6 +26,7 @@
 #include "cuda/cuda_check.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 
 namespace {
 
@@ -220,13 +221,13 @@ struct CountingSink {
 };
 
 std::uint64_t gpu_e2e(const std::string& pattern, const std::string& algo, std::string_view text,
-                      bool positions) {
+                      bool positions, const cu::StreamTuning& tuning = {}) {
   if (positions) {
     CountingSink c;
     const auto s = c.sink();
-    return cu::find_all(pattern, algo, text, &s).occurrences;
+    return cu::find_all(pattern, algo, text, &s, tuning).occurrences;
   }
-  return cu::find_all(pattern, algo, text, nullptr).occurrences;
+  return cu::find_all(pattern, algo, text, nullptr, tuning).occurrences;
 }
 
 std::uint64_t cpu_path(const std::string& pattern, std::string_view text, unsigned threads, bool positions) {
@@ -322,6 +323,16 @@ void resident_sweep(const std::string& label, std::uint8_t* d_buf, std::uint64_t
     const double ts = time_median(1, [&] { c2 = sd.count(d_buf, bytes).occurrences; });
     check_equal("sunday vs tile-filter", c2, c1);
     add("resident-" + label, "gpu sunday (seed 002)", "resident", bytes, printable(p), ts, "count-only");
+    if (m >= 8) {  // both filter widths forced, same run (the default row above chose one)
+      for (const std::uint32_t filter : {4u, 8u}) {
+        strmatch::cuda::ResidentSearcher tw(p, {.algorithm = "tile-filter", .filter = filter});
+        std::uint64_t cw = 0;
+        const double tw_s = time_median(5, [&] { cw = tw.count(d_buf, bytes).occurrences; });
+        check_equal("filter widths", cw, c1);
+        add("resident-" + label, "gpu tile-filter (" + std::to_string(filter) + "-byte filter)", "resident",
+            bytes, printable(p), tw_s, "count-only");
+      }
+    }
   }
 }
 
@@ -571,6 +582,32 @@ int main(int argc, char** argv) {
           check_equal("seed002 e2e", ce, cs);
           add("seed002", "gpu " + algo, "end-to-end", n, printable(p), te,
               "positions; x" + std::to_string(static_cast<int>(paper_gpu[i] / 1e3 / te)) + " vs paper GPU");
+          if (algo == "tile-filter") {
+            // The same with the small-text path switched off (the two-level / chunked paths of
+            // the previous runs), and count-only, in the same run.
+            strmatch::cuda::ResidentSearcher two(p, {.algorithm = algo, .small_text_path = false});
+            const double t2 = time_median(10, [&] {
+              c.n = 0;
+              two.find_all(d, n, sink);
+            });
+            check_equal("seed002 resident two-level", c.n, cs);
+            add("seed002", "gpu tile-filter (two-level path)", "resident", n, printable(p), t2,
+                "positions; x" + std::to_string(static_cast<int>(paper_gpu[i] / 1e3 / t2)) + " vs paper GPU");
+            std::uint64_t cc = 0;
+            const double tcnt = time_median(10, [&] { cc = s.count(d, n).occurrences; });
+            check_equal("seed002 resident count", cc, cs);
+            add("seed002", "gpu tile-filter", "resident", n, printable(p), tcnt, "count-only");
+            cu::StreamTuning chunked;
+            chunked.small_text_path = false;
+            const double tc2 = time_median(10, [&] { ce = gpu_e2e(p, algo, text, true, chunked); });
+            check_equal("seed002 e2e chunked", ce, cs);
+            add("seed002", "gpu tile-filter (chunked path)", "end-to-end", n, printable(p), tc2,
+                "positions; x" + std::to_string(static_cast<int>(paper_gpu[i] / 1e3 / tc2)) +
+                    " vs paper GPU");
+            const double tec = time_median(10, [&] { ce = gpu_e2e(p, algo, text, false); });
+            check_equal("seed002 e2e count", ce, cs);
+            add("seed002", "gpu tile-filter", "end-to-end", n, printable(p), tec, "count-only");
+          }
         }
         cu::device_free(d);
       }
@@ -623,6 +660,57 @@ int main(int argc, char** argv) {
         add("threshold", "cpu path (all threads)", "end-to-end", n, printable(p), tc,
             tg < tc ? "positions; GPU faster" : "positions; CPU faster");
       }
+    }
+    if (want(a, "threshold-file") && !linux_text.empty()) {
+      // `auto` for a FILE (ExactSearcher::file_backend): the GPU reading the file with pread into
+      // pinned memory (warm context; the context's cost is the "context" row) against what the
+      // CLI does on the CPU: map the file, search it on all cores. File in the page cache (tmp).
+      const std::string p = one_line_pattern(linux_text, 16);
+      const unsigned hw = std::thread::hardware_concurrency();
+      const std::string path = a.tmp + "/strmatch-threshold-file.bin";
+      for (const std::uint64_t mb : {16, 64, 256, 1000, 2000, 4000, 8000}) {
+        const std::uint64_t n = mb * 1000000;
+        {
+          FILE* f = std::fopen(path.c_str(), "wb");
+          if (!f) throw std::runtime_error("cannot write " + path);
+          std::uint64_t w = 0;
+          while (w < n) {
+            const std::uint64_t c = std::min<std::uint64_t>(linux_text.size(), n - w);
+            std::fwrite(linux_text.data(), 1, c, f);
+            w += c;
+          }
+          std::fclose(f);
+        }
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        if (fd < 0) throw std::runtime_error("open " + path);
+        strmatch::ExactSearcher gpu(p, {.algorithm = "auto", .backend = strmatch::Backend::cuda});
+        strmatch::ExactSearcher cpu(p, {.algorithm = "auto", .backend = strmatch::Backend::cpu});
+        std::uint64_t cg = 0, cc = 0, cf = 0;
+        const int reps = mb >= 2000 ? 3 : 5;
+        const double tg = time_median(reps, [&] {
+          CountingSink k;
+          cg = gpu.find_all_file(fd, n, k.sink()).occurrences;
+        });
+        const double tc = time_median(reps, [&] {
+          const strmatch::io::MappedFile mf = strmatch::io::MappedFile::map(fd, n, path);
+          CountingSink k;
+          cc = cpu.find_all(mf.bytes(), k.sink()).occurrences;
+        });
+        const double tf = time_median(reps, [&] {
+          CountingSink k;
+          cf = cpu.find_all_file(fd, n, k.sink()).occurrences;
+        });
+        ::close(fd);
+        check_equal("threshold-file gpu vs cpu", cg, cc);
+        check_equal("threshold-file cpu pread vs mmap", cf, cc);
+        add("threshold-file", "gpu find_all_file (pread->pinned, warm context)", "end-to-end", n,
+            printable(p), tg, "positions");
+        add("threshold-file", "cpu path (" + std::to_string(hw) + " threads, fresh mmap, as the CLI)",
+            "end-to-end", n, printable(p), tc, tg < tc ? "positions; GPU faster" : "positions; CPU faster");
+        add("threshold-file", "cpu find_all_file (pread blocks)", "end-to-end", n, printable(p), tf,
+            "positions");
+      }
+      std::remove(path.c_str());
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -18,8 +18,9 @@ bool available(std::string* why = nullptr);
 
 /// The GPU's exact-search algorithms, "auto" first:
 /// - "tile-filter" (the default, "auto"): each warp streams its 16 KiB segment through a shared-memory
-///   ring with 16-byte coalesced loads, tests 4 text positions per 32-bit word against three pattern
-///   bytes (first, second, and the byte at min(m-1, 120)) with SWAR arithmetic, verifies candidates
+///   ring with 16-byte coalesced loads, tests 4 text positions per 32-bit word against four pattern
+///   bytes (0, 1, 2 and the byte at min(m-1, 120)) or, for small-alphabet patterns of 8 bytes or
+///   more, eight (0..3 and an aligned word near the end) with SWAR arithmetic, verifies candidates
 ///   byte by byte, and compacts hits per warp in text order. Memory-bound: one read of the text.
 /// - "sunday": seed 002's kernel (one thread per 64-byte piece extended by m-1 bytes, pattern and
 ///   Sunday shift table in shared memory), fixed to report every occurrence. Kept for reproduction.
@@ -38,6 +39,15 @@ struct ResidentOptions {
   std::uint64_t chunk_bytes = 0;
   /// Staged hits per tile-filter segment (0: 32); segments with more are rescanned. Tests only.
   std::uint32_t segment_capacity = 0;
+  /// tile-filter width in bytes: 0 chooses (8 for patterns of at least 8 bytes drawn from at most 4
+  /// distinct byte values, such as DNA; else 4); 4 or 8 force it (8 applies to patterns of at least
+  /// 8 bytes). Results never depend on it. Other values: InvalidArgument.
+  std::uint32_t filter = 0;
+  /// Texts of at most 128 MiB searched in one pass (chunk_bytes 0 or >= n) take the small-text
+  /// path with the tile-filter: one launch writes per-segment counts and staged offsets into mapped
+  /// host memory, one synchronisation (falls back to the two-level path by itself when a segment
+  /// holds more than segment_capacity occurrences). false forces the two-level path (tests, benchmarks).
+  bool small_text_path = true;
 };
 
 /// A pattern prepared for search on the GPU: uploaded once, scratch buffers kept between calls.
@@ -61,14 +71,16 @@ class ResidentSearcher {
   const std::string& algorithm() const noexcept;
 
   /// Counts occurrences in the n bytes at `device_text` (DEVICE memory, any alignment) without
-  /// materialising positions: one kernel launch reducing on the device, one synchronisation of
-  /// the stream at the end. O(n) reads of device memory.
+  /// materialising positions: one kernel launch reducing on the device (tile-filter texts of at
+  /// most 128 MiB: per-segment counts summed on the host), one synchronisation of the stream at
+  /// the end. O(n) reads of device memory.
   SearchStats count(const void* device_text, std::uint64_t n) const;
 
   /// Delivers every occurrence in the n bytes at `device_text` (DEVICE memory) to `sink`
   /// (called on this host thread) in increasing order, in batches of at most output_capacity.
-  /// Per pass of chunk_bytes: count and stage hits per segment, exclusive scan (CUB), then
-  /// write the ordered offsets window by window; synchronises the stream once per window.
+  /// Small texts (see small_text_path): one launch, one synchronisation. Otherwise, per pass of
+  /// chunk_bytes: count and stage hits per segment, exclusive scan (CUB), then write the ordered
+  /// offsets window by window; synchronises the stream once per window.
   SearchStats find_all(const void* device_text, std::uint64_t n, const OffsetSink& sink) const;
 
  private:

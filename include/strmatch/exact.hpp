@@ -100,7 +100,29 @@ class ExactSearcher {
   /// with the occurrences it owns, to `sink`. Offsets are 64-bit stream offsets.
   SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {}) const;
 
+  /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
+  /// increasing order. The descriptor is read with pread (its file position is neither used nor
+  /// moved) and not closed. Where file_backend(size) is cuda, several host threads pread the file
+  /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 42.5 GB/s
+  /// from the page cache on an H200 host against 15.5 GB/s for the CPU path over a mapping,
+  /// docs/cuda.md); otherwise the CPU searches it through the streaming driver (bounded blocks,
+  /// as find_all(ByteSource&)). `auto` falls back to the CPU (with a note) only when the GPU failed
+  /// before delivering anything. Errors: IoError when reading fails or the file is shorter than
+  /// `size`; BackendUnavailable as find_all.
+  SearchStats find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const;
+
+  /// Counts the occurrences in bytes [0, size) of the regular file open as `fd` (as find_all_file).
+  SearchStats count_file(int fd, std::uint64_t size) const;
+
+  /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
+  /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
+  /// file threshold (4 GB, from measured figures; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;
+  /// docs/cuda.md), or when the algorithm exists only on the GPU.
+  Backend file_backend(std::uint64_t size) const;
+
  private:
+  SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -36,6 +36,13 @@ struct StreamTuning {
   std::uint32_t segment_capacity = 0;  ///< staged hits per tile-filter segment before a rescan
                                        ///< (default 32; 0 here means default, use 1 to force rescans)
   unsigned host_threads = 0;           ///< threads filling pinned buffers (default min(16, cores))
+  /// tile-filter width: 0 chooses (8 bytes for patterns of >= 8 bytes over <= 4 distinct byte
+  /// values, else 4), 4 or 8 force it (8 applies from m = 8). Anything else: InvalidArgument.
+  std::uint32_t filter = 0;
+  /// Texts up to 128 MiB (and chunk_bytes 0 or >= the text): one device copy filled in pieces by
+  /// the host threads, one launch with results in mapped host memory (docs/cuda.md). false forces
+  /// the chunked streaming path (tests, benchmarks).
+  bool small_text_path = true;
 };
 
 /// Searches `text` (host memory) for `pattern` on the GPU with `algorithm` (a name from

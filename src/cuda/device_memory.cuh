@@ -76,6 +76,46 @@ class PinnedBuffer {
   std::size_t size_ = 0;
 };
 
+/// Pinned host memory mapped into the device's address space (cudaHostAllocMapped): a kernel
+/// writes results straight into it through device(), and the host reads them through get() after
+/// synchronising with the kernel's stream (no copy, no extra stream operation). For small results
+/// (counts per segment, a few staged offsets) where a copy's latency would dominate.
+template <typename T>
+class MappedBuffer {
+ public:
+  MappedBuffer() = default;
+  MappedBuffer(const MappedBuffer&) = delete;
+  MappedBuffer& operator=(const MappedBuffer&) = delete;
+  ~MappedBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    device_ = nullptr;
+    size_ = 0;
+  }
+  /// Makes room for at least `count` elements (contents are lost when it grows).
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
+                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocMapped));
+    const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), ptr_, 0);
+    if (e != cudaSuccess) {
+      reset();
+      STRMATCH_CUDA_CHECK(e);
+    }
+    size_ = count;
+  }
+  T* get() const { return ptr_; }        ///< host address
+  T* device() const { return device_; }  ///< the same memory, as kernels address it
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  T* device_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 // ---- host copy pool ------------------------------------------------------------------------------
 
 /// A few threads that copy pageable host memory into pinned staging together (one thread copies
@@ -100,7 +140,15 @@ class CopyPool {
   /// thread (the calling thread takes part 0). Exceptions from `fill` are rethrown here.
   using Fill = std::function<void(std::uint8_t* dst, std::size_t offset, std::size_t len)>;
   void run(std::uint8_t* dst, std::size_t n, const Fill& fill) {
-    if (n < (std::size_t{1} << 20) || workers_.empty()) {
+    run(dst, n, fill, parts_, std::size_t{1} << 20);
+  }
+
+  /// As run(dst, n, fill), in at most `max_parts` parts (threads 1..max_parts-1 help; the others
+  /// are not waited for), and on the calling thread alone when n < min_parallel_bytes.
+  void run(std::uint8_t* dst, std::size_t n, const Fill& fill, unsigned max_parts,
+           std::size_t min_parallel_bytes) {
+    const unsigned use = std::clamp(max_parts, 1u, parts_);
+    if (n < min_parallel_bytes || use == 1) {
       fill(dst, 0, n);
       return;
     }
@@ -109,8 +157,9 @@ class CopyPool {
       dst_ = dst;
       fill_ = &fill;
       n_ = n;
+      use_ = use;
       error_ = nullptr;
-      pending_ = static_cast<unsigned>(workers_.size());
+      pending_ = use - 1;
       ++generation_;
     }
     cv_.notify_all();
@@ -122,7 +171,7 @@ class CopyPool {
 
  private:
   void part(unsigned i) {
-    const std::size_t per = ((n_ + parts_ - 1) / parts_ + 4095) & ~std::size_t{4095};  // parts cover n_
+    const std::size_t per = ((n_ + use_ - 1) / use_ + 4095) & ~std::size_t{4095};  // parts cover n_
     const std::size_t b = std::min(n_, per * i), e = std::min(n_, b + per);
     if (e <= b) return;
     try {
@@ -140,6 +189,7 @@ class CopyPool {
         cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
+        if (i >= use_) continue;  // not needed for this run (and not waited for)
       }
       part(i);
       {
@@ -159,6 +209,7 @@ class CopyPool {
   std::uint8_t* dst_ = nullptr;
   const Fill* fill_ = nullptr;
   std::size_t n_ = 0;
+  unsigned use_ = 1;  // parts of the current run
   std::exception_ptr error_;
 };
 

@@ -46,6 +46,15 @@ constexpr std::uint64_t kDefaultResidentChunk = std::uint64_t{1} << 30;
 constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMinStreamChunk = std::uint64_t{256} << 10;
 
+// The small-text path (docs/cuda.md, "Small texts"): a text of at most kSmallTextBytes is searched
+// as one region with one launch whose results land in mapped host memory.
+constexpr std::uint64_t kSmallTextBytes = std::uint64_t{128} << 20;
+// Host->device for the small-text path: parts of at least kSmallPartBytes per host thread, each
+// copied to pinned memory and sent to the device in about four pieces of at least kMinPieceBytes,
+// so the PCIe copy of a piece overlaps the host copy of the next.
+constexpr std::uint64_t kSmallPartBytes = std::uint64_t{256} << 10;
+constexpr std::uint64_t kMinPieceBytes = std::uint64_t{128} << 10;
+
 // ---- probing and context ------------------------------------------------------------------------
 
 struct Probe {
@@ -124,15 +133,44 @@ Kernel resolve(std::string_view algorithm) {
 
 const char* kernel_name(Kernel k) { return k == Kernel::tile_filter ? "tile-filter" : "sunday"; }
 
+/// Whether the tile-filter's 8-byte filter pays for `pattern` when nothing forces a width: a pattern
+/// of at least 8 bytes drawn from at most 4 distinct byte values (DNA, binary-like data) suggests
+/// a small-alphabet text, where the 4-byte filter passes 1 position in 256 and almost every warp
+/// step verifies; on larger alphabets the 4-byte filter already passes almost nothing and costs
+/// fewer instructions per byte.
+bool wide_filter_pays(std::string_view pattern) {
+  if (pattern.size() < 8) return false;
+  bool seen[256] = {};
+  int distinct = 0;
+  for (const unsigned char c : pattern) {
+    if (seen[c]) continue;
+    seen[c] = true;
+    if (++distinct > 4) return false;
+  }
+  return true;
+}
+
+/// Checks a filter-width request: 0 (choose), 4 or 8. Throws InvalidArgument otherwise.
+std::uint32_t check_filter(std::uint32_t filter) {
+  if (filter != 0 && filter != 4 && filter != 8)
+    throw InvalidArgument("tile-filter width " + std::to_string(filter) + " bytes: use 0 (choose), 4 or 8");
+  return filter;
+}
+
 /// A pattern uploaded to the device, with the filter bytes and Sunday's shift table.
+/// `filter`: 0 chooses the tile-filter's width (wide_filter_pays), 4 or 8 force it (8 applies to
+/// patterns of at least 8 bytes; shorter ones use min(m, 4)).
 struct DevicePattern {
   Kernel kernel = Kernel::tile_filter;
   std::string bytes;
   DeviceBuffer<std::uint8_t> d_bytes;
   DeviceBuffer<std::uint32_t> d_shift;
   PatternView view;
+  std::uint32_t filter = 0;  // as requested
+  bool wide = false;
 
-  DevicePattern(std::string_view pattern, Kernel k) : kernel(k), bytes(pattern) {
+  DevicePattern(std::string_view pattern, Kernel k, std::uint32_t filter_request = 0)
+      : kernel(k), bytes(pattern), filter(filter_request) {
     const std::uint32_t m = static_cast<std::uint32_t>(pattern.size());
     const auto* u = reinterpret_cast<const std::uint8_t*>(pattern.data());
     d_bytes.ensure(m);
@@ -144,6 +182,16 @@ struct DevicePattern {
     view.p1 = m >= 2 ? 0x01010101u * u[1] : 0;
     view.p2 = m >= 3 ? 0x01010101u * u[2] : 0;
     view.pb = m >= 4 ? 0x01010101u * u[view.b] : 0;
+    wide = m >= 8 && (filter_request == 8 || (filter_request == 0 && wide_filter_pays(pattern)));
+    if (wide) {
+      const std::uint32_t c = std::min<std::uint32_t>((m - 4) & ~std::uint32_t{3}, kMaxFilterOffset);
+      view.p3 = 0x01010101u * u[3];
+      view.cw = c / 4;
+      view.q0 = 0x01010101u * u[c];
+      view.q1 = 0x01010101u * u[c + 1];
+      view.q2 = 0x01010101u * u[c + 2];
+      view.q3 = 0x01010101u * u[c + 3];
+    }
     if (k == Kernel::sunday) {
       std::uint32_t shift[256];
       for (auto& s : shift) s = m + 1;
@@ -153,7 +201,8 @@ struct DevicePattern {
       view.shift = d_shift.get();
     }
   }
-  int filter_bytes() const { return view.m >= 4 ? 4 : static_cast<int>(view.m); }
+  /// The template parameter K of the tile-filter kernels.
+  int filter_bytes() const { return wide ? kWideFilter : view.m >= 4 ? 4 : static_cast<int>(view.m); }
 };
 
 /// Device text region -> kernel view. own = owned starts (already clipped so own + m - 1 <= n).
@@ -175,6 +224,21 @@ std::uint64_t work_items(Kernel k, const TextView& t) {
   return (t.own + kPieceBytes - 1) / kPieceBytes;
 }
 
+/// Tile-filter segments of `steps` KiB covering the owned starts of a region.
+std::uint64_t segments(const TextView& t, int steps) {
+  if (t.own == 0) return 0;
+  const std::uint64_t bytes = kStepBytes * static_cast<std::uint64_t>(steps);
+  return (t.head + t.own + bytes - 1) / bytes;
+}
+
+/// Steps per segment of the small-text path: short segments for small texts, so that a 1 MB text
+/// still spreads over about a thousand warps (a 16 KiB segment is 16 dependent steps of one warp).
+int small_text_steps(std::uint64_t span) {
+  if (span <= (std::uint64_t{8} << 20)) return 1;
+  if (span <= (std::uint64_t{32} << 20)) return 4;
+  return kStepsPerSegment;
+}
+
 /// Most work items a region of `own` owned starts can need (any alignment).
 std::uint64_t max_work_items(Kernel k, std::uint64_t own) {
   if (k == Kernel::tile_filter) return (15 + own + kSegmentBytes - 1) / kSegmentBytes + 1;
@@ -188,26 +252,50 @@ std::size_t sunday_shared_bytes(std::uint32_t m, bool* pattern_in_shared) {
   return *pattern_in_shared ? base + m : base;
 }
 
-template <Mode M>
-void launch_filter(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
-                   std::uint64_t items, cudaStream_t stream) {
+template <Mode M, int Steps>
+void launch_filter_steps(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
+                         std::uint64_t items, cudaStream_t stream) {
   const std::uint64_t blocks = (items + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const dim3 grid(static_cast<unsigned>(blocks));
   switch (filter_bytes) {
     case 1:
-      tile_filter_kernel<1, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      tile_filter_kernel<1, M, Steps><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
     case 2:
-      tile_filter_kernel<2, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      tile_filter_kernel<2, M, Steps><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
     case 3:
-      tile_filter_kernel<3, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      tile_filter_kernel<3, M, Steps><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case kWideFilter:
+      tile_filter_kernel<kWideFilter, M, Steps><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
     default:
-      tile_filter_kernel<4, M><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      tile_filter_kernel<4, M, Steps><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
   }
   STRMATCH_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Launches the tile-filter over `items` segments of `steps` KiB (1, 4 or 16; count mode: 16).
+template <Mode M>
+void launch_filter(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
+                   std::uint64_t items, cudaStream_t stream, int steps = kStepsPerSegment) {
+  if constexpr (M == Mode::count || M == Mode::direct) {
+    launch_filter_steps<M, kStepsPerSegment>(filter_bytes, t, p, o, items, stream);
+  } else {
+    switch (steps) {
+      case 1:
+        launch_filter_steps<M, 1>(filter_bytes, t, p, o, items, stream);
+        break;
+      case 4:
+        launch_filter_steps<M, 4>(filter_bytes, t, p, o, items, stream);
+        break;
+      default:
+        launch_filter_steps<M, kStepsPerSegment>(filter_bytes, t, p, o, items, stream);
+        break;
+    }
+  }
 }
 
 void launch_filter_finish(int filter_bytes, const TextView& t, const PatternView& p, const Output& o,
@@ -223,6 +311,9 @@ void launch_filter_finish(int filter_bytes, const TextView& t, const PatternView
       break;
     case 3:
       tile_filter_finish_kernel<3><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
+      break;
+    case kWideFilter:
+      tile_filter_finish_kernel<kWideFilter><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
       break;
     default:
       tile_filter_finish_kernel<4><<<grid, kThreadsPerBlock, 0, stream>>>(t, p, o, items);
@@ -355,6 +446,76 @@ bool drain_positions(const DevicePattern& pat, const TextView& t, Scratch& sc, c
   return true;
 }
 
+// ---- the small-text path: one launch, results in mapped host memory ---------------------------
+
+/// Per-segment counts and staged offsets in mapped pinned memory, and the ordered offsets
+/// gathered from them on the host.
+struct SmallResults {
+  MappedBuffer<std::uint64_t> counts, staging;
+  std::vector<std::uint64_t> gathered;
+};
+
+/// Positions of a region of at most kSmallTextBytes with the tile-filter in ONE launch: the stage
+/// kernel (segments of small_text_steps() KiB) writes every segment's count and its first `cap`
+/// offsets straight into mapped host memory; after one synchronisation the host walks the counts
+/// in segment order, gathers the staged offsets (already in text order) and hands them to the
+/// sink in batches of at most `window`. Returns false, having delivered nothing, when a segment
+/// holds more than `cap` occurrences: the caller then runs the bounded two-level path
+/// (enqueue_positions + drain_positions), so no output size is ever guessed or truncated.
+/// Synchronises `stream`; sets *stopped when the sink stopped the search.
+bool small_positions(const DevicePattern& pat, const TextView& t, SmallResults& r, std::uint32_t cap,
+                     std::uint64_t window, cudaStream_t stream, const OffsetSink& sink,
+                     std::uint64_t* occurrences, std::uint64_t* delivered, bool* stopped) {
+  const int steps = small_text_steps(t.head + t.own);
+  const std::uint64_t nseg = segments(t, steps);
+  if (nseg == 0) return true;
+  r.counts.ensure(nseg);
+  r.staging.ensure(nseg * cap);
+  Output o;
+  o.seg_counts = r.counts.device();
+  o.staging = r.staging.device();
+  o.cap = cap;
+  launch_filter<Mode::stage>(pat.filter_bytes(), t, pat.view, o, nseg, stream, steps);
+  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::uint64_t* counts = r.counts.get();
+  const std::uint64_t* staged = r.staging.get();
+  std::uint64_t total = 0;
+  for (std::uint64_t seg = 0; seg < nseg; ++seg) {
+    if (counts[seg] > cap) return false;
+    total += counts[seg];
+  }
+  r.gathered.clear();
+  r.gathered.reserve(total);
+  for (std::uint64_t seg = 0; seg < nseg; ++seg)
+    r.gathered.insert(r.gathered.end(), staged + seg * cap, staged + seg * cap + counts[seg]);
+  for (std::uint64_t lo = 0; lo < total; lo += window) {
+    const std::uint64_t len = std::min(window, total - lo);
+    *delivered += len;
+    *occurrences += len;
+    if (!sink(std::span<const std::uint64_t>(r.gathered.data() + lo, len))) {
+      *stopped = true;
+      break;
+    }
+  }
+  return true;
+}
+
+/// Occurrences of a region of at most kSmallTextBytes with the tile-filter in one launch: per-segment
+/// counts land in mapped host memory and are summed after one synchronisation of `stream`.
+std::uint64_t small_count(const DevicePattern& pat, const TextView& t, SmallResults& r, cudaStream_t stream) {
+  const int steps = small_text_steps(t.head + t.own);
+  const std::uint64_t nseg = segments(t, steps);
+  if (nseg == 0) return 0;
+  r.counts.ensure(nseg);
+  Output o;
+  o.seg_counts = r.counts.device();
+  launch_filter<Mode::tally>(pat.filter_bytes(), t, pat.view, o, nseg, stream, steps);
+  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::uint64_t total = 0;
+  for (std::uint64_t seg = 0; seg < nseg; ++seg) total += r.counts.get()[seg];
+  return total;
+}
+
 /// Owned starts of a chunk [begin, end) of a text of n bytes for a pattern of m bytes.
 std::uint64_t owned(std::uint64_t begin, std::uint64_t end, std::uint64_t n, std::uint64_t m) {
   if (n < m) return 0;
@@ -383,6 +544,16 @@ struct Engine {
   DeviceBuffer<unsigned long long> counter;
   PinnedBuffer<unsigned long long> host_counter;
   std::unique_ptr<CopyPool> pool;
+  SmallResults small;
+  std::unique_ptr<DevicePattern> pattern;  // the last search's, kept: uploading costs a few syscalls
+
+  const DevicePattern& pattern_for(std::string_view p, Kernel k, std::uint32_t filter) {
+    if (!pattern || pattern->bytes != p || pattern->kernel != k || pattern->filter != filter) {
+      pattern.reset();
+      pattern = std::make_unique<DevicePattern>(p, k, filter);
+    }
+    return *pattern;
+  }
 
   void ensure_slots(unsigned count) {
     while (slots.size() < count) {
@@ -456,6 +627,15 @@ using SourceRead = std::function<void(std::uint8_t* dst, std::uint64_t offset, s
 SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
                           const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning);
 
+/// The small-text path of stream_search (n <= kSmallTextBytes, m <= n): the whole text goes to one
+/// device buffer. Host threads (at most one per kSmallPartBytes) each copy their part into pinned
+/// memory piece by piece and queue each piece's host-to-device copy on slot 0's stream at once, so
+/// PCIe copies overlap host copies; then one launch (small_positions / small_count) for the
+/// tile-filter, the two-level path for sunday or when a segment overflowed. Caller holds e.mu.
+void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
+                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
+                       SearchStats& stats, std::uint64_t* delivered);
+
 }  // namespace
 
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
@@ -521,13 +701,23 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     const unsigned host_threads =
         tuning.host_threads != 0 ? tuning.host_threads : std::min(16u, resolve_threads(0));
     if (!e.pool || e.pool->threads() != host_threads) e.pool = std::make_unique<CopyPool>(host_threads);
+    check_filter(tuning.filter);
+
+    if (tuning.small_text_path && n <= kSmallTextBytes &&
+        (tuning.chunk_bytes == 0 || tuning.chunk_bytes >= n)) {
+      const DevicePattern& pat = e.pattern_for(pattern, kernel, tuning.filter);
+      small_text_search(e, pat, n, read, sink, kernel == Kernel::tile_filter ? seg_cap : 0, out_cap, stats,
+                        &delivered);
+      stats.seconds = seconds_since(start);
+      return stats;
+    }
 
     const Chunker chunker(n, chunk, m - 1);
     const std::uint64_t nchunks = chunker.size();
     const std::uint64_t span = std::min<std::uint64_t>(n, chunk + m - 1);  // largest chunk read
     const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(nslots, nchunks));
     e.ensure_slots(used);
-    DevicePattern pat(pattern, kernel);
+    const DevicePattern& pat = e.pattern_for(pattern, kernel, tuning.filter);
     const bool positions = sink != nullptr;
     // Every allocation happens here, before anything is delivered.
     for (unsigned i = 0; i < used; ++i) {
@@ -613,6 +803,65 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
   return stats;
 }
 
+void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
+                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
+                       SearchStats& stats, std::uint64_t* delivered) {
+  e.ensure_slots(1);
+  Slot& s = *e.slots[0];
+  s.busy = false;
+  s.text.ensure(n + 16);
+  s.pinned.ensure(n);
+  int device = 0;
+  STRMATCH_CUDA_CHECK(cudaGetDevice(&device));
+  const unsigned parts =
+      static_cast<unsigned>(std::clamp<std::uint64_t>(n / kSmallPartBytes, 1, e.pool->threads()));
+  const std::uint64_t piece = std::max<std::uint64_t>(
+      kMinPieceBytes, ((n + 4 * parts - 1) / (4 * parts) + 4095) & ~std::uint64_t{4095});
+  std::uint8_t* const d_text = s.text.get();
+  const cudaStream_t stream = s.stream;
+  e.pool->run(
+      s.pinned.get(), n,
+      [&](std::uint8_t* dst, std::size_t off, std::size_t len) {
+        STRMATCH_CUDA_CHECK(cudaSetDevice(device));  // helper threads: the caller's device
+        for (std::size_t b = 0; b < len; b += piece) {
+          const std::size_t l = std::min<std::size_t>(piece, len - b);
+          read(dst + b, off + b, l);
+          STRMATCH_CUDA_CHECK(cudaMemcpyAsync(d_text + off + b, dst + b, l, cudaMemcpyHostToDevice, stream));
+        }
+      },
+      parts, 0);
+  // Every copy was queued on `stream` before the launches below (the pool returned), so stream
+  // order makes the kernels see the whole text.
+  const std::uint64_t m = pat.view.m;
+  const TextView v = make_view(d_text, n, owned(0, n, n, m), 0);
+  if (sink == nullptr) {
+    if (pat.kernel == Kernel::tile_filter) {
+      stats.occurrences = small_count(pat, v, e.small, stream);
+      return;
+    }
+    e.counter.ensure(1);
+    e.host_counter.ensure(1);
+    STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), stream));
+    enqueue_count(pat, v, e.counter.get(), stream);
+    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(e.host_counter.get(), e.counter.get(), sizeof(unsigned long long),
+                                        cudaMemcpyDeviceToHost, stream));
+    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    stats.occurrences = *e.host_counter.get();
+    return;
+  }
+  bool stopped = false;
+  if (pat.kernel == Kernel::tile_filter && small_positions(pat, v, e.small, seg_cap, out_cap, stream, *sink,
+                                                           &stats.occurrences, delivered, &stopped)) {
+    stats.stopped_early = stopped;
+    return;
+  }
+  // Sunday, or a segment with more than seg_cap occurrences: the bounded two-level path over the
+  // text already on the device (nothing was delivered yet).
+  s.scratch.ensure(max_work_items(pat.kernel, n), seg_cap, out_cap);
+  enqueue_positions(pat, v, s.scratch, stream);
+  stats.stopped_early = !drain_positions(pat, v, s.scratch, stream, *sink, &stats.occurrences, delivered);
+}
+
 }  // namespace
 
 }  // namespace strmatch::detail::cuda
@@ -633,6 +882,7 @@ struct ResidentSearcher::Impl {
   std::string algorithm;
   std::unique_ptr<d::DevicePattern> pattern;
   d::Scratch scratch;
+  d::SmallResults small;
   d::DeviceBuffer<unsigned long long> counter;
   d::PinnedBuffer<unsigned long long> host_counter;
   cudaStream_t stream() const { return static_cast<cudaStream_t>(options.stream); }
@@ -644,8 +894,9 @@ ResidentSearcher::ResidentSearcher(std::string_view pattern, ResidentOptions opt
   impl_->options = std::move(options);
   impl_->kernel = d::resolve(impl_->options.algorithm);
   impl_->algorithm = d::kernel_name(impl_->kernel);
+  d::check_filter(impl_->options.filter);
   d::require_available();
-  impl_->pattern = std::make_unique<d::DevicePattern>(pattern, impl_->kernel);
+  impl_->pattern = std::make_unique<d::DevicePattern>(pattern, impl_->kernel, impl_->options.filter);
   impl_->counter.ensure(1);
   impl_->host_counter.ensure(1);
 }
@@ -665,6 +916,12 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
   stats.bytes = n;
   const std::uint64_t m = s.pattern->view.m;
   const cudaStream_t st = s.stream();
+  if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes) {
+    stats.occurrences =
+        d::small_count(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.small, st);
+    stats.seconds = d::seconds_since(start);
+    return stats;
+  }
   STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
   d::enqueue_count(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(), st);
   STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.host_counter.get(), s.counter.get(), sizeof(unsigned long long),
@@ -694,12 +951,23 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
     stats.seconds = d::seconds_since(start);
     return stats;
   }
-  s.scratch.ensure(d::max_work_items(s.kernel, std::min(n, chunk)),
-                   s.kernel == d::Kernel::tile_filter ? seg_cap : 0, out_cap);
-  const detail::Chunker chunker(n, chunk, m - 1);
   const auto* base = static_cast<const std::uint8_t*>(device_text);
   std::uint64_t delivered = 0;
   try {
+    if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes &&
+        chunk >= n) {
+      bool stopped = false;
+      if (d::small_positions(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.small,
+                             seg_cap, out_cap, st, sink, &stats.occurrences, &delivered, &stopped)) {
+        stats.stopped_early = stopped;
+        stats.seconds = d::seconds_since(start);
+        return stats;
+      }
+      // A segment held more than seg_cap occurrences; nothing was delivered: the two-level path.
+    }
+    s.scratch.ensure(d::max_work_items(s.kernel, std::min(n, chunk)),
+                     s.kernel == d::Kernel::tile_filter ? seg_cap : 0, out_cap);
+    const detail::Chunker chunker(n, chunk, m - 1);
     for (std::uint64_t i = 0; i < chunker.size(); ++i) {
       const detail::Chunk c = chunker[i];
       const d::TextView v =

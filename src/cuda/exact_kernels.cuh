@@ -1,6 +1,7 @@
-// Exact-search kernels, CUDA sm_90: "tile-filter" (3-byte SWAR filter over a per-warp shared-memory
-// ring fed by 16-byte coalesced loads; strmatch's own design after the SIMD first/last-byte filter of
-// seed 001) and "sunday" (seed 002's one-thread-per-64-byte-piece Sunday kernel, every occurrence).
+// Exact-search kernels, CUDA sm_90: "tile-filter" (4- or 8-byte SWAR filter over a per-warp
+// shared-memory ring fed by 16-byte coalesced loads; strmatch's own design after the SIMD
+// first/last-byte filter of seed 001) and "sunday" (seed 002's one-thread-per-64-byte-piece Sunday
+// kernel, every occurrence).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +18,10 @@ constexpr int kStepsPerSegment = 16;
 constexpr std::uint64_t kSegmentBytes = kStepBytes * kStepsPerSegment;  // 16 KiB per warp
 constexpr std::uint32_t kHaloBytes = 128;                               // look-ahead past a step
 constexpr std::uint32_t kMaxFilterOffset = 120;  // fourth filter byte: pattern[min(m - 1, 120)]
+/// Filter widths (template parameter K of the tile-filter): 1..4 test pattern bytes 0, 1, 2 and
+/// b = min(m - 1, 120) (the first min(m, 4) of them); kWideFilter tests bytes 0..3 and the aligned
+/// word c..c+3, c = min((m - 4) & ~3, 120), for patterns of at least 8 bytes (small alphabets).
+constexpr int kWideFilter = 8;
 constexpr int kRingWords = 2 * static_cast<int>(kStepBytes / 4) + static_cast<int>(kHaloBytes / 4);
 constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (seed 002)
 constexpr unsigned kFullMask = 0xffffffffu;
@@ -38,13 +43,18 @@ struct PatternView {
   std::uint32_t b = 0;  ///< offset of the fourth filter byte (m >= 4): min(m - 1, 120)
   std::uint32_t p0 = 0, p1 = 0, p2 = 0, pb = 0;  ///< pattern[0], [1], [2], [b] in each byte
   const std::uint32_t* shift = nullptr;          ///< sunday: 256 shifts (device memory)
+  // Wide filter (K == kWideFilter, m >= 8): pattern[3] and pattern[c + j] broadcast; cw = c / 4.
+  std::uint32_t p3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+  std::uint32_t cw = 0;
 };
 
-enum class Mode { count, stage, direct };
+enum class Mode { count, stage, direct, tally };
 
 /// Where results go. count: *total += occurrences. stage: seg_counts[seg] = occurrences of the
 /// segment and its first `cap` offsets go to staging[seg * cap + i]. direct: the segment's i-th
 /// occurrence has global index first + i; those with index in [lo, hi) go to out[index - lo].
+/// tally: seg_counts[seg] = occurrences of the segment, nothing else. seg_counts and staging may
+/// point into mapped pinned host memory (the small-text path: no copy back, one synchronisation).
 struct Output {
   unsigned long long* total = nullptr;
   std::uint64_t* seg_counts = nullptr;
@@ -115,27 +125,32 @@ __device__ __forceinline__ void emit_hits(const TextView& t, Output& o, std::uin
   }
 }
 
-/// One warp scans segment `seg` (relative bytes [seg * 16 KiB, +16 KiB)) and returns its number of
-/// occurrences (warp-uniform), writing them as `M` says. K = number of filter bytes: min(m, 4),
-/// pattern bytes 0, 1, 2 and b = min(m - 1, 120); when m <= 4 the filter is the whole test.
+/// One warp scans segment `seg` (relative bytes [seg * Steps KiB, +Steps KiB)) and returns its
+/// number of occurrences (warp-uniform), writing them as `M` says (count, stage or direct). K = the
+/// filter: 1..4 = min(m, 4) filter bytes, pattern bytes 0, 1, 2 and b = min(m - 1, 120), the whole
+/// test when m <= 4; kWideFilter (m >= 8) = pattern bytes 0..3 and c..c+3 (8 bytes: on a 4-letter
+/// alphabet one position in 65536 passes instead of one in 256). Candidates are verified.
+/// Steps = 1 KiB steps per segment: 16 for large texts, fewer for small ones (more warps).
 ///
 /// Preconditions: t.abase 16-byte aligned; all 32 lanes of the warp call it together; `ring` is
-/// this warp's kRingWords-word shared buffer, 16-byte aligned; p.b <= kMaxFilterOffset.
+/// this warp's kRingWords-word shared buffer, 16-byte aligned; p.b <= kMaxFilterOffset;
+/// 4 * p.cw <= kMaxFilterOffset and p.m >= 8 when K == kWideFilter.
 /// Each step of 1024 bytes sits in one half of the ring; the first kHaloBytes of the even half are
 /// mirrored after the ring so that the look-ahead of an odd step never wraps. The load of step s+2
 /// is issued before step s is filtered, so two steps of loads are in flight per warp.
-template <int K, Mode M>
+template <int K, Mode M, int Steps = kStepsPerSegment>
 __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, std::uint64_t seg,
                                       std::uint32_t* ring, Output& o) {
+  static_assert(M != Mode::tally, "tally scans in count mode");
   const int lane = threadIdx.x & 31;
-  const std::uint64_t seg_begin = seg * kSegmentBytes;
+  const std::uint64_t seg_begin = seg * (kStepBytes * Steps);
   const std::uint64_t limit = t.head + t.own;  // relative starts below limit are owned
   std::uint64_t running = 0;
   if (seg_begin >= limit) return 0;
   const int steps = static_cast<int>(
-      min(static_cast<unsigned long long>(kStepsPerSegment),
+      min(static_cast<unsigned long long>(Steps),
           static_cast<unsigned long long>((limit - seg_begin + kStepBytes - 1) / kStepBytes)));
-  const std::uint32_t bw = p.b >> 2, sh = (p.b & 3) * 8;
+  [[maybe_unused]] const std::uint32_t bw = p.b >> 2, sh = (p.b & 3) * 8;  // K == 4 only
 
   auto load_step = [&](int s, uint4& a0, uint4& a1) {
     const std::uint64_t base = seg_begin + static_cast<std::uint64_t>(s) * kStepBytes;
@@ -173,10 +188,17 @@ __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, s
       const std::uint32_t w = half[x];
       std::uint32_t v = w ^ p.p0;
       if constexpr (K >= 2) {
+        // __funnelshift_r(lo, hi, 8k): byte j is text byte 4x + j + k, for position 4x + j.
         const std::uint32_t w1 = half[x + 1];
         v |= __funnelshift_r(w, w1, 8) ^ p.p1;
         if constexpr (K >= 3) v |= __funnelshift_r(w, w1, 16) ^ p.p2;
-        if constexpr (K >= 4) v |= __funnelshift_r(half[x + bw], half[x + bw + 1], sh) ^ p.pb;
+        if constexpr (K == 4) v |= __funnelshift_r(half[x + bw], half[x + bw + 1], sh) ^ p.pb;
+        if constexpr (K == kWideFilter) {
+          v |= __funnelshift_r(w, w1, 24) ^ p.p3;
+          const std::uint32_t t0 = half[x + p.cw], t1 = half[x + p.cw + 1];  // bytes 4x + c ...
+          v |= (t0 ^ p.q0) | (__funnelshift_r(t0, t1, 8) ^ p.q1);
+          v |= (__funnelshift_r(t0, t1, 16) ^ p.q2) | (__funnelshift_r(t0, t1, 24) ^ p.q3);
+        }
       }
       // High bit of each byte of z set exactly where that byte of v is zero.
       z[kk] = ~(((v & 0x7f7f7f7fu) + 0x7f7f7f7fu) | v | 0x7f7f7f7fu);
@@ -187,20 +209,34 @@ __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, s
       // occurrence lies inside step + look-ahead, else from global memory.
       const std::uint8_t* ring_bytes = reinterpret_cast<const std::uint8_t*>(half);
       std::uint32_t hits = 0;  // bit 4 * kk + k: occurrence at byte k of word lane + 32 * kk
+      // Bytes the filter did not test: 3..m-1 (K == 4, re-testing b), 4..m-1 (wide: bytes 0..3
+      // and c..c+3 tested, so nothing is left when m == 8), none when m <= K <= 4.
+      constexpr std::uint32_t kTested = K == kWideFilter ? 8u : static_cast<std::uint32_t>(K);
+      if (p.m <= kTested && step_pos >= t.head && step_pos + kStepBytes <= limit) {
+        // The filter was the whole test and every position of the step is owned (warp-uniform):
+        // each candidate is an occurrence; pack the high bit of each byte of z into a nibble.
 #pragma unroll
-      for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
-        std::uint32_t zz = z[kk];
-        while (zz != 0) {
-          const int k = (__ffs(zz) - 1) >> 3;
-          zz &= zz - 1;
-          const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
-          const std::uint64_t r = step_pos + q;
-          if (r < t.head || r >= limit) continue;
-          if (p.m > static_cast<std::uint32_t>(K)) {
-            const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
-            if (!verify_from(s, p, K == 4 ? 3 : K)) continue;
+        for (int kk = 0; kk < 8; ++kk) {
+          const std::uint32_t zz = z[kk];
+          hits |= (((zz >> 7) & 1u) | ((zz >> 14) & 2u) | ((zz >> 21) & 4u) | ((zz >> 28) & 8u)) << (4 * kk);
+        }
+      } else {
+#pragma unroll
+        for (int kk = 0; kk < 8; ++kk) {  // unrolled: z[] stays in registers
+          std::uint32_t zz = z[kk];
+          while (zz != 0) {
+            const int k = (__ffs(zz) - 1) >> 3;
+            zz &= zz - 1;
+            const std::uint32_t q = 4 * (lane + 32 * kk) + k;  // byte inside the step
+            const std::uint64_t r = step_pos + q;
+            if (r < t.head || r >= limit) continue;
+            if (p.m > kTested) {
+              const std::uint8_t* s = q + p.m <= kStepBytes + kHaloBytes ? ring_bytes + q : t.abase + r;
+              if (!verify_from(s, p, K == kWideFilter ? 4u : (K == 4 ? 3u : static_cast<std::uint32_t>(K))))
+                continue;
+            }
+            hits |= 1u << (4 * kk + k);
           }
-          hits |= 1u << (4 * kk + k);
         }
       }
       if (__any_sync(kFullMask, hits != 0)) {
@@ -221,16 +257,19 @@ __device__ std::uint64_t scan_segment(const TextView& t, const PatternView& p, s
   return running;
 }
 
-/// Grid: ceil(nseg / 8) blocks of 256 threads; warp w of block b scans segment 8b + w.
-/// count: one atomicAdd per warp with hits; stage: seg_counts[seg] and up to cap staged offsets.
-template <int K, Mode M>
+/// Grid: ceil(nseg / kWarpsPerBlock) blocks of kThreadsPerBlock threads; warp w of block b scans
+/// segment kWarpsPerBlock * b + w (segments of Steps KiB).
+/// count: one atomicAdd per warp with hits; stage: seg_counts[seg] and up to cap staged offsets;
+/// tally: seg_counts[seg] only. Every segment < nseg writes seg_counts (no clearing needed).
+template <int K, Mode M, int Steps = kStepsPerSegment>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     tile_filter_kernel(TextView t, PatternView p, Output o, std::uint64_t nseg) {
   __shared__ __align__(16) std::uint32_t rings[kWarpsPerBlock][kRingWords];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const std::uint64_t seg = static_cast<std::uint64_t>(blockIdx.x) * kWarpsPerBlock + warp;
   if (seg >= nseg) return;
-  const std::uint64_t c = scan_segment<K, M>(t, p, seg, rings[warp], o);
+  constexpr Mode kScan = M == Mode::tally ? Mode::count : M;
+  const std::uint64_t c = scan_segment<K, kScan, Steps>(t, p, seg, rings[warp], o);
   if (lane == 0) {
     if constexpr (M == Mode::count) {
       if (c != 0) atomicAdd(o.total, static_cast<unsigned long long>(c));

@@ -1,0 +1,406 @@
+// Pattern-set kernels, CUDA sm_90: "qgram-filter" (strmatch's own design: a bitmap of the
+// patterns' q-gram hashes in shared memory tested at every text offset, candidates verified against
+// a hashed bucket table in global memory) and "m-bndm" (seed 003: multi-pattern BNDM with text
+// pages in shared memory and pattern subsets across blocks, after Navarro & Raffinot 2002).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace strmatch::detail::cuda::multi_gpu {
+
+constexpr int kQgramThreads = 256;               // threads per block, 16 text offsets each
+constexpr std::uint64_t kQgramTileBytes = 4096;  // offsets per block iteration
+constexpr int kBndmThreads = 128;
+constexpr int kBndmWordsPerBlock = 4;              // 64-bit words (pattern subsets) per block
+constexpr std::uint32_t kBndmPageBytes = 4096;     // text page per block iteration (plus w - 1 halo)
+constexpr std::uint32_t kNocaseBit = 0x80000000u;  // in PatternRef::length_flags
+
+/// A window of text in device memory: offsets [0, own) are reported, bytes [0, n) are readable.
+/// Byte j is abase[head + j]; abase is 16-byte aligned (head < 16).
+struct Window {
+  const std::uint8_t* abase = nullptr;
+  std::uint64_t head = 0;
+  std::uint64_t n = 0;
+  std::uint64_t own = 0;
+};
+
+/// The patterns as the verifiers read them (device memory, internal order).
+struct Patterns {
+  const std::uint8_t* bytes = nullptr;    ///< every pattern, concatenated
+  const std::uint64_t* offset = nullptr;  ///< pattern k starts at bytes + offset[k]
+};
+
+enum class OutMode { count, per_pattern, keys };
+
+/// Where occurrences go. count: *total. per_pattern: per_pattern[k] and *total. keys: *total and,
+/// for the first `cap` occurrences (in any order), keys[i] = (offset << 32) | k.
+struct Out {
+  unsigned long long* total = nullptr;
+  unsigned long long* per_pattern = nullptr;
+  std::uint64_t* keys = nullptr;
+  std::uint64_t cap = 0;
+};
+
+// ---- shared helpers -----------------------------------------------------------------------------
+
+__device__ __forceinline__ std::uint8_t fold_byte(std::uint8_t c) {
+  return static_cast<std::uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+}
+
+/// Per-thread accumulation of occurrences; flush() once at the end of the kernel.
+template <OutMode M>
+struct Emitter {
+  Out o;
+  std::uint64_t local = 0;
+  __device__ __forceinline__ void add(std::uint64_t offset, std::uint32_t k) {
+    ++local;
+    if constexpr (M == OutMode::per_pattern) atomicAdd(o.per_pattern + k, 1ull);
+    if constexpr (M == OutMode::keys) {
+      const unsigned long long i = atomicAdd(o.total, 1ull);
+      if (i < o.cap) o.keys[i] = (offset << 32) | k;
+    }
+  }
+  __device__ __forceinline__ void flush() {
+    if constexpr (M != OutMode::keys) {
+      unsigned long long v = local;
+      for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+      if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(o.total, v);
+    }
+  }
+};
+
+/// Text byte j of the window (0 outside [0, n)).
+__device__ __forceinline__ std::uint8_t text_byte(const Window& t, std::uint64_t j) {
+  return j < t.n ? t.abase[t.head + j] : 0;
+}
+
+/// Bytes [from, to) of pattern k against the text at offset p (the caller guarantees p + to <= n).
+__device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::uint32_t k,
+                                       std::uint32_t from, std::uint32_t to, bool nocase, std::uint64_t p) {
+  const std::uint8_t* s = t.abase + t.head + p;
+  const std::uint8_t* q = P.bytes + P.offset[k];
+  if (nocase) {
+    for (std::uint32_t j = from; j < to; ++j)
+      if (fold_byte(s[j]) != fold_byte(q[j])) return false;
+  } else {
+    for (std::uint32_t j = from; j < to; ++j)
+      if (s[j] != q[j]) return false;
+  }
+  return true;
+}
+
+// ---- qgram-filter ---------------------------------------------------------------------------------
+
+/// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
+/// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
+/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 56..63, absent bytes 0): a
+/// cheap test before the pattern's bytes are read; and the class q of the entry.
+struct BucketEntry {
+  std::uint64_t gram;
+  std::uint64_t pre;
+  std::uint32_t index;
+  std::uint32_t length_flags;
+  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 8 pre bytes
+  std::uint32_t unused = 0;
+};
+
+constexpr std::uint32_t kPartialKind = 1u << 9;
+
+/// Order of the entries inside a bucket: (kind, gram, pre, index); the scan binary-searches it.
+__host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a,
+                                                    std::uint32_t pre_a, std::uint32_t kind_b,
+                                                    std::uint64_t gram_b, std::uint32_t pre_b) {
+  if (kind_a != kind_b) return kind_a < kind_b;
+  if (gram_a != gram_b) return gram_a < gram_b;
+  return pre_a < pre_b;
+}
+
+/// First entry of [b0, b1) not less than (kind, gram, pre).
+__device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries, std::uint32_t b0,
+                                                     std::uint32_t b1, std::uint32_t kind, std::uint64_t gram,
+                                                     std::uint64_t pre) {
+  while (b0 < b1) {
+    const std::uint32_t mid = b0 + (b1 - b0) / 2;
+    const BucketEntry& e = entries[mid];
+    if (entry_less(e.kind, e.gram, e.pre, kind, gram, pre))
+      b0 = mid + 1;
+    else
+      b1 = mid;
+  }
+  return b0;
+}
+
+/// Mask of the `pre` bytes a pattern of length m in class q has: min(8, m - q) high bytes.
+__host__ __device__ __forceinline__ std::uint64_t pre_mask(std::uint32_t m, std::uint32_t q) {
+  const std::uint32_t len = m - q < 8 ? m - q : 8;
+  return len == 0 ? 0ull : ~0ull << (8 * (8 - len));
+}
+
+constexpr int kMaxQ = 8;
+
+/// Patterns are grouped in classes by gram length q (at most 3 classes: the shortest pattern's
+/// min(length, 8), 4 and 8; a pattern takes the largest class q <= its length): class q tests, at
+/// every text offset i, the q-gram text[i, i + q) against the suffix q-grams of its patterns. One
+/// bitmap and one bucket table serve every class (the class picks the hash multiplier).
+struct QgramTables {
+  const std::uint32_t* filter = nullptr;        ///< 2^bits bits
+  const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
+  const BucketEntry* entries = nullptr;         ///< by bucket, then entry_less
+  int bits = 0;
+  int classes = 0;                            ///< number of non-empty classes
+  int q[kMaxQ] = {};                          ///< their q, increasing
+  bool fold = false;                          ///< some pattern is case-insensitive: hash folded grams
+  bool has_case = false, has_nocase = false;  ///< the set has case-sensitive / -insensitive patterns
+  bool two_hashes = false;  ///< a gram sets two bits (class_hash and class_hash2): a Bloom filter, k = 2
+};
+
+/// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
+/// already masked to the gram: two 32-bit multiplies, the class's odd multiplier last.
+__host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint32_t lo, std::uint32_t hi, int q,
+                                                             int bits) {
+  const std::uint32_t mul = 0x9E3779B1u + 0x3C6EF372u * static_cast<std::uint32_t>(q);  // odd for every q
+  return ((lo ^ (hi * 0x85EBCA6Bu)) * mul) >> (32 - bits);
+}
+
+/// The second bit of a gram when QgramTables::two_hashes (independent multipliers).
+__host__ __device__ __forceinline__ std::uint32_t class_hash2(std::uint32_t lo, std::uint32_t hi, int q,
+                                                              int bits) {
+  const std::uint32_t mul =
+      0x27D4EB2Fu + 0x2C1B3C6Du * 2u * static_cast<std::uint32_t>(q);  // odd for every q
+  return ((hi ^ (lo * 0xC2B2AE3Du)) * mul) >> (32 - bits);
+}
+
+/// Masks of the low and high 4 bytes of a q-gram.
+__host__ __device__ __forceinline__ std::uint32_t qmask_lo(int q) {
+  return q >= 4 ? ~0u : (1u << (8 * q)) - 1;
+}
+__host__ __device__ __forceinline__ std::uint32_t qmask_hi(int q) {
+  return q <= 4 ? 0u : q >= 8 ? ~0u : (1u << (8 * (q - 4))) - 1;
+}
+
+/// ASCII lower case of 4 bytes at once.
+__host__ __device__ __forceinline__ std::uint32_t fold4(std::uint32_t w) {
+  const std::uint32_t h = w & 0x7f7f7f7fu;
+  const std::uint32_t upper = ((h + 0x3f3f3f3fu) & ~(h + 0x25252525u)) & ~w & 0x80808080u;
+  return w | (upper >> 2);
+}
+
+__device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
+  const std::uint64_t lo = t.head, hi = t.head + t.n;
+  if (r >= lo && r + 16 <= hi) return *reinterpret_cast<const uint4*>(t.abase + r);
+  std::uint32_t w[4] = {0, 0, 0, 0};
+  if (r + 16 > lo && r < hi) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const std::uint64_t x = r + i;
+      if (x >= lo && x < hi) w[i >> 2] |= static_cast<std::uint32_t>(t.abase[x]) << (8 * (i & 3));
+    }
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/// The 8 bytes at byte j (0..15) of the 24 bytes w0, w1, w2 (little-endian).
+__device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2,
+                                                  int j) {
+  const std::uint64_t lo = j < 8 ? w0 : w1, hi = j < 8 ? w1 : w2;
+  const int s = (j & 7) * 8;
+  return s == 0 ? lo : (lo >> s) | (hi << (64 - s));
+}
+
+/// Grid-stride over 4 KiB tiles of the aligned window; thread i of a block tests the 16 gram
+/// offsets of relative bytes [16 i, 16 i + 16) of the tile against every class. A pattern of
+/// length m whose suffix gram sits at offset g begins at g + q - m; it is reported when that
+/// begin lies in [0, own) and the pattern ends within n. Dynamic shared memory: the bitmap.
+template <OutMode M>
+__global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTables T, Patterns P, Out o) {
+  extern __shared__ std::uint32_t filter[];
+  const std::uint32_t words = (1u << T.bits) >> 5;
+  for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) filter[i] = T.filter[i];
+  __syncthreads();
+  Emitter<M> em{o};
+  const std::uint64_t end = t.head + t.n;  // relative end of the readable bytes
+  const std::uint64_t tiles = (end + kQgramTileBytes - 1) / kQgramTileBytes;
+  for (std::uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const std::uint64_t r = tile * kQgramTileBytes + 16ull * threadIdx.x;
+    if (r >= end || r + 16 <= t.head) continue;
+    const uint4 a = load16(t, r), b = load16(t, r + 16);
+    const std::uint64_t w0 = (static_cast<std::uint64_t>(a.y) << 32) | a.x;
+    const std::uint64_t w1 = (static_cast<std::uint64_t>(a.w) << 32) | a.z;
+    const std::uint64_t w2 = (static_cast<std::uint64_t>(b.y) << 32) | b.x;
+    for (int c = 0; c < T.classes; ++c) {
+      const int q = T.q[c];
+      const std::uint32_t mlo = qmask_lo(q), mhi = qmask_hi(q);
+      std::uint32_t hits = 0;
+#pragma unroll
+      for (int j = 0; j < 16; ++j) {
+        const std::uint64_t x = bytes_at(w0, w1, w2, j);
+        std::uint32_t lo = static_cast<std::uint32_t>(x) & mlo,
+                      hi = static_cast<std::uint32_t>(x >> 32) & mhi;
+        if (T.fold) {
+          lo = fold4(lo);
+          hi = fold4(hi);
+        }
+        const std::uint32_t h = class_hash(lo, hi, q, T.bits);
+        std::uint32_t bit = (filter[h >> 5] >> (h & 31)) & 1u;
+        if (T.two_hashes && bit != 0) {
+          const std::uint32_t h2 = class_hash2(lo, hi, q, T.bits);
+          bit = (filter[h2 >> 5] >> (h2 & 31)) & 1u;
+        }
+        hits |= bit << j;
+      }
+      while (hits != 0) {
+        const int j = __ffs(hits) - 1;
+        hits &= hits - 1;
+        const std::uint64_t rel = r + j;
+        if (rel < t.head || rel + q > end) continue;
+        const std::uint64_t g = rel - t.head;  // gram offset in the window
+        const std::uint64_t x = bytes_at(w0, w1, w2, j);
+        const std::uint32_t rlo = static_cast<std::uint32_t>(x) & mlo,
+                            rhi = static_cast<std::uint32_t>(x >> 32) & mhi;
+        const std::uint32_t flo = fold4(rlo), fhi = fold4(rhi);
+        const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
+        const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
+        const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
+        // The 8 text bytes before the gram (0 where before the window).
+        std::uint64_t pre = 0;
+        if (j >= 8) {
+          pre = bytes_at(w0, w1, w2, j - 8);
+        } else {
+#pragma unroll
+          for (int i = 1; i <= 8; ++i)
+            if (g >= static_cast<std::uint64_t>(i))
+              pre |= static_cast<std::uint64_t>(t.abase[t.head + g - i]) << (64 - 8 * i);
+        }
+        const std::uint64_t fpre =
+            (static_cast<std::uint64_t>(fold4(static_cast<std::uint32_t>(pre >> 32))) << 32) |
+            fold4(static_cast<std::uint32_t>(pre));
+        const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
+        for (std::uint32_t nc = 0; nc < 2; ++nc) {
+          if (!(nc ? T.has_nocase : T.has_case)) continue;
+          const std::uint64_t gram = nc ? folded : raw;
+          const std::uint64_t tp = nc ? fpre : pre;
+          const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
+          // Entries whose 8 pre bytes are all present and equal the text's: (kind, gram, tp).
+          for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
+            const BucketEntry be = T.entries[e];
+            if (be.kind != kind || be.gram != gram || be.pre != tp) break;
+            const std::uint32_t m = be.length_flags & ~kNocaseBit;
+            if (g + q < m) continue;  // would begin before the window
+            const std::uint64_t begin = g + q - m;
+            if (begin >= t.own) continue;
+            if (m > static_cast<std::uint32_t>(q) + 8 &&
+                !verify(t, P, be.index, 0, m - q - 8, nc != 0, begin))
+              continue;
+            em.add(begin, be.index);
+          }
+          // Entries with fewer than 8 bytes before the gram: (kind | kPartialKind, gram, ...).
+          const std::uint32_t pkind = kind | kPartialKind;
+          for (std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0); e < b1; ++e) {
+            const BucketEntry be = T.entries[e];
+            if (be.kind != pkind || be.gram != gram) break;
+            const std::uint32_t m = be.length_flags & ~kNocaseBit;
+            if ((tp & pre_mask(m, q)) != be.pre) continue;
+            if (g + q < m) continue;
+            const std::uint64_t begin = g + q - m;
+            if (begin >= t.own) continue;
+            em.add(begin, be.index);
+          }
+        }
+      }
+    }
+  }
+  em.flush();
+}
+
+// ---- m-bndm (seed 003) ----------------------------------------------------------------------------
+
+struct BndmTables {
+  const std::uint64_t* b = nullptr;           ///< b[c * words + x]: B[c] of word x
+  const std::uint64_t* full = nullptr;        ///< per word: every segment's bits
+  const std::uint64_t* top = nullptr;         ///< per word: each segment's top bit
+  const std::uint64_t* shift_mask = nullptr;  ///< per word: full without each segment's bottom bit
+  const std::uint32_t* members = nullptr;     ///< pattern indices grouped by prefix
+  const std::uint32_t* group_start = nullptr;
+  const std::uint32_t* length_flags = nullptr;  ///< per pattern: length | kNocaseBit
+  std::uint32_t words = 0;
+  std::uint32_t window = 1;  ///< w = min(shortest, 64)
+  std::uint32_t per_word = 64;
+};
+
+/// blockIdx.y picks kBndmWordsPerBlock words (a pattern subset); blockIdx.x strides over pages of
+/// kBndmPageBytes window starts. The page (plus w - 1 bytes) is staged in shared memory with the
+/// subset's B tables; each thread runs BNDM for one word over one slice of the page's starts.
+template <OutMode M>
+__global__ void __launch_bounds__(kBndmThreads) bndm_kernel(Window t, BndmTables T, Patterns P, Out o) {
+  __shared__ std::uint64_t bsh[256 * kBndmWordsPerBlock];
+  __shared__ std::uint8_t page[kBndmPageBytes + 64];
+  const std::uint32_t x0 = blockIdx.y * kBndmWordsPerBlock;
+  const std::uint32_t nw = min(static_cast<std::uint32_t>(kBndmWordsPerBlock), T.words - x0);
+  for (std::uint32_t i = threadIdx.x; i < 256 * kBndmWordsPerBlock; i += blockDim.x) {
+    const std::uint32_t c = i / kBndmWordsPerBlock, x = i % kBndmWordsPerBlock;
+    bsh[i] = x < nw ? T.b[static_cast<std::uint64_t>(c) * T.words + x0 + x] : 0;
+  }
+  Emitter<M> em{o};
+  const std::uint32_t w = T.window;
+  const std::uint32_t slices = kBndmThreads / kBndmWordsPerBlock;
+  const std::uint32_t xi = threadIdx.x % kBndmWordsPerBlock;
+  const std::uint32_t slice = threadIdx.x / kBndmWordsPerBlock;
+  const std::uint32_t per_slice = kBndmPageBytes / slices;
+  const bool active_word = xi < nw;
+  const std::uint32_t x = x0 + xi;
+  const std::uint64_t full = active_word ? T.full[x] : 0, top = active_word ? T.top[x] : 0,
+                      smask = active_word ? T.shift_mask[x] : 0;
+  if (t.n < w) return;
+  const std::uint64_t last_start = t.n - w;  // window starts [0, last_start] fit in the text
+  const std::uint64_t starts = t.own < last_start + 1 ? t.own : last_start + 1;
+  const std::uint64_t pages = (starts + kBndmPageBytes - 1) / kBndmPageBytes;
+  for (std::uint64_t pg = blockIdx.x; pg < pages; pg += gridDim.x) {
+    const std::uint64_t base = pg * kBndmPageBytes;
+    __syncthreads();  // previous page done (and B tables written on the first pass)
+    for (std::uint32_t i = threadIdx.x; i < kBndmPageBytes + 64; i += blockDim.x)
+      page[i] = text_byte(t, base + i);
+    __syncthreads();
+    if (!active_word) continue;
+    const std::uint64_t page_starts = starts - base < kBndmPageBytes ? starts - base : kBndmPageBytes;
+    std::uint32_t pos = slice * per_slice;
+    const std::uint32_t stop =
+        static_cast<std::uint32_t>(pos + per_slice < page_starts ? pos + per_slice : page_starts);
+    while (pos < stop) {
+      std::uint64_t d = full;
+      std::uint32_t j = w, last = w;
+      while (d != 0 && j > 0) {
+        const std::uint64_t v = d & bsh[page[pos + j - 1] * kBndmWordsPerBlock + xi];
+        --j;
+        if (v == 0) break;
+        std::uint64_t tops = v & top;
+        if (tops != 0) {
+          if (j > 0) {
+            last = j;
+          } else {
+            const std::uint64_t p = base + pos;
+            while (tops != 0) {
+              const int bit = __ffsll(static_cast<long long>(tops)) - 1;
+              tops &= tops - 1;
+              const std::uint32_t g = x * T.per_word + static_cast<std::uint32_t>(bit) / w;
+              for (std::uint32_t i = T.group_start[g]; i < T.group_start[g + 1]; ++i) {
+                const std::uint32_t k = T.members[i];
+                const std::uint32_t lf = T.length_flags[k];
+                const std::uint32_t m = lf & ~kNocaseBit;
+                if (p + m > t.n) continue;
+                if (m > w && !verify(t, P, k, w, m, (lf & kNocaseBit) != 0, p)) continue;
+                em.add(p, k);
+              }
+            }
+          }
+        }
+        d = (v << 1) & smask;
+      }
+      pos += last;
+    }
+  }
+  em.flush();
+}
+
+}  // namespace strmatch::detail::cuda::multi_gpu
