@@ -573,7 +573,10 @@ class Fdr final : public MultiAlgorithm {
 }  // namespace
 
 bool fdr_vbmi_supported() noexcept {
-  static const bool ok = cpu_simd_level() >= SimdLevel::avx512bw && __builtin_cpu_supports("avx512vbmi");
+  static const bool ok = [] {
+    __builtin_cpu_init();  // safe even when first called from a static constructor
+    return cpu_simd_level() >= SimdLevel::avx512bw && __builtin_cpu_supports("avx512vbmi");
+  }();
   return ok;
 }
 
