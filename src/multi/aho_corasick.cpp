@@ -14,15 +14,29 @@
 //   link; a transition walks failure links until a child matches or a dense state is reached.
 // - A dense entry holds the target premultiplied by the stride (dense target) or the target id
 //   tagged with kSparse, plus kOut when the target or a state on its output chain ends a pattern.
+// - Full DFAs of up to 2^15 states are stored in 16 bits: row offsets when they fit 15 bits,
+//   else state ids in rows padded to a power of two (bit 15: output), a shift per byte.
 // - Output links (the "dictionary suffix links") chain a state to the longest proper suffix
 //   state that ends a pattern, so nested patterns (suffixes of others) are all reported.
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <type_traits>
 
 #include "multi/multi_algorithm.hpp"
 
 namespace strmatch::detail::multi {
+
+namespace {
+/// The 16-bit state-id layout: -1 off, 1 forced, 0 automatic (when the 32-bit table would pass
+/// 512 KiB: below that it costs a shift per byte for little cache gain, measured 0.95x on 100
+/// identifiers, 0.49 MB). STRMATCH_AC_IDS16=0 or 1 for experiments and tests.
+int ids16_mode() {
+  const char* e = std::getenv("STRMATCH_AC_IDS16");
+  if (e == nullptr || *e == '\0') return 0;
+  return *e == '0' ? -1 : 1;
+}
+}  // namespace
 
 std::uint64_t aho_corasick_dense_budget() {
   // Read at each compilation (cheap next to building an automaton), so tests can force the
@@ -37,6 +51,8 @@ std::uint64_t aho_corasick_dense_budget() {
 
 namespace {
 
+struct Id16 {};  // scan tag: 16-bit state-id entries
+
 constexpr std::uint32_t kOut = 1u << 31;
 constexpr std::uint32_t kSparse = 1u << 30;
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
@@ -50,7 +66,9 @@ class AhoCorasick final : public MultiAlgorithm {
     if (n < t_->shortest || own == 0) return;
     // No occurrence that begins before `own` ends after own + longest - 1.
     const std::size_t end = std::min<std::size_t>(n, own + t_->longest - 1);
-    if (!dense16_.empty())
+    if (!dense16_.empty() && ids16_)
+      scan_lanes<false, Id16>(text, end, own, base, hits);
+    else if (!dense16_.empty())
       scan_lanes<false, std::uint16_t>(text, end, own, base, hits);
     else if (dense_states_ == states_)
       scan_lanes<false, std::uint32_t>(text, end, own, base, hits);
@@ -69,8 +87,9 @@ class AhoCorasick final : public MultiAlgorithm {
     m.total = dense + sparse + outputs + 256;
     m.hot = dense + sparse + 256;
     m.detail = "states=" + std::to_string(states_) + " classes=" + std::to_string(stride_) +
-               " dense_states=" + std::to_string(dense_states_) + " dense_bytes=" + std::to_string(dense) +
-               " sparse_bytes=" + std::to_string(sparse) + " output_bytes=" + std::to_string(outputs);
+               (ids16_ ? " entries=16-bit-ids" : "") + " dense_states=" + std::to_string(dense_states_) +
+               " dense_bytes=" + std::to_string(dense) + " sparse_bytes=" + std::to_string(sparse) +
+               " output_bytes=" + std::to_string(outputs);
     return m;
   }
 
@@ -154,6 +173,22 @@ class AhoCorasick final : public MultiAlgorithm {
     std::vector<Item>().swap(next);
     std::vector<std::uint32_t>().swap(order);
 
+    // A full DFA of up to 2^15 states whose premultiplied targets do not fit 15 bits: rows
+    // padded to a power of two and 16-bit state ids (half the footprint of 32-bit entries for a
+    // shift per byte; 1,000 and 2,000 identifiers make 16 K and 31 K states).
+    {
+      unsigned shift = 0;
+      while ((1u << shift) < stride_) ++shift;
+      const std::uint64_t padded = std::uint64_t{1} << shift;
+      const int mode = ids16_mode();
+      ids16_ = mode >= 0 && states_ <= 0x7FFF && static_cast<std::uint64_t>(states_) * stride_ > 0x7FFF &&
+               static_cast<std::uint64_t>(states_) * padded * 4 <= aho_corasick_dense_budget() &&
+               (mode == 1 || static_cast<std::uint64_t>(states_) * stride_ * 4 > (std::uint64_t{512} << 10));
+      if (ids16_) {
+        shift_ = shift;
+        stride_ = static_cast<std::uint32_t>(padded);
+      }
+    }
     // Dense rows for the first D states, failure and output links for all, in BFS order.
     const std::uint64_t budget_states = aho_corasick_dense_budget() / (4ull * stride_);
     dense_states_ = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(budget_states, 1, states_));
@@ -204,7 +239,13 @@ class AhoCorasick final : public MultiAlgorithm {
         }
       }
     }
-    if (dense_states_ == states_ && static_cast<std::uint64_t>(states_) * stride_ <= 0x7FFF) {
+    if (ids16_) {
+      dense16_.resize(dense_.size());
+      for (std::size_t i = 0; i < dense_.size(); ++i)
+        dense16_[i] =
+            static_cast<std::uint16_t>(((dense_[i] & ~kOut) / stride_) | ((dense_[i] & kOut) ? 0x8000u : 0u));
+      std::vector<std::uint32_t>().swap(dense_);
+    } else if (dense_states_ == states_ && static_cast<std::uint64_t>(states_) * stride_ <= 0x7FFF) {
       // Small full DFA: 16-bit entries (bit 15: output), half the cache footprint.
       dense16_.resize(dense_.size());
       for (std::size_t i = 0; i < dense_.size(); ++i)
@@ -260,8 +301,16 @@ class AhoCorasick final : public MultiAlgorithm {
   __attribute__((always_inline)) std::uint32_t step(std::uint32_t cur, std::uint8_t byte, std::size_t i,
                                                     std::size_t own, std::uint64_t base,
                                                     const std::uint8_t* text, MultiHits& hits) const {
-    constexpr std::uint32_t out = sizeof(Entry) == 2 ? 0x8000u : kOut;
     const std::uint8_t c = cls_[byte];
+    if constexpr (std::is_same_v<Entry, Id16>) {
+      // 16-bit state ids (bit 15: output), rows of 2^shift_ entries: cur is the row offset.
+      const std::uint32_t e = dense16_[cur + c];
+      cur = (e & 0x7FFFu) << shift_;
+      if (e & 0x8000u) [[unlikely]]
+        report(e & 0x7FFFu, i, own, base, text, hits);
+      return cur;
+    }
+    constexpr std::uint32_t out = sizeof(Entry) == 2 ? 0x8000u : kOut;
     std::uint32_t e;
     if constexpr (sizeof(Entry) == 2) {
       e = dense16_[cur + c];
@@ -333,6 +382,8 @@ class AhoCorasick final : public MultiAlgorithm {
   bool fold_all_ = false;
   std::uint8_t cls_[256] = {};
   std::uint32_t stride_ = 1;
+  bool ids16_ = false;  // dense16_ holds state ids (rows of 2^shift_), not row offsets
+  unsigned shift_ = 0;
   std::uint32_t states_ = 1;
   std::uint32_t dense_states_ = 1;
   std::vector<std::uint32_t> dense_;        // dense_states_ * stride_ encoded transitions

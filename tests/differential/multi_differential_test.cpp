@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/simd/simd_level.hpp"
+#include "multi/fdr_levels.hpp"
 #include "multi/multi_algorithm.hpp"
 #include "reference/multi_naive.hpp"
 #include "strmatch/multi.hpp"
@@ -288,6 +289,84 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
         ASSERT_EQ(got.size(), expected.size());
         ASSERT_EQ(got, expected);
         EXPECT_EQ(per_pattern, expected_per);
+      }
+    }
+  }
+}
+
+TEST(MultiDifferential, AhoCorasickSixteenBitStateIdsMatchTheReference) {
+  // Full DFAs of 2^15 states or fewer whose row offsets exceed 15 bits use 16-bit state ids with
+  // rows padded to a power of two (27 classes -> 32, 100 -> 128, 256 unpadded), forced with
+  // STRMATCH_AC_IDS16=1 (automatic only above 512 KiB of 32-bit table); each checked against the
+  // reference and against the 32-bit layout (STRMATCH_AC_IDS16=0), chunks of 1, 37, 1000 and all.
+  const std::uint64_t seed = test_seed() + 6;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 6; ++round) {
+    const int sigma = round % 3 == 0 ? 26 : round % 3 == 1 ? 100 : 256;
+    const Case c = make_case(rng, 300 + rng() % 700, 1 + round % 3, 24, sigma, sigma == 26, round % 2 == 0,
+                             1000 + rng() % 3000, round % 3);
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    const auto table = table_of(c.patterns);
+    for (const char* ids16 : {"1", "0"}) {
+      setenv("STRMATCH_AC_IDS16", ids16, 1);
+      const auto ac = strmatch::detail::multi::make_aho_corasick(table);
+      unsetenv("STRMATCH_AC_IDS16");
+      const std::string detail = ac->memory().detail;
+      if (*ids16 == '1')
+        ASSERT_NE(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
+      else
+        ASSERT_EQ(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(seed, c.describe + " aho-corasick ids16=" + ids16 +
+                                          " chunk=" + std::to_string(chunk) + " " + detail));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*ac, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
+      }
+    }
+  }
+}
+
+TEST(MultiDifferential, FdrEveryLoopThisCpuHasMatchesTheReference) {
+  // fdr's three filter loops built at an explicit level (make_fdr_at_level), whatever the set
+  // size and STRMATCH_SIMD say: the AVX-512 VBMI byte-set loop (its all-ASCII blocks and its
+  // blocks with bytes >= 0x80), the SSE2 and the scalar 2-byte-gram shift-or; filter lengths 1..8
+  // (short patterns on the side path), nocase, sets of 1..300, chunks of 1, 37, 1000 and all.
+  using strmatch::detail::SimdLevel;
+  const std::uint64_t seed = test_seed() + 5;
+  std::mt19937_64 rng(seed);
+  std::vector<SimdLevel> levels;
+  for (SimdLevel l : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx512bw})
+    if (l <= strmatch::detail::cpu_simd_level() &&
+        (l < SimdLevel::avx512bw || strmatch::detail::multi::fdr_vbmi_supported()))
+      levels.push_back(l);
+  std::cout << "fdr levels tested:";
+  for (SimdLevel l : levels) std::cout << ' ' << strmatch::detail::to_string(l);
+  std::cout << " (cpu has " << strmatch::detail::to_string(strmatch::detail::cpu_simd_level())
+            << (strmatch::detail::multi::fdr_vbmi_supported() ? " + vbmi" : "") << ")\n";
+  for (int round = 0; round < 10; ++round) {
+    const std::size_t min_len = round % 5 == 0 ? 1 : 2 + round % 7;
+    const int sigma = round % 3 == 0 ? 256 : round % 3 == 1 ? 26 : 4;
+    const Case c = make_case(rng, 1 + rng() % (round % 2 ? 300 : 40), min_len, min_len + (round % 2 ? 5 : 30),
+                             sigma, sigma == 26, round % 4 != 3, 200 + rng() % 3000, round % 3);
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    const auto table = table_of(c.patterns);
+    for (SimdLevel level : levels) {
+      const auto fdr = strmatch::detail::multi::make_fdr_at_level(table, level);
+      const std::string loop = level == SimdLevel::avx512bw ? "avx512vbmi"
+                               : level == SimdLevel::scalar ? "scalar"
+                                                            : "sse2";
+      const std::string detail = fdr->memory().detail;
+      if (detail.find("long=0") == std::string::npos)
+        ASSERT_NE(detail.find("loop=" + loop), std::string::npos) << detail;
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(
+            seed, c.describe + " fdr loop=" + loop + " chunk=" + std::to_string(chunk) + " " + detail));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*fdr, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
       }
     }
   }
