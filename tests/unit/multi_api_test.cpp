@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/simd/simd_level.hpp"
+#include "multi/fdr_levels.hpp"
 #include "multi/multi_algorithm.hpp"
 #include "reference/multi_naive.hpp"
 #include "strmatch/cuda.hpp"
@@ -308,8 +309,10 @@ TEST(MultiApi, FdrDuplicatesNulFFAndCaseInsensitiveLongPatterns) {
 }
 
 TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
-  // The documented rule: 33..1,500 patterns of 4+ bytes, half of them 8+ bytes or at most 100
-  // patterns: fdr; more 4-byte keywords or more than 1,500 patterns: aho-corasick.
+  // The documented rule (src/multi/auto_rule.cpp): patterns of 4+ bytes, at most 100 of them or
+  // at most 1,200 when half of them are 8+ bytes: fdr; more, or a pattern under 4 bytes:
+  // aho-corasick; up to 16 patterns of 3+ bytes: Teddy when the SIMD level has pshufb and the
+  // CPU lacks AVX-512 VBMI (fdr's byte-set loop), else fdr.
   auto pick = [](std::size_t count, std::size_t length) {
     std::vector<std::string> ps;
     for (std::size_t i = 0; i < count; ++i) {
@@ -320,10 +323,13 @@ TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
     return strmatch::PatternSet(ps).stats().algorithm;
   };
   EXPECT_EQ(pick(100, 10), "fdr");
-  EXPECT_EQ(pick(1500, 12), "fdr");
-  EXPECT_EQ(pick(1501, 12), "aho-corasick");
+  EXPECT_EQ(pick(1200, 12), "fdr");
+  EXPECT_EQ(pick(1201, 12), "aho-corasick");
   EXPECT_EQ(pick(100, 4), "fdr");
   EXPECT_EQ(pick(101, 4), "aho-corasick");
-  // Below 33 patterns Teddy when the SIMD level has pshufb, else fdr.
-  EXPECT_EQ(pick(20, 10), strmatch::detail::multi::teddy_level() != "scalar" ? "teddy" : "fdr");
+  const bool vbmi = strmatch::detail::simd_level() >= strmatch::detail::SimdLevel::avx512bw &&
+                    strmatch::detail::multi::fdr_vbmi_supported();
+  const bool teddy = strmatch::detail::multi::teddy_level() != "scalar" && !vbmi;
+  EXPECT_EQ(pick(16, 10), teddy ? "teddy" : "fdr");
+  EXPECT_EQ(pick(17, 10), "fdr");
 }
