@@ -403,10 +403,6 @@ class QgramEngine final : public EngineBase {
       bits_ = std::clamp(std::atoi(v), 10, 20);  // experiments only
     const bool fold = t.any_nocase;
     const std::size_t buckets = std::size_t{1} << bits_;
-    // Above a load of 1/64 (large sets at the 2^20-bit cap) each gram sets two bits: with a load
-    // of 0.1 one hash passes 10% of the offsets, two pass about 1%.
-    const bool two = t.size() * 64 > buckets;
-    tables_.two_hashes = two;
     std::vector<std::uint32_t> filter(buckets / 32, 0);
     std::vector<BucketEntry> entries(t.size());
     std::vector<std::uint32_t> bucket(t.size());
@@ -433,25 +429,20 @@ class QgramEngine final : public EngineBase {
       const std::uint32_t flo = fold4(lo), fhi = fold4(hi);
       const std::uint32_t h = class_hash(fold ? flo : lo, fold ? fhi : hi, q, bits_);
       filter[h >> 5] |= 1u << (h & 31);
-      if (two) {
-        const std::uint32_t h2 = class_hash2(fold ? flo : lo, fold ? fhi : hi, q, bits_);
-        filter[h2 >> 5] |= 1u << (h2 & 31);
-      }
       bucket[k] = h;
-      std::uint64_t pre = 0;
-      for (std::uint32_t i = 1; i <= 8 && i <= m - q; ++i)
-        pre |= static_cast<std::uint64_t>(p[m - q - i]) << (64 - 8 * i);
+      std::uint32_t pre = 0;
+      for (std::uint32_t i = 1; i <= 4 && i <= m - q; ++i)
+        pre |= static_cast<std::uint32_t>(p[m - q - i]) << (32 - 8 * i);
       const bool nc = t.nocase[k] != 0;
       if (nc) {
         lo = flo;
         hi = fhi;
-        pre = (static_cast<std::uint64_t>(fold4(static_cast<std::uint32_t>(pre >> 32))) << 32) |
-              fold4(static_cast<std::uint32_t>(pre));
+        pre = fold4(pre);
       }
       const std::uint32_t kind =
-          static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u) | (m - q < 8 ? kPartialKind : 0u);
-      entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, pre,
-                               static_cast<std::uint32_t>(k), m | (nc ? kNocaseBit : 0u), kind};
+          static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u) | (m - q < 4 ? kPartialKind : 0u);
+      entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, static_cast<std::uint32_t>(k),
+                               m | (nc ? kNocaseBit : 0u), pre, kind};
       (nc ? tables_.has_nocase : tables_.has_case) = true;
       ++start[h + 1];
     }
@@ -493,8 +484,7 @@ class QgramEngine final : public EngineBase {
     std::uint32_t largest = 0;
     for (std::size_t b = 0; b < buckets; ++b) largest = std::max(largest, start[b + 1] - start[b]);
     detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(buckets) +
-              (two ? " hashes=2" : " hashes=1") + " filter_set=" + std::to_string(used) +
-              " shared_bytes=" + std::to_string(shared_bytes_) +
+              " filter_set=" + std::to_string(used) + " shared_bytes=" + std::to_string(shared_bytes_) +
               " bucket_table_bytes=" + std::to_string(table_bytes_) +
               " largest_bucket=" + std::to_string(largest) + " l2_bytes=" + std::to_string(l2_bytes_);
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::count>,

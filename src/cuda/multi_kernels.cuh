@@ -95,23 +95,22 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 
 /// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
 /// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
-/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 56..63, absent bytes 0): a
+/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 24..31, absent bytes 0): a
 /// cheap test before the pattern's bytes are read; and the class q of the entry.
 struct BucketEntry {
   std::uint64_t gram;
-  std::uint64_t pre;
   std::uint32_t index;
   std::uint32_t length_flags;
-  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 8 pre bytes
-  std::uint32_t unused = 0;
+  std::uint32_t pre;
+  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 4 pre bytes
 };
 
 constexpr std::uint32_t kPartialKind = 1u << 9;
 
 /// Order of the entries inside a bucket: (kind, gram, pre, index); the scan binary-searches it.
 __host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a,
-                                                    std::uint64_t pre_a, std::uint32_t kind_b,
-                                                    std::uint64_t gram_b, std::uint64_t pre_b) {
+                                                    std::uint32_t pre_a, std::uint32_t kind_b,
+                                                    std::uint64_t gram_b, std::uint32_t pre_b) {
   if (kind_a != kind_b) return kind_a < kind_b;
   if (gram_a != gram_b) return gram_a < gram_b;
   return pre_a < pre_b;
@@ -120,7 +119,7 @@ __host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::u
 /// First entry of [b0, b1) not less than (kind, gram, pre).
 __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries, std::uint32_t b0,
                                                      std::uint32_t b1, std::uint32_t kind, std::uint64_t gram,
-                                                     std::uint64_t pre) {
+                                                     std::uint32_t pre) {
   while (b0 < b1) {
     const std::uint32_t mid = b0 + (b1 - b0) / 2;
     const BucketEntry& e = entries[mid];
@@ -132,10 +131,10 @@ __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries,
   return b0;
 }
 
-/// Mask of the `pre` bytes a pattern of length m in class q has: min(8, m - q) high bytes.
-__host__ __device__ __forceinline__ std::uint64_t pre_mask(std::uint32_t m, std::uint32_t q) {
-  const std::uint32_t len = m - q < 8 ? m - q : 8;
-  return len == 0 ? 0ull : ~0ull << (8 * (8 - len));
+/// Mask of the `pre` bytes a pattern of length m in class q has: min(4, m - q) high bytes.
+__host__ __device__ __forceinline__ std::uint32_t pre_mask(std::uint32_t m, std::uint32_t q) {
+  const std::uint32_t len = m - q < 4 ? m - q : 4;
+  return len == 0 ? 0u : ~0u << (8 * (4 - len));
 }
 
 constexpr int kMaxQ = 8;
@@ -153,7 +152,6 @@ struct QgramTables {
   int q[kMaxQ] = {};                          ///< their q, increasing
   bool fold = false;                          ///< some pattern is case-insensitive: hash folded grams
   bool has_case = false, has_nocase = false;  ///< the set has case-sensitive / -insensitive patterns
-  bool two_hashes = false;  ///< a gram sets two bits (class_hash and class_hash2): a Bloom filter, k = 2
 };
 
 /// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
@@ -162,14 +160,6 @@ __host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint32_t lo, s
                                                              int bits) {
   const std::uint32_t mul = 0x9E3779B1u + 0x3C6EF372u * static_cast<std::uint32_t>(q);  // odd for every q
   return ((lo ^ (hi * 0x85EBCA6Bu)) * mul) >> (32 - bits);
-}
-
-/// The second bit of a gram when QgramTables::two_hashes (independent multipliers).
-__host__ __device__ __forceinline__ std::uint32_t class_hash2(std::uint32_t lo, std::uint32_t hi, int q,
-                                                              int bits) {
-  const std::uint32_t mul =
-      0x27D4EB2Fu + 0x2C1B3C6Du * 2u * static_cast<std::uint32_t>(q);  // odd for every q
-  return ((hi ^ (lo * 0xC2B2AE3Du)) * mul) >> (32 - bits);
 }
 
 /// Masks of the low and high 4 bytes of a q-gram.
@@ -243,12 +233,7 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
           hi = fold4(hi);
         }
         const std::uint32_t h = class_hash(lo, hi, q, T.bits);
-        std::uint32_t bit = (filter[h >> 5] >> (h & 31)) & 1u;
-        if (T.two_hashes && bit != 0) {
-          const std::uint32_t h2 = class_hash2(lo, hi, q, T.bits);
-          bit = (filter[h2 >> 5] >> (h2 & 31)) & 1u;
-        }
-        hits |= bit << j;
+        hits |= ((filter[h >> 5] >> (h & 31)) & 1u) << j;
       }
       while (hits != 0) {
         const int j = __ffs(hits) - 1;
@@ -263,26 +248,24 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
         const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
         const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
         const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
-        // The 8 text bytes before the gram (0 where before the window).
-        std::uint64_t pre = 0;
-        if (j >= 8) {
-          pre = bytes_at(w0, w1, w2, j - 8);
+        // The 4 text bytes before the gram (0 where before the window).
+        std::uint32_t pre = 0;
+        if (j >= 4) {
+          pre = static_cast<std::uint32_t>(bytes_at(w0, w1, w2, j - 4));
         } else {
 #pragma unroll
-          for (int i = 1; i <= 8; ++i)
+          for (int i = 1; i <= 4; ++i)
             if (g >= static_cast<std::uint64_t>(i))
-              pre |= static_cast<std::uint64_t>(t.abase[t.head + g - i]) << (64 - 8 * i);
+              pre |= static_cast<std::uint32_t>(t.abase[t.head + g - i]) << (32 - 8 * i);
         }
-        const std::uint64_t fpre =
-            (static_cast<std::uint64_t>(fold4(static_cast<std::uint32_t>(pre >> 32))) << 32) |
-            fold4(static_cast<std::uint32_t>(pre));
+        const std::uint32_t fpre = fold4(pre);
         const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
         for (std::uint32_t nc = 0; nc < 2; ++nc) {
           if (!(nc ? T.has_nocase : T.has_case)) continue;
           const std::uint64_t gram = nc ? folded : raw;
-          const std::uint64_t tp = nc ? fpre : pre;
+          const std::uint32_t tp = nc ? fpre : pre;
           const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-          // Entries whose 8 pre bytes are all present and equal the text's: (kind, gram, tp).
+          // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
           for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
             const BucketEntry be = T.entries[e];
             if (be.kind != kind || be.gram != gram || be.pre != tp) break;
@@ -290,12 +273,12 @@ __global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTab
             if (g + q < m) continue;  // would begin before the window
             const std::uint64_t begin = g + q - m;
             if (begin >= t.own) continue;
-            if (m > static_cast<std::uint32_t>(q) + 8 &&
-                !verify(t, P, be.index, 0, m - q - 8, nc != 0, begin))
+            if (m > static_cast<std::uint32_t>(q) + 4 &&
+                !verify(t, P, be.index, 0, m - q - 4, nc != 0, begin))
               continue;
             em.add(begin, be.index);
           }
-          // Entries with fewer than 8 bytes before the gram: (kind | kPartialKind, gram, ...).
+          // Entries with fewer than 4 bytes before the gram: (kind | kPartialKind, gram, ...).
           const std::uint32_t pkind = kind | kPartialKind;
           for (std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0); e < b1; ++e) {
             const BucketEntry be = T.entries[e];
