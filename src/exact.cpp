@@ -185,9 +185,9 @@ struct ExactSearcher::Impl {
     return stats;
   }
 
-  /// Picks the backend for a text of n bytes; returns cuda or cpu and sets *note when auto
-  /// fell back.
-  Backend choose(std::uint64_t n, std::string* note) const {
+  /// Picks the backend for a text of n bytes (`min_gpu_bytes`: auto's GPU threshold for this
+  /// kind of input); returns cuda or cpu and sets *note when auto fell back.
+  Backend choose(std::uint64_t n, std::string* note, std::uint64_t min_gpu_bytes) const {
     switch (options.backend) {
       case Backend::cpu:
         return Backend::cpu;
@@ -202,28 +202,16 @@ struct ExactSearcher::Impl {
     }
     if (!cuda_has_name) return Backend::cpu;
     if (!cpu) return Backend::cuda;  // a GPU-only kernel named explicitly
-    if (n < detail::cuda::auto_min_bytes()) return Backend::cpu;
+    if (n < min_gpu_bytes) return Backend::cpu;
     return Backend::cuda;
   }
-
-  /// choose() for a file of n bytes read by find_all_file: the same rules with the file threshold.
+  /// Host memory (detail::cuda::auto_min_bytes()).
+  Backend choose(std::uint64_t n, std::string* note) const {
+    return choose(n, note, detail::cuda::auto_min_bytes());
+  }
+  /// A file read by find_all_file (auto_min_file_bytes()).
   Backend choose_file(std::uint64_t n, std::string* note) const {
-    switch (options.backend) {
-      case Backend::cpu:
-        return Backend::cpu;
-      case Backend::cuda:
-        return Backend::cuda;
-      case Backend::automatic:
-        break;
-    }
-    if (!cuda_ok) {
-      *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
-      return Backend::cpu;
-    }
-    if (!cuda_has_name) return Backend::cpu;
-    if (!cpu) return Backend::cuda;
-    if (n < auto_min_file_bytes()) return Backend::cpu;
-    return Backend::cuda;
+    return choose(n, note, auto_min_file_bytes());
   }
 
   SearchStats search(std::string_view text, const OffsetSink* sink) const {

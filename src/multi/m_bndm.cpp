@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "multi/m_bndm_layout.hpp"
 #include "multi/multi_algorithm.hpp"
 
 namespace strmatch::detail::multi {
@@ -79,60 +80,16 @@ class MBndm final : public MultiAlgorithm {
 
  private:
   void build() {
-    const PatternTable& t = *t_;
-    window_ = std::min<std::size_t>(t.shortest, 64);
-    const std::size_t w = window_;
-    per_word_ = 64 / w;
-    // Groups: patterns with the same w-byte prefix (folded when case-insensitive) and flag.
-    auto key_less = [&](std::uint32_t a, std::uint32_t b) {
-      if (t.nocase[a] != t.nocase[b]) return t.nocase[a] < t.nocase[b];
-      const std::uint8_t* pa = t.data(a);
-      const std::uint8_t* pb = t.data(b);
-      for (std::size_t j = 0; j < w; ++j) {
-        const std::uint8_t x = t.nocase[a] ? fold(pa[j]) : pa[j];
-        const std::uint8_t y = t.nocase[b] ? fold(pb[j]) : pb[j];
-        if (x != y) return x < y;
-      }
-      return false;
-    };
-    members_.resize(t.size());
-    std::iota(members_.begin(), members_.end(), 0u);
-    std::stable_sort(members_.begin(), members_.end(), key_less);
-    group_start_.clear();
-    for (std::size_t i = 0; i < members_.size(); ++i)
-      if (i == 0 || key_less(members_[i - 1], members_[i]))
-        group_start_.push_back(static_cast<std::uint32_t>(i));
-    const std::size_t groups = group_start_.size();
-    group_start_.push_back(static_cast<std::uint32_t>(members_.size()));
-
-    words_ = (groups + per_word_ - 1) / per_word_;
-    b_.assign(256 * words_, 0);
-    full_.assign(words_, 0);
-    top_.assign(words_, 0);
-    shift_mask_.assign(words_, 0);
-    for (std::size_t g = 0; g < groups; ++g) {
-      const std::size_t x = g / per_word_, s = g % per_word_;
-      const std::uint32_t k = members_[group_start_[g]];
-      const std::uint8_t* p = t.data(k);
-      const std::size_t lo = s * w;
-      for (std::size_t j = 0; j < w; ++j) {
-        const std::uint64_t bit = std::uint64_t{1} << (lo + w - 1 - j);
-        b_[static_cast<std::size_t>(p[j]) * words_ + x] |= bit;
-        if (t.nocase[k]) {
-          const std::uint8_t f = fold(p[j]);
-          b_[static_cast<std::size_t>(f) * words_ + x] |= bit;
-          if (f >= 'a' && f <= 'z') b_[static_cast<std::size_t>(f - 32) * words_ + x] |= bit;
-        }
-      }
-      const std::uint64_t seg = w == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << w) - 1) << lo;
-      full_[x] |= seg;
-      top_[x] |= std::uint64_t{1} << (lo + w - 1);
-    }
-    for (std::size_t x = 0; x < words_; ++x) {
-      std::uint64_t bottoms = 0;
-      for (std::size_t s = 0; s < per_word_; ++s) bottoms |= std::uint64_t{1} << (s * w);
-      shift_mask_[x] = full_[x] & ~bottoms;
-    }
+    MBndmLayout L = build_m_bndm_layout(*t_);
+    window_ = L.window;
+    per_word_ = L.per_word;
+    words_ = L.words;
+    b_ = std::move(L.b);
+    full_ = std::move(L.full);
+    top_ = std::move(L.top);
+    shift_mask_ = std::move(L.shift_mask);
+    members_ = std::move(L.members);
+    group_start_ = std::move(L.group_start);
   }
 
   // Every segment in `tops` (top bits of word x) matched the window at pos: verify its group.
