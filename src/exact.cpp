@@ -37,12 +37,13 @@ constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
 
 // `auto` for a FILE (find_all_file): a text already in host memory never reaches the GPU faster
 // than 16 cores scan it (detail::cuda::auto_min_bytes() is unbounded), but a file in the page cache
-// must be read anyway. Measured on the H200 host (bench/results/gpu-exact.md, 8 GB file): the CPU
-// path over a mapping 15.5 GB/s (page-table population dominates), the GPU reading the file with
-// pread straight into pinned memory 42.5 GB/s; a process that searches one file also pays the CUDA
-// context (0.11-0.12 s). The GPU wins once n / 15.5 GB/s > 0.12 s + n / 42.5 GB/s, from about
-// 2.8 GB; rounded up to 4 GB. STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it (tests, benchmarks).
-constexpr std::uint64_t kAutoMinFileBytes = 4000000000;
+// must be read anyway. Measured on the H200 host by file size (bench/results/
+// gpu-exact-2026-11-22-threshold-file.md, warm context, 16-byte pattern): the GPU pread path 27.1 /
+// 33.5 / 35.7 GB/s at 2 / 4 / 8 GB, the CLI's CPU path over a fresh mapping 30.4 / 28.4 / 27.1 GB/s.
+// A process that searches one file also pays the CUDA context (0.11-0.13 s), so the GPU wins once
+// n / 27.1 GB/s > 0.12 s + n / 35.7 GB/s: from about 13.5 GB; rounded up to 16 GB.
+// STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it (tests, benchmarks).
+constexpr std::uint64_t kAutoMinFileBytes = 16000000000;
 
 std::uint64_t auto_min_file_bytes() {
   if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_FILE_BYTES"); v != nullptr && *v != '\0')
