@@ -116,7 +116,7 @@ class ExactSearcher {
 
   /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
   /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
-  /// file threshold (4 GB, from measured figures; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;
+  /// file threshold (16 GB, measured by file size; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;
   /// docs/cuda.md), or when the algorithm exists only on the GPU.
   Backend file_backend(std::uint64_t size) const;
 
