@@ -794,10 +794,19 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
       ->capture_default_str();
   cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
       ->capture_default_str();
+  // The names this build has, from the library (the cuda lists are empty without CUDA).
+  const auto names = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& n : v) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? std::string("none in this build") : out;
+  };
   cmd->add_option("--algorithm", c.algorithm,
-                  "Exact-search algorithm: auto, naive, kmp, horspool, sunday, shift-or, bndm, simd; "
-                  "with -e/-f/-i (pattern sets): auto, naive, aho-corasick, m-bndm, teddy "
-                  "(the names this build has are listed when an unknown one is given)")
+                  "Exact search: " + names(strmatch::exact_algorithms(strmatch::Backend::cpu)) + " (cpu); " +
+                      names(strmatch::exact_algorithms(strmatch::Backend::cuda)) +
+                      " (cuda). With -e/-f/-i (pattern sets): " +
+                      names(strmatch::pattern_set_algorithms(strmatch::Backend::cpu)) + " (cpu); " +
+                      names(strmatch::pattern_set_algorithms(strmatch::Backend::cuda)) +
+                      " (cuda). With --backend auto a name only one backend has pins that backend")
       ->capture_default_str();
   cmd->add_option(
          "--backend", c.backend,
