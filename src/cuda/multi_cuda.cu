@@ -18,6 +18,7 @@
 #include "cuda/multi_backend.hpp"
 #include "cuda/multi_kernels.cuh"
 #include "multi/m_bndm_layout.hpp"
+#include "multi/qgram_layout.hpp"
 
 namespace strmatch::detail::cuda {
 
@@ -395,71 +396,11 @@ class EngineBase : public MultiEngine {
 class QgramEngine final : public EngineBase {
  public:
   explicit QgramEngine(std::shared_ptr<const multi::PatternTable> table) : EngineBase(std::move(table)) {
-    const multi::PatternTable& t = *t_;
-    // Bitmap load at most 1/128 (one hash per class and offset: few false candidates), within
-    // 2^10..2^20 bits (128 KiB of shared memory at most).
-    bits_ = std::clamp(ceil_log2(t.size()) + 7, 10, 20);
-    if (const char* v = std::getenv("STRMATCH_QGRAM_FILTER_BITS"); v != nullptr && *v != '\0')
-      bits_ = std::clamp(std::atoi(v), 10, 20);  // experiments only
-    const bool fold = t.any_nocase;
-    const std::size_t buckets = std::size_t{1} << bits_;
-    std::vector<std::uint32_t> filter(buckets / 32, 0);
-    std::vector<BucketEntry> entries(t.size());
-    std::vector<std::uint32_t> bucket(t.size());
-    std::vector<std::uint32_t> start(buckets + 1, 0);
-    // Classes: the shortest pattern's q0 = min(shortest, 8), then 4 and 8 when longer patterns
-    // exist (STRMATCH_QGRAM_CLASSES=all: one class per length 1..8, for experiments).
-    bool has_class[kMaxQ + 1] = {};
-    const int q0 = static_cast<int>(std::min<std::size_t>(t.shortest, kMaxQ));
-    has_class[q0] = true;
-    const char* all_env = std::getenv("STRMATCH_QGRAM_CLASSES");
-    const bool all = all_env != nullptr && std::string_view(all_env) == "all";
-    for (std::size_t k = 0; k < t.size(); ++k) {
-      const int m = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
-      if (all || m == 8 || (m >= 4 && q0 < 4 && m < 8)) has_class[all ? m : (m == 8 ? 8 : 4)] = true;
-    }
-    for (std::size_t k = 0; k < t.size(); ++k) {
-      int q = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
-      while (!has_class[q]) --q;  // the largest class <= the length (q0 <= every length)
-      const std::uint32_t m = t.length[k];
-      const std::uint8_t* p = t.data(k);
-      std::uint64_t g = 0;
-      std::memcpy(&g, p + (m - q), static_cast<std::size_t>(q));  // byte j at bits 8j
-      std::uint32_t lo = static_cast<std::uint32_t>(g), hi = static_cast<std::uint32_t>(g >> 32);
-      const std::uint32_t flo = fold4(lo), fhi = fold4(hi);
-      const std::uint32_t h = class_hash(fold ? flo : lo, fold ? fhi : hi, q, bits_);
-      filter[h >> 5] |= 1u << (h & 31);
-      bucket[k] = h;
-      std::uint32_t pre = 0;
-      for (std::uint32_t i = 1; i <= 4 && i <= m - q; ++i)
-        pre |= static_cast<std::uint32_t>(p[m - q - i]) << (32 - 8 * i);
-      const bool nc = t.nocase[k] != 0;
-      if (nc) {
-        lo = flo;
-        hi = fhi;
-        pre = fold4(pre);
-      }
-      const std::uint32_t kind =
-          static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u) | (m - q < 4 ? kPartialKind : 0u);
-      entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, static_cast<std::uint32_t>(k),
-                               m | (nc ? kNocaseBit : 0u), pre, kind};
-      (nc ? tables_.has_nocase : tables_.has_case) = true;
-      ++start[h + 1];
-    }
-    for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-    std::vector<BucketEntry> sorted(t.size());
-    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t k = 0; k < t.size(); ++k) sorted[fill[bucket[k]]++] = entries[k];
-    for (std::size_t b = 0; b < buckets; ++b)
-      if (start[b + 1] - start[b] > 1)
-        std::sort(sorted.begin() + start[b], sorted.begin() + start[b + 1],
-                  [](const BucketEntry& x, const BucketEntry& y) {
-                    if (entry_less(x.kind, x.gram, x.pre, y.kind, y.gram, y.pre)) return true;
-                    if (entry_less(y.kind, y.gram, y.pre, x.kind, x.gram, x.pre)) return false;
-                    return x.index < y.index;
-                  });
-    std::size_t used = 0;
-    for (std::uint32_t w : filter) used += static_cast<std::size_t>(__builtin_popcount(w));
+    const multi::QgramLayout L = multi::build_qgram_layout(*t_);
+    bits_ = L.bits;
+    const std::vector<std::uint32_t>& filter = L.filter;
+    const std::vector<std::uint32_t>& start = L.bucket_start;
+    const std::vector<BucketEntry>& sorted = L.entries;
     filter_.ensure(filter.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(filter_.get(), filter.data(), filter.size() * 4, cudaMemcpyHostToDevice));
     start_.ensure(start.size());
@@ -471,22 +412,22 @@ class QgramEngine final : public EngineBase {
     tables_.bucket_start = start_.get();
     tables_.entries = entries_.get();
     tables_.bits = bits_;
-    tables_.fold = fold;
+    tables_.fold = L.fold;
+    tables_.has_case = L.has_case;
+    tables_.has_nocase = L.has_nocase;
     std::string qs;
-    for (int q = 1; q <= kMaxQ; ++q)
-      if (has_class[q]) {
-        tables_.q[tables_.classes++] = q;
-        qs += (qs.empty() ? "" : ",") + std::to_string(q);
-      }
+    for (int c = 0; c < L.classes; ++c) {
+      tables_.q[tables_.classes++] = L.q[c];
+      qs += (qs.empty() ? "" : ",") + std::to_string(L.q[c]);
+    }
     shared_bytes_ = filter.size() * 4;
     table_bytes_ = start.size() * 4 + sorted.size() * sizeof(BucketEntry);
     device_bytes_ += shared_bytes_ + table_bytes_;
-    std::uint32_t largest = 0;
-    for (std::size_t b = 0; b < buckets; ++b) largest = std::max(largest, start[b + 1] - start[b]);
-    detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(buckets) +
-              " filter_set=" + std::to_string(used) + " shared_bytes=" + std::to_string(shared_bytes_) +
-              " bucket_table_bytes=" + std::to_string(table_bytes_) +
-              " largest_bucket=" + std::to_string(largest) + " l2_bytes=" + std::to_string(l2_bytes_);
+    detail_ =
+        "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(std::size_t{1} << bits_) +
+        " filter_set=" + std::to_string(L.filter_set) + " shared_bytes=" + std::to_string(shared_bytes_) +
+        " bucket_table_bytes=" + std::to_string(table_bytes_) +
+        " largest_bucket=" + std::to_string(L.largest_bucket) + " l2_bytes=" + std::to_string(l2_bytes_);
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::count>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
     STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::per_pattern>,

@@ -8,14 +8,27 @@
 
 #include <cstdint>
 
+#include "multi/qgram_layout.hpp"
+
 namespace strmatch::detail::cuda::multi_gpu {
+
+// The hash, fold and order helpers and the bucket entry are shared with the host-side builder.
+using multi::BucketEntry;
+using multi::class_hash;
+using multi::entry_less;
+using multi::fold4;
+using multi::kMaxQ;
+using multi::kNocaseBit;
+using multi::kPartialKind;
+using multi::pre_mask;
+using multi::qmask_hi;
+using multi::qmask_lo;
 
 constexpr int kQgramThreads = 256;               // threads per block, 16 text offsets each
 constexpr std::uint64_t kQgramTileBytes = 4096;  // offsets per block iteration
 constexpr int kBndmThreads = 128;
-constexpr int kBndmWordsPerBlock = 4;              // 64-bit words (pattern subsets) per block
-constexpr std::uint32_t kBndmPageBytes = 4096;     // text page per block iteration (plus w - 1 halo)
-constexpr std::uint32_t kNocaseBit = 0x80000000u;  // in PatternRef::length_flags
+constexpr int kBndmWordsPerBlock = 4;           // 64-bit words (pattern subsets) per block
+constexpr std::uint32_t kBndmPageBytes = 4096;  // text page per block iteration (plus w - 1 halo)
 
 /// A window of text in device memory: offsets [0, own) are reported, bytes [0, n) are readable.
 /// Byte j is abase[head + j]; abase is 16-byte aligned (head < 16).
@@ -93,29 +106,6 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
-/// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
-/// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
-/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 24..31, absent bytes 0): a
-/// cheap test before the pattern's bytes are read; and the class q of the entry.
-struct BucketEntry {
-  std::uint64_t gram;
-  std::uint32_t index;
-  std::uint32_t length_flags;
-  std::uint32_t pre;
-  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 4 pre bytes
-};
-
-constexpr std::uint32_t kPartialKind = 1u << 9;
-
-/// Order of the entries inside a bucket: (kind, gram, pre, index); the scan binary-searches it.
-__host__ __device__ __forceinline__ bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a,
-                                                    std::uint32_t pre_a, std::uint32_t kind_b,
-                                                    std::uint64_t gram_b, std::uint32_t pre_b) {
-  if (kind_a != kind_b) return kind_a < kind_b;
-  if (gram_a != gram_b) return gram_a < gram_b;
-  return pre_a < pre_b;
-}
-
 /// First entry of [b0, b1) not less than (kind, gram, pre).
 __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries, std::uint32_t b0,
                                                      std::uint32_t b1, std::uint32_t kind, std::uint64_t gram,
@@ -131,14 +121,6 @@ __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries,
   return b0;
 }
 
-/// Mask of the `pre` bytes a pattern of length m in class q has: min(4, m - q) high bytes.
-__host__ __device__ __forceinline__ std::uint32_t pre_mask(std::uint32_t m, std::uint32_t q) {
-  const std::uint32_t len = m - q < 4 ? m - q : 4;
-  return len == 0 ? 0u : ~0u << (8 * (4 - len));
-}
-
-constexpr int kMaxQ = 8;
-
 /// Patterns are grouped in classes by gram length q (at most 3 classes: the shortest pattern's
 /// min(length, 8), 4 and 8; a pattern takes the largest class q <= its length): class q tests, at
 /// every text offset i, the q-gram text[i, i + q) against the suffix q-grams of its patterns. One
@@ -153,29 +135,6 @@ struct QgramTables {
   bool fold = false;                          ///< some pattern is case-insensitive: hash folded grams
   bool has_case = false, has_nocase = false;  ///< the set has case-sensitive / -insensitive patterns
 };
-
-/// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
-/// already masked to the gram: two 32-bit multiplies, the class's odd multiplier last.
-__host__ __device__ __forceinline__ std::uint32_t class_hash(std::uint32_t lo, std::uint32_t hi, int q,
-                                                             int bits) {
-  const std::uint32_t mul = 0x9E3779B1u + 0x3C6EF372u * static_cast<std::uint32_t>(q);  // odd for every q
-  return ((lo ^ (hi * 0x85EBCA6Bu)) * mul) >> (32 - bits);
-}
-
-/// Masks of the low and high 4 bytes of a q-gram.
-__host__ __device__ __forceinline__ std::uint32_t qmask_lo(int q) {
-  return q >= 4 ? ~0u : (1u << (8 * q)) - 1;
-}
-__host__ __device__ __forceinline__ std::uint32_t qmask_hi(int q) {
-  return q <= 4 ? 0u : q >= 8 ? ~0u : (1u << (8 * (q - 4))) - 1;
-}
-
-/// ASCII lower case of 4 bytes at once.
-__host__ __device__ __forceinline__ std::uint32_t fold4(std::uint32_t w) {
-  const std::uint32_t h = w & 0x7f7f7f7fu;
-  const std::uint32_t upper = ((h + 0x3f3f3f3fu) & ~(h + 0x25252525u)) & ~w & 0x80808080u;
-  return w | (upper >> 2);
-}
 
 __device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
   const std::uint64_t lo = t.head, hi = t.head + t.n;
