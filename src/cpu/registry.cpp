@@ -1,6 +1,7 @@
 // The CPU exact-search algorithm registry: names, the `auto` rule and construction.
 #include <algorithm>
 
+#include "core/names.hpp"
 #include "cpu/algorithms.hpp"
 #include "cpu/simd/simd_level.hpp"
 #include "strmatch/types.hpp"
@@ -49,10 +50,8 @@ std::unique_ptr<ExactAlgorithm> make_exact_algorithm(std::string_view name, std:
   if (name == "shift-or") return make_shift_or(pattern);
   if (name == "bndm") return make_bndm(pattern);
   if (name == "simd") return make_simd(pattern);
-  std::string known;
-  for (const auto& n : cpu_exact_algorithm_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InvalidArgument("unknown algorithm '" + std::string(name) + "' for the cpu backend (known: " + known +
-                        ")");
+  throw InvalidArgument("unknown algorithm '" + std::string(name) +
+                        "' for the cpu backend (known: " + join_names(cpu_exact_algorithm_names()) + ")");
 }
 
 }  // namespace strmatch::detail

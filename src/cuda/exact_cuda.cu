@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/names.hpp"
 #include "core/threads.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_check.hpp"
@@ -128,7 +129,7 @@ Kernel resolve(std::string_view algorithm) {
   if (algorithm == "auto" || algorithm == "tile-filter") return Kernel::tile_filter;
   if (algorithm == "sunday") return Kernel::sunday;
   throw InvalidArgument("unknown algorithm '" + std::string(algorithm) +
-                        "' for the cuda backend (known: auto, tile-filter, sunday)");
+                        "' for the cuda backend (known: " + join_names(names()) + ")");
 }
 
 const char* kernel_name(Kernel k) { return k == Kernel::tile_filter ? "tile-filter" : "sunday"; }

@@ -11,7 +11,9 @@
 #include <mutex>
 #include <numeric>
 
+#include "core/bits.hpp"
 #include "core/chunker.hpp"
+#include "core/names.hpp"
 #include "core/threads.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.cuh"
@@ -42,12 +44,6 @@ constexpr std::size_t kBatchMatches = std::size_t{1} << 20;
 // Largest qgram-filter bitmap (2^20 bits). The kernels' dynamic shared-memory limit is a process-wide
 // attribute: it is set to this maximum so that engines of every size can launch side by side.
 constexpr int kMaxFilterBytes = (1 << 20) / 8;
-
-int ceil_log2(std::uint64_t v) {
-  int b = 0;
-  while ((std::uint64_t{1} << b) < v) ++b;
-  return b;
-}
 
 Window make_window(const std::uint8_t* text, std::uint64_t n, std::uint64_t own) {
   Window w;
@@ -568,12 +564,6 @@ class BndmEngine final : public EngineBase {
   std::string detail_;
 };
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace
 
 const std::vector<std::string>& multi_algorithm_names() {
@@ -593,7 +583,7 @@ std::unique_ptr<MultiEngine> make_multi_engine(std::shared_ptr<const multi::Patt
     return std::make_unique<QgramEngine>(std::move(table));
   if (algorithm == "m-bndm") return std::make_unique<BndmEngine>(std::move(table));
   throw InvalidArgument("unknown pattern-set algorithm '" + std::string(algorithm) +
-                        "' for the cuda backend (known: " + join(multi_algorithm_names()) + ")");
+                        "' for the cuda backend (known: " + join_names(multi_algorithm_names()) + ")");
 }
 
 }  // namespace strmatch::detail::cuda

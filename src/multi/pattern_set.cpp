@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/names.hpp"
 #include "core/threads.hpp"
 #include "cpu/parallel/ordered_executor.hpp"
 #include "cuda/multi_backend.hpp"
@@ -31,12 +32,6 @@ const std::vector<std::string>& cpu_names() {
   return names;
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 std::uint64_t l2_bytes() {
 #ifdef _SC_LEVEL2_CACHE_SIZE
   const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
@@ -50,10 +45,7 @@ std::uint64_t l2_bytes() {
 std::vector<std::string> pattern_set_algorithms(Backend backend) {
   if (backend == Backend::cuda) return detail::cuda::multi_algorithm_names();
   if (backend == Backend::cpu) return cpu_names();
-  std::vector<std::string> all = cpu_names();
-  for (const auto& n : detail::cuda::multi_algorithm_names())
-    if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
-  return all;
+  return detail::union_names(cpu_names(), detail::cuda::multi_algorithm_names());
 }
 
 struct PatternSet::Impl {
@@ -208,7 +200,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
         throw BackendUnavailable("--backend cuda: the cuda backend is not available: " + why);
       if (!gpu_has)
         throw InvalidArgument("unknown pattern-set algorithm '" + algo +
-                              "' for the cuda backend (known: " + join(gpu_names) + ")");
+                              "' for the cuda backend (known: " + detail::join_names(gpu_names) + ")");
       want_gpu = true;
       break;
     }
@@ -216,8 +208,8 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
       std::string why;
       const bool usable = detail::cuda::available(&why);
       if (!cpu_has && !gpu_has) {
-        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
-                              "' (known: " + join(pattern_set_algorithms(Backend::automatic)) + ")");
+        throw InvalidArgument("unknown pattern-set algorithm '" + algo + "' (known: " +
+                              detail::join_names(pattern_set_algorithms(Backend::automatic)) + ")");
       }
       if (!cpu_has && !usable)
         throw BackendUnavailable("pattern-set algorithm '" + algo + "' runs only on the GPU, and " + why);
@@ -229,7 +221,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     case Backend::cpu:
       if (!cpu_has)
         throw InvalidArgument("unknown pattern-set algorithm '" + algo +
-                              "' for the cpu backend (known: " + join(cpu) + ")");
+                              "' for the cpu backend (known: " + detail::join_names(cpu) + ")");
       want_cpu = true;
       break;
   }

@@ -6,15 +6,9 @@
 #include <cstring>
 #include <string_view>
 
-namespace strmatch::detail::multi {
+#include "core/bits.hpp"
 
-namespace {
-int ceil_log2(std::uint64_t v) {
-  int b = 0;
-  while ((std::uint64_t{1} << b) < v) ++b;
-  return b;
-}
-}  // namespace
+namespace strmatch::detail::multi {
 
 QgramLayout build_qgram_layout(const PatternTable& t) {
   QgramLayout L;
