@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "core/chunker.hpp"
+#include "core/names.hpp"
 #include "core/threads.hpp"
 #include "cpu/exact_algorithm.hpp"
 #include "cpu/parallel/ordered_executor.hpp"
@@ -81,15 +83,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string_view to_string(Backend backend) noexcept {
@@ -125,12 +118,8 @@ std::vector<std::string> exact_algorithms(Backend backend) {
       return detail::cpu_exact_algorithm_names();
     case Backend::cuda:
       return detail::cuda::exact_algorithm_names();
-    case Backend::automatic: {
-      std::vector<std::string> names = detail::cpu_exact_algorithm_names();
-      for (const auto& n : detail::cuda::exact_algorithm_names())
-        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-      return names;
-    }
+    case Backend::automatic:
+      return detail::union_names(detail::cpu_exact_algorithm_names(), detail::cuda::exact_algorithm_names());
   }
   return {};
 }
@@ -215,33 +204,47 @@ struct ExactSearcher::Impl {
     return choose(n, note, auto_min_file_bytes());
   }
 
+  /// Runs `gpu_search` (a GPU search delivering to the OffsetSink it is given, or counting when
+  /// given null) and returns its stats, timed from `start`. On BackendUnavailable it rethrows for
+  /// Backend::cuda, once anything reached the caller (a CPU retry would deliver occurrences
+  /// twice) or when the algorithm exists only on the GPU; otherwise it says why in *note and
+  /// returns nothing: the caller searches on the CPU.
+  template <typename GpuSearch>
+  std::optional<SearchStats> try_gpu(const OffsetSink* sink, Clock::time_point start, std::string* note,
+                                     const GpuSearch& gpu_search) const {
+    std::uint64_t delivered = 0;
+    OffsetSink counting;
+    if (sink != nullptr) {
+      counting = [&](std::span<const std::uint64_t> batch) {
+        delivered += batch.size();
+        return (*sink)(batch);
+      };
+    }
+    try {
+      SearchStats s = gpu_search(sink != nullptr ? &counting : nullptr);
+      s.seconds = seconds_since(start);
+      return s;
+    } catch (const BackendUnavailable& e) {
+      if (options.backend == Backend::cuda || delivered != 0 || !cpu) throw;
+      *note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+      return std::nullopt;
+    }
+  }
+
+  /// Throws InvalidArgument when the algorithm exists only on the GPU (no CPU path to take).
+  void require_cpu() const {
+    if (!cpu) throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+  }
+
   SearchStats search(std::string_view text, const OffsetSink* sink) const {
     std::string note;
-    const Backend b = choose(text.size(), &note);
-    if (b == Backend::cuda) {
-      const auto start = Clock::now();
-      // Count what reaches the caller: once anything was delivered, a failure can never be
-      // retried on the CPU (the caller would see occurrences twice).
-      std::uint64_t delivered = 0;
-      OffsetSink counting;
-      if (sink != nullptr) {
-        counting = [&](std::span<const std::uint64_t> batch) {
-          delivered += batch.size();
-          return (*sink)(batch);
-        };
-      }
-      try {
-        SearchStats s = detail::cuda::find_all(pattern, options.algorithm, text, sink ? &counting : nullptr);
-        s.seconds = seconds_since(start);
-        return s;
-      } catch (const BackendUnavailable& e) {
-        if (options.backend == Backend::cuda || delivered != 0 || !cpu) throw;
-        note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
-      }
+    if (choose(text.size(), &note) == Backend::cuda) {
+      const auto gpu = try_gpu(sink, Clock::now(), &note, [&](const OffsetSink* to) {
+        return detail::cuda::find_all(pattern, options.algorithm, text, to);
+      });
+      if (gpu) return *gpu;
     }
-    if (!cpu) {
-      throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
-    }
+    require_cpu();
     SearchStats s = run_cpu(text, 0, sink);
     s.note = note;
     return s;
@@ -264,18 +267,18 @@ ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
     case Backend::cpu:
       if (!on_cpu)
         throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' for the cpu backend (known: " + join(cpu_names) + ")");
+                              "' for the cpu backend (known: " + detail::join_names(cpu_names) + ")");
       break;
     case Backend::cuda:
       if (!s.cuda_ok) throw BackendUnavailable("--backend cuda: " + s.cuda_unavailable_reason);
       if (!s.cuda_has_name)
         throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' for the cuda backend (known: " + join(gpu_names) + ")");
+                              "' for the cuda backend (known: " + detail::join_names(gpu_names) + ")");
       break;
     case Backend::automatic:
       if (!on_cpu && !s.cuda_has_name)
         throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' (known: " + join(exact_algorithms(Backend::automatic)) + ")");
+                              "' (known: " + detail::join_names(exact_algorithms(Backend::automatic)) + ")");
       if (!on_cpu && !s.cuda_ok)
         throw BackendUnavailable("algorithm '" + s.options.algorithm +
                                  "' needs the GPU: " + s.cuda_unavailable_reason);
@@ -315,27 +318,12 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
   const auto start = Clock::now();
   std::string note;
   if (s.choose_file(size, &note) == Backend::cuda) {
-    // As in Impl::search: once anything was delivered, a failure is never retried on the CPU.
-    std::uint64_t delivered = 0;
-    OffsetSink counting;
-    if (sink != nullptr) {
-      counting = [&](std::span<const std::uint64_t> batch) {
-        delivered += batch.size();
-        return (*sink)(batch);
-      };
-    }
-    try {
-      SearchStats st = detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size,
-                                                   sink != nullptr ? &counting : nullptr);
-      st.seconds = seconds_since(start);
-      return st;
-    } catch (const BackendUnavailable& e) {
-      if (s.options.backend == Backend::cuda || delivered != 0 || !s.cpu) throw;
-      note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
-    }
+    const auto gpu = s.try_gpu(sink, start, &note, [&](const OffsetSink* to) {
+      return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size, to);
+    });
+    if (gpu) return *gpu;
   }
-  if (!s.cpu)
-    throw InvalidArgument("algorithm '" + s.options.algorithm + "' exists only on the cuda backend");
+  s.require_cpu();
   // The CPU: the streaming driver over pread blocks (bounded memory, no mapping).
   PreadSource source(fd, size);
   StreamOptions so;
