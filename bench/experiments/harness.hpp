@@ -62,6 +62,13 @@ struct Timing {
   void merge(const Timing& other);
 };
 
+/// Copies a timing into a row: its repetitions, best (Row::seconds) and median seconds.
+inline void set_timing(Row& r, const Timing& t) {
+  r.reps = t.reps;
+  r.seconds = t.best;
+  r.median_seconds = t.median;
+}
+
 /// Times `run` (wall clock) under `policy`; run returns a count that must not change between runs.
 Timing measure(const RepeatPolicy& policy, const std::function<std::uint64_t()>& run);
 

@@ -127,9 +127,7 @@ void run_linux_tar(const Config& config, Report& report) {
     {
       Row r = base_row("glibc memmem loop", "count", 1);
       r.occurrences = reference;
-      r.reps = mm.reps;
-      r.seconds = mm.best;
-      r.median_seconds = mm.median;
+      set_timing(r, mm);
       rows.push_back(std::move(r));
     }
     double rg_s = kNaN, grep_s = kNaN;
@@ -141,9 +139,7 @@ void run_linux_tar(const Config& config, Report& report) {
       if (p.ran) {
         rg_s = p.timing.best;
         r.occurrences = p.count;
-        r.reps = p.timing.reps;
-        r.seconds = p.timing.best;
-        r.median_seconds = p.timing.median;
+        set_timing(r, p.timing);
         r.note += std::string(r.note.empty() ? "" : "; ") + "non-overlapping count";
       } else {
         r.note = "failed: " + p.error;
@@ -159,9 +155,7 @@ void run_linux_tar(const Config& config, Report& report) {
         grep_s = p.timing.best;
         grep_count = p.count;
         r.occurrences = p.count;
-        r.reps = p.timing.reps;
-        r.seconds = p.timing.best;
-        r.median_seconds = p.timing.median;
+        set_timing(r, p.timing);
       } else {
         r.note = "failed: " + p.error;
       }
@@ -188,9 +182,7 @@ void run_linux_tar(const Config& config, Report& report) {
         const Timing tm = time_count(config.reps, searcher, text, &resolved);
         Row r = base_row("strmatch " + a, "count", t);
         r.occurrences = tm.result;
-        r.reps = tm.reps;
-        r.seconds = tm.best;
-        r.median_seconds = tm.median;
+        set_timing(r, tm);
         bool ok = tm.consistent && tm.result == reference;
         if (check_vs_grep) ok = ok && tm.result == *grep_count;
         r.check = ok ? "PASS" : "FAIL";
@@ -225,9 +217,7 @@ void run_linux_tar(const Config& config, Report& report) {
         });
         Row r = base_row("strmatch auto", "positions", t);
         r.occurrences = tm.result;
-        r.reps = tm.reps;
-        r.seconds = tm.best;
-        r.median_seconds = tm.median;
+        set_timing(r, tm);
         bool ok = tm.consistent && ordered && tm.result == reference;
         if (check_vs_grep) ok = ok && tm.result == *grep_count;
         r.check = ok ? "PASS" : "FAIL";
@@ -265,9 +255,7 @@ void run_linux_tar(const Config& config, Report& report) {
     r.mode = "read";
     r.threads = tm == &ceiling_all ? cores : 1;
     r.text_bytes = text.size();
-    r.reps = tm->reps;
-    r.seconds = tm->best;
-    r.median_seconds = tm->median;
+    set_timing(r, *tm);
     report.add(std::move(r));
   }
   report.note(ex,

@@ -105,9 +105,7 @@ void run_seed001(const Config& config, Report& report) {
       r.text_bytes = size;
       r.pattern = std::string(kPattern);
       r.occurrences = t.result;
-      r.reps = t.reps;
-      r.seconds = t.best;
-      r.median_seconds = t.median;
+      set_timing(r, t);
       r.paper_seconds = paper_seconds(size, v.algorithm, v.threads);
       r.check = all_exact && t.consistent ? "PASS" : "FAIL";
       if (v.algorithm == "auto") r.note = "auto resolved to " + resolved;
@@ -128,9 +126,7 @@ void run_seed001(const Config& config, Report& report) {
       r.text_bytes = size;
       r.pattern = std::string(kPattern);
       r.occurrences = t.result;
-      r.reps = t.reps;
-      r.seconds = t.best;
-      r.median_seconds = t.median;
+      set_timing(r, t);
       r.check = t.result == kPlaced && t.consistent ? "PASS" : "FAIL";
       r.baseline = "strmatch kmp, 1 thread";
       r.vs_baseline = kmp_seconds / t.best;
@@ -147,9 +143,7 @@ void run_seed001(const Config& config, Report& report) {
       r.mode = "read";
       r.threads = cores;
       r.text_bytes = size;
-      r.reps = t.reps;
-      r.seconds = t.best;
-      r.median_seconds = t.median;
+      set_timing(r, t);
       r.baseline = "strmatch kmp, 1 thread";
       r.vs_baseline = kmp_seconds / t.best;
       report.add(std::move(r));

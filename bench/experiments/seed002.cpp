@@ -62,9 +62,7 @@ void run_seed002_exp1(const Config& config, Report& report) {
     r.text_bytes = text.size();
     r.pattern = pattern;
     r.occurrences = t.result;
-    r.reps = t.reps;
-    r.seconds = t.best;
-    r.median_seconds = t.median;
+    set_timing(r, t);
     r.baseline = "strmatch naive";
     r.vs_baseline = naive_seconds / t.best;
     r.paper_seconds = a == "naive" ? paper_bf : a == "kmp" ? paper_kmp : a == "sunday" ? paper_sunday : kNaN;
@@ -81,9 +79,7 @@ void run_seed002_exp1(const Config& config, Report& report) {
   r.text_bytes = text.size();
   r.pattern = pattern;
   r.occurrences = ref.result;
-  r.reps = ref.reps;
-  r.seconds = ref.best;
-  r.median_seconds = ref.median;
+  set_timing(r, ref);
   r.baseline = "strmatch naive";
   r.vs_baseline = naive_seconds / ref.best;
   r.vs_memmem = 1.0;
