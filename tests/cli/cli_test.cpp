@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/cli_support.hpp"
+#include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 
 #if __has_include(<nlohmann/json.hpp>)
@@ -26,17 +27,6 @@ using strmatch::test::TempDir;
 namespace {
 
 constexpr const char* kText = "hello world\nfoo aaaa bar\nno match\naa aa\nlast aa";
-
-/// True when this process can use a GPU through the library (then the no-GPU tests do not apply).
-bool gpu_usable(std::string* why) {
-  try {
-    strmatch::ExactSearcher s("x", strmatch::ExactOptions{"auto", strmatch::Backend::cuda, 1, 0});
-    return true;
-  } catch (const strmatch::Error& e) {
-    if (why != nullptr) *why = e.what();
-    return false;
-  }
-}
 
 }  // namespace
 
@@ -456,7 +446,8 @@ TEST_F(Cli, OccurrencePastFourGibInASparseFile) {
 
 TEST_F(Cli, BackendCudaWithoutAGpuIsAnError) {
   std::string why;
-  if (gpu_usable(&why)) GTEST_SKIP() << "a GPU is usable here: --backend cuda is expected to work";
+  if (strmatch::cuda::available(&why))
+    GTEST_SKIP() << "a GPU is usable here: --backend cuda is expected to work";
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const RunResult r = run_cli({"search", "--backend", "cuda", "aa", f}, dir);
@@ -467,7 +458,7 @@ TEST_F(Cli, BackendCudaWithoutAGpuIsAnError) {
 }
 
 TEST_F(Cli, BackendAutoWithoutAGpuPrintsOneNote) {
-  if (gpu_usable(nullptr)) GTEST_SKIP() << "a GPU is usable here: no fallback note is expected";
+  if (strmatch::cuda::available()) GTEST_SKIP() << "a GPU is usable here: no fallback note is expected";
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
   const std::string g = dir.write("b.txt", "aa\n");
