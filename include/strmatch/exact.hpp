@@ -103,10 +103,10 @@ class ExactSearcher {
   /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
   /// increasing order. The descriptor is read with pread (its file position is neither used nor
   /// moved) and not closed. Where file_backend(size) is cuda, several host threads pread the file
-  /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 42.5 GB/s
-  /// from the page cache on an H200 host against 15.5 GB/s for the CPU path over a mapping,
-  /// docs/cuda.md); otherwise the CPU searches it through the streaming driver (bounded blocks,
-  /// as find_all(ByteSource&)). `auto` falls back to the CPU (with a note) only when the GPU failed
+  /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 33.5-35.7
+  /// GB/s for 4-8 GB files in the page cache on an H200 host against 27.1-28.4 GB/s for the CPU path
+  /// over a fresh mapping, docs/cuda.md); otherwise the CPU searches it through the streaming driver (bounded
+  /// blocks, as find_all(ByteSource&)). `auto` falls back to the CPU (with a note) only when the GPU failed
   /// before delivering anything. Errors: IoError when reading fails or the file is shorter than
   /// `size`; BackendUnavailable as find_all.
   SearchStats find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const;
