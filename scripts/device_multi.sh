@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device machine (H100/H200, 16 cores, no apt): the GPU pattern-set runs of issue 4. Stages:
 #   build     Release, CUDA on, Hyperscan from the carry (hs/include + hs/libhs.a.xz, linked
-#             statically); targets strmatch_cuda_tests and strmatch_gpu_multi_bench
+#             statically); targets strmatch_cuda_tests and strmatch_gpu_multi_bench (plus
+#             EXTRA_TARGETS, e.g. "strmatch_gpu_multi_smoke strmatch_cli_tests")
 #   test      strmatch_cuda_tests (every GPU test; TEST_FILTER narrows it)
 #   sanitize  compute-sanitizer memcheck and racecheck over reduced multi GPU tests
 #             (STRMATCH_CUDA_QUICK=1; each capped at SANITIZE_TIMEOUT, default 170 s)
@@ -42,7 +43,7 @@ build() {
     -DSTRMATCH_BUILD_BENCH=ON -DSTRMATCH_NLOHMANN_JSON_INCLUDE="$carry/include" "${hs_args[@]}" \
     >"$out/multi-cmake.log" 2>&1 || { tail -30 "$out/multi-cmake.log"; return 1; }
   grep -i "hyperscan" "$out/multi-cmake.log"
-  ninja -C $b -j16 strmatch_cuda_tests strmatch_gpu_multi_bench >"$out/multi-build.log" 2>&1 ||
+  ninja -C $b -j16 strmatch_cuda_tests strmatch_gpu_multi_bench ${EXTRA_TARGETS:-} >"$out/multi-build.log" 2>&1 ||
     { tail -40 "$out/multi-build.log"; return 1; }
   echo "build: $(elapsed $t) s"
 }

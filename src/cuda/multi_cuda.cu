@@ -389,6 +389,21 @@ class EngineBase : public MultiEngine {
 
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
+using QgramKernel = void (*)(Window, QgramTables, Patterns, Out);
+
+/// The kernel's instantiations for one MaxThreads, indexed by OutMode.
+struct QgramKernels {
+  QgramKernel f[3];
+};
+
+template <int MaxThreads>
+const QgramKernels& qgram_kernels() {
+  static const QgramKernels k{{qgram_kernel<OutMode::count, MaxThreads>,
+                               qgram_kernel<OutMode::per_pattern, MaxThreads>,
+                               qgram_kernel<OutMode::keys, MaxThreads>}};
+  return k;
+}
+
 class QgramEngine final : public EngineBase {
  public:
   explicit QgramEngine(std::shared_ptr<const multi::PatternTable> table) : EngineBase(std::move(table)) {
@@ -408,6 +423,7 @@ class QgramEngine final : public EngineBase {
     tables_.bucket_start = start_.get();
     tables_.entries = entries_.get();
     tables_.bits = bits_;
+    tables_.hashes = L.hashes;
     tables_.fold = L.fold;
     tables_.has_case = L.has_case;
     tables_.has_nocase = L.has_nocase;
@@ -419,21 +435,42 @@ class QgramEngine final : public EngineBase {
     shared_bytes_ = filter.size() * 4;
     table_bytes_ = start.size() * 4 + sorted.size() * sizeof(BucketEntry);
     device_bytes_ += shared_bytes_ + table_bytes_;
-    detail_ =
-        "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(std::size_t{1} << bits_) +
-        " filter_set=" + std::to_string(L.filter_set) + " shared_bytes=" + std::to_string(shared_bytes_) +
-        " bucket_table_bytes=" + std::to_string(table_bytes_) +
-        " largest_bucket=" + std::to_string(L.largest_bucket) + " l2_bytes=" + std::to_string(l2_bytes_);
-    STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::count>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
-    STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::per_pattern>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
-    STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(qgram_kernel<OutMode::keys>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxFilterBytes));
-    int per_sm = 0;
-    STRMATCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, qgram_kernel<OutMode::count>,
-                                                                      kQgramThreads, shared_bytes_));
-    blocks_ = std::max(1, per_sm) * sms_;
+    detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(std::size_t{1} << bits_) +
+              " filter_set=" + std::to_string(L.filter_set) + " filter_hashes=" + std::to_string(L.hashes) +
+              " shared_bytes=" + std::to_string(shared_bytes_) +
+              " bucket_table_bytes=" + std::to_string(table_bytes_) +
+              " largest_bucket=" + std::to_string(L.largest_bucket) +
+              " l2_bytes=" + std::to_string(l2_bytes_);
+    // Block size: of 256 threads (the kernel compiled for several blocks per SM), 512 or 1024
+    // (compiled for one 1024-thread block: more registers per thread), the one that keeps the most
+    // warps resident per SM (the bucket lookups wait on global memory: resident warps hide it); a
+    // 128 KiB bitmap allows one block per SM, so large sets take 1024 threads. Ties keep 256.
+    // STRMATCH_QGRAM_THREADS forces one (experiments only).
+    const int max_shared = static_cast<int>(qgram_shared_bytes(kMaxFilterBytes, kQgramMaxThreads));
+    for (const QgramKernels* k : {&qgram_kernels<256>(), &qgram_kernels<kQgramMaxThreads>()})
+      for (const QgramKernel f : k->f)
+        STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, max_shared));
+    int best_warps = -1;
+    int forced = 0;
+    if (const char* v = std::getenv("STRMATCH_QGRAM_THREADS"); v != nullptr && *v != '\0')
+      forced = std::atoi(v);
+    for (const int threads : {256, 512, 1024}) {
+      if (forced != 0 && threads != forced) continue;
+      const QgramKernels& k = threads == 256 ? qgram_kernels<256>() : qgram_kernels<kQgramMaxThreads>();
+      int per_sm = 0;
+      const std::size_t shared = qgram_shared_bytes(shared_bytes_, threads);
+      STRMATCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.f[0], threads, shared));
+      if (per_sm * threads / 32 > best_warps) {
+        best_warps = per_sm * threads / 32;
+        threads_ = threads;
+        kernels_ = &k;
+        launch_shared_ = shared;
+        blocks_ = std::max(1, per_sm) * sms_;
+      }
+    }
+    if (best_warps < 0) throw InvalidArgument("STRMATCH_QGRAM_THREADS must be 256, 512 or 1024");
+    detail_ += " threads_per_block=" + std::to_string(threads_) +
+               " resident_warps_per_sm=" + std::to_string(best_warps);
   }
 
   std::string_view name() const noexcept override { return "qgram-filter"; }
@@ -446,27 +483,20 @@ class QgramEngine final : public EngineBase {
 
  protected:
   void launch(OutMode m, const Window& w, const Out& o, cudaStream_t stream) const override {
-    const std::uint64_t tiles = (w.head + w.n + kQgramTileBytes - 1) / kQgramTileBytes;
+    const std::uint64_t tile_bytes = 16ull * static_cast<std::uint64_t>(threads_);
+    const std::uint64_t tiles = (w.head + w.n + tile_bytes - 1) / tile_bytes;
     const unsigned grid =
         static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(tiles, blocks_)));
-    const Patterns P = patterns();
-    switch (m) {
-      case OutMode::count:
-        qgram_kernel<OutMode::count><<<grid, kQgramThreads, shared_bytes_, stream>>>(w, tables_, P, o);
-        break;
-      case OutMode::per_pattern:
-        qgram_kernel<OutMode::per_pattern><<<grid, kQgramThreads, shared_bytes_, stream>>>(w, tables_, P, o);
-        break;
-      case OutMode::keys:
-        qgram_kernel<OutMode::keys><<<grid, kQgramThreads, shared_bytes_, stream>>>(w, tables_, P, o);
-        break;
-    }
+    kernels_->f[static_cast<int>(m)]<<<grid, threads_, launch_shared_, stream>>>(w, tables_, patterns(), o);
     STRMATCH_CUDA_CHECK(cudaGetLastError());
   }
 
  private:
   int bits_ = 10;
-  std::uint64_t shared_bytes_ = 0, table_bytes_ = 0;
+  std::uint64_t shared_bytes_ = 0, table_bytes_ = 0;  // shared_bytes_: the bitmap's
+  std::size_t launch_shared_ = 0;                     // the bitmap and the warps' candidate queues
+  int threads_ = 256;
+  const QgramKernels* kernels_ = nullptr;
   int blocks_ = 1;
   DeviceBuffer<std::uint32_t> filter_, start_;
   DeviceBuffer<BucketEntry> entries_;

@@ -15,6 +15,7 @@ namespace strmatch::detail::cuda::multi_gpu {
 // The hash, fold and order helpers and the bucket entry are shared with the host-side builder.
 using multi::BucketEntry;
 using multi::class_hash;
+using multi::class_hash2;
 using multi::entry_less;
 using multi::fold4;
 using multi::kMaxQ;
@@ -24,8 +25,8 @@ using multi::pre_mask;
 using multi::qmask_hi;
 using multi::qmask_lo;
 
-constexpr int kQgramThreads = 256;               // threads per block, 16 text offsets each
-constexpr std::uint64_t kQgramTileBytes = 4096;  // offsets per block iteration
+constexpr int kQgramMaxThreads = 1024;  // threads per block at most (16 text offsets each)
+constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kBndmThreads = 128;
 constexpr int kBndmWordsPerBlock = 4;           // 64-bit words (pattern subsets) per block
 constexpr std::uint32_t kBndmPageBytes = 4096;  // text page per block iteration (plus w - 1 halo)
@@ -78,7 +79,7 @@ struct Emitter {
   __device__ __forceinline__ void flush() {
     if constexpr (M != OutMode::keys) {
       unsigned long long v = local;
-      for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+      for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(kFullMask, v, d);
       if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(o.total, v);
     }
   }
@@ -130,6 +131,7 @@ struct QgramTables {
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
   const BucketEntry* entries = nullptr;         ///< by bucket, then entry_less
   int bits = 0;
+  int hashes = 1;                             ///< bitmap bits per gram: class_hash, and class_hash2 when 2
   int classes = 0;                            ///< number of non-empty classes
   int q[kMaxQ] = {};                          ///< their q, increasing
   bool fold = false;                          ///< some pattern is case-insensitive: hash folded grams
@@ -158,99 +160,178 @@ __device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_
   return s == 0 ? lo : (lo >> s) | (hi << (64 - s));
 }
 
-/// Grid-stride over 4 KiB tiles of the aligned window; thread i of a block tests the 16 gram
-/// offsets of relative bytes [16 i, 16 i + 16) of the tile against every class. A pattern of
-/// length m whose suffix gram sits at offset g begins at g + q - m; it is reported when that
-/// begin lies in [0, own) and the pattern ends within n. Dynamic shared memory: the bitmap.
+/// One filter pass of class q: the q-gram at window offset g (x: the 8 text bytes from g, 0 past
+/// the readable end; pre: the 4 bytes before g, byte g - 1 in bits 24..31, 0 before the window) is
+/// looked up in its sorted bucket; every pattern whose suffix gram, pre-gram bytes and remaining
+/// prefix match, and whose begin g + q - m lies in [0, own), is emitted.
 template <OutMode M>
-__global__ void __launch_bounds__(kQgramThreads) qgram_kernel(Window t, QgramTables T, Patterns P, Out o) {
+__device__ __forceinline__ void qgram_candidate(const Window& t, const QgramTables& T, const Patterns& P,
+                                                Emitter<M>& em, int q, std::uint64_t g, std::uint64_t x,
+                                                std::uint32_t pre) {
+  const std::uint32_t rlo = static_cast<std::uint32_t>(x) & qmask_lo(q),
+                      rhi = static_cast<std::uint32_t>(x >> 32) & qmask_hi(q);
+  const std::uint32_t flo = fold4(rlo), fhi = fold4(rhi);
+  const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
+  const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
+  const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
+  const std::uint32_t fpre = fold4(pre);
+  const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
+  for (std::uint32_t nc = 0; nc < 2; ++nc) {
+    if (!(nc ? T.has_nocase : T.has_case)) continue;
+    const std::uint64_t gram = nc ? folded : raw;
+    const std::uint32_t tp = nc ? fpre : pre;
+    const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
+    // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
+    for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
+      const BucketEntry be = T.entries[e];
+      if (be.kind != kind || be.gram != gram || be.pre != tp) break;
+      const std::uint32_t m = be.length_flags & ~kNocaseBit;
+      if (g + q < m) continue;  // would begin before the window
+      const std::uint64_t begin = g + q - m;
+      if (begin >= t.own) continue;
+      if (m > static_cast<std::uint32_t>(q) + 4 && !verify(t, P, be.index, 0, m - q - 4, nc != 0, begin))
+        continue;
+      em.add(begin, be.index);
+    }
+    // Entries with fewer than 4 bytes before the gram: (kind | kPartialKind, gram, pre), their pre
+    // bytes left-aligned (0..3 of them, the rest 0), so that the entries whose first pre byte (the
+    // byte just before the gram) is B are contiguous. Two ranges can match: first byte 0 (the
+    // patterns that are just the gram, pre = 0, and those preceded by a NUL byte), then, when the
+    // text's byte before the gram is not 0, first byte equal to it, found by a second search
+    // when the entries before it have smaller first bytes.
+    const std::uint32_t pkind = kind | kPartialKind;
+    const std::uint32_t top = tp & 0xFF000000u;
+    std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0);
+    for (int range = 0; range < 2; ++range) {
+      const std::uint32_t want = range == 0 ? 0u : top;
+      if (range == 1) {
+        if (top == 0 || e >= b1) break;
+        // Search only when the next entry is of this gram with a smaller first byte (most buckets
+        // hold one or two partial entries: then the walk goes on without a search).
+        const BucketEntry& f = T.entries[e];
+        if (f.kind == pkind && f.gram == gram && (f.pre & 0xFF000000u) < top)
+          e = lower_bound(T.entries, e + 1, b1, pkind, gram, top);
+      }
+      for (; e < b1; ++e) {
+        const BucketEntry be = T.entries[e];
+        if (be.kind != pkind || be.gram != gram || (be.pre & 0xFF000000u) != want) break;
+        const std::uint32_t m = be.length_flags & ~kNocaseBit;
+        if ((tp & pre_mask(m, q)) != be.pre) continue;
+        if (g + q < m) continue;
+        const std::uint64_t begin = g + q - m;
+        if (begin >= t.own) continue;
+        em.add(begin, be.index);
+      }
+    }
+  }
+}
+
+/// Candidate slots per warp and class: 32 lanes x 16 offsets (a 16-bit code: lane << 4 | offset).
+constexpr int kQgramQueuePerWarp = 32 * 16;
+
+/// Dynamic shared memory of qgram_kernel: the bitmap, then one candidate queue per warp.
+constexpr std::size_t qgram_shared_bytes(std::size_t filter_bytes, int threads) {
+  return filter_bytes + static_cast<std::size_t>(threads / 32) * kQgramQueuePerWarp * sizeof(std::uint16_t);
+}
+
+/// Grid-stride over tiles of 16 * blockDim.x bytes of the aligned window (blockDim.x: a multiple
+/// of 32, at most MaxThreads: 256, compiled for many small blocks, or 1024, for one large block per
+/// SM when the bitmap is large); thread i of a block tests the 16 gram offsets of relative bytes
+/// [16 i, 16 i + 16) of the tile against every class's bitmap bits. The offsets that pass are
+/// queued per warp in shared memory and handed out round-robin to the warp's lanes, so the bucket
+/// lookups (global-memory latency) are spread evenly over the lanes whatever the lane that found
+/// them; a lane takes the candidate's text bytes from the finding lane's registers by shuffle.
+/// A pattern of length m whose suffix gram sits at offset g begins at g + q - m; it is reported
+/// when that begin lies in [0, own) and the pattern ends within n. Dynamic shared memory:
+/// qgram_shared_bytes(bitmap bytes, blockDim.x).
+template <OutMode M, int MaxThreads>
+__global__ void __launch_bounds__(MaxThreads, MaxThreads <= 256 ? 6 : 1)
+    qgram_kernel(Window t, QgramTables T, Patterns P, Out o) {
   extern __shared__ std::uint32_t filter[];
   const std::uint32_t words = (1u << T.bits) >> 5;
   for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) filter[i] = T.filter[i];
+  std::uint16_t* const queue = reinterpret_cast<std::uint16_t*>(filter + words) +
+                               static_cast<std::size_t>(threadIdx.x >> 5) * kQgramQueuePerWarp;
+  const unsigned lane = threadIdx.x & 31;
   __syncthreads();
   Emitter<M> em{o};
   const std::uint64_t end = t.head + t.n;  // relative end of the readable bytes
-  const std::uint64_t tiles = (end + kQgramTileBytes - 1) / kQgramTileBytes;
-  for (std::uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::uint64_t r = tile * kQgramTileBytes + 16ull * threadIdx.x;
-    if (r >= end || r + 16 <= t.head) continue;
-    const uint4 a = load16(t, r), b = load16(t, r + 16);
-    const std::uint64_t w0 = (static_cast<std::uint64_t>(a.y) << 32) | a.x;
-    const std::uint64_t w1 = (static_cast<std::uint64_t>(a.w) << 32) | a.z;
-    const std::uint64_t w2 = (static_cast<std::uint64_t>(b.y) << 32) | b.x;
+  const std::uint64_t tile_bytes = 16ull * blockDim.x;
+  const std::uint64_t tiles = (end + tile_bytes - 1) / tile_bytes;
+  for (std::uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {  // uniform per block
+    const std::uint64_t r = tile * tile_bytes + 16ull * threadIdx.x;
+    const bool active = r < end && r + 16 > t.head;
+    std::uint64_t w0 = 0, w1 = 0, w2 = 0;
+    if (active) {
+      const uint4 a = load16(t, r), b = load16(t, r + 16);
+      w0 = (static_cast<std::uint64_t>(a.y) << 32) | a.x;
+      w1 = (static_cast<std::uint64_t>(a.w) << 32) | a.z;
+      w2 = (static_cast<std::uint64_t>(b.y) << 32) | b.x;
+    }
+    const std::uint64_t warp_r = r - 16ull * lane;  // the warp's first byte
     for (int c = 0; c < T.classes; ++c) {
       const int q = T.q[c];
       const std::uint32_t mlo = qmask_lo(q), mhi = qmask_hi(q);
       std::uint32_t hits = 0;
+      if (active) {
 #pragma unroll
-      for (int j = 0; j < 16; ++j) {
-        const std::uint64_t x = bytes_at(w0, w1, w2, j);
-        std::uint32_t lo = static_cast<std::uint32_t>(x) & mlo,
-                      hi = static_cast<std::uint32_t>(x >> 32) & mhi;
-        if (T.fold) {
-          lo = fold4(lo);
-          hi = fold4(hi);
+        for (int j = 0; j < 16; ++j) {
+          const std::uint64_t x = bytes_at(w0, w1, w2, j);
+          std::uint32_t lo = static_cast<std::uint32_t>(x) & mlo,
+                        hi = static_cast<std::uint32_t>(x >> 32) & mhi;
+          if (T.fold) {
+            lo = fold4(lo);
+            hi = fold4(hi);
+          }
+          const std::uint32_t h = class_hash(lo, hi, q, T.bits);
+          std::uint32_t bit = (filter[h >> 5] >> (h & 31)) & 1u;
+          if (T.hashes == 2) {
+            const std::uint32_t h2 = class_hash2(lo, hi, q, T.bits);
+            bit &= filter[h2 >> 5] >> (h2 & 31);
+          }
+          hits |= (bit & 1u) << j;
         }
-        const std::uint32_t h = class_hash(lo, hi, q, T.bits);
-        hits |= ((filter[h >> 5] >> (h & 31)) & 1u) << j;
       }
+      // Queue the warp's candidates: an exclusive prefix sum of the lanes' counts.
+      const unsigned count = static_cast<unsigned>(__popc(hits));
+      unsigned incl = count;
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const unsigned v = __shfl_up_sync(kFullMask, incl, d);
+        if (lane >= static_cast<unsigned>(d)) incl += v;
+      }
+      const unsigned total = __shfl_sync(kFullMask, incl, 31);
+      if (total == 0) continue;  // warp-uniform
+      unsigned slot = incl - count;
       while (hits != 0) {
         const int j = __ffs(hits) - 1;
         hits &= hits - 1;
-        const std::uint64_t rel = r + j;
+        queue[slot++] = static_cast<std::uint16_t>((lane << 4) | static_cast<unsigned>(j));
+      }
+      __syncwarp();
+      for (unsigned first = 0; first < total; first += 32) {  // warp-uniform rounds
+        const unsigned idx = first + lane;
+        const unsigned code = idx < total ? queue[idx] : 0u;
+        const int src = static_cast<int>(code >> 4), j = static_cast<int>(code & 15u);
+        const std::uint64_t s0 = __shfl_sync(kFullMask, w0, src), s1 = __shfl_sync(kFullMask, w1, src),
+                            s2 = __shfl_sync(kFullMask, w2, src);
+        if (idx >= total) continue;
+        const std::uint64_t rel = warp_r + 16ull * static_cast<unsigned>(src) + static_cast<unsigned>(j);
         if (rel < t.head || rel + q > end) continue;
         const std::uint64_t g = rel - t.head;  // gram offset in the window
-        const std::uint64_t x = bytes_at(w0, w1, w2, j);
-        const std::uint32_t rlo = static_cast<std::uint32_t>(x) & mlo,
-                            rhi = static_cast<std::uint32_t>(x >> 32) & mhi;
-        const std::uint32_t flo = fold4(rlo), fhi = fold4(rhi);
-        const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
-        const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
-        const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
         // The 4 text bytes before the gram (0 where before the window).
         std::uint32_t pre = 0;
         if (j >= 4) {
-          pre = static_cast<std::uint32_t>(bytes_at(w0, w1, w2, j - 4));
+          pre = static_cast<std::uint32_t>(bytes_at(s0, s1, s2, j - 4));
         } else {
 #pragma unroll
           for (int i = 1; i <= 4; ++i)
             if (g >= static_cast<std::uint64_t>(i))
               pre |= static_cast<std::uint32_t>(t.abase[t.head + g - i]) << (32 - 8 * i);
         }
-        const std::uint32_t fpre = fold4(pre);
-        const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
-        for (std::uint32_t nc = 0; nc < 2; ++nc) {
-          if (!(nc ? T.has_nocase : T.has_case)) continue;
-          const std::uint64_t gram = nc ? folded : raw;
-          const std::uint32_t tp = nc ? fpre : pre;
-          const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-          // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
-          for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
-            const BucketEntry be = T.entries[e];
-            if (be.kind != kind || be.gram != gram || be.pre != tp) break;
-            const std::uint32_t m = be.length_flags & ~kNocaseBit;
-            if (g + q < m) continue;  // would begin before the window
-            const std::uint64_t begin = g + q - m;
-            if (begin >= t.own) continue;
-            if (m > static_cast<std::uint32_t>(q) + 4 &&
-                !verify(t, P, be.index, 0, m - q - 4, nc != 0, begin))
-              continue;
-            em.add(begin, be.index);
-          }
-          // Entries with fewer than 4 bytes before the gram: (kind | kPartialKind, gram, ...).
-          const std::uint32_t pkind = kind | kPartialKind;
-          for (std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0); e < b1; ++e) {
-            const BucketEntry be = T.entries[e];
-            if (be.kind != pkind || be.gram != gram) break;
-            const std::uint32_t m = be.length_flags & ~kNocaseBit;
-            if ((tp & pre_mask(m, q)) != be.pre) continue;
-            if (g + q < m) continue;
-            const std::uint64_t begin = g + q - m;
-            if (begin >= t.own) continue;
-            em.add(begin, be.index);
-          }
-        }
+        qgram_candidate<M>(t, T, P, em, q, g, bytes_at(s0, s1, s2, j), pre);
       }
+      __syncwarp();  // the queue is refilled by the next class
     }
   }
   em.flush();

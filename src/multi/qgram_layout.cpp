@@ -75,7 +75,28 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
                   if (entry_less(y.kind, y.gram, y.pre, x.kind, x.gram, x.pre)) return false;
                   return x.index < y.index;
                 });
-  for (std::uint32_t w : L.filter) L.filter_set += static_cast<std::size_t>(__builtin_popcount(w));
+  const auto popcount = [&L] {
+    std::size_t set = 0;
+    for (std::uint32_t w : L.filter) set += static_cast<std::size_t>(__builtin_popcount(w));
+    return set;
+  };
+  L.filter_set = popcount();
+  L.hashes = L.filter_set * 64 > buckets ? 2 : 1;  // load above 1/64: a second bit per gram
+  if (const char* v = std::getenv("STRMATCH_QGRAM_HASHES"); v != nullptr && *v != '\0')
+    L.hashes = std::clamp(std::atoi(v), 1, 2);  // experiments only
+  if (L.hashes == 2) {
+    for (const BucketEntry& e : L.entries) {
+      const int q = static_cast<int>(e.kind & 0xffu);
+      std::uint32_t lo = static_cast<std::uint32_t>(e.gram), hi = static_cast<std::uint32_t>(e.gram >> 32);
+      if (L.fold) {  // the bitmap hashes folded grams when any pattern is case-insensitive
+        lo = fold4(lo);
+        hi = fold4(hi);
+      }
+      const std::uint32_t h2 = class_hash2(lo, hi, q, L.bits);
+      L.filter[h2 >> 5] |= 1u << (h2 & 31);
+    }
+    L.filter_set = popcount();
+  }
   for (int q = 1; q <= kMaxQ; ++q)
     if (has_class[q]) L.q[L.classes++] = q;
   for (std::size_t b = 0; b < buckets; ++b)

@@ -55,6 +55,16 @@ STRMATCH_HOST_DEVICE std::uint32_t class_hash(std::uint32_t lo, std::uint32_t hi
   return ((lo ^ (hi * 0x85EBCA6Bu)) * mul) >> (32 - bits);
 }
 
+/// The second bitmap bit of a q-gram (used when the bitmap is loaded above 1/64: QgramLayout::hashes
+/// = 2), independent of class_hash: a multiply-add of both halves and q, then a xorshift-multiply.
+STRMATCH_HOST_DEVICE std::uint32_t class_hash2(std::uint32_t lo, std::uint32_t hi, int q, int bits) {
+  std::uint32_t x = lo * 0xC2B2AE35u + hi * 0x27D4EB2Fu + static_cast<std::uint32_t>(q) * 0x165667B1u;
+  x ^= x >> 15;
+  x *= 0x2C1B3C6Du;
+  x ^= x >> 13;
+  return x >> (32 - bits);
+}
+
 /// Masks of the low and high 4 bytes of a q-gram.
 STRMATCH_HOST_DEVICE std::uint32_t qmask_lo(int q) { return q >= 4 ? ~0u : (1u << (8 * q)) - 1; }
 STRMATCH_HOST_DEVICE std::uint32_t qmask_hi(int q) {
@@ -76,11 +86,15 @@ STRMATCH_HOST_DEVICE std::uint32_t fold4(std::uint32_t w) {
 /// variable STRMATCH_QGRAM_CLASSES=all, one class per length 1..8, for experiments). A pattern's
 /// key is its suffix q-gram. Bitmap: 2^bits bits, bits = clamp(ceil(log2 patterns) + 7, 10, 20)
 /// (STRMATCH_QGRAM_FILTER_BITS overrides it), bit class_hash(gram, q) set for every pattern
-/// (grams folded when any pattern is case-insensitive). Buckets: the same hash indexes
+/// (grams folded when any pattern is case-insensitive); when that leaves more than 1/64 of the bits
+/// set (large sets, e.g. 100,000 patterns in the 2^20-bit maximum), bit class_hash2 is set too
+/// (hashes = 2) and an offset passes only when both bits are set: about (2 x load)^2 false passes
+/// instead of load (STRMATCH_QGRAM_HASHES=1|2 forces it, for experiments). Buckets: class_hash indexes
 /// bucket_start (2^bits + 1 entries); entries of a bucket are sorted by entry_less, then index.
 /// Cost: O(patterns log patterns) time, 2^bits / 8 + 4 * 2^bits + 24 * patterns bytes.
 struct QgramLayout {
   int bits = 10;
+  int hashes = 1;     ///< bitmap bits per gram: 1 (class_hash) or 2 (and class_hash2)
   int classes = 0;    ///< number of classes
   int q[kMaxQ] = {};  ///< their q, increasing
   bool fold = false;  ///< some pattern is case-insensitive: hash folded grams
@@ -88,7 +102,7 @@ struct QgramLayout {
   std::vector<std::uint32_t> filter;        ///< 2^bits bits
   std::vector<std::uint32_t> bucket_start;  ///< 2^bits + 1
   std::vector<BucketEntry> entries;         ///< by bucket, then entry_less, then index
-  std::size_t filter_set = 0;               ///< bits set in the bitmap
+  std::size_t filter_set = 0;               ///< bits set in the bitmap (both hashes)
   std::uint32_t largest_bucket = 0;         ///< entries in the largest bucket
 };
 

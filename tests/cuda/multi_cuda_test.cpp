@@ -623,6 +623,74 @@ TEST(MultiCudaDifferential, RandomSetsThroughEngineTunings) {
   }
 }
 
+TEST(MultiCudaDifferential, QgramEveryBlockSizeAndFilter) {
+  SKIP_WITHOUT_GPU();
+  // The qgram-filter picks 256, 512 or 1024 threads per block by the bitmap's size (1024 for the
+  // largest bitmap, from 8,193 patterns) and one or two bitmap bits per gram by the bitmap's load;
+  // STRMATCH_QGRAM_THREADS, STRMATCH_QGRAM_HASHES and STRMATCH_QGRAM_FILTER_BITS force each on a
+  // small set and on sets with the largest bitmap, dense (most offsets pass the filter: the warps'
+  // candidate queues fill) and sparse, so every block size, filter and queue depth is compared
+  // with the reference.
+  struct Setting {
+    const char* threads;
+    const char* hashes;
+    const char* bits;
+  };
+  const std::vector<Setting> settings = {{"256", "", ""}, {"512", "", ""}, {"1024", "", ""},   {"", "", ""},
+                                         {"", "2", ""},   {"", "2", "10"}, {"1024", "2", "12"}};
+  std::mt19937_64 rng(multi_seed() + 5);
+  const bool q = quick_run();
+  std::vector<SetShape> shapes = {
+      {.sigma = 4, .patterns = 300, .text_bytes = q ? 6000u : 40000u, .max_len = 24, .from_text_percent = 95},
+      {.sigma = 26,
+       .patterns = q ? 9000u : 12000u,
+       .text_bytes = q ? 8000u : 60000u,
+       .max_len = 12,
+       .from_text_percent = 90,
+       .flag_some = true},
+      {.sigma = 256,
+       .patterns = 9000,
+       .text_bytes = q ? 8000u : 60000u,
+       .max_len = 40,
+       .from_text_percent = 20},
+  };
+  const auto put = [](const char* name, const char* v) {
+    if (*v != '\0')
+      ::setenv(name, v, 1);
+    else
+      ::unsetenv(name);
+  };
+  for (const auto& s : shapes) {
+    const Case c = make_case(rng, s);
+    const Expected e = reference(c);
+    for (const Setting& g : settings) {
+      put("STRMATCH_QGRAM_THREADS", g.threads);
+      put("STRMATCH_QGRAM_HASHES", g.hashes);
+      put("STRMATCH_QGRAM_FILTER_BITS", g.bits);
+      const std::string label = describe(s) + ", STRMATCH_QGRAM_THREADS=" + g.threads +
+                                " STRMATCH_QGRAM_HASHES=" + g.hashes +
+                                " STRMATCH_QGRAM_FILTER_BITS=" + g.bits;
+      const PatternSet probe(std::span<const Pattern>(c.patterns),
+                             {.algorithm = "qgram-filter", .backend = Backend::cuda});
+      const std::string& detail = probe.stats().gpu_detail;
+      if (*g.threads != '\0' || *g.bits == '\0') {
+        // Forced: that size; by default the largest bitmap (2^20 bits) takes 1024, a small set 256.
+        const std::string want = *g.threads != '\0' ? g.threads : s.patterns >= 8193 ? "1024" : "256";
+        EXPECT_NE(detail.find("threads_per_block=" + want + " "), std::string::npos)
+            << label << ": " << detail;
+      }
+      if (*g.hashes != '\0')
+        EXPECT_NE(detail.find(std::string("filter_hashes=") + g.hashes + " "), std::string::npos)
+            << label << ": " << detail;
+      check_gpu_set(c, e, "qgram-filter", rng() % 16, label);
+      put("STRMATCH_QGRAM_THREADS", "");
+      put("STRMATCH_QGRAM_HASHES", "");
+      put("STRMATCH_QGRAM_FILTER_BITS", "");
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST(MultiCudaLong, LargeSets) {
   SKIP_WITHOUT_GPU();
   if (!long_run()) GTEST_SKIP() << "set STRMATCH_LONG_TESTS=1 for sets of 10,000 and 50,000 patterns";

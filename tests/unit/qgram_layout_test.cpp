@@ -64,6 +64,10 @@ void model_scan(const mu::QgramLayout& L, const mu::PatternTable& t, const std::
       const std::uint32_t flo = mu::fold4(rlo), fhi = mu::fold4(rhi);
       const std::uint32_t h = mu::class_hash(L.fold ? flo : rlo, L.fold ? fhi : rhi, q, L.bits);
       if (((L.filter[h >> 5] >> (h & 31)) & 1u) == 0) continue;
+      if (L.hashes == 2) {
+        const std::uint32_t h2 = mu::class_hash2(L.fold ? flo : rlo, L.fold ? fhi : rhi, q, L.bits);
+        if (((L.filter[h2 >> 5] >> (h2 & 31)) & 1u) == 0) continue;
+      }
       const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
       const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
       std::uint32_t pre = 0;
@@ -71,8 +75,8 @@ void model_scan(const mu::QgramLayout& L, const mu::PatternTable& t, const std::
         if (g >= static_cast<std::uint64_t>(i)) pre |= static_cast<std::uint32_t>(s[g - i]) << (32 - 8 * i);
       const std::uint32_t fpre = mu::fold4(pre);
       const std::uint32_t b0 = L.bucket_start[h], b1 = L.bucket_start[h + 1];
-      const auto lower = [&](std::uint32_t kind, std::uint64_t gram, std::uint32_t p) {
-        std::uint32_t lo = b0, hi = b1;
+      const auto lower = [&](std::uint32_t from, std::uint32_t kind, std::uint64_t gram, std::uint32_t p) {
+        std::uint32_t lo = from, hi = b1;
         while (lo < hi) {
           const std::uint32_t mid = lo + (hi - lo) / 2;
           const mu::BucketEntry& e = L.entries[mid];
@@ -97,19 +101,31 @@ void model_scan(const mu::QgramLayout& L, const mu::PatternTable& t, const std::
         const std::uint64_t gram = nc ? folded : raw;
         const std::uint32_t tp = nc ? fpre : pre;
         const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-        for (std::uint32_t e = lower(kind, gram, tp); e < b1; ++e) {
+        for (std::uint32_t e = lower(b0, kind, gram, tp); e < b1; ++e) {
           const mu::BucketEntry& be = L.entries[e];
           if (be.kind != kind || be.gram != gram || be.pre != tp) break;
           const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
           emit(m, be.index, nc != 0, m > static_cast<std::uint32_t>(q) + 4 ? m - q - 4 : 0);
         }
+        // Partial entries: first pre byte 0, then first pre byte = the text's byte before g.
         const std::uint32_t pkind = kind | mu::kPartialKind;
-        for (std::uint32_t e = lower(pkind, gram, 0); e < b1; ++e) {
-          const mu::BucketEntry& be = L.entries[e];
-          if (be.kind != pkind || be.gram != gram) break;
-          const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
-          if ((tp & mu::pre_mask(m, q)) != be.pre) continue;
-          emit(m, be.index, nc != 0, 0);
+        const std::uint32_t top = tp & 0xFF000000u;
+        std::uint32_t e = lower(b0, pkind, gram, 0);
+        for (int range = 0; range < 2; ++range) {
+          const std::uint32_t want = range == 0 ? 0u : top;
+          if (range == 1) {
+            if (top == 0 || e >= b1) break;
+            const mu::BucketEntry& f = L.entries[e];
+            if (f.kind == pkind && f.gram == gram && (f.pre & 0xFF000000u) < top)
+              e = lower(e + 1, pkind, gram, top);
+          }
+          for (; e < b1; ++e) {
+            const mu::BucketEntry& be = L.entries[e];
+            if (be.kind != pkind || be.gram != gram || (be.pre & 0xFF000000u) != want) break;
+            const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
+            if ((tp & mu::pre_mask(m, q)) != be.pre) continue;
+            emit(m, be.index, nc != 0, 0);
+          }
         }
       }
     }
@@ -210,4 +226,81 @@ TEST(QgramLayout, ClassesAndFilterFollowTheDocumentedRule) {
   for (std::size_t w = 1; w <= text.size(); ++w)
     EXPECT_TRUE(same(model_find_all(t, text, w), strmatch::reference::multi_find_all(text, ps)))
         << "window " << w;
+}
+
+TEST(QgramLayout, PartialEntriesSharingAGramByTheirFirstPreByte) {
+  // One gram "abcd" (class 4) with 0..3 bytes before it: the gram alone, a NUL byte before it
+  // (first pre byte 0, found in the first range), and several first pre bytes (the second range),
+  // duplicates and nested ones included; case-insensitive copies fold the pre bytes.
+  using std::string_literals::operator""s;
+  std::vector<strmatch::reference::RefPattern> ps = {{"abcd", 0},
+                                                     {"\0abcd"s, 1},
+                                                     {"x\0abcd"s, 2},
+                                                     {"zabcd", 3},
+                                                     {"yzabcd", 4},
+                                                     {"xyzabcd", 5},
+                                                     {"zabcd", 6},
+                                                     {"qabcd", 7},
+                                                     {"\0\0abcd"s, 8},
+                                                     {"Zabcd", 9, true},
+                                                     {"wxyzabcd", 10},
+                                                     {"\xff"
+                                                      "abcd",
+                                                      11},
+                                                     {"\x01z"
+                                                      "abcd",
+                                                      12}};
+  const mu::PatternTable t = table_of(ps);
+  const std::string text =
+      "abcd x\0abcd \0\0abcd xyzabcd ZABCD zabcd qabcd \xff"
+      "abcd \x01zabcd wxyzabcd ab"s;
+  const auto want = strmatch::reference::multi_find_all(text, ps);
+  ASSERT_GE(want.size(), 16u);
+  for (std::size_t w = 1; w <= text.size(); ++w)
+    EXPECT_TRUE(same(model_find_all(t, text, w), want)) << "window " << w;
+}
+
+TEST(QgramLayout, TwoBitmapBitsPerGramWhenTheBitmapIsLoaded) {
+  // Above 1/64 of the bitmap set (here 20,000 distinct 8-byte patterns in at most 2^20 bits), a
+  // second bit per gram is set and tested; forced on small bitmaps (STRMATCH_QGRAM_FILTER_BITS=10,
+  // STRMATCH_QGRAM_HASHES=2), the model still finds exactly what the reference finds.
+  std::mt19937_64 rng(test_seed() + 7);
+  std::string text = random_text(rng, 20000, 26);
+  std::vector<strmatch::reference::RefPattern> ps;
+  for (std::uint32_t k = 0; k < 20000; ++k) {
+    const std::size_t m = 4 + rng() % 9;
+    strmatch::reference::RefPattern p;
+    p.bytes = rng() % 4 != 0 ? text.substr(rng() % (text.size() - m), m) : random_text(rng, m, 26);
+    p.id = k;
+    ps.push_back(p);
+  }
+  const mu::PatternTable big = table_of(ps);
+  const mu::QgramLayout L = mu::build_qgram_layout(big);
+  EXPECT_EQ(L.bits, 20);
+  EXPECT_EQ(L.hashes, 2) << L.filter_set << " bits set";
+  text.resize(3000);
+  EXPECT_TRUE(same(model_find_all(big, text, 1000), strmatch::reference::multi_find_all(text, ps)));
+  ::setenv("STRMATCH_QGRAM_FILTER_BITS", "10", 1);
+  ::setenv("STRMATCH_QGRAM_HASHES", "2", 1);
+  for (int it = 0; it < 40; ++it) {
+    const int sigma = std::vector<int>{2, 4, 26, 256}[it % 4];
+    const std::string t = random_text(rng, 1 + rng() % 3000, sigma);
+    std::vector<strmatch::reference::RefPattern> small;
+    const std::size_t np = 1 + rng() % 400;
+    for (std::uint32_t k = 0; k < np; ++k) {
+      const std::size_t m = 1 + rng() % 20;
+      strmatch::reference::RefPattern p;
+      p.bytes =
+          t.size() > m && rng() % 3 != 0 ? t.substr(rng() % (t.size() - m), m) : random_text(rng, m, sigma);
+      p.id = k;
+      p.case_insensitive = it % 3 == 0 && rng() % 2 == 0;
+      small.push_back(p);
+    }
+    const mu::PatternTable st = table_of(small);
+    EXPECT_EQ(mu::build_qgram_layout(st).hashes, 2);
+    EXPECT_TRUE(same(model_find_all(st, t, 1 + rng() % 800), strmatch::reference::multi_find_all(t, small)))
+        << "case " << it;
+  }
+  ::unsetenv("STRMATCH_QGRAM_FILTER_BITS");
+  ::unsetenv("STRMATCH_QGRAM_HASHES");
 }
