@@ -19,7 +19,7 @@ chmod +x "$carry/rg" 2>/dev/null
 "$carry/rg" --version | head -1
 nproc
 rc=0
-for section in ${SECTIONS:-ceilings resident e2e seed002 seed001 threshold threshold-file}; do
+for section in ${SECTIONS:-ceilings resident e2e seed002 h2d seed001 threshold threshold-file}; do
   timeout ${SECTION_TIMEOUT:-300} build-bench/bench/cuda/strmatch_gpu_bench --linux /dev/shm/linux-slice \
     --dna /dev/shm/dna16s --rg "$carry/rg" --out "$out" --tmp /dev/shm --sections "$section" --tag "$section" "$@" \
     >"$out/bench-$section.log" 2>&1 || { echo "section $section failed: rc=$?"; rc=1; }

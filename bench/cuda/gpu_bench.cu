@@ -2,8 +2,11 @@
 // cache, seed 002's experiment 2 and seed 001's buffers, auto threshold. One table, CSV + markdown.
 //
 // Usage: strmatch_gpu_bench --linux FILE --dna FILE --out DIR [--rg PATH] [--tmp DIR] [--resident-gb G]
-//                           [--e2e-gb G] [--sections a,b,...]
-// Sections: context, ceilings, resident, e2e, seed002, seed001, threshold, threshold-file (default: all).
+//                           [--e2e-gb G] [--reps N] [--sections a,b,...]
+// Sections: context, ceilings, resident, e2e, seed002, seed001, threshold, threshold-file, h2d
+// (default: all). h2d: where the time of a small host text's end-to-end search goes (1, 8, 16, 30 MB
+// of seed 002's DNA, pageable host memory): the copy pool alone, pinned and pageable cudaMemcpy, the
+// previous and the pipelined small-text copy end-to-end; best and median of --reps (default 20).
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -24,6 +27,7 @@
 
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.cuh"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
@@ -251,10 +255,39 @@ void check_equal(const char* what, std::uint64_t a, std::uint64_t b) {
 struct Args {
   std::string linux_path, dna_path, out = ".", rg = "rg", tmp = "/dev/shm", sections = "all", tag = "all";
   double resident_gb = 16, e2e_gb = 8;
+  int reps = 20;
 };
 
 bool want(const Args& a, const std::string& s) {
   return a.sections == "all" || ("," + a.sections + ",").find("," + s + ",") != std::string::npos;
+}
+
+struct Timing {
+  double best = 0, median = 0;
+};
+
+/// Best and median wall time of `reps` calls after one warm-up; `before` (not timed) runs before
+/// each timed call.
+Timing time_best_median(int reps, const std::function<void()>& f, const std::function<void()>& before = {}) {
+  if (before) before();
+  f();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    if (before) before();
+    const auto s = Clock::now();
+    f();
+    t.push_back(since(s));
+  }
+  std::sort(t.begin(), t.end());
+  return {t.front(), t[t.size() / 2]};
+}
+
+/// Two rows: the median and the best of `reps` (said in the note).
+void add_timing(const std::string& exp, const std::string& impl, const std::string& mode, std::uint64_t bytes,
+                const std::string& pattern, const Timing& t, int reps, const std::string& note = "") {
+  const std::string tail = note.empty() ? "" : "; " + note;
+  add(exp, impl, mode, bytes, pattern, t.median, "median of " + std::to_string(reps) + tail);
+  add(exp, impl, mode, bytes, pattern, t.best, "best of " + std::to_string(reps) + tail);
 }
 
 // ---- sections ------------------------------------------------------------------------------------
@@ -367,6 +400,156 @@ double run_cmd_seconds(const std::string& cmd, std::string* output) {
   return since(s);
 }
 
+/// Breakdown of the small-text path from pageable host memory (seed 002's experiment: DNA, "test"):
+/// the copy pool alone (pageable -> pinned, 1/4/8/16 threads; 16 threads also with helpers that
+/// sleep at once and after 1 ms idle), one cudaMemcpy pinned -> device (and the same in 8 async
+/// pieces), cudaMemcpy pageable -> device, then end-to-end (host text to counts / positions in host
+/// memory) with the previous small-text copy (per_thread, no spin), the pipelined one (default; also
+/// with 1 ms idle before each search, without spin, and with 2/4/16 pieces), the chunked path, and
+/// the resident search as the floor. All in one run, so the rows compare directly.
+void section_h2d(const std::string& dna, std::mt19937_64& rng, int reps) {
+  const std::string p = "test";
+  const auto idle_1ms = [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); };
+  for (const std::uint64_t mb : {1, 8, 16, 30}) {
+    const std::uint64_t n = mb * 1000000;
+    std::string text;
+    if (dna.empty()) {
+      text.resize(n);
+      for (auto& c : text) c = "ACGT"[rng() & 3];
+    } else {
+      text = repeat_to(dna, n);
+    }
+    text.replace(rng() % (n - 4), 4, p);
+    std::uint64_t first = 0;
+    const std::uint64_t expected = sunday_serial(text, p, &first);
+    const std::string pat = printable(p);
+    const auto* src = reinterpret_cast<const std::uint8_t*>(text.data());
+    std::uint8_t* pinned = nullptr;
+    std::uint8_t* d = nullptr;
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&pinned), n, cudaHostAllocDefault));
+    STRMATCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d), n + 16));
+    std::memset(pinned, 0, n);
+    const cu::CopyPool::Fill fill = [&](std::uint8_t* dst, std::size_t off, std::size_t len) {
+      std::memcpy(dst, src + off, len);
+    };
+    // (a) host side alone
+    for (const unsigned t : {1u, 4u, 8u, 16u}) {
+      cu::CopyPool pool(t);
+      add_timing("h2d", "pool memcpy pageable->pinned, " + std::to_string(t) + " threads", "copy", n, "-",
+                 time_best_median(reps, [&] { pool.run(pinned, n, fill, t, 0); }), reps,
+                 t == 1 ? "the calling thread alone" : "helpers spin 50 us between runs");
+      if (t == 16) {
+        add_timing("h2d", "pool memcpy pageable->pinned, 16 threads, 1 ms idle before each", "copy", n, "-",
+                   time_best_median(
+                       reps, [&] { pool.run(pinned, n, fill, t, 0); }, idle_1ms),
+                   reps, "helpers asleep: includes their wake-up");
+        pool.set_spin(std::chrono::microseconds(0));
+        add_timing("h2d", "pool memcpy pageable->pinned, 16 threads, no spin", "copy", n, "-",
+                   time_best_median(reps, [&] { pool.run(pinned, n, fill, t, 0); }), reps,
+                   "helpers sleep at once, as the previous pool did");
+      }
+    }
+    if (std::memcmp(pinned, src, n) != 0) {
+      std::fprintf(stderr, "MISMATCH in h2d: the pool's copy differs\n");
+      std::exit(1);
+    }
+    // (b) pinned -> device, (c) pageable -> device
+    add_timing("h2d", "cudaMemcpy pinned->device", "copy", n, "-",
+               time_best_median(
+                   reps, [&] { STRMATCH_CUDA_CHECK(cudaMemcpy(d, pinned, n, cudaMemcpyHostToDevice)); }),
+               reps);
+    add_timing("h2d", "8 x cudaMemcpyAsync pinned->device + sync", "copy", n, "-",
+               time_best_median(reps,
+                                [&] {
+                                  const std::uint64_t piece = (n / 8 + 4095) & ~std::uint64_t{4095};
+                                  for (std::uint64_t b = 0; b < n; b += piece)
+                                    STRMATCH_CUDA_CHECK(
+                                        cudaMemcpyAsync(d + b, pinned + b, std::min(piece, n - b),
+                                                        cudaMemcpyHostToDevice, cudaStreamPerThread));
+                                  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+                                }),
+               reps);
+    add_timing(
+        "h2d", "cudaMemcpy pageable->device", "copy", n, "-",
+        time_best_median(reps, [&] { STRMATCH_CUDA_CHECK(cudaMemcpy(d, src, n, cudaMemcpyHostToDevice)); }),
+        reps, "the driver stages through its own pinned buffers");
+    // the floor: the search of the text already on the device
+    {
+      strmatch::cuda::ResidentSearcher rs(p, {.algorithm = "tile-filter"});
+      CountingSink c;
+      const auto sink = c.sink();
+      add_timing("h2d", "resident tile-filter (text on the device)", "resident", n, pat,
+                 time_best_median(reps,
+                                  [&] {
+                                    c.n = 0;
+                                    rs.find_all(d, n, sink);
+                                  }),
+                 reps, "positions");
+      check_equal("h2d resident", c.n, expected);
+    }
+    STRMATCH_CUDA_CHECK(cudaFree(d));
+    STRMATCH_CUDA_CHECK(cudaFreeHost(pinned));
+    // (d) end-to-end
+    cu::StreamTuning old_copy;
+    old_copy.small_copy = cu::StreamTuning::SmallCopy::per_thread;
+    old_copy.pool_spin_us = 0;
+    const cu::StreamTuning new_copy;
+    struct Variant {
+      std::string name;
+      cu::StreamTuning tuning;
+      bool count, idle;
+      std::string note;
+    };
+    std::vector<Variant> variants = {
+        {"gpu tile-filter, small path, previous copy", old_copy, true, false,
+         "per-thread cudaMemcpyAsync, helpers sleep at once"},
+        {"gpu tile-filter, small path, pipelined copy", new_copy, true, false, "default"},
+        {"gpu tile-filter, small path, pipelined copy, 1 ms idle before each", new_copy, false, true,
+         "helpers asleep when the search starts"},
+        {"gpu tile-filter, small path, previous copy, 1 ms idle before each", old_copy, false, true, ""},
+    };
+    {
+      cu::StreamTuning t = new_copy;
+      t.pool_spin_us = 0;
+      variants.push_back({"gpu tile-filter, small path, pipelined copy, no spin", t, false, false, ""});
+    }
+    for (const unsigned pieces : {2u, 4u, 16u}) {
+      cu::StreamTuning t = new_copy;
+      t.small_pieces = pieces;
+      variants.push_back(
+          {"gpu tile-filter, small path, pipelined copy, " + std::to_string(pieces) + " pieces", t, false,
+           false, ""});
+    }
+    {
+      cu::StreamTuning t = new_copy;
+      t.small_block_bytes = 256 << 10;
+      variants.push_back(
+          {"gpu tile-filter, small path, pipelined copy, 256 KiB blocks", t, false, false, ""});
+    }
+    {
+      cu::StreamTuning t;
+      t.small_text_path = false;
+      variants.push_back({"gpu tile-filter, chunked path", t, false, false, "chunks of n/4, 3 streams"});
+    }
+    for (const auto& v : variants) {
+      std::uint64_t got = 0;
+      const auto before = v.idle ? std::function<void()>(idle_1ms) : std::function<void()>();
+      add_timing("h2d", v.name, "end-to-end", n, pat,
+                 time_best_median(
+                     reps, [&] { got = gpu_e2e(p, "tile-filter", text, true, v.tuning); }, before),
+                 reps, "positions" + (v.note.empty() ? "" : "; " + v.note));
+      check_equal(("h2d e2e positions: " + v.name).c_str(), got, expected);
+      if (v.count) {
+        add_timing("h2d", v.name, "end-to-end", n, pat,
+                   time_best_median(
+                       reps, [&] { got = gpu_e2e(p, "tile-filter", text, false, v.tuning); }, before),
+                   reps, "count-only" + (v.note.empty() ? "" : "; " + v.note));
+        check_equal(("h2d e2e count: " + v.name).c_str(), got, expected);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -391,6 +574,8 @@ int main(int argc, char** argv) {
       a.sections = v;
     else if (k == "--tag")
       a.tag = v;
+    else if (k == "--reps")
+      a.reps = std::max(1, std::stoi(v));
   }
   g_out_prefix = a.out + "/gpu-exact-" + a.tag;
   try {
@@ -612,6 +797,7 @@ int main(int argc, char** argv) {
         cu::device_free(d);
       }
     }
+    if (want(a, "h2d")) section_h2d(dna, rng, a.reps);
     if (want(a, "seed001")) {
       const std::string p = "PATTERN";
       for (const std::uint64_t mb : {128, 256, 512, 1000, 2000}) {

@@ -43,6 +43,22 @@ struct StreamTuning {
   /// the host threads, one launch with results in mapped host memory (docs/cuda.md). false forces
   /// the chunked streaming path (tests, benchmarks).
   bool small_text_path = true;
+  /// How the small-text path moves the text to the device (results never depend on it):
+  /// pipelined: the host threads only copy blocks into pinned memory, in text order, and the
+  /// calling thread queues one host-to-device copy per run of finished pieces (default);
+  /// per_thread: the previous design, each host thread copies its own part and queues the copies
+  /// of its part's pieces itself (kept for the benchmark's comparison).
+  enum class SmallCopy : std::uint8_t { pipelined, per_thread };
+  SmallCopy small_copy = SmallCopy::pipelined;
+  /// pipelined: pieces (host-to-device copies, consecutive finished ones merged), at most 64
+  /// (default: one per 256 KiB of text, between 1 and 16: measured best at 8 and 16 MB on the H200).
+  unsigned small_pieces = 0;
+  /// pipelined: bytes per host copy task (default: piece / threads, 4 KiB multiple, 32 KiB..1 MiB;
+  /// at least 512).
+  std::size_t small_block_bytes = 0;
+  /// Microseconds the idle copy threads spin after a run before sleeping (-1: default, 50; 0: sleep
+  /// at once, as the pool did before).
+  int pool_spin_us = -1;
 };
 
 /// Searches `text` (host memory) for `pattern` on the GPU with `algorithm` (a name from

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -50,9 +51,21 @@ constexpr std::uint64_t kMinStreamChunk = std::uint64_t{256} << 10;
 // The small-text path (docs/cuda.md, "Small texts"): a text of at most kSmallTextBytes is searched
 // as one region with one launch whose results land in mapped host memory.
 constexpr std::uint64_t kSmallTextBytes = std::uint64_t{128} << 20;
-// Host->device for the small-text path: parts of at least kSmallPartBytes per host thread, each
-// copied to pinned memory and sent to the device in about four pieces of at least kMinPieceBytes,
-// so the PCIe copy of a piece overlaps the host copy of the next.
+// Host->device for the small-text path, pipelined (the default, StreamTuning::SmallCopy): the text
+// is cut into pieces (one per kSmallPieceBytes, at most kDefaultSmallPieces unless tuned, at most
+// kMaxSmallPieces), each piece into blocks of about piece / threads bytes (kMinSmallBlock ..
+// kMaxSmallBlock); the host threads copy blocks into pinned memory in text order and the calling
+// thread queues one host-to-device copy per run of finished pieces. One host thread per
+// kSmallThreadBytes of text at most.
+constexpr std::uint64_t kSmallPieceBytes = std::uint64_t{256} << 10;
+constexpr unsigned kDefaultSmallPieces = 16;
+constexpr unsigned kMaxSmallPieces = 64;
+constexpr std::uint64_t kMinSmallBlock = std::uint64_t{32} << 10;
+constexpr std::uint64_t kMaxSmallBlock = std::uint64_t{1} << 20;
+constexpr std::uint64_t kSmallThreadBytes = std::uint64_t{64} << 10;
+// The previous design (SmallCopy::per_thread): parts of at least kSmallPartBytes per host thread,
+// each copied to pinned memory and sent to the device by its own thread in about four pieces of at
+// least kMinPieceBytes.
 constexpr std::uint64_t kSmallPartBytes = std::uint64_t{256} << 10;
 constexpr std::uint64_t kMinPieceBytes = std::uint64_t{128} << 10;
 
@@ -547,6 +560,10 @@ struct Engine {
   std::unique_ptr<CopyPool> pool;
   SmallResults small;
   std::unique_ptr<DevicePattern> pattern;  // the last search's, kept: uploading costs a few syscalls
+  // The pipelined small-text copy: finished blocks per piece, and the blocks' start offsets.
+  std::array<std::atomic<std::uint32_t>, kMaxSmallPieces> piece_done{};
+  std::vector<std::uint64_t> block_start;
+  std::vector<std::uint32_t> block_piece;
 
   const DevicePattern& pattern_for(std::string_view p, Kernel k, std::uint32_t filter) {
     if (!pattern || pattern->bytes != p || pattern->kernel != k || pattern->filter != filter) {
@@ -629,13 +646,13 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
                           const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning);
 
 /// The small-text path of stream_search (n <= kSmallTextBytes, m <= n): the whole text goes to one
-/// device buffer. Host threads (at most one per kSmallPartBytes) each copy their part into pinned
-/// memory piece by piece and queue each piece's host-to-device copy on slot 0's stream at once, so
-/// PCIe copies overlap host copies; then one launch (small_positions / small_count) for the
-/// tile-filter, the two-level path for sunday or when a segment overflowed. Caller holds e.mu.
+/// device buffer through one pinned buffer (small_copy_pipelined, or small_copy_per_thread when
+/// tuning.small_copy says so), all copies on slot 0's stream; then one launch (small_positions /
+/// small_count) for the tile-filter, the two-level path for sunday or when a segment overflowed.
+/// Caller holds e.mu.
 void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
                        const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
-                       SearchStats& stats, std::uint64_t* delivered);
+                       const StreamTuning& tuning, SearchStats& stats, std::uint64_t* delivered);
 
 }  // namespace
 
@@ -645,7 +662,7 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
   return stream_search(
       pattern, algorithm, text.size(),
       [host](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
-        std::memcpy(dst, host + offset, len);
+        copy_for_device(dst, host + offset, len);
       },
       sink, tuning);
 }
@@ -702,13 +719,15 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     const unsigned host_threads =
         tuning.host_threads != 0 ? tuning.host_threads : std::min(16u, resolve_threads(0));
     if (!e.pool || e.pool->threads() != host_threads) e.pool = std::make_unique<CopyPool>(host_threads);
+    e.pool->set_spin(tuning.pool_spin_us >= 0 ? std::chrono::microseconds(tuning.pool_spin_us)
+                                              : CopyPool::kDefaultSpin);
     check_filter(tuning.filter);
 
     if (tuning.small_text_path && n <= kSmallTextBytes &&
         (tuning.chunk_bytes == 0 || tuning.chunk_bytes >= n)) {
       const DevicePattern& pat = e.pattern_for(pattern, kernel, tuning.filter);
-      small_text_search(e, pat, n, read, sink, kernel == Kernel::tile_filter ? seg_cap : 0, out_cap, stats,
-                        &delivered);
+      small_text_search(e, pat, n, read, sink, kernel == Kernel::tile_filter ? seg_cap : 0, out_cap, tuning,
+                        stats, &delivered);
       stats.seconds = seconds_since(start);
       return stats;
     }
@@ -804,24 +823,19 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
   return stats;
 }
 
-void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
-                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
-                       SearchStats& stats, std::uint64_t* delivered) {
-  e.ensure_slots(1);
-  Slot& s = *e.slots[0];
-  s.busy = false;
-  s.text.ensure(n + 16);
-  s.pinned.ensure(n);
+/// SmallCopy::per_thread (the previous design): host threads (at most one per kSmallPartBytes) each
+/// copy their part into pinned memory piece by piece and queue each piece's host-to-device copy on
+/// `stream` themselves (so 16 threads share the driver's locks). Every copy is queued on return.
+void small_copy_per_thread(CopyPool& pool, std::uint8_t* pinned, std::uint8_t* d_text, std::uint64_t n,
+                           const SourceRead& read, cudaStream_t stream) {
   int device = 0;
   STRMATCH_CUDA_CHECK(cudaGetDevice(&device));
   const unsigned parts =
-      static_cast<unsigned>(std::clamp<std::uint64_t>(n / kSmallPartBytes, 1, e.pool->threads()));
+      static_cast<unsigned>(std::clamp<std::uint64_t>(n / kSmallPartBytes, 1, pool.threads()));
   const std::uint64_t piece = std::max<std::uint64_t>(
       kMinPieceBytes, ((n + 4 * parts - 1) / (4 * parts) + 4095) & ~std::uint64_t{4095});
-  std::uint8_t* const d_text = s.text.get();
-  const cudaStream_t stream = s.stream;
-  e.pool->run(
-      s.pinned.get(), n,
+  pool.run(
+      pinned, n,
       [&](std::uint8_t* dst, std::size_t off, std::size_t len) {
         STRMATCH_CUDA_CHECK(cudaSetDevice(device));  // helper threads: the caller's device
         for (std::size_t b = 0; b < len; b += piece) {
@@ -831,6 +845,89 @@ void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, con
         }
       },
       parts, 0);
+}
+
+/// SmallCopy::pipelined: the text [0, n) is cut into P pieces (4 KiB multiples), each piece into
+/// blocks; the pool's threads (at most one per kSmallThreadBytes) copy blocks from the source into
+/// pinned memory, handed out in text order, and count each finished block on its piece. Only the
+/// calling thread talks to CUDA: between its own blocks (and while the last blocks finish) it
+/// queues one cudaMemcpyAsync for every run of consecutive finished pieces, in order, so the PCIe
+/// copy of the first pieces overlaps the host copy of the later ones and no helper thread takes
+/// the driver's locks. Every copy is queued on `stream` on return (nothing past n is read or
+/// copied). On an exception (a failed read, a CUDA error) copies already queued may still be
+/// running: the caller synchronises `stream` before reusing the buffers.
+void small_copy_pipelined(Engine& e, std::uint8_t* pinned, std::uint8_t* d_text, std::uint64_t n,
+                          const SourceRead& read, cudaStream_t stream, const StreamTuning& tuning) {
+  const std::uint64_t want_pieces =
+      tuning.small_pieces != 0 ? std::min<std::uint64_t>(tuning.small_pieces, kMaxSmallPieces)
+                               : std::clamp<std::uint64_t>(n / kSmallPieceBytes, 1, kDefaultSmallPieces);
+  const std::uint64_t piece = ((n + want_pieces - 1) / want_pieces + 4095) & ~std::uint64_t{4095};
+  const std::uint64_t pieces = (n + piece - 1) / piece;  // <= want_pieces
+  // Threads: one per kSmallThreadBytes of text; with an explicit block size (tests), one per block.
+  const std::uint64_t pool_threads = e.pool->threads();
+  unsigned threads = 1;
+  std::uint64_t block = 0;
+  if (tuning.small_block_bytes != 0) {
+    block = std::max<std::uint64_t>(tuning.small_block_bytes, 512);
+    const std::uint64_t blocks = pieces * ((piece + block - 1) / block);  // at least the count below
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, pool_threads));
+  } else {
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(n / kSmallThreadBytes, 1, pool_threads));
+    block = std::clamp<std::uint64_t>(((piece + threads - 1) / threads + 4095) & ~std::uint64_t{4095},
+                                      kMinSmallBlock, kMaxSmallBlock);
+  }
+  // Blocks never cross a piece boundary; block_start has one extra entry (n).
+  e.block_start.clear();
+  e.block_piece.clear();
+  std::uint32_t blocks_in[kMaxSmallPieces];
+  for (std::uint64_t p = 0; p < pieces; ++p) {
+    const std::uint64_t pb = p * piece, pe = std::min(n, pb + piece);
+    blocks_in[p] = 0;
+    for (std::uint64_t b = pb; b < pe; b += block) {
+      e.block_start.push_back(b);
+      e.block_piece.push_back(static_cast<std::uint32_t>(p));
+      ++blocks_in[p];
+    }
+    e.piece_done[p].store(0, std::memory_order_relaxed);
+  }
+  e.block_start.push_back(n);
+  const std::uint64_t* const starts = e.block_start.data();
+  const std::uint32_t* const piece_of = e.block_piece.data();
+  std::uint64_t issued = 0;  // pieces whose device copy is queued
+  const auto queue_finished = [&] {
+    std::uint64_t p = issued;
+    while (p < pieces && e.piece_done[p].load(std::memory_order_acquire) == blocks_in[p]) ++p;
+    if (p == issued) return;
+    const std::uint64_t b = issued * piece, end = std::min(n, p * piece);
+    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(d_text + b, pinned + b, end - b, cudaMemcpyHostToDevice, stream));
+    issued = p;
+  };
+  e.pool->run_tasks(
+      e.block_start.size() - 1,
+      [&](std::size_t k) {
+        read(pinned + starts[k], starts[k], starts[k + 1] - starts[k]);
+        e.piece_done[piece_of[k]].fetch_add(1, std::memory_order_release);
+      },
+      threads, queue_finished);
+  queue_finished();  // every block has finished: the rest in one copy
+  if (issued != pieces) throw BackendUnavailable("small-text copy: a piece was not queued (internal error)");
+}
+
+void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
+                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
+                       const StreamTuning& tuning, SearchStats& stats, std::uint64_t* delivered) {
+  e.ensure_slots(1);
+  Slot& s = *e.slots[0];
+  s.busy = false;
+  s.text.ensure(n + 16);
+  s.pinned.ensure(n);
+  std::uint8_t* const d_text = s.text.get();
+  const cudaStream_t stream = s.stream;
+  if (tuning.small_copy == StreamTuning::SmallCopy::per_thread) {
+    small_copy_per_thread(*e.pool, s.pinned.get(), d_text, n, read, stream);
+  } else {
+    small_copy_pipelined(e, s.pinned.get(), d_text, n, read, stream, tuning);
+  }
   // Every copy was queued on `stream` before the launches below (the pool returned), so stream
   // order makes the kernels see the whole text.
   const std::uint64_t m = pat.view.m;

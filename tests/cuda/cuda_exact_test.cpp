@@ -79,8 +79,9 @@ std::vector<std::uint64_t> collect_stream(const std::string& pattern, const std:
 
 /// Streaming positions + count, with the default tuning (the small-text path: one launch, results
 /// in mapped memory; the 8-byte filter for small-alphabet patterns of 8+ bytes), the 8-byte filter
-/// forced, the chunked path with the 4-byte filter forced, and small chunks, tiny output windows and
-/// one staged hit per segment (every bounded path reached on small inputs).
+/// forced, the chunked path with the 4-byte filter forced, small chunks, tiny output windows and
+/// one staged hit per segment (every bounded path reached on small inputs), the small-text path's
+/// previous per-thread copy, and its pipelined copy in many small odd-sized blocks and pieces.
 void check_streaming(const std::string& text, const std::string& pattern, const std::string& algorithm) {
   const auto expected = strmatch::reference::exact_find_all(text, pattern);
   const cu::StreamTuning tunings[] = {
@@ -93,6 +94,8 @@ void check_streaming(const std::string& text, const std::string& pattern, const 
        .host_threads = 1},
       {.filter = 8},
       {.filter = 4, .small_text_path = false},
+      {.host_threads = 3, .small_copy = cu::StreamTuning::SmallCopy::per_thread, .pool_spin_us = 0},
+      {.host_threads = 5, .small_pieces = 7, .small_block_bytes = 4099, .pool_spin_us = 0},
   };
   int which = 0;
   for (const auto& tuning : tunings) {
@@ -492,21 +495,34 @@ TEST(CudaSmallText, SegmentOverflowFallsBackToTheTwoLevelPath) {
 
 TEST(CudaSmallText, StreamingCopiesInPiecesFromSeveralThreads) {
   SKIP_WITHOUT_GPU();
-  // The host copies parts (>= 256 KiB per thread, 4 KiB aligned) in pieces, each sent to the device
-  // at once: an occurrence straddles every 4 KiB boundary, so every part and piece boundary.
+  // The host copies the text in blocks and pieces (pipelined: blocks handed out in order, one
+  // device copy per run of finished pieces; per_thread: parts of >= 256 KiB per thread, each sent
+  // in pieces by its thread): an occurrence straddles every 4 KiB boundary, so every part, piece
+  // and 4 KiB-aligned block boundary (the odd block sizes put block ends anywhere).
   std::mt19937_64 rng(test_seed() + 12);
   const std::string pattern = "zyxwvutsr";
   const std::size_t n = quick() ? (std::size_t{1} << 20) + 3 : (std::size_t{5} << 20) + 3;
   const std::string text = text_with_crossings(rng, n, pattern, 4096);
   const auto expected = strmatch::reference::exact_find_all(text, pattern);
   ASSERT_GT(expected.size(), n / 8192);
+  using Copy = cu::StreamTuning::SmallCopy;
+  std::vector<cu::StreamTuning> tunings;
   for (const unsigned threads : {1u, 3u, 16u}) {
-    cu::StreamTuning tuning;
-    tuning.host_threads = threads;
+    tunings.push_back({.host_threads = threads, .small_copy = Copy::per_thread});
+    tunings.push_back({.host_threads = threads, .small_copy = Copy::pipelined});
+  }
+  tunings.push_back({.host_threads = 16, .small_pieces = 1});
+  tunings.push_back({.host_threads = 16, .small_pieces = 64, .small_block_bytes = 5000});
+  tunings.push_back({.host_threads = 4, .small_pieces = 3, .small_block_bytes = 4096, .pool_spin_us = 0});
+  tunings.push_back({.host_threads = 7, .small_pieces = 2, .small_block_bytes = 700, .pool_spin_us = 1000});
+  for (const auto& tuning : tunings) {
     for (const auto& a : kAlgorithms) {
-      EXPECT_EQ(collect_stream(pattern, a, text, tuning), expected)
-          << a << ", " << threads << " threads; " << rerun_hint();
-      EXPECT_EQ(cu::find_all(pattern, a, text, nullptr, tuning).occurrences, expected.size()) << a;
+      SCOPED_TRACE(a + ", " + std::to_string(tuning.host_threads) + " threads, " +
+                   (tuning.small_copy == Copy::per_thread ? "per_thread" : "pipelined") + ", " +
+                   std::to_string(tuning.small_pieces) + " pieces, blocks " +
+                   std::to_string(tuning.small_block_bytes));
+      EXPECT_EQ(collect_stream(pattern, a, text, tuning), expected) << rerun_hint();
+      EXPECT_EQ(cu::find_all(pattern, a, text, nullptr, tuning).occurrences, expected.size());
     }
   }
   // The same through pread from a file (find_all_file takes the small-text path too).
@@ -514,20 +530,87 @@ TEST(CudaSmallText, StreamingCopiesInPiecesFromSeveralThreads) {
   const int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-  std::vector<std::uint64_t> got;
-  const strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
-    got.insert(got.end(), b.begin(), b.end());
-    return true;
-  };
-  cu::StreamTuning tuning;
-  tuning.host_threads = 4;
-  const auto stats = cu::find_all_file(pattern, "tile-filter", fd, text.size(), &sink, tuning);
-  const auto counted = cu::find_all_file(pattern, "tile-filter", fd, text.size(), nullptr, tuning);
+  for (const auto& tuning :
+       {cu::StreamTuning{.host_threads = 4},
+        cu::StreamTuning{.host_threads = 4, .small_copy = Copy::per_thread},
+        cu::StreamTuning{.host_threads = 6, .small_pieces = 5, .small_block_bytes = 12345}}) {
+    std::vector<std::uint64_t> got;
+    const strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return true;
+    };
+    const auto stats = cu::find_all_file(pattern, "tile-filter", fd, text.size(), &sink, tuning);
+    const auto counted = cu::find_all_file(pattern, "tile-filter", fd, text.size(), nullptr, tuning);
+    EXPECT_EQ(got, expected) << rerun_hint();
+    EXPECT_EQ(stats.occurrences, expected.size());
+    EXPECT_EQ(counted.occurrences, expected.size());
+  }
   close(fd);
   unlink(path);
-  EXPECT_EQ(got, expected) << rerun_hint();
-  EXPECT_EQ(stats.occurrences, expected.size());
-  EXPECT_EQ(counted.occurrences, expected.size());
+}
+
+TEST(CudaSmallText, PipelinedCopyMatchesReferenceOnRandomInputs) {
+  SKIP_WITHOUT_GPU();
+  // Random sizes, alphabets, patterns and copy layouts (pieces, blocks, threads), count and
+  // positions, against the naive reference; sizes around the piece and block boundaries.
+  std::mt19937_64 rng(test_seed() + 13);
+  const int rounds = quick() ? 12 : 60;
+  for (int r = 0; r < rounds; ++r) {
+    const std::size_t n = 1 + rng() % (r % 3 == 0 ? (std::size_t{3} << 20) : (std::size_t{300} << 10));
+    const int alphabet = std::vector<int>{2, 4, 26, 256}[rng() % 4];
+    const std::string text = random_text(rng, n, alphabet);
+    const std::size_t m = 1 + rng() % std::min<std::size_t>(n, 40);
+    const std::string pattern = random_pattern(rng, text, m, alphabet);
+    cu::StreamTuning tuning;
+    tuning.host_threads = 1 + static_cast<unsigned>(rng() % 16);
+    tuning.small_pieces = static_cast<unsigned>(rng() % 70);         // 0 (default) .. 69 (clamped to 64)
+    tuning.small_block_bytes = rng() % 2 ? 0 : 512 + rng() % 70000;  // default or odd sizes
+    tuning.pool_spin_us = static_cast<int>(rng() % 3) - 1;           // default, 0, 1 us
+    tuning.output_capacity = rng() % 2 ? 0 : 1 + rng() % 100;
+    const auto expected = strmatch::reference::exact_find_all(text, pattern);
+    for (const auto& a : kAlgorithms) {
+      SCOPED_TRACE("round " + std::to_string(r) + ", " + a + ", n=" + std::to_string(n) +
+                   ", m=" + std::to_string(m) + ", threads " + std::to_string(tuning.host_threads) +
+                   ", pieces " + std::to_string(tuning.small_pieces) + ", blocks " +
+                   std::to_string(tuning.small_block_bytes));
+      ASSERT_EQ(collect_stream(pattern, a, text, tuning), expected) << rerun_hint();
+      ASSERT_EQ(cu::find_all(pattern, a, text, nullptr, tuning).occurrences, expected.size()) << rerun_hint();
+    }
+  }
+}
+
+TEST(CudaSmallText, ShortFileIsAnIoErrorAndTheNextSearchWorks) {
+  SKIP_WITHOUT_GPU();
+  // A read fails in a helper thread (the file is shorter than the size given): IoError, nothing
+  // delivered, and the copy pool and the engine stay usable, in both copy modes.
+  std::mt19937_64 rng(test_seed() + 14);
+  const std::string text = text_with_crossings(rng, (std::size_t{2} << 20) + 5, "zyxwvutsr", 4096);
+  const auto expected = strmatch::reference::exact_find_all(text, "zyxwvutsr");
+  char path[] = "/tmp/strmatch-cuda-short-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  using Copy = cu::StreamTuning::SmallCopy;
+  for (const auto& tuning :
+       {cu::StreamTuning{.host_threads = 8},
+        cu::StreamTuning{.host_threads = 8, .small_copy = Copy::per_thread},
+        cu::StreamTuning{.host_threads = 8, .small_pieces = 9, .small_block_bytes = 8192}}) {
+    std::uint64_t delivered = 0;
+    const strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
+      delivered += b.size();
+      return true;
+    };
+    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size() + 100000, &sink, tuning),
+                 strmatch::IoError);
+    EXPECT_EQ(delivered, 0u);
+    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size() + 1, nullptr, tuning),
+                 strmatch::IoError);
+    EXPECT_EQ(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size(), nullptr, tuning).occurrences,
+              expected.size());
+    EXPECT_EQ(collect_stream("zyxwvutsr", "tile-filter", text, tuning), expected) << rerun_hint();
+  }
+  close(fd);
+  unlink(path);
 }
 
 TEST(CudaSmallText, SinkStopsEarly) {
