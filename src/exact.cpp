@@ -27,11 +27,11 @@ namespace strmatch {
 
 namespace {
 
-// Chunk sizes: positions mode keeps at most 2 * threads chunk results (8 bytes per occurrence at
-// worst), so its chunk stays at 1 MiB; counting keeps nothing and takes 4 MiB chunks, which cut the
-// per-chunk overhead (measured on the 16-core host: docs/benchmarks.md).
+// Chunk size of the parallel driver, counting and positions: 1 MiB. Positions mode keeps at most
+// 2 * threads chunk results (8 bytes per occurrence at worst); counting keeps nothing, and 1 MiB
+// chunks beat 4 MiB ones on 16 threads (smaller stragglers at the end: 80/78/82/74% of the read
+// ceiling against 76/83/76/64% for the four patterns of docs/benchmarks.md, device host, one run each).
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
-constexpr std::size_t kDefaultCountChunkBytes = std::size_t{4} << 20;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
 // Stream blocks of the CPU path of find_all_file: 16 MiB when offsets are delivered (a block keeps
 // 8 bytes per occurrence it owns), 64 MiB when counting.
@@ -140,9 +140,7 @@ struct ExactSearcher::Impl {
     stats.algorithm = std::string(cpu->name());
     const std::size_t m = pattern.size();
     const bool positions = sink != nullptr;
-    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes
-                              : positions              ? kDefaultChunkBytes
-                                                       : kDefaultCountChunkBytes;
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
     detail::Chunker chunker(text.size(), chunk, m - 1);
     const unsigned threads = static_cast<unsigned>(
         std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
