@@ -1,8 +1,8 @@
 // GPU pattern sets, CUDA host side (sm_90): compiling a PatternTable into device tables for
 // qgram-filter and m-bndm (kernels in multi_kernels.cuh), the resident scan (windows of <= 1 GiB),
-// the streaming scan of host memory (pinned staging, two streams, chunks overlapping by the longest
-// pattern - 1) and the ordered delivery of matches (keys compacted with atomics, output size
-// counted first and never guessed, sorted by (offset, index) with CUB radix sort).
+// the streaming scan of host memory (pinned staging, two streams by default, chunks overlapping by the
+// longest pattern - 1) and the ordered delivery of matches (keys compacted with atomics, output size counted
+// first and never guessed, sorted by (offset, index) with CUB radix sort).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -38,6 +38,7 @@ constexpr std::uint64_t kAutoMinBytes = std::uint64_t{16} << 20;
 constexpr std::uint64_t kResidentWindow = std::uint64_t{1} << 30;  // offsets per resident window
 constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMinStreamChunk = std::uint64_t{1} << 20;
+constexpr unsigned kDefaultStreamSlots = 2;
 constexpr std::uint64_t kInitialKeys = std::uint64_t{1} << 20;  // keys per window before growing
 constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 27;      // above: the window is split
 constexpr std::size_t kBatchMatches = std::size_t{1} << 20;
@@ -171,7 +172,12 @@ class EngineBase : public MultiEngine {
     const Chunker chunker(n, chunk, overlap);
     const std::uint64_t nchunks = chunker.size();
     const std::uint64_t span = std::min<std::uint64_t>(n, chunk + overlap);
-    const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(2, nchunks));
+    // Staging slots (stream, pinned and device buffers): 2 by default (tuning.streams: at least 2).
+    // 3 measured worse end-to-end on the H200 host for every set but 100,000 identifiers (4 GB,
+    // count: 42.4 / 46.8 / 46.9 GB/s against 51.0 / 49.6 / 52.3 for ident-100, ident-10000 and
+    // rand4-1000; 42.3 against 38.2 for ident-100000).
+    const unsigned slots = tuning.streams != 0 ? std::max(2u, tuning.streams) : kDefaultStreamSlots;
+    const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(slots, nchunks));
     std::uint64_t delivered = 0;
     const bool positions = sink != nullptr;
     try {
@@ -416,11 +422,15 @@ class QgramEngine final : public EngineBase {
     STRMATCH_CUDA_CHECK(cudaMemcpy(filter_.get(), filter.data(), filter.size() * 4, cudaMemcpyHostToDevice));
     start_.ensure(start.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(start_.get(), start.data(), start.size() * 4, cudaMemcpyHostToDevice));
+    kinds_.ensure(L.bucket_kinds.size());
+    STRMATCH_CUDA_CHECK(
+        cudaMemcpy(kinds_.get(), L.bucket_kinds.data(), L.bucket_kinds.size(), cudaMemcpyHostToDevice));
     entries_.ensure(sorted.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(entries_.get(), sorted.data(), sorted.size() * sizeof(BucketEntry),
                                    cudaMemcpyHostToDevice));
     tables_.filter = filter_.get();
     tables_.bucket_start = start_.get();
+    tables_.bucket_kinds = kinds_.get();
     tables_.entries = entries_.get();
     tables_.bits = bits_;
     tables_.hashes = L.hashes;
@@ -433,7 +443,7 @@ class QgramEngine final : public EngineBase {
       qs += (qs.empty() ? "" : ",") + std::to_string(L.q[c]);
     }
     shared_bytes_ = filter.size() * 4;
-    table_bytes_ = start.size() * 4 + sorted.size() * sizeof(BucketEntry);
+    table_bytes_ = start.size() * 4 + L.bucket_kinds.size() + sorted.size() * sizeof(BucketEntry);
     device_bytes_ += shared_bytes_ + table_bytes_;
     detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(std::size_t{1} << bits_) +
               " filter_set=" + std::to_string(L.filter_set) + " filter_hashes=" + std::to_string(L.hashes) +
@@ -500,6 +510,7 @@ class QgramEngine final : public EngineBase {
   int blocks_ = 1;
   DeviceBuffer<std::uint32_t> filter_, start_;
   DeviceBuffer<BucketEntry> entries_;
+  DeviceBuffer<std::uint8_t> kinds_;
   QgramTables tables_;
   std::string detail_;
 };

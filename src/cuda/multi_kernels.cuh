@@ -18,6 +18,8 @@ using multi::class_hash;
 using multi::class_hash2;
 using multi::entry_less;
 using multi::fold4;
+using multi::kBucketHasFull;
+using multi::kBucketHasPartial;
 using multi::kMaxQ;
 using multi::kNocaseBit;
 using multi::kPartialKind;
@@ -129,6 +131,7 @@ __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries,
 struct QgramTables {
   const std::uint32_t* filter = nullptr;        ///< 2^bits bits
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
+  const std::uint8_t* bucket_kinds = nullptr;   ///< 2^bits: kBucketHasFull | kBucketHasPartial
   const BucketEntry* entries = nullptr;         ///< by bucket, then entry_less
   int bits = 0;
   int hashes = 1;                             ///< bitmap bits per gram: class_hash, and class_hash2 when 2
@@ -176,13 +179,16 @@ __device__ __forceinline__ void qgram_candidate(const Window& t, const QgramTabl
   const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
   const std::uint32_t fpre = fold4(pre);
   const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
+  const std::uint32_t kinds = T.bucket_kinds[h];
   for (std::uint32_t nc = 0; nc < 2; ++nc) {
     if (!(nc ? T.has_nocase : T.has_case)) continue;
     const std::uint64_t gram = nc ? folded : raw;
     const std::uint32_t tp = nc ? fpre : pre;
     const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
     // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
-    for (std::uint32_t e = lower_bound(T.entries, b0, b1, kind, gram, tp); e < b1; ++e) {
+    for (std::uint32_t e = (kinds & kBucketHasFull) != 0 ? lower_bound(T.entries, b0, b1, kind, gram, tp)
+                                                         : b1;
+         e < b1; ++e) {
       const BucketEntry be = T.entries[e];
       if (be.kind != kind || be.gram != gram || be.pre != tp) break;
       const std::uint32_t m = be.length_flags & ~kNocaseBit;
@@ -199,6 +205,7 @@ __device__ __forceinline__ void qgram_candidate(const Window& t, const QgramTabl
     // patterns that are just the gram, pre = 0, and those preceded by a NUL byte), then, when the
     // text's byte before the gram is not 0, first byte equal to it, found by a second search
     // when the entries before it have smaller first bytes.
+    if ((kinds & kBucketHasPartial) == 0) continue;
     const std::uint32_t pkind = kind | kPartialKind;
     const std::uint32_t top = tp & 0xFF000000u;
     std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0);

@@ -21,6 +21,8 @@ namespace strmatch::detail::multi {
 constexpr std::uint32_t kNocaseBit = 0x80000000u;  ///< in a length_flags word: case-insensitive
 constexpr int kMaxQ = 8;                           ///< longest q-gram (one 64-bit word)
 constexpr std::uint32_t kPartialKind = 1u << 9;    ///< in BucketEntry::kind: fewer than 4 pre bytes
+constexpr std::uint8_t kBucketHasFull = 1;         ///< in QgramLayout::bucket_kinds
+constexpr std::uint8_t kBucketHasPartial = 2;      ///< in QgramLayout::bucket_kinds
 
 /// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
 /// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
@@ -91,7 +93,7 @@ STRMATCH_HOST_DEVICE std::uint32_t fold4(std::uint32_t w) {
 /// (hashes = 2) and an offset passes only when both bits are set: about (2 x load)^2 false passes
 /// instead of load (STRMATCH_QGRAM_HASHES=1|2 forces it, for experiments). Buckets: class_hash indexes
 /// bucket_start (2^bits + 1 entries); entries of a bucket are sorted by entry_less, then index.
-/// Cost: O(patterns log patterns) time, 2^bits / 8 + 4 * 2^bits + 24 * patterns bytes.
+/// Cost: O(patterns log patterns) time, 2^bits / 8 + 5 * 2^bits + 24 * patterns bytes.
 struct QgramLayout {
   int bits = 10;
   int hashes = 1;     ///< bitmap bits per gram: 1 (class_hash) or 2 (and class_hash2)
@@ -102,8 +104,12 @@ struct QgramLayout {
   std::vector<std::uint32_t> filter;        ///< 2^bits bits
   std::vector<std::uint32_t> bucket_start;  ///< 2^bits + 1
   std::vector<BucketEntry> entries;         ///< by bucket, then entry_less, then index
-  std::size_t filter_set = 0;               ///< bits set in the bitmap (both hashes)
-  std::uint32_t largest_bucket = 0;         ///< entries in the largest bucket
+  /// Per bucket: kBucketHasFull when it holds an entry with 4 pre-gram bytes, kBucketHasPartial
+  /// when it holds one with fewer (any class or case), so a lookup skips the search that cannot
+  /// match.
+  std::vector<std::uint8_t> bucket_kinds;
+  std::size_t filter_set = 0;        ///< bits set in the bitmap (both hashes)
+  std::uint32_t largest_bucket = 0;  ///< entries in the largest bucket
 };
 
 QgramLayout build_qgram_layout(const PatternTable& t);

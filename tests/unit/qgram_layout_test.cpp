@@ -101,13 +101,16 @@ void model_scan(const mu::QgramLayout& L, const mu::PatternTable& t, const std::
         const std::uint64_t gram = nc ? folded : raw;
         const std::uint32_t tp = nc ? fpre : pre;
         const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-        for (std::uint32_t e = lower(b0, kind, gram, tp); e < b1; ++e) {
+        const std::uint32_t kinds = L.bucket_kinds[h];
+        for (std::uint32_t e = (kinds & mu::kBucketHasFull) != 0 ? lower(b0, kind, gram, tp) : b1; e < b1;
+             ++e) {
           const mu::BucketEntry& be = L.entries[e];
           if (be.kind != kind || be.gram != gram || be.pre != tp) break;
           const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
           emit(m, be.index, nc != 0, m > static_cast<std::uint32_t>(q) + 4 ? m - q - 4 : 0);
         }
         // Partial entries: first pre byte 0, then first pre byte = the text's byte before g.
+        if ((kinds & mu::kBucketHasPartial) == 0) continue;
         const std::uint32_t pkind = kind | mu::kPartialKind;
         const std::uint32_t top = tp & 0xFF000000u;
         std::uint32_t e = lower(b0, pkind, gram, 0);
