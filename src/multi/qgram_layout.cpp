@@ -99,12 +99,12 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   }
   for (int q = 1; q <= kMaxQ; ++q)
     if (has_class[q]) L.q[L.classes++] = q;
-  for (std::size_t b = 0; b < buckets; ++b)
-    L.largest_bucket = std::max(L.largest_bucket, start[b + 1] - start[b]);
   L.bucket_kinds.assign(buckets, 0);
-  for (std::size_t b = 0; b < buckets; ++b)
+  for (std::size_t b = 0; b < buckets; ++b) {
+    L.largest_bucket = std::max(L.largest_bucket, start[b + 1] - start[b]);
     for (std::uint32_t e = start[b]; e < start[b + 1]; ++e)
       L.bucket_kinds[b] |= (L.entries[e].kind & kPartialKind) != 0 ? kBucketHasPartial : kBucketHasFull;
+  }
   return L;
 }
 
