@@ -161,9 +161,10 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
     if (round < 301 && c.text.size() > static_cast<std::size_t>(round)) c.text.resize(round);
     const auto expected = strmatch::reference::exact_find_all(c.text, c.pattern);
     for (SimdLevel level : levels) {
-      // 0: the filter width the rule picks; 1, 2, 4, 8: each kernel width forced (clamped to m).
-      static constexpr int kCompared[] = {0, 1, 2, 4, 8};
-      const int compared = kCompared[round % 5];
+      // 0: the filter width the rule picks; 1, 2, 3, 4, 8: each kernel width forced (clamped to
+      // m; 3 only when m == 3), each with and without the guard.
+      static constexpr int kCompared[] = {0, 1, 2, 3, 4, 8};
+      const int compared = kCompared[(round / 2) % 6];
       // The bare filter on odd rounds, with the kmp guard on even ones.
       const bool guard = round % 2 == 0;
       const auto algo = strmatch::detail::make_simd_at_level(c.pattern, level, compared, guard);

@@ -183,7 +183,7 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
   // Lengths that are not multiples of any vector width, matches in the last window only.
   for (const auto level : supported_levels()) {
     for (std::size_t m : {1, 2, 3, 5, 16, 33, 64, 65, 200}) {
-      for (int compared : {0, 1, 2, 4, 8}) {
+      for (int compared : {0, 1, 2, 3, 4, 8}) {
         const auto algo =
             strmatch::detail::make_simd_at_level(std::string(m - 1, 'b') + "c", level, compared);
         for (std::size_t n = m; n < m + 300; ++n) {
@@ -247,7 +247,7 @@ TEST(ExactEdge, NoAlgorithmReadsPastTheEndOfTheText) {
   for (const auto& p : patterns) {
     for (const auto& name : cpu_names()) algos.push_back(strmatch::detail::make_exact_algorithm(name, p));
     for (const auto level : supported_levels())
-      for (int compared : {0, 1, 2, 4, 8})
+      for (int compared : {0, 1, 2, 3, 4, 8})
         for (bool guard : {false, true})
           algos.push_back(strmatch::detail::make_simd_at_level(p, level, compared, guard));
     for (std::size_t n = 0; n <= 300; ++n) {

@@ -1,6 +1,6 @@
 // simd: seed 001's byte filter (broadcast pattern bytes, compare a vector of windows at once,
 // AND the masks, verify candidates with memcmp) on AVX-512BW / AVX2 / SSE2 / scalar, comparing
-// the 2 (4, 8) rarest bytes of the pattern (memchr's "rare bytes" heuristic) instead of first/last.
+// the 2 (3, 4, 8) rarest bytes of the pattern (memchr's "rare bytes" heuristic) instead of first/last.
 #include "cpu/simd/simd_search.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/prefetch.hpp"
 #include "cpu/algorithms.hpp"
 #include "cpu/simd/byte_frequencies.hpp"
 #include "strmatch/types.hpp"
@@ -106,8 +107,10 @@ __attribute__((target("sse2"))) std::uint64_t search_sse2(const Prepared& pp, co
   const std::size_t windows = n - pp.m + 1;
   __m128i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm_set1_epi8(static_cast<char>(pp.c[k]));
+  const std::size_t pf = prefetch_distance();
   std::size_t i = 0;
   for (; i + 64 <= windows; i += 64) {
+    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
     std::uint64_t mask = 0;
     for (int q = 0; q < 4; ++q) {
       __m128i eq =
@@ -142,8 +145,10 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t search_avx2(const 
   const std::size_t windows = n - pp.m + 1;
   __m256i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm256_set1_epi8(static_cast<char>(pp.c[k]));
+  const std::size_t pf = prefetch_distance();
   std::size_t i = 0;
   for (; i + 64 <= windows; i += 64) {
+    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
     __m256i e0 =
         _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + pp.off[0] + i)), v[0]);
     __m256i e1 =
@@ -187,8 +192,13 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t search
   __m512i v[K];
   for (int k = 0; k < K; ++k) v[k] = _mm512_set1_epi8(static_cast<char>(pp.c[k]));
   std::size_t i = 0;
+  const std::size_t pf = prefetch_distance();
   // 128 windows per step, one branch for both halves.
   for (; i + 128 <= windows; i += 128) {
+    if (pf != 0) {  // the two lines this step will read pf bytes later (prefetch never faults)
+      _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(t + i + pf + 64), _MM_HINT_T0);
+    }
     __mmask64 e0 = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(t + pp.off[0] + i), v[0]);
     __mmask64 e1 = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(t + pp.off[0] + i + 64), v[0]);
     for (int k = 1; k < K; ++k) {
@@ -251,6 +261,8 @@ class SimdFilter final : public ExactAlgorithm {
       compared = 8;
     else if (compared >= 4 && p_.size() >= 4)
       compared = 4;
+    else if (compared == 3 && p_.size() == 3)
+      compared = 3;
     else if (compared >= 2 && p_.size() >= 2)
       compared = 2;
     else
@@ -265,6 +277,7 @@ class SimdFilter final : public ExactAlgorithm {
     pp_.exact = static_cast<std::size_t>(compared) == pp_.m;
     kernel_ = compared == 1   ? kernel_for<1>(level)
               : compared == 2 ? kernel_for<2>(level)
+              : compared == 3 ? kernel_for<3>(level)
               : compared == 4 ? kernel_for<4>(level)
                               : kernel_for<8>(level);
     // Nothing to verify when the compared bytes are the pattern: the filter is then exact and
@@ -371,7 +384,7 @@ double filter_pass_rate(std::string_view pattern, int count) noexcept {
 int simd_compared_bytes(std::string_view pattern) noexcept {
   const std::size_t m = pattern.size();
   if (m <= 1) return 1;
-  if (m < 4) return 2;
+  if (m < 4) return static_cast<int>(m);  // the whole pattern: exact, nothing to verify
   bool seen[256] = {};
   int distinct = 0;
   for (char ch : pattern) {

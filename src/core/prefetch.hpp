@@ -1,0 +1,27 @@
+// Internal: how far ahead of the loads the streaming kernels prefetch (software prefetch).
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+
+namespace strmatch::detail {
+
+/// Bytes ahead of the current position that the streaming CPU kernels prefetch (prefetcht0), by
+/// default 4096: the hardware streamers of x86 cores stop at 4 KiB page boundaries, so every page
+/// of a page-cached text started with a stall of the whole memory latency; measured on the
+/// 16-core Xeon of the GPU host at 16 threads over the Linux tar (docs/exact-search.md), the
+/// `simd` filter went from 70-82% of the read ceiling without it to 95-105% with 4 KiB.
+/// STRMATCH_PREFETCH_BYTES overrides it (0: no software prefetch); read once per process.
+inline std::size_t prefetch_distance() {
+  static const std::size_t bytes = [] {
+    const char* e = std::getenv("STRMATCH_PREFETCH_BYTES");
+    if (e == nullptr || *e == '\0') return std::size_t{4096};
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(e, &end, 10);
+    return end != nullptr && *end == '\0' && v <= (1ul << 20) ? static_cast<std::size_t>(v)
+                                                              : std::size_t{4096};
+  }();
+  return bytes;
+}
+
+}  // namespace strmatch::detail
