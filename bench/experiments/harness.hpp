@@ -10,7 +10,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/prefetch.hpp"
 
 namespace strmatch::bench {
 
@@ -36,8 +39,12 @@ struct Row {
   double vs_grep = kNaN;
   double vs_memmem = kNaN;
   double of_read_ceiling = kNaN;  ///< gbps / the all-threads read ceiling's gbps
-  double paper_seconds = kNaN;    ///< the seed's own figure, where it has one
-  std::string check;              ///< PASS / FAIL / empty
+  /// All-threads rows of linux-tar: best time of the read ceiling measured interleaved with this
+  /// row (ceiling run, search run, ... the same number of times) / this row's best time.
+  double of_paired_ceiling = kNaN;
+  double paired_ceiling_seconds = kNaN;  ///< that interleaved ceiling's best time
+  double paper_seconds = kNaN;           ///< the seed's own figure, where it has one
+  std::string check;                     ///< PASS / FAIL / empty
   std::string note;
 
   double gbps() const { return seconds > 0 ? static_cast<double>(text_bytes) / seconds / 1e9 : kNaN; }
@@ -71,6 +78,12 @@ inline void set_timing(Row& r, const Timing& t) {
 
 /// Times `run` (wall clock) under `policy`; run returns a count that must not change between runs.
 Timing measure(const RepeatPolicy& policy, const std::function<std::uint64_t()>& run);
+
+/// Times `a` and `b` alternately (a, b, a, b, ...), the same number of times each, under `policy`
+/// (its budget counts both), so that a slow spell of the machine hits both alike.
+std::pair<Timing, Timing> measure_interleaved(const RepeatPolicy& policy,
+                                              const std::function<std::uint64_t()>& a,
+                                              const std::function<std::uint64_t()>& b);
 
 /// Wall-clock seconds since an arbitrary epoch (steady clock).
 double now_s();
@@ -110,7 +123,9 @@ class ZeroBuffer {
 
 /// The memory-bandwidth ceiling: sums the text as 64-bit words on `threads` threads (1 MiB
 /// blocks handed out dynamically), returns the sum (so the reads cannot be optimised away).
-std::uint64_t read_all(std::string_view text, unsigned threads);
+/// `prefetch`: bytes of software prefetch ahead (0: none; the search kernels use
+/// strmatch::detail::prefetch_distance(), src/core/prefetch.hpp).
+std::uint64_t read_all(std::string_view text, unsigned threads, std::size_t prefetch = 0);
 
 /// glibc memmem in a loop, restarting at hit + 1: counts overlapping occurrences.
 std::uint64_t memmem_count(std::string_view text, std::string_view pattern);
