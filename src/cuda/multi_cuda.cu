@@ -38,7 +38,22 @@ constexpr std::uint64_t kAutoMinBytes = std::uint64_t{16} << 20;
 constexpr std::uint64_t kResidentWindow = std::uint64_t{1} << 30;  // offsets per resident window
 constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMinStreamChunk = std::uint64_t{1} << 20;
-constexpr unsigned kDefaultStreamSlots = 2;
+constexpr unsigned kDefaultStreamSlots = 2;  // positions mode
+constexpr unsigned kDefaultCountSlots = 4;   // counting (see scan_host)
+
+/// Slots of the host-memory scan when StreamTuning::streams is 0: kDefaultCountSlots when
+/// counting, kDefaultStreamSlots for positions, or STRMATCH_CUDA_MULTI_SLOTS for both (2..16; an
+/// experiment switch for benchmarks), read once.
+unsigned default_slots(bool positions) {
+  static const unsigned forced = [] {
+    if (const char* v = std::getenv("STRMATCH_CUDA_MULTI_SLOTS"); v != nullptr && *v != '\0') {
+      const unsigned long x = std::strtoul(v, nullptr, 10);
+      if (x >= 2 && x <= 16) return static_cast<unsigned>(x);
+    }
+    return 0u;
+  }();
+  return forced != 0 ? forced : positions ? kDefaultStreamSlots : kDefaultCountSlots;
+}
 constexpr std::uint64_t kInitialKeys = std::uint64_t{1} << 20;  // keys per window before growing
 constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 27;      // above: the window is split
 constexpr std::size_t kBatchMatches = std::size_t{1} << 20;
@@ -172,19 +187,26 @@ class EngineBase : public MultiEngine {
     const Chunker chunker(n, chunk, overlap);
     const std::uint64_t nchunks = chunker.size();
     const std::uint64_t span = std::min<std::uint64_t>(n, chunk + overlap);
-    // Staging slots (stream, pinned and device buffers): 2 by default (tuning.streams: at least 2).
-    // 3 measured worse end-to-end on the H200 host for every set but 100,000 identifiers (4 GB,
-    // count: 42.4 / 46.8 / 46.9 GB/s against 51.0 / 49.6 / 52.3 for ident-100, ident-10000 and
-    // rand4-1000; 42.3 against 38.2 for ident-100000).
-    const unsigned slots = tuning.streams != 0 ? std::max(2u, tuning.streams) : kDefaultStreamSlots;
+    // Slots (stream and device buffer; tuning.streams, else default_slots(): at least 2).
+    // Counting stages through the pinned buffers of the first two slots only, so that more slots
+    // give the copy engine more device buffers to fill while kernels run (a chunk's copy waits for
+    // the kernel of the chunk `used` before it, in its slot's stream) without more pinned memory;
+    // positions mode keeps one pinned buffer per slot (a slot's results are drained from it).
+    // Measured on the H200 host (2 GB from host memory, count, two runs each, 2026-11-23):
+    // 4 slots against 2: ident-100000 46.9 / 46.7 GB/s against 40.1 / 40.1 (its kernel: 53 GB/s
+    // resident), ident-10000 51.5 / 51.5 against 50.4 / 48.1, ident-100 51.6 / 52.4 against
+    // 50.1 / 49.3; positions mode did not gain (ident-100000 1.25 / 1.40 against 1.51 / 1.47),
+    // hence 2 slots there.
+    const bool positions = sink != nullptr;
+    const unsigned slots = std::max(2u, tuning.streams != 0 ? tuning.streams : default_slots(positions));
     const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(slots, nchunks));
     std::uint64_t delivered = 0;
-    const bool positions = sink != nullptr;
+    const unsigned staging = positions ? used : std::min(used, 2u);
     try {
       for (unsigned i = 0; i < used; ++i) {
         Slot& s = slot(i);
         s.text.ensure(span + 16);
-        s.pinned.ensure(span);
+        if (i < staging) s.pinned.ensure(span);
         if (positions) s.ks.ensure(0);
         s.busy = false;
       }
@@ -202,22 +224,26 @@ class EngineBase : public MultiEngine {
       };
       for (std::uint64_t i = 0; i < nchunks && !stats.stopped_early; ++i) {
         Slot& s = slot(static_cast<unsigned>(i % used));
-        if (s.busy) {
-          if (positions) {
+        // The pinned buffer of chunk i: its slot's own (positions) or that of slot i % staging
+        // (counting), free once the copy of chunk i - staging, the last one it fed, is done. The
+        // device buffer is reused in stream order (this copy runs after the slot's last kernel).
+        PinnedBuffer<std::uint8_t>& pinned = slot(static_cast<unsigned>(i % staging)).pinned;
+        if (positions) {
+          if (s.busy) {
             drain(i - used);
             if (stats.stopped_early) break;
-          } else {
-            STRMATCH_CUDA_CHECK(cudaEventSynchronize(s.copied));
           }
+        } else if (i >= staging) {
+          STRMATCH_CUDA_CHECK(cudaEventSynchronize(slot(static_cast<unsigned>((i - staging) % used)).copied));
         }
         s.chunk = chunker[i];
         const std::uint64_t len = s.chunk.data_end - s.chunk.begin;
         const std::uint64_t from = s.chunk.begin;
-        pool_->run(s.pinned.get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
+        pool_->run(pinned.get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
           std::memcpy(dst, host + from + off, l);
         });
         STRMATCH_CUDA_CHECK(
-            cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
+            cudaMemcpyAsync(s.text.get(), pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
         STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
         if (!positions) {
           // Counting kernels of every slot add into the same device counters.

@@ -330,6 +330,8 @@ const std::vector<cu::StreamTuning>& small_tunings() {
        .output_capacity = 1000,
        .segment_capacity = 3,
        .host_threads = 1},
+      // More slots than the two pinned staging buffers of counting.
+      {.chunk_bytes = 8191, .streams = 5, .output_capacity = 97, .segment_capacity = 2, .host_threads = 3},
   };
   return t;
 }
