@@ -59,11 +59,11 @@ PeerResult time_peer(const RepeatPolicy& policy, const std::vector<std::string>&
   return p;
 }
 
-}  // namespace
-
 /// Repetitions of each all-threads row and of the ceiling interleaved with it (runs of ~10 ms on
 /// 16 cores: a best of 5 was within the machine's run-to-run spread).
 constexpr int kPairedReps = 15;
+
+}  // namespace
 
 void run_linux_tar(const Config& config, Report& report) {
   const std::string ex = "linux-tar";
@@ -93,12 +93,14 @@ void run_linux_tar(const Config& config, Report& report) {
   // (src/core/prefetch.hpp) or without, whichever is faster here (measured first, same number of
   // runs); the other is reported as a reference row.
   const std::size_t kernel_pf = strmatch::detail::prefetch_distance();
-  auto read_timing = [&](unsigned t, std::size_t pf) {
-    return measure(config.reps, [&] {
+  // One read of the text on t threads with pf bytes of prefetch, as a timed run.
+  auto read_run = [&text](unsigned t, std::size_t pf) {
+    return [&text, t, pf] {
       read_all(text, t, pf);
       return std::uint64_t{0};
-    });
+    };
   };
+  auto read_timing = [&](unsigned t, std::size_t pf) { return measure(config.reps, read_run(t, pf)); };
   Timing ceiling_all = read_timing(cores, kernel_pf);
   Timing ceiling_other = kernel_pf != 0 ? read_timing(cores, 0) : Timing{};
   std::size_t ceiling_pf = kernel_pf;
@@ -185,13 +187,7 @@ void run_linux_tar(const Config& config, Report& report) {
       RepeatPolicy policy = config.reps;
       policy.max_reps = std::max(policy.max_reps, kPairedReps);
       policy.budget_s = std::max(policy.budget_s, 2.0);
-      auto [ceil, tm] = measure_interleaved(
-          policy,
-          [&] {
-            read_all(text, cores, ceiling_pf);
-            return std::uint64_t{0};
-          },
-          run);
+      auto [ceil, tm] = measure_interleaved(policy, read_run(cores, ceiling_pf), run);
       r.paired_ceiling_seconds = ceil.best;
       r.of_paired_ceiling = ceil.best / tm.best;
       ceiling_all.merge(ceil);

@@ -30,8 +30,8 @@
 // 200, where the gram filter reaches 0.8..1.0x), hence the 128-pattern limit. Candidates of a
 // 4 KiB stretch are buffered and, after it, passed through the 2-byte-gram filter of the same
 // buckets (7 scalar lookups each, branch-free: on ident-100 the byte sets alone let 2.5
-// candidates per occurrence through, the grams alone 1.04, so both at most that) and verified, so that no
-// call spills the table registers.
+// candidates per occurrence through, the grams alone 1.04, so both at most that) and verified,
+// so that no call spills the table registers.
 //
 // Verification. A candidate start i, for each filter length L among its buckets, looks its first
 // L bytes (ASCII-folded when any pattern is case-insensitive) up in an open-addressing hash table
@@ -278,10 +278,8 @@ class Fdr final : public MultiAlgorithm {
           buckets[found++] = lanes[p];
         }
       }
-      // Second stage: the 2-byte-gram filter (masks_) on each candidate start, branch-free, keeping
-      // the survivors in place; byte sets at 8 positions let 2.5 candidates per occurrence through
-      // on ident-100 where the grams let 1.04 (measured on the GPU host), and a probe of the prefix
-      // hash table costs more than 7 gram lookups.
+      // Second stage (file comment): the gram filter (masks_) on each candidate start, survivors
+      // kept in place, so that the hash probes are spent on candidates both filters passed.
       std::size_t kept = 0;
       for (std::size_t c = 0; c < found; ++c) {
         const std::uint8_t* p = text + first + at[c];

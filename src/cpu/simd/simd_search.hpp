@@ -20,10 +20,9 @@ struct RareBytes {
 RareBytes choose_rare_bytes(std::string_view pattern, int count) noexcept;
 
 /// How many bytes the `simd` filter compares for this pattern (1, 2, 3, 4 or 8), by the rule
-/// measured in docs/exact-search.md: m when m < 4 (the whole pattern: no verification); for a small-alphabet
-/// pattern
-/// (<= 4 distinct byte values, e.g. DNA) 8 when m >= 8, else 4; 4 when the two rarest bytes are
-/// common (estimated pass rate > 1e-3); else 2.
+/// measured in docs/exact-search.md: m when m < 4 (the whole pattern: no verification); for a
+/// small-alphabet pattern (<= 4 distinct byte values, e.g. DNA) 8 when m >= 8, else 4; 4 when the
+/// two rarest bytes are common (estimated pass rate > 1e-3); else 2.
 int simd_compared_bytes(std::string_view pattern) noexcept;
 
 /// Estimated probability (0..1) that a position of typical text passes a filter on the
@@ -31,8 +30,8 @@ int simd_compared_bytes(std::string_view pattern) noexcept;
 double filter_pass_rate(std::string_view pattern, int count) noexcept;
 
 /// Builds the simd algorithm with the kernels of exactly `level`, whatever STRMATCH_SIMD says,
-/// comparing `compared_bytes` bytes (1, 2, 4 or 8, or 3 when m == 3; 0: simd_compared_bytes(pattern);
-/// clamped to m).
+/// comparing `compared_bytes` bytes (1, 2, 4 or 8, or 3 when m == 3; 0: simd_compared_bytes(
+/// pattern); clamped to m).
 /// `guard`: switch to kmp for the rest of a text where verification dominates (what `simd` does;
 /// false runs the bare filter, so that tests reach the kernels on every input).
 /// Throws InvalidArgument when the CPU lacks `level` (cpu_simd_level() < level).
