@@ -448,15 +448,11 @@ class QgramEngine final : public EngineBase {
     STRMATCH_CUDA_CHECK(cudaMemcpy(filter_.get(), filter.data(), filter.size() * 4, cudaMemcpyHostToDevice));
     start_.ensure(start.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(start_.get(), start.data(), start.size() * 4, cudaMemcpyHostToDevice));
-    kinds_.ensure(L.bucket_kinds.size());
-    STRMATCH_CUDA_CHECK(
-        cudaMemcpy(kinds_.get(), L.bucket_kinds.data(), L.bucket_kinds.size(), cudaMemcpyHostToDevice));
     entries_.ensure(sorted.size());
     STRMATCH_CUDA_CHECK(cudaMemcpy(entries_.get(), sorted.data(), sorted.size() * sizeof(BucketEntry),
                                    cudaMemcpyHostToDevice));
     tables_.filter = filter_.get();
     tables_.bucket_start = start_.get();
-    tables_.bucket_kinds = kinds_.get();
     tables_.entries = entries_.get();
     tables_.bits = bits_;
     tables_.hashes = L.hashes;
@@ -469,14 +465,14 @@ class QgramEngine final : public EngineBase {
       qs += (qs.empty() ? "" : ",") + std::to_string(L.q[c]);
     }
     shared_bytes_ = filter.size() * 4;
-    table_bytes_ = start.size() * 4 + L.bucket_kinds.size() + sorted.size() * sizeof(BucketEntry);
+    table_bytes_ = start.size() * 4 + sorted.size() * sizeof(BucketEntry);
     device_bytes_ += shared_bytes_ + table_bytes_;
     detail_ = "suffix q-grams, classes q=" + qs + " filter_bits=" + std::to_string(std::size_t{1} << bits_) +
               " filter_set=" + std::to_string(L.filter_set) + " filter_hashes=" + std::to_string(L.hashes) +
               " shared_bytes=" + std::to_string(shared_bytes_) +
               " bucket_table_bytes=" + std::to_string(table_bytes_) +
               " largest_bucket=" + std::to_string(L.largest_bucket) +
-              " l2_bytes=" + std::to_string(l2_bytes_);
+              " longest_chain=" + std::to_string(L.longest_chain) + " l2_bytes=" + std::to_string(l2_bytes_);
     // Block size: of 256 threads (the kernel compiled for several blocks per SM), 512 or 1024
     // (compiled for one 1024-thread block: more registers per thread), the one that keeps the most
     // warps resident per SM (the bucket lookups wait on global memory: resident warps hide it); a
@@ -536,7 +532,6 @@ class QgramEngine final : public EngineBase {
   int blocks_ = 1;
   DeviceBuffer<std::uint32_t> filter_, start_;
   DeviceBuffer<BucketEntry> entries_;
-  DeviceBuffer<std::uint8_t> kinds_;
   QgramTables tables_;
   std::string detail_;
 };

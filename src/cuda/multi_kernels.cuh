@@ -1,7 +1,8 @@
 // Pattern-set kernels, CUDA sm_90: "qgram-filter" (strmatch's own design: a bitmap of the
-// patterns' q-gram hashes in shared memory tested at every text offset, candidates verified against
-// a hashed bucket table in global memory) and "m-bndm" (seed 003: multi-pattern BNDM with text
-// pages in shared memory and pattern subsets across blocks, after Navarro & Raffinot 2002).
+// patterns' q-gram hashes in shared memory tested at every text offset, candidates looked up in
+// hashed buckets of patterns sorted by reversed string, in global memory) and "m-bndm" (seed 003:
+// multi-pattern BNDM with text pages in shared memory and pattern subsets across blocks, after Navarro &
+// Raffinot 2002).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,14 +17,14 @@ namespace strmatch::detail::cuda::multi_gpu {
 using multi::BucketEntry;
 using multi::class_hash;
 using multi::class_hash2;
-using multi::entry_less;
 using multi::fold4;
-using multi::kBucketHasFull;
-using multi::kBucketHasPartial;
+using multi::fold8;
+using multi::key_compare;
+using multi::key_lcp;
+using multi::kKeyBytes;
 using multi::kMaxQ;
 using multi::kNocaseBit;
-using multi::kPartialKind;
-using multi::pre_mask;
+using multi::kNoParent;
 using multi::qmask_hi;
 using multi::qmask_lo;
 
@@ -109,19 +110,47 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
-/// First entry of [b0, b1) not less than (kind, gram, pre).
-__device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries, std::uint32_t b0,
-                                                     std::uint32_t b1, std::uint32_t kind, std::uint64_t gram,
-                                                     std::uint32_t pre) {
-  while (b0 < b1) {
-    const std::uint32_t mid = b0 + (b1 - b0) / 2;
-    const BucketEntry& e = entries[mid];
-    if (entry_less(e.kind, e.gram, e.pre, kind, gram, pre))
-      b0 = mid + 1;
-    else
-      b1 = mid;
+/// The 8 window bytes [e - 8 (w + 1), e - 8 w) as a little-endian word, 0 for bytes before the
+/// window's first byte: two aligned loads and a shift away from the window's edges.
+__device__ __forceinline__ std::uint64_t word_before(const Window& t, std::uint64_t e, int w) {
+  const std::uint64_t back = 8ull * static_cast<std::uint64_t>(w + 1);
+  if (e >= back) {
+    const std::uint64_t r = t.head + e - back;  // the word's first byte, from abase
+    const std::uint64_t a = r & ~std::uint64_t{7};
+    if (a >= t.head && a + 16 <= t.head + t.n) {
+      const std::uint64_t x = *reinterpret_cast<const std::uint64_t*>(t.abase + a);
+      const unsigned sh = static_cast<unsigned>(r & 7) * 8;
+      if (sh == 0) return x;
+      const std::uint64_t y = *reinterpret_cast<const std::uint64_t*>(t.abase + a + 8);
+      return (x >> sh) | (y << (64 - sh));
+    }
   }
-  return b0;
+  std::uint64_t x = 0;
+  for (int i = 0; i < 8; ++i) {
+    const std::uint64_t j = e - back + static_cast<std::uint64_t>(i);  // wraps below 0: skipped
+    if (e + static_cast<std::uint64_t>(i) >= back && j < t.n)
+      x |= static_cast<std::uint64_t>(t.abase[t.head + j]) << (8 * i);
+  }
+  return x;
+}
+
+/// Reversed bytes lcp, lcp + 1, ... of pattern k (length m) against the window read backwards from
+/// e (folded when nc), up to min(m, e): advances lcp to the first mismatch and returns the sign of
+/// pattern byte - text byte there, or 0 when none.
+__device__ __forceinline__ int deep_compare(const Window& t, const Patterns& P, std::uint32_t k,
+                                            std::uint32_t m, std::uint64_t e, bool nc, std::uint64_t& lcp) {
+  const std::uint8_t* p = P.bytes + P.offset[k];
+  const std::uint8_t* s = t.abase + t.head;
+  const std::uint64_t stop = m < e ? m : e;
+  for (; lcp < stop; ++lcp) {
+    std::uint8_t a = p[m - 1 - lcp], b = s[e - 1 - lcp];
+    if (nc) {
+      a = fold_byte(a);
+      b = fold_byte(b);
+    }
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return 0;
 }
 
 /// Patterns are grouped in classes by gram length q (at most 3 classes: the shortest pattern's
@@ -131,8 +160,7 @@ __device__ __forceinline__ std::uint32_t lower_bound(const BucketEntry* entries,
 struct QgramTables {
   const std::uint32_t* filter = nullptr;        ///< 2^bits bits
   const std::uint32_t* bucket_start = nullptr;  ///< 2^bits + 1 entries
-  const std::uint8_t* bucket_kinds = nullptr;   ///< 2^bits: kBucketHasFull | kBucketHasPartial
-  const BucketEntry* entries = nullptr;         ///< by bucket, then entry_less
+  const BucketEntry* entries = nullptr;         ///< by bucket, kind, reversed pattern, index
   int bits = 0;
   int hashes = 1;                             ///< bitmap bits per gram: class_hash, and class_hash2 when 2
   int classes = 0;                            ///< number of non-empty classes
@@ -163,72 +191,68 @@ __device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_
   return s == 0 ? lo : (lo >> s) | (hi << (64 - s));
 }
 
-/// One filter pass of class q: the q-gram at window offset g (x: the 8 text bytes from g, 0 past
-/// the readable end; pre: the 4 bytes before g, byte g - 1 in bits 24..31, 0 before the window) is
-/// looked up in its sorted bucket; every pattern whose suffix gram, pre-gram bytes and remaining
-/// prefix match, and whose begin g + q - m lies in [0, own), is emitted.
+/// One candidate of class q: the q-gram at window offset g (x: the 8 text bytes from g, 0 past the
+/// readable end) ends at e = g + q. Its bucket's entries of kind (q, case) are binary-searched for
+/// the last one not greater than the text read backwards from e (16 bytes as two words, then byte
+/// by byte for entries that share them); the patterns of that kind ending at e are the members of
+/// its parent chain no longer than the common prefix, and each whose begin e - m lies in [0, own)
+/// is emitted. Dependent loads: 1 + log2(bucket) + one per chain member.
 template <OutMode M>
 __device__ __forceinline__ void qgram_candidate(const Window& t, const QgramTables& T, const Patterns& P,
-                                                Emitter<M>& em, int q, std::uint64_t g, std::uint64_t x,
-                                                std::uint32_t pre) {
+                                                Emitter<M>& em, int q, std::uint64_t g, std::uint64_t x) {
   const std::uint32_t rlo = static_cast<std::uint32_t>(x) & qmask_lo(q),
                       rhi = static_cast<std::uint32_t>(x >> 32) & qmask_hi(q);
-  const std::uint32_t flo = fold4(rlo), fhi = fold4(rhi);
-  const std::uint32_t h = class_hash(T.fold ? flo : rlo, T.fold ? fhi : rhi, q, T.bits);
-  const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
-  const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
-  const std::uint32_t fpre = fold4(pre);
+  const std::uint32_t h = class_hash(T.fold ? fold4(rlo) : rlo, T.fold ? fold4(rhi) : rhi, q, T.bits);
   const std::uint32_t b0 = T.bucket_start[h], b1 = T.bucket_start[h + 1];
-  const std::uint32_t kinds = T.bucket_kinds[h];
+  const std::uint64_t e = g + static_cast<std::uint64_t>(q);
+  const std::uint64_t raw_hi = word_before(t, e, 0), raw_lo = word_before(t, e, 1);
   for (std::uint32_t nc = 0; nc < 2; ++nc) {
     if (!(nc ? T.has_nocase : T.has_case)) continue;
-    const std::uint64_t gram = nc ? folded : raw;
-    const std::uint32_t tp = nc ? fpre : pre;
     const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-    // Entries whose 4 pre bytes are all present and equal the text's: (kind, gram, 0, tp).
-    for (std::uint32_t e = (kinds & kBucketHasFull) != 0 ? lower_bound(T.entries, b0, b1, kind, gram, tp)
-                                                         : b1;
-         e < b1; ++e) {
-      const BucketEntry be = T.entries[e];
-      if (be.kind != kind || be.gram != gram || be.pre != tp) break;
-      const std::uint32_t m = be.length_flags & ~kNocaseBit;
-      if (g + q < m) continue;  // would begin before the window
-      const std::uint64_t begin = g + q - m;
-      if (begin >= t.own) continue;
-      if (m > static_cast<std::uint32_t>(q) + 4 && !verify(t, P, be.index, 0, m - q - 4, nc != 0, begin))
-        continue;
-      em.add(begin, be.index);
+    const std::uint64_t qhi = nc ? fold8(raw_hi) : raw_hi, qlo = nc ? fold8(raw_lo) : raw_lo;
+    std::uint32_t lo = b0, hi = b1;
+    bool found = false;
+    std::uint32_t pm = 0, pindex = 0, pparent = kNoParent, pkind = 0;
+    std::uint64_t plcp = 0;
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      const BucketEntry E = T.entries[mid];
+      std::uint64_t lcp = key_lcp(E.key_hi, E.key_lo, qhi, qlo);
+      const std::uint32_t m = E.length_flags & ~kNocaseBit;
+      bool not_greater;
+      if (E.kind != kind) {
+        not_greater = E.kind < kind;
+      } else if (const int c = key_compare(E.key_hi, E.key_lo, qhi, qlo); c != 0) {
+        not_greater = c < 0;
+      } else {
+        const int d = m > kKeyBytes && e > kKeyBytes ? deep_compare(t, P, E.index, m, e, nc != 0, lcp) : 0;
+        not_greater = d != 0 ? d < 0 : m <= e;
+      }
+      if (not_greater) {
+        lo = mid + 1;
+        found = true;
+        pm = m;
+        pindex = E.index;
+        pparent = E.parent;
+        pkind = E.kind;
+        plcp = lcp;
+      } else {
+        hi = mid;
+      }
     }
-    // Entries with fewer than 4 bytes before the gram: (kind | kPartialKind, gram, pre), their pre
-    // bytes left-aligned (0..3 of them, the rest 0), so that the entries whose first pre byte (the
-    // byte just before the gram) is B are contiguous. Two ranges can match: first byte 0 (the
-    // patterns that are just the gram, pre = 0, and those preceded by a NUL byte), then, when the
-    // text's byte before the gram is not 0, first byte equal to it, found by a second search
-    // when the entries before it have smaller first bytes.
-    if ((kinds & kBucketHasPartial) == 0) continue;
-    const std::uint32_t pkind = kind | kPartialKind;
-    const std::uint32_t top = tp & 0xFF000000u;
-    std::uint32_t e = lower_bound(T.entries, b0, b1, pkind, gram, 0);
-    for (int range = 0; range < 2; ++range) {
-      const std::uint32_t want = range == 0 ? 0u : top;
-      if (range == 1) {
-        if (top == 0 || e >= b1) break;
-        // Search only when the next entry is of this gram with a smaller first byte (most buckets
-        // hold one or two partial entries: then the walk goes on without a search).
-        const BucketEntry& f = T.entries[e];
-        if (f.kind == pkind && f.gram == gram && (f.pre & 0xFF000000u) < top)
-          e = lower_bound(T.entries, e + 1, b1, pkind, gram, top);
+    if (!found || pkind != kind) continue;
+    const std::uint64_t lcp = plcp < e ? plcp : e;
+    if (lcp < static_cast<std::uint64_t>(q)) continue;
+    for (;;) {  // the chain, longest first
+      if (pm <= lcp) {
+        if (e - pm >= t.own) break;  // begins past the owned offsets, and so do the shorter ones
+        em.add(e - pm, pindex);
       }
-      for (; e < b1; ++e) {
-        const BucketEntry be = T.entries[e];
-        if (be.kind != pkind || be.gram != gram || (be.pre & 0xFF000000u) != want) break;
-        const std::uint32_t m = be.length_flags & ~kNocaseBit;
-        if ((tp & pre_mask(m, q)) != be.pre) continue;
-        if (g + q < m) continue;
-        const std::uint64_t begin = g + q - m;
-        if (begin >= t.own) continue;
-        em.add(begin, be.index);
-      }
+      if (pparent == kNoParent) break;
+      const BucketEntry E = T.entries[pparent];
+      pm = E.length_flags & ~kNocaseBit;
+      pindex = E.index;
+      pparent = E.parent;
     }
   }
 }
@@ -326,17 +350,7 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads <= 256 ? 6 : 1)
         const std::uint64_t rel = warp_r + 16ull * static_cast<unsigned>(src) + static_cast<unsigned>(j);
         if (rel < t.head || rel + q > end) continue;
         const std::uint64_t g = rel - t.head;  // gram offset in the window
-        // The 4 text bytes before the gram (0 where before the window).
-        std::uint32_t pre = 0;
-        if (j >= 4) {
-          pre = static_cast<std::uint32_t>(bytes_at(s0, s1, s2, j - 4));
-        } else {
-#pragma unroll
-          for (int i = 1; i <= 4; ++i)
-            if (g >= static_cast<std::uint64_t>(i))
-              pre |= static_cast<std::uint32_t>(t.abase[t.head + g - i]) << (32 - 8 * i);
-        }
-        qgram_candidate<M>(t, T, P, em, q, g, bytes_at(s0, s1, s2, j), pre);
+        qgram_candidate<M>(t, T, P, em, q, g, bytes_at(s0, s1, s2, j));
       }
       __syncwarp();  // the queue is refilled by the next class
     }

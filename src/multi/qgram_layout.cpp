@@ -10,6 +10,49 @@
 
 namespace strmatch::detail::multi {
 
+namespace {
+
+/// Reversed byte i (0: the last) of pattern k, folded when case-insensitive.
+std::uint8_t reversed_byte(const PatternTable& t, std::uint32_t k, std::uint32_t i) {
+  const std::uint8_t c = t.data(k)[t.length[k] - 1 - i];
+  return t.nocase[k] != 0 ? fold(c) : c;
+}
+
+/// Key word w (0: bytes [m - 8, m), 1: [m - 16, m - 8)) of a pattern, absent bytes 0.
+std::uint64_t key_word(const std::uint8_t* p, std::uint32_t m, int w, bool nc) {
+  std::uint64_t x = 0;
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    const std::uint32_t r = 8 * static_cast<std::uint32_t>(w) + i;  // reversed index
+    if (r >= m) break;
+    const std::uint8_t c = nc ? fold(p[m - 1 - r]) : p[m - 1 - r];
+    x |= static_cast<std::uint64_t>(c) << (56 - 8 * i);
+  }
+  return x;
+}
+
+/// Three-way comparison of two patterns of one kind as reversed strings (a proper prefix first).
+int reversed_compare(const PatternTable& t, const BucketEntry& x, const BucketEntry& y) {
+  if (const int c = key_compare(x.key_hi, x.key_lo, y.key_hi, y.key_lo); c != 0) return c;
+  const std::uint32_t mx = x.length_flags & ~kNocaseBit, my = y.length_flags & ~kNocaseBit;
+  for (std::uint32_t i = kKeyBytes; i < std::min(mx, my); ++i) {
+    const std::uint8_t a = reversed_byte(t, x.index, i), b = reversed_byte(t, y.index, i);
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return mx < my ? -1 : mx > my ? 1 : 0;
+}
+
+/// True when pattern s (of x's kind) is a suffix of pattern x (equal included).
+bool is_suffix(const PatternTable& t, const BucketEntry& s, const BucketEntry& x) {
+  if (s.kind != x.kind) return false;
+  const std::uint32_t ms = s.length_flags & ~kNocaseBit, mx = x.length_flags & ~kNocaseBit;
+  if (ms > mx) return false;
+  for (std::uint32_t i = 0; i < ms; ++i)
+    if (reversed_byte(t, s.index, i) != reversed_byte(t, x.index, i)) return false;
+  return true;
+}
+
+}  // namespace
+
 QgramLayout build_qgram_layout(const PatternTable& t) {
   QgramLayout L;
   // Bitmap load at most 1/128 (one hash per class and offset: few false candidates), within
@@ -22,6 +65,11 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   L.filter.assign(buckets / 32, 0);
   std::vector<BucketEntry> entries(t.size());
   std::vector<std::uint32_t> bucket(t.size());
+  struct Hashed {
+    std::uint32_t lo, hi;  // the gram as the bitmap hashes it (folded when L.fold)
+    int q;
+  };
+  std::vector<Hashed> hashed(t.size());
   std::vector<std::uint32_t>& start = L.bucket_start;
   start.assign(buckets + 1, 0);
   // Classes: the shortest pattern's q0 = min(shortest, 8), then 4 and 8 when longer patterns
@@ -47,19 +95,14 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
     const std::uint32_t h = class_hash(L.fold ? flo : lo, L.fold ? fhi : hi, q, L.bits);
     L.filter[h >> 5] |= 1u << (h & 31);
     bucket[k] = h;
-    std::uint32_t pre = 0;
-    for (std::uint32_t i = 1; i <= 4 && i <= m - q; ++i)
-      pre |= static_cast<std::uint32_t>(p[m - q - i]) << (32 - 8 * i);
+    hashed[k] = {L.fold ? flo : lo, L.fold ? fhi : hi, q};
     const bool nc = t.nocase[k] != 0;
-    if (nc) {
-      lo = flo;
-      hi = fhi;
-      pre = fold4(pre);
-    }
-    const std::uint32_t kind =
-        static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u) | (m - q < 4 ? kPartialKind : 0u);
-    entries[k] = BucketEntry{(static_cast<std::uint64_t>(hi) << 32) | lo, static_cast<std::uint32_t>(k),
-                             m | (nc ? kNocaseBit : 0u), pre, kind};
+    entries[k] = BucketEntry{key_word(p, m, 0, nc),
+                             key_word(p, m, 1, nc),
+                             m | (nc ? kNocaseBit : 0u),
+                             static_cast<std::uint32_t>(k),
+                             kNoParent,
+                             static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u)};
     (nc ? L.has_nocase : L.has_case) = true;
     ++start[h + 1];
   }
@@ -67,14 +110,24 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   L.entries.resize(t.size());
   std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
   for (std::size_t k = 0; k < t.size(); ++k) L.entries[fill[bucket[k]]++] = entries[k];
-  for (std::size_t b = 0; b < buckets; ++b)
-    if (start[b + 1] - start[b] > 1)
-      std::sort(L.entries.begin() + start[b], L.entries.begin() + start[b + 1],
-                [](const BucketEntry& x, const BucketEntry& y) {
-                  if (entry_less(x.kind, x.gram, x.pre, y.kind, y.gram, y.pre)) return true;
-                  if (entry_less(y.kind, y.gram, y.pre, x.kind, x.gram, x.pre)) return false;
-                  return x.index < y.index;
-                });
+  const auto less = [&t](const BucketEntry& x, const BucketEntry& y) {
+    if (x.kind != y.kind) return x.kind < y.kind;
+    const int c = reversed_compare(t, x, y);
+    return c != 0 ? c < 0 : x.index < y.index;
+  };
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const auto first = L.entries.begin() + start[b], last = L.entries.begin() + start[b + 1];
+    if (last - first > 1) std::sort(first, last, less);
+    // Parents: the entries before x that are suffixes of x form a stack along the sorted order.
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t e = start[b]; e < start[b + 1]; ++e) {
+      BucketEntry& x = L.entries[e];
+      while (!stack.empty() && !is_suffix(t, L.entries[stack.back()], x)) stack.pop_back();
+      x.parent = stack.empty() ? kNoParent : stack.back();
+      stack.push_back(e);
+      L.longest_chain = std::max(L.longest_chain, static_cast<std::uint32_t>(stack.size()));
+    }
+  }
   const auto popcount = [&L] {
     std::size_t set = 0;
     for (std::uint32_t w : L.filter) set += static_cast<std::size_t>(__builtin_popcount(w));
@@ -85,26 +138,16 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   if (const char* v = std::getenv("STRMATCH_QGRAM_HASHES"); v != nullptr && *v != '\0')
     L.hashes = std::clamp(std::atoi(v), 1, 2);  // experiments only
   if (L.hashes == 2) {
-    for (const BucketEntry& e : L.entries) {
-      const int q = static_cast<int>(e.kind & 0xffu);
-      std::uint32_t lo = static_cast<std::uint32_t>(e.gram), hi = static_cast<std::uint32_t>(e.gram >> 32);
-      if (L.fold) {  // the bitmap hashes folded grams when any pattern is case-insensitive
-        lo = fold4(lo);
-        hi = fold4(hi);
-      }
-      const std::uint32_t h2 = class_hash2(lo, hi, q, L.bits);
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const std::uint32_t h2 = class_hash2(hashed[k].lo, hashed[k].hi, hashed[k].q, L.bits);
       L.filter[h2 >> 5] |= 1u << (h2 & 31);
     }
     L.filter_set = popcount();
   }
   for (int q = 1; q <= kMaxQ; ++q)
     if (has_class[q]) L.q[L.classes++] = q;
-  L.bucket_kinds.assign(buckets, 0);
-  for (std::size_t b = 0; b < buckets; ++b) {
+  for (std::size_t b = 0; b < buckets; ++b)
     L.largest_bucket = std::max(L.largest_bucket, start[b + 1] - start[b]);
-    for (std::uint32_t e = start[b]; e < start[b + 1]; ++e)
-      L.bucket_kinds[b] |= (L.entries[e].kind & kPartialKind) != 0 ? kBucketHasPartial : kBucketHasFull;
-  }
   return L;
 }
 

@@ -20,34 +20,51 @@ namespace strmatch::detail::multi {
 
 constexpr std::uint32_t kNocaseBit = 0x80000000u;  ///< in a length_flags word: case-insensitive
 constexpr int kMaxQ = 8;                           ///< longest q-gram (one 64-bit word)
-constexpr std::uint32_t kPartialKind = 1u << 9;    ///< in BucketEntry::kind: fewer than 4 pre bytes
-constexpr std::uint8_t kBucketHasFull = 1;         ///< in QgramLayout::bucket_kinds
-constexpr std::uint8_t kBucketHasPartial = 2;      ///< in QgramLayout::bucket_kinds
+constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;   ///< BucketEntry::parent: none
+constexpr std::uint32_t kKeyBytes = 16;            ///< pattern bytes held in an entry's key
 
-/// One candidate bucket entry: the pattern's last q bytes (its suffix q-gram, folded when the
-/// pattern is case-insensitive), its internal index, its length with kNocaseBit, and the up to 4
-/// pattern bytes just before the gram (`pre`, byte m - q - 1 in bits 24..31, absent bytes 0): a
-/// cheap test before the pattern's bytes are read; and its kind.
+/// One bucket entry: a pattern keyed by its bytes read backwards from its end (its *reversed*
+/// string). Sorted by reversed string, a bucket puts every pattern after the patterns that are its
+/// suffixes, and the patterns ending at a text position are the chain (`parent` links) of the
+/// last entry not greater than the text read backwards from there. key_hi holds bytes [m - 8, m)
+/// little-endian, so byte m - 1 is the most significant and comparing (key_hi, key_lo) as a 128-bit
+/// number compares the first 16 reversed bytes; absent bytes (m < 16) are 0. Keys are ASCII-folded
+/// when the pattern is case-insensitive. 32 bytes: one sector.
 struct BucketEntry {
-  std::uint64_t gram;
-  std::uint32_t index;
-  std::uint32_t length_flags;
-  std::uint32_t pre;
-  std::uint32_t kind;  ///< q | case-insensitive << 8 | kPartialKind when fewer than 4 pre bytes
+  std::uint64_t key_hi;        ///< pattern bytes [m - 8, m)
+  std::uint64_t key_lo;        ///< pattern bytes [m - 16, m - 8)
+  std::uint32_t length_flags;  ///< m | kNocaseBit when case-insensitive
+  std::uint32_t index;         ///< internal pattern index
+  /// Entry of the longest pattern of the same kind that is a suffix of this one (an equal pattern
+  /// sorted before it included), or kNoParent.
+  std::uint32_t parent;
+  std::uint32_t kind;  ///< q | case-insensitive << 8
 };
+static_assert(sizeof(BucketEntry) == 32, "one 32-byte sector per entry");
 
-/// Order of the entries inside a bucket: (kind, gram, pre), then index; the scan binary-searches it.
-STRMATCH_HOST_DEVICE bool entry_less(std::uint32_t kind_a, std::uint64_t gram_a, std::uint32_t pre_a,
-                                     std::uint32_t kind_b, std::uint64_t gram_b, std::uint32_t pre_b) {
-  if (kind_a != kind_b) return kind_a < kind_b;
-  if (gram_a != gram_b) return gram_a < gram_b;
-  return pre_a < pre_b;
+/// Leading zero bits of a nonzero 64-bit word.
+STRMATCH_HOST_DEVICE int clz64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(x));
+#else
+  return __builtin_clzll(x);
+#endif
 }
 
-/// Mask of the `pre` bytes a pattern of length m in class q has: min(4, m - q) high bytes.
-STRMATCH_HOST_DEVICE std::uint32_t pre_mask(std::uint32_t m, std::uint32_t q) {
-  const std::uint32_t len = m - q < 4 ? m - q : 4;
-  return len == 0 ? 0u : ~0u << (8 * (4 - len));
+/// Three-way comparison of two 16-byte keys (their first reversed bytes): -1, 0 or 1.
+STRMATCH_HOST_DEVICE int key_compare(std::uint64_t a_hi, std::uint64_t a_lo, std::uint64_t b_hi,
+                                     std::uint64_t b_lo) {
+  if (a_hi != b_hi) return a_hi < b_hi ? -1 : 1;
+  if (a_lo != b_lo) return a_lo < b_lo ? -1 : 1;
+  return 0;
+}
+
+/// Length of the common prefix of two keys' reversed bytes (0..16).
+STRMATCH_HOST_DEVICE std::uint32_t key_lcp(std::uint64_t a_hi, std::uint64_t a_lo, std::uint64_t b_hi,
+                                           std::uint64_t b_lo) {
+  if (a_hi != b_hi) return static_cast<std::uint32_t>(clz64(a_hi ^ b_hi)) / 8;
+  if (a_lo != b_lo) return 8 + static_cast<std::uint32_t>(clz64(a_lo ^ b_lo)) / 8;
+  return kKeyBytes;
 }
 
 /// The bucket of a q-gram (q in 1..8) given as its low 4 bytes `lo` and high 4 bytes `hi`, both
@@ -80,6 +97,12 @@ STRMATCH_HOST_DEVICE std::uint32_t fold4(std::uint32_t w) {
   return w | (upper >> 2);
 }
 
+/// ASCII lower case of 8 bytes at once.
+STRMATCH_HOST_DEVICE std::uint64_t fold8(std::uint64_t w) {
+  return (static_cast<std::uint64_t>(fold4(static_cast<std::uint32_t>(w >> 32))) << 32) |
+         fold4(static_cast<std::uint32_t>(w));
+}
+
 /// The qgram-filter's tables for a pattern set.
 ///
 /// Classes: patterns are grouped by gram length q, at most 3 classes: the shortest pattern's
@@ -92,8 +115,15 @@ STRMATCH_HOST_DEVICE std::uint32_t fold4(std::uint32_t w) {
 /// set (large sets, e.g. 100,000 patterns in the 2^20-bit maximum), bit class_hash2 is set too
 /// (hashes = 2) and an offset passes only when both bits are set: about (2 x load)^2 false passes
 /// instead of load (STRMATCH_QGRAM_HASHES=1|2 forces it, for experiments). Buckets: class_hash indexes
-/// bucket_start (2^bits + 1 entries); entries of a bucket are sorted by entry_less, then index.
-/// Cost: O(patterns log patterns) time, 2^bits / 8 + 5 * 2^bits + 24 * patterns bytes.
+/// bucket_start (2^bits + 1 entries); the entries of a bucket are sorted by (kind, reversed
+/// pattern, then index; case-insensitive patterns compare folded), each linked to its longest
+/// suffix of the same kind (BucketEntry::parent). A lookup at a gram ending at text offset e finds
+/// by binary search the last entry of the kind not greater than the text read backwards from e and
+/// walks its chain: the patterns of the kind that end at e are the chain's members no longer than
+/// the common prefix (so patterns sharing a long suffix cost log(bucket) steps, not one
+/// verification each).
+/// Cost: O(patterns log patterns) time (comparisons of up to the longest pattern's bytes),
+/// 2^bits / 8 + 4 * 2^bits + 32 * patterns bytes.
 struct QgramLayout {
   int bits = 10;
   int hashes = 1;     ///< bitmap bits per gram: 1 (class_hash) or 2 (and class_hash2)
@@ -103,13 +133,10 @@ struct QgramLayout {
   bool has_case = false, has_nocase = false;
   std::vector<std::uint32_t> filter;        ///< 2^bits bits
   std::vector<std::uint32_t> bucket_start;  ///< 2^bits + 1
-  std::vector<BucketEntry> entries;         ///< by bucket, then entry_less, then index
-  /// Per bucket: kBucketHasFull when it holds an entry with 4 pre-gram bytes, kBucketHasPartial
-  /// when it holds one with fewer (any class or case), so a lookup skips the search that cannot
-  /// match.
-  std::vector<std::uint8_t> bucket_kinds;
-  std::size_t filter_set = 0;        ///< bits set in the bitmap (both hashes)
-  std::uint32_t largest_bucket = 0;  ///< entries in the largest bucket
+  std::vector<BucketEntry> entries;         ///< by bucket, then kind, reversed pattern, index
+  std::size_t filter_set = 0;               ///< bits set in the bitmap (both hashes)
+  std::uint32_t largest_bucket = 0;         ///< entries in the largest bucket
+  std::uint32_t longest_chain = 0;          ///< most entries on one parent chain
 };
 
 QgramLayout build_qgram_layout(const PatternTable& t);

@@ -773,6 +773,32 @@ TEST(MultiCudaEdge, NestedPatterns) {
   check_all_algorithms(c, 3, "nested");
 }
 
+TEST(MultiCudaEdge, PatternsSharingLongSuffixes) {
+  // Register-name families (hundreds of patterns sharing their last 8..40 bytes, past the
+  // qgram-filter's 16-byte keys), nested, with NUL bytes and case-insensitive members; the text
+  // holds them, their suffixes and near misses.
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(multi_seed() + 12);
+  const std::vector<std::string> tails = {"_EN_MASK", "BASE_IDX", "_CONTROL__ENABLE__SHIFT",
+                                          "_REG_STATUS__BUSY_FLAG_MASK_0123456789abcdef"};
+  Case c;
+  for (std::uint32_t k = 0; k < (quick_run() ? 150u : 600u); ++k) {
+    std::string p;
+    for (std::size_t i = rng() % 12; i > 0; --i) p += "AB_xy\0"[rng() % 6];
+    p += tails[rng() % tails.size()];
+    if (rng() % 5 == 0) p = p.substr(rng() % p.size());
+    c.patterns.push_back({p, k, rng() % 7 == 0 ? PatternFlags::case_insensitive : PatternFlags::none});
+    if (rng() % 3 == 0) p[rng() % p.size()] ^= 0x20;
+    c.text += p + (rng() % 2 ? " " : "");
+  }
+  const Expected e = reference(c);
+  ASSERT_GE(e.matches.size(), quick_run() ? 150u : 600u);
+  for (const auto& a : kGpuAlgorithms) {
+    check_gpu_set(c, e, a, 5, "long shared suffixes");
+    if (HasFatalFailure()) return;
+  }
+}
+
 TEST(MultiCudaEdge, PatternLongerThanText) {
   SKIP_WITHOUT_GPU();
   Case c;

@@ -1,10 +1,10 @@
 // The GPU qgram-filter's host-built tables (src/multi/qgram_layout.*), checked without a GPU: a
 // scalar model of the kernel's candidate logic (src/cuda/multi_kernels.cuh, qgram_kernel: the
-// filter bit, the class's suffix gram, the 4 pre-gram bytes, the binary search of the sorted
-// bucket, the verification of the rest) scans random texts over windows with the chunker's
-// ownership rule and must find exactly what the naive reference finds. The model mirrors the
-// kernel step by step; a change to either must be made to both (the GPU differential tests check
-// the kernel itself on the device).
+// filter bit, the class's suffix gram, the binary search of the bucket sorted by reversed pattern
+// for the text read backwards, the parent chain of the entry found) scans random texts over
+// windows with the chunker's ownership rule and must find exactly what the naive reference finds.
+// The model mirrors the kernel step by step; a change to either must be made to both (the GPU
+// differential tests check the kernel itself on the device).
 // Seed: STRMATCH_TEST_SEED (default below).
 #include "multi/qgram_layout.hpp"
 
@@ -68,67 +68,67 @@ void model_scan(const mu::QgramLayout& L, const mu::PatternTable& t, const std::
         const std::uint32_t h2 = mu::class_hash2(L.fold ? flo : rlo, L.fold ? fhi : rhi, q, L.bits);
         if (((L.filter[h2 >> 5] >> (h2 & 31)) & 1u) == 0) continue;
       }
-      const std::uint64_t raw = (static_cast<std::uint64_t>(rhi) << 32) | rlo;
-      const std::uint64_t folded = (static_cast<std::uint64_t>(fhi) << 32) | flo;
-      std::uint32_t pre = 0;
-      for (int i = 1; i <= 4; ++i)
-        if (g >= static_cast<std::uint64_t>(i)) pre |= static_cast<std::uint32_t>(s[g - i]) << (32 - 8 * i);
-      const std::uint32_t fpre = mu::fold4(pre);
+      const std::uint64_t e = g + q;         // the gram's end: the query is the text read backwards from e
+      const std::uint64_t qlen = e;          // readable bytes before e
+      std::uint64_t raw_hi = 0, raw_lo = 0;  // bytes [e - 8, e) and [e - 16, e - 8), 0 before the window
+      for (std::uint32_t i = 0; i < 16; ++i)
+        if (i < e)
+          (i < 8 ? raw_hi : raw_lo) |= static_cast<std::uint64_t>(s[e - 1 - i]) << (56 - 8 * (i & 7));
       const std::uint32_t b0 = L.bucket_start[h], b1 = L.bucket_start[h + 1];
-      const auto lower = [&](std::uint32_t from, std::uint32_t kind, std::uint64_t gram, std::uint32_t p) {
-        std::uint32_t lo = from, hi = b1;
-        while (lo < hi) {
-          const std::uint32_t mid = lo + (hi - lo) / 2;
-          const mu::BucketEntry& e = L.entries[mid];
-          if (mu::entry_less(e.kind, e.gram, e.pre, kind, gram, p))
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        return lo;
-      };
-      const auto emit = [&](std::uint32_t m, std::uint32_t k, bool nc, std::uint32_t verify_to) {
-        if (g + q < m) return;
-        const std::uint64_t begin = g + q - m;
-        if (begin >= own) return;
-        const std::uint8_t* p = t.data(k);
-        for (std::uint32_t j = 0; j < verify_to; ++j)
-          if (nc ? fold_byte(s[begin + j]) != fold_byte(p[j]) : s[begin + j] != p[j]) return;
-        out.push_back(strmatch::Match{base + begin, base + begin + m, k});
-      };
       for (std::uint32_t nc = 0; nc < 2; ++nc) {
         if (!(nc ? L.has_nocase : L.has_case)) continue;
-        const std::uint64_t gram = nc ? folded : raw;
-        const std::uint32_t tp = nc ? fpre : pre;
         const std::uint32_t kind = static_cast<std::uint32_t>(q) | (nc << 8);
-        const std::uint32_t kinds = L.bucket_kinds[h];
-        for (std::uint32_t e = (kinds & mu::kBucketHasFull) != 0 ? lower(b0, kind, gram, tp) : b1; e < b1;
-             ++e) {
-          const mu::BucketEntry& be = L.entries[e];
-          if (be.kind != kind || be.gram != gram || be.pre != tp) break;
-          const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
-          emit(m, be.index, nc != 0, m > static_cast<std::uint32_t>(q) + 4 ? m - q - 4 : 0);
+        const std::uint64_t qhi = nc ? mu::fold8(raw_hi) : raw_hi, qlo = nc ? mu::fold8(raw_lo) : raw_lo;
+        // Reversed text byte i (0: the byte before e), folded for case-insensitive kinds.
+        const auto text_rev = [&](std::uint64_t i) { return nc ? fold_byte(s[e - 1 - i]) : s[e - 1 - i]; };
+        // Binary search for the last entry not greater than the query; its common prefix with it.
+        std::uint32_t lo = b0, hi = b1;
+        const mu::BucketEntry* pred = nullptr;
+        std::uint64_t pred_lcp = 0;
+        while (lo < hi) {
+          const std::uint32_t mid = lo + (hi - lo) / 2;
+          const mu::BucketEntry& E = L.entries[mid];
+          bool not_greater;
+          std::uint64_t lcp = mu::key_lcp(E.key_hi, E.key_lo, qhi, qlo);
+          if (E.kind != kind) {
+            not_greater = E.kind < kind;
+          } else if (const int c = mu::key_compare(E.key_hi, E.key_lo, qhi, qlo); c != 0) {
+            not_greater = c < 0;
+          } else {
+            const std::uint64_t m = E.length_flags & ~mu::kNocaseBit;
+            int d = 0;
+            if (m > mu::kKeyBytes && qlen > mu::kKeyBytes) {
+              const std::uint8_t* p = t.data(E.index);
+              for (; lcp < std::min(m, qlen); ++lcp) {
+                const std::uint8_t a = nc ? fold_byte(p[m - 1 - lcp]) : p[m - 1 - lcp], b = text_rev(lcp);
+                if (a != b) {
+                  d = a < b ? -1 : 1;
+                  break;
+                }
+              }
+            }
+            not_greater = d != 0 ? d < 0 : m <= qlen;
+          }
+          if (not_greater) {
+            lo = mid + 1;
+            pred = &E;
+            pred_lcp = lcp;
+          } else {
+            hi = mid;
+          }
         }
-        // Partial entries: first pre byte 0, then first pre byte = the text's byte before g.
-        if ((kinds & mu::kBucketHasPartial) == 0) continue;
-        const std::uint32_t pkind = kind | mu::kPartialKind;
-        const std::uint32_t top = tp & 0xFF000000u;
-        std::uint32_t e = lower(b0, pkind, gram, 0);
-        for (int range = 0; range < 2; ++range) {
-          const std::uint32_t want = range == 0 ? 0u : top;
-          if (range == 1) {
-            if (top == 0 || e >= b1) break;
-            const mu::BucketEntry& f = L.entries[e];
-            if (f.kind == pkind && f.gram == gram && (f.pre & 0xFF000000u) < top)
-              e = lower(e + 1, pkind, gram, top);
+        if (pred == nullptr || pred->kind != kind) continue;
+        const std::uint64_t lcp = std::min(pred_lcp, qlen);
+        if (lcp < static_cast<std::uint64_t>(q)) continue;
+        // The chain: every pattern of the kind that is a suffix of pred, longest first.
+        for (const mu::BucketEntry* E = pred;;) {
+          const std::uint64_t m = E->length_flags & ~mu::kNocaseBit;
+          if (m <= lcp) {
+            if (e - m >= own) break;  // begins past the owned bytes, and so do the shorter ones
+            out.push_back(strmatch::Match{base + e - m, base + e, E->index});
           }
-          for (; e < b1; ++e) {
-            const mu::BucketEntry& be = L.entries[e];
-            if (be.kind != pkind || be.gram != gram || (be.pre & 0xFF000000u) != want) break;
-            const std::uint32_t m = be.length_flags & ~mu::kNocaseBit;
-            if ((tp & mu::pre_mask(m, q)) != be.pre) continue;
-            emit(m, be.index, nc != 0, 0);
-          }
+          if (E->parent == mu::kNoParent) break;
+          E = &L.entries[E->parent];
         }
       }
     }
@@ -231,10 +231,10 @@ TEST(QgramLayout, ClassesAndFilterFollowTheDocumentedRule) {
         << "window " << w;
 }
 
-TEST(QgramLayout, PartialEntriesSharingAGramByTheirFirstPreByte) {
-  // One gram "abcd" (class 4) with 0..3 bytes before it: the gram alone, a NUL byte before it
-  // (first pre byte 0, found in the first range), and several first pre bytes (the second range),
-  // duplicates and nested ones included; case-insensitive copies fold the pre bytes.
+TEST(QgramLayout, PatternsSharingAGramWithFewBytesBeforeIt) {
+  // One gram "abcd" (class 4) with 0..4 bytes before it: the gram alone, NUL bytes before it (keys
+  // padded with 0 must not match a text NUL, nor a window start), several bytes before it,
+  // duplicates and nested ones included; a case-insensitive copy compares folded.
   using std::string_literals::operator""s;
   std::vector<strmatch::reference::RefPattern> ps = {{"abcd", 0},
                                                      {"\0abcd"s, 1},
@@ -260,6 +260,39 @@ TEST(QgramLayout, PartialEntriesSharingAGramByTheirFirstPreByte) {
   const auto want = strmatch::reference::multi_find_all(text, ps);
   ASSERT_GE(want.size(), 16u);
   for (std::size_t w = 1; w <= text.size(); ++w)
+    EXPECT_TRUE(same(model_find_all(t, text, w), want)) << "window " << w;
+}
+
+TEST(QgramLayout, PatternsSharingLongSuffixes) {
+  // Identifier families like the Linux tree's register names: hundreds of patterns sharing their
+  // last 8..40 bytes (past the 16-byte keys: the byte comparisons), nested in each other, some
+  // case-insensitive, one bucket each; the text holds them, their suffixes and near misses.
+  std::mt19937_64 rng(test_seed() + 11);
+  const std::vector<std::string> tails = {"_EN_MASK", "BASE_IDX", "_CONTROL__ENABLE__SHIFT",
+                                          "_REG_STATUS__BUSY_FLAG_MASK_0123456789abcdef"};
+  std::vector<strmatch::reference::RefPattern> ps;
+  std::string text;
+  for (std::uint32_t k = 0; k < 600; ++k) {
+    std::string head;
+    for (std::size_t i = rng() % 12; i > 0; --i) head += static_cast<char>("AB_xy\0"[rng() % 6]);
+    strmatch::reference::RefPattern p;
+    p.bytes = head + tails[rng() % tails.size()];
+    if (rng() % 5 == 0) p.bytes = p.bytes.substr(rng() % p.bytes.size());  // suffixes, some short
+    p.id = k;
+    p.case_insensitive = rng() % 7 == 0;
+    ps.push_back(p);
+    std::string w = p.bytes;
+    if (rng() % 3 == 0 && !w.empty()) w[rng() % w.size()] ^= 0x20;  // near misses, case flips
+    text += w + (rng() % 2 ? " " : "");
+  }
+  const mu::PatternTable t = table_of(ps);
+  const mu::QgramLayout L = mu::build_qgram_layout(t);
+  EXPECT_GE(L.largest_bucket, 100u);
+  EXPECT_GE(L.longest_chain, 3u);
+  const auto want = strmatch::reference::multi_find_all(text, ps);
+  ASSERT_GE(want.size(), 600u);
+  for (const std::size_t w :
+       {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1000}, text.size()})
     EXPECT_TRUE(same(model_find_all(t, text, w), want)) << "window " << w;
 }
 
