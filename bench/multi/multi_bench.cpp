@@ -6,7 +6,7 @@
 // Usage: strmatch_multi_bench [--text FILE | --corpus-dir DIR] [--mb N] [--threads T]
 //                             [--reps R] [--csv FILE] [--md FILE] [--seed S] [--sets a,b,...]
 //                             [--pattern-dir DIR] [--label L] [--text-name NAME]
-//                             [--naive-mb N] [--seed003-mb N] [--algorithms a,b,...]
+//                             [--naive-mb N] [--seed003-mb N] [--algorithms a,b,...] [--paired R]
 // The text: FILE's first N MB (10^6 bytes; --mb 0: all of it), or the files under DIR (default
 // /usr/include) concatenated in sorted path order up to N MB (default 32).
 // Sets: --pattern-dir DIR reads DIR/*.txt (one pattern per line, as scripts/make_pattern_sets.py
@@ -20,6 +20,10 @@
 // patterns and over the first --naive-mb MB (default 1; its Hyperscan check is on the same
 // prefix); teddy on sets of up to 100 patterns; m-bndm on sets of up to 100 patterns and on
 // every seed003 set. Every other algorithm runs on every set.
+// --paired R (with Hyperscan): each one-thread row is also timed in R pairs, Hyperscan then ours
+// one after the other; the ratio of each pair (Hyperscan's seconds over ours) and their median,
+// minimum and maximum are reported, so that a machine whose speed drifts between the two
+// best-of-reps measurements cannot decide the comparison.
 #include <time.h>
 
 #include <algorithm>
@@ -63,6 +67,7 @@ struct Args {
   double naive_mb = 1;
   double seed003_mb = 20;
   std::string algorithms;  // comma-separated filter of our algorithms (empty: all)
+  int paired = 0;          // one-thread rows: pairs of (Hyperscan, ours) runs, 0: none
 };
 
 std::string load_corpus(const Args& a) {
@@ -222,7 +227,13 @@ struct Row {
   double seconds = 0, compile_s = 0, gbps = 0, cpu_gbps = 0;  // cpu_gbps: one-thread runs, thread CPU time
   std::uint64_t memory = 0, hot = 0, matches = 0;
   std::string fits;
+  std::vector<double> paired;  // --paired: per pair, Hyperscan's seconds / ours (sorted)
 };
+
+double median(const std::vector<double>& v) {  // v sorted, not empty
+  const std::size_t k = v.size();
+  return k % 2 == 1 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
 
 #if STRMATCH_BENCH_HAVE_HS
 struct Hs {
@@ -419,6 +430,8 @@ int main(int argc, char** argv) try {
       a.naive_mb = std::stod(val());
     else if (k == "--algorithms")
       a.algorithms = val();
+    else if (k == "--paired")
+      a.paired = std::stoi(val());
     else if (k == "--seed003-mb")
       a.seed003_mb = std::stod(val());
     else {
@@ -526,6 +539,16 @@ int main(int argc, char** argv) try {
             a.reps, [&] { r.matches = set.count(t).occurrences; }, &cpu);
         r.gbps = static_cast<double>(t.size()) / r.seconds / 1e9;
         if (th == 1) r.cpu_gbps = static_cast<double>(t.size()) / cpu / 1e9;
+#if STRMATCH_BENCH_HAVE_HS
+        if (a.paired > 0 && th == 1 && have_hs && t.size() == s.text_bytes) {
+          for (int k = 0; k < a.paired; ++k) {
+            const double hs_s = best_seconds(1, [&] { (void)hs_count(h, t, 1, nullptr); });
+            const double our_s = best_seconds(1, [&] { (void)set.count(t); });
+            r.paired.push_back(hs_s / our_s);
+          }
+          std::sort(r.paired.begin(), r.paired.end());
+        }
+#endif
         emit(rows, r);
       }
     }
@@ -545,7 +568,8 @@ int main(int argc, char** argv) try {
   std::ofstream csv(a.csv);
   csv << "experiment,implementation,device,mode,text,text_bytes,pattern,set_size,threads,seconds,gbps,"
          "cpu_time_gbps_1t,compile_seconds,memory_bytes,hot_bytes,fits_l2,matches,vs_hyperscan,"
-         "vs_hyperscan_cpu_time,check,label,detail\n";
+         "vs_hyperscan_cpu_time,check,label,detail,paired_runs,paired_vs_hyperscan_median,"
+         "paired_vs_hyperscan_min,paired_vs_hyperscan_max\n";
   std::ostringstream md;
   md << "# Multi-pattern CPU benchmark (" << a.label << ")\n\n"
      << "- machine: " << machine() << "; threads used for \"all\": " << all << "\n"
@@ -583,7 +607,10 @@ int main(int argc, char** argv) try {
         << ',' << r.text_bytes << ',' << r.set << ',' << r.patterns << ',' << r.threads << ',' << r.seconds
         << ',' << r.gbps << ',' << r.cpu_gbps << ',' << r.compile_s << ',' << r.memory << ',' << r.hot << ','
         << r.fits << ',' << r.matches << ',' << ratio << ',' << cpu_ratio << ',' << r.check << ',' << a.label
-        << ',' << csv_quote(r.note + (same_text ? "" : " (ratio over a different text length)")) << "\n";
+        << ',' << csv_quote(r.note + (same_text ? "" : " (ratio over a different text length)")) << ','
+        << r.paired.size() << ',' << (r.paired.empty() ? 0 : median(r.paired)) << ','
+        << (r.paired.empty() ? 0 : r.paired.front()) << ',' << (r.paired.empty() ? 0 : r.paired.back())
+        << "\n";
     char line[768];
     std::snprintf(line, sizeof line,
                   "| %s | %s | %zu | %s | %u | %zu | %.4f | %.3f | %.2f%s | %s | %s | %.3f | %.2f | %s | "
@@ -594,6 +621,20 @@ int main(int argc, char** argv) try {
                   static_cast<double>(r.memory) / 1e6, r.fits.c_str(),
                   static_cast<unsigned long long>(r.matches), r.check.c_str());
     md << line;
+  }
+  bool any_paired = false;
+  for (const Row& r : rows) any_paired = any_paired || !r.paired.empty();
+  if (any_paired) {
+    md << "\n## Paired runs, one thread\n\nEach pair: one Hyperscan run, then one run of ours, on the same "
+          "bytes; ratio = Hyperscan's seconds / ours (above 1: ours faster).\n\n"
+       << "| set | implementation | pairs | median ratio | min | max |\n|---|---|---|---|---|---|\n";
+    for (const Row& r : rows)
+      if (!r.paired.empty()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "| %s | %s | %zu | %.2f | %.2f | %.2f |\n", r.set.c_str(),
+                      r.engine.c_str(), r.paired.size(), median(r.paired), r.paired.front(), r.paired.back());
+        md << line;
+      }
   }
   if (any_seed003) {
     const Paper paper[] = {{"paper: GPU m-bndm, matching (GTX 260, Table 1)", 1.39},
