@@ -126,11 +126,9 @@ __device__ __forceinline__ std::uint64_t word_before(const Window& t, std::uint6
     }
   }
   std::uint64_t x = 0;
-  for (int i = 0; i < 8; ++i) {
-    const std::uint64_t j = e - back + static_cast<std::uint64_t>(i);  // wraps below 0: skipped
-    if (e + static_cast<std::uint64_t>(i) >= back && j < t.n)
-      x |= static_cast<std::uint64_t>(t.abase[t.head + j]) << (8 * i);
-  }
+  for (int i = 0; i < 8; ++i)  // byte e - back + i, when not before the window
+    if (e + static_cast<std::uint64_t>(i) >= back)
+      x |= static_cast<std::uint64_t>(text_byte(t, e - back + static_cast<std::uint64_t>(i))) << (8 * i);
   return x;
 }
 

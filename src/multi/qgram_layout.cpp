@@ -18,15 +18,11 @@ std::uint8_t reversed_byte(const PatternTable& t, std::uint32_t k, std::uint32_t
   return t.nocase[k] != 0 ? fold(c) : c;
 }
 
-/// Key word w (0: bytes [m - 8, m), 1: [m - 16, m - 8)) of a pattern, absent bytes 0.
-std::uint64_t key_word(const std::uint8_t* p, std::uint32_t m, int w, bool nc) {
+/// Key word w (0: bytes [m - 8, m), 1: [m - 16, m - 8)) of pattern k, absent bytes 0.
+std::uint64_t key_word(const PatternTable& t, std::uint32_t k, std::uint32_t w) {
   std::uint64_t x = 0;
-  for (std::uint32_t i = 0; i < 8; ++i) {
-    const std::uint32_t r = 8 * static_cast<std::uint32_t>(w) + i;  // reversed index
-    if (r >= m) break;
-    const std::uint8_t c = nc ? fold(p[m - 1 - r]) : p[m - 1 - r];
-    x |= static_cast<std::uint64_t>(c) << (56 - 8 * i);
-  }
+  for (std::uint32_t i = 0; i < 8 && 8 * w + i < t.length[k]; ++i)
+    x |= static_cast<std::uint64_t>(reversed_byte(t, k, 8 * w + i)) << (56 - 8 * i);
   return x;
 }
 
@@ -97,10 +93,11 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
     bucket[k] = h;
     hashed[k] = {L.fold ? flo : lo, L.fold ? fhi : hi, q};
     const bool nc = t.nocase[k] != 0;
-    entries[k] = BucketEntry{key_word(p, m, 0, nc),
-                             key_word(p, m, 1, nc),
+    const auto kk = static_cast<std::uint32_t>(k);
+    entries[k] = BucketEntry{key_word(t, kk, 0),
+                             key_word(t, kk, 1),
                              m | (nc ? kNocaseBit : 0u),
-                             static_cast<std::uint32_t>(k),
+                             kk,
                              kNoParent,
                              static_cast<std::uint32_t>(q) | (nc ? 1u << 8 : 0u)};
     (nc ? L.has_nocase : L.has_case) = true;
