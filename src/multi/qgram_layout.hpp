@@ -121,7 +121,9 @@ STRMATCH_HOST_DEVICE std::uint64_t fold8(std::uint64_t w) {
 /// by binary search the last entry of the kind not greater than the text read backwards from e and
 /// walks its chain: the patterns of the kind that end at e are the chain's members no longer than
 /// the common prefix (so patterns sharing a long suffix cost log(bucket) steps, not one
-/// verification each).
+/// verification each). The search is that of suffix arrays (Manber & Myers, "Suffix arrays: a new
+/// method for on-line string searches", SIAM J. Comput. 22(5), 1993) over reversed patterns, the
+/// parent chain in place of their LCP walk; the layout is strmatch's own.
 /// Cost: O(patterns log patterns) time (comparisons of up to the longest pattern's bytes),
 /// 2^bits / 8 + 4 * 2^bits + 32 * patterns bytes.
 struct QgramLayout {
