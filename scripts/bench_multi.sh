@@ -15,7 +15,7 @@
 # --seed S     seed of the pattern sets (default 1)
 # --threads T  "all threads" (default: every hardware thread)
 # --reps R     best of R timed runs (default 3)
-# BENCH-OPTIONS go to strmatch_multi_bench (its usage: bench/multi/multi_bench.cpp), e.g.
+# BENCH-OPTIONS go to strmatch_multi_bench (its usage: bench/multi/cpu/multi_bench.cpp), e.g.
 #              --algorithms auto --sets ident-2000 --paired 9 (one-thread rows also timed in 9
 #              pairs of a Hyperscan run then ours, the per-pair ratios reported)
 # The pattern sets (and their side file SOURCE.txt, giving seed and source) go to --sets-dir

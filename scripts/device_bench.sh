@@ -20,7 +20,7 @@ chmod +x "$carry/rg" 2>/dev/null
 nproc
 rc=0
 for section in ${SECTIONS:-ceilings resident e2e seed002 h2d seed001 threshold threshold-file}; do
-  timeout ${SECTION_TIMEOUT:-300} build-bench/bench/cuda/strmatch_gpu_bench --linux /dev/shm/linux-slice \
+  timeout ${SECTION_TIMEOUT:-300} build-bench/bench/exact/cuda/strmatch_gpu_bench --linux /dev/shm/linux-slice \
     --dna /dev/shm/dna16s --rg "$carry/rg" --out "$out" --tmp /dev/shm --sections "$section" --tag "$section" "$@" \
     >"$out/bench-$section.log" 2>&1 || { echo "section $section failed: rc=$?"; rc=1; }
   tail -n +1 "$out/bench-$section.log" | cut -c1-200

@@ -48,7 +48,7 @@ build() {
   echo "build: $(elapsed $t) s"
 }
 
-if [[ $stages == *,build,* || ! -x $b/tests/strmatch_cuda_tests || ! -x $b/bench/cuda/strmatch_gpu_multi_bench ]]; then
+if [[ $stages == *,build,* || ! -x $b/tests/strmatch_cuda_tests || ! -x $b/bench/multi/cuda/strmatch_gpu_multi_bench ]]; then
   nvidia-smi -L; nproc; nvcc --version | tail -1; cmake --version | head -1
   build || exit 1
 fi
@@ -94,7 +94,7 @@ if [[ $stages == *,bench,* ]]; then
   # and output prefix, so that a section can be rerun alone in a later call.
   for section in ${SECTIONS:-seed003 linux}; do
     s=$(now)
-    timeout ${BENCH_TIMEOUT:-420} $b/bench/cuda/strmatch_gpu_multi_bench --slice $shm/linux-slice --sets "$sets" \
+    timeout ${BENCH_TIMEOUT:-420} $b/bench/multi/cuda/strmatch_gpu_multi_bench --slice $shm/linux-slice --sets "$sets" \
       --sections $section --out "$out/gpu-multi-$section" ${BENCH_ARGS:-} 2>&1 | tee "$out/gpu-multi-$section.log" |
       cut -c1-260
     brc=${PIPESTATUS[0]}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device machine (H100/H200): build with CUDA, run strmatch_cuda_tests (and the unit tests), then
+# Device machine (H100/H200): build with CUDA, run strmatch_cuda_tests (and the core tests), then
 # compute-sanitizer memcheck and racecheck over the reduced GPU suite (STRMATCH_CUDA_QUICK=1).
 # Usage (from the repository root on the device): scripts/device_test.sh [out-dir]
 set -uo pipefail
@@ -12,13 +12,13 @@ cmake --version | head -1
 command -v compute-sanitizer || echo "compute-sanitizer: not found"
 cmake -S . -B build-dev -G Ninja -DSTRMATCH_CUDA=ON -DSTRMATCH_BUILD_CLI=OFF -DSTRMATCH_BUILD_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { tail -40 "$out/cmake.log"; exit 1; }
-ninja -C build-dev -j16 strmatch_cuda_tests strmatch_unit_tests >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+ninja -C build-dev -j16 strmatch_cuda_tests strmatch_core_tests >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 rc=0
 start=$(date +%s.%N)
 build-dev/tests/strmatch_cuda_tests ${CUDA_TEST_ARGS:-} >"$out/cuda_tests.log" 2>&1 || rc=1
 echo "strmatch_cuda_tests: rc=$rc, $(awk "BEGIN{print $(date +%s.%N) - $start}") s"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure|Expected|Which is|rerun" "$out/cuda_tests.log" | head -40
-build-dev/tests/strmatch_unit_tests >"$out/unit_tests.log" 2>&1 || rc=1
+build-dev/tests/strmatch_core_tests >"$out/unit_tests.log" 2>&1 || rc=1
 tail -3 "$out/unit_tests.log"
 if [ "${SANITIZE:-1}" = 1 ]; then
   for tool in memcheck racecheck; do

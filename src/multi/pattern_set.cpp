@@ -10,10 +10,10 @@
 
 #include "core/chunker.hpp"
 #include "core/names.hpp"
-#include "core/threads.hpp"
-#include "cpu/parallel/ordered_executor.hpp"
-#include "cuda/multi_backend.hpp"
-#include "multi/multi_algorithm.hpp"
+#include "core/cpu/threads.hpp"
+#include "core/cpu/ordered_executor.hpp"
+#include "multi/cuda/multi_cuda.hpp"
+#include "multi/cpu/multi_algorithm.hpp"
 #include "strmatch/multi.hpp"
 
 namespace strmatch {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/naive.hpp"
+#include "reference/exact.hpp"
 
 extern char** environ;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli/cli_support.hpp"
-#include "reference/multi_naive.hpp"
+#include "reference/multi.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/multi.hpp"
 #include "strmatch/multi_stream.hpp"

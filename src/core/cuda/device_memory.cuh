@@ -1,0 +1,390 @@
+// Internal (CUDA sources only): RAII device and pinned buffers and the host copy pool that fills
+// pinned staging buffers from pageable memory or files with several threads. Shared by the exact
+// and the pattern-set GPU paths.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/cuda/cuda_check.hpp"
+
+namespace strmatch::detail::cuda {
+
+// ---- RAII buffers ----------------------------------------------------------------------------------
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFree(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  /// Makes room for at least `count` elements (contents are lost when it grows).
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(
+        cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(count, 1) * sizeof(T)));
+    size_ = count;
+  }
+  T* get() const { return ptr_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
+                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocDefault));
+    size_ = count;
+  }
+  T* get() const { return ptr_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Pinned host memory mapped into the device's address space (cudaHostAllocMapped): a kernel
+/// writes results straight into it through device(), and the host reads them through get() after
+/// synchronising with the kernel's stream (no copy, no extra stream operation). For small results
+/// (counts per segment, a few staged offsets) where a copy's latency would dominate.
+template <typename T>
+class MappedBuffer {
+ public:
+  MappedBuffer() = default;
+  MappedBuffer(const MappedBuffer&) = delete;
+  MappedBuffer& operator=(const MappedBuffer&) = delete;
+  ~MappedBuffer() { reset(); }
+  void reset() {
+    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    device_ = nullptr;
+    size_ = 0;
+  }
+  /// Makes room for at least `count` elements (contents are lost when it grows).
+  void ensure(std::size_t count) {
+    if (count <= size_ && ptr_ != nullptr) return;
+    reset();
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
+                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocMapped));
+    const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), ptr_, 0);
+    if (e != cudaSuccess) {
+      reset();
+      STRMATCH_CUDA_CHECK(e);
+    }
+    size_ = count;
+  }
+  T* get() const { return ptr_; }        ///< host address
+  T* device() const { return device_; }  ///< the same memory, as kernels address it
+  std::size_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  T* device_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// ---- host copy pool ------------------------------------------------------------------------------
+
+/// One pause of a spin-wait loop (lets the sibling hyper-thread run, saves power).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("pause");
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
+
+/// Copies n bytes from src to dst (host memory, not overlapping) for a device copy that follows.
+/// For 256 bytes .. 1 MiB with SSE2 (the small-text path's blocks): non-temporal 16-byte stores
+/// once dst is 16-byte aligned, so the destination lines are written to memory without being read
+/// first (a plain copy of such sizes reads them: 3 host memory passes instead of 2, and the PCIe
+/// copy that reads them next is the 4th, all sharing the host's memory bandwidth; measured on the
+/// H200 host: seed 002's 8 MB end-to-end 377 -> 273 us); ends with a store fence, so another thread
+/// (or the DMA engine, queued after a release/acquire hand-off) sees the bytes. Otherwise
+/// std::memcpy: larger copies are streamed by glibc itself, and this loop measured slower there
+/// (pattern-set end-to-end scans of 4 MiB parts: 44.5-45.6 GB/s against 49.1-52.3 GB/s).
+inline void copy_for_device(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+#if defined(__SSE2__)
+  if (n >= 256 && n <= (std::size_t{1} << 20)) {
+    const std::size_t head = (16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & 15;
+    std::memcpy(dst, src, head);
+    dst += head;
+    src += head;
+    n -= head;
+    std::size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    std::memcpy(dst + i, src + i, n - i);
+    _mm_sfence();
+    return;
+  }
+#endif
+  std::memcpy(dst, src, n);
+}
+
+/// A few threads that copy pageable host memory into pinned staging together (one thread copies
+/// page-cache or heap memory at roughly 10 GB/s; the PCIe link takes about 55).
+///
+/// Work is handed out as numbered tasks from a shared counter, in increasing order, to whichever
+/// threads are there (the calling thread always takes part), so a helper that wakes late costs
+/// throughput, not latency: the caller never waits for a thread that has not started. After a run
+/// the helpers spin for spin() (default 50 us) before sleeping on a condition variable, so that
+/// back-to-back runs (the chunks of one search, or consecutive searches) do not pay a futex wake-up
+/// each (tens of microseconds); the spin is bounded so idle helpers do not keep burning CPU.
+/// One run at a time (callers serialise); run() and run_tasks() are called from one thread at a time.
+class CopyPool {
+ public:
+  static constexpr std::chrono::microseconds kDefaultSpin{50};
+
+  explicit CopyPool(unsigned threads) : parts_(std::max(threads, 1u)) {
+    for (unsigned i = 1; i < parts_; ++i) workers_.emplace_back([this, i] { work(i); });
+  }
+  CopyPool(const CopyPool&) = delete;
+  CopyPool& operator=(const CopyPool&) = delete;
+  ~CopyPool() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_.store(true, std::memory_order_release);
+    }
+    cv_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+  unsigned threads() const { return parts_; }
+
+  /// How long idle helpers (and a caller waiting for them) spin before sleeping; 0 sleeps at once.
+  void set_spin(std::chrono::microseconds spin) {
+    spin_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(spin).count(),
+                   std::memory_order_relaxed);
+  }
+  std::chrono::microseconds spin() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::nanoseconds(spin_ns_.load(std::memory_order_relaxed)));
+  }
+
+  /// Fills dst[0, n) by calling fill(dst + b, b, e - b) on disjoint 4 KiB-aligned parts, about one
+  /// per thread (the calling thread takes part too). Exceptions from `fill` are rethrown here.
+  using Fill = std::function<void(std::uint8_t* dst, std::size_t offset, std::size_t len)>;
+  void run(std::uint8_t* dst, std::size_t n, const Fill& fill) {
+    run(dst, n, fill, parts_, std::size_t{1} << 20);
+  }
+
+  /// As run(dst, n, fill), in at most `max_parts` parts (threads 1..max_parts-1 may help; the others
+  /// are not woken), and on the calling thread alone when n < min_parallel_bytes.
+  void run(std::uint8_t* dst, std::size_t n, const Fill& fill, unsigned max_parts,
+           std::size_t min_parallel_bytes) {
+    const unsigned use = std::clamp(max_parts, 1u, parts_);
+    if (n < min_parallel_bytes || use == 1 || n == 0) {
+      fill(dst, 0, n);
+      return;
+    }
+    const std::size_t per = ((n + use - 1) / use + 4095) & ~std::size_t{4095};  // parts cover n
+    const std::size_t count = (n + per - 1) / per;
+    run_tasks(
+        count,
+        [&](std::size_t i) {
+          const std::size_t b = per * i, e = std::min(n, b + per);
+          fill(dst + b, b, e - b);
+        },
+        use);
+  }
+
+  /// Runs task(0), ..., task(count - 1), each exactly once, on the calling thread and up to
+  /// max_threads - 1 helpers; indices are handed out in increasing order, so low indices finish
+  /// first (a pipeline can consume a finished prefix while the rest is being produced).
+  /// `poll`, when given, is called by the calling thread only: before each task it takes and
+  /// repeatedly while it waits for the helpers' last tasks (it must be cheap: e.g. check progress
+  /// flags and queue an asynchronous copy). Returns when every task has finished and no helper is
+  /// inside the run. The first exception from a task or from `poll` stops the handing out of tasks
+  /// and is rethrown here once the helpers have left (tasks already started finish).
+  using Task = std::function<void(std::size_t index)>;
+  using Poll = std::function<void()>;
+  void run_tasks(std::size_t count, const Task& task, unsigned max_threads, const Poll& poll = {}) {
+    if (count == 0) return;
+    const unsigned use = std::clamp(max_threads, 1u, parts_);
+    if (use == 1 || count == 1) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (poll) poll();
+        task(i);
+      }
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      task_ = &task;
+      count_ = count;
+      use_ = use;
+      next_.store(0, std::memory_order_relaxed);
+      failed_.store(false, std::memory_order_relaxed);
+      error_ = nullptr;
+      open_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    cv_.notify_all();
+    try {
+      take_tasks(poll ? &poll : nullptr);
+    } catch (...) {  // from poll: stop the others, then report it
+      fail(std::current_exception());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      open_ = false;  // helpers that have not joined yet will not
+    }
+    wait_helpers(poll ? &poll : nullptr);
+    std::lock_guard<std::mutex> lock(mu_);
+    task_ = nullptr;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void fail(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!error_) error_ = std::move(e);
+    failed_.store(true, std::memory_order_relaxed);
+  }
+
+  /// Takes tasks until none is left or one failed; `poll` (caller only) runs before each.
+  void take_tasks(const Poll* poll) {
+    while (!failed_.load(std::memory_order_relaxed)) {
+      if (poll != nullptr) (*poll)();
+      const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+      if (i >= count_) return;
+      try {
+        (*task_)(i);
+      } catch (...) {
+        fail(std::current_exception());
+      }
+    }
+  }
+
+  /// Waits until no helper is inside the run: spinning (calling `poll` when given, for as long as
+  /// it takes: the helpers are finishing their last task), else spinning for spin() and sleeping.
+  void wait_helpers(const Poll* poll) {
+    const auto until = Clock::now() + std::chrono::nanoseconds(spin_ns_.load(std::memory_order_relaxed));
+    unsigned k = 0;
+    while (active_.load(std::memory_order_acquire) != 0) {
+      if (poll != nullptr) {
+        try {
+          (*poll)();
+        } catch (...) {
+          fail(std::current_exception());
+          poll = nullptr;
+        }
+      } else if ((++k & 63) == 0 && Clock::now() >= until) {
+        std::unique_lock<std::mutex> lock(mu_);
+        done_cv_.wait(lock, [this] { return active_.load(std::memory_order_acquire) == 0; });
+        return;
+      }
+      cpu_relax();
+    }
+  }
+
+  /// Waits for a run newer than `seen` (spinning for spin() first); returns its generation, or 0
+  /// when the pool is being destroyed.
+  std::uint64_t wait_run(std::uint64_t seen) {
+    const auto until = Clock::now() + std::chrono::nanoseconds(spin_ns_.load(std::memory_order_relaxed));
+    for (unsigned k = 1;; ++k) {
+      if (stop_.load(std::memory_order_acquire)) return 0;
+      const std::uint64_t g = generation_.load(std::memory_order_acquire);
+      if (g != seen) return g;
+      if ((k & 63) == 0 && Clock::now() >= until) break;
+      cpu_relax();
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] {
+      return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_relaxed) != seen;
+    });
+    return stop_.load(std::memory_order_relaxed) ? 0 : generation_.load(std::memory_order_relaxed);
+  }
+
+  void work(unsigned i) {
+    std::uint64_t seen = 0;
+    while (true) {
+      const std::uint64_t g = wait_run(seen);
+      if (g == 0) return;
+      seen = g;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        // Join only the run that woke us, while it is open, and only if it wants this thread.
+        if (!open_ || generation_.load(std::memory_order_relaxed) != g || i >= use_) continue;
+        active_.fetch_add(1, std::memory_order_relaxed);
+      }
+      take_tasks(nullptr);
+      if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> lock(mu_);
+        done_cv_.notify_all();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  unsigned parts_ = 1;
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> generation_{0};  // changed under mu_
+  std::atomic<std::int64_t> spin_ns_{std::chrono::nanoseconds(kDefaultSpin).count()};
+  // The current run: set under mu_ before generation_ changes; helpers join under mu_.
+  const Task* task_ = nullptr;
+  std::size_t count_ = 0;
+  unsigned use_ = 1;
+  bool open_ = false;                 // helpers may still join (under mu_)
+  std::atomic<unsigned> active_{0};   // helpers inside the run
+  std::atomic<std::size_t> next_{0};  // next task index to hand out
+  std::atomic<bool> failed_{false};   // a task or poll threw: hand out no more
+  std::exception_ptr error_;          // the first exception (under mu_)
+};
+
+}  // namespace strmatch::detail::cuda

@@ -1,0 +1,32 @@
+// naive: the brute-force window-by-window comparison, O(nm) worst case; scalar; the textbook
+// baseline (seed 001's and seed 002's "BF").
+#include "exact/cpu/algorithms.hpp"
+
+namespace strmatch::detail {
+
+namespace {
+class Naive final : public ExactAlgorithm {
+ public:
+  explicit Naive(std::string_view p) : p_(p) {}
+  void search(const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) const override {
+    const std::size_t m = p_.size();
+    if (m > n) return;
+    const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
+    for (std::size_t i = 0; i + m <= n; ++i) {
+      std::size_t j = 0;
+      while (j < m && t[i + j] == p[j]) ++j;
+      if (j == m) hits.add(base + i);
+    }
+  }
+  std::string_view name() const noexcept override { return "naive"; }
+
+ private:
+  std::string p_;
+};
+}  // namespace
+
+std::unique_ptr<ExactAlgorithm> make_naive(std::string_view pattern) {
+  return std::make_unique<Naive>(pattern);
+}
+
+}  // namespace strmatch::detail

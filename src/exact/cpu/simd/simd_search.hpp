@@ -1,0 +1,41 @@
+// Internal: the simd exact-search filter (seed 001) at a chosen SIMD level, for tests and benches.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "exact/cpu/exact_algorithm.hpp"
+#include "core/cpu/simd_level.hpp"
+
+namespace strmatch::detail {
+
+/// The pattern offsets whose bytes the filter compares: `count` distinct offsets (1 when m == 1),
+/// chosen greedily as the rarest bytes of the pattern by kBytePpm (ties: a byte value not chosen
+/// yet, then the offset farthest from those chosen).
+struct RareBytes {
+  std::size_t offsets[8] = {};
+  int count = 1;
+};
+RareBytes choose_rare_bytes(std::string_view pattern, int count) noexcept;
+
+/// How many bytes the `simd` filter compares for this pattern (1, 2, 3, 4 or 8), by the rule
+/// measured in docs/exact-search.md: m when m < 4 (the whole pattern: no verification); for a
+/// small-alphabet pattern (<= 4 distinct byte values, e.g. DNA) 8 when m >= 8, else 4; 4 when the
+/// two rarest bytes are common (estimated pass rate > 1e-3); else 2.
+int simd_compared_bytes(std::string_view pattern) noexcept;
+
+/// Estimated probability (0..1) that a position of typical text passes a filter on the
+/// `count` rarest bytes: the product of their frequencies (kBytePpm).
+double filter_pass_rate(std::string_view pattern, int count) noexcept;
+
+/// Builds the simd algorithm with the kernels of exactly `level`, whatever STRMATCH_SIMD says,
+/// comparing `compared_bytes` bytes (1, 2, 4 or 8, or 3 when m == 3; 0: simd_compared_bytes(
+/// pattern); clamped to m).
+/// `guard`: switch to kmp for the rest of a text where verification dominates (what `simd` does;
+/// false runs the bare filter, so that tests reach the kernels on every input).
+/// Throws InvalidArgument when the CPU lacks `level` (cpu_simd_level() < level).
+std::unique_ptr<ExactAlgorithm> make_simd_at_level(std::string_view pattern, SimdLevel level,
+                                                   int compared_bytes = 0, bool guard = true);
+
+}  // namespace strmatch::detail

@@ -1,0 +1,448 @@
+// ExactSearcher: backend choice, the multi-threaded chunked driver and the streaming driver.
+#include "strmatch/exact.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <thread>
+
+#include "core/chunker.hpp"
+#include "core/names.hpp"
+#include "core/cpu/threads.hpp"
+#include "exact/cpu/exact_algorithm.hpp"
+#include "core/cpu/ordered_executor.hpp"
+#include "core/cpu/simd_level.hpp"
+#include "exact/cuda/exact_cuda.hpp"
+
+#ifndef STRMATCH_VERSION
+#define STRMATCH_VERSION "0.0.0"
+#endif
+
+namespace strmatch {
+
+namespace {
+
+// Chunk size of the parallel driver, counting and positions: 1 MiB. Positions mode keeps at most
+// 2 * threads chunk results (8 bytes per occurrence at worst); counting keeps nothing, and 1 MiB
+// chunks beat 4 MiB ones on 16 threads (smaller stragglers at the end: 80/78/82/74% of the read
+// ceiling against 76/83/76/64% for the four patterns of docs/benchmarks.md, device host, one run each).
+constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
+// Stream blocks of the CPU path of find_all_file: 16 MiB when offsets are delivered (a block keeps
+// 8 bytes per occurrence it owns), 64 MiB when counting.
+constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
+
+// `auto` for a FILE (find_all_file): a text already in host memory never reaches the GPU faster
+// than 16 cores scan it (detail::cuda::auto_min_bytes() is unbounded), but a file in the page cache
+// must be read anyway. Measured on the H200 host by file size (bench/results/
+// gpu-exact-2026-11-22-threshold-file.md, warm context, 16-byte pattern): the GPU pread path 27.1 /
+// 33.5 / 35.7 GB/s at 2 / 4 / 8 GB, the CLI's CPU path over a fresh mapping 30.4 / 28.4 / 27.1 GB/s.
+// A process that searches one file also pays the CUDA context (0.11-0.13 s), so the GPU wins once
+// n / 27.1 GB/s > 0.12 s + n / 35.7 GB/s: from about 13.5 GB; rounded up to 16 GB.
+// STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it (tests, benchmarks).
+constexpr std::uint64_t kAutoMinFileBytes = 16000000000;
+
+std::uint64_t auto_min_file_bytes() {
+  if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_FILE_BYTES"); v != nullptr && *v != '\0')
+    return std::strtoull(v, nullptr, 10);
+  return kAutoMinFileBytes;
+}
+
+/// Bytes [0, size) of a file descriptor, read with pread (the file position is untouched).
+class PreadSource final : public ByteSource {
+ public:
+  PreadSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
+    std::size_t got = 0;
+    while (got < want) {
+      const ssize_t r = ::pread(fd_, dst + got, want - got, static_cast<off_t>(offset_ + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw IoError(std::string("reading the text file failed: ") + std::strerror(errno));
+      if (r == 0) throw IoError("reading the text file failed: the file is shorter than its size");
+      got += static_cast<std::size_t>(r);
+    }
+    offset_ += got;
+    return got;
+  }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  std::uint64_t offset_ = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string_view to_string(Backend backend) noexcept {
+  switch (backend) {
+    case Backend::automatic:
+      return "auto";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
+  }
+  return "?";
+}
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::automatic;
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw InvalidArgument("unknown backend '" + std::string(name) + "' (known: auto, cpu, cuda)");
+}
+
+void SearchStats::accumulate(const SearchStats& other) {
+  bytes += other.bytes;
+  occurrences += other.occurrences;
+  seconds += other.seconds;
+  stopped_early = stopped_early || other.stopped_early;
+  if (note.empty()) note = other.note;
+}
+
+std::vector<std::string> exact_algorithms(Backend backend) {
+  switch (backend) {
+    case Backend::cpu:
+      return detail::cpu_exact_algorithm_names();
+    case Backend::cuda:
+      return detail::cuda::exact_algorithm_names();
+    case Backend::automatic:
+      return detail::union_names(detail::cpu_exact_algorithm_names(), detail::cuda::exact_algorithm_names());
+  }
+  return {};
+}
+
+struct ExactSearcher::Impl {
+  std::string pattern;
+  ExactOptions options;
+  std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the name exists only on the GPU
+  bool cuda_has_name = false;
+  std::string cuda_unavailable_reason;
+  bool cuda_ok = false;
+
+  /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
+  SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
+    const auto start = Clock::now();
+    SearchStats stats;
+    stats.backend = Backend::cpu;
+    stats.algorithm = std::string(cpu->name());
+    const std::size_t m = pattern.size();
+    const bool positions = sink != nullptr;
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
+    detail::Chunker chunker(text.size(), chunk, m - 1);
+    const unsigned threads = static_cast<unsigned>(
+        std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
+    stats.threads = threads;
+    const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
+    bool complete = true;
+    if (!positions) {
+      stats.occurrences = detail::run_unordered_sum(chunker, threads, [&](const detail::Chunk& c) {
+        detail::Hits hits;
+        cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
+        return hits.count;
+      });
+    } else {
+      complete = detail::run_ordered<std::uint64_t>(
+          chunker, threads,
+          [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
+            detail::Hits hits;
+            hits.positions = &r.items;
+            cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
+            r.count = hits.count;
+          },
+          [&](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
+            stats.occurrences += r.count;
+            return r.items.empty() || (*sink)(std::span<const std::uint64_t>(r.items));
+          });
+    }
+    stats.stopped_early = !complete;
+    stats.bytes = text.size();
+    stats.seconds = seconds_since(start);
+    return stats;
+  }
+
+  /// Picks the backend for a text of n bytes (`min_gpu_bytes`: auto's GPU threshold for this
+  /// kind of input); returns cuda or cpu and sets *note when auto fell back.
+  Backend choose(std::uint64_t n, std::string* note, std::uint64_t min_gpu_bytes) const {
+    switch (options.backend) {
+      case Backend::cpu:
+        return Backend::cpu;
+      case Backend::cuda:
+        return Backend::cuda;
+      case Backend::automatic:
+        break;
+    }
+    if (!cuda_ok) {
+      *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
+      return Backend::cpu;
+    }
+    if (!cuda_has_name) return Backend::cpu;
+    if (!cpu) return Backend::cuda;  // a GPU-only kernel named explicitly
+    if (n < min_gpu_bytes) return Backend::cpu;
+    return Backend::cuda;
+  }
+  /// Host memory (detail::cuda::auto_min_bytes()).
+  Backend choose(std::uint64_t n, std::string* note) const {
+    return choose(n, note, detail::cuda::auto_min_bytes());
+  }
+  /// A file read by find_all_file (auto_min_file_bytes()).
+  Backend choose_file(std::uint64_t n, std::string* note) const {
+    return choose(n, note, auto_min_file_bytes());
+  }
+
+  /// Runs `gpu_search` (a GPU search delivering to the OffsetSink it is given, or counting when
+  /// given null) and returns its stats, timed from `start`. On BackendUnavailable it rethrows for
+  /// Backend::cuda, once anything reached the caller (a CPU retry would deliver occurrences
+  /// twice) or when the algorithm exists only on the GPU; otherwise it says why in *note and
+  /// returns nothing: the caller searches on the CPU.
+  template <typename GpuSearch>
+  std::optional<SearchStats> try_gpu(const OffsetSink* sink, Clock::time_point start, std::string* note,
+                                     const GpuSearch& gpu_search) const {
+    std::uint64_t delivered = 0;
+    OffsetSink counting;
+    if (sink != nullptr) {
+      counting = [&](std::span<const std::uint64_t> batch) {
+        delivered += batch.size();
+        return (*sink)(batch);
+      };
+    }
+    try {
+      SearchStats s = gpu_search(sink != nullptr ? &counting : nullptr);
+      s.seconds = seconds_since(start);
+      return s;
+    } catch (const BackendUnavailable& e) {
+      if (options.backend == Backend::cuda || delivered != 0 || !cpu) throw;
+      *note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+      return std::nullopt;
+    }
+  }
+
+  /// Throws InvalidArgument when the algorithm exists only on the GPU (no CPU path to take).
+  void require_cpu() const {
+    if (!cpu) throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+  }
+
+  SearchStats search(std::string_view text, const OffsetSink* sink) const {
+    std::string note;
+    if (choose(text.size(), &note) == Backend::cuda) {
+      const auto gpu = try_gpu(sink, Clock::now(), &note, [&](const OffsetSink* to) {
+        return detail::cuda::find_all(pattern, options.algorithm, text, to);
+      });
+      if (gpu) return *gpu;
+    }
+    require_cpu();
+    SearchStats s = run_cpu(text, 0, sink);
+    s.note = note;
+    return s;
+  }
+};
+
+ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  impl_->pattern = std::string(pattern);
+  impl_->options = std::move(options);
+  Impl& s = *impl_;
+  const auto& cpu_names = detail::cpu_exact_algorithm_names();
+  const auto& gpu_names = detail::cuda::exact_algorithm_names();
+  const bool on_cpu = std::find(cpu_names.begin(), cpu_names.end(), s.options.algorithm) != cpu_names.end();
+  s.cuda_has_name = std::find(gpu_names.begin(), gpu_names.end(), s.options.algorithm) != gpu_names.end();
+  if (s.options.backend != Backend::cpu) s.cuda_ok = detail::cuda::available(&s.cuda_unavailable_reason);
+
+  switch (s.options.backend) {
+    case Backend::cpu:
+      if (!on_cpu)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' for the cpu backend (known: " + detail::join_names(cpu_names) + ")");
+      break;
+    case Backend::cuda:
+      if (!s.cuda_ok) throw BackendUnavailable("--backend cuda: " + s.cuda_unavailable_reason);
+      if (!s.cuda_has_name)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' for the cuda backend (known: " + detail::join_names(gpu_names) + ")");
+      break;
+    case Backend::automatic:
+      if (!on_cpu && !s.cuda_has_name)
+        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
+                              "' (known: " + detail::join_names(exact_algorithms(Backend::automatic)) + ")");
+      if (!on_cpu && !s.cuda_ok)
+        throw BackendUnavailable("algorithm '" + s.options.algorithm +
+                                 "' needs the GPU: " + s.cuda_unavailable_reason);
+      break;
+  }
+  if (on_cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
+}
+
+ExactSearcher::~ExactSearcher() = default;
+ExactSearcher::ExactSearcher(ExactSearcher&&) noexcept = default;
+ExactSearcher& ExactSearcher::operator=(ExactSearcher&&) noexcept = default;
+
+std::string_view ExactSearcher::pattern() const noexcept { return impl_->pattern; }
+const ExactOptions& ExactSearcher::options() const noexcept { return impl_->options; }
+
+SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sink) const {
+  return impl_->search(text, &sink);
+}
+
+SearchStats ExactSearcher::count(std::string_view text) const { return impl_->search(text, nullptr); }
+
+Backend ExactSearcher::file_backend(std::uint64_t size) const {
+  std::string note;
+  return impl_->choose_file(size, &note);
+}
+
+SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const {
+  return search_file(fd, size, &sink);
+}
+
+SearchStats ExactSearcher::count_file(int fd, std::uint64_t size) const {
+  return search_file(fd, size, nullptr);
+}
+
+SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetSink* sink) const {
+  const Impl& s = *impl_;
+  const auto start = Clock::now();
+  std::string note;
+  if (s.choose_file(size, &note) == Backend::cuda) {
+    const auto gpu = s.try_gpu(sink, start, &note, [&](const OffsetSink* to) {
+      return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size, to);
+    });
+    if (gpu) return *gpu;
+  }
+  s.require_cpu();
+  // The CPU: the streaming driver over pread blocks (bounded memory, no mapping).
+  PreadSource source(fd, size);
+  StreamOptions so;
+  so.positions = sink != nullptr;
+  so.block_bytes = so.positions ? kFilePositionsBlockBytes : kDefaultBlockBytes;
+  bool stopped = false;
+  SearchStats st = find_all(
+      source,
+      [&](const StreamBlock& b) {
+        if (sink == nullptr || b.offsets.empty()) return true;
+        if (!(*sink)(b.offsets)) {
+          stopped = true;
+          return false;
+        }
+        return true;
+      },
+      so);
+  st.stopped_early = st.stopped_early || stopped;
+  if (!note.empty()) st.note = note;
+  st.seconds = seconds_since(start);
+  return st;
+}
+
+SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream) const {
+  const auto start = Clock::now();
+  const std::size_t m = impl_->pattern.size();
+  const std::size_t block = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
+  // Buffer: carried bytes (< block + m) followed by up to `block` new bytes.
+  // Not zero-filled: only bytes read into it are ever looked at.
+  const std::size_t capacity = 2 * block + m;
+  const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
+  const std::span<std::uint8_t> buf(storage.get(), capacity);
+  std::size_t filled = 0;     // valid bytes in buf
+  std::size_t own_begin = 0;  // first byte of buf the next block owns
+  std::uint64_t base = 0;     // stream offset of buf[0]
+  bool eof = false;
+  SearchStats total;
+  total.backend = Backend::cpu;
+  std::vector<std::uint64_t> offsets;
+
+  while (true) {
+    // Fill: read until the buffer holds `block` bytes past own_begin, or the stream ends.
+    const std::size_t want = std::min(buf.size(), own_begin + block);
+    while (!eof && filled < want) {
+      const std::size_t got = source.read(buf.data() + filled, want - filled);
+      if (got == 0) eof = true;
+      filled += got;
+    }
+    // Owned part: every start whose occurrence fits in the buffer, all of the rest at the end.
+    std::size_t own_end =
+        eof ? filled : (filled >= m - 1 ? std::max(own_begin, filled - (m - 1)) : own_begin);
+    if (stream.line_context && !eof && own_end > own_begin) {
+      const void* nl = memrchr(buf.data() + own_begin, '\n', own_end - own_begin);
+      if (nl != nullptr)
+        own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
+    }
+    // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
+    const std::size_t data_end = std::min(filled, own_end + m - 1);
+    const std::string_view region(reinterpret_cast<const char*>(buf.data()) + own_begin,
+                                  data_end - own_begin);
+    offsets.clear();
+    SearchStats part;
+    if (stream.positions) {
+      const OffsetSink collect = [&](std::span<const std::uint64_t> batch) {
+        offsets.insert(offsets.end(), batch.begin(), batch.end());
+        return true;
+      };
+      part = impl_->search(region, &collect);
+      for (auto& o : offsets) o += base + own_begin;
+    } else {
+      part = impl_->search(region, nullptr);
+    }
+    part.bytes = own_end - own_begin;
+    total.algorithm = part.algorithm;
+    total.backend = part.backend;
+    total.threads = part.threads;
+    total.accumulate(part);
+
+    StreamBlock b;
+    b.data = std::string_view(reinterpret_cast<const char*>(buf.data()), filled);
+    b.base = base;
+    b.own_begin = own_begin;
+    b.own_end = own_end;
+    b.offsets = offsets;
+    b.occurrences = part.occurrences;
+    b.last = eof && own_end == filled;
+    if (!sink(b)) {
+      total.stopped_early = true;
+      break;
+    }
+    if (b.last) break;
+    // Carry: m - 1 bytes of context before the next owned part, plus the unowned tail.
+    const std::size_t keep_from = own_end >= m - 1 ? own_end - (m - 1) : 0;
+    std::memmove(buf.data(), buf.data() + keep_from, filled - keep_from);
+    base += keep_from;
+    filled -= keep_from;
+    own_begin = own_end - keep_from;
+  }
+  total.seconds = seconds_since(start);
+  return total;
+}
+
+std::vector<std::uint64_t> find_all_offsets(std::string_view text, std::string_view pattern,
+                                            ExactOptions options) {
+  std::vector<std::uint64_t> out;
+  ExactSearcher searcher(pattern, std::move(options));
+  searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
+    out.insert(out.end(), batch.begin(), batch.end());
+    return true;
+  });
+  return out;
+}
+
+BuildInfo build_info() {
+  BuildInfo info;
+  info.version = STRMATCH_VERSION;
+#ifdef STRMATCH_HAVE_CUDA
+  info.cuda_compiled = true;
+#endif
+  info.simd_level = std::string(detail::to_string(detail::simd_level()));
+  return info;
+}
+
+}  // namespace strmatch

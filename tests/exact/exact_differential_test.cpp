@@ -1,0 +1,195 @@
+// Every CPU exact-search algorithm x thread count x chunk size against the naive reference
+// (src/reference/naive.hpp) through the public API, and every SIMD level of the simd filter
+// directly, on seeded random texts and patterns.
+// Rerun a failure with the printed STRMATCH_TEST_SEED=<seed>; STRMATCH_LONG_TESTS=1 runs more rounds.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/hits.hpp"
+#include "core/cpu/simd_level.hpp"
+#include "exact/cpu/simd/simd_search.hpp"
+#include "reference/exact.hpp"
+#include "strmatch/exact.hpp"
+
+namespace {
+
+std::uint64_t test_seed() {
+  const char* env = std::getenv("STRMATCH_TEST_SEED");
+  return env != nullptr && *env != '\0' ? std::strtoull(env, nullptr, 10) : 20261121ull;
+}
+
+bool long_tests() {
+  const char* env = std::getenv("STRMATCH_LONG_TESTS");
+  return env != nullptr && std::string(env) == "1";
+}
+
+std::string rerun_hint(std::uint64_t seed) { return "rerun with STRMATCH_TEST_SEED=" + std::to_string(seed); }
+
+constexpr int kAlphabets[] = {2, 4, 26, 256};
+
+/// A random byte string over `sigma` symbols: 'a'.. for small alphabets, every byte for 256.
+std::string random_bytes(std::mt19937_64& rng, std::size_t n, int sigma) {
+  std::string s(n, '\0');
+  std::uniform_int_distribution<int> d(0, sigma - 1);
+  for (auto& c : s) c = static_cast<char>(sigma == 256 ? d(rng) : 'a' + d(rng));
+  return s;
+}
+
+/// Pattern lengths to exercise: word and vector boundaries, m > 64, up to 300.
+std::size_t random_pattern_length(std::mt19937_64& rng) {
+  static constexpr std::size_t kLengths[] = {1,  2,  3,  4,  5,  7,  8,   15,  16,  17,  31,  32,
+                                             33, 63, 64, 65, 66, 96, 127, 128, 129, 200, 255, 300};
+  if (rng() % 4 == 0) return 1 + rng() % 300;
+  return kLengths[rng() % std::size(kLengths)];
+}
+
+/// Text lengths: empty, tiny, around chunk sizes (7, 64) and vector widths, and up to 10^5.
+std::size_t random_text_length(std::mt19937_64& rng) {
+  static constexpr std::size_t kLengths[] = {0,   1,   2,   6,   7,   8,   13,  14,   15,   16,  17,  31,
+                                             32,  33,  63,  64,  65,  127, 128, 129,  191,  192, 193, 255,
+                                             256, 257, 300, 301, 447, 448, 449, 1000, 1024, 4095};
+  switch (rng() % 8) {
+    case 0:
+      return 1 + rng() % 100000;
+    case 1:
+    case 2:
+      return rng() % 3000;
+    default:
+      return kLengths[rng() % std::size(kLengths)];
+  }
+}
+
+struct Case {
+  std::string text;
+  std::string pattern;
+  int sigma = 0;
+};
+
+/// A text and a pattern; half the patterns are cut from the text (so they occur), some texts are
+/// periodic (dense, overlapping occurrences).
+Case random_case(std::mt19937_64& rng) {
+  Case c;
+  c.sigma = kAlphabets[rng() % 4];
+  const std::size_t n = random_text_length(rng);
+  const std::size_t m = random_pattern_length(rng);
+  if (rng() % 6 == 0 && n > 0) {
+    const std::string unit = random_bytes(rng, 1 + rng() % 3, c.sigma);
+    for (std::size_t i = 0; i < n; ++i) c.text.push_back(unit[i % unit.size()]);
+  } else {
+    c.text = random_bytes(rng, n, c.sigma);
+  }
+  if (rng() % 2 == 0 && m <= n) {
+    c.pattern = c.text.substr(rng() % (n - m + 1), m);
+  } else {
+    c.pattern = random_bytes(rng, m, c.sigma);
+  }
+  // Plant a few more copies, some at the very end.
+  if (m <= n && rng() % 2 == 0) {
+    for (int k = 0; k < 3; ++k) c.text.replace(rng() % (n - m + 1), m, c.pattern);
+    c.text.replace(n - m, m, c.pattern);
+  }
+  return c;
+}
+
+std::string describe(const Case& c) {
+  return "n=" + std::to_string(c.text.size()) + " m=" + std::to_string(c.pattern.size()) +
+         " sigma=" + std::to_string(c.sigma);
+}
+
+}  // namespace
+
+TEST(ExactCpuDifferential, EveryAlgorithmThreadCountAndChunkSizeMatchesTheReference) {
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  const int rounds = long_tests() ? 2000 : 120;
+  const auto names = strmatch::exact_algorithms(strmatch::Backend::cpu);
+  ASSERT_GE(names.size(), 8u);
+  for (int round = 0; round < rounds; ++round) {
+    const Case c = random_case(rng);
+    const auto expected = strmatch::reference::exact_find_all(c.text, c.pattern);
+    for (const auto& name : names) {
+      for (unsigned threads : {1u, 2u, 4u}) {
+        for (std::size_t chunk : {std::size_t{7}, std::size_t{64}, std::size_t{0}}) {
+          // Keep the number of chunks per search bounded (at most ~400) so the suite stays fast:
+          // tiny chunks are exercised on the small and medium texts.
+          if (chunk != 0 && c.text.size() / chunk > 400) chunk = c.text.size() / 399;
+          strmatch::ExactOptions o;
+          o.algorithm = name;
+          o.backend = strmatch::Backend::cpu;
+          o.threads = threads;
+          o.chunk_bytes = chunk;
+          const auto got = strmatch::find_all_offsets(c.text, c.pattern, o);
+          ASSERT_EQ(got, expected) << name << " threads=" << threads << " chunk=" << chunk << " "
+                                   << describe(c) << " round=" << round << "; " << rerun_hint(seed);
+        }
+      }
+      // count() agrees without materialising positions.
+      strmatch::ExactOptions o;
+      o.algorithm = name;
+      o.threads = 2;
+      o.chunk_bytes = 64;
+      const strmatch::ExactSearcher searcher(c.pattern, o);
+      const auto stats = searcher.count(c.text);
+      ASSERT_EQ(stats.occurrences, expected.size())
+          << name << " count() " << describe(c) << " round=" << round << "; " << rerun_hint(seed);
+      ASSERT_NE(stats.algorithm, "auto") << "the resolved algorithm is reported";
+    }
+  }
+}
+
+TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
+  using strmatch::detail::SimdLevel;
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed ^ 0x5eed);
+  const int rounds = long_tests() ? 3000 : 700;
+  std::vector<SimdLevel> levels;
+  for (SimdLevel l :
+       {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::ssse3, SimdLevel::avx2, SimdLevel::avx512bw})
+    if (l <= strmatch::detail::cpu_simd_level()) levels.push_back(l);
+  std::cout << "[          ] simd levels tested:";
+  for (SimdLevel l : levels) std::cout << ' ' << strmatch::detail::to_string(l);
+  std::cout << " (cpu has " << strmatch::detail::to_string(strmatch::detail::cpu_simd_level()) << ")\n";
+  for (int round = 0; round < rounds; ++round) {
+    Case c = random_case(rng);
+    // Every text length 0..300 in turn, so each level's tail path meets every remainder.
+    if (round < 301 && c.text.size() > static_cast<std::size_t>(round)) c.text.resize(round);
+    const auto expected = strmatch::reference::exact_find_all(c.text, c.pattern);
+    for (SimdLevel level : levels) {
+      // 0: the filter width the rule picks; 1, 2, 3, 4, 8: each kernel width forced (clamped to
+      // m; 3 only when m == 3), each with and without the guard.
+      static constexpr int kCompared[] = {0, 1, 2, 3, 4, 8};
+      const int compared = kCompared[(round / 2) % 6];
+      // The bare filter on odd rounds, with the kmp guard on even ones.
+      const bool guard = round % 2 == 0;
+      const auto algo = strmatch::detail::make_simd_at_level(c.pattern, level, compared, guard);
+      for (std::uint64_t base : {std::uint64_t{0}, std::uint64_t{5} << 32}) {
+        std::vector<std::uint64_t> got;
+        strmatch::detail::Hits hits;
+        hits.positions = &got;
+        algo->search(reinterpret_cast<const std::uint8_t*>(c.text.data()), c.text.size(), base, hits);
+        std::vector<std::uint64_t> want = expected;
+        for (auto& o : want) o += base;
+        ASSERT_EQ(got, want) << "simd level " << strmatch::detail::to_string(level)
+                             << " compared=" << compared << " guard=" << guard << " " << describe(c)
+                             << " round=" << round << "; " << rerun_hint(seed);
+        ASSERT_EQ(hits.count, want.size());
+        strmatch::detail::Hits counter;  // count mode (positions == nullptr)
+        algo->search(reinterpret_cast<const std::uint8_t*>(c.text.data()), c.text.size(), base, counter);
+        ASSERT_EQ(counter.count, want.size()) << "simd level " << strmatch::detail::to_string(level)
+                                              << " count mode " << describe(c) << "; " << rerun_hint(seed);
+      }
+    }
+  }
+}
+
+TEST(ExactCpuDifferential, SimdLevelsAboveTheCpuAreRefused) {
+  using strmatch::detail::SimdLevel;
+  if (strmatch::detail::cpu_simd_level() == SimdLevel::avx512bw) GTEST_SKIP() << "this CPU has every level";
+  EXPECT_THROW(strmatch::detail::make_simd_at_level("abc", SimdLevel::avx512bw), strmatch::InvalidArgument);
+}

@@ -1,0 +1,335 @@
+// Pattern sets: named edge cases with hand-written expectations, for every CPU algorithm, and the
+// API's errors, stats and thread safety.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/cpu/simd_level.hpp"
+#include "multi/cpu/fdr_levels.hpp"
+#include "multi/cpu/multi_algorithm.hpp"
+#include "reference/multi.hpp"
+#include "strmatch/cuda.hpp"
+#include "strmatch/multi.hpp"
+
+namespace strmatch {
+// Readable failure messages: {begin, end, id}.
+inline void PrintTo(const Match& m, std::ostream* os) {
+  *os << "{" << m.begin << ", " << m.end << ", id " << m.pattern_id << "}";
+}
+}  // namespace strmatch
+
+namespace {
+
+using strmatch::Match;
+using strmatch::Pattern;
+using strmatch::PatternFlags;
+
+const std::vector<std::string> kAlgorithms = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
+
+std::vector<Match> run(const std::vector<Pattern>& ps, std::string_view text, const std::string& algorithm,
+                       unsigned threads = 1, std::size_t chunk = 0) {
+  strmatch::PatternSetOptions o;
+  o.algorithm = algorithm;
+  o.threads = threads;
+  o.chunk_bytes = chunk;
+  return strmatch::find_all_matches(text, ps, o);
+}
+
+/// Every algorithm, with 1 and 3 threads and tiny chunks, gives `expected`.
+void expect_all(const std::vector<Pattern>& ps, std::string_view text, const std::vector<Match>& expected) {
+  for (const auto& a : kAlgorithms) {
+    EXPECT_EQ(run(ps, text, a), expected) << a;
+    EXPECT_EQ(run(ps, text, a, 3, 2), expected) << a << " threads 3 chunk 2";
+  }
+}
+
+}  // namespace
+
+TEST(MultiApi, ClassicExample) {
+  const std::vector<Pattern> ps = {{"he", 0}, {"she", 1}, {"his", 2}, {"hers", 3}};
+  expect_all(ps, "ushers", {{1, 4, 1}, {2, 4, 0}, {2, 6, 3}});
+}
+
+TEST(MultiApi, DuplicatePatternsReportEachId) {
+  const std::vector<Pattern> ps = {{"ab", 5}, {"ab", 2}, {"ab", 5}, {"b", 9}};
+  expect_all(ps, "xabab",
+             {{1, 3, 2}, {1, 3, 5}, {1, 3, 5}, {2, 3, 9}, {3, 5, 2}, {3, 5, 5}, {3, 5, 5}, {4, 5, 9}});
+}
+
+TEST(MultiApi, NestedPrefixAndSuffixPatterns) {
+  // "a" is a prefix and suffix of "aa" and "aaa"; overlapping occurrences all reported.
+  const std::vector<Pattern> ps = {{"aaa", 0}, {"a", 1}, {"aa", 2}};
+  expect_all(
+      ps, "aaaa",
+      {{0, 3, 0}, {0, 1, 1}, {0, 2, 2}, {1, 4, 0}, {1, 2, 1}, {1, 3, 2}, {2, 3, 1}, {2, 4, 2}, {3, 4, 1}});
+  // Infix: "bc" inside "abcd", and a suffix chain "cd" / "bcd" / "abcd".
+  const std::vector<Pattern> qs = {{"abcd", 0}, {"bcd", 1}, {"cd", 2}, {"bc", 3}};
+  expect_all(qs, "xabcdx", {{1, 5, 0}, {2, 5, 1}, {2, 4, 3}, {3, 5, 2}});
+}
+
+TEST(MultiApi, PatternLongerThanTheText) {
+  const std::vector<Pattern> ps = {{"abcdefgh", 0}, {"abc", 1}};
+  expect_all(ps, "abcde", {{0, 3, 1}});
+  expect_all({{"abcdef", 0}}, "abc", {});
+  expect_all({{"abc", 0}}, "", {});
+}
+
+TEST(MultiApi, CaseInsensitivePatterns) {
+  const std::vector<Pattern> ps = {
+      {"AbC", 0, PatternFlags::case_insensitive}, {"abc", 1}, {"[@", 2, PatternFlags::case_insensitive}};
+  // '@' and '[' are next to 'A' and 'Z' in ASCII but not letters: they match only themselves.
+  expect_all(ps, "abc ABC aBc [@ {`", {{0, 3, 0}, {0, 3, 1}, {4, 7, 0}, {8, 11, 0}, {12, 14, 2}});
+  strmatch::PatternSetOptions o;
+  o.case_insensitive = true;
+  for (const auto& a : kAlgorithms) {
+    o.algorithm = a;
+    EXPECT_EQ(strmatch::find_all_matches("xABCx", std::vector<Pattern>{{"abc", 7}}, o),
+              (std::vector<Match>{{1, 4, 7}}))
+        << a;
+  }
+}
+
+TEST(MultiApi, NulAndFFBytesAreOrdinary) {
+  const std::string nul_ff = std::string("\0\xff", 2);
+  const std::string text = std::string("a\0\xff\0\xff\xff", 6);
+  const std::vector<Pattern> ps = {{nul_ff, 0}, {std::string(1, '\xff'), 1}, {std::string(1, '\0'), 2}};
+  expect_all(ps, text, {{1, 3, 0}, {1, 2, 2}, {2, 3, 1}, {3, 5, 0}, {3, 4, 2}, {4, 5, 1}, {5, 6, 1}});
+}
+
+TEST(MultiApi, CountsPerPatternAndInTotal) {
+  const std::vector<Pattern> ps = {{"a", 10}, {"aa", 3}, {"b", 4}, {"zzz", 1}};
+  const std::string text = "aaabaa";  // a: 5, aa: 3, b: 1, zzz: 0
+  for (const auto& algo : kAlgorithms) {
+    for (unsigned threads : {1u, 3u}) {
+      strmatch::PatternSetOptions o;
+      o.algorithm = algo;
+      o.threads = threads;
+      o.chunk_bytes = 2;
+      const strmatch::PatternSet set(ps, o);
+      EXPECT_EQ(set.count(text).occurrences, 9u) << algo;
+      const auto pc = set.count_per_pattern(text);
+      EXPECT_EQ(pc.stats.occurrences, 9u) << algo;
+      EXPECT_EQ(pc.per_pattern, (std::vector<std::uint64_t>{5, 3, 1, 0})) << algo;  // in input order
+    }
+  }
+}
+
+TEST(MultiApi, Errors) {
+  EXPECT_THROW(strmatch::PatternSet(std::vector<Pattern>{}), strmatch::InvalidArgument);
+  try {
+    strmatch::PatternSet(std::vector<Pattern>{{"a", 0}, {"b", 1}, {"", 2}});
+    FAIL() << "no exception for an empty pattern";
+  } catch (const strmatch::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("pattern 2"), std::string::npos) << e.what();
+  }
+  strmatch::PatternSetOptions o;
+  o.algorithm = "wu-manber";
+  try {
+    strmatch::PatternSet(std::vector<Pattern>{{"a", 0}}, o);
+    FAIL() << "no exception for an unknown algorithm";
+  } catch (const strmatch::InvalidArgument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("wu-manber"), std::string::npos) << msg;
+    for (const char* n : {"naive", "aho-corasick", "m-bndm", "teddy", "fdr"})
+      EXPECT_NE(msg.find(n), std::string::npos) << msg;
+  }
+  o.algorithm = "auto";
+  o.backend = strmatch::Backend::cuda;
+  std::string why;
+  const bool gpu = strmatch::cuda::available(&why);
+  if (gpu)
+    EXPECT_EQ(strmatch::PatternSet(std::vector<Pattern>{{"a", 0}}, o).count("banana").occurrences, 3u);
+  else
+    EXPECT_THROW(strmatch::PatternSet(std::vector<Pattern>{{"a", 0}}, o), strmatch::BackendUnavailable);
+  // automatic: a 6-byte text is below the GPU threshold, so the CPU scans it (with a note saying
+  // why when no GPU is usable).
+  o.backend = strmatch::Backend::automatic;
+  const strmatch::PatternSet set(std::vector<Pattern>{{"a", 0}}, o);
+  const auto stats = set.count("banana");
+  EXPECT_EQ(stats.occurrences, 3u);
+  EXPECT_EQ(stats.backend, strmatch::Backend::cpu);
+  if (!gpu) EXPECT_FALSE(stats.note.empty());
+}
+
+TEST(MultiApi, StringPatternsGetIdsInOrder) {
+  const std::vector<std::string> ps = {"na", "an", "banana"};
+  const strmatch::PatternSet set{std::span<const std::string>(ps)};
+  std::vector<Match> got;
+  set.find_all("banana", [&](std::span<const Match> b) {
+    got.insert(got.end(), b.begin(), b.end());
+    return true;
+  });
+  EXPECT_EQ(got, (std::vector<Match>{{0, 6, 2}, {1, 3, 1}, {2, 4, 0}, {3, 5, 1}, {4, 6, 0}}));
+}
+
+TEST(MultiApi, SinkReturningFalseStops) {
+  const std::string text(10000, 'a');
+  strmatch::PatternSetOptions o;
+  o.threads = 3;
+  o.chunk_bytes = 100;
+  o.algorithm = "aho-corasick";
+  const strmatch::PatternSet set(std::vector<Pattern>{{"a", 0}, {"aa", 1}}, o);
+  std::size_t batches = 0, got = 0;
+  const auto stats = set.find_all(text, [&](std::span<const Match> b) {
+    ++batches;
+    got += b.size();
+    return batches < 3;
+  });
+  EXPECT_TRUE(stats.stopped_early);
+  EXPECT_EQ(batches, 3u);
+  EXPECT_EQ(got, 600u);  // 3 chunks of 100 starts, "a" and "aa" at each
+}
+
+TEST(MultiApi, StatsDescribeTheCompiledForm) {
+  for (const auto& algo : kAlgorithms) {
+    strmatch::PatternSetOptions o;
+    o.algorithm = algo;
+    const strmatch::PatternSet set(std::vector<Pattern>{{"alpha", 0}, {"beta", 1}, {"gamma", 2}}, o);
+    const auto& st = set.stats();
+    EXPECT_NE(st.algorithm, "auto");
+    if (algo != "auto") EXPECT_EQ(st.algorithm, algo);
+    EXPECT_EQ(st.patterns, 3u);
+    EXPECT_EQ(st.shortest, 4u);
+    EXPECT_EQ(st.longest, 5u);
+    EXPECT_EQ(st.pattern_bytes, 14u);
+    EXPECT_GE(st.memory_bytes, st.pattern_bytes);
+    EXPECT_GE(st.compile_seconds, 0.0);
+    if (st.fast_memory_bytes != 0) EXPECT_EQ(st.fits_in_fast_memory, st.hot_bytes <= st.fast_memory_bytes);
+  }
+}
+
+TEST(MultiApi, TeddyUsesTheSharedSimdLevel) {
+  // Teddy's loop follows detail::simd_level() (CPU detection, lowered by STRMATCH_SIMD).
+  using strmatch::detail::SimdLevel;
+  const SimdLevel level = strmatch::detail::simd_level();
+  const std::string expected = level >= SimdLevel::avx2    ? "avx2"
+                               : level >= SimdLevel::ssse3 ? "ssse3"
+                                                           : "scalar";
+  strmatch::PatternSetOptions o;
+  o.algorithm = "teddy";
+  const strmatch::PatternSet set(std::vector<Pattern>{{"alpha", 0}, {"beta", 1}}, o);
+  EXPECT_NE(set.stats().detail.find("level=" + expected), std::string::npos) << set.stats().detail;
+}
+
+TEST(MultiApi, TeddyLevelsAboveTheCpuAreRefused) {
+  using strmatch::detail::SimdLevel;
+  if (strmatch::detail::cpu_simd_level() == SimdLevel::avx512bw) GTEST_SKIP() << "this CPU has every level";
+  auto table = std::make_shared<strmatch::detail::multi::PatternTable>();
+  table->bytes = "abc";
+  table->offset = {0};
+  table->length = {3};
+  table->nocase = {0};
+  table->id = {0};
+  table->input_index = {0};
+  table->shortest = table->longest = 3;
+  EXPECT_THROW(strmatch::detail::multi::make_teddy_at_level(table, SimdLevel::avx512bw),
+               strmatch::InvalidArgument);
+}
+
+TEST(MultiApi, ConcurrentScansOfOneSet) {
+  // One compiled set, four threads scanning different texts at once, each also multi-threaded.
+  std::mt19937_64 rng(99);
+  std::vector<Pattern> ps;
+  std::vector<strmatch::reference::RefPattern> ref;
+  for (std::uint32_t i = 0; i < 50; ++i) {
+    std::string p(2 + rng() % 5, 'a');
+    for (auto& c : p) c = static_cast<char>('a' + rng() % 3);
+    ps.push_back({p, i});
+    ref.push_back({p, i, false});
+  }
+  for (const auto& algo : kAlgorithms) {
+    strmatch::PatternSetOptions o;
+    o.algorithm = algo;
+    o.threads = 2;
+    o.chunk_bytes = 64;
+    const strmatch::PatternSet set(ps, o);
+    std::vector<std::string> texts(4);
+    for (auto& t : texts) {
+      t.resize(3000);
+      for (auto& c : t) c = static_cast<char>('a' + rng() % 3);
+    }
+    std::vector<std::vector<Match>> got(4);
+    std::vector<std::thread> pool;
+    for (int k = 0; k < 4; ++k)
+      pool.emplace_back([&, k] {
+        set.find_all(texts[k], [&](std::span<const Match> b) {
+          got[k].insert(got[k].end(), b.begin(), b.end());
+          return true;
+        });
+      });
+    for (auto& t : pool) t.join();
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(got[k], strmatch::reference::multi_find_all(texts[k], ref)) << algo;
+  }
+}
+
+TEST(MultiApi, FdrShortAndLongPatternsTogether) {
+  // fdr sends patterns shorter than 4 bytes to its Aho-Corasick side path and filters the rest
+  // on their first min(8, length) bytes: both kinds, nested in each other, at one begin.
+  const std::vector<Pattern> ps = {{"abcdefghij", 0}, {"ab", 1},          {"abcd", 2}, {"abcdefgh", 3},
+                                   {"b", 4},          {"abcdefghijk", 5}, {"bcde", 6}};
+  expect_all(ps, "xabcdefghij", {{1, 11, 0}, {1, 3, 1}, {1, 5, 2}, {1, 9, 3}, {2, 3, 4}, {2, 6, 6}});
+}
+
+TEST(MultiApi, FdrLongPatternsAtTheTextEnds) {
+  // Occurrences that start at byte 0 or end at the last byte, for filter lengths 4..8 and longer.
+  const std::string text = "0123456789abcdefghij";
+  std::vector<Pattern> ps;
+  std::vector<Match> expected;
+  for (std::uint32_t m = 4; m <= 12; ++m) {
+    ps.push_back({text.substr(0, m), m});
+    ps.push_back({text.substr(text.size() - m), 100 + m});
+  }
+  for (std::uint32_t m = 4; m <= 12; ++m) expected.push_back({0, m, m});
+  for (std::uint32_t m = 12; m >= 4; --m) expected.push_back({20 - m, 20, 100 + m});
+  expect_all(ps, text, expected);
+}
+
+TEST(MultiApi, FdrDuplicatesNulFFAndCaseInsensitiveLongPatterns) {
+  const std::string z = std::string("\0\0\xff\xff\0", 5);
+  const std::vector<Pattern> ps = {{z, 3},
+                                   {z, 1},
+                                   {"HELLO", 2, PatternFlags::case_insensitive},
+                                   {"hello", 4},
+                                   {"hellO", 5, PatternFlags::case_insensitive}};
+  const std::string text = std::string("\0\0\xff\xff\0\0\xff\xff\0", 9) + "hello HeLlO";
+  expect_all(ps, text,
+             {{0, 5, 1},
+              {0, 5, 3},
+              {4, 9, 1},
+              {4, 9, 3},
+              {9, 14, 2},
+              {9, 14, 4},
+              {9, 14, 5},
+              {15, 20, 2},
+              {15, 20, 5}});
+}
+
+TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
+  // The documented rule (src/multi/auto_rule.cpp): patterns of 4+ bytes, at most 100 of them or
+  // at most 1,200 when half of them are 8+ bytes: fdr; more, or a pattern under 4 bytes:
+  // aho-corasick; up to 16 patterns of 3+ bytes: Teddy when the SIMD level has pshufb and the
+  // CPU lacks AVX-512 VBMI (fdr's byte-set loop), else fdr.
+  auto pick = [](std::size_t count, std::size_t length) {
+    std::vector<std::string> ps;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string s = "id_" + std::to_string(i * 7919);
+      s.resize(length, 'x');
+      ps.push_back(s);
+    }
+    return strmatch::PatternSet(ps).stats().algorithm;
+  };
+  EXPECT_EQ(pick(100, 10), "fdr");
+  EXPECT_EQ(pick(1200, 12), "fdr");
+  EXPECT_EQ(pick(1201, 12), "aho-corasick");
+  EXPECT_EQ(pick(100, 4), "fdr");
+  EXPECT_EQ(pick(101, 4), "aho-corasick");
+  const bool vbmi = strmatch::detail::simd_level() >= strmatch::detail::SimdLevel::avx512bw &&
+                    strmatch::detail::multi::fdr_vbmi_supported();
+  const bool teddy = strmatch::detail::multi::teddy_level() != "scalar" && !vbmi;
+  EXPECT_EQ(pick(16, 10), teddy ? "teddy" : "fdr");
+  EXPECT_EQ(pick(17, 10), "fdr");
+}
