@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -26,17 +25,13 @@ extern char** environ;
 
 namespace strmatch::bench {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 namespace {
 
 /// One timed run of `run` added to `t` (samples unsorted until finish()).
 double timed_run(Timing& t, const std::function<std::uint64_t()>& run) {
-  const double start = now_s();
+  const Clock::time_point start = Clock::now();
   const std::uint64_t r = run();
-  const double s = now_s() - start;
+  const double s = seconds_since(start);
   if (!t.samples.empty() && r != t.result) t.consistent = false;
   t.result = r;
   t.samples.push_back(s);
@@ -48,8 +43,7 @@ void finish(Timing& t) {
   std::sort(secs.begin(), secs.end());
   t.reps = static_cast<int>(secs.size());
   t.best = secs.front();
-  const std::size_t h = secs.size() / 2;
-  t.median = secs.size() % 2 == 1 ? secs[h] : (secs[h - 1] + secs[h]) / 2;
+  t.median = median_of_sorted(secs);
 }
 
 }  // namespace
@@ -91,8 +85,7 @@ void Timing::merge(const Timing& other) {
   std::sort(samples.begin(), samples.end());
   reps = static_cast<int>(samples.size());
   best = samples.front();
-  const std::size_t h = samples.size() / 2;
-  median = samples.size() % 2 == 1 ? samples[h] : (samples[h - 1] + samples[h]) / 2;
+  median = median_of_sorted(samples);
 }
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
@@ -261,7 +254,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  const double start = now_s();
+  const Clock::time_point start = Clock::now();
   pid_t pid = 0;
   const int rc = ::posix_spawn(&pid, exe->c_str(), &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -283,7 +276,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  r.seconds = now_s() - start;
+  r.seconds = seconds_since(start);
   r.ran = true;
   r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
@@ -342,16 +335,6 @@ Machine describe_machine(const std::string& label) {
   m.simd_level = info.simd_level;
   m.strmatch_version = info.version;
   return m;
-}
-
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace strmatch::bench

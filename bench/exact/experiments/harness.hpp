@@ -13,13 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/results.hpp"
+#include "common/timing.hpp"
 #include "core/cpu/prefetch.hpp"
 
 namespace strmatch::bench {
 
-inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-/// One measured figure: a line of the CSV and of a markdown table.
+/// One measured figure: a line of the CSV and of a markdown table (written by report.cpp through
+/// bench/common/results.hpp).
 /// Ratios are speed-ups: peer seconds / these seconds (> 1: faster than the peer).
 struct Row {
   std::string experiment;
@@ -84,9 +85,6 @@ Timing measure(const RepeatPolicy& policy, const std::function<std::uint64_t()>&
 std::pair<Timing, Timing> measure_interleaved(const RepeatPolicy& policy,
                                               const std::function<std::uint64_t()>& a,
                                               const std::function<std::uint64_t()>& b);
-
-/// Wall-clock seconds since an arbitrary epoch (steady clock).
-double now_s();
 
 /// A read-only private mapping of a whole file, prefaulted (MAP_POPULATE) so that it is read once
 /// into the page cache and every page is mapped before any timing.
@@ -165,8 +163,5 @@ Machine describe_machine(const std::string& label);
 
 /// The first line of `program --version`, or "" when it cannot run.
 std::string program_version(const std::string& program);
-
-/// Shell-free CSV field quoting.
-std::string csv_field(std::string_view s);
 
 }  // namespace strmatch::bench

@@ -32,37 +32,18 @@ Timing time_count(const RepeatPolicy& policy, const ExactSearcher& searcher, std
 
 namespace {
 
-std::string fmt_double(double v, const char* spec) {
-  if (std::isnan(v) || std::isinf(v)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, spec, v);
-  return buf;
-}
-
 std::string fmt_seconds(double s) {
   if (std::isnan(s)) return "";
-  if (s < 1e-3) return fmt_double(s * 1e6, "%.1f µs");
-  if (s < 1.0) return fmt_double(s * 1e3, "%.2f ms");
-  return fmt_double(s, "%.3f s");
+  if (s < 1e-3) return format_number("%.1f µs", s * 1e6);
+  if (s < 1.0) return format_number("%.2f ms", s * 1e3);
+  return format_number("%.3f s", s);
 }
 
-std::string fmt_ratio(double r) { return std::isnan(r) || std::isinf(r) ? "" : fmt_double(r, "%.2fx"); }
-std::string fmt_percent(double r) {
-  return std::isnan(r) || std::isinf(r) ? "" : fmt_double(100 * r, "%.0f%%");
-}
-std::string fmt_gbps(double g) { return fmt_double(g, "%.2f"); }
-std::string fmt_count(const std::optional<std::uint64_t>& c) { return c ? std::to_string(*c) : ""; }
-
-std::string md_escape(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else
-      out += c;
-  }
-  return out;
-}
+std::string fmt_ratio(double r) { return format_number("%.2fx", r); }
+std::string fmt_percent(double r) { return format_number("%.0f%%", 100 * r); }
+std::string fmt_gbps(double g) { return format_number("%.2f", g); }
+std::string fmt_count(const std::optional<std::uint64_t>& c) { return c ? format_count(*c) : ""; }
+std::string md_escape(const std::string& s) { return markdown_cell(s); }
 
 std::string code(const std::string& s) {
   if (s.empty()) return s;
@@ -72,23 +53,22 @@ std::string code(const std::string& s) {
   return out;
 }
 
-struct Column {
+/// A markdown column of a report section: its title and how a row fills it.
+struct ReportColumn {
   std::string title;
   std::function<std::string(const Row&)> cell;
 };
 
-void table(std::ostream& out, const std::vector<const Row*>& rows, const std::vector<Column>& cols) {
-  out << "|";
-  for (const auto& c : cols) out << " " << c.title << " |";
-  out << "\n|";
-  for (std::size_t i = 0; i < cols.size(); ++i) out << "---|";
-  out << "\n";
+void table(std::ostream& out, const std::vector<const Row*>& rows, const std::vector<ReportColumn>& cols) {
+  std::vector<bench::Column> titles;
+  for (const auto& c : cols) titles.push_back({c.title});
+  ResultTable t(std::move(titles));
   for (const Row* r : rows) {
-    out << "|";
-    for (const auto& c : cols) out << " " << c.cell(*r) << " |";
-    out << "\n";
+    ResultRow cells;
+    for (const auto& c : cols) cells.push_back(c.cell(*r));
+    t.add(std::move(cells));
   }
-  out << "\n";
+  t.write_markdown(out, /*blank_after=*/true);
 }
 
 std::string size_label(std::uint64_t b) {
@@ -117,22 +97,62 @@ void Report::note(const std::string& experiment, const std::string& text) {
 void write_csv(const Report& report, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << "experiment,implementation,device,mode,threads,text_bytes,pattern,occurrences,reps,seconds,"
-         "median_seconds,gbps,baseline,vs_baseline,vs_ripgrep,vs_grep,vs_memmem,of_read_ceiling,"
-         "of_paired_read_ceiling,paired_ceiling_seconds,paper_seconds,check,machine,note\n";
-  auto num = [](double v) { return std::isnan(v) || std::isinf(v) ? std::string() : fmt_double(v, "%.6g"); };
+  std::vector<bench::Column> columns;
+  for (const char* name : {"experiment",
+                           "implementation",
+                           "device",
+                           "mode",
+                           "threads",
+                           "text_bytes",
+                           "pattern",
+                           "occurrences",
+                           "reps",
+                           "seconds",
+                           "median_seconds",
+                           "gbps",
+                           "baseline",
+                           "vs_baseline",
+                           "vs_ripgrep",
+                           "vs_grep",
+                           "vs_memmem",
+                           "of_read_ceiling",
+                           "of_paired_read_ceiling",
+                           "paired_ceiling_seconds",
+                           "paper_seconds",
+                           "check",
+                           "machine",
+                           "note"})
+    columns.push_back({name});
+  ResultTable table(std::move(columns));
+  auto num = [](double v) { return format_number("%.6g", v); };
   const std::string machine = report.machine.label + ": " + report.machine.cpu_model + ", " +
                               std::to_string(report.machine.hardware_threads) + " threads";
-  for (const auto& r : report.rows) {
-    out << csv_field(r.experiment) << ',' << csv_field(r.implementation) << ',' << csv_field(r.device) << ','
-        << csv_field(r.mode) << ',' << r.threads << ',' << r.text_bytes << ',' << csv_field(r.pattern) << ','
-        << fmt_count(r.occurrences) << ',' << r.reps << ',' << num(r.seconds) << ',' << num(r.median_seconds)
-        << ',' << num(r.gbps()) << ',' << csv_field(r.baseline) << ',' << num(r.vs_baseline) << ','
-        << num(r.vs_ripgrep) << ',' << num(r.vs_grep) << ',' << num(r.vs_memmem) << ','
-        << num(r.of_read_ceiling) << ',' << num(r.of_paired_ceiling) << ',' << num(r.paired_ceiling_seconds)
-        << ',' << num(r.paper_seconds) << ',' << r.check << ',' << csv_field(machine) << ','
-        << csv_field(r.note) << '\n';
-  }
+  for (const auto& r : report.rows)
+    table.add({r.experiment,
+               r.implementation,
+               r.device,
+               r.mode,
+               std::to_string(r.threads),
+               format_count(r.text_bytes),
+               r.pattern,
+               fmt_count(r.occurrences),
+               std::to_string(r.reps),
+               num(r.seconds),
+               num(r.median_seconds),
+               num(r.gbps()),
+               r.baseline,
+               num(r.vs_baseline),
+               num(r.vs_ripgrep),
+               num(r.vs_grep),
+               num(r.vs_memmem),
+               num(r.of_read_ceiling),
+               num(r.of_paired_ceiling),
+               num(r.paired_ceiling_seconds),
+               num(r.paper_seconds),
+               r.check,
+               machine,
+               r.note});
+  table.write_csv(out);
 }
 
 void write_markdown(const Report& report, const std::string& path) {
@@ -143,7 +163,7 @@ void write_markdown(const Report& report, const std::string& path) {
   out << "Written by `strmatch_experiments` (bench/exact/experiments, run by scripts/bench_cpu.sh).\n\n";
   out << "- Machine: **" << m.cpu_model << "**, " << m.hardware_threads << " hardware threads";
   if (m.physical_cores != 0) out << " (" << m.physical_cores << " cores)";
-  out << ", " << fmt_double(m.memory_gib, "%.0f") << " GiB memory, " << m.kernel << "\n";
+  out << ", " << format_number("%.0f", m.memory_gib) << " GiB memory, " << m.kernel << "\n";
   out << "- strmatch " << m.strmatch_version << ", SIMD level detected: " << m.simd_level
       << "; CPU algorithms in this build: ";
   {
@@ -182,17 +202,18 @@ void write_markdown(const Report& report, const std::string& path) {
     for (const auto& n : it->second) out << "- " << md_escape(n) << "\n";
     out << "\n";
   };
-  const Column c_impl{"implementation", [](const Row& r) { return md_escape(r.implementation); }};
-  const Column c_threads{"threads", [](const Row& r) { return std::to_string(r.threads); }};
-  const Column c_mode{"mode", [](const Row& r) { return r.mode; }};
-  const Column c_occ{"occurrences", [](const Row& r) { return fmt_count(r.occurrences); }};
-  const Column c_sec{"time", [](const Row& r) { return fmt_seconds(r.seconds); }};
-  const Column c_gbps{"GB/s", [](const Row& r) { return fmt_gbps(r.gbps()); }};
-  const Column c_reps{"reps", [](const Row& r) { return std::to_string(r.reps); }};
-  const Column c_ceiling{"of ceiling", [](const Row& r) { return fmt_percent(r.of_read_ceiling); }};
-  const Column c_paired{"of paired ceiling", [](const Row& r) { return fmt_percent(r.of_paired_ceiling); }};
-  const Column c_check{"check", [](const Row& r) { return r.check; }};
-  const Column c_note{"note", [](const Row& r) { return md_escape(r.note); }};
+  const ReportColumn c_impl{"implementation", [](const Row& r) { return md_escape(r.implementation); }};
+  const ReportColumn c_threads{"threads", [](const Row& r) { return std::to_string(r.threads); }};
+  const ReportColumn c_mode{"mode", [](const Row& r) { return r.mode; }};
+  const ReportColumn c_occ{"occurrences", [](const Row& r) { return fmt_count(r.occurrences); }};
+  const ReportColumn c_sec{"time", [](const Row& r) { return fmt_seconds(r.seconds); }};
+  const ReportColumn c_gbps{"GB/s", [](const Row& r) { return fmt_gbps(r.gbps()); }};
+  const ReportColumn c_reps{"reps", [](const Row& r) { return std::to_string(r.reps); }};
+  const ReportColumn c_ceiling{"of ceiling", [](const Row& r) { return fmt_percent(r.of_read_ceiling); }};
+  const ReportColumn c_paired{"of paired ceiling",
+                              [](const Row& r) { return fmt_percent(r.of_paired_ceiling); }};
+  const ReportColumn c_check{"check", [](const Row& r) { return r.check; }};
+  const ReportColumn c_note{"note", [](const Row& r) { return md_escape(r.note); }};
 
   for (const auto& ex : report.experiments) {
     const auto rows = rows_of(ex);
