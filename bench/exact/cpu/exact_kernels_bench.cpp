@@ -14,29 +14,31 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "core/cpu/simd_level.hpp"
+#include "core/env.hpp"
 #include "core/hits.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
-#include "core/cpu/simd_level.hpp"
 #include "exact/cpu/simd/simd_search.hpp"
 #include "strmatch/exact.hpp"
 
 namespace {
 
 std::string load_text() {
-  const char* path = std::getenv("STRMATCH_BENCH_TEXT");
-  const char* bytes_env = std::getenv("STRMATCH_BENCH_BYTES");
-  const std::size_t bytes = bytes_env != nullptr ? std::strtoull(bytes_env, nullptr, 10) : 100000000ull;
+  namespace env = strmatch::detail::env;
+  const std::optional<std::string> path = env::text_value("STRMATCH_BENCH_TEXT");
+  const std::size_t bytes = env::unsigned_value("STRMATCH_BENCH_BYTES").value_or(100000000ull);
   std::string text;
-  if (path != nullptr && *path != '\0') {
-    std::ifstream in(path, std::ios::binary);
+  if (path) {
+    std::ifstream in(*path, std::ios::binary);
     text.resize(bytes);
     in.read(text.data(), static_cast<std::streamsize>(bytes));
     text.resize(static_cast<std::size_t>(in.gcount()));
-    std::fprintf(stderr, "text: %s, %zu bytes\n", path, text.size());
+    std::fprintf(stderr, "text: %s, %zu bytes\n", path->c_str(), text.size());
     return text;
   }
   static const char* kWords[] = {"the",    "static", "int",    "return", "struct",   "void", "if",    "for",

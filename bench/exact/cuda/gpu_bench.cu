@@ -25,9 +25,11 @@
 #include <thread>
 #include <vector>
 
-#include "exact/cuda/exact_cuda.hpp"
+#include "common/results.hpp"
+#include "common/timing.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device_memory.cuh"
+#include "exact/cuda/exact_cuda.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
@@ -35,9 +37,10 @@
 namespace {
 
 namespace cu = strmatch::detail::cuda;
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using strmatch::bench::Clock;
+using strmatch::bench::markdown_cell;
+using strmatch::bench::middle_sample;
+using strmatch::bench::seconds_since;
 
 struct Row {
   std::string experiment, implementation, mode;
@@ -52,28 +55,22 @@ std::string g_device;
 std::vector<Row> g_rows;
 std::string g_out_prefix = "gpu-exact";
 
-std::string csv(const std::string& s);
-
 /// Rewrites <prefix>.csv and <prefix>.md with every row so far (a failing section keeps the rest).
 void write_tables() {
-  FILE* f = std::fopen((g_out_prefix + ".csv").c_str(), "w");
-  FILE* g = std::fopen((g_out_prefix + ".md").c_str(), "w");
-  if (f == nullptr || g == nullptr) return;
-  std::fprintf(f, "experiment,implementation,device,mode,text_bytes,pattern,seconds,gbps,note\n");
-  std::fprintf(
-      g, "| experiment | implementation | device | mode | text_bytes | pattern | seconds | gbps | note |\n");
-  std::fprintf(g, "|---|---|---|---|---:|---|---:|---:|---|\n");
+  namespace b = strmatch::bench;
+  const std::vector<b::Column> columns = {{"experiment"},    {"implementation"},   {"device"},
+                                          {"mode"},          {"text_bytes", true}, {"pattern"},
+                                          {"seconds", true}, {"gbps", true},       {"note"}};
+  b::ResultTable csv(columns), md(columns);
   for (const auto& r : g_rows) {
-    std::fprintf(f, "%s,%s,%s,%s,%llu,%s,%.9f,%.3f,%s\n", csv(r.experiment).c_str(),
-                 csv(r.implementation).c_str(), csv(g_device).c_str(), csv(r.mode).c_str(),
-                 (unsigned long long)r.text_bytes, csv(r.pattern).c_str(), r.seconds, r.gbps,
-                 csv(r.note).c_str());
-    std::fprintf(g, "| %s | %s | %s | %s | %llu | %s | %.6f | %.2f | %s |\n", r.experiment.c_str(),
-                 r.implementation.c_str(), g_device.c_str(), r.mode.c_str(), (unsigned long long)r.text_bytes,
-                 r.pattern.c_str(), r.seconds, r.gbps, r.note.c_str());
+    const std::string bytes = b::format_count(r.text_bytes);
+    csv.add({r.experiment, r.implementation, g_device, r.mode, bytes, r.pattern,
+             b::format_number("%.9f", r.seconds), b::format_number("%.3f", r.gbps), r.note});
+    md.add({markdown_cell(r.experiment), markdown_cell(r.implementation), markdown_cell(g_device),
+            markdown_cell(r.mode), bytes, markdown_cell(r.pattern), b::format_number("%.6f", r.seconds),
+            b::format_number("%.2f", r.gbps), markdown_cell(r.note)});
   }
-  std::fclose(f);
-  std::fclose(g);
+  b::save_tables(g_out_prefix, csv, md);
 }
 
 std::string printable(const std::string& p) {
@@ -95,18 +92,6 @@ void add(const std::string& exp, const std::string& impl, const std::string& mod
   std::fflush(stdout);
 }
 
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// Median wall time of `reps` calls after one warm-up.
 double time_median(int reps, const std::function<void()>& f) {
   f();
@@ -114,9 +99,9 @@ double time_median(int reps, const std::function<void()>& f) {
   for (int i = 0; i < reps; ++i) {
     const auto s = Clock::now();
     f();
-    t.push_back(since(s));
+    t.push_back(seconds_since(s));
   }
-  return median(t);
+  return middle_sample(t);
 }
 
 /// Median device time (events) of `reps` calls after one warm-up.
@@ -137,7 +122,7 @@ double time_events(int reps, const std::function<void()>& f) {
   }
   (void)cudaEventDestroy(a);
   (void)cudaEventDestroy(b);
-  return median(t);
+  return middle_sample(t);
 }
 
 __global__ void stream_read_kernel(const uint4* data, std::uint64_t n16, unsigned* sink) {
@@ -276,7 +261,7 @@ Timing time_best_median(int reps, const std::function<void()>& f, const std::fun
     if (before) before();
     const auto s = Clock::now();
     f();
-    t.push_back(since(s));
+    t.push_back(seconds_since(s));
   }
   std::sort(t.begin(), t.end());
   return {t.front(), t[t.size() / 2]};
@@ -397,7 +382,7 @@ double run_cmd_seconds(const std::string& cmd, std::string* output) {
   while (f && fgets(buf, sizeof buf, f)) out += buf;
   if (f) pclose(f);
   if (output) *output = out;
-  return since(s);
+  return seconds_since(s);
 }
 
 /// Breakdown of the small-text path from pageable host memory (seed 002's experiment: DNA, "test"):
@@ -586,10 +571,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "no GPU: %s\n", why.c_str());
       return 2;
     }
-    const double t_probe = since(t0);
+    const double t_probe = seconds_since(t0);
     t0 = Clock::now();
     STRMATCH_CUDA_CHECK(cudaFree(nullptr));
-    const double t_ctx = since(t0);
+    const double t_ctx = seconds_since(t0);
     cudaDeviceProp prop{};
     STRMATCH_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     g_device = prop.name;

@@ -41,6 +41,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/results.hpp"
+#include "common/timing.hpp"
 #include "strmatch/multi.hpp"
 
 #if STRMATCH_BENCH_HAVE_HS
@@ -49,7 +51,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using strmatch::bench::Clock;
+using strmatch::bench::seconds_since;
 
 struct Args {
   std::string text_file;
@@ -180,7 +183,7 @@ double best_seconds(int reps, F&& f, double* cpu = nullptr) {
     const double c0 = thread_cpu_seconds();
     const auto t0 = Clock::now();
     f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    best = std::min(best, seconds_since(t0));
     best_cpu = std::min(best_cpu, thread_cpu_seconds() - c0);
   }
   if (cpu != nullptr) *cpu = best_cpu;
@@ -230,10 +233,7 @@ struct Row {
   std::vector<double> paired;  // --paired: per pair, Hyperscan's seconds / ours (sorted)
 };
 
-double median(const std::vector<double>& v) {  // v sorted, not empty
-  const std::size_t k = v.size();
-  return k % 2 == 1 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
+using strmatch::bench::median_of_sorted;
 
 #if STRMATCH_BENCH_HAVE_HS
 struct Hs {
@@ -270,7 +270,7 @@ bool hs_build(const std::vector<std::string>& ps, unsigned threads, Hs& h) {
     if (err) hs_free_compile_error(err);
     return false;
   }
-  h.compile_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  h.compile_s = seconds_since(t0);
   hs_database_size(h.db, &h.bytes);
   h.scratch.assign(1, nullptr);
   if (hs_alloc_scratch(h.db, &h.scratch[0]) != HS_SUCCESS) {
@@ -381,12 +381,6 @@ std::string fmt2(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", v);
   return b;
-}
-
-std::string csv_quote(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
 }
 
 }  // namespace
@@ -554,7 +548,7 @@ int main(int argc, char** argv) try {
     }
   }
   const std::string load_after = read_first_line("/proc/loadavg", nullptr);
-  const double wall = std::chrono::duration<double>(Clock::now() - wall0).count();
+  const double wall = seconds_since(wall0);
   // Seed 003's published figure (Table 1: 1,000 four-byte keywords over 20 MB on a GTX 260,
   // 1.39 s matching, 2.79 s in all; Fig. 7 gives the other sizes only as a chart: CPU M-BNDM
   // about 13x slower than the GPU for the large sets).
@@ -565,30 +559,45 @@ int main(int argc, char** argv) try {
   bool any_seed003 = false;
   for (const Row& r : rows) any_seed003 = any_seed003 || r.experiment == "seed003";
   // CSV and markdown.
-  std::ofstream csv(a.csv);
-  csv << "experiment,implementation,device,mode,text,text_bytes,pattern,set_size,threads,seconds,gbps,"
-         "cpu_time_gbps_1t,compile_seconds,memory_bytes,hot_bytes,fits_l2,matches,vs_hyperscan,"
-         "vs_hyperscan_cpu_time,check,label,detail,paired_runs,paired_vs_hyperscan_median,"
-         "paired_vs_hyperscan_min,paired_vs_hyperscan_max\n";
-  std::ostringstream md;
-  md << "# Multi-pattern CPU benchmark (" << a.label << ")\n\n"
-     << "- machine: " << machine() << "; threads used for \"all\": " << all << "\n"
-     << "- load average (1, 5, 15 min, runnable/total, last pid): before " << load_before << "; after "
-     << load_after << "\n"
-     << "- text: " << text_name << ", " << text.size() << " bytes scanned (seed003 sets: the first "
-     << std::min(text.size(), static_cast<std::size_t>(a.seed003_mb * 1e6)) << " bytes; naive: the first "
-     << naive_bytes << " bytes)\n"
-     << "- mode: count (every occurrence, overlapping ones included); best of " << a.reps
-     << " runs; GB/s = 10^9 bytes per wall-clock second; \"by CPU time\" divides by the calling thread's "
-        "CPU time (1-thread runs only: not inflated by other processes on the shared cores)\n"
-     << "- vs Hyperscan: GB/s over Hyperscan's GB/s at the same thread count (wall clock; by CPU time in the "
-        "next column)\n"
-     << "- check: per-pattern counts equal to Hyperscan's single-scan counts on the same bytes\n"
-     << "- run time " << static_cast<int>(wall) << " s\n\n"
-     << "| experiment | set | patterns | implementation | threads | text bytes | s | GB/s | vs HS | GB/s by "
-        "CPU "
-        "time | vs HS by CPU time | compile s | memory MB | fits L2 | matches | check |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  namespace b = strmatch::bench;
+  auto g6 = [](double v) { return b::format_number("%.6g", v); };
+  auto f = [](const char* spec, double v) { return b::format_number(spec, v); };
+  std::vector<b::Column> csv_columns;
+  for (const char* name : {"experiment",
+                           "implementation",
+                           "device",
+                           "mode",
+                           "text",
+                           "text_bytes",
+                           "pattern",
+                           "set_size",
+                           "threads",
+                           "seconds",
+                           "gbps",
+                           "cpu_time_gbps_1t",
+                           "compile_seconds",
+                           "memory_bytes",
+                           "hot_bytes",
+                           "fits_l2",
+                           "matches",
+                           "vs_hyperscan",
+                           "vs_hyperscan_cpu_time",
+                           "check",
+                           "label",
+                           "detail",
+                           "paired_runs",
+                           "paired_vs_hyperscan_median",
+                           "paired_vs_hyperscan_min",
+                           "paired_vs_hyperscan_max"})
+    csv_columns.push_back({name});
+  b::ResultTable csv(std::move(csv_columns));
+  std::vector<b::Column> md_columns;
+  for (const char* name :
+       {"experiment", "set", "patterns", "implementation", "threads", "text bytes", "s", "GB/s", "vs HS",
+        "GB/s by CPU time", "vs HS by CPU time", "compile s", "memory MB", "fits L2", "matches", "check"})
+    md_columns.push_back({name});
+  b::ResultTable md_rows(std::move(md_columns));
+  b::ResultTable md_paired({{"set"}, {"implementation"}, {"pairs"}, {"median ratio"}, {"min"}, {"max"}});
   for (const Row& r : rows) {
     double hs = 0, hs_cpu = 0;
     for (const Row& q : rows)
@@ -603,65 +612,113 @@ int main(int argc, char** argv) try {
     }();
     const double ratio = hs > 0 ? r.gbps / hs : 0;
     const double cpu_ratio = hs_cpu > 0 && r.cpu_gbps > 0 ? r.cpu_gbps / hs_cpu : 0;
-    csv << r.experiment << ',' << r.engine << ',' << csv_quote(device) << ",count," << csv_quote(text_name)
-        << ',' << r.text_bytes << ',' << r.set << ',' << r.patterns << ',' << r.threads << ',' << r.seconds
-        << ',' << r.gbps << ',' << r.cpu_gbps << ',' << r.compile_s << ',' << r.memory << ',' << r.hot << ','
-        << r.fits << ',' << r.matches << ',' << ratio << ',' << cpu_ratio << ',' << r.check << ',' << a.label
-        << ',' << csv_quote(r.note + (same_text ? "" : " (ratio over a different text length)")) << ','
-        << r.paired.size() << ',' << (r.paired.empty() ? 0 : median(r.paired)) << ','
-        << (r.paired.empty() ? 0 : r.paired.front()) << ',' << (r.paired.empty() ? 0 : r.paired.back())
-        << "\n";
-    char line[768];
-    std::snprintf(line, sizeof line,
-                  "| %s | %s | %zu | %s | %u | %zu | %.4f | %.3f | %.2f%s | %s | %s | %.3f | %.2f | %s | "
-                  "%llu | %s |\n",
-                  r.experiment.c_str(), r.set.c_str(), r.patterns, r.engine.c_str(), r.threads, r.text_bytes,
-                  r.seconds, r.gbps, ratio, same_text ? "" : "*", fmt3(r.cpu_gbps).c_str(),
-                  cpu_ratio > 0 ? fmt2(cpu_ratio).c_str() : "-", r.compile_s,
-                  static_cast<double>(r.memory) / 1e6, r.fits.c_str(),
-                  static_cast<unsigned long long>(r.matches), r.check.c_str());
-    md << line;
+    const double paired_median = r.paired.empty() ? 0 : median_of_sorted(r.paired);
+    csv.add({r.experiment,
+             r.engine,
+             device,
+             "count",
+             text_name,
+             b::format_count(r.text_bytes),
+             r.set,
+             b::format_count(r.patterns),
+             std::to_string(r.threads),
+             g6(r.seconds),
+             g6(r.gbps),
+             g6(r.cpu_gbps),
+             g6(r.compile_s),
+             b::format_count(r.memory),
+             b::format_count(r.hot),
+             r.fits,
+             b::format_count(r.matches),
+             g6(ratio),
+             g6(cpu_ratio),
+             r.check,
+             a.label,
+             r.note + (same_text ? "" : " (ratio over a different text length)"),
+             b::format_count(r.paired.size()),
+             g6(paired_median),
+             g6(r.paired.empty() ? 0 : r.paired.front()),
+             g6(r.paired.empty() ? 0 : r.paired.back())});
+    md_rows.add({r.experiment, r.set, b::format_count(r.patterns), r.engine, std::to_string(r.threads),
+                 b::format_count(r.text_bytes), f("%.4f", r.seconds), f("%.3f", r.gbps),
+                 f("%.2f", ratio) + (same_text ? "" : "*"), fmt3(r.cpu_gbps),
+                 cpu_ratio > 0 ? fmt2(cpu_ratio) : "-", f("%.3f", r.compile_s),
+                 f("%.2f", static_cast<double>(r.memory) / 1e6), r.fits, b::format_count(r.matches),
+                 r.check});
+    if (!r.paired.empty())
+      md_paired.add({r.set, r.engine, b::format_count(r.paired.size()), f("%.2f", paired_median),
+                     f("%.2f", r.paired.front()), f("%.2f", r.paired.back())});
   }
-  bool any_paired = false;
-  for (const Row& r : rows) any_paired = any_paired || !r.paired.empty();
-  if (any_paired) {
+  std::ostringstream md;
+  md << "# Multi-pattern CPU benchmark (" << a.label << ")\n\n"
+     << "- machine: " << machine() << "; threads used for \"all\": " << all << "\n"
+     << "- load average (1, 5, 15 min, runnable/total, last pid): before " << load_before << "; after "
+     << load_after << "\n"
+     << "- text: " << text_name << ", " << text.size() << " bytes scanned (keyword sets: the first "
+     << std::min(text.size(), static_cast<std::size_t>(a.seed003_mb * 1e6)) << " bytes; naive: the first "
+     << naive_bytes << " bytes)\n"
+     << "- mode: count (every occurrence, overlapping ones included); best of " << a.reps
+     << " runs; GB/s = 10^9 bytes per wall-clock second; \"by CPU time\" divides by the calling thread's "
+        "CPU time (1-thread runs only: not inflated by other processes on the shared cores)\n"
+     << "- vs Hyperscan: GB/s over Hyperscan's GB/s at the same thread count (wall clock; by CPU time in the "
+        "next column)\n"
+     << "- check: per-pattern counts equal to Hyperscan's single-scan counts on the same bytes\n"
+     << "- run time " << static_cast<int>(wall) << " s\n\n";
+  md_rows.write_markdown(md);
+  if (!md_paired.rows().empty()) {
     md << "\n## Paired runs, one thread\n\nEach pair: one Hyperscan run, then one run of ours, on the same "
-          "bytes; ratio = Hyperscan's seconds / ours (above 1: ours faster).\n\n"
-       << "| set | implementation | pairs | median ratio | min | max |\n|---|---|---|---|---|---|\n";
-    for (const Row& r : rows)
-      if (!r.paired.empty()) {
-        char line[256];
-        std::snprintf(line, sizeof line, "| %s | %s | %zu | %.2f | %.2f | %.2f |\n", r.set.c_str(),
-                      r.engine.c_str(), r.paired.size(), median(r.paired), r.paired.front(), r.paired.back());
-        md << line;
-      }
+          "bytes; ratio = Hyperscan's seconds / ours (above 1: ours faster).\n\n";
+    md_paired.write_markdown(md);
   }
   if (any_seed003) {
     const Paper paper[] = {{"paper: GPU m-bndm, matching (GTX 260, Table 1)", 1.39},
                            {"paper: GPU m-bndm, in all (GTX 260, Table 1)", 2.79}};
     md << "\n* naive runs over a shorter prefix: its ratio compares different text lengths.\n\n"
-       << "Seed 003's published figures beside (20 MB, 1,000 four-byte keywords; the other sizes appear only "
-          "in "
-          "its Fig. 7 chart; its CPU M-BNDM (Core 2 E7500) is about 13x slower than its GPU for the large "
-          "sets):\n\n"
-       << "| implementation | seconds | GB/s | our best 1-thread GB/s on seed003-1000 | ours / paper |\n"
-       << "|---|---|---|---|---|\n";
+       << "The M-BNDM paper's published figures beside (20 MB, 1,000 four-byte keywords; the other sizes "
+          "appear only in its Fig. 7 chart; its CPU M-BNDM (Core 2 E7500) is about 13x slower than its GPU "
+          "for the large sets):\n\n";
+    b::ResultTable md_paper({{"implementation"},
+                             {"seconds"},
+                             {"GB/s"},
+                             {"our best 1-thread GB/s on seed003-1000"},
+                             {"ours / paper"}});
     double best = 0;
     for (const Row& r : rows)
       if (r.set == "seed003-1000" && r.threads == 1 && r.engine != "hyperscan" && r.engine != "naive")
         best = std::max(best, r.gbps);
     for (const auto& p : paper) {
       const double g = 20e6 / p.seconds / 1e9;
-      char line[256];
-      std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %.3f | %.0fx |\n", p.impl, p.seconds, g, best,
-                    best / g);
-      md << line;
-      csv << "seed003," << csv_quote(p.impl)
-          << ",\"GeForce GTX 260 (paper)\",count,\"paper's 20 MB\",20000000,"
-          << "seed003-1000,1000,," << p.seconds << ',' << g << ",,,,,,,,,quoted from the paper," << a.label
-          << ",\"seed 003 Table 1\"\n";
+      md_paper.add({p.impl, f("%.2f", p.seconds), f("%.4f", g), f("%.3f", best), f("%.0fx", best / g)});
+      csv.add({"seed003",
+               p.impl,
+               "GeForce GTX 260 (paper)",
+               "count",
+               "paper's 20 MB",
+               "20000000",
+               "seed003-1000",
+               "1000",
+               "",
+               g6(p.seconds),
+               g6(g),
+               "",
+               "",
+               "",
+               "",
+               "",
+               "",
+               "",
+               "",
+               "quoted from the paper",
+               a.label,
+               "M-BNDM paper, Table 1",
+               "",
+               "",
+               "",
+               ""});
     }
+    md_paper.write_markdown(md);
   }
+  if (std::ofstream out(a.csv); out) csv.write_csv(out);
   std::cout << md.str();
   if (!a.md.empty()) std::ofstream(a.md) << md.str();
   return 0;

@@ -32,6 +32,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/results.hpp"
+#include "common/timing.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "strmatch/multi.hpp"
 
@@ -41,12 +43,14 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using strmatch::Backend;
 using strmatch::PatternSet;
 using strmatch::PatternSetOptions;
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using strmatch::bench::Clock;
+using strmatch::bench::markdown_cell;
+using strmatch::bench::middle_sample;
+using strmatch::bench::seconds_since;
 
 void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -76,50 +80,28 @@ struct Row {
 std::vector<Row> g_rows;
 std::string g_out, g_gpu, g_cpu;
 
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-std::string md(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
-  return o;
-}
-
 /// Rewrites <out>.csv and <out>.md with every row so far (a failing section keeps the rest).
 void write_tables() {
-  FILE* f = std::fopen((g_out + ".csv").c_str(), "w");
-  FILE* g = std::fopen((g_out + ".md").c_str(), "w");
-  if (f == nullptr || g == nullptr) {
-    if (f) std::fclose(f);
-    if (g) std::fclose(g);
-    return;
-  }
-  std::fprintf(f,
-               "experiment,implementation,device,mode,text_bytes,patterns,set,seconds,gbps,matches,"
-               "compile_seconds,memory_bytes,note\n");
-  std::fprintf(
-      g,
-      "| experiment | implementation | device | mode | text_bytes | patterns | set | seconds | gbps | "
-      "matches | compile_seconds | memory_bytes | note |\n");
-  std::fprintf(g, "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+  namespace b = strmatch::bench;
+  const std::vector<b::Column> columns = {
+      {"experiment"},    {"implementation"},        {"device"},
+      {"mode"},          {"text_bytes", true},      {"patterns", true},
+      {"set"},           {"seconds", true},         {"gbps", true},
+      {"matches", true}, {"compile_seconds", true}, {"memory_bytes", true},
+      {"note"}};
+  b::ResultTable csv(columns), md(columns);
   for (const auto& r : g_rows) {
-    std::fprintf(f, "%s,%s,%s,%s,%llu,%zu,%s,%.9f,%.3f,%llu,%.6f,%llu,%s\n", csv(r.experiment).c_str(),
-                 csv(r.implementation).c_str(), csv(r.device).c_str(), csv(r.mode).c_str(),
-                 (unsigned long long)r.text_bytes, r.patterns, csv(r.set).c_str(), r.seconds, r.gbps,
-                 (unsigned long long)r.matches, r.compile_seconds, (unsigned long long)r.memory_bytes,
-                 csv(r.note).c_str());
-    std::fprintf(g, "| %s | %s | %s | %s | %llu | %zu | %s | %.6f | %.3f | %llu | %.4f | %llu | %s |\n",
-                 md(r.experiment).c_str(), md(r.implementation).c_str(), md(r.device).c_str(),
-                 md(r.mode).c_str(), (unsigned long long)r.text_bytes, r.patterns, md(r.set).c_str(),
-                 r.seconds, r.gbps, (unsigned long long)r.matches, r.compile_seconds,
-                 (unsigned long long)r.memory_bytes, md(r.note).c_str());
+    const std::string bytes = b::format_count(r.text_bytes), patterns = b::format_count(r.patterns),
+                      matches = b::format_count(r.matches), memory = b::format_count(r.memory_bytes);
+    csv.add({r.experiment, r.implementation, r.device, r.mode, bytes, patterns, r.set,
+             b::format_number("%.9f", r.seconds), b::format_number("%.3f", r.gbps), matches,
+             b::format_number("%.6f", r.compile_seconds), memory, r.note});
+    md.add({markdown_cell(r.experiment), markdown_cell(r.implementation), markdown_cell(r.device),
+            markdown_cell(r.mode), bytes, patterns, markdown_cell(r.set), b::format_number("%.6f", r.seconds),
+            b::format_number("%.3f", r.gbps), matches, b::format_number("%.4f", r.compile_seconds), memory,
+            markdown_cell(r.note)});
   }
-  std::fclose(f);
-  std::fclose(g);
+  b::save_tables(g_out, csv, md);
 }
 
 void add(Row r) {
@@ -132,11 +114,6 @@ void add(Row r) {
   std::fflush(stdout);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 double g_max_run_s = 3;  // --max-run-s
 
 /// Median wall time of `reps` calls after one warm-up. When the warm-up took more than `cap`
@@ -145,15 +122,15 @@ double time_median(int reps, const std::function<void()>& f, int* runs = nullptr
   if (cap < 0) cap = g_max_run_s;
   auto t = Clock::now();
   f();
-  if (since(t) > cap) reps = 1;
+  if (seconds_since(t) > cap) reps = 1;
   std::vector<double> v;
   for (int i = 0; i < reps; ++i) {
     t = Clock::now();
     f();
-    v.push_back(since(t));
+    v.push_back(seconds_since(t));
   }
   if (runs) *runs = reps;
-  return median(v);
+  return middle_sample(v);
 }
 
 std::string fmt(const char* f, double v) {
@@ -263,7 +240,7 @@ struct Hyperscan {
       if (err) hs_free_compile_error(err);
       throw std::runtime_error("Hyperscan: " + msg);
     }
-    compile_seconds = since(t0);
+    compile_seconds = seconds_since(t0);
     hs_database_size(db, &db_bytes);
     scratch.assign(threads, nullptr);
     for (auto& s : scratch)
@@ -432,7 +409,7 @@ void section_seed003(const Args& a, const std::string& slice) {
         // runs at a few MB/s on 1000+ keywords) gets one timed run per mode.
         auto t = Clock::now();
         const auto per = s.count_per_pattern(text);
-        const int reps = since(t) > 2.0 ? 1 : cpu_reps;
+        const int reps = seconds_since(t) > 2.0 ? 1 : cpu_reps;
         const std::string check =
             "check vs cpu auto: " + compare_per_pattern(per.per_pattern, ref.per_pattern, ps) +
             (reps == 1 ? "; 1 timed run (slow)" : "");
@@ -441,9 +418,9 @@ void section_seed003(const Args& a, const std::string& slice) {
           for (int i = 0; i < reps; ++i) {
             const auto t0 = Clock::now();
             f();
-            v.push_back(since(t0));
+            v.push_back(seconds_since(t0));
           }
-          return median(v);
+          return middle_sample(v);
         };
         std::uint64_t c = 0;
         Row r = row(impl, false, "host count");
@@ -558,10 +535,10 @@ void section_linux(const Args& a, const std::string& slice) {
   const double h2d = pinned_h2d_gbps();  // before the 16 GB buffer exists
   auto t0 = Clock::now();
   DeviceBuffer dev(rn, slice);
-  std::printf("resident text: %llu bytes filled in %.2f s\n", (unsigned long long)rn, since(t0));
+  std::printf("resident text: %llu bytes filled in %.2f s\n", (unsigned long long)rn, seconds_since(t0));
   t0 = Clock::now();
   const auto host = repeated_host(hn, slice);
-  std::printf("host text: %llu bytes filled in %.2f s\n", (unsigned long long)hn, since(t0));
+  std::printf("host text: %llu bytes filled in %.2f s\n", (unsigned long long)hn, seconds_since(t0));
   const std::string_view htext(host.get(), hn), ctext(host.get(), cn);
   {
     Row r = base_row("linux", "cudaMemcpy pinned H2D (1 GiB)", true, "copy", std::size_t{1} << 30, "-", 0);
@@ -585,7 +562,7 @@ void section_linux(const Args& a, const std::string& slice) {
     const PatternSet cpu = compile(ps, "auto", Backend::cpu);
     auto t = Clock::now();
     const auto cpu_per = cpu.count_per_pattern(ctext);
-    const double cpu_per_s = since(t);
+    const double cpu_per_s = seconds_since(t);
     std::uint64_t c = 0;
     {
       Row r = row("cpu auto (" + cpu.stats().algorithm + "), all threads", false, "host count", cn);
@@ -645,7 +622,7 @@ void section_linux(const Args& a, const std::string& slice) {
       // Checks: per-pattern counts on the first cpu-gb bytes (the same bytes as the CPU's).
       t = Clock::now();
       const auto gpu_per = s.count_per_pattern_resident(dev.p, cn);
-      const double check_s = since(t);
+      const double check_s = seconds_since(t);
       std::string check = "check (first " + fmt("%.1f GB", cn / 1e9) + ") vs cpu auto: " +
                           compare_per_pattern(gpu_per.per_pattern, cpu_per.per_pattern, ps);
       // A slow algorithm (m-bndm on large sets) scans a prefix sized from the check run's rate so
