@@ -16,7 +16,7 @@
 # `repeat-dna BYTES` writes dna-16s-repeated-BYTES.txt: dna-16s.txt repeated and cut to BYTES
 # bytes (a longer DNA text, labelled as repeated in its name).
 # `slice-linux BYTES` writes linux-6.1-slice-BYTES.tar.xz, the tar's first BYTES bytes compressed,
-# to carry to a machine that cannot install the package (scripts/bench_cpu.sh repeats it).
+# to carry to a machine that cannot install the package (scripts/bench.sh exact repeats it).
 # --linux-tar PATH links an already uncompressed tar instead of decompressing one again.
 # --no-install skips apt-get (then the packages must already be installed).
 set -euo pipefail
@@ -58,7 +58,7 @@ fi
 
 if [ "${1:-}" = "slice-linux" ]; then
   # A compressed slice of the tar to carry where the 1.36 GB file cannot travel (the device
-  # machine: 64 MiB per call); bench_cpu.sh decompresses it and repeats it to the full size.
+  # machine: 64 MiB per call); scripts/bench.sh exact decompresses it and repeats it to the full size.
   [ $# -ge 2 ] || die "usage: $0 slice-linux BYTES [DIR]"
   if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -eq 0 ]; then die "BYTES must be a positive integer, got '$2'"; fi
   dir=${3:-${STRMATCH_CORPORA:-./corpora}}

@@ -1,25 +1,78 @@
 #!/usr/bin/env bash
-# Builds the data carried to the device machine (at most 64 MiB with the source tree) into
-# <repo>/.carry/gpu (git-ignored): an xz slice of the Linux source tar (the first SLICE_MB MB of
-# linux-6.1.tar, labelled with its package version), the 16S rRNA gold set as one DNA string
-# (headers and newlines stripped), a copy of /usr/bin/rg, and nlohmann-json's headers.
-# Usage: scripts/make_device_carry.sh [carry-dir]   (env SLICE_MB, default 450)
+# Builds the data carried to the device machine (the device tool carries at most 64 MiB with the
+# source tree) into <repo>/.carry/gpu (git-ignored), for every stage of scripts/device.sh:
+#   linux-slice.xz   the first SLICE_MB MB of linux-6.1.tar (xz), labelled with its package version
+#   dna16s.xz        the 16S rRNA gold set as one DNA string (headers and newlines stripped)
+#   rg               a copy of ripgrep (the exact benchmarks' peer; skipped when not installed)
+#   include/         nlohmann-json's headers
+#   hs/              Hyperscan's static library, xz-compressed (libhs.a.xz, 19.4 MB -> ~2.7 MB), and
+#                    its headers, from libhyperscan-dev (the pattern-set benchmarks' peer; skipped
+#                    when not installed)
+#   multi-sets/      the pattern sets of scripts/make_pattern_sets.py (seed 1) over the slice
+#   LABEL            where each came from
+# Usage: scripts/make_device_carry.sh [carry-dir]   (env SLICE_MB, default 450; CORPORA, the folder
+# of scripts/fetch_corpora.sh: default ./corpora, else /work/corpora). What exists is kept.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-.carry/gpu}
 slice_mb=${SLICE_MB:-450}
-tar=/work/corpora/linux-6.1.tar
+corpora=${CORPORA:-}
+if [ -z "$corpora" ]; then
+  for c in "$root/corpora" /work/corpora; do [ -s "$c/linux-6.1.tar" ] && { corpora=$c; break; }; done
+fi
+fasta=/usr/share/microbiomeutil-data/RESOURCES/rRNA16S.gold.fasta
 mkdir -p "$dir/include"
 if [ ! -s "$dir/linux-slice.xz" ]; then
-  head -c $((slice_mb * 1000000)) "$tar" | xz -T2 -6 >"$dir/linux-slice.xz.tmp"
+  [ -n "$corpora" ] && [ -s "$corpora/linux-6.1.tar" ] ||
+    { echo "no linux-6.1.tar (set CORPORA, or run scripts/fetch_corpora.sh)" >&2; exit 1; }
+  head -c $((slice_mb * 1000000)) "$corpora/linux-6.1.tar" | xz -T2 -6 >"$dir/linux-slice.xz.tmp"
   mv "$dir/linux-slice.xz.tmp" "$dir/linux-slice.xz"
+  echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux "$corpora/VERSIONS"))" >"$dir/LABEL"
 fi
-{ echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux /work/corpora/VERSIONS))"; } >"$dir/LABEL"
-grep -v '^>' /usr/share/microbiomeutil-data/RESOURCES/rRNA16S.gold.fasta | tr -d '\n\r' | xz -T2 -9 >"$dir/dna16s.xz"
-echo "dna16s.xz: rRNA16S.gold.fasta (microbiomeutil-data), headers stripped, concatenated" >>"$dir/LABEL"
-cp /usr/bin/rg "$dir/rg"
+if [ ! -s "$dir/dna16s.xz" ]; then
+  [ -s $fasta ] || { echo "$fasta missing (microbiomeutil-data: scripts/fetch_corpora.sh installs it)" >&2; exit 1; }
+  grep -v '^>' $fasta | tr -d '\n\r' | xz -T2 -9 >"$dir/dna16s.xz"
+  echo "dna16s.xz: rRNA16S.gold.fasta (microbiomeutil-data), headers stripped, concatenated" >>"$dir/LABEL"
+fi
+if command -v rg >/dev/null; then
+  cp "$(command -v rg)" "$dir/rg"
+else
+  echo "ripgrep not installed: no rg in the carry (the exact benchmarks skip that peer)"
+fi
 cp -r /usr/include/nlohmann "$dir/include/"
-du -b "$dir"/* | sort -n
+
+# Hyperscan, for the pattern-set benchmarks' peer.
+lib=/usr/lib/x86_64-linux-gnu/libhs.a
+if [ -s "$lib" ] && [ -s /usr/include/hs/hs.h ]; then
+  mkdir -p "$dir/hs/include/hs"
+  cp /usr/include/hs/*.h "$dir/hs/include/hs/"
+  if [ ! -s "$dir/hs/libhs.a.xz" ] || [ "$lib" -nt "$dir/hs/libhs.a.xz" ]; then
+    xz -T2 -6 -c "$lib" >"$dir/hs/libhs.a.xz.tmp"
+    mv "$dir/hs/libhs.a.xz.tmp" "$dir/hs/libhs.a.xz"
+  fi
+  hs_version=$(dpkg-query -W -f='${Version}' libhyperscan-dev 2>/dev/null || echo unknown)
+  echo "libhyperscan-dev $hs_version: libhs.a ($(stat -c %s "$lib") bytes)" >"$dir/hs/VERSION"
+  grep -q '^hs/' "$dir/LABEL" 2>/dev/null ||
+    echo "hs/: Hyperscan static library (xz) and headers, libhyperscan-dev $hs_version" >>"$dir/LABEL"
+else
+  echo "libhyperscan-dev is not installed ($lib, /usr/include/hs/hs.h): no hs/ in the carry"
+fi
+
+# The pattern sets, made from the carried slice.
+if [ ! -s "$dir/multi-sets/SOURCE.txt" ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  xz -dc "$dir/linux-slice.xz" >"$tmp/linux-slice"
+  python3 "$root/scripts/make_pattern_sets.py" --tar "$tmp/linux-slice" --seed 1 --out "$dir/multi-sets.tmp"
+  rm -rf "$dir/multi-sets"
+  mv "$dir/multi-sets.tmp" "$dir/multi-sets"
+  grep -q '^multi-sets/' "$dir/LABEL" 2>/dev/null ||
+    echo "multi-sets/: scripts/make_pattern_sets.py --seed 1 over linux-slice (see multi-sets/SOURCE.txt)" >>"$dir/LABEL"
+fi
+
+du -b "$dir"/* | sort -n | tail -10
 total=$(du -sb "$dir" | cut -f1)
 echo "carry total: $total bytes ($((total / 1048576)) MiB)"
 xz_size=$(stat -c %s "$dir/linux-slice.xz")
 [ "$xz_size" -lt $((55 * 1048576)) ] || { echo "linux-slice.xz is over 55 MiB: lower SLICE_MB" >&2; exit 1; }
+[ "$total" -lt $((62 * 1048576)) ] || { echo "carry dir is over 62 MiB: the device tool carries at most 64 MiB" >&2; exit 1; }

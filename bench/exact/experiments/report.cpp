@@ -160,7 +160,7 @@ void write_markdown(const Report& report, const std::string& path) {
   if (!out) throw std::runtime_error("cannot write " + path);
   const Machine& m = report.machine;
   out << "# strmatch CPU experiments: " << m.label << "\n\n";
-  out << "Written by `strmatch_experiments` (bench/exact/experiments, run by scripts/bench_cpu.sh).\n\n";
+  out << "Written by `strmatch_experiments` (bench/exact/experiments, run by scripts/bench.sh exact).\n\n";
   out << "- Machine: **" << m.cpu_model << "**, " << m.hardware_threads << " hardware threads";
   if (m.physical_cores != 0) out << " (" << m.physical_cores << " cores)";
   out << ", " << format_number("%.0f", m.memory_gib) << " GiB memory, " << m.kernel << "\n";

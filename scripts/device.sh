@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# The device machine's one script (an H100/H200 host: 16 cores, CUDA, no apt, nothing reachable):
+# builds with CUDA and runs the GPU tests, compute-sanitizer and the benchmarks of one problem.
+#
+#   scripts/device.sh PROBLEM STAGES OUT_DIR [CARRY_DIR]      (from the repository root)
+#
+# PROBLEM  exact | multi | all (all: exact, then multi, for every stage but build and test)
+# STAGES   comma-separated, in this order whatever the order given:
+#   build      configure (Release, CUDA on, tests and benchmarks on; nlohmann-json and Hyperscan from
+#              the carry when it has them) and build the targets of the other stages asked for, or
+#              every target of PROBLEM when build is alone. Every stage builds what it needs first
+#              (ninja is incremental; build-device/ is git-ignored and survives on a warm machine).
+#   test       strmatch_cuda_tests, the tests of PROBLEM (TEST_FILTER overrides: exact '*-Multi*',
+#              multi 'Multi*', all '*'; TEST_TIMEOUT, default 300 s); exact and all also run
+#              strmatch_core_tests (CPU).
+#   sanitize   compute-sanitizer memcheck and racecheck over the reduced GPU suite
+#              (STRMATCH_CUDA_QUICK=1; MEMCHECK_FILTER, RACECHECK_FILTER override the problem's
+#              filters; each tool capped at SANITIZE_TIMEOUT, default 170 s)
+#   bench      the GPU benchmark of PROBLEM, one process per section (SECTIONS overrides the
+#              problem's list; BENCH_ARGS adds options; SECTION_TIMEOUT caps each section, default
+#              300 s exact, 420 s multi); exact: strmatch_gpu_bench, sections ceilings resident e2e
+#              seed002 h2d seed001 threshold threshold-file, writes OUT_DIR/gpu-exact-SECTION.{csv,md};
+#              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
+#              OUT_DIR/gpu-multi-SECTION.{csv,md}
+#   cli        exact only: the CLI on every backend over the carried Linux slice (counts and the md5
+#              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings
+#   cpu-bench  the CPU benchmark of PROBLEM on this machine's cores: exact: scripts/bench.sh exact
+#              over the slice repeated to the tar's size (linux-tar, seed001, seed002-exp1; RUN_ARGS
+#              replaces that experiment list); multi: strmatch_multi_bench over 256 MB of the slice
+#              with the carried sets (BENCH_ARGS adds options, e.g. --threads 1 --paired 9)
+#   ctest      the whole ctest suite (every test binary; CTEST_TIMEOUT, default 240 s)
+# CARRY_DIR  made by scripts/make_device_carry.sh (default .carry/gpu): linux-slice.xz, dna16s.xz,
+#            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/.
+# One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
+# "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
+set -uo pipefail
+problem=${1:?"usage: scripts/device.sh exact|multi|all STAGES OUT_DIR [CARRY_DIR]"}
+stages=",${2:?stages, e.g. build,test},"
+out=${3:?out dir}
+carry_arg=${4:-.carry/gpu}
+case $problem in exact | multi | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+for s in ${stages//,/ }; do
+  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest) ;;
+    *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
+  esac
+done
+carry=$(cd "$carry_arg" 2>/dev/null && pwd || echo "$carry_arg")
+export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+mkdir -p "$out"
+b=build-device
+shm=/dev/shm/strmatch-device
+mkdir -p $shm
+problems=$([ "$problem" = all ] && echo "exact multi" || echo "$problem")
+has() { [[ $stages == *,$1,* ]]; }
+unxz() { xz -dc "$1" 2>/dev/null || python3 -c "import lzma,sys,shutil; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)" "$1"; }
+now() { date +%s.%N; }
+elapsed() { awk "BEGIN{printf \"%.1f\", $(now) - $1}"; }
+rc=0
+
+# ---- build ----------------------------------------------------------------------------------------
+targets=()
+want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
+for p in $problems; do
+  [ "$stages" = ",build," ] && want_target strmatch_cuda_tests "strmatch_gpu_$([ $p = exact ] && echo bench || echo multi_bench)"
+  for s in ${stages//,/ }; do
+    case $s,$p in
+      test,exact) want_target strmatch_cuda_tests strmatch_core_tests ;;
+      test,multi | sanitize,*) want_target strmatch_cuda_tests ;;
+      bench,exact) want_target strmatch_gpu_bench ;;
+      bench,multi) want_target strmatch_gpu_multi_bench ;;
+      cli,exact) want_target strmatch ;;
+      cpu-bench,exact) want_target strmatch_experiments ;;
+      cpu-bench,multi) want_target strmatch_multi_bench ;;
+      ctest,*) want_target all ;;
+    esac
+  done
+done
+want_target ${EXTRA_TARGETS:-}
+
+build() {
+  local t=$(now) args=()
+  if [ -s "$carry/hs/libhs.a.xz" ] && [ -s "$carry/hs/include/hs/hs.h" ]; then
+    [ -s $shm/libhs.a ] || unxz "$carry/hs/libhs.a.xz" >$shm/libhs.a
+    args+=(-DSTRMATCH_HS_INCLUDE="$carry/hs/include" -DSTRMATCH_HS_STATIC=$shm/libhs.a)
+  else
+    echo "no Hyperscan in $carry/hs: the pattern-set benchmarks are built without it"
+  fi
+  [ -d "$carry/include/nlohmann" ] && args+=(-DSTRMATCH_NLOHMANN_JSON_INCLUDE="$carry/include")
+  cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=ON -DSTRMATCH_BUILD_TESTS=ON \
+    -DSTRMATCH_BUILD_BENCH=ON "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; return 1; }
+  grep -i "hyperscan" "$out/cmake.log"
+  ninja -C $b -j16 "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; return 1; }
+  echo "build (${targets[*]}): $(elapsed $t) s"
+}
+nvidia-smi -L
+nproc
+nvcc --version | tail -1
+cmake --version | head -1
+build || exit 1
+
+# ---- data -----------------------------------------------------------------------------------------
+slice() { [ -s $shm/linux-slice ] || unxz "$carry/linux-slice.xz" >$shm/linux-slice; echo $shm/linux-slice; }
+dna() { [ -s $shm/dna16s ] || unxz "$carry/dna16s.xz" >$shm/dna16s; echo $shm/dna16s; }
+sets() {
+  if [ -s "$carry/multi-sets/SOURCE.txt" ]; then
+    echo "$carry/multi-sets"
+  else
+    [ -s $shm/sets/SOURCE.txt ] || python3 scripts/make_pattern_sets.py --tar "$(slice)" --seed 1 --out $shm/sets >&2
+    echo $shm/sets
+  fi
+}
+rg_path() { chmod +x "$carry/rg" 2>/dev/null; [ -x "$carry/rg" ] && echo "$carry/rg" || echo /nonexistent; }
+
+# ---- test -----------------------------------------------------------------------------------------
+if has test; then
+  case $problem in exact) filter='*-Multi*' ;; multi) filter='Multi*' ;; all) filter='*' ;; esac
+  filter=${TEST_FILTER:-$filter}
+  t=$(now)
+  timeout ${TEST_TIMEOUT:-300} $b/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/cuda-tests.log" 2>&1
+  trc=$?
+  echo "strmatch_cuda_tests --gtest_filter=$filter: rc=$trc, $(elapsed $t) s"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure|Expected|Which is|rerun" "$out/cuda-tests.log" | head -60
+  [ $trc = 0 ] || rc=1
+  if [ $problem != multi ]; then
+    $b/tests/strmatch_core_tests >"$out/core-tests.log" 2>&1 || rc=1
+    tail -3 "$out/core-tests.log"
+  fi
+fi
+
+# ---- sanitize -------------------------------------------------------------------------------------
+if has sanitize; then
+  command -v compute-sanitizer || echo "compute-sanitizer: not found"
+  for p in $problems; do
+    if [ $p = exact ]; then
+      mem=${MEMCHECK_FILTER:-'*-Multi*'}
+      race=${RACECHECK_FILTER:-'*-Multi*'}
+    else
+      mem=${MEMCHECK_FILTER:-'Multi*:-MultiCudaLong.*'}
+      race=${RACECHECK_FILTER:-MultiCudaEdge.DuplicatePatterns:MultiCudaEdge.NestedPatterns:MultiCudaEdge.NulAndFFBytes:MultiCudaEdge.UnalignedDevicePointers:MultiCudaDifferential.StreamingChunkBoundaries}
+    fi
+    for tool in memcheck racecheck; do
+      t=$(now)
+      filter=$([ $tool = memcheck ] && echo "$mem" || echo "$race")
+      echo "compute-sanitizer --tool $tool, --gtest_filter=$filter (STRMATCH_CUDA_QUICK=1)"
+      STRMATCH_CUDA_QUICK=1 timeout ${SANITIZE_TIMEOUT:-170} compute-sanitizer --tool $tool --error-exitcode 3 \
+        $b/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/$p-$tool.log" 2>&1
+      trc=$?
+      echo "compute-sanitizer $tool ($p): rc=$trc (124: timed out), $(elapsed $t) s"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|tests ran|PASSED|FAILED" "$out/$p-$tool.log" | head -8
+      [ $trc = 0 ] || rc=1
+    done
+  done
+fi
+
+# ---- bench ----------------------------------------------------------------------------------------
+if has bench; then
+  for p in $problems; do
+    t=$(now)
+    free -g | head -2
+    if [ $p = exact ]; then
+      linux=$(slice) dnafile=$(dna) rg=$(rg_path)
+      [ "$rg" = /nonexistent ] || "$rg" --version | head -1
+      for section in ${SECTIONS:-ceilings resident e2e seed002 h2d seed001 threshold threshold-file}; do
+        s=$(now)
+        timeout ${SECTION_TIMEOUT:-300} $b/bench/exact/cuda/strmatch_gpu_bench --linux "$linux" --dna "$dnafile" \
+          --rg "$rg" --out "$out" --tmp /dev/shm --sections "$section" --tag "$section" ${BENCH_ARGS:-} \
+          >"$out/gpu-exact-$section.log" 2>&1
+        brc=$?
+        cut -c1-200 "$out/gpu-exact-$section.log"
+        echo "exact section $section: rc=$brc (124: timed out; the rows so far are in the CSV), $(elapsed $s) s"
+        [ $brc = 0 ] || rc=1
+      done
+    else
+      linux=$(slice) setdir=$(sets)
+      echo "sets from $setdir"
+      for section in ${SECTIONS:-seed003 linux}; do
+        s=$(now)
+        timeout ${SECTION_TIMEOUT:-420} $b/bench/multi/cuda/strmatch_gpu_multi_bench --slice "$linux" --sets "$setdir" \
+          --sections $section --out "$out/gpu-multi-$section" ${BENCH_ARGS:-} 2>&1 | tee "$out/gpu-multi-$section.log" |
+          cut -c1-260
+        brc=${PIPESTATUS[0]}
+        echo "multi section $section: rc=$brc (124: timed out; the rows so far are in the CSV), $(elapsed $s) s"
+        [ $brc = 0 ] || rc=1
+      done
+    fi
+    echo "bench ($p): $(elapsed $t) s"
+  done
+fi
+
+# ---- cli (exact) ----------------------------------------------------------------------------------
+if has cli && [ $problem != multi ]; then
+  linux=$(slice)
+  cli=$b/bin/strmatch
+  $cli --version
+  # cuda reads the file on the GPU (pread into pinned memory); auto-gpu is auto with the file
+  # threshold lowered to 1 byte (the GPU file path chosen by auto). Columns: count / md5 of -o -b /
+  # md5 of the default output with -n (lines from the mapping).
+  for pat in "Linus Torvalds" EXPORT_SYMBOL_GPL the "zzzzq-absent-16b"; do
+    line="pattern '$pat':"
+    for be in cpu cuda auto auto-gpu; do
+      env=() backend=$be
+      if [ $be = auto-gpu ]; then env=(STRMATCH_CUDA_AUTO_MIN_FILE_BYTES=1); backend=auto; fi
+      c=$(env "${env[@]}" $cli search --backend $backend --count-matches -a "$pat" "$linux" 2>>"$out/cli-notes.log")
+      h=$(env "${env[@]}" $cli search --backend $backend -o -b -a "$pat" "$linux" 2>>"$out/cli-notes.log" | md5sum | cut -c1-12)
+      l=$(env "${env[@]}" $cli search --backend $backend -n -a "$pat" "$linux" 2>>"$out/cli-notes.log" | md5sum | cut -c1-12)
+      line="$line $be=$c/$h/$l"
+    done
+    echo "$line"
+  done | tee "$out/cli-backends.txt"
+  awk '{ split($0, f, " "); n = 0; for (i = 1; i <= NF; ++i) if ($i ~ /=/) { split($i, kv, "="); v[++n] = kv[2] }
+         for (i = 2; i <= n; ++i) if (v[i] != v[1]) { print "cli: backends disagree: " $0; bad = 1 } }
+       END { exit bad }' "$out/cli-backends.txt" || rc=1
+  # Timings of the CLI on the slice (page cache warm): CPU over the mapping vs the GPU file path.
+  TIMEFORMAT="%R s wall"
+  for be in cpu cuda; do
+    echo "cli --backend $be --count-matches:"
+    time $cli search --backend $be --stats --count-matches -a EXPORT_SYMBOL_GPL "$linux" 2>&1 | tail -2
+  done
+  $cli search --backend cuda --stats --count-matches -a the "$linux" 2>&1 | tail -3
+fi
+
+# ---- cpu-bench ------------------------------------------------------------------------------------
+if has cpu-bench; then
+  for p in $problems; do
+    if [ $p = exact ]; then
+      # The slice as bench.sh expects it: repeated to the tar's size; the DNA unit beside it.
+      corp=/dev/shm/corpora
+      mkdir -p $corp
+      [ -s $corp/dna-16s.txt ] || cp "$(dna)" $corp/dna-16s.txt
+      ln -sf "$carry/linux-slice.xz" $corp/linux-6.1-slice-450000000.tar.xz
+      RG=$(rg_path) timeout ${CPU_BENCH_TIMEOUT:-280} scripts/bench.sh exact --corpora $corp --label device \
+        --build-dir $b --out "$out" --note "device machine; slice carried" -- ${RUN_ARGS:--e linux-tar,seed001,seed002-exp1} \
+        >"$out/cpu-bench-exact.log" 2>&1 || rc=1
+      tail -5 "$out/cpu-bench-exact.log"
+    else
+      timeout ${CPU_BENCH_TIMEOUT:-420} $b/bench/multi/cpu/strmatch_multi_bench --text "$(slice)" --text-name linux-slice \
+        --mb 256 --pattern-dir "$(sets)" --label device --algorithms auto --reps 5 \
+        --csv "$out/cpu-multi.csv" --md "$out/cpu-multi.md" ${BENCH_ARGS:-} >"$out/cpu-bench-multi.log" 2>&1 || rc=1
+      tail -12 "$out/cpu-bench-multi.log"
+    fi
+  done
+fi
+
+# ---- ctest ----------------------------------------------------------------------------------------
+if has ctest; then
+  timeout ${CTEST_TIMEOUT:-240} ctest --test-dir $b -j4 --timeout 200 >"$out/ctest.log" 2>&1 || rc=1
+  grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -30
+  grep -c "Skipped" "$out/ctest.log" | sed 's/^/skipped tests: /'
+fi
+exit $rc
