@@ -22,6 +22,7 @@
 #include "core/cpu/threads.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
 #include "exact/cuda/exact_kernels.cuh"
 #include "strmatch/cuda.hpp"
@@ -68,66 +69,6 @@ constexpr std::uint64_t kSmallThreadBytes = std::uint64_t{64} << 10;
 // least kMinPieceBytes.
 constexpr std::uint64_t kSmallPartBytes = std::uint64_t{256} << 10;
 constexpr std::uint64_t kMinPieceBytes = std::uint64_t{128} << 10;
-
-// ---- probing and context ------------------------------------------------------------------------
-
-struct Probe {
-  bool ok = false;
-  std::string why;
-};
-
-const Probe& probe() {
-  static const Probe result = [] {
-    Probe p;
-    if (const char* off = std::getenv("STRMATCH_DISABLE_CUDA");
-        off != nullptr && *off != '\0' && *off != '0') {
-      p.why = "the GPU is disabled by the environment variable STRMATCH_DISABLE_CUDA";
-      return p;
-    }
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      p.why = std::string("no usable CUDA driver or device (cudaGetDeviceCount: ") + cudaGetErrorName(e) +
-              ", " + cudaGetErrorString(e) + ")";
-      return p;
-    }
-    if (count == 0) {
-      p.why = "no CUDA device found";
-      return p;
-    }
-    int device = 0;
-    cudaDeviceProp prop{};
-    if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      p.why = "cannot read the properties of CUDA device 0";
-      return p;
-    }
-    if (prop.major < 9) {
-      p.why = std::string("CUDA device '") + prop.name + "' has compute capability " +
-              std::to_string(prop.major) + "." + std::to_string(prop.minor) +
-              "; strmatch's kernels are built for 9.0 (Hopper) and newer";
-      return p;
-    }
-    p.ok = true;
-    return p;
-  }();
-  return result;
-}
-
-std::atomic<double> g_context_seconds{0.0};
-
-/// Creates the primary context once (cudaFree(0)) and records how long it took.
-void ensure_context() {
-  static std::once_flag once;
-  static cudaError_t error = cudaSuccess;
-  std::call_once(once, [] {
-    const auto start = Clock::now();
-    error = cudaFree(nullptr);
-    g_context_seconds = seconds_since(start);
-  });
-  STRMATCH_CUDA_CHECK(error);
-}
 
 // ---- algorithms ----------------------------------------------------------------------------------
 
@@ -592,44 +533,12 @@ Engine& engine() {
 
 // ---- the library-facing entry points -------------------------------------------------------------
 
-void require_available() {
-  const Probe& p = probe();
-  if (!p.ok) throw BackendUnavailable("the cuda backend is not available: " + p.why);
-  ensure_context();
-}
-
-bool available(std::string* why) {
-  const Probe& p = probe();
-  if (!p.ok && why != nullptr) *why = p.why;
-  return p.ok;
-}
-
 const std::vector<std::string>& exact_algorithm_names() { return names(); }
 
 std::uint64_t auto_min_bytes() {
   if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_BYTES"); v != nullptr && *v != '\0')
     return std::strtoull(v, nullptr, 10);
   return kAutoMinBytes;
-}
-
-double context_creation_seconds() { return g_context_seconds.load(); }
-
-void* device_copy(const void* host, std::size_t n, std::size_t pad) {
-  require_available();
-  std::uint8_t* p = nullptr;
-  STRMATCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n + pad, 1)));
-  if (n != 0) {
-    const cudaError_t e = cudaMemcpy(p + pad, host, n, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-      (void)cudaFree(p);
-      STRMATCH_CUDA_CHECK(e);
-    }
-  }
-  return p + pad;
-}
-
-void device_free(void* device_pointer, std::size_t pad) {
-  if (device_pointer != nullptr) (void)cudaFree(static_cast<std::uint8_t*>(device_pointer) - pad);
 }
 
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
@@ -969,8 +878,6 @@ void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, con
 namespace strmatch::cuda {
 
 namespace d = strmatch::detail::cuda;
-
-bool available(std::string* why) { return d::available(why); }
 
 std::vector<std::string> exact_algorithms() { return d::exact_algorithm_names(); }
 

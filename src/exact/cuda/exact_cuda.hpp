@@ -1,5 +1,6 @@
-// Internal: what the rest of the library needs from the CUDA backend. Implemented by the CUDA
-// sources when STRMATCH_CUDA is on, and by cuda_stub.cpp (always "unavailable") when it is off.
+// Internal: what exact search needs from the CUDA backend (the device probe and context come from
+// core/cuda/device.hpp, included here). Implemented by the sources of src/exact/cuda when
+// STRMATCH_CUDA is on, and by cuda_stub.cpp (always "unavailable") when it is off.
 #pragma once
 
 #include <cstddef>
@@ -8,17 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cuda/device.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail::cuda {
-
-/// True when CUDA was compiled in and a device is usable; otherwise false and *why says why
-/// (e.g. "built without CUDA", "no CUDA device: <driver message>"). Probes once per process.
-bool available(std::string* why);
-
-/// Throws BackendUnavailable (saying why) unless a usable device is there; creates the CUDA
-/// context on first use. CUDA builds only.
-void require_available();
 
 /// The GPU's exact-search algorithm names, "auto" first: auto, tile-filter, sunday.
 const std::vector<std::string>& exact_algorithm_names();
@@ -78,14 +72,5 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
 /// Throws IoError when reading fails (before anything is delivered only if it fails early).
 SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
                           const OffsetSink* sink, const StreamTuning& tuning = {});
-
-/// Test and benchmark helpers: a device allocation of n + pad bytes holding a copy of `host` at
-/// byte offset `pad` (so that unaligned device pointers can be tested); returns the device
-/// address of the copy. Free with device_free(returned pointer, pad). Throws BackendUnavailable.
-void* device_copy(const void* host, std::size_t n, std::size_t pad = 0);
-void device_free(void* device_pointer, std::size_t pad = 0);
-
-/// Seconds spent creating the CUDA context in this process (0 until the first GPU call made one).
-double context_creation_seconds();
 
 }  // namespace strmatch::detail::cuda

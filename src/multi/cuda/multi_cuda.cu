@@ -16,6 +16,7 @@
 #include "core/names.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/cuda/cuda_check.hpp"
+#include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
 #include "multi/cuda/multi_cuda.hpp"
 #include "multi/cuda/multi_kernels.cuh"

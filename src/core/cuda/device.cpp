@@ -1,0 +1,123 @@
+// The GPU device layer: probing the device once per process, creating the context, and the device
+// copies the tests and benchmarks use (CUDA builds; cuda_stub.cpp stands in otherwise). Plain C++
+// against the CUDA runtime: no kernels here.
+#include "core/cuda/device.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "core/backend.hpp"
+#include "core/clock.hpp"
+#include "core/cuda/cuda_check.hpp"
+#include "core/env.hpp"
+#include "strmatch/cuda.hpp"
+
+namespace strmatch::detail::cuda {
+
+namespace {
+
+/// Whether a device is usable, and why not.
+struct Probe {
+  bool ok = false;
+  std::string why;
+};
+
+/// The probe, once per process. A malformed STRMATCH_DISABLE_CUDA throws InvalidArgument out of
+/// the initialisation, so nothing is stored and the next call throws again.
+const Probe& probe() {
+  static const Probe result = [] {
+    Probe p;
+    if (env::flag_value("STRMATCH_DISABLE_CUDA").value_or(false)) {
+      p.why = "the GPU is disabled by the environment variable STRMATCH_DISABLE_CUDA";
+      return p;
+    }
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      p.why = std::string("no usable CUDA driver or device (cudaGetDeviceCount: ") + cudaGetErrorName(e) +
+              ", " + cudaGetErrorString(e) + ")";
+      return p;
+    }
+    if (count == 0) {
+      p.why = "no CUDA device found";
+      return p;
+    }
+    int device = 0;
+    cudaDeviceProp prop{};
+    if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      p.why = "cannot read the properties of CUDA device 0";
+      return p;
+    }
+    if (prop.major < 9) {
+      p.why = std::string("CUDA device '") + prop.name + "' has compute capability " +
+              std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+              "; strmatch's kernels are built for 9.0 (Hopper) and newer";
+      return p;
+    }
+    p.ok = true;
+    return p;
+  }();
+  return result;
+}
+
+std::atomic<double> g_context_seconds{0.0};
+
+/// Creates the primary context once (cudaFree(0)) and records how long it took.
+void ensure_context() {
+  static std::once_flag once;
+  static cudaError_t error = cudaSuccess;
+  std::call_once(once, [] {
+    const auto start = Clock::now();
+    error = cudaFree(nullptr);
+    g_context_seconds = seconds_since(start);
+  });
+  STRMATCH_CUDA_CHECK(error);
+}
+
+}  // namespace
+
+bool available(std::string* why) {
+  const Probe& p = probe();
+  if (!p.ok && why != nullptr) *why = p.why;
+  return p.ok;
+}
+
+void require_available() {
+  const Probe& p = probe();
+  if (!p.ok) throw_unavailable(p.why);
+  ensure_context();
+}
+
+double context_creation_seconds() { return g_context_seconds.load(); }
+
+void* device_copy(const void* host, std::size_t n, std::size_t pad) {
+  require_available();
+  std::uint8_t* p = nullptr;
+  STRMATCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n + pad, 1)));
+  if (n != 0) {
+    const cudaError_t e = cudaMemcpy(p + pad, host, n, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+      (void)cudaFree(p);
+      STRMATCH_CUDA_CHECK(e);
+    }
+  }
+  return p + pad;
+}
+
+void device_free(void* device_pointer, std::size_t pad) {
+  if (device_pointer != nullptr) (void)cudaFree(static_cast<std::uint8_t*>(device_pointer) - pad);
+}
+
+}  // namespace strmatch::detail::cuda
+
+namespace strmatch::cuda {
+
+bool available(std::string* why) { return detail::cuda::available(why); }
+
+}  // namespace strmatch::cuda
