@@ -68,7 +68,7 @@ for p in $problems; do
       test,multi | sanitize,*) want_target strmatch_cuda_tests ;;
       bench,exact) want_target strmatch_gpu_bench ;;
       bench,multi) want_target strmatch_gpu_multi_bench ;;
-      cli,exact) want_target strmatch ;;
+      cli,exact) want_target strmatch_cli ;;
       cpu-bench,exact) want_target strmatch_experiments ;;
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
