@@ -1,0 +1,117 @@
+// What every test binary shares: the seed of the randomized tests and the hint that reruns a
+// failure, the switches of the long and the reduced (GPU) suites, and random texts and patterns.
+// The switches are STRMATCH_* variables read through the one parser (src/core/env.hpp), so a
+// malformed value fails the test that reads it with a message naming the variable.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/env.hpp"
+
+namespace strmatch::test {
+
+/// The seed of the randomized tests: STRMATCH_TEST_SEED, else 20261121. Tests derive their own
+/// generators from it (seed + k), so one value reruns every test the same way.
+inline std::uint64_t test_seed() {
+  return detail::env::unsigned_value("STRMATCH_TEST_SEED").value_or(20261121);
+}
+
+/// STRMATCH_LONG_TESTS=1: also run the long sweeps (larger sets, more rounds).
+inline bool long_tests() { return detail::env::flag_value("STRMATCH_LONG_TESTS").value_or(false); }
+
+/// STRMATCH_CUDA_QUICK=1: the reduced GPU suite (smaller sizes, for compute-sanitizer runs).
+inline bool cuda_quick() { return detail::env::flag_value("STRMATCH_CUDA_QUICK").value_or(false); }
+
+/// How to rerun the current test with the same inputs: "rerun with STRMATCH_TEST_SEED=<seed>
+/// <binary> --gtest_filter=<suite>.<test>".
+inline std::string rerun_hint() {
+  const std::vector<std::string> argv = ::testing::internal::GetArgvs();
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string filter =
+      info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : std::string("*");
+  return "rerun with STRMATCH_TEST_SEED=" + std::to_string(test_seed()) + " " +
+         (argv.empty() ? std::string("<test binary>") : argv[0]) + " --gtest_filter=" + filter;
+}
+
+/// Sets (with nullptr: unsets) an environment variable for one scope, and puts back what was
+/// there before (the library reads its STRMATCH_* variables when a searcher or set is built, and
+/// run_cli passes the environment on to the CLI).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    set(value);
+  }
+  ~ScopedEnv() { set(old_ ? old_->c_str() : nullptr); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  void set(const char* value) const {
+    if (value != nullptr)
+      ::setenv(name_.c_str(), value, 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+/// Random text of `n` bytes over `sigma` symbols: 'a', 'b', ... for sigma < 256, every byte
+/// (NUL and 0xFF included) for 256.
+inline std::string random_text(std::mt19937_64& rng, std::size_t n, int sigma) {
+  std::string s(n, '\0');
+  std::uniform_int_distribution<int> d(0, sigma - 1);
+  for (auto& c : s) c = static_cast<char>(sigma == 256 ? d(rng) : 'a' + d(rng));
+  return s;
+}
+
+/// Random text of `n` bytes, each drawn uniformly from `alphabet` (a byte may stand twice in it).
+inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_view alphabet) {
+  std::string s(n, '\0');
+  for (auto& c : s) c = alphabet[rng() % alphabet.size()];
+  return s;
+}
+
+/// Random lines: text over `alphabet` in which each byte is '\n' with probability `newline_rate`.
+inline std::string random_lines(std::mt19937_64& rng, std::size_t n, std::string_view alphabet,
+                                double newline_rate) {
+  std::string s(n, '\0');
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  std::bernoulli_distribution nl(newline_rate);
+  for (auto& c : s) c = nl(rng) ? '\n' : alphabet[pick(rng)];
+  return s;
+}
+
+/// An alphabet of `sigma` symbols: 2 -> "ab", 4 -> "acgt", 256 -> every byte, else 'a', 'b', ...;
+/// `mixed_case` adds the upper-case letters (sigma < 256).
+inline std::string alphabet(int sigma, bool mixed_case = false) {
+  std::string a;
+  if (sigma == 256) {
+    for (int c = 0; c < 256; ++c) a += static_cast<char>(c);
+  } else if (sigma == 4) {
+    a = mixed_case ? "acgtACGT" : "acgt";
+  } else if (sigma == 2) {
+    a = mixed_case ? "abAB" : "ab";
+  } else {
+    for (int c = 0; c < sigma; ++c) a += static_cast<char>('a' + c);
+    if (mixed_case)
+      for (int c = 0; c < sigma; ++c) a += static_cast<char>('A' + c);
+  }
+  return a;
+}
+
+/// A substring of `m` bytes of `text` at a random offset (so that it occurs); needs m <= text.size().
+inline std::string random_substring(std::mt19937_64& rng, std::string_view text, std::size_t m) {
+  return std::string(text.substr(rng() % (text.size() - m + 1), m));
+}
+
+}  // namespace strmatch::test
