@@ -2,22 +2,19 @@
 // the reference on seeded random texts.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 
 #include "reference/exact.hpp"
 #include "strmatch/exact.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-std::string random_text(std::mt19937_64& rng, std::size_t n, int sigma) {
-  std::string s(n, '\0');
-  std::uniform_int_distribution<int> d(0, sigma - 1);
-  for (auto& c : s) c = static_cast<char>('a' + d(rng));
-  return s;
-}
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
 
 class StringSource : public strmatch::ByteSource {
  public:
@@ -38,7 +35,7 @@ class StringSource : public strmatch::ByteSource {
 }  // namespace
 
 TEST(Driver, ThreadsAndChunkSizesGiveTheReferenceAnswer) {
-  std::mt19937_64 rng(12345);
+  std::mt19937_64 rng(test_seed() + 1);
   for (int round = 0; round < 20; ++round) {
     const std::string text = random_text(rng, 1 + rng() % 5000, 2 + round % 3);
     const std::string pat = random_text(rng, 1 + rng() % 6, 2 + round % 3);
@@ -50,7 +47,7 @@ TEST(Driver, ThreadsAndChunkSizesGiveTheReferenceAnswer) {
         o.threads = threads;
         o.chunk_bytes = chunk;
         EXPECT_EQ(strmatch::find_all_offsets(text, pat, o), expected)
-            << "round " << round << " threads " << threads << " chunk " << chunk;
+            << "round " << round << " threads " << threads << " chunk " << chunk << "; " << rerun_hint();
         EXPECT_EQ(strmatch::ExactSearcher(pat, o).count(text).occurrences, expected.size());
       }
     }
@@ -74,7 +71,7 @@ TEST(Driver, SinkReturningFalseStopsDelivery) {
 }
 
 TEST(Stream, BlocksTileTheStreamAndFindEveryOccurrence) {
-  std::mt19937_64 rng(777);
+  std::mt19937_64 rng(test_seed() + 2);
   for (int round = 0; round < 30; ++round) {
     std::string text = random_text(rng, rng() % 6000, 2 + round % 2);
     for (auto& c : text)
@@ -103,7 +100,8 @@ TEST(Stream, BlocksTileTheStreamAndFindEveryOccurrence) {
             },
             so);
         EXPECT_EQ(owned_bytes, text.size());
-        EXPECT_EQ(got, expected) << "round " << round << " block " << block << " lines " << lines;
+        EXPECT_EQ(got, expected) << "round " << round << " block " << block << " lines " << lines << "; "
+                                 << rerun_hint();
       }
     }
   }

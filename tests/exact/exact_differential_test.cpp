@@ -1,45 +1,30 @@
 // Every CPU exact-search algorithm x thread count x chunk size against the naive reference
-// (src/reference/naive.hpp) through the public API, and every SIMD level of the simd filter
+// (src/reference/exact.hpp) through the public API, and every SIMD level of the simd filter
 // directly, on seeded random texts and patterns.
 // Rerun a failure with the printed STRMATCH_TEST_SEED=<seed>; STRMATCH_LONG_TESTS=1 runs more rounds.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "core/hits.hpp"
 #include "core/cpu/simd_level.hpp"
+#include "core/hits.hpp"
 #include "exact/cpu/simd/simd_search.hpp"
 #include "reference/exact.hpp"
 #include "strmatch/exact.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-std::uint64_t test_seed() {
-  const char* env = std::getenv("STRMATCH_TEST_SEED");
-  return env != nullptr && *env != '\0' ? std::strtoull(env, nullptr, 10) : 20261121ull;
-}
-
-bool long_tests() {
-  const char* env = std::getenv("STRMATCH_LONG_TESTS");
-  return env != nullptr && std::string(env) == "1";
-}
-
-std::string rerun_hint(std::uint64_t seed) { return "rerun with STRMATCH_TEST_SEED=" + std::to_string(seed); }
+using strmatch::test::long_tests;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
 
 constexpr int kAlphabets[] = {2, 4, 26, 256};
-
-/// A random byte string over `sigma` symbols: 'a'.. for small alphabets, every byte for 256.
-std::string random_bytes(std::mt19937_64& rng, std::size_t n, int sigma) {
-  std::string s(n, '\0');
-  std::uniform_int_distribution<int> d(0, sigma - 1);
-  for (auto& c : s) c = static_cast<char>(sigma == 256 ? d(rng) : 'a' + d(rng));
-  return s;
-}
 
 /// Pattern lengths to exercise: word and vector boundaries, m > 64, up to 300.
 std::size_t random_pattern_length(std::mt19937_64& rng) {
@@ -79,15 +64,15 @@ Case random_case(std::mt19937_64& rng) {
   const std::size_t n = random_text_length(rng);
   const std::size_t m = random_pattern_length(rng);
   if (rng() % 6 == 0 && n > 0) {
-    const std::string unit = random_bytes(rng, 1 + rng() % 3, c.sigma);
+    const std::string unit = random_text(rng, 1 + rng() % 3, c.sigma);
     for (std::size_t i = 0; i < n; ++i) c.text.push_back(unit[i % unit.size()]);
   } else {
-    c.text = random_bytes(rng, n, c.sigma);
+    c.text = random_text(rng, n, c.sigma);
   }
   if (rng() % 2 == 0 && m <= n) {
-    c.pattern = c.text.substr(rng() % (n - m + 1), m);
+    c.pattern = strmatch::test::random_substring(rng, c.text, m);
   } else {
-    c.pattern = random_bytes(rng, m, c.sigma);
+    c.pattern = random_text(rng, m, c.sigma);
   }
   // Plant a few more copies, some at the very end.
   if (m <= n && rng() % 2 == 0) {
@@ -105,8 +90,7 @@ std::string describe(const Case& c) {
 }  // namespace
 
 TEST(ExactCpuDifferential, EveryAlgorithmThreadCountAndChunkSizeMatchesTheReference) {
-  const std::uint64_t seed = test_seed();
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed());
   const int rounds = long_tests() ? 2000 : 120;
   const auto names = strmatch::exact_algorithms(strmatch::Backend::cpu);
   ASSERT_GE(names.size(), 8u);
@@ -126,7 +110,7 @@ TEST(ExactCpuDifferential, EveryAlgorithmThreadCountAndChunkSizeMatchesTheRefere
           o.chunk_bytes = chunk;
           const auto got = strmatch::find_all_offsets(c.text, c.pattern, o);
           ASSERT_EQ(got, expected) << name << " threads=" << threads << " chunk=" << chunk << " "
-                                   << describe(c) << " round=" << round << "; " << rerun_hint(seed);
+                                   << describe(c) << " round=" << round << "; " << rerun_hint();
         }
       }
       // count() agrees without materialising positions.
@@ -137,7 +121,7 @@ TEST(ExactCpuDifferential, EveryAlgorithmThreadCountAndChunkSizeMatchesTheRefere
       const strmatch::ExactSearcher searcher(c.pattern, o);
       const auto stats = searcher.count(c.text);
       ASSERT_EQ(stats.occurrences, expected.size())
-          << name << " count() " << describe(c) << " round=" << round << "; " << rerun_hint(seed);
+          << name << " count() " << describe(c) << " round=" << round << "; " << rerun_hint();
       ASSERT_NE(stats.algorithm, "auto") << "the resolved algorithm is reported";
     }
   }
@@ -145,8 +129,7 @@ TEST(ExactCpuDifferential, EveryAlgorithmThreadCountAndChunkSizeMatchesTheRefere
 
 TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
   using strmatch::detail::SimdLevel;
-  const std::uint64_t seed = test_seed();
-  std::mt19937_64 rng(seed ^ 0x5eed);
+  std::mt19937_64 rng(test_seed() ^ 0x5eed);
   const int rounds = long_tests() ? 3000 : 700;
   std::vector<SimdLevel> levels;
   for (SimdLevel l :
@@ -177,12 +160,12 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
         for (auto& o : want) o += base;
         ASSERT_EQ(got, want) << "simd level " << strmatch::detail::to_string(level)
                              << " compared=" << compared << " guard=" << guard << " " << describe(c)
-                             << " round=" << round << "; " << rerun_hint(seed);
+                             << " round=" << round << "; " << rerun_hint();
         ASSERT_EQ(hits.count, want.size());
         strmatch::detail::Hits counter;  // count mode (positions == nullptr)
         algo->search(reinterpret_cast<const std::uint8_t*>(c.text.data()), c.text.size(), base, counter);
         ASSERT_EQ(counter.count, want.size()) << "simd level " << strmatch::detail::to_string(level)
-                                              << " count mode " << describe(c) << "; " << rerun_hint(seed);
+                                              << " count mode " << describe(c) << "; " << rerun_hint();
       }
     }
   }

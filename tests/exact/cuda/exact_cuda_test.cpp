@@ -14,33 +14,17 @@
 #include "reference/exact.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
 namespace cu = strmatch::detail::cuda;
 
-std::uint64_t test_seed() {
-  if (const char* s = std::getenv("STRMATCH_TEST_SEED"); s != nullptr && *s != '\0')
-    return std::strtoull(s, nullptr, 10);
-  return 20261121;
-}
-
-bool quick() {  // reduced sizes, for compute-sanitizer runs
-  const char* s = std::getenv("STRMATCH_CUDA_QUICK");
-  return s != nullptr && *s == '1';
-}
-
-bool long_tests() {
-  const char* s = std::getenv("STRMATCH_LONG_TESTS");
-  return s != nullptr && *s == '1';
-}
-
-std::string rerun_hint() {
-  return "rerun with STRMATCH_TEST_SEED=" + std::to_string(test_seed()) +
-         " ./strmatch_cuda_tests --gtest_filter=" +
-         ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() + "." +
-         ::testing::UnitTest::GetInstance()->current_test_info()->name();
-}
+using strmatch::test::cuda_quick;
+using strmatch::test::long_tests;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
 
 #define SKIP_WITHOUT_GPU()                                                            \
   do {                                                                                \
@@ -48,19 +32,9 @@ std::string rerun_hint() {
     if (!strmatch::cuda::available(&why_)) GTEST_SKIP() << "no usable GPU: " << why_; \
   } while (0)
 
-std::string random_text(std::mt19937_64& rng, std::size_t n, int alphabet) {
-  std::string t(n, '\0');
-  std::uniform_int_distribution<int> d(0, alphabet - 1);
-  for (auto& c : t) c = static_cast<char>(alphabet == 256 ? d(rng) : 'a' + d(rng));
-  return t;
-}
-
 /// A pattern of length m: usually cut from the text (so that it occurs), sometimes random.
 std::string random_pattern(std::mt19937_64& rng, const std::string& text, std::size_t m, int alphabet) {
-  if (text.size() >= m && rng() % 4 != 0) {
-    const std::size_t at = rng() % (text.size() - m + 1);
-    return text.substr(at, m);
-  }
+  if (text.size() >= m && rng() % 4 != 0) return strmatch::test::random_substring(rng, text, m);
   return random_text(rng, m, alphabet);
 }
 
@@ -151,7 +125,7 @@ const std::vector<std::size_t>& pattern_lengths() {
   static const std::vector<std::size_t> full = {1,  2,  3,  4,  5,   7,   8,   15,  16,  17,  31,  32,
                                                 33, 63, 64, 65, 120, 121, 122, 127, 128, 129, 200, 300};
   static const std::vector<std::size_t> reduced = {1, 2, 3, 4, 17, 121, 300};
-  return quick() ? reduced : full;
+  return cuda_quick() ? reduced : full;
 }
 
 const std::vector<std::string> kAlgorithms = {"tile-filter", "sunday"};
@@ -185,8 +159,9 @@ TEST(CudaStreaming, RandomInputsMatchReference) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed());
   const std::vector<std::size_t> sizes =
-      quick() ? std::vector<std::size_t>{0, 1, 31, 1000, 20000}
-              : std::vector<std::size_t>{0, 1, 2, 15, 16, 17, 1023, 1024, 1025, 16383, 16384, 16385, 100000};
+      cuda_quick()
+          ? std::vector<std::size_t>{0, 1, 31, 1000, 20000}
+          : std::vector<std::size_t>{0, 1, 2, 15, 16, 17, 1023, 1024, 1025, 16383, 16384, 16385, 100000};
   for (const int alphabet : {2, 4, 26, 256}) {
     for (const std::size_t m : pattern_lengths()) {
       for (const std::size_t n : sizes) {
@@ -204,7 +179,7 @@ TEST(CudaStreaming, RandomInputsMatchReference) {
 TEST(CudaStreaming, LargeTextsMatchReference) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed() + 1);
-  const std::size_t n = quick() ? 200000 : 1000003;
+  const std::size_t n = cuda_quick() ? 200000 : 1000003;
   for (const int alphabet : {2, 4, 26, 256}) {
     const std::string text = random_text(rng, n, alphabet);
     for (const std::size_t m :
@@ -220,7 +195,7 @@ TEST(CudaStreaming, LargeTextsMatchReference) {
 
 TEST(CudaStreaming, DenseMatchesEveryByte) {
   SKIP_WITHOUT_GPU();
-  const std::size_t n = quick() ? 70001 : (std::size_t{1} << 20) + 13;
+  const std::size_t n = cuda_quick() ? 70001 : (std::size_t{1} << 20) + 13;
   const std::string text(n, 'a');
   for (const std::size_t m :
        {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{100}}) {
@@ -302,8 +277,8 @@ TEST(CudaStreaming, SinkStopsEarly) {
 TEST(CudaResident, RandomInputsMatchReferenceAtAnyAlignment) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed() + 3);
-  const std::vector<std::size_t> sizes = quick() ? std::vector<std::size_t>{0, 5, 3000, 40000}
-                                                 : std::vector<std::size_t>{0, 5, 3000, 40000, 300007};
+  const std::vector<std::size_t> sizes = cuda_quick() ? std::vector<std::size_t>{0, 5, 3000, 40000}
+                                                      : std::vector<std::size_t>{0, 5, 3000, 40000, 300007};
   for (const int alphabet : {2, 4, 26, 256}) {
     for (const std::size_t n : sizes) {
       const std::string text = random_text(rng, n, alphabet);
@@ -325,7 +300,7 @@ TEST(CudaResident, RandomInputsMatchReferenceAtAnyAlignment) {
 
 TEST(CudaResident, DenseAllA) {
   SKIP_WITHOUT_GPU();
-  const std::string text(quick() ? 50000 : 3000017, 'a');
+  const std::string text(cuda_quick() ? 50000 : 3000017, 'a');
   for (const auto& a : kAlgorithms) {
     check_resident(text, "a", a, 3, 0, 0, 0);
     if (HasFatalFailure()) return;
@@ -337,7 +312,7 @@ TEST(CudaResident, DenseAllA) {
 TEST(CudaLibrary, ExactSearcherOnCudaMatchesReference) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed() + 4);
-  const std::string text = random_text(rng, quick() ? 30000 : 500000, 4);
+  const std::string text = random_text(rng, cuda_quick() ? 30000 : 500000, 4);
   for (const std::string algorithm : {"auto", "tile-filter", "sunday"}) {
     const std::string pattern = random_pattern(rng, text, 6, 4);
     strmatch::ExactOptions opt;
@@ -380,7 +355,7 @@ TEST(CudaLong, OffsetsBeyond4GiB) {
 TEST(CudaStreaming, FileSourceMatchesReference) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed() + 5);
-  const std::string text = random_text(rng, quick() ? 50000 : 3000000, 4);
+  const std::string text = random_text(rng, cuda_quick() ? 50000 : 3000000, 4);
   const std::string pattern = random_pattern(rng, text, 9, 4);
   char path[] = "/tmp/strmatch-cuda-test-XXXXXX";
   const int fd = mkstemp(path);
@@ -449,11 +424,11 @@ TEST(CudaSmallText, ResidentMatchesReferenceOnEverySegmentSize) {
   // 1 KiB segments up to 8 MiB, 4 KiB up to 32 MiB, 16 KiB above; the two-level path must agree.
   std::mt19937_64 rng(test_seed() + 10);
   const std::vector<std::size_t> sizes =
-      quick() ? std::vector<std::size_t>{(std::size_t{8} << 20) + 100}  // compute-sanitizer: one size
-              : std::vector<std::size_t>{(std::size_t{8} << 20) - 100, (std::size_t{8} << 20) + 100,
-                                         (std::size_t{32} << 20) + 100};
+      cuda_quick() ? std::vector<std::size_t>{(std::size_t{8} << 20) + 100}  // compute-sanitizer: one size
+                   : std::vector<std::size_t>{(std::size_t{8} << 20) - 100, (std::size_t{8} << 20) + 100,
+                                              (std::size_t{32} << 20) + 100};
   const std::vector<std::size_t> lengths =
-      quick() ? std::vector<std::size_t>{9} : std::vector<std::size_t>{2, 9, 130};
+      cuda_quick() ? std::vector<std::size_t>{9} : std::vector<std::size_t>{2, 9, 130};
   for (const std::size_t n : sizes) {
     for (const std::size_t m : lengths) {
       const std::string pattern = random_text(rng, m, 26);
@@ -501,7 +476,7 @@ TEST(CudaSmallText, StreamingCopiesInPiecesFromSeveralThreads) {
   // and 4 KiB-aligned block boundary (the odd block sizes put block ends anywhere).
   std::mt19937_64 rng(test_seed() + 12);
   const std::string pattern = "zyxwvutsr";
-  const std::size_t n = quick() ? (std::size_t{1} << 20) + 3 : (std::size_t{5} << 20) + 3;
+  const std::size_t n = cuda_quick() ? (std::size_t{1} << 20) + 3 : (std::size_t{5} << 20) + 3;
   const std::string text = text_with_crossings(rng, n, pattern, 4096);
   const auto expected = strmatch::reference::exact_find_all(text, pattern);
   ASSERT_GT(expected.size(), n / 8192);
@@ -554,7 +529,7 @@ TEST(CudaSmallText, PipelinedCopyMatchesReferenceOnRandomInputs) {
   // Random sizes, alphabets, patterns and copy layouts (pieces, blocks, threads), count and
   // positions, against the naive reference; sizes around the piece and block boundaries.
   std::mt19937_64 rng(test_seed() + 13);
-  const int rounds = quick() ? 12 : 60;
+  const int rounds = cuda_quick() ? 12 : 60;
   for (int r = 0; r < rounds; ++r) {
     const std::size_t n = 1 + rng() % (r % 3 == 0 ? (std::size_t{3} << 20) : (std::size_t{300} << 10));
     const int alphabet = std::vector<int>{2, 4, 26, 256}[rng() % 4];
@@ -652,11 +627,11 @@ TEST(CudaWideFilter, ForcedWidthsMatchReference) {
   // verified: lengths around 8, the 4-byte alignment of c and the 120-byte cap.
   std::mt19937_64 rng(test_seed() + 13);
   const std::vector<std::size_t> lengths =
-      quick() ? std::vector<std::size_t>{8, 13, 124, 300}
-              : std::vector<std::size_t>{8,   9,   11,  12,  13,  15,  16,  17,  31, 64,
-                                         120, 123, 124, 125, 127, 128, 129, 200, 300};
+      cuda_quick() ? std::vector<std::size_t>{8, 13, 124, 300}
+                   : std::vector<std::size_t>{8,   9,   11,  12,  13,  15,  16,  17,  31, 64,
+                                              120, 123, 124, 125, 127, 128, 129, 200, 300};
   for (const int alphabet : {2, 4, 26, 256}) {
-    const std::string text = random_text(rng, quick() ? 30000 : 100000, alphabet);
+    const std::string text = random_text(rng, cuda_quick() ? 30000 : 100000, alphabet);
     for (const std::size_t m : lengths) {
       const std::string pattern = random_pattern(rng, text, m, alphabet);
       for (const std::uint32_t filter : {4u, 8u}) {
