@@ -14,6 +14,7 @@
 #include "reference/multi.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/multi.hpp"
+#include "support/test_support.hpp"
 
 namespace strmatch {
 // Readable failure messages: {begin, end, id}.
@@ -232,12 +233,11 @@ TEST(MultiApi, TeddyLevelsAboveTheCpuAreRefused) {
 
 TEST(MultiApi, ConcurrentScansOfOneSet) {
   // One compiled set, four threads scanning different texts at once, each also multi-threaded.
-  std::mt19937_64 rng(99);
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1);
   std::vector<Pattern> ps;
   std::vector<strmatch::reference::RefPattern> ref;
   for (std::uint32_t i = 0; i < 50; ++i) {
-    std::string p(2 + rng() % 5, 'a');
-    for (auto& c : p) c = static_cast<char>('a' + rng() % 3);
+    const std::string p = strmatch::test::random_text(rng, 2 + rng() % 5, "abc");
     ps.push_back({p, i});
     ref.push_back({p, i, false});
   }
@@ -248,10 +248,7 @@ TEST(MultiApi, ConcurrentScansOfOneSet) {
     o.chunk_bytes = 64;
     const strmatch::PatternSet set(ps, o);
     std::vector<std::string> texts(4);
-    for (auto& t : texts) {
-      t.resize(3000);
-      for (auto& c : t) c = static_cast<char>('a' + rng() % 3);
-    }
+    for (auto& t : texts) t = strmatch::test::random_text(rng, 3000, "abc");
     std::vector<std::vector<Match>> got(4);
     std::vector<std::thread> pool;
     for (int k = 0; k < 4; ++k)
@@ -262,7 +259,9 @@ TEST(MultiApi, ConcurrentScansOfOneSet) {
         });
       });
     for (auto& t : pool) t.join();
-    for (int k = 0; k < 4; ++k) EXPECT_EQ(got[k], strmatch::reference::multi_find_all(texts[k], ref)) << algo;
+    for (int k = 0; k < 4; ++k)
+      EXPECT_EQ(got[k], strmatch::reference::multi_find_all(texts[k], ref))
+          << algo << "; " << strmatch::test::rerun_hint();
   }
 }
 

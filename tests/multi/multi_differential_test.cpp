@@ -1,10 +1,9 @@
 // Pattern sets: every CPU algorithm x threads {1, 3} x chunk sizes against the naive reference
-// (src/reference/multi_naive.hpp) on seeded random sets and texts.
-// Seed: STRMATCH_TEST_SEED (default below); the largest sets run with STRMATCH_LONG_TESTS=1.
+// (src/reference/multi.hpp) on seeded random sets and texts.
+// Seed: STRMATCH_TEST_SEED (tests/support/test_support.hpp); the largest sets run with STRMATCH_LONG_TESTS=1.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -17,6 +16,7 @@
 #include "multi/cpu/multi_algorithm.hpp"
 #include "reference/multi.hpp"
 #include "strmatch/multi.hpp"
+#include "support/test_support.hpp"
 
 namespace strmatch {
 // Readable failure messages: {begin, end, id}.
@@ -27,15 +27,10 @@ inline void PrintTo(const Match& m, std::ostream* os) {
 
 namespace {
 
-std::uint64_t test_seed() {
-  if (const char* s = std::getenv("STRMATCH_TEST_SEED")) return std::strtoull(s, nullptr, 10);
-  return 20261121;
-}
-
-bool long_tests() {
-  const char* s = std::getenv("STRMATCH_LONG_TESTS");
-  return s != nullptr && std::string(s) == "1";
-}
+using strmatch::test::long_tests;
+using strmatch::test::random_text;
+using strmatch::test::ScopedEnv;
+using strmatch::test::test_seed;
 
 /// Every match the compiled set delivers for `text`, in delivery order.
 std::vector<strmatch::Match> collect(const strmatch::PatternSet& set, std::string_view text) {
@@ -47,10 +42,8 @@ std::vector<strmatch::Match> collect(const strmatch::PatternSet& set, std::strin
   return got;
 }
 
-std::string rerun_hint(std::uint64_t /*derived seed*/, const std::string& what) {
-  return "rerun: STRMATCH_TEST_SEED=" + std::to_string(test_seed()) +
-         " ./strmatch_differential_tests --gtest_filter='MultiDifferential.*'  (" + what + ")";
-}
+/// The rerun hint with what the failing case was.
+std::string rerun_hint(const std::string& what) { return strmatch::test::rerun_hint() + " (" + what + ")"; }
 
 /// Alphabet of `sigma` distinct bytes: letters of both cases for `letters`, else random bytes
 /// (NUL and 0xFF included when drawn).
@@ -69,12 +62,6 @@ std::string make_alphabet(std::mt19937_64& rng, int sigma, bool letters) {
   return pool.substr(0, static_cast<std::size_t>(std::min<int>(sigma, static_cast<int>(pool.size()))));
 }
 
-std::string random_string(std::mt19937_64& rng, std::size_t n, const std::string& alphabet) {
-  std::string s(n, '\0');
-  for (auto& c : s) c = alphabet[rng() % alphabet.size()];
-  return s;
-}
-
 struct Case {
   std::string text;
   std::vector<strmatch::Pattern> patterns;
@@ -88,7 +75,7 @@ Case make_case(std::mt19937_64& rng, std::size_t count, std::size_t min_len, std
                bool letters, bool dense, std::size_t text_len, int nocase_mode) {
   Case c;
   const std::string alphabet = make_alphabet(rng, sigma, letters);
-  c.text = random_string(rng, text_len, alphabet);
+  c.text = random_text(rng, text_len, alphabet);
   std::vector<std::uint32_t> ids(count);
   for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<std::uint32_t>(i * 7 + 3);
   std::shuffle(ids.begin(), ids.end(), rng);  // ids not in input order
@@ -96,10 +83,9 @@ Case make_case(std::mt19937_64& rng, std::size_t count, std::size_t min_len, std
     const std::size_t m = min_len + rng() % (max_len - min_len + 1);
     strmatch::Pattern p;
     if (dense && rng() % 4 != 0 && m <= c.text.size()) {
-      const std::size_t at = rng() % (c.text.size() - m + 1);
-      p.bytes = c.text.substr(at, m);
+      p.bytes = strmatch::test::random_substring(rng, c.text, m);
     } else {
-      p.bytes = random_string(rng, m, alphabet);
+      p.bytes = random_text(rng, m, alphabet);
     }
     if (i > 0 && rng() % 16 == 0) p.bytes = c.patterns[rng() % i].bytes;  // duplicates
     p.id = ids[i];
@@ -115,7 +101,7 @@ Case make_case(std::mt19937_64& rng, std::size_t count, std::size_t min_len, std
   return c;
 }
 
-void check_case(const Case& c, const std::vector<std::string>& algorithms, std::uint64_t seed) {
+void check_case(const Case& c, const std::vector<std::string>& algorithms) {
   const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
   std::unordered_map<std::uint32_t, std::size_t> index_of_id;
   for (std::size_t i = 0; i < c.patterns.size(); ++i) index_of_id[c.patterns[i].id] = i;
@@ -125,8 +111,8 @@ void check_case(const Case& c, const std::vector<std::string>& algorithms, std::
     for (unsigned threads : {1u, 3u}) {
       for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
         if (chunk == 1 && threads == 1) continue;  // one-byte chunks: with 3 threads only (cost)
-        SCOPED_TRACE(rerun_hint(seed, c.describe + " algorithm=" + algorithm + " threads=" +
-                                          std::to_string(threads) + " chunk=" + std::to_string(chunk)));
+        SCOPED_TRACE(rerun_hint(c.describe + " algorithm=" + algorithm +
+                                " threads=" + std::to_string(threads) + " chunk=" + std::to_string(chunk)));
         strmatch::PatternSetOptions o;
         o.algorithm = algorithm;
         o.threads = threads;
@@ -151,8 +137,7 @@ const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy
 }  // namespace
 
 TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
-  const std::uint64_t seed = test_seed();
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed());
   struct Shape {
     std::size_t count, min_len, max_len;
     int sigma;
@@ -182,23 +167,22 @@ TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
   for (const Shape& s : shapes) {
     const Case c = make_case(rng, s.count, s.min_len, s.max_len, s.sigma, s.letters, s.dense,
                              200 + rng() % 2500, s.nocase);
-    check_case(c, kAll, seed);
+    check_case(c, kAll);
     if (HasFatalFailure()) return;
   }
 }
 
 TEST(MultiDifferential, LargerSets) {
-  const std::uint64_t seed = test_seed() + 1;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 1);
   const std::vector<std::string> algos = {"aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
   // 1,000 patterns, dense and sparse; 10,000 with STRMATCH_LONG_TESTS=1.
-  check_case(make_case(rng, 1000, 1, 64, 4, false, true, 2000, 0), algos, seed);
-  check_case(make_case(rng, 1000, 4, 32, 256, false, false, 2000, 1), algos, seed);
-  check_case(make_case(rng, 400, 2, 10, 26, true, true, 2000, 2), {"naive", "aho-corasick"}, seed);
+  check_case(make_case(rng, 1000, 1, 64, 4, false, true, 2000, 0), algos);
+  check_case(make_case(rng, 1000, 4, 32, 256, false, false, 2000, 1), algos);
+  check_case(make_case(rng, 400, 2, 10, 26, true, true, 2000, 2), {"naive", "aho-corasick"});
   if (long_tests()) {
-    check_case(make_case(rng, 10000, 1, 64, 2, false, true, 20000, 0), kAll, seed);
-    check_case(make_case(rng, 10000, 1, 64, 256, false, true, 20000, 1), kAll, seed);
-    check_case(make_case(rng, 10000, 3, 20, 26, true, false, 20000, 0), kAll, seed);
+    check_case(make_case(rng, 10000, 1, 64, 2, false, true, 20000, 0), kAll);
+    check_case(make_case(rng, 10000, 1, 64, 256, false, true, 20000, 1), kAll);
+    check_case(make_case(rng, 10000, 3, 20, 26, true, false, 20000, 0), kAll);
   }
 }
 
@@ -260,8 +244,7 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
   // Teddy's AVX2 and SSSE3 loops and its scalar table, built at an explicit level
   // (make_teddy_at_level), whatever STRMATCH_SIMD says.
   using strmatch::detail::SimdLevel;
-  const std::uint64_t seed = test_seed() + 2;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 2);
   std::vector<SimdLevel> levels;
   for (SimdLevel l : {SimdLevel::scalar, SimdLevel::ssse3, SimdLevel::avx2})
     if (l <= strmatch::detail::cpu_simd_level()) levels.push_back(l);
@@ -282,8 +265,7 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
       const std::string name(strmatch::detail::to_string(level));
       ASSERT_NE(teddy->memory().detail.find("level=" + name), std::string::npos) << teddy->memory().detail;
       for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
-        SCOPED_TRACE(
-            rerun_hint(seed, c.describe + " teddy level=" + name + " chunk=" + std::to_string(chunk)));
+        SCOPED_TRACE(rerun_hint(c.describe + " teddy level=" + name + " chunk=" + std::to_string(chunk)));
         std::vector<std::uint64_t> per_pattern;
         const std::vector<strmatch::Match> got = scan_in_chunks(*teddy, *table, c.text, chunk, per_pattern);
         ASSERT_EQ(got.size(), expected.size());
@@ -299,8 +281,7 @@ TEST(MultiDifferential, AhoCorasickSixteenBitStateIdsMatchTheReference) {
   // rows padded to a power of two (27 classes -> 32, 100 -> 128, 256 unpadded), forced with
   // STRMATCH_AC_IDS16=1 (automatic only above 512 KiB of 32-bit table); each checked against the
   // reference and against the 32-bit layout (STRMATCH_AC_IDS16=0), chunks of 1, 37, 1000 and all.
-  const std::uint64_t seed = test_seed() + 6;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 6);
   for (int round = 0; round < 6; ++round) {
     const int sigma = round % 3 == 0 ? 26 : round % 3 == 1 ? 100 : 256;
     const Case c = make_case(rng, 300 + rng() % 700, 1 + round % 3, 24, sigma, sigma == 26, round % 2 == 0,
@@ -308,17 +289,18 @@ TEST(MultiDifferential, AhoCorasickSixteenBitStateIdsMatchTheReference) {
     const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
     const auto table = table_of(c.patterns);
     for (const char* ids16 : {"1", "0"}) {
-      setenv("STRMATCH_AC_IDS16", ids16, 1);
-      const auto ac = strmatch::detail::multi::make_aho_corasick(table);
-      unsetenv("STRMATCH_AC_IDS16");
+      const auto ac = [&] {
+        const ScopedEnv forced("STRMATCH_AC_IDS16", ids16);
+        return strmatch::detail::multi::make_aho_corasick(table);
+      }();
       const std::string detail = ac->memory().detail;
       if (*ids16 == '1')
         ASSERT_NE(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
       else
         ASSERT_EQ(detail.find("entries=16-bit-ids"), std::string::npos) << detail;
       for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
-        SCOPED_TRACE(rerun_hint(seed, c.describe + " aho-corasick ids16=" + ids16 +
-                                          " chunk=" + std::to_string(chunk) + " " + detail));
+        SCOPED_TRACE(rerun_hint(c.describe + " aho-corasick ids16=" + ids16 +
+                                " chunk=" + std::to_string(chunk) + " " + detail));
         std::vector<std::uint64_t> per_pattern;
         const std::vector<strmatch::Match> got = scan_in_chunks(*ac, *table, c.text, chunk, per_pattern);
         ASSERT_EQ(got.size(), expected.size());
@@ -334,8 +316,7 @@ TEST(MultiDifferential, FdrEveryLoopThisCpuHasMatchesTheReference) {
   // blocks with bytes >= 0x80), the SSE2 and the scalar 2-byte-gram shift-or; filter lengths 1..8
   // (short patterns on the side path), nocase, sets of 1..300, chunks of 1, 37, 1000 and all.
   using strmatch::detail::SimdLevel;
-  const std::uint64_t seed = test_seed() + 5;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 5);
   std::vector<SimdLevel> levels;
   for (SimdLevel l : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx512bw})
     if (l <= strmatch::detail::cpu_simd_level() &&
@@ -361,8 +342,8 @@ TEST(MultiDifferential, FdrEveryLoopThisCpuHasMatchesTheReference) {
       if (detail.find("long=0") == std::string::npos)
         ASSERT_NE(detail.find("loop=" + loop), std::string::npos) << detail;
       for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
-        SCOPED_TRACE(rerun_hint(
-            seed, c.describe + " fdr loop=" + loop + " chunk=" + std::to_string(chunk) + " " + detail));
+        SCOPED_TRACE(
+            rerun_hint(c.describe + " fdr loop=" + loop + " chunk=" + std::to_string(chunk) + " " + detail));
         std::vector<std::uint64_t> per_pattern;
         const std::vector<strmatch::Match> got = scan_in_chunks(*fdr, *table, c.text, chunk, per_pattern);
         ASSERT_EQ(got.size(), expected.size());
@@ -378,8 +359,7 @@ TEST(MultiDifferential, FdrEveryFilterLengthAndDomainMatchesTheReference) {
   // prefixes (one verification group), nocase mixed with case-sensitive patterns of the same
   // prefix, and tiny hash domains (STRMATCH_FDR_BITS=8: the filter passes nearly everything, so
   // verification alone must be exact), scanned directly over chunks of 1, 37, 1000 and all.
-  const std::uint64_t seed = test_seed() + 4;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 4);
   for (int round = 0; round < 12; ++round) {
     const std::size_t min_len = round % 3 == 0 ? 1 : 4 + round % 5;
     Case c = make_case(rng, 1 + rng() % 300, min_len, min_len + (round % 2 ? 6 : 40), round % 4 == 1 ? 2 : 26,
@@ -391,22 +371,18 @@ TEST(MultiDifferential, FdrEveryFilterLengthAndDomainMatchesTheReference) {
     }
     const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
     for (const char* bits : {"", "8", "16"}) {
-      if (*bits != '\0')
-        setenv("STRMATCH_FDR_BITS", bits, 1);
-      else
-        unsetenv("STRMATCH_FDR_BITS");
+      const ScopedEnv forced("STRMATCH_FDR_BITS", *bits != '\0' ? bits : nullptr);
       const auto table = table_of(c.patterns);
       const auto fdr = strmatch::detail::multi::make_fdr(table);
       for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
-        SCOPED_TRACE(rerun_hint(seed, c.describe + " fdr bits=" + bits + " chunk=" + std::to_string(chunk) +
-                                          " " + fdr->memory().detail));
+        SCOPED_TRACE(rerun_hint(c.describe + " fdr bits=" + bits + " chunk=" + std::to_string(chunk) + " " +
+                                fdr->memory().detail));
         std::vector<std::uint64_t> per_pattern;
         const std::vector<strmatch::Match> got = scan_in_chunks(*fdr, *table, c.text, chunk, per_pattern);
         ASSERT_EQ(got.size(), expected.size());
         ASSERT_EQ(got, expected);
       }
     }
-    unsetenv("STRMATCH_FDR_BITS");
   }
 }
 
@@ -444,29 +420,30 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
   // Scale: 100,000 patterns by default (1,000,000 with STRMATCH_LONG_TESTS=1), identifiers-like
   // strings of 4..24 letters, part of them cut from the text; the hybrid dense/sparse
   // Aho-Corasick layout is forced by a small dense budget in a second pass.
-  const std::uint64_t seed = test_seed() + 3;
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed() + 3);
   const std::size_t count = long_tests() ? 1000000 : 100000;
   const std::string alphabet = "abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  std::string text = random_string(rng, 200000, alphabet.substr(0, 12));
+  std::string text = random_text(rng, 200000, alphabet.substr(0, 12));
   std::vector<strmatch::Pattern> ps(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t m = 4 + rng() % 21;
     ps[i].bytes = (rng() % 8 == 0) ? text.substr(rng() % (text.size() - m), m)
-                                   : random_string(rng, m, alphabet.substr(0, 12 + rng() % 50));
+                                   : random_text(rng, m, alphabet.substr(0, 12 + rng() % 50));
     ps[i].id = static_cast<std::uint32_t>(i);
   }
   const auto expected = hashed_find_all(text, ps);
   ASSERT_GT(expected.size(), 1000u);
-  for (const char* budget : {"", "65536"}) {
-    if (*budget != '\0') setenv("STRMATCH_AC_DENSE_BYTES", budget, 1);
-    SCOPED_TRACE(
-        rerun_hint(seed, std::string("patterns=") + std::to_string(count) + " dense budget " + budget));
+  const auto compile = [&](const char* algorithm) {  // two threads, chunks of 30,000 bytes
     strmatch::PatternSetOptions o;
-    o.algorithm = "aho-corasick";
+    o.algorithm = algorithm;
     o.threads = 2;
     o.chunk_bytes = 30000;
-    const strmatch::PatternSet set(ps, o);
+    return strmatch::PatternSet(ps, o);
+  };
+  for (const char* budget : {"", "65536"}) {
+    const ScopedEnv forced("STRMATCH_AC_DENSE_BYTES", *budget != '\0' ? budget : nullptr);
+    SCOPED_TRACE(rerun_hint(std::string("patterns=") + std::to_string(count) + " dense budget " + budget));
+    const strmatch::PatternSet set = compile("aho-corasick");
     const std::vector<strmatch::Match> got = collect(set, text);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected);
@@ -477,16 +454,11 @@ TEST(MultiDifferential, HundredThousandPatternsAndMore) {
     RecordProperty(tag + "detail", st.detail);
     // Memory stays linear in the pattern bytes (plus the fixed dense budget).
     EXPECT_LT(st.memory_bytes, 40 * st.pattern_bytes + (std::uint64_t{40} << 20)) << st.detail;
-    if (*budget != '\0') unsetenv("STRMATCH_AC_DENSE_BYTES");
   }
   {
     // fdr at this scale: domains of 16 bits, 8 buckets of about 12,500 patterns each.
-    SCOPED_TRACE(rerun_hint(seed, std::string("patterns=") + std::to_string(count) + " fdr"));
-    strmatch::PatternSetOptions o;
-    o.algorithm = "fdr";
-    o.threads = 2;
-    o.chunk_bytes = 30000;
-    const strmatch::PatternSet set(ps, o);
+    SCOPED_TRACE(rerun_hint(std::string("patterns=") + std::to_string(count) + " fdr"));
+    const strmatch::PatternSet set = compile("fdr");
     const std::vector<strmatch::Match> got = collect(set, text);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected) << set.stats().detail;

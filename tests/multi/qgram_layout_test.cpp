@@ -1,32 +1,29 @@
-// The GPU qgram-filter's host-built tables (src/multi/qgram_layout.*), checked without a GPU: a
-// scalar model of the kernel's candidate logic (src/cuda/multi_kernels.cuh, qgram_kernel: the
+// The GPU qgram-filter's host-built tables (src/multi/layout/qgram_layout.*), checked without a GPU: a
+// scalar model of the kernel's candidate logic (src/multi/cuda/multi_kernels.cuh, qgram_kernel: the
 // filter bit, the class's suffix gram, the binary search of the bucket sorted by reversed pattern
 // for the text read backwards, the parent chain of the entry found) scans random texts over
 // windows with the chunker's ownership rule and must find exactly what the naive reference finds.
 // The model mirrors the kernel step by step; a change to either must be made to both (the GPU
 // differential tests check the kernel itself on the device).
-// Seed: STRMATCH_TEST_SEED (default below).
+// Seed: STRMATCH_TEST_SEED (tests/support/test_support.hpp).
 #include "multi/layout/qgram_layout.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "reference/multi.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
 namespace mu = strmatch::detail::multi;
 
-std::uint64_t test_seed() {
-  if (const char* s = std::getenv("STRMATCH_TEST_SEED")) return std::strtoull(s, nullptr, 10);
-  return 20261122;
-}
+using strmatch::test::test_seed;
 
 mu::PatternTable table_of(const std::vector<strmatch::reference::RefPattern>& ps) {
   mu::PatternTable t;
@@ -154,17 +151,9 @@ std::vector<strmatch::Match> model_find_all(const mu::PatternTable& t, const std
   return out;
 }
 
+/// Random text over `sigma` symbols; for 26, letters of both cases (for the nocase patterns).
 std::string random_text(std::mt19937_64& rng, std::size_t n, int sigma) {
-  std::string s(n, '\0');
-  for (auto& c : s) {
-    if (sigma == 256)
-      c = static_cast<char>(rng() % 256);
-    else if (sigma == 26)
-      c = static_cast<char>((rng() % 2 ? 'a' : 'A') + rng() % 26);
-    else
-      c = static_cast<char>('a' + rng() % sigma);
-  }
-  return s;
+  return strmatch::test::random_text(rng, n, strmatch::test::alphabet(sigma, sigma == 26));
 }
 
 bool same(const std::vector<strmatch::Match>& a, const std::vector<strmatch::Match>& b) {
@@ -177,8 +166,7 @@ bool same(const std::vector<strmatch::Match>& a, const std::vector<strmatch::Mat
 }  // namespace
 
 TEST(QgramLayout, KernelModelMatchesTheReferenceOnRandomSets) {
-  const std::uint64_t seed = test_seed();
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(test_seed());
   for (int it = 0; it < 120; ++it) {
     const int sigma = std::vector<int>{2, 4, 26, 256}[it % 4];
     const std::size_t n = 1 + rng() % 6000;
@@ -204,7 +192,7 @@ TEST(QgramLayout, KernelModelMatchesTheReferenceOnRandomSets) {
     const std::size_t window = it % 2 ? n : 1 + rng() % 700;
     ASSERT_TRUE(same(model_find_all(t, text, window), want))
         << "case " << it << " (sigma " << sigma << ", " << np << " patterns, text " << n << " bytes, window "
-        << window << "); rerun with STRMATCH_TEST_SEED=" << seed;
+        << window << "); " << strmatch::test::rerun_hint();
   }
 }
 
@@ -228,7 +216,7 @@ TEST(QgramLayout, ClassesAndFilterFollowTheDocumentedRule) {
   const std::string text = "abcdefghijabcdeabxyzwab";
   for (std::size_t w = 1; w <= text.size(); ++w)
     EXPECT_TRUE(same(model_find_all(t, text, w), strmatch::reference::multi_find_all(text, ps)))
-        << "window " << w;
+        << "window " << w << "; " << strmatch::test::rerun_hint();
 }
 
 TEST(QgramLayout, PatternsSharingAGramWithFewBytesBeforeIt) {
@@ -260,7 +248,8 @@ TEST(QgramLayout, PatternsSharingAGramWithFewBytesBeforeIt) {
   const auto want = strmatch::reference::multi_find_all(text, ps);
   ASSERT_GE(want.size(), 16u);
   for (std::size_t w = 1; w <= text.size(); ++w)
-    EXPECT_TRUE(same(model_find_all(t, text, w), want)) << "window " << w;
+    EXPECT_TRUE(same(model_find_all(t, text, w), want))
+        << "window " << w << "; " << strmatch::test::rerun_hint();
 }
 
 TEST(QgramLayout, PatternsSharingLongSuffixes) {
@@ -293,7 +282,8 @@ TEST(QgramLayout, PatternsSharingLongSuffixes) {
   ASSERT_GE(want.size(), 600u);
   for (const std::size_t w :
        {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1000}, text.size()})
-    EXPECT_TRUE(same(model_find_all(t, text, w), want)) << "window " << w;
+    EXPECT_TRUE(same(model_find_all(t, text, w), want))
+        << "window " << w << "; " << strmatch::test::rerun_hint();
 }
 
 TEST(QgramLayout, TwoBitmapBitsPerGramWhenTheBitmapIsLoaded) {
@@ -316,8 +306,8 @@ TEST(QgramLayout, TwoBitmapBitsPerGramWhenTheBitmapIsLoaded) {
   EXPECT_EQ(L.hashes, 2) << L.filter_set << " bits set";
   text.resize(3000);
   EXPECT_TRUE(same(model_find_all(big, text, 1000), strmatch::reference::multi_find_all(text, ps)));
-  ::setenv("STRMATCH_QGRAM_FILTER_BITS", "10", 1);
-  ::setenv("STRMATCH_QGRAM_HASHES", "2", 1);
+  const strmatch::test::ScopedEnv bits("STRMATCH_QGRAM_FILTER_BITS", "10");
+  const strmatch::test::ScopedEnv hashes("STRMATCH_QGRAM_HASHES", "2");
   for (int it = 0; it < 40; ++it) {
     const int sigma = std::vector<int>{2, 4, 26, 256}[it % 4];
     const std::string t = random_text(rng, 1 + rng() % 3000, sigma);
@@ -335,8 +325,6 @@ TEST(QgramLayout, TwoBitmapBitsPerGramWhenTheBitmapIsLoaded) {
     const mu::PatternTable st = table_of(small);
     EXPECT_EQ(mu::build_qgram_layout(st).hashes, 2);
     EXPECT_TRUE(same(model_find_all(st, t, 1 + rng() % 800), strmatch::reference::multi_find_all(t, small)))
-        << "case " << it;
+        << "case " << it << "; " << strmatch::test::rerun_hint();
   }
-  ::unsetenv("STRMATCH_QGRAM_FILTER_BITS");
-  ::unsetenv("STRMATCH_QGRAM_HASHES");
 }

@@ -22,6 +22,7 @@
 #include "multi/cuda/multi_cuda.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "strmatch/multi.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -33,24 +34,12 @@ using strmatch::PatternFlags;
 using strmatch::PatternSet;
 using strmatch::PatternSetOptions;
 
-std::uint64_t multi_seed() {
-  if (const char* s = std::getenv("STRMATCH_TEST_SEED"); s != nullptr && *s != '\0')
-    return std::strtoull(s, nullptr, 10);
-  return 20261122;
-}
-
-bool env_is_1(const char* name) {
-  const char* s = std::getenv(name);
-  return s != nullptr && *s == '1';
-}
-bool quick_run() { return env_is_1("STRMATCH_CUDA_QUICK"); }  // reduced sizes (compute-sanitizer)
-bool long_run() { return env_is_1("STRMATCH_LONG_TESTS"); }
-
-std::string rerun() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return "rerun with STRMATCH_TEST_SEED=" + std::to_string(multi_seed()) +
-         " ./strmatch_cuda_tests --gtest_filter=" + info->test_suite_name() + "." + info->name();
-}
+using strmatch::test::alphabet;
+using strmatch::test::cuda_quick;
+using strmatch::test::long_tests;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
 
 #define SKIP_WITHOUT_GPU()                                                \
   do {                                                                    \
@@ -61,30 +50,6 @@ std::string rerun() {
 const std::vector<std::string> kGpuAlgorithms = {"auto", "qgram-filter", "m-bndm"};
 
 // ---- inputs -------------------------------------------------------------------------------------
-
-/// Bytes of an alphabet of `sigma` symbols: 2/4 -> "ab"/"acgt", 26 -> 'a'..'z' (with `mixed_case`,
-/// 'A'..'Z' too), 256 -> every byte (NUL and 0xFF included).
-std::string alphabet(int sigma, bool mixed_case) {
-  std::string a;
-  if (sigma == 256) {
-    for (int c = 0; c < 256; ++c) a += static_cast<char>(c);
-  } else if (sigma == 4) {
-    a = mixed_case ? "acgtACGT" : "acgt";
-  } else if (sigma == 2) {
-    a = mixed_case ? "abAB" : "ab";
-  } else {
-    for (int c = 0; c < sigma; ++c) a += static_cast<char>('a' + c);
-    if (mixed_case)
-      for (int c = 0; c < sigma; ++c) a += static_cast<char>('A' + c);
-  }
-  return a;
-}
-
-std::string random_bytes(std::mt19937_64& rng, std::size_t n, const std::string& alpha) {
-  std::string t(n, '\0');
-  for (auto& c : t) c = alpha[rng() % alpha.size()];
-  return t;
-}
 
 struct SetShape {
   int sigma = 26;
@@ -117,7 +82,7 @@ struct Case {
 Case make_case(std::mt19937_64& rng, const SetShape& s) {
   Case c;
   const std::string alpha = alphabet(s.sigma, s.mixed_case);
-  c.text = random_bytes(rng, s.text_bytes, alpha);
+  c.text = random_text(rng, s.text_bytes, alpha);
   c.whole_set_nocase = s.whole_set_nocase;
   // Short patterns are rare in a uniform 1..max_len draw; favour them a little so that both
   // dense (short) and sparse (long) outputs occur.
@@ -130,9 +95,9 @@ Case make_case(std::mt19937_64& rng, const SetShape& s) {
     Pattern p;
     const std::size_t m = length();
     if (c.text.size() >= m && static_cast<int>(rng() % 100) < s.from_text_percent)
-      p.bytes = c.text.substr(rng() % (c.text.size() - m + 1), m);
+      p.bytes = strmatch::test::random_substring(rng, c.text, m);
     else
-      p.bytes = random_bytes(rng, m, alpha);
+      p.bytes = random_text(rng, m, alpha);
     p.id = s.sparse_ids ? static_cast<std::uint32_t>(rng() % (3 * s.patterns + 7) * 1000003u)
                         : static_cast<std::uint32_t>(i);
     if (s.flag_some && rng() % 3 == 0) p.flags = PatternFlags::case_insensitive;
@@ -246,7 +211,7 @@ class DeviceText {
 /// count_per_pattern; resident find_all, count, count_per_pattern (device copy at `pad`).
 void check_gpu_set(const Case& c, const Expected& e, const std::string& algorithm, std::size_t pad,
                    const std::string& label) {
-  SCOPED_TRACE(label + ", algorithm " + algorithm + ", pad " + std::to_string(pad) + "; " + rerun());
+  SCOPED_TRACE(label + ", algorithm " + algorithm + ", pad " + std::to_string(pad) + "; " + rerun_hint());
   PatternSetOptions opt;
   opt.algorithm = algorithm;
   opt.backend = Backend::cuda;
@@ -347,7 +312,7 @@ void check_engine_streaming(const Case& c, const Expected& e, const std::string&
   int which = 0;
   for (const auto& tuning : small_tunings()) {
     SCOPED_TRACE(label + ", algorithm " + algorithm + ", tuning #" + std::to_string(which++) + "; " +
-                 rerun());
+                 rerun_hint());
     std::vector<Match> got;
     const strmatch::MatchSink sink = [&](std::span<const Match> b) {
       for (Match m : b) {
@@ -464,11 +429,11 @@ TEST(MultiCuda, AlgorithmNamesAndErrors) {
 
 TEST(MultiCuda, AutomaticWithGpuOnlyNameRunsOnGpu) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 101);
+  std::mt19937_64 rng(test_seed() + 101);
   const Case c = make_case(rng, {.sigma = 4, .patterns = 40, .text_bytes = 30000, .max_len = 12});
   const Expected e = reference(c);
   for (const std::string a : {"qgram-filter", "m-bndm", "auto"}) {
-    SCOPED_TRACE("automatic + " + a + "; " + rerun());
+    SCOPED_TRACE("automatic + " + a + "; " + rerun_hint());
     const PatternSet set(std::span<const Pattern>(c.patterns),
                          {.algorithm = a, .backend = Backend::automatic});
     ASSERT_FALSE(set.stats().gpu_algorithm.empty());
@@ -490,7 +455,7 @@ TEST(MultiCuda, AutomaticWithGpuOnlyNameRunsOnGpu) {
 
 TEST(MultiCuda, AutomaticAboveThresholdUsesGpu) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 102);
+  std::mt19937_64 rng(test_seed() + 102);
   const Case c = make_case(rng, {.sigma = 26, .patterns = 100, .text_bytes = 100000, .max_len = 16});
   const Expected e = reference(c);
   ::setenv("STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES", "1000", 1);
@@ -503,7 +468,7 @@ TEST(MultiCuda, AutomaticAboveThresholdUsesGpu) {
   EXPECT_TRUE(big_gpu) << "threshold 1000 bytes, text " << c.text.size() << " bytes";
   EXPECT_FALSE(small_gpu);
   EXPECT_EQ(small.backend, Backend::cpu);
-  EXPECT_EQ(compare_matches(big, e.matches), "") << rerun();
+  EXPECT_EQ(compare_matches(big, e.matches), "") << rerun_hint();
   std::uint64_t small_expected = 0;
   for (const auto& m : e.matches) small_expected += m.end <= 999 ? 1 : 0;
   EXPECT_EQ(small.occurrences, small_expected);
@@ -513,8 +478,8 @@ TEST(MultiCuda, AutomaticAboveThresholdUsesGpu) {
 
 TEST(MultiCudaDifferential, RandomSetsEveryAlgorithmAndScan) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed());
-  const bool q = quick_run();
+  std::mt19937_64 rng(test_seed());
+  const bool q = cuda_quick();
   std::vector<SetShape> shapes;
   const std::vector<int> sigmas = q ? std::vector<int>{2, 256} : std::vector<int>{2, 4, 26, 256};
   for (const int sigma : sigmas) {
@@ -578,8 +543,8 @@ TEST(MultiCudaDifferential, StreamingChunkBoundaries) {
   SKIP_WITHOUT_GPU();
   // Patterns planted across every boundary of the small tunings (4099-byte and 64 KiB chunks),
   // and at the first and last bytes, through the engine's streaming scan.
-  std::mt19937_64 rng(multi_seed() + 1);
-  const std::size_t n = quick_run() ? 3 * 4099 + 55 : 3 * 65536 + 777;
+  std::mt19937_64 rng(test_seed() + 1);
+  const std::size_t n = cuda_quick() ? 3 * 4099 + 55 : 3 * 65536 + 777;
   for (const std::size_t k : {std::size_t{3}, std::size_t{100}, std::size_t{1500}}) {
     Case c =
         make_case(rng, {.sigma = 4, .patterns = k, .text_bytes = n, .max_len = 40, .from_text_percent = 0});
@@ -610,8 +575,8 @@ TEST(MultiCudaDifferential, StreamingChunkBoundaries) {
 
 TEST(MultiCudaDifferential, RandomSetsThroughEngineTunings) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 2);
-  const std::size_t n = quick_run() ? 10000 : 50000;
+  std::mt19937_64 rng(test_seed() + 2);
+  const std::size_t n = cuda_quick() ? 10000 : 50000;
   for (const int sigma : {2, 26, 256}) {
     const Case c = make_case(rng, {.sigma = sigma,
                                    .patterns = 150,
@@ -642,8 +607,8 @@ TEST(MultiCudaDifferential, QgramEveryBlockSizeAndFilter) {
   };
   const std::vector<Setting> settings = {{"256", "", ""}, {"512", "", ""}, {"1024", "", ""},   {"", "", ""},
                                          {"", "2", ""},   {"", "2", "10"}, {"1024", "2", "12"}};
-  std::mt19937_64 rng(multi_seed() + 5);
-  const bool q = quick_run();
+  std::mt19937_64 rng(test_seed() + 5);
+  const bool q = cuda_quick();
   std::vector<SetShape> shapes = {
       {.sigma = 4, .patterns = 300, .text_bytes = q ? 6000u : 40000u, .max_len = 24, .from_text_percent = 95},
       {.sigma = 26,
@@ -699,8 +664,8 @@ TEST(MultiCudaLong, LargeSets) {
   // m-bndm runs on the 10,000-pattern sets only: its time grows with the set (one BNDM pass per
   // 64-bit word of prefixes) and `auto` never picks it for large sets. Progress goes to stdout.
   SKIP_WITHOUT_GPU();
-  if (!long_run()) GTEST_SKIP() << "set STRMATCH_LONG_TESTS=1 for sets of 10,000 and 50,000 patterns";
-  std::mt19937_64 rng(multi_seed() + 3);
+  if (!long_tests()) GTEST_SKIP() << "set STRMATCH_LONG_TESTS=1 for sets of 10,000 and 50,000 patterns";
+  std::mt19937_64 rng(test_seed() + 3);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -733,16 +698,16 @@ TEST(MultiCudaScale, HundredThousandPatternsAndMore) {
   // (the naive reference is too slow here; the CPU algorithms are checked against it elsewhere):
   // the qgram-filter's bitmap saturates at 2^20 bits and its buckets hold many patterns each.
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 13);
-  const std::size_t count = long_run() ? 1000000 : 100000;
+  std::mt19937_64 rng(test_seed() + 13);
+  const std::size_t count = long_tests() ? 1000000 : 100000;
   const std::string letters = "abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   Case c;
-  c.text = random_bytes(rng, quick_run() ? 20000 : 400000, letters.substr(0, 12));
+  c.text = random_text(rng, cuda_quick() ? 20000 : 400000, letters.substr(0, 12));
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t m = 4 + rng() % 21;
     Pattern p;
     p.bytes = rng() % 8 == 0 ? c.text.substr(rng() % (c.text.size() - m), m)
-                             : random_bytes(rng, m, letters.substr(0, 12 + rng() % 50));
+                             : random_text(rng, m, letters.substr(0, 12 + rng() % 50));
     p.id = static_cast<std::uint32_t>(i);
     if (rng() % 16 == 0) p.flags = PatternFlags::case_insensitive;
     c.patterns.push_back(std::move(p));
@@ -754,7 +719,7 @@ TEST(MultiCudaScale, HundredThousandPatternsAndMore) {
   ASSERT_GT(expected.stats.occurrences, count / 10);
   const PatternSet gpu(std::span<const Pattern>(c.patterns),
                        {.algorithm = "qgram-filter", .backend = Backend::cuda});
-  SCOPED_TRACE(gpu.stats().detail + "; " + rerun());
+  SCOPED_TRACE(gpu.stats().detail + "; " + rerun_hint());
   EXPECT_EQ(compare_counts(gpu.count_per_pattern(c.text).per_pattern, expected.per_pattern, c.patterns), "")
       << "host count_per_pattern";
   const DeviceText d(c.text, 3);
@@ -772,8 +737,8 @@ TEST(MultiCudaScale, HundredThousandPatternsAndMore) {
 
 TEST(MultiCudaLong, TextLongerThanDefaultStreamingChunk) {
   SKIP_WITHOUT_GPU();
-  if (!long_run()) GTEST_SKIP() << "set STRMATCH_LONG_TESTS=1 (a 70 MB text through the default tuning)";
-  std::mt19937_64 rng(multi_seed() + 4);
+  if (!long_tests()) GTEST_SKIP() << "set STRMATCH_LONG_TESTS=1 (a 70 MB text through the default tuning)";
+  std::mt19937_64 rng(test_seed() + 4);
   Case c = make_case(rng, {.sigma = 26,
                            .patterns = 64,
                            .text_bytes = 70'000'000,
@@ -837,11 +802,11 @@ TEST(MultiCudaEdge, PatternsSharingLongSuffixes) {
   // qgram-filter's 16-byte keys), nested, with NUL bytes and case-insensitive members; the text
   // holds them, their suffixes and near misses.
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 12);
+  std::mt19937_64 rng(test_seed() + 12);
   const std::vector<std::string> tails = {"_EN_MASK", "BASE_IDX", "_CONTROL__ENABLE__SHIFT",
                                           "_REG_STATUS__BUSY_FLAG_MASK_0123456789abcdef"};
   Case c;
-  for (std::uint32_t k = 0; k < (quick_run() ? 150u : 600u); ++k) {
+  for (std::uint32_t k = 0; k < (cuda_quick() ? 150u : 600u); ++k) {
     std::string p;
     for (std::size_t i = rng() % 12; i > 0; --i) p += "AB_xy\0"[rng() % 6];
     p += tails[rng() % tails.size()];
@@ -851,7 +816,7 @@ TEST(MultiCudaEdge, PatternsSharingLongSuffixes) {
     c.text += p + (rng() % 2 ? " " : "");
   }
   const Expected e = reference(c);
-  ASSERT_GE(e.matches.size(), quick_run() ? 150u : 600u);
+  ASSERT_GE(e.matches.size(), cuda_quick() ? 150u : 600u);
   for (const auto& a : kGpuAlgorithms) {
     check_gpu_set(c, e, a, 5, "long shared suffixes");
     if (HasFatalFailure()) return;
@@ -882,7 +847,7 @@ TEST(MultiCudaEdge, EmptyText) {
 
 TEST(MultiCudaEdge, DenseAllAInBeginIdOrder) {
   SKIP_WITHOUT_GPU();
-  const std::size_t n = quick_run() ? 50001 : (std::size_t{1} << 20) + 7;
+  const std::size_t n = cuda_quick() ? 50001 : (std::size_t{1} << 20) + 7;
   const std::string text(n, 'a');
   const std::vector<std::string> ps = {"a", "aa"};
   std::vector<Match> expected;
@@ -892,7 +857,7 @@ TEST(MultiCudaEdge, DenseAllAInBeginIdOrder) {
     if (i + 2 <= n) expected.push_back({i, i + 2, 1});
   }
   for (const auto& a : kGpuAlgorithms) {
-    SCOPED_TRACE("algorithm " + a + "; " + rerun());
+    SCOPED_TRACE("algorithm " + a + "; " + rerun_hint());
     const PatternSet set(std::span<const std::string>(ps), {.algorithm = a, .backend = Backend::cuda});
     // Exact sequence: ids differ, so (begin, id) order fixes it.
     auto got = collect([&](const strmatch::MatchSink& s) { return set.find_all(text, s); });
@@ -907,7 +872,7 @@ TEST(MultiCudaEdge, DenseAllAInBeginIdOrder) {
   }
   // Small output windows and chunks (engine tuning): every bounded-output path.
   Case c;
-  c.text = std::string(quick_run() ? 9000 : 100000, 'a');
+  c.text = std::string(cuda_quick() ? 9000 : 100000, 'a');
   c.patterns = plain({"a", "aa", "aaa", std::string(70, 'a')});
   const Expected e = reference(c);
   for (const auto& a : kGpuAlgorithms) {
@@ -938,10 +903,10 @@ TEST(MultiCudaEdge, OccurrenceAtLastAndFirstByte) {
 
 TEST(MultiCudaEdge, NulAndFFBytes) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 5);
+  std::mt19937_64 rng(test_seed() + 5);
   Case c;
   const std::string alpha = {'\0', '\xff', 'a', '\x7f', '\x80'};
-  c.text = random_bytes(rng, quick_run() ? 5000 : 50000, alpha);
+  c.text = random_text(rng, cuda_quick() ? 5000 : 50000, alpha);
   c.patterns = {{std::string(1, '\0'), 1},
                 {std::string(3, '\0'), 2},
                 {"\xff\xff", 3},
@@ -959,10 +924,10 @@ TEST(MultiCudaEdge, NulAndFFBytes) {
 
 TEST(MultiCudaEdge, UnalignedDevicePointers) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 6);
+  std::mt19937_64 rng(test_seed() + 6);
   const Case c = make_case(rng, {.sigma = 4,
                                  .patterns = 60,
-                                 .text_bytes = quick_run() ? 3001u : 20011u,
+                                 .text_bytes = cuda_quick() ? 3001u : 20011u,
                                  .max_len = 33,
                                  .long_len = 200});
   const Expected e = reference(c);
@@ -972,7 +937,7 @@ TEST(MultiCudaEdge, UnalignedDevicePointers) {
     opt.backend = Backend::cuda;
     const PatternSet set(std::span<const Pattern>(c.patterns), opt);
     for (std::size_t pad = 1; pad <= 15; ++pad) {
-      SCOPED_TRACE("algorithm " + a + ", pad " + std::to_string(pad) + "; " + rerun());
+      SCOPED_TRACE("algorithm " + a + ", pad " + std::to_string(pad) + "; " + rerun_hint());
       const DeviceText d(c.text, pad);
       const auto got =
           collect([&](const strmatch::MatchSink& s) { return set.find_all_resident(d.data(), d.size(), s); });
@@ -992,7 +957,7 @@ TEST(MultiCudaEdge, UnalignedDevicePointers) {
 
 TEST(MultiCudaEdge, SinkReturningFalseStops) {
   SKIP_WITHOUT_GPU();
-  const std::string text(quick_run() ? 100000 : 3000000, 'a');
+  const std::string text(cuda_quick() ? 100000 : 3000000, 'a');
   const std::vector<std::string> ps = {"a", "aa"};
   const std::uint64_t total = 2 * text.size() - 1;
   for (const auto& a : kGpuAlgorithms) {
@@ -1026,9 +991,9 @@ TEST(MultiCudaEdge, SinkReturningFalseStops) {
 
 TEST(MultiCudaEdge, ConcurrentScansOfOneSet) {
   SKIP_WITHOUT_GPU();
-  std::mt19937_64 rng(multi_seed() + 7);
+  std::mt19937_64 rng(test_seed() + 7);
   const Case c = make_case(
-      rng, {.sigma = 26, .patterns = 200, .text_bytes = quick_run() ? 8000u : 60000u, .max_len = 8});
+      rng, {.sigma = 26, .patterns = 200, .text_bytes = cuda_quick() ? 8000u : 60000u, .max_len = 8});
   const Expected e = reference(c);
   const PatternSet set(std::span<const Pattern>(c.patterns), {.algorithm = "auto", .backend = Backend::cuda});
   const DeviceText d(c.text, 4);
@@ -1050,5 +1015,5 @@ TEST(MultiCudaEdge, ConcurrentScansOfOneSet) {
       }
     });
   for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(errors[t], "") << "thread " << t << "; " << rerun();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(errors[t], "") << "thread " << t << "; " << rerun_hint();
 }
