@@ -1,5 +1,6 @@
 // Test support for the CLI tests: running the built `strmatch` binary (posix_spawn, output to
-// files), temporary directories, and the expected outputs computed from the naive reference.
+// files), temporary directories, and the expected outputs computed from the naive reference; the
+// seed, the rerun hint and random data come from tests/support/test_support.hpp.
 #pragma once
 
 #include <fcntl.h>
@@ -13,12 +14,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "reference/exact.hpp"
+#include "support/test_support.hpp"
+
+#if __has_include(<nlohmann/json.hpp>)  // the tests of --json parse its output with it
+#include <nlohmann/json.hpp>
+#define STRMATCH_TEST_HAVE_JSON 1
+#endif
 
 extern char** environ;
 
@@ -142,17 +148,6 @@ inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& di
   return r;
 }
 
-/// The seed of the randomised tests: $STRMATCH_TEST_SEED, else a fixed default.
-inline std::uint64_t test_seed() {
-  const char* s = std::getenv("STRMATCH_TEST_SEED");
-  return s != nullptr ? std::strtoull(s, nullptr, 10) : 20261121u;
-}
-
-inline std::string rerun_hint(std::uint64_t seed) {
-  return "rerun with STRMATCH_TEST_SEED=" + std::to_string(seed) +
-         " ./strmatch_cli_tests --gtest_filter=<test>";
-}
-
 /// The expected outputs, computed from the reference's occurrences and the text alone.
 struct Expected {
   struct Line {
@@ -216,17 +211,6 @@ struct Expected {
     return s;
   }
 };
-
-/// Random text over `alphabet` with '\n' at random places (each byte a newline with
-/// probability `newline_rate`).
-inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_view alphabet,
-                               double newline_rate) {
-  std::string s(n, '\0');
-  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
-  std::bernoulli_distribution nl(newline_rate);
-  for (auto& c : s) c = nl(rng) ? '\n' : alphabet[pick(rng)];
-  return s;
-}
 
 /// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
 inline RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {},

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 using strmatch::test::Expected;
 using strmatch::test::run_cli;
 using strmatch::test::RunResult;
+using strmatch::test::ScopedEnv;
 using strmatch::test::TempDir;
 
 namespace {
@@ -34,18 +34,6 @@ RunResult search_on(const std::string& backend, std::vector<std::string> args, c
   args.insert(args.begin(), {"search", "--backend", backend});
   return run_cli(args, dir);
 }
-
-/// Sets an environment variable for the CLI runs of one scope (run_cli passes environ on).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -103,7 +91,7 @@ TEST_F(CliGpu, CudaBackendReadsFilesOnTheGpuWithTheCpuAnswers) {
   std::mt19937_64 rng(strmatch::test::test_seed());
   TempDir dir;
   // ~3 MB over a 4-letter alphabet with lines: many occurrences of short patterns, long lines too.
-  const std::string text = strmatch::test::random_text(rng, 3000017, "acgt", 0.01);
+  const std::string text = strmatch::test::random_lines(rng, 3000017, "acgt", 0.01);
   const std::string f = dir.write("dna.txt", text);
   // A rare 6-byte pattern and a 20-byte one cut from the text (every form); "a" (one occurrence in
   // four bytes: dense output, the small-text path's fallback) with the offset forms.
@@ -112,7 +100,7 @@ TEST_F(CliGpu, CudaBackendReadsFilesOnTheGpuWithTheCpuAnswers) {
     const Expected e(text, pattern);
     ASSERT_EQ(search_on("cpu", {"-o", "-b", "--", pattern, f}, dir).out,
               e.only_output(text, pattern, "", false, true))
-        << strmatch::test::rerun_hint(strmatch::test::test_seed());
+        << strmatch::test::rerun_hint();
     expect_same_on_forms(dir, f, pattern, "pattern '" + pattern + "'", pattern.size() > 1);
     if (HasFailure()) return;
   }
@@ -150,7 +138,7 @@ TEST_F(CliGpu, StatsNameTheCudaBackend) {
 TEST_F(CliGpu, AutoUsesTheGpuForFilesAboveItsThreshold) {
   TempDir dir;
   std::mt19937_64 rng(strmatch::test::test_seed() + 1);
-  const std::string text = strmatch::test::random_text(rng, 200003, "ab", 0.05);
+  const std::string text = strmatch::test::random_lines(rng, 200003, "ab", 0.05);
   const std::string f = dir.write("ab.txt", text);
   const std::vector<std::string> args = {"--stats", "-o", "-b", "abba", f};
   const RunResult cpu = search_on("cpu", args, dir);
