@@ -160,18 +160,6 @@ struct DevicePattern {
   int filter_bytes() const { return wide ? kWideFilter : view.m >= 4 ? 4 : static_cast<int>(view.m); }
 };
 
-/// Device text region -> kernel view. own = owned starts (already clipped so own + m - 1 <= n).
-TextView make_view(const void* device_text, std::uint64_t n, std::uint64_t own, std::uint64_t offset) {
-  TextView t;
-  const auto addr = reinterpret_cast<std::uintptr_t>(device_text);
-  t.abase = reinterpret_cast<const std::uint8_t*>(addr & ~std::uintptr_t{15});
-  t.head = addr & 15;
-  t.n = n;
-  t.own = own;
-  t.offset = offset;
-  return t;
-}
-
 /// Work items of one launch: tile-filter segments or sunday pieces.
 std::uint64_t work_items(Kernel k, const TextView& t) {
   if (t.own == 0) return 0;
@@ -690,7 +678,7 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
       STRMATCH_CUDA_CHECK(
           cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
       STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
-      s.view = make_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
+      s.view = make_text_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
       if (positions) {
         enqueue_positions(pat, s.view, s.scratch, s.stream);
       } else {
@@ -840,7 +828,7 @@ void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, con
   // Every copy was queued on `stream` before the launches below (the pool returned), so stream
   // order makes the kernels see the whole text.
   const std::uint64_t m = pat.view.m;
-  const TextView v = make_view(d_text, n, owned(0, n, n, m), 0);
+  const TextView v = make_text_view(d_text, n, owned(0, n, n, m), 0);
   if (sink == nullptr) {
     if (pat.kernel == Kernel::tile_filter) {
       stats.occurrences = small_count(pat, v, e.small, stream);
@@ -923,12 +911,12 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
   const cudaStream_t st = s.stream();
   if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes) {
     stats.occurrences =
-        d::small_count(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.small, st);
+        d::small_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.small, st);
     stats.seconds = d::seconds_since(start);
     return stats;
   }
   STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
-  d::enqueue_count(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(), st);
+  d::enqueue_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(), st);
   STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.host_counter.get(), s.counter.get(), sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, st));
   STRMATCH_CUDA_CHECK(cudaStreamSynchronize(st));
@@ -962,7 +950,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
     if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes &&
         chunk >= n) {
       bool stopped = false;
-      if (d::small_positions(*s.pattern, d::make_view(device_text, n, d::owned(0, n, n, m), 0), s.small,
+      if (d::small_positions(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.small,
                              seg_cap, out_cap, st, sink, &stats.occurrences, &delivered, &stopped)) {
         stats.stopped_early = stopped;
         stats.seconds = d::seconds_since(start);
@@ -976,7 +964,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
     for (std::uint64_t i = 0; i < chunker.size(); ++i) {
       const detail::Chunk c = chunker[i];
       const d::TextView v =
-          d::make_view(base + c.begin, c.data_end - c.begin, d::owned(c.begin, c.end, n, m), c.begin);
+          d::make_text_view(base + c.begin, c.data_end - c.begin, d::owned(c.begin, c.end, n, m), c.begin);
       d::enqueue_positions(*s.pattern, v, s.scratch, st);
       if (!d::drain_positions(*s.pattern, v, s.scratch, st, sink, &stats.occurrences, &delivered)) {
         stats.stopped_early = true;

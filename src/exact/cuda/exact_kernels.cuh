@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "core/cuda/text_view.cuh"
+
 namespace strmatch::detail::cuda {
 
 // ---- shapes ---------------------------------------------------------------------------------------
@@ -24,17 +26,6 @@ constexpr std::uint32_t kMaxFilterOffset = 120;  // fourth filter byte: pattern[
 constexpr int kWideFilter = 8;
 constexpr int kRingWords = 2 * static_cast<int>(kStepBytes / 4) + static_cast<int>(kHaloBytes / 4);
 constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (seed 002)
-constexpr unsigned kFullMask = 0xffffffffu;
-
-/// A text region in device memory as the kernels see it. Positions are relative to `abase`
-/// (16-byte aligned, <= the text start); text byte j is abase[head + j].
-struct TextView {
-  const std::uint8_t* abase = nullptr;
-  std::uint64_t head = 0;    ///< text - abase, 0..15
-  std::uint64_t n = 0;       ///< readable text bytes
-  std::uint64_t own = 0;     ///< occurrence starts [0, own) are reported; own + m - 1 <= n
-  std::uint64_t offset = 0;  ///< added to every reported offset
-};
 
 /// The pattern in device memory plus the filter's broadcast bytes.
 struct PatternView {
@@ -67,22 +58,6 @@ struct Output {
 };
 
 // ---- tile-filter ------------------------------------------------------------------------------------
-
-/// 16 bytes of text at relative position r (a multiple of 16); bytes outside [head, head + n) read
-/// as 0 and are never touched in memory.
-__device__ __forceinline__ uint4 load16(const TextView& t, std::uint64_t r) {
-  const std::uint64_t lo = t.head, hi = t.head + t.n;
-  if (r >= lo && r + 16 <= hi) return *reinterpret_cast<const uint4*>(t.abase + r);
-  std::uint32_t w[4] = {0, 0, 0, 0};
-  if (r + 16 > lo && r < hi) {
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const std::uint64_t q = r + i;
-      if (q >= lo && q < hi) w[i >> 2] |= static_cast<std::uint32_t>(t.abase[q]) << (8 * (i & 3));
-    }
-  }
-  return make_uint4(w[0], w[1], w[2], w[3]);
-}
 
 /// Bytes from..m-1 of the pattern against the text at s (shared or global memory).
 __device__ __forceinline__ bool verify_from(const std::uint8_t* s, const PatternView& p, std::uint32_t from) {

@@ -62,16 +62,6 @@ constexpr std::size_t kBatchMatches = std::size_t{1} << 20;
 // attribute: it is set to this maximum so that engines of every size can launch side by side.
 constexpr int kMaxFilterBytes = (1 << 20) / 8;
 
-Window make_window(const std::uint8_t* text, std::uint64_t n, std::uint64_t own) {
-  Window w;
-  const auto addr = reinterpret_cast<std::uintptr_t>(text);
-  w.abase = reinterpret_cast<const std::uint8_t*>(addr & ~std::uintptr_t{15});
-  w.head = addr & 15;
-  w.n = n;
-  w.own = own;
-  return w;
-}
-
 /// Per-window positions state: the keys (twice, for the sort), the CUB temporary storage, the
 /// device and pinned counters and the pinned copy of the sorted keys.
 struct KeyScratch {
@@ -152,14 +142,14 @@ class EngineBase : public MultiEngine {
         begin_counting(s.stream);
         for (std::uint64_t b = 0; b < n; b += kResidentWindow) {
           const std::uint64_t own = std::min(kResidentWindow, n - b);
-          const Window w = make_window(text + b, std::min(n - b, own + overlap), own);
+          const TextView w = make_text_view(text + b, std::min(n - b, own + overlap), own);
           launch_count(w, per_pattern != nullptr, s.stream);
         }
         stats.occurrences = end_counting(per_pattern, s.stream);
       } else {
         for (std::uint64_t b = 0; b < n && !stats.stopped_early; b += kResidentWindow) {
           const std::uint64_t own = std::min(kResidentWindow, n - b);
-          const Window w = make_window(text + b, std::min(n - b, own + overlap), own);
+          const TextView w = make_text_view(text + b, std::min(n - b, own + overlap), own);
           if (!deliver_window(w, b, s, *sink, &stats.occurrences, &delivered)) stats.stopped_early = true;
         }
       }
@@ -215,8 +205,8 @@ class EngineBase : public MultiEngine {
       std::uint64_t drained = 0;
       auto drain = [&](std::uint64_t i) {
         Slot& s = slot(static_cast<unsigned>(i % used));
-        const Window w =
-            make_window(s.text.get(), s.chunk.data_end - s.chunk.begin, s.chunk.end - s.chunk.begin);
+        const TextView w =
+            make_text_view(s.text.get(), s.chunk.data_end - s.chunk.begin, s.chunk.end - s.chunk.begin);
         if (!stats.stopped_early &&
             !deliver_window(w, s.chunk.begin, s, *sink, &stats.occurrences, &delivered))
           stats.stopped_early = true;
@@ -248,7 +238,7 @@ class EngineBase : public MultiEngine {
         STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
         if (!positions) {
           // Counting kernels of every slot add into the same device counters.
-          launch_count(make_window(s.text.get(), len, s.chunk.end - s.chunk.begin), per_pattern != nullptr,
+          launch_count(make_text_view(s.text.get(), len, s.chunk.end - s.chunk.begin), per_pattern != nullptr,
                        s.stream);
         }
         s.busy = true;
@@ -278,7 +268,7 @@ class EngineBase : public MultiEngine {
 
  protected:
   /// Launches the algorithm's kernel over `w` in mode `m` on `stream`.
-  virtual void launch(OutMode m, const Window& w, const Out& o, cudaStream_t stream) const = 0;
+  virtual void launch(OutMode m, const TextView& w, const Out& o, cudaStream_t stream) const = 0;
 
   Patterns patterns() const { return Patterns{bytes_.get(), offsets_.get()}; }
 
@@ -328,7 +318,7 @@ class EngineBase : public MultiEngine {
     STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  void launch_count(const Window& w, bool per_pattern, cudaStream_t stream) const {
+  void launch_count(const TextView& w, bool per_pattern, cudaStream_t stream) const {
     Out o;
     o.total = total_.get();
     o.per_pattern = per_pattern_.get();
@@ -355,7 +345,7 @@ class EngineBase : public MultiEngine {
   /// Counts first (the kernel counts every occurrence and keeps the first `cap` keys); when
   /// more than `cap`, grows to the exact count and runs again, or splits the window in two when
   /// the count exceeds kMaxKeys. Returns false when the sink stopped.
-  bool deliver_window(const Window& w, std::uint64_t base, Slot& s, const MatchSink& sink,
+  bool deliver_window(const TextView& w, std::uint64_t base, Slot& s, const MatchSink& sink,
                       std::uint64_t* occurrences, std::uint64_t* delivered) const {
     if (w.own == 0) return true;
     KeyScratch& ks = s.ks;
@@ -378,8 +368,8 @@ class EngineBase : public MultiEngine {
         const std::uint64_t half = w.own / 2;
         const std::uint8_t* text = w.abase + w.head;
         const std::uint64_t overlap = t_->longest - 1;
-        const Window a = make_window(text, std::min(w.n, half + overlap), half);
-        const Window b = make_window(text + half, std::min(w.n - half, w.own - half + overlap), w.own - half);
+        const TextView a = make_text_view(text, std::min(w.n, half + overlap), half);
+        const TextView b = make_text_view(text + half, std::min(w.n - half, w.own - half + overlap), w.own - half);
         return deliver_window(a, base, s, sink, occurrences, delivered) &&
                deliver_window(b, base + half, s, sink, occurrences, delivered);
       }
@@ -422,7 +412,7 @@ class EngineBase : public MultiEngine {
 
 // ---- qgram-filter ---------------------------------------------------------------------------------
 
-using QgramKernel = void (*)(Window, QgramTables, Patterns, Out);
+using QgramKernel = void (*)(TextView, QgramTables, Patterns, Out);
 
 /// The kernel's instantiations for one MaxThreads, indexed by OutMode.
 struct QgramKernels {
@@ -515,7 +505,7 @@ class QgramEngine final : public EngineBase {
   }
 
  protected:
-  void launch(OutMode m, const Window& w, const Out& o, cudaStream_t stream) const override {
+  void launch(OutMode m, const TextView& w, const Out& o, cudaStream_t stream) const override {
     const std::uint64_t tile_bytes = 16ull * static_cast<std::uint64_t>(threads_);
     const std::uint64_t tiles = (w.head + w.n + tile_bytes - 1) / tile_bytes;
     const unsigned grid =
@@ -595,7 +585,7 @@ class BndmEngine final : public EngineBase {
   }
 
  protected:
-  void launch(OutMode m, const Window& w, const Out& o, cudaStream_t stream) const override {
+  void launch(OutMode m, const TextView& w, const Out& o, cudaStream_t stream) const override {
     const std::uint64_t pages = (w.own + kBndmPageBytes - 1) / kBndmPageBytes;
     const unsigned subsets = static_cast<unsigned>((words_ + kBndmWordsPerBlock - 1) / kBndmWordsPerBlock);
     const std::uint64_t per_subset = std::max<std::uint64_t>(1, blocks_ / std::max(1u, subsets));

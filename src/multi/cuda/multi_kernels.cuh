@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "core/cuda/text_view.cuh"
 #include "multi/layout/qgram_layout.hpp"
 
 namespace strmatch::detail::cuda::multi_gpu {
@@ -29,19 +30,9 @@ using multi::qmask_hi;
 using multi::qmask_lo;
 
 constexpr int kQgramMaxThreads = 1024;  // threads per block at most (16 text offsets each)
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kBndmThreads = 128;
 constexpr int kBndmWordsPerBlock = 4;           // 64-bit words (pattern subsets) per block
 constexpr std::uint32_t kBndmPageBytes = 4096;  // text page per block iteration (plus w - 1 halo)
-
-/// A window of text in device memory: offsets [0, own) are reported, bytes [0, n) are readable.
-/// Byte j is abase[head + j]; abase is 16-byte aligned (head < 16).
-struct Window {
-  const std::uint8_t* abase = nullptr;
-  std::uint64_t head = 0;
-  std::uint64_t n = 0;
-  std::uint64_t own = 0;
-};
 
 /// The patterns as the verifiers read them (device memory, internal order).
 struct Patterns {
@@ -88,13 +79,8 @@ struct Emitter {
   }
 };
 
-/// Text byte j of the window (0 outside [0, n)).
-__device__ __forceinline__ std::uint8_t text_byte(const Window& t, std::uint64_t j) {
-  return j < t.n ? t.abase[t.head + j] : 0;
-}
-
 /// Bytes [from, to) of pattern k against the text at offset p (the caller guarantees p + to <= n).
-__device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::uint32_t k,
+__device__ __forceinline__ bool verify(const TextView& t, const Patterns& P, std::uint32_t k,
                                        std::uint32_t from, std::uint32_t to, bool nocase, std::uint64_t p) {
   const std::uint8_t* s = t.abase + t.head + p;
   const std::uint8_t* q = P.bytes + P.offset[k];
@@ -112,7 +98,7 @@ __device__ __forceinline__ bool verify(const Window& t, const Patterns& P, std::
 
 /// The 8 window bytes [e - 8 (w + 1), e - 8 w) as a little-endian word, 0 for bytes before the
 /// window's first byte: two aligned loads and a shift away from the window's edges.
-__device__ __forceinline__ std::uint64_t word_before(const Window& t, std::uint64_t e, int w) {
+__device__ __forceinline__ std::uint64_t word_before(const TextView& t, std::uint64_t e, int w) {
   const std::uint64_t back = 8ull * static_cast<std::uint64_t>(w + 1);
   if (e >= back) {
     const std::uint64_t r = t.head + e - back;  // the word's first byte, from abase
@@ -135,7 +121,7 @@ __device__ __forceinline__ std::uint64_t word_before(const Window& t, std::uint6
 /// Reversed bytes lcp, lcp + 1, ... of pattern k (length m) against the window read backwards from
 /// e (folded when nc), up to min(m, e): advances lcp to the first mismatch and returns the sign of
 /// pattern byte - text byte there, or 0 when none.
-__device__ __forceinline__ int deep_compare(const Window& t, const Patterns& P, std::uint32_t k,
+__device__ __forceinline__ int deep_compare(const TextView& t, const Patterns& P, std::uint32_t k,
                                             std::uint32_t m, std::uint64_t e, bool nc, std::uint64_t& lcp) {
   const std::uint8_t* p = P.bytes + P.offset[k];
   const std::uint8_t* s = t.abase + t.head;
@@ -167,20 +153,6 @@ struct QgramTables {
   bool has_case = false, has_nocase = false;  ///< the set has case-sensitive / -insensitive patterns
 };
 
-__device__ __forceinline__ uint4 load16(const Window& t, std::uint64_t r) {
-  const std::uint64_t lo = t.head, hi = t.head + t.n;
-  if (r >= lo && r + 16 <= hi) return *reinterpret_cast<const uint4*>(t.abase + r);
-  std::uint32_t w[4] = {0, 0, 0, 0};
-  if (r + 16 > lo && r < hi) {
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const std::uint64_t x = r + i;
-      if (x >= lo && x < hi) w[i >> 2] |= static_cast<std::uint32_t>(t.abase[x]) << (8 * (i & 3));
-    }
-  }
-  return make_uint4(w[0], w[1], w[2], w[3]);
-}
-
 /// The 8 bytes at byte j (0..15) of the 24 bytes w0, w1, w2 (little-endian).
 __device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2,
                                                   int j) {
@@ -196,7 +168,7 @@ __device__ __forceinline__ std::uint64_t bytes_at(std::uint64_t w0, std::uint64_
 /// its parent chain no longer than the common prefix, and each whose begin e - m lies in [0, own)
 /// is emitted. Dependent loads: 1 + log2(bucket) + one per chain member.
 template <OutMode M>
-__device__ __forceinline__ void qgram_candidate(const Window& t, const QgramTables& T, const Patterns& P,
+__device__ __forceinline__ void qgram_candidate(const TextView& t, const QgramTables& T, const Patterns& P,
                                                 Emitter<M>& em, int q, std::uint64_t g, std::uint64_t x) {
   const std::uint32_t rlo = static_cast<std::uint32_t>(x) & qmask_lo(q),
                       rhi = static_cast<std::uint32_t>(x >> 32) & qmask_hi(q);
@@ -275,7 +247,7 @@ constexpr std::size_t qgram_shared_bytes(std::size_t filter_bytes, int threads) 
 /// qgram_shared_bytes(bitmap bytes, blockDim.x).
 template <OutMode M, int MaxThreads>
 __global__ void __launch_bounds__(MaxThreads, MaxThreads <= 256 ? 6 : 1)
-    qgram_kernel(Window t, QgramTables T, Patterns P, Out o) {
+    qgram_kernel(TextView t, QgramTables T, Patterns P, Out o) {
   extern __shared__ std::uint32_t filter[];
   const std::uint32_t words = (1u << T.bits) >> 5;
   for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) filter[i] = T.filter[i];
@@ -375,7 +347,7 @@ struct BndmTables {
 /// kBndmPageBytes window starts. The page (plus w - 1 bytes) is staged in shared memory with the
 /// subset's B tables; each thread runs BNDM for one word over one slice of the page's starts.
 template <OutMode M>
-__global__ void __launch_bounds__(kBndmThreads) bndm_kernel(Window t, BndmTables T, Patterns P, Out o) {
+__global__ void __launch_bounds__(kBndmThreads) bndm_kernel(TextView t, BndmTables T, Patterns P, Out o) {
   __shared__ std::uint64_t bsh[256 * kBndmWordsPerBlock];
   __shared__ std::uint8_t page[kBndmPageBytes + 64];
   const std::uint32_t x0 = blockIdx.y * kBndmWordsPerBlock;
