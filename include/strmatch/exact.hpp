@@ -29,47 +29,6 @@ struct ExactOptions {
 /// cpu: auto, naive, kmp, horspool, sunday, shift-or, bndm, simd.
 std::vector<std::string> exact_algorithms(Backend backend);
 
-/// A sequential source of bytes (a file read piece by piece, a pipe, standard input).
-class ByteSource {
- public:
-  virtual ~ByteSource() = default;
-  /// Copies up to `capacity` bytes into `dst`; returns how many, 0 only at the end.
-  /// Throws IoError when reading fails.
-  virtual std::size_t read(std::uint8_t* dst, std::size_t capacity) = 0;
-};
-
-/// One block of a streamed search. `data` holds stream bytes [base, base + data.size()).
-/// The block owns the occurrence starts in data[own_begin, own_end); the bytes before own_begin
-/// are context carried from the previous block (at least m - 1 of them when available), the bytes
-/// after own_end are look-ahead that the next block owns. Owned parts of successive blocks tile
-/// the stream exactly, so counting '\n' in each owned part gives line numbers.
-/// `offsets` are the occurrences owned by this block, increasing, relative to the stream start.
-struct StreamBlock {
-  std::string_view data;
-  std::uint64_t base = 0;
-  std::size_t own_begin = 0;
-  std::size_t own_end = 0;
-  std::span<const std::uint64_t> offsets;
-  std::uint64_t occurrences = 0;  ///< number owned (== offsets.size() unless counting only)
-  bool last = false;              ///< no block follows
-};
-
-/// Receives each block in stream order, even when it owns no occurrence (so line numbers can be
-/// counted); return false to stop reading.
-using BlockSink = std::function<bool(const StreamBlock& block)>;
-
-/// Streaming parameters. Memory use is bounded by about 2 * block_bytes plus 8 bytes per
-/// occurrence of one block (none when counting only), whatever the stream's length.
-struct StreamOptions {
-  std::size_t block_bytes = 0;  ///< 0: 64 MiB
-  /// End each owned part just after a '\n' when the block holds one, so that the line holding
-  /// the first byte of any owned occurrence lies whole in `data` (unless the line is longer
-  /// than a block; callers check for that and elide it).
-  bool line_context = false;
-  /// Deliver offsets (false: count only; StreamBlock::offsets is empty).
-  bool positions = true;
-};
-
 /// A pattern prepared for exact search: compile once, search many texts, from many threads
 /// at once (every search method is const and thread-safe).
 ///
@@ -120,8 +79,20 @@ class ExactSearcher {
   /// docs/cuda.md), or when the algorithm exists only on the GPU.
   Backend file_backend(std::uint64_t size) const;
 
+  /// The same searches for a text already in GPU memory (`device_text`: a DEVICE pointer to `n`
+  /// bytes, any alignment), with the GPU kernel named by options().algorithm ("auto": tile-filter;
+  /// docs/gpu.md). Need a searcher with a GPU compilation (backend cuda, or automatic with a
+  /// usable GPU); otherwise BackendUnavailable. Each call makes its own scratch buffers (device
+  /// memory bounded by one output window; strmatch::cuda::ResidentSearcher keeps them between
+  /// calls for one host thread) and synchronises before returning; the sink is called on this
+  /// thread in increasing order. Errors: InvalidArgument when the algorithm exists only on the CPU;
+  /// BackendUnavailable on any CUDA error.
+  SearchStats find_all_resident(const void* device_text, std::uint64_t n, const OffsetSink& sink) const;
+  SearchStats count_resident(const void* device_text, std::uint64_t n) const;
+
  private:
   SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink) const;
+  SearchStats search_resident(const void* device_text, std::uint64_t n, const OffsetSink* sink) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

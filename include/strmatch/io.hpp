@@ -16,7 +16,6 @@
 #include <string>
 #include <string_view>
 
-#include "strmatch/exact.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::io {

@@ -152,6 +152,24 @@ class PatternSet {
   SearchStats count_resident(const void* device_text, std::uint64_t n) const;
   PatternCounts count_per_pattern_resident(const void* device_text, std::uint64_t n) const;
 
+  /// Reads `source` to its end in bounded blocks and hands every block, with the occurrences it
+  /// owns (an occurrence belongs to the block its begin is in), to `sink`, in stream order (the one
+  /// streaming driver of every problem, docs/architecture.md). Memory: one buffer of block_bytes +
+  /// longest - 1 bytes, plus, in positions mode, the owned matches of one block (24 bytes each).
+  /// Counting modes count the block with its look-ahead and subtract the count of the look-ahead
+  /// alone, which is exactly the owned occurrences. Returns the totals (bytes = stream bytes read,
+  /// occurrences = owned occurrences delivered, stopped_early when the sink returned false).
+  /// Errors: IoError from the source.
+  SearchStats find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options = {}) const;
+
+  /// Every occurrence in bytes [0, size) of the regular file open as `fd`, ordered by (begin, id),
+  /// to `sink`: read with pread through the streaming driver (the descriptor's position is neither
+  /// used nor moved, it is not closed; bounded memory, no mapping). Errors: IoError when reading
+  /// fails or the file is shorter than `size`.
+  SearchStats find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const;
+  /// Counts the occurrences in bytes [0, size) of the regular file `fd` (as find_all_file).
+  SearchStats count_file(int fd, std::uint64_t size) const;
+
   /// True when scans of host text of `text_bytes` bytes run on the GPU (backend cuda, or
   /// automatic with a GPU and a text at or above the threshold).
   bool uses_gpu(std::uint64_t text_bytes) const noexcept;
@@ -160,6 +178,16 @@ class PatternSet {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Streams `source` through `set` (all its threads on each block). Memory: one buffer of
+/// block_bytes + longest - 1 bytes, plus, in positions mode, the owned matches of one block
+/// (24 bytes each). Counting modes count the block with its look-ahead and subtract the count of
+/// the look-ahead alone, which is exactly the owned occurrences.
+/// Returns the totals (bytes = stream bytes read, occurrences = owned occurrences delivered,
+/// stopped_early when the sink returned false). Errors: IoError from the source; the set's own.
+/// (The same as set.find_all(source, sink, options); kept for source compatibility.)
+SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
+                            MultiStreamOptions options = {});
 
 /// Convenience: every occurrence as a vector (tests and small inputs; grows with the matches).
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

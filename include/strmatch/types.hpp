@@ -1,6 +1,8 @@
-// strmatch: shared vocabulary of the public API (backends, errors, sinks, statistics).
+// strmatch: shared vocabulary of the public API (backends, errors, sinks, statistics, byte sources
+// and the blocks of streamed searches).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -76,6 +78,79 @@ struct SearchStats {
   double gbps() const noexcept { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0; }
   /// Adds another part of the same search (bytes, occurrences, seconds summed).
   void accumulate(const SearchStats& other);
+};
+
+// ---- streaming: every problem reads a ByteSource in bounded blocks -------------------------------
+
+/// A sequential source of bytes (a file read piece by piece, a pipe, standard input).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Copies up to `capacity` bytes into `dst`; returns how many, 0 only at the end.
+  /// Throws IoError when reading fails.
+  virtual std::size_t read(std::uint8_t* dst, std::size_t capacity) = 0;
+};
+
+/// One block of a streamed exact search (ExactSearcher::find_all(ByteSource&, ...)). `data` holds stream
+/// bytes [base, base + data.size()). The block owns the occurrence starts in data[own_begin, own_end); the
+/// bytes before own_begin are context carried from the previous block (at least m - 1 of them when
+/// available), the bytes after own_end are look-ahead that the next block owns. Owned parts of successive
+/// blocks tile the stream exactly, so counting '\n' in each owned part gives line numbers. `offsets` are the
+/// occurrences owned by this block, increasing, relative to the stream start.
+struct StreamBlock {
+  std::string_view data;
+  std::uint64_t base = 0;
+  std::size_t own_begin = 0;
+  std::size_t own_end = 0;
+  std::span<const std::uint64_t> offsets;
+  std::uint64_t occurrences = 0;  ///< number owned (== offsets.size() unless counting only)
+  bool last = false;              ///< no block follows
+};
+
+/// Receives each block in stream order, even when it owns no occurrence (so line numbers can be
+/// counted); return false to stop reading.
+using BlockSink = std::function<bool(const StreamBlock& block)>;
+
+/// Streaming parameters. Memory use is bounded by about 2 * block_bytes plus 8 bytes per
+/// occurrence of one block (none when counting only), whatever the stream's length.
+struct StreamOptions {
+  std::size_t block_bytes = 0;  ///< 0: 64 MiB
+  /// End each owned part just after a '\n' when the block holds one, so that the line holding
+  /// the first byte of any owned occurrence lies whole in `data` (unless the line is longer
+  /// than a block; callers check for that and elide it).
+  bool line_context = false;
+  /// Deliver offsets (false: count only; StreamBlock::offsets is empty).
+  bool positions = true;
+};
+
+/// One block of a streamed pattern-set search (PatternSet::find_all(ByteSource&, ...)). `data` holds stream
+/// bytes [base, base + data.size()). The block owns the occurrences whose begin lies in data[own_begin,
+/// own_end); the bytes after own_end are look-ahead (longest pattern - 1 bytes, fewer at the end) that the
+/// next block owns. Owned parts of successive blocks tile the stream exactly. Every owned occurrence lies
+/// whole in `data`.
+struct MultiStreamBlock {
+  std::string_view data;
+  std::uint64_t base = 0;
+  std::size_t own_begin = 0;
+  std::size_t own_end = 0;
+  /// Owned occurrences ordered by (begin, pattern_id), offsets relative to the stream start
+  /// (empty unless MultiStreamMode::positions).
+  std::span<const Match> matches;
+  /// Owned occurrences per pattern, indexed like the set's constructor argument (empty unless
+  /// MultiStreamMode::count_per_pattern).
+  std::span<const std::uint64_t> per_pattern;
+  std::uint64_t occurrences = 0;  ///< number owned (every mode)
+  bool last = false;              ///< no block follows
+};
+
+/// Receives each block in stream order, even one owning no occurrence; return false to stop.
+using MultiBlockSink = std::function<bool(const MultiStreamBlock& block)>;
+
+enum class MultiStreamMode : std::uint8_t { positions, count, count_per_pattern };
+
+struct MultiStreamOptions {
+  std::size_t block_bytes = 0;  ///< owned bytes per block; 0: 16 MiB
+  MultiStreamMode mode = MultiStreamMode::positions;
 };
 
 }  // namespace strmatch

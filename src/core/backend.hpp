@@ -1,8 +1,10 @@
 // Internal: the backend choice every problem shares, and its one "unavailable" message.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "strmatch/types.hpp"
 
@@ -14,6 +16,37 @@ inline std::string unavailable_message(std::string_view why) {
 }
 
 /// Throws BackendUnavailable(unavailable_message(why)).
-[[noreturn]] inline void throw_unavailable(std::string_view why) { throw BackendUnavailable(unavailable_message(why)); }
+[[noreturn]] inline void throw_unavailable(std::string_view why) {
+  throw BackendUnavailable(unavailable_message(why));
+}
+
+/// What a problem compiles for (backend, algorithm name), decided once when it is compiled.
+struct BackendPlan {
+  Backend backend = Backend::cpu;  ///< as requested
+  bool cpu = false;                ///< the CPU has the algorithm and may run it
+  bool gpu = false;                ///< compile for the GPU (usable, and it has the algorithm)
+  std::string note;                ///< automatic without a usable GPU: why the CPU runs
+
+  /// Where a scan of `n` bytes of host memory runs: cuda when a GPU compilation exists and either
+  /// the backend is cuda, the CPU lacks the algorithm, or n >= min_gpu_bytes (auto's measured
+  /// threshold for this kind of input); cpu otherwise.
+  Backend choose(std::uint64_t n, std::uint64_t min_gpu_bytes) const noexcept {
+    if (!gpu) return Backend::cpu;
+    if (backend == Backend::cuda || !cpu || n >= min_gpu_bytes) return Backend::cuda;
+    return Backend::cpu;
+  }
+};
+
+/// Validates `algorithm` against the names the CPU and the GPU know for one problem (`what` names
+/// its algorithms in messages: "algorithm", "pattern-set algorithm") and probes the GPU when the
+/// backend is not cpu (cuda::available, once per process):
+/// - cpu: InvalidArgument unless the CPU knows the name;
+/// - cuda: BackendUnavailable("--backend cuda: " + unavailable_message(why)) without a usable GPU,
+///   InvalidArgument unless the GPU knows the name;
+/// - automatic: InvalidArgument unless either knows it; BackendUnavailable when only the GPU knows
+///   it and none is usable; without a usable GPU, note = "no usable GPU (why): searched on the CPU".
+BackendPlan plan_backends(Backend backend, std::string_view what, std::string_view algorithm,
+                          const std::vector<std::string>& cpu_names,
+                          const std::vector<std::string>& gpu_names);
 
 }  // namespace strmatch::detail

@@ -39,7 +39,7 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_AC_IDS16", Scope::library, Kind::flag, 0, 0, "0|1", "by the automaton's size",
      "Aho-Corasick: 1 forces 16-bit state ids where they fit, 0 forbids them"},
     {"STRMATCH_FDR_BITS", Scope::library, Kind::unsigned_integer, 8, 16, "8..16", "by the set's size",
-     "fdr: bits of its verification hash"},
+     "fdr: log2 of the entries of its gram shift-or table"},
     {"STRMATCH_QGRAM_FILTER_BITS", Scope::library, Kind::unsigned_integer, 10, 20, "10..20",
      "by the set's size", "GPU qgram-filter: log2 of the bitmap's bits"},
     {"STRMATCH_QGRAM_HASHES", Scope::library, Kind::unsigned_integer, 1, 2, "1..2", "by the bitmap's load",
@@ -79,7 +79,8 @@ std::vector<std::string_view> words(std::string_view values) {
 
 const Variable& expect(std::string_view name, Kind kind) {
   const Variable& v = variable(name);
-  if (v.kind != kind) throw std::logic_error("environment variable " + std::string(name) + " read as another kind");
+  if (v.kind != kind)
+    throw std::logic_error("environment variable " + std::string(name) + " read as another kind");
   return v;
 }
 

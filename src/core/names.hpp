@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "strmatch/types.hpp"
 
 namespace strmatch::detail {
 
@@ -23,6 +26,15 @@ inline std::vector<std::string> union_names(std::vector<std::string> first,
   for (const auto& n : second)
     if (std::find(first.begin(), first.end(), n) == first.end()) first.push_back(n);
   return first;
+}
+
+/// The one unknown-name error of every problem: "unknown WHAT 'NAME' for the BACKEND backend
+/// (known: a, b, c)"; `backend` empty: "unknown WHAT 'NAME' (known: ...)".
+inline InvalidArgument unknown_algorithm(std::string_view what, std::string_view name,
+                                         std::string_view backend, const std::vector<std::string>& known) {
+  std::string msg = "unknown " + std::string(what) + " '" + std::string(name) + "'";
+  if (!backend.empty()) msg += " for the " + std::string(backend) + " backend";
+  return InvalidArgument(msg + " (known: " + join_names(known) + ")");
 }
 
 }  // namespace strmatch::detail

@@ -1,23 +1,22 @@
-// ExactSearcher: backend choice, the multi-threaded chunked driver and the streaming driver.
-#include "strmatch/exact.hpp"
-
-#include <unistd.h>
-
+// ExactSearcher: the exact-search instance of the shared contracts (backend plan, chunked driver,
+// streaming driver, file path, resident scans).
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
-#include <thread>
 
+#include "core/backend.hpp"
 #include "core/chunker.hpp"
-#include "core/names.hpp"
-#include "core/cpu/threads.hpp"
-#include "exact/cpu/exact_algorithm.hpp"
+#include "core/clock.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/simd_level.hpp"
+#include "core/cpu/threads.hpp"
+#include "core/env.hpp"
+#include "core/io/pread_source.hpp"
+#include "core/names.hpp"
+#include "core/stream.hpp"
+#include "exact/cpu/exact_algorithm.hpp"
 #include "exact/cuda/exact_cuda.hpp"
+#include "strmatch/cuda.hpp"
+#include "strmatch/exact.hpp"
 
 #ifndef STRMATCH_VERSION
 #define STRMATCH_VERSION "0.0.0"
@@ -48,69 +47,13 @@ constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
 constexpr std::uint64_t kAutoMinFileBytes = 16000000000;
 
 std::uint64_t auto_min_file_bytes() {
-  if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_FILE_BYTES"); v != nullptr && *v != '\0')
-    return std::strtoull(v, nullptr, 10);
-  return kAutoMinFileBytes;
+  return detail::env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_FILE_BYTES").value_or(kAutoMinFileBytes);
 }
 
-/// Bytes [0, size) of a file descriptor, read with pread (the file position is untouched).
-class PreadSource final : public ByteSource {
- public:
-  PreadSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
-  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
-    std::size_t got = 0;
-    while (got < want) {
-      const ssize_t r = ::pread(fd_, dst + got, want - got, static_cast<off_t>(offset_ + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw IoError(std::string("reading the text file failed: ") + std::strerror(errno));
-      if (r == 0) throw IoError("reading the text file failed: the file is shorter than its size");
-      got += static_cast<std::size_t>(r);
-    }
-    offset_ += got;
-    return got;
-  }
-
- private:
-  int fd_;
-  std::uint64_t size_;
-  std::uint64_t offset_ = 0;
-};
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using detail::Clock;
+using detail::seconds_since;
 
 }  // namespace
-
-std::string_view to_string(Backend backend) noexcept {
-  switch (backend) {
-    case Backend::automatic:
-      return "auto";
-    case Backend::cpu:
-      return "cpu";
-    case Backend::cuda:
-      return "cuda";
-  }
-  return "?";
-}
-
-Backend parse_backend(std::string_view name) {
-  if (name == "auto") return Backend::automatic;
-  if (name == "cpu") return Backend::cpu;
-  if (name == "cuda") return Backend::cuda;
-  throw InvalidArgument("unknown backend '" + std::string(name) + "' (known: auto, cpu, cuda)");
-}
-
-void SearchStats::accumulate(const SearchStats& other) {
-  bytes += other.bytes;
-  occurrences += other.occurrences;
-  seconds += other.seconds;
-  stopped_early = stopped_early || other.stopped_early;
-  if (note.empty()) note = other.note;
-}
 
 std::vector<std::string> exact_algorithms(Backend backend) {
   switch (backend) {
@@ -127,10 +70,8 @@ std::vector<std::string> exact_algorithms(Backend backend) {
 struct ExactSearcher::Impl {
   std::string pattern;
   ExactOptions options;
-  std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the name exists only on the GPU
-  bool cuda_has_name = false;
-  std::string cuda_unavailable_reason;
-  bool cuda_ok = false;
+  std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the CPU does not run this search
+  detail::BackendPlan plan;
 
   /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
   SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
@@ -174,24 +115,10 @@ struct ExactSearcher::Impl {
   }
 
   /// Picks the backend for a text of n bytes (`min_gpu_bytes`: auto's GPU threshold for this
-  /// kind of input); returns cuda or cpu and sets *note when auto fell back.
+  /// kind of input); returns cuda or cpu and sets *note when auto runs on the CPU for want of a GPU.
   Backend choose(std::uint64_t n, std::string* note, std::uint64_t min_gpu_bytes) const {
-    switch (options.backend) {
-      case Backend::cpu:
-        return Backend::cpu;
-      case Backend::cuda:
-        return Backend::cuda;
-      case Backend::automatic:
-        break;
-    }
-    if (!cuda_ok) {
-      *note = "no usable GPU (" + cuda_unavailable_reason + "): searched on the CPU";
-      return Backend::cpu;
-    }
-    if (!cuda_has_name) return Backend::cpu;
-    if (!cpu) return Backend::cuda;  // a GPU-only kernel named explicitly
-    if (n < min_gpu_bytes) return Backend::cpu;
-    return Backend::cuda;
+    *note = plan.note;
+    return plan.choose(n, min_gpu_bytes);
   }
   /// Host memory (detail::cuda::auto_min_bytes()).
   Backend choose(std::uint64_t n, std::string* note) const {
@@ -255,34 +182,9 @@ ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
   impl_->pattern = std::string(pattern);
   impl_->options = std::move(options);
   Impl& s = *impl_;
-  const auto& cpu_names = detail::cpu_exact_algorithm_names();
-  const auto& gpu_names = detail::cuda::exact_algorithm_names();
-  const bool on_cpu = std::find(cpu_names.begin(), cpu_names.end(), s.options.algorithm) != cpu_names.end();
-  s.cuda_has_name = std::find(gpu_names.begin(), gpu_names.end(), s.options.algorithm) != gpu_names.end();
-  if (s.options.backend != Backend::cpu) s.cuda_ok = detail::cuda::available(&s.cuda_unavailable_reason);
-
-  switch (s.options.backend) {
-    case Backend::cpu:
-      if (!on_cpu)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' for the cpu backend (known: " + detail::join_names(cpu_names) + ")");
-      break;
-    case Backend::cuda:
-      if (!s.cuda_ok) throw BackendUnavailable("--backend cuda: " + s.cuda_unavailable_reason);
-      if (!s.cuda_has_name)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' for the cuda backend (known: " + detail::join_names(gpu_names) + ")");
-      break;
-    case Backend::automatic:
-      if (!on_cpu && !s.cuda_has_name)
-        throw InvalidArgument("unknown algorithm '" + s.options.algorithm +
-                              "' (known: " + detail::join_names(exact_algorithms(Backend::automatic)) + ")");
-      if (!on_cpu && !s.cuda_ok)
-        throw BackendUnavailable("algorithm '" + s.options.algorithm +
-                                 "' needs the GPU: " + s.cuda_unavailable_reason);
-      break;
-  }
-  if (on_cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
+  s.plan = detail::plan_backends(s.options.backend, "algorithm", s.options.algorithm,
+                                 detail::cpu_exact_algorithm_names(), detail::cuda::exact_algorithm_names());
+  if (s.plan.cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
 }
 
 ExactSearcher::~ExactSearcher() = default;
@@ -323,7 +225,7 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
   }
   s.require_cpu();
   // The CPU: the streaming driver over pread blocks (bounded memory, no mapping).
-  PreadSource source(fd, size);
+  detail::PreadSource source(fd, size);
   StreamOptions so;
   so.positions = sink != nullptr;
   so.block_bytes = so.positions ? kFilePositionsBlockBytes : kDefaultBlockBytes;
@@ -348,40 +250,17 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
 SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream) const {
   const auto start = Clock::now();
   const std::size_t m = impl_->pattern.size();
-  const std::size_t block = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
-  // Buffer: carried bytes (< block + m) followed by up to `block` new bytes.
-  // Not zero-filled: only bytes read into it are ever looked at.
-  const std::size_t capacity = 2 * block + m;
-  const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
-  const std::span<std::uint8_t> buf(storage.get(), capacity);
-  std::size_t filled = 0;     // valid bytes in buf
-  std::size_t own_begin = 0;  // first byte of buf the next block owns
-  std::uint64_t base = 0;     // stream offset of buf[0]
-  bool eof = false;
+  detail::StreamGeometry geometry;
+  geometry.fill = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
+  geometry.overlap = m - 1;
+  geometry.keep_context = true;
+  geometry.line_context = stream.line_context;
   SearchStats total;
   total.backend = Backend::cpu;
   std::vector<std::uint64_t> offsets;
-
-  while (true) {
-    // Fill: read until the buffer holds `block` bytes past own_begin, or the stream ends.
-    const std::size_t want = std::min(buf.size(), own_begin + block);
-    while (!eof && filled < want) {
-      const std::size_t got = source.read(buf.data() + filled, want - filled);
-      if (got == 0) eof = true;
-      filled += got;
-    }
-    // Owned part: every start whose occurrence fits in the buffer, all of the rest at the end.
-    std::size_t own_end =
-        eof ? filled : (filled >= m - 1 ? std::max(own_begin, filled - (m - 1)) : own_begin);
-    if (stream.line_context && !eof && own_end > own_begin) {
-      const void* nl = memrchr(buf.data() + own_begin, '\n', own_end - own_begin);
-      if (nl != nullptr)
-        own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
-    }
+  detail::drive_stream(source, geometry, [&](const detail::StreamWindow& w) {
     // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
-    const std::size_t data_end = std::min(filled, own_end + m - 1);
-    const std::string_view region(reinterpret_cast<const char*>(buf.data()) + own_begin,
-                                  data_end - own_begin);
+    const std::string_view region = w.scanned();
     offsets.clear();
     SearchStats part;
     if (stream.positions) {
@@ -390,38 +269,55 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
         return true;
       };
       part = impl_->search(region, &collect);
-      for (auto& o : offsets) o += base + own_begin;
+      for (auto& o : offsets) o += w.base + w.own_begin;
     } else {
       part = impl_->search(region, nullptr);
     }
-    part.bytes = own_end - own_begin;
+    part.bytes = w.own_end - w.own_begin;
     total.algorithm = part.algorithm;
     total.backend = part.backend;
     total.threads = part.threads;
     total.accumulate(part);
 
     StreamBlock b;
-    b.data = std::string_view(reinterpret_cast<const char*>(buf.data()), filled);
-    b.base = base;
-    b.own_begin = own_begin;
-    b.own_end = own_end;
+    b.data = w.data;
+    b.base = w.base;
+    b.own_begin = w.own_begin;
+    b.own_end = w.own_end;
     b.offsets = offsets;
     b.occurrences = part.occurrences;
-    b.last = eof && own_end == filled;
+    b.last = w.last;
     if (!sink(b)) {
       total.stopped_early = true;
-      break;
+      return false;
     }
-    if (b.last) break;
-    // Carry: m - 1 bytes of context before the next owned part, plus the unowned tail.
-    const std::size_t keep_from = own_end >= m - 1 ? own_end - (m - 1) : 0;
-    std::memmove(buf.data(), buf.data() + keep_from, filled - keep_from);
-    base += keep_from;
-    filled -= keep_from;
-    own_begin = own_end - keep_from;
-  }
+    return true;
+  });
   total.seconds = seconds_since(start);
   return total;
+}
+
+SearchStats ExactSearcher::find_all_resident(const void* device_text, std::uint64_t n,
+                                             const OffsetSink& sink) const {
+  return search_resident(device_text, n, &sink);
+}
+
+SearchStats ExactSearcher::count_resident(const void* device_text, std::uint64_t n) const {
+  return search_resident(device_text, n, nullptr);
+}
+
+SearchStats ExactSearcher::search_resident(const void* device_text, std::uint64_t n,
+                                           const OffsetSink* sink) const {
+  if (!impl_->plan.gpu)
+    throw BackendUnavailable(
+        "this searcher has no GPU compilation (create it with backend cuda, or automatic with a usable GPU) "
+        "and cannot search device memory");
+  // One resident searcher per call: its scratch buffers live for this call only, so this method is
+  // const and thread-safe like the others.
+  cuda::ResidentOptions ro;
+  ro.algorithm = impl_->options.algorithm;
+  const cuda::ResidentSearcher gpu(impl_->pattern, ro);
+  return sink != nullptr ? gpu.find_all(device_text, n, *sink) : gpu.count(device_text, n);
 }
 
 std::vector<std::uint64_t> find_all_offsets(std::string_view text, std::string_view pattern,

@@ -1,51 +1,45 @@
-// Streamed pattern-set search: blocks of a ByteSource scanned by a PatternSet (any algorithm,
-// CPU), ownership as in src/core/chunker.hpp (an occurrence belongs to the block its begin is in).
-#include "strmatch/multi_stream.hpp"
-
+// Pattern sets over a ByteSource and over a file: the shared streaming driver (core/stream.hpp)
+// with the chunker's ownership rule (an occurrence belongs to the block its begin is in).
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
+#include "core/io/pread_source.hpp"
+#include "core/stream.hpp"
+#include "strmatch/multi.hpp"
+
 namespace strmatch {
 
-SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
-                            MultiStreamOptions options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t block = options.block_bytes == 0 ? std::size_t{16} << 20 : options.block_bytes;
-  const std::size_t overlap = set.stats().longest > 0 ? set.stats().longest - 1 : 0;
-  const std::size_t target = block + overlap;
-  std::string buf;
-  buf.reserve(target);
-  std::uint64_t base = 0;
-  bool eof = false;
+namespace {
+constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
+}  // namespace
+
+SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
+                                 MultiStreamOptions options) const {
+  const auto t0 = detail::Clock::now();
+  detail::StreamGeometry geometry;
+  geometry.overlap = stats().longest > 0 ? stats().longest - 1 : 0;
+  geometry.fill = (options.block_bytes == 0 ? kDefaultBlockBytes : options.block_bytes) + geometry.overlap;
   SearchStats total;
   std::vector<Match> owned;
   std::vector<std::uint64_t> per_pattern;
-  for (;;) {
-    // Fill the buffer to block + overlap bytes (or the end of the stream).
-    while (!eof && buf.size() < target) {
-      const std::size_t old = buf.size();
-      buf.resize(target);
-      const std::size_t got = source.read(reinterpret_cast<std::uint8_t*>(buf.data() + old), target - old);
-      buf.resize(old + got);
-      if (got == 0) eof = true;
-    }
-    const std::string_view data(buf);
-    const std::size_t own_end = eof ? data.size() : data.size() - overlap;
+  detail::drive_stream(source, geometry, [&](const detail::StreamWindow& w) {
+    const std::string_view data = w.data;
+    const std::size_t own_end = w.own_end;
+    const std::uint64_t base = w.base;
     MultiStreamBlock b;
     b.data = data;
     b.base = base;
     b.own_begin = 0;
     b.own_end = own_end;
-    b.last = eof;
+    b.last = w.last;
     const std::string_view ahead = data.substr(own_end);
     SearchStats st;
     switch (options.mode) {
       case MultiStreamMode::positions: {
         owned.clear();
-        st = set.find_all(data, [&](std::span<const Match> batch) {
+        st = find_all(data, [&](std::span<const Match> batch) {
           for (const Match& m : batch) {
             if (m.begin >= own_end) return false;  // ordered by begin: the rest is look-ahead
             owned.push_back(Match{m.begin + base, m.end + base, m.pattern_id});
@@ -57,17 +51,17 @@ SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const Mul
         break;
       }
       case MultiStreamMode::count: {
-        st = set.count(data);
-        const std::uint64_t later = ahead.empty() ? 0 : set.count(ahead).occurrences;
+        st = count(data);
+        const std::uint64_t later = ahead.empty() ? 0 : count(ahead).occurrences;
         b.occurrences = st.occurrences - later;
         break;
       }
       case MultiStreamMode::count_per_pattern: {
-        PatternCounts all = set.count_per_pattern(data);
+        PatternCounts all = count_per_pattern(data);
         st = all.stats;
         per_pattern = std::move(all.per_pattern);
         if (!ahead.empty()) {
-          const PatternCounts later = set.count_per_pattern(ahead);
+          const PatternCounts later = count_per_pattern(ahead);
           for (std::size_t i = 0; i < per_pattern.size(); ++i) per_pattern[i] -= later.per_pattern[i];
         }
         b.per_pattern = per_pattern;
@@ -82,14 +76,36 @@ SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const Mul
     total.occurrences += b.occurrences;
     total.bytes += own_end;
     const bool go_on = sink(b);
-    if (!go_on && !eof) total.stopped_early = true;
-    if (!go_on || eof) break;
-    // The look-ahead becomes the start of the next block's owned part.
-    base += own_end;
-    buf.erase(0, own_end);
-  }
-  total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!go_on && !w.last) total.stopped_early = true;
+    return go_on;
+  });
+  total.seconds = detail::seconds_since(t0);
   return total;
+}
+
+SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
+                            MultiStreamOptions options) {
+  return set.find_all(source, sink, options);
+}
+
+SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const {
+  detail::PreadSource source(fd, size);
+  bool stopped = false;
+  SearchStats st = find_all(source, [&](const MultiStreamBlock& b) {
+    if (b.matches.empty()) return true;
+    stopped = !sink(b.matches);
+    return !stopped;
+  });
+  st.stopped_early = st.stopped_early || stopped;
+  return st;
+}
+
+SearchStats PatternSet::count_file(int fd, std::uint64_t size) const {
+  detail::PreadSource source(fd, size);
+  MultiStreamOptions options;
+  options.mode = MultiStreamMode::count;
+  return find_all(
+      source, [](const MultiStreamBlock&) { return true; }, options);
 }
 
 }  // namespace strmatch

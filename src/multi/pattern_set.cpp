@@ -3,34 +3,28 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <numeric>
-#include <thread>
 
+#include "core/backend.hpp"
 #include "core/chunker.hpp"
-#include "core/names.hpp"
-#include "core/cpu/threads.hpp"
+#include "core/clock.hpp"
 #include "core/cpu/ordered_executor.hpp"
-#include "multi/cuda/multi_cuda.hpp"
+#include "core/cpu/threads.hpp"
+#include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
+#include "multi/cuda/multi_cuda.hpp"
 #include "strmatch/multi.hpp"
 
 namespace strmatch {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using detail::Clock;
+using detail::seconds_since;
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-const std::vector<std::string>& cpu_names() {
-  static const std::vector<std::string> names = {"auto", "naive", "aho-corasick", "m-bndm", "teddy", "fdr"};
-  return names;
-}
+const std::vector<std::string>& cpu_names() { return detail::multi::cpu_multi_algorithm_names(); }
 
 std::uint64_t l2_bytes() {
 #ifdef _SC_LEVEL2_CACHE_SIZE
@@ -54,11 +48,11 @@ struct PatternSet::Impl {
   std::shared_ptr<const detail::multi::PatternTable> table;
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
+  detail::BackendPlan plan;
   std::string note;
 
-  bool gpu_for(std::uint64_t bytes) const noexcept {
-    if (!gpu) return false;
-    return !algorithm || options.backend == Backend::cuda || bytes >= detail::cuda::multi_auto_min_bytes();
+  bool gpu_for(std::uint64_t bytes) const {
+    return gpu && plan.choose(bytes, detail::cuda::multi_auto_min_bytes()) == Backend::cuda;
   }
 
   /// A GPU scan of host text: matches and per-pattern counts mapped back from internal order.
@@ -139,7 +133,7 @@ struct PatternSet::Impl {
         chunker, threads,
         [&](const detail::Chunk& c, detail::ChunkResult<Match>& r) {
           detail::multi::MultiHits hits;
-          hits.matches = positions ? &r.items : nullptr;
+          hits.positions = positions ? &r.items : nullptr;
           std::vector<std::uint64_t>* counts = per_pattern != nullptr ? acquire() : nullptr;
           if (counts != nullptr) hits.per_pattern = counts->data();
           try {
@@ -187,44 +181,11 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     if (patterns[i].bytes.empty())
       throw InvalidArgument("pattern " + std::to_string(i) + " (id " + std::to_string(patterns[i].id) +
                             ") is empty: an empty pattern matches nowhere useful");
-  const auto& cpu = cpu_names();
-  const auto& gpu_names = detail::cuda::multi_algorithm_names();
   const std::string& algo = s.options.algorithm;
-  const bool cpu_has = std::find(cpu.begin(), cpu.end(), algo) != cpu.end();
-  bool gpu_has = std::find(gpu_names.begin(), gpu_names.end(), algo) != gpu_names.end();
-  bool want_cpu = false, want_gpu = false;
-  switch (s.options.backend) {
-    case Backend::cuda: {
-      std::string why;
-      if (!detail::cuda::available(&why))
-        throw BackendUnavailable("--backend cuda: the cuda backend is not available: " + why);
-      if (!gpu_has)
-        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
-                              "' for the cuda backend (known: " + detail::join_names(gpu_names) + ")");
-      want_gpu = true;
-      break;
-    }
-    case Backend::automatic: {
-      std::string why;
-      const bool usable = detail::cuda::available(&why);
-      if (!cpu_has && !gpu_has) {
-        throw InvalidArgument("unknown pattern-set algorithm '" + algo + "' (known: " +
-                              detail::join_names(pattern_set_algorithms(Backend::automatic)) + ")");
-      }
-      if (!cpu_has && !usable)
-        throw BackendUnavailable("pattern-set algorithm '" + algo + "' runs only on the GPU, and " + why);
-      want_cpu = cpu_has;
-      want_gpu = gpu_has && usable;
-      if (!usable) s.note = "no usable GPU (" + why + "): the pattern set runs on the CPU";
-      break;
-    }
-    case Backend::cpu:
-      if (!cpu_has)
-        throw InvalidArgument("unknown pattern-set algorithm '" + algo +
-                              "' for the cpu backend (known: " + detail::join_names(cpu) + ")");
-      want_cpu = true;
-      break;
-  }
+  s.plan = detail::plan_backends(s.options.backend, "pattern-set algorithm", algo, cpu_names(),
+                                 detail::cuda::multi_algorithm_names());
+  s.note = s.plan.note;
+  const bool want_cpu = s.plan.cpu, want_gpu = s.plan.gpu;
 
   // The table in internal order: by (id, input index).
   auto table = std::make_shared<detail::multi::PatternTable>();
@@ -262,21 +223,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     st.gpu_fits_in_fast_memory = s.gpu->fits_in_fast_memory();
     st.gpu_detail = s.gpu->detail();
   }
-  const std::string name = !want_cpu        ? std::string()
-                           : algo == "auto" ? detail::multi::resolve_cpu_auto(*table)
-                                            : algo;
-  if (want_cpu) {
-    if (name == "naive")
-      s.algorithm = detail::multi::make_naive(table);
-    else if (name == "aho-corasick")
-      s.algorithm = detail::multi::make_aho_corasick(table);
-    else if (name == "m-bndm")
-      s.algorithm = detail::multi::make_m_bndm(table);
-    else if (name == "fdr")
-      s.algorithm = detail::multi::make_fdr(table);
-    else
-      s.algorithm = detail::multi::make_teddy(table);
-  }
+  if (want_cpu) s.algorithm = detail::multi::make_multi_algorithm(algo, table);
 
   if (s.algorithm) st.algorithm = std::string(s.algorithm->name());
   st.patterns = table->size();
@@ -343,7 +290,13 @@ PatternCounts PatternSet::count_per_pattern_resident(const void* device_text, st
   return out;
 }
 
-bool PatternSet::uses_gpu(std::uint64_t text_bytes) const noexcept { return impl_->gpu_for(text_bytes); }
+bool PatternSet::uses_gpu(std::uint64_t text_bytes) const noexcept {
+  try {
+    return impl_->gpu_for(text_bytes);
+  } catch (const Error&) {  // a malformed STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES: the scan itself reports it
+    return false;
+  }
+}
 
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,
                                     PatternSetOptions options) {

@@ -2,7 +2,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
+
+#include "core/env.hpp"
 
 namespace strmatch::detail {
 
@@ -11,16 +12,11 @@ namespace strmatch::detail {
 /// of a page-cached text started with a stall of the whole memory latency; measured on the
 /// 16-core Xeon of the GPU host at 16 threads over the Linux tar (docs/exact-search.md), the
 /// `simd` filter went from 70-82% of the read ceiling without it to 95-105% with 4 KiB.
-/// STRMATCH_PREFETCH_BYTES overrides it (0: no software prefetch); read once per process.
+/// STRMATCH_PREFETCH_BYTES overrides it (0: no software prefetch; at most 1 MiB; a malformed
+/// value is InvalidArgument, core/env.hpp); read once per process.
 inline std::size_t prefetch_distance() {
-  static const std::size_t bytes = [] {
-    const char* e = std::getenv("STRMATCH_PREFETCH_BYTES");
-    if (e == nullptr || *e == '\0') return std::size_t{4096};
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(e, &end, 10);
-    return end != nullptr && *end == '\0' && v <= (1ul << 20) ? static_cast<std::size_t>(v)
-                                                              : std::size_t{4096};
-  }();
+  static const std::size_t bytes =
+      static_cast<std::size_t>(env::unsigned_value("STRMATCH_PREFETCH_BYTES").value_or(4096));
   return bytes;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/env.hpp"
 #include "strmatch/types.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -60,21 +61,15 @@ SimdLevel detect_cpu() noexcept {
 #endif
 }
 
-SimdLevel from_environment(SimdLevel detected) noexcept {
-  const char* env = std::getenv("STRMATCH_SIMD");
-  if (env == nullptr || *env == '\0') return detected;
+/// STRMATCH_SIMD lowers the detected level (a level above the CPU's leaves it); a malformed value
+/// is InvalidArgument (core/env.hpp).
+SimdLevel from_environment(SimdLevel detected) {
+  const auto env = env::choice_value("STRMATCH_SIMD");
+  if (!env) return detected;
   SimdLevel wanted = detected;
-  if (std::strcmp(env, "scalar") == 0)
-    wanted = SimdLevel::scalar;
-  else if (std::strcmp(env, "sse2") == 0)
-    wanted = SimdLevel::sse2;
-  else if (std::strcmp(env, "ssse3") == 0)
-    wanted = SimdLevel::ssse3;
-  else if (std::strcmp(env, "avx2") == 0)
-    wanted = SimdLevel::avx2;
-  else if (std::strcmp(env, "avx512bw") == 0)
-    wanted = SimdLevel::avx512bw;
-  // An unknown value or a level above the CPU's leaves the detected level.
+  for (const SimdLevel l :
+       {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::ssse3, SimdLevel::avx2, SimdLevel::avx512bw})
+    if (*env == to_string(l)) wanted = l;
   return wanted < detected ? wanted : detected;
 }
 
@@ -85,7 +80,7 @@ SimdLevel cpu_simd_level() noexcept {
   return level;
 }
 
-SimdLevel simd_level() noexcept {
+SimdLevel simd_level() {
   static const SimdLevel level = from_environment(cpu_simd_level());
   return level;
 }

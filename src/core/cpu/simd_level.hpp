@@ -15,7 +15,7 @@ enum class SimdLevel { scalar, sse2, ssse3, avx2, avx512bw };
 /// Detected once (CPUID + XGETBV), cached. STRMATCH_SIMD=scalar|sse2|ssse3|avx2|avx512bw in the
 /// environment lowers it (never raises it above what the CPU has), so tests reach every path.
 /// Every SIMD kernel picks its path from this; none detects features itself.
-SimdLevel simd_level() noexcept;
+SimdLevel simd_level();
 /// What the CPU and operating system support, ignoring STRMATCH_SIMD (detected once, cached).
 SimdLevel cpu_simd_level() noexcept;
 std::string_view to_string(SimdLevel level) noexcept;

@@ -8,21 +8,21 @@
 #include <string_view>
 #include <vector>
 
-#include "core/hits.hpp"
+#include "core/algorithm.hpp"
 
 namespace strmatch::detail {
 
-/// A pattern preprocessed for one algorithm. Immutable after construction; search() is const
-/// and may run on many threads at once.
-class ExactAlgorithm {
+/// A pattern preprocessed for one algorithm (the problem's instance of the one CPU algorithm
+/// interface, core/algorithm.hpp). Immutable after construction; scan() is const and may run on many
+/// threads at once. Exact search's kernels report every i with text[i, i + m) == pattern and
+/// i + m <= n, in increasing order, whatever `own` says (a chunk's n = own + m - 1 makes them the
+/// owned ones); they never read text[n] or beyond, and n may be smaller than m.
+class ExactAlgorithm : public Algorithm<std::uint64_t> {
  public:
-  virtual ~ExactAlgorithm() = default;
-  /// Reports base + i for every i with text[i, i + m) == pattern and i + m <= n, in increasing
-  /// order. Must not read text[n] or beyond (no over-read past the end of the buffer). n may be
-  /// smaller than m (then nothing is reported).
-  virtual void search(const std::uint8_t* text, std::size_t n, std::uint64_t base, Hits& hits) const = 0;
-  /// The resolved name (as accepted by make_exact_algorithm).
-  virtual std::string_view name() const noexcept = 0;
+  /// scan() over the whole of text[0, n): reports base + i for every occurrence i.
+  void search(const std::uint8_t* text, std::size_t n, std::uint64_t base, Hits& hits) const {
+    scan(text, n, n, base, hits);
+  }
 };
 
 /// Names of the CPU algorithms, "auto" first.

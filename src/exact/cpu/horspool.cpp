@@ -17,7 +17,8 @@ class Horspool final : public ExactAlgorithm {
     for (std::size_t k = 0; k + 1 < m; ++k) shift_[static_cast<std::uint8_t>(p_[k])] = m - 1 - k;
   }
 
-  void search(const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) const override {
+  void scan(const std::uint8_t* t, std::size_t n, std::size_t /*own*/, std::uint64_t base,
+            Hits& hits) const override {
     const std::size_t m = p_.size();
     if (m > n) return;
     const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());

@@ -20,7 +20,8 @@ class Kmp final : public ExactAlgorithm {
     }
   }
 
-  void search(const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) const override {
+  void scan(const std::uint8_t* t, std::size_t n, std::size_t /*own*/, std::uint64_t base,
+            Hits& hits) const override {
     const std::size_t m = p_.size();
     if (m > n) return;
     const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());

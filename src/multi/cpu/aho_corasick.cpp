@@ -23,6 +23,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "core/env.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 
 namespace strmatch::detail::multi {
@@ -32,21 +33,16 @@ namespace {
 /// 512 KiB: below that it costs a shift per byte for little cache gain, measured 0.95x on 100
 /// identifiers, 0.49 MB). STRMATCH_AC_IDS16=0 or 1 for experiments and tests.
 int ids16_mode() {
-  const char* e = std::getenv("STRMATCH_AC_IDS16");
-  if (e == nullptr || *e == '\0') return 0;
-  return *e == '0' ? -1 : 1;
+  const auto forced = env::flag_value("STRMATCH_AC_IDS16");
+  if (!forced) return 0;
+  return *forced ? 1 : -1;
 }
 }  // namespace
 
 std::uint64_t aho_corasick_dense_budget() {
   // Read at each compilation (cheap next to building an automaton), so tests can force the
   // hybrid layout.
-  if (const char* env = std::getenv("STRMATCH_AC_DENSE_BYTES")) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 10);
-    if (end != env) return static_cast<std::uint64_t>(v);
-  }
-  return std::uint64_t{32} << 20;
+  return env::unsigned_value("STRMATCH_AC_DENSE_BYTES").value_or(std::uint64_t{32} << 20);
 }
 
 namespace {
@@ -290,7 +286,7 @@ class AhoCorasick final : public MultiAlgorithm {
           const std::uint32_t k = outs_[o];
           // Folded automaton: a case-sensitive pattern is checked byte for byte.
           if (fold_all_ && !t.nocase[k] && !t.equal_at(k, text + begin)) continue;
-          hits.add(base + begin, m, k);
+          add_match(hits, base + begin, m, k);
         }
       }
       x = out_link_[x];

@@ -47,6 +47,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/env.hpp"
 #include "multi/cpu/fdr_levels.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "strmatch/types.hpp"
@@ -349,10 +350,7 @@ class Fdr final : public MultiAlgorithm {
     // candidates by 20..30% at 1,000 and 2,000 identifiers (measured faster there than 12 and
     // 13), and was the fastest at 10,000 (12: 0.7x its speed, 15: 0.9x).
     bits_ = longs.size() <= 500 ? 12 : longs.size() <= 20000 ? 14 : 16;
-    if (const char* e = std::getenv("STRMATCH_FDR_BITS")) {
-      const long v = std::strtol(e, nullptr, 10);
-      if (v >= 8 && v <= 16) bits_ = static_cast<unsigned>(v);
-    }
+    if (const auto v = env::unsigned_value("STRMATCH_FDR_BITS")) bits_ = static_cast<unsigned>(*v);
 
     // Each long pattern filters on its first L_k = min(8, length) bytes. Sort by (L_k, prefix,
     // index): equal (L_k, prefix) groups are adjacent and in internal order.
@@ -517,10 +515,10 @@ class Fdr final : public MultiAlgorithm {
                   MultiHits& hits) const {
     std::vector<Match> found;
     MultiHits sub;
-    sub.matches = &found;
+    sub.positions = &found;
     short_->scan(text, n, own, base, sub);
     for (const Match& m : found)
-      hits.add(m.begin, static_cast<std::uint32_t>(m.end - m.begin), short_map_[m.pattern_id]);
+      add_match(hits, m.begin, static_cast<std::uint32_t>(m.end - m.begin), short_map_[m.pattern_id]);
   }
 
   static std::uint64_t prefix_hash(std::uint64_t key, std::size_t len) noexcept {
@@ -558,7 +556,7 @@ class Fdr final : public MultiAlgorithm {
         // case-insensitive set), so only bytes [8, length) are left.
         const bool eq = e.nocase ? t.equal_at(e.index, text + i)
                                  : e.length <= 8 || equal_from8(t.data(e.index), text + i, e.length);
-        if (eq) hits.add(base + i, e.length, e.index);
+        if (eq) add_match(hits, base + i, e.length, e.index);
       }
     }
   }

@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "multi/layout/m_bndm_layout.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
+#include "multi/layout/m_bndm_layout.hpp"
 
 namespace strmatch::detail::multi {
 
@@ -105,7 +105,7 @@ class MBndm final : public MultiAlgorithm {
         const std::size_t m = t.length[k];
         if (pos + m > n) continue;
         if (m > window_ && !t.equal_at(k, text + pos)) continue;
-        hits.add(base + pos, static_cast<std::uint32_t>(m), k);
+        add_match(hits, base + pos, static_cast<std::uint32_t>(m), k);
       }
     }
   }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/algorithm.hpp"
 #include "core/cpu/simd_level.hpp"
 #include "strmatch/types.hpp"
 
@@ -50,19 +51,14 @@ struct PatternTable {
   std::uint64_t memory_bytes() const noexcept { return bytes.size() + size() * (8 + 4 + 1 + 4 + 4); }
 };
 
-/// Collects the occurrences of one chunk: a count always; per-pattern counts (indexed by internal
-/// index) when `per_pattern` is set; matches (pattern_id = internal index) when `matches` is set.
-struct MultiHits {
-  std::uint64_t count = 0;
-  std::uint64_t* per_pattern = nullptr;
-  std::vector<Match>* matches = nullptr;
+/// The hit collector of a chunk (core/hits.hpp): matches carry the INTERNAL index as pattern_id
+/// (the driver maps it to the caller's id), per-pattern counts are indexed by internal index.
+using MultiHits = HitCollector<Match>;
 
-  void add(std::uint64_t begin, std::uint32_t length, std::uint32_t index) {
-    ++count;
-    if (per_pattern != nullptr) ++per_pattern[index];
-    if (matches != nullptr) matches->push_back(Match{begin, begin + length, index});
-  }
-};
+/// Reports pattern k (internal index, length `length`) at `begin` into `hits`.
+inline void add_match(MultiHits& hits, std::uint64_t begin, std::uint32_t length, std::uint32_t k) {
+  hits.add(Match{begin, begin + length, k}, k);
+}
 
 /// What an algorithm reports about its compiled form.
 struct AlgorithmMemory {
@@ -71,18 +67,20 @@ struct AlgorithmMemory {
   std::string detail;
 };
 
-/// A pattern set compiled for one algorithm. Immutable; scan() is const and thread-safe.
-class MultiAlgorithm {
+/// A pattern set compiled for one algorithm (the problem's instance of the one CPU algorithm
+/// interface, core/algorithm.hpp). Immutable; scan() is const and thread-safe. scan() reports, for
+/// every occurrence (begin b, pattern k) with b < own and b + length[k] <= n,
+/// add_match(hits, base + b, length[k], k), in any order (the driver sorts by (begin, index)).
+class MultiAlgorithm : public Algorithm<Match> {
  public:
-  virtual ~MultiAlgorithm() = default;
-  /// Reports, for every occurrence (begin b, pattern k) with b < own and b + length[k] <= n,
-  /// hits.add(base + b, length[k], k). Any order (the driver sorts by (begin, index) when
-  /// needed). Reads text[0, n) only. own <= n.
-  virtual void scan(const std::uint8_t* text, std::size_t n, std::size_t own, std::uint64_t base,
-                    MultiHits& hits) const = 0;
-  virtual std::string_view name() const noexcept = 0;
   virtual AlgorithmMemory memory() const = 0;
 };
+
+/// The CPU pattern-set algorithms by name, "auto" first: auto, naive, aho-corasick, m-bndm, teddy,
+/// fdr (registry.cpp). make_multi_algorithm throws InvalidArgument for an unknown name.
+const std::vector<std::string>& cpu_multi_algorithm_names();
+std::unique_ptr<MultiAlgorithm> make_multi_algorithm(std::string_view name,
+                                                     std::shared_ptr<const PatternTable> table);
 
 std::unique_ptr<MultiAlgorithm> make_naive(std::shared_ptr<const PatternTable> table);
 std::unique_ptr<MultiAlgorithm> make_aho_corasick(std::shared_ptr<const PatternTable> table);

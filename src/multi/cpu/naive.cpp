@@ -19,7 +19,7 @@ class Naive final : public MultiAlgorithm {
       const std::size_t last = std::min(own, n - m + 1);  // begins [0, last)
       for (std::size_t i = 0; i < last; ++i)
         if (t_->equal_at(k, text + i))
-          hits.add(base + i, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(k));
+          add_match(hits, base + i, static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(k));
     }
   }
   std::string_view name() const noexcept override { return "naive"; }

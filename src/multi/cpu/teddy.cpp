@@ -126,7 +126,8 @@ class Teddy final : public MultiAlgorithm {
       for (std::uint32_t x = bucket_start_[b]; x < bucket_start_[b + 1]; ++x) {
         const std::uint32_t k = members_[x];
         const std::size_t m = t.length[k];
-        if (i + m <= n && t.equal_at(k, text + i)) hits.add(base + i, static_cast<std::uint32_t>(m), k);
+        if (i + m <= n && t.equal_at(k, text + i))
+          add_match(hits, base + i, static_cast<std::uint32_t>(m), k);
       }
     }
   }

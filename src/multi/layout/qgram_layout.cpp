@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/bits.hpp"
+#include "core/env.hpp"
 
 namespace strmatch::detail::multi {
 
@@ -54,8 +55,8 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   // Bitmap load at most 1/128 (one hash per class and offset: few false candidates), within
   // 2^10..2^20 bits (128 KiB of shared memory at most).
   L.bits = std::clamp(ceil_log2(t.size()) + 7, 10, 20);
-  if (const char* v = std::getenv("STRMATCH_QGRAM_FILTER_BITS"); v != nullptr && *v != '\0')
-    L.bits = std::clamp(std::atoi(v), 10, 20);  // experiments only
+  if (const auto v = env::unsigned_value("STRMATCH_QGRAM_FILTER_BITS"))
+    L.bits = static_cast<int>(*v);  // experiments
   L.fold = t.any_nocase;
   const std::size_t buckets = std::size_t{1} << L.bits;
   L.filter.assign(buckets / 32, 0);
@@ -73,8 +74,7 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   bool has_class[kMaxQ + 1] = {};
   const int q0 = static_cast<int>(std::min<std::size_t>(t.shortest, kMaxQ));
   has_class[q0] = true;
-  const char* all_env = std::getenv("STRMATCH_QGRAM_CLASSES");
-  const bool all = all_env != nullptr && std::string_view(all_env) == "all";
+  const bool all = env::choice_value("STRMATCH_QGRAM_CLASSES").has_value();  // its one value: "all"
   for (std::size_t k = 0; k < t.size(); ++k) {
     const int m = static_cast<int>(std::min<std::uint32_t>(t.length[k], kMaxQ));
     if (all || m == 8 || (m >= 4 && q0 < 4 && m < 8)) has_class[all ? m : (m == 8 ? 8 : 4)] = true;
@@ -132,8 +132,8 @@ QgramLayout build_qgram_layout(const PatternTable& t) {
   };
   L.filter_set = popcount();
   L.hashes = L.filter_set * 64 > buckets ? 2 : 1;  // load above 1/64: a second bit per gram
-  if (const char* v = std::getenv("STRMATCH_QGRAM_HASHES"); v != nullptr && *v != '\0')
-    L.hashes = std::clamp(std::atoi(v), 1, 2);  // experiments only
+  if (const auto v = env::unsigned_value("STRMATCH_QGRAM_HASHES"))
+    L.hashes = static_cast<int>(*v);  // experiments
   if (L.hashes == 2) {
     for (std::size_t k = 0; k < t.size(); ++k) {
       const std::uint32_t h2 = class_hash2(hashed[k].lo, hashed[k].hi, hashed[k].q, L.bits);

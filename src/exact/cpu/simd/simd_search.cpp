@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/alphabet.hpp"
 #include "core/cpu/prefetch.hpp"
 #include "exact/cpu/algorithms.hpp"
 #include "exact/cpu/simd/byte_frequencies.hpp"
@@ -287,7 +288,8 @@ class SimdFilter final : public ExactAlgorithm {
   SimdFilter(const SimdFilter&) = delete;
   SimdFilter& operator=(const SimdFilter&) = delete;
 
-  void search(const std::uint8_t* t, std::size_t n, std::uint64_t base, Hits& hits) const override {
+  void scan(const std::uint8_t* t, std::size_t n, std::size_t /*own*/, std::uint64_t base,
+            Hits& hits) const override {
     const std::size_t m = pp_.m;
     if (m > n) return;
     if (!fallback_) {
@@ -384,15 +386,8 @@ double filter_pass_rate(std::string_view pattern, int count) noexcept {
 int simd_compared_bytes(std::string_view pattern) noexcept {
   const std::size_t m = pattern.size();
   if (m <= 1) return 1;
-  if (m < 4) return static_cast<int>(m);  // the whole pattern: exact, nothing to verify
-  bool seen[256] = {};
-  int distinct = 0;
-  for (char ch : pattern) {
-    auto& s = seen[static_cast<std::uint8_t>(ch)];
-    distinct += s ? 0 : 1;
-    s = true;
-  }
-  if (distinct <= 4) return m >= 8 ? 8 : 4;  // DNA-like: every byte is common
+  if (m < 4) return static_cast<int>(m);               // the whole pattern: exact, nothing to verify
+  if (small_alphabet(pattern)) return m >= 8 ? 8 : 4;  // DNA-like: every byte is common
   if (filter_pass_rate(pattern, 2) > kFourBytePassRate) return 4;
   return 2;
 }
@@ -400,10 +395,12 @@ int simd_compared_bytes(std::string_view pattern) noexcept {
 std::unique_ptr<ExactAlgorithm> make_simd_at_level(std::string_view pattern, SimdLevel level,
                                                    int compared_bytes, bool guard) {
   require_cpu_level(level);
+  (void)prefetch_distance();  // a malformed STRMATCH_PREFETCH_BYTES is reported here, not mid-scan
   return std::make_unique<SimdFilter>(pattern, level, compared_bytes, guard);
 }
 
 std::unique_ptr<ExactAlgorithm> make_simd(std::string_view pattern) {
+  (void)prefetch_distance();  // a malformed STRMATCH_PREFETCH_BYTES is reported here, not mid-scan
   return std::make_unique<SimdFilter>(pattern, simd_level(), 0, true);
 }
 

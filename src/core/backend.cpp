@@ -1,0 +1,81 @@
+// The backend choice shared by every problem (core/backend.hpp) and the public vocabulary of
+// include/strmatch/types.hpp.
+#include "core/backend.hpp"
+
+#include <algorithm>
+
+#include "core/names.hpp"
+#include "exact/cuda/exact_cuda.hpp"  // cuda::available (moves to the core device layer)
+
+namespace strmatch {
+
+std::string_view to_string(Backend backend) noexcept {
+  switch (backend) {
+    case Backend::automatic:
+      return "auto";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
+  }
+  return "?";
+}
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::automatic;
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw InvalidArgument("unknown backend '" + std::string(name) + "' (known: auto, cpu, cuda)");
+}
+
+void SearchStats::accumulate(const SearchStats& other) {
+  bytes += other.bytes;
+  occurrences += other.occurrences;
+  seconds += other.seconds;
+  stopped_early = stopped_early || other.stopped_early;
+  if (note.empty()) note = other.note;
+}
+
+namespace detail {
+
+BackendPlan plan_backends(Backend backend, std::string_view what, std::string_view algorithm,
+                          const std::vector<std::string>& cpu_names,
+                          const std::vector<std::string>& gpu_names) {
+  const auto knows = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), algorithm) != names.end();
+  };
+  BackendPlan plan;
+  plan.backend = backend;
+  const bool cpu_has = knows(cpu_names);
+  const bool gpu_has = knows(gpu_names);
+  switch (backend) {
+    case Backend::cpu:
+      if (!cpu_has) throw unknown_algorithm(what, algorithm, "cpu", cpu_names);
+      plan.cpu = true;
+      break;
+    case Backend::cuda: {
+      std::string why;
+      if (!cuda::available(&why)) throw BackendUnavailable("--backend cuda: " + unavailable_message(why));
+      if (!gpu_has) throw unknown_algorithm(what, algorithm, "cuda", gpu_names);
+      plan.gpu = true;
+      break;
+    }
+    case Backend::automatic: {
+      if (!cpu_has && !gpu_has)
+        throw unknown_algorithm(what, algorithm, "", union_names(cpu_names, gpu_names));
+      std::string why;
+      const bool usable = cuda::available(&why);
+      if (!cpu_has && !usable)
+        throw BackendUnavailable(std::string(what) + " '" + std::string(algorithm) +
+                                 "' runs only on the GPU: " + unavailable_message(why));
+      plan.cpu = cpu_has;
+      plan.gpu = gpu_has && usable;
+      if (!usable) plan.note = "no usable GPU (" + why + "): searched on the CPU";
+      break;
+    }
+  }
+  return plan;
+}
+
+}  // namespace detail
+}  // namespace strmatch
