@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the real corpora the benchmarks use (issue 2, item 6) into a corpora directory.
+# Fetches the real corpora the benchmarks use into a corpora directory.
 #
 #   scripts/fetch_corpora.sh [--no-install] [--linux-tar PATH] [DIR]
 #   scripts/fetch_corpora.sh repeat-dna BYTES [DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeded pattern-set generator for the multi-pattern benchmark (issue 4, item 7).
+"""Seeded pattern-set generator for the multi-pattern benchmark.
 
 Usage: scripts/make_pattern_sets.py [--tar /work/corpora/linux-6.1.tar] [--seed 1]
                                     [--out DIR] [--max-bytes N]
@@ -20,7 +20,7 @@ Writes into DIR (one pattern per line, no empty lines, no CR, no NUL; the files 
       strings holding a newline, a CR or a NUL byte are skipped (the pattern file is
       line-oriented, and NUL runs of the tar's block padding would be a degenerate case).
   seed003-100.txt seed003-500.txt seed003-1000.txt seed003-2000.txt
-      seed 003's sets: distinct 4-byte keywords, the 4-byte prefixes of the identifiers found in
+      the M-BNDM paper's sets: distinct 4-byte keywords, the 4-byte prefixes of the identifiers found in
       the first 20 MB (20,000,000 bytes) of the tar (the experiment's 20 MB of real text),
       drawn uniformly from the distinct prefixes (sorted, then sampled); nested as above.
   SOURCE.txt

@@ -9,6 +9,12 @@
 
 namespace strmatch::bench {
 
+std::vector<Column> text_columns(std::initializer_list<const char*> names) {
+  std::vector<Column> columns;
+  for (const char* name : names) columns.push_back({name});
+  return columns;
+}
+
 ResultTable::ResultTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
 void ResultTable::add(ResultRow row) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
 #include <limits>
 #include <string>
@@ -21,6 +22,9 @@ struct Column {
   std::string name;
   bool numeric = false;
 };
+
+/// Text columns named `names`, in order.
+std::vector<Column> text_columns(std::initializer_list<const char*> names);
 
 /// One result row: one cell per column, already formatted.
 using ResultRow = std::vector<std::string>;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Single-thread whole-process comparison of strmatch `auto` and `rg -F -a --count-matches -j1`
-# on one file, for an absent 16-byte pattern and a rare one (issue 2's target). Prints the median
+# on one file, for an absent 16-byte pattern and a rare one (the one-thread target of docs/benchmarks.md). Prints the median
 # and minimum of RUNS runs of each, and strmatch's search-only GB/s.
 # usage: bench/exact/cpu/compare_ripgrep.sh FILE COUNTER [RG] [RUNS]
 #   COUNTER: the built strmatch_exact_file_count; RG: ripgrep binary (default rg)

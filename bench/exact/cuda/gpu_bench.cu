@@ -1,11 +1,11 @@
-// GPU experiments of issue 3 (CUDA, sm_90): device ceilings, resident sweep, end-to-end from the page
-// cache, seed 002's experiment 2 and seed 001's buffers, auto threshold. One table, CSV + markdown.
+// GPU exact-search experiments (CUDA, sm_90): device ceilings, resident sweep, end-to-end from the page
+// cache, the Sunday paper's experiment 2 and the SIMD slides' buffers, auto threshold. One table, CSV + markdown.
 //
 // Usage: strmatch_gpu_bench --linux FILE --dna FILE --out DIR [--rg PATH] [--tmp DIR] [--resident-gb G]
 //                           [--e2e-gb G] [--reps N] [--sections a,b,...]
 // Sections: context, ceilings, resident, e2e, seed002, seed001, threshold, threshold-file, h2d
 // (default: all). h2d: where the time of a small host text's end-to-end search goes (1, 8, 16, 30 MB
-// of seed 002's DNA, pageable host memory): the copy pool alone, pinned and pageable cudaMemcpy, the
+// of the Sunday paper's DNA, pageable host memory): the copy pool alone, pinned and pageable cudaMemcpy, the
 // previous and the pipelined small-text copy end-to-end; best and median of --reps (default 20).
 #include <cuda_runtime.h>
 #include <fcntl.h>
@@ -180,7 +180,7 @@ std::string repeat_to(const std::string& s, std::uint64_t n) {
   return out;
 }
 
-/// Seed 002's CPU baseline: serial Sunday (Quick Search), every occurrence.
+/// The Sunday paper's CPU baseline: serial Sunday (Quick Search), every occurrence.
 std::uint64_t sunday_serial(const std::string& t, const std::string& p, std::uint64_t* first) {
   const std::size_t n = t.size(), m = p.size();
   std::size_t shift[256];
@@ -340,7 +340,7 @@ void resident_sweep(const std::string& label, std::uint8_t* d_buf, std::uint64_t
     std::uint64_t c2 = 0;
     const double ts = time_median(1, [&] { c2 = sd.count(d_buf, bytes).occurrences; });
     check_equal("sunday vs tile-filter", c2, c1);
-    add("resident-" + label, "gpu sunday (seed 002)", "resident", bytes, printable(p), ts, "count-only");
+    add("resident-" + label, "gpu sunday (the paper's kernel)", "resident", bytes, printable(p), ts, "count-only");
     if (m >= 8) {  // both filter widths forced, same run (the default row above chose one)
       for (const std::uint32_t filter : {4u, 8u}) {
         strmatch::cuda::ResidentSearcher tw(p, {.algorithm = "tile-filter", .filter = filter});
@@ -385,7 +385,7 @@ double run_cmd_seconds(const std::string& cmd, std::string* output) {
   return seconds_since(s);
 }
 
-/// Breakdown of the small-text path from pageable host memory (seed 002's experiment: DNA, "test"):
+/// Breakdown of the small-text path from pageable host memory (the Sunday paper's experiment: DNA, "test"):
 /// the copy pool alone (pageable -> pinned, 1/4/8/16 threads; 16 threads also with helpers that
 /// sleep at once and after 1 ms idle), one cudaMemcpy pinned -> device (and the same in 8 async
 /// pieces), cudaMemcpy pageable -> device, then end-to-end (host text to counts / positions in host

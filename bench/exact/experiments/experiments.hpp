@@ -1,4 +1,4 @@
-// strmatch_experiments: the named experiments of issue 2 and the report they fill.
+// strmatch_experiments: the named experiments and the report they fill.
 #pragma once
 
 #include <cstdint>
@@ -46,11 +46,11 @@ struct Report {
 Timing time_count(const RepeatPolicy& policy, const ExactSearcher& searcher, std::string_view text,
                   std::string* resolved_algorithm = nullptr);
 
-/// seed 001: zero-filled buffers with "PATTERN" at 5 seeded offsets; serial KMP, one-thread
+/// The exact-matching slides (Song, Lu, Luo, Wang): zero-filled buffers with "PATTERN" at 5 seeded offsets; serial KMP, one-thread
 /// SIMD, the SIMD thread sweep; the paper's figures beside.
 void run_seed001(const Config& config, Report& report);
 
-/// seed 002, experiment 1: 30 MB of DNA (the 16S set repeated), pattern "test".
+/// The Sunday paper (Xu, Zhu), experiment 1: 30 MB of DNA (the 16S set repeated), pattern "test".
 void run_seed002_exp1(const Config& config, Report& report);
 
 /// The Linux 6.1 tar: every algorithm, 1 thread and all threads, against ripgrep, grep, memmem

@@ -44,7 +44,7 @@ struct Row {
   /// row (ceiling run, search run, ... the same number of times) / this row's best time.
   double of_paired_ceiling = kNaN;
   double paired_ceiling_seconds = kNaN;  ///< that interleaved ceiling's best time
-  double paper_seconds = kNaN;           ///< the seed's own figure, where it has one
+  double paper_seconds = kNaN;           ///< the paper's own figure, where it has one
   std::string check;                     ///< PASS / FAIL / empty
   std::string note;
 

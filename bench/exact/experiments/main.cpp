@@ -1,4 +1,4 @@
-// strmatch_experiments: runs the named benchmark experiments of issue 2 (seed001, seed002-exp1,
+// strmatch_experiments: runs the named benchmark experiments (seed001, seed002-exp1,
 // linux-tar) with their peers in the same run and writes one CSV and one markdown table.
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -10,7 +10,7 @@
 int main(int argc, char** argv) {
   using namespace strmatch::bench;
   CLI::App app{
-      "Runs strmatch's benchmark experiments (issue 2) and writes CSV and markdown. Figures are the best of "
+      "Runs strmatch's benchmark experiments and writes CSV and markdown. Figures are the best of "
       "several wall-clock repetitions; every figure is also a ratio to the peers measured in the same run."};
   Config config;
   std::vector<std::string> experiments = {"seed001", "seed002-exp1", "linux-tar"};

@@ -97,33 +97,30 @@ void Report::note(const std::string& experiment, const std::string& text) {
 void write_csv(const Report& report, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  std::vector<bench::Column> columns;
-  for (const char* name : {"experiment",
-                           "implementation",
-                           "device",
-                           "mode",
-                           "threads",
-                           "text_bytes",
-                           "pattern",
-                           "occurrences",
-                           "reps",
-                           "seconds",
-                           "median_seconds",
-                           "gbps",
-                           "baseline",
-                           "vs_baseline",
-                           "vs_ripgrep",
-                           "vs_grep",
-                           "vs_memmem",
-                           "of_read_ceiling",
-                           "of_paired_read_ceiling",
-                           "paired_ceiling_seconds",
-                           "paper_seconds",
-                           "check",
-                           "machine",
-                           "note"})
-    columns.push_back({name});
-  ResultTable table(std::move(columns));
+  ResultTable table(text_columns({"experiment",
+                                  "implementation",
+                                  "device",
+                                  "mode",
+                                  "threads",
+                                  "text_bytes",
+                                  "pattern",
+                                  "occurrences",
+                                  "reps",
+                                  "seconds",
+                                  "median_seconds",
+                                  "gbps",
+                                  "baseline",
+                                  "vs_baseline",
+                                  "vs_ripgrep",
+                                  "vs_grep",
+                                  "vs_memmem",
+                                  "of_read_ceiling",
+                                  "of_paired_read_ceiling",
+                                  "paired_ceiling_seconds",
+                                  "paper_seconds",
+                                  "check",
+                                  "machine",
+                                  "note"}));
   auto num = [](double v) { return format_number("%.6g", v); };
   const std::string machine = report.machine.label + ": " + report.machine.cpu_model + ", " +
                               std::to_string(report.machine.hardware_threads) + " threads";
@@ -266,7 +263,7 @@ void write_markdown(const Report& report, const std::string& path) {
       out << "### The read ceiling\n\n";
       table(out, ceiling, {c_impl, c_threads, c_sec, c_gbps, c_ceiling, c_reps});
 
-      // Targets of issue 2.
+      // The CPU targets (docs/benchmarks.md).
       out << "### Targets\n\n";
       out << "| target | pattern | strmatch auto | peer | ratio | met |\n|---|---|---|---|---|---|\n";
       const unsigned max_threads = [&] {

@@ -1,4 +1,4 @@
-// seed 001's experiment: zero-filled buffers of 128 MB .. 2 GB with "PATTERN" placed 5 times,
+// The exact-matching slides' experiment (Song, Lu, Luo, Wang): zero-filled buffers of 128 MB .. 2 GB with "PATTERN" placed 5 times,
 // serial KMP vs single-thread SIMD vs the SIMD thread sweep (the paper's figures beside).
 #include <algorithm>
 #include <random>

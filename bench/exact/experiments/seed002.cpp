@@ -1,4 +1,4 @@
-// seed 002's experiment 1 on the CPU: naive (BF), KMP and Sunday on 30 MB of DNA text, pattern
+// The Sunday paper's (Xu, Zhu) experiment 1 on the CPU: naive (BF), KMP and Sunday on 30 MB of DNA text, pattern
 // "test" (the paper: BF 85.8 ms, KMP 215.7 ms, Sunday 74.0 ms), every other algorithm beside.
 #include <fstream>
 #include <iterator>

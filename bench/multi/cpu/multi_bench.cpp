@@ -14,7 +14,7 @@
 //   seed003-K  K in {100, 500, 1000, 2000}: distinct 4-byte keywords (identifier prefixes);
 //   ident-K    K in {10, 20, 50, 100, 1000, 2000, 10000, 100000}: distinct identifiers of 4..32 bytes;
 //   rand4-1000 1,000 random 4-byte strings cut from the text (a very dense case).
-// Sets named seed003-* are scanned over the first --seed003-mb MB (default 20: seed 003's
+// Sets named seed003-* are scanned over the first --seed003-mb MB (default 20: the M-BNDM paper's
 // experiment, experiment "seed003"); the others over the whole text (experiment "multi").
 // Limits (a full run would take hours on these sets): naive runs only on sets of up to 100
 // patterns and over the first --naive-mb MB (default 1; its Hyperscan check is on the same
@@ -146,7 +146,7 @@ std::vector<Set> make_sets(const std::string& text, std::uint64_t seed) {
   std::vector<Set> sets;
   auto ids = identifiers(text, 4, 32);
   std::shuffle(ids.begin(), ids.end(), rng);
-  // seed 003: distinct 4-byte keywords.
+  // the M-BNDM paper's sets: distinct 4-byte keywords.
   std::vector<std::string> kw;
   std::unordered_set<std::string> seen;
   for (const auto& s : ids)
@@ -549,7 +549,7 @@ int main(int argc, char** argv) try {
   }
   const std::string load_after = read_first_line("/proc/loadavg", nullptr);
   const double wall = seconds_since(wall0);
-  // Seed 003's published figure (Table 1: 1,000 four-byte keywords over 20 MB on a GTX 260,
+  // The M-BNDM paper's published figure (Table 1: 1,000 four-byte keywords over 20 MB on a GTX 260,
   // 1.39 s matching, 2.79 s in all; Fig. 7 gives the other sizes only as a chart: CPU M-BNDM
   // about 13x slower than the GPU for the large sets).
   struct Paper {
@@ -562,41 +562,35 @@ int main(int argc, char** argv) try {
   namespace b = strmatch::bench;
   auto g6 = [](double v) { return b::format_number("%.6g", v); };
   auto f = [](const char* spec, double v) { return b::format_number(spec, v); };
-  std::vector<b::Column> csv_columns;
-  for (const char* name : {"experiment",
-                           "implementation",
-                           "device",
-                           "mode",
-                           "text",
-                           "text_bytes",
-                           "pattern",
-                           "set_size",
-                           "threads",
-                           "seconds",
-                           "gbps",
-                           "cpu_time_gbps_1t",
-                           "compile_seconds",
-                           "memory_bytes",
-                           "hot_bytes",
-                           "fits_l2",
-                           "matches",
-                           "vs_hyperscan",
-                           "vs_hyperscan_cpu_time",
-                           "check",
-                           "label",
-                           "detail",
-                           "paired_runs",
-                           "paired_vs_hyperscan_median",
-                           "paired_vs_hyperscan_min",
-                           "paired_vs_hyperscan_max"})
-    csv_columns.push_back({name});
-  b::ResultTable csv(std::move(csv_columns));
-  std::vector<b::Column> md_columns;
-  for (const char* name :
-       {"experiment", "set", "patterns", "implementation", "threads", "text bytes", "s", "GB/s", "vs HS",
-        "GB/s by CPU time", "vs HS by CPU time", "compile s", "memory MB", "fits L2", "matches", "check"})
-    md_columns.push_back({name});
-  b::ResultTable md_rows(std::move(md_columns));
+  b::ResultTable csv(b::text_columns({"experiment",
+                                      "implementation",
+                                      "device",
+                                      "mode",
+                                      "text",
+                                      "text_bytes",
+                                      "pattern",
+                                      "set_size",
+                                      "threads",
+                                      "seconds",
+                                      "gbps",
+                                      "cpu_time_gbps_1t",
+                                      "compile_seconds",
+                                      "memory_bytes",
+                                      "hot_bytes",
+                                      "fits_l2",
+                                      "matches",
+                                      "vs_hyperscan",
+                                      "vs_hyperscan_cpu_time",
+                                      "check",
+                                      "label",
+                                      "detail",
+                                      "paired_runs",
+                                      "paired_vs_hyperscan_median",
+                                      "paired_vs_hyperscan_min",
+                                      "paired_vs_hyperscan_max"}));
+  b::ResultTable md_rows(b::text_columns(
+      {"experiment", "set", "patterns", "implementation", "threads", "text bytes", "s", "GB/s", "vs HS",
+       "GB/s by CPU time", "vs HS by CPU time", "compile s", "memory MB", "fits L2", "matches", "check"}));
   b::ResultTable md_paired({{"set"}, {"implementation"}, {"pairs"}, {"median ratio"}, {"min"}, {"max"}});
   for (const Row& r : rows) {
     double hs = 0, hs_cpu = 0;

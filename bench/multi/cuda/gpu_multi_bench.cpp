@@ -1,5 +1,5 @@
-// GPU pattern-set experiments of issue 4 (CUDA runtime API on the host side; the kernels are the
-// library's qgram-filter and m-bndm): seed 003's experiment (20 MB, 100..2000 four-byte keywords,
+// GPU pattern-set experiments (CUDA runtime API on the host side; the kernels are the
+// library's qgram-filter and m-bndm): the M-BNDM paper's experiment (Zhao, Wu) (20 MB, 100..2000 four-byte keywords,
 // CPU m-bndm vs GPU m-bndm vs the defaults, the paper's figures beside) and the Linux slice
 // repeated to 16 GB in device memory (resident) and to several GB in host memory (end-to-end),
 // against strmatch's CPU auto and Hyperscan (hs_compile_lit_multi) on the first 2 GB, with
@@ -374,9 +374,9 @@ Row base_row(const std::string& exp, const std::string& impl, bool gpu, const st
   return r;
 }
 
-// ---- seed 003 ---------------------------------------------------------------------------------
+// ---- the M-BNDM paper ---------------------------------------------------------------------------------
 
-// Seed 003 (003_57abb3b723bff74e.txt), the only numbers its text gives for this experiment:
+// The M-BNDM paper (Zhao, Wu; docs/papers.md), the only numbers its text gives for this experiment:
 // Table 1 (1,000 patterns over 20 MB, patterns in texture memory and text in shared memory,
 // "store B"): 1.39 s matching, 2.79 s in all; Table 2: 1 KB pages, 64 blocks per SM, 512
 // threads: 1.39 s. Figure 7 (100..2000 keywords, CPU vs GPU; speed-up rising to about 13x) is a
@@ -500,23 +500,23 @@ void section_seed003(const Args& a, const std::string& slice) {
     }
     if (k == 1000) {
       Row p = row("paper's figure: GPU M-BNDM (GTX 260)", true, "matching");
-      p.device = "GeForce GTX 260 (seed 003)";
+      p.device = "GeForce GTX 260 (M-BNDM paper)";
       p.seconds = kPaperMatch1000;
       p.note =
-          "seed 003 Table 1 (store B: patterns in texture, text in shared memory) and Table 2 "
+          "M-BNDM paper, Table 1 (store B: patterns in texture, text in shared memory) and Table 2 "
           "(1 KB pages, 64 blocks/SM, 512 threads); '20 MB' as the paper says (bytes not given)";
       add(p);
       p.mode = "total";
       p.seconds = kPaperTotal1000;
-      p.note = "seed 003 Table 1: 2.79 s in all (transfers and preprocessing included)";
+      p.note = "M-BNDM paper, Table 1: 2.79 s in all (transfers and preprocessing included)";
       add(p);
     }
   }
   Row p =
       base_row("seed003", "paper's figure: GPU M-BNDM vs CPU M-BNDM", false, "speed-up", 0, "seed003-*", 0);
-  p.device = "GTX 260 vs Core 2 E7500 (seed 003)";
+  p.device = "GTX 260 vs Core 2 E7500 (M-BNDM paper)";
   p.note =
-      "seed 003 figure 7: the speed-up rises with the keyword count (100, 500, 1000, 2000) to about 13x; "
+      "M-BNDM paper, figure 7: the speed-up rises with the keyword count (100, 500, 1000, 2000) to about 13x; "
       "the chart's values are not in the text";
   add(p);
   cudaFree(d);

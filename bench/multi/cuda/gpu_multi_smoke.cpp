@@ -1,4 +1,4 @@
-// Quick GPU pattern-set check and timing (issue 4): strmatch_gpu_multi_smoke with no argument runs
+// Quick GPU pattern-set check and timing: strmatch_gpu_multi_smoke with no argument runs
 // 160 seeded random cases (alphabets 2/4/26/256, up to 3,000 patterns, some case-insensitive) through
 // qgram-filter and m-bndm, host and resident, positions and counts, against the CPU (naive for small
 // sets, aho-corasick above 40 patterns) and prints "smoke: N cases, F failures" (exit status 1 on a
