@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "core/cuda/device.hpp"
 #include "core/names.hpp"
-#include "exact/cuda/exact_cuda.hpp"  // cuda::available (moves to the core device layer)
 
 namespace strmatch {
 
