@@ -1,6 +1,6 @@
-// Internal (CUDA sources only): RAII device and pinned buffers and the host copy pool that fills
-// pinned staging buffers from pageable memory or files with several threads. Shared by the exact
-// and the pattern-set GPU paths.
+// Internal (CUDA sources only): RAII device, pinned and mapped buffers, the staging slots of a
+// host-to-device pipeline, and the host copy pool that fills pinned staging buffers from pageable
+// memory or files with several threads. Shared by the exact and the pattern-set GPU paths.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +18,7 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -122,6 +123,72 @@ class MappedBuffer {
   T* ptr_ = nullptr;
   T* device_ = nullptr;
   std::size_t size_ = 0;
+};
+
+// ---- staging slots ----------------------------------------------------------------------------------
+
+/// One stage of a host-to-device pipeline: its own stream (not synchronising with the legacy
+/// default stream), an event recorded after the copy out of the pinned buffer, the device buffer
+/// that copy fills, a pinned staging buffer, `busy` while a chunk is in flight, and `State`: what
+/// the problem keeps per chunk in flight (its result scratch, which chunk it is). The stream and
+/// the event are destroyed with the slot (after synchronising, the caller's business).
+template <typename State>
+struct StagingSlot {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t copied = nullptr;  ///< the copy out of `pinned` (or the buffer used) finished
+  DeviceBuffer<std::uint8_t> text;
+  PinnedBuffer<std::uint8_t> pinned;
+  State state;
+  bool busy = false;
+
+  StagingSlot() {
+    STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const cudaError_t e = cudaEventCreateWithFlags(&copied, cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+      (void)cudaStreamDestroy(stream);
+      STRMATCH_CUDA_CHECK(e);
+    }
+  }
+  StagingSlot(const StagingSlot&) = delete;
+  StagingSlot& operator=(const StagingSlot&) = delete;
+  ~StagingSlot() {
+    (void)cudaEventDestroy(copied);
+    (void)cudaStreamDestroy(stream);
+  }
+};
+
+/// The slots of one pipeline, created on first use and kept (with their buffers) between searches.
+template <typename State>
+class StagingSlots {
+ public:
+  using Slot = StagingSlot<State>;
+
+  /// Slot i, creating it and those before it when needed. Throws BackendUnavailable.
+  Slot& operator[](std::size_t i) {
+    ensure(i + 1);
+    return *slots_[i];
+  }
+  /// Creates slots until there are at least `count`. Throws BackendUnavailable.
+  void ensure(std::size_t count) {
+    while (slots_.size() < count) slots_.push_back(std::make_unique<Slot>());
+  }
+  std::size_t size() const { return slots_.size(); }
+
+  /// Waits for every slot's stream; throws BackendUnavailable on an error.
+  void synchronize() {
+    for (auto& s : slots_) STRMATCH_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+  }
+  /// After an error or an exception from a sink: waits for every slot's stream, ignoring errors,
+  /// and marks every slot idle, so the next search starts clean.
+  void settle() noexcept {
+    for (auto& s : slots_) {
+      (void)cudaStreamSynchronize(s->stream);
+      s->busy = false;
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<Slot>> slots_;
 };
 
 // ---- host copy pool ------------------------------------------------------------------------------

@@ -18,12 +18,12 @@
 #include <thread>
 
 #include "core/chunker.hpp"
-#include "core/names.hpp"
 #include "core/cpu/threads.hpp"
-#include "exact/cuda/exact_cuda.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
+#include "core/names.hpp"
+#include "exact/cuda/exact_cuda.hpp"
 #include "exact/cuda/exact_kernels.cuh"
 #include "strmatch/cuda.hpp"
 
@@ -469,21 +469,18 @@ std::uint64_t owned(std::uint64_t begin, std::uint64_t end, std::uint64_t n, std
 
 // ---- the streaming engine ------------------------------------------------------------------------
 
-struct Slot {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t copied = nullptr;  // the H2D copy out of `pinned` finished
-  DeviceBuffer<std::uint8_t> text;
-  PinnedBuffer<std::uint8_t> pinned;
+/// What a streaming slot keeps for the chunk in flight: its positions scratch and its view.
+struct ChunkWork {
   Scratch scratch;
   TextView view;
-  bool busy = false;
 };
+using Slot = StagingSlot<ChunkWork>;
 
 /// Process-wide streaming state, kept between searches so that pinned and device buffers are
 /// allocated once. One streaming search at a time (searches from several threads take turns).
 struct Engine {
   std::mutex mu;
-  std::vector<std::unique_ptr<Slot>> slots;
+  StagingSlots<ChunkWork> slots;
   DeviceBuffer<unsigned long long> counter;
   PinnedBuffer<unsigned long long> host_counter;
   std::unique_ptr<CopyPool> pool;
@@ -500,15 +497,6 @@ struct Engine {
       pattern = std::make_unique<DevicePattern>(p, k, filter);
     }
     return *pattern;
-  }
-
-  void ensure_slots(unsigned count) {
-    while (slots.size() < count) {
-      auto s = std::make_unique<Slot>();
-      STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-      STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&s->copied, cudaEventDisableTiming));
-      slots.push_back(std::move(s));
-    }
   }
 };
 
@@ -633,36 +621,36 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     const std::uint64_t nchunks = chunker.size();
     const std::uint64_t span = std::min<std::uint64_t>(n, chunk + m - 1);  // largest chunk read
     const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(nslots, nchunks));
-    e.ensure_slots(used);
+    e.slots.ensure(used);
     const DevicePattern& pat = e.pattern_for(pattern, kernel, tuning.filter);
     const bool positions = sink != nullptr;
     // Every allocation happens here, before anything is delivered.
     for (unsigned i = 0; i < used; ++i) {
-      Slot& s = *e.slots[i];
+      Slot& s = e.slots[i];
       s.text.ensure(span + 16);
       s.pinned.ensure(span);
       if (positions)
-        s.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)),
-                         kernel == Kernel::tile_filter ? seg_cap : 0, out_cap);
+        s.state.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)),
+                               kernel == Kernel::tile_filter ? seg_cap : 0, out_cap);
       s.busy = false;
     }
     e.counter.ensure(1);
     e.host_counter.ensure(1);
-    STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), e.slots[0]->stream));
-    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[0]->stream));
+    STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), e.slots[0].stream));
+    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[0].stream));
 
     bool stopped = false;
     std::uint64_t drained = 0;  // chunks whose results were delivered
     auto drain = [&](std::uint64_t i) {
-      Slot& s = *e.slots[i % used];
-      if (!stopped &&
-          !drain_positions(pat, s.view, s.scratch, s.stream, *sink, &stats.occurrences, &delivered))
+      Slot& s = e.slots[i % used];
+      if (!stopped && !drain_positions(pat, s.state.view, s.state.scratch, s.stream, *sink,
+                                       &stats.occurrences, &delivered))
         stopped = true;
       s.busy = false;
       ++drained;
     };
     for (std::uint64_t i = 0; i < nchunks && !stopped; ++i) {
-      Slot& s = *e.slots[i % used];
+      Slot& s = e.slots[i % used];
       if (s.busy) {
         if (positions) {
           drain(i - used);
@@ -678,11 +666,11 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
       STRMATCH_CUDA_CHECK(
           cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
       STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
-      s.view = make_text_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
+      s.state.view = make_text_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
       if (positions) {
-        enqueue_positions(pat, s.view, s.scratch, s.stream);
+        enqueue_positions(pat, s.state.view, s.state.scratch, s.stream);
       } else {
-        enqueue_count(pat, s.view, e.counter.get(), s.stream);
+        enqueue_count(pat, s.state.view, e.counter.get(), s.stream);
       }
       s.busy = true;
     }
@@ -690,8 +678,8 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
       while (drained < nchunks && !stopped) drain(drained);
     }
     for (unsigned i = 0; i < used; ++i) {
-      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[i]->stream));
-      e.slots[i]->busy = false;
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(e.slots[i].stream));
+      e.slots[i].busy = false;
     }
     if (!positions) {
       STRMATCH_CUDA_CHECK(cudaMemcpy(e.host_counter.get(), e.counter.get(), sizeof(unsigned long long),
@@ -700,20 +688,14 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     }
     stats.stopped_early = stopped;
   } catch (const BackendUnavailable& err) {
-    for (auto& s : e.slots) {
-      (void)cudaStreamSynchronize(s->stream);
-      s->busy = false;
-    }
+    e.slots.settle();
     (void)cudaGetLastError();
     if (delivered != 0)
       throw BackendUnavailable(std::string(err.what()) + " (after " + std::to_string(delivered) +
                                " occurrences had been delivered: the answer is partial, do not use it)");
     throw;
   } catch (...) {  // the sink threw: leave the streams idle, then pass it on
-    for (auto& s : e.slots) {
-      (void)cudaStreamSynchronize(s->stream);
-      s->busy = false;
-    }
+    e.slots.settle();
     throw;
   }
   stats.seconds = seconds_since(start);
@@ -813,8 +795,8 @@ void small_copy_pipelined(Engine& e, std::uint8_t* pinned, std::uint8_t* d_text,
 void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
                        const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
                        const StreamTuning& tuning, SearchStats& stats, std::uint64_t* delivered) {
-  e.ensure_slots(1);
-  Slot& s = *e.slots[0];
+  e.slots.ensure(1);
+  Slot& s = e.slots[0];
   s.busy = false;
   s.text.ensure(n + 16);
   s.pinned.ensure(n);
@@ -852,9 +834,10 @@ void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, con
   }
   // Sunday, or a segment with more than seg_cap occurrences: the bounded two-level path over the
   // text already on the device (nothing was delivered yet).
-  s.scratch.ensure(max_work_items(pat.kernel, n), seg_cap, out_cap);
-  enqueue_positions(pat, v, s.scratch, stream);
-  stats.stopped_early = !drain_positions(pat, v, s.scratch, stream, *sink, &stats.occurrences, delivered);
+  s.state.scratch.ensure(max_work_items(pat.kernel, n), seg_cap, out_cap);
+  enqueue_positions(pat, v, s.state.scratch, stream);
+  stats.stopped_early =
+      !drain_positions(pat, v, s.state.scratch, stream, *sink, &stats.occurrences, delivered);
 }
 
 }  // namespace
@@ -916,7 +899,8 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
     return stats;
   }
   STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
-  d::enqueue_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(), st);
+  d::enqueue_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(),
+                   st);
   STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.host_counter.get(), s.counter.get(), sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, st));
   STRMATCH_CUDA_CHECK(cudaStreamSynchronize(st));

@@ -13,11 +13,11 @@
 
 #include "core/bits.hpp"
 #include "core/chunker.hpp"
-#include "core/names.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
+#include "core/names.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "multi/cuda/multi_kernels.cuh"
 #include "multi/layout/m_bndm_layout.hpp"
@@ -88,19 +88,12 @@ struct KeyScratch {
   }
 };
 
-struct Slot {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t copied = nullptr;
-  DeviceBuffer<std::uint8_t> text;
-  PinnedBuffer<std::uint8_t> pinned;
+/// What a streaming slot keeps for the chunk in flight: its key scratch and which chunk it is.
+struct ChunkKeys {
   KeyScratch ks;
   Chunk chunk;
-  bool busy = false;
-  ~Slot() {
-    if (copied != nullptr) (void)cudaEventDestroy(copied);
-    if (stream != nullptr) (void)cudaStreamDestroy(stream);
-  }
 };
+using Slot = StagingSlot<ChunkKeys>;
 
 /// The state every GPU pattern-set algorithm shares: the patterns in device memory, the scratch
 /// and the scan loops; subclasses build their tables and launch their kernel.
@@ -198,17 +191,17 @@ class EngineBase : public MultiEngine {
         Slot& s = slot(i);
         s.text.ensure(span + 16);
         if (i < staging) s.pinned.ensure(span);
-        if (positions) s.ks.ensure(0);
+        if (positions) s.state.ks.ensure(0);
         s.busy = false;
       }
       if (!positions) begin_counting(slot(0).stream);
       std::uint64_t drained = 0;
       auto drain = [&](std::uint64_t i) {
         Slot& s = slot(static_cast<unsigned>(i % used));
-        const TextView w =
-            make_text_view(s.text.get(), s.chunk.data_end - s.chunk.begin, s.chunk.end - s.chunk.begin);
+        const TextView w = make_text_view(s.text.get(), s.state.chunk.data_end - s.state.chunk.begin,
+                                          s.state.chunk.end - s.state.chunk.begin);
         if (!stats.stopped_early &&
-            !deliver_window(w, s.chunk.begin, s, *sink, &stats.occurrences, &delivered))
+            !deliver_window(w, s.state.chunk.begin, s, *sink, &stats.occurrences, &delivered))
           stats.stopped_early = true;
         s.busy = false;
         ++drained;
@@ -227,9 +220,9 @@ class EngineBase : public MultiEngine {
         } else if (i >= staging) {
           STRMATCH_CUDA_CHECK(cudaEventSynchronize(slot(static_cast<unsigned>((i - staging) % used)).copied));
         }
-        s.chunk = chunker[i];
-        const std::uint64_t len = s.chunk.data_end - s.chunk.begin;
-        const std::uint64_t from = s.chunk.begin;
+        s.state.chunk = chunker[i];
+        const std::uint64_t len = s.state.chunk.data_end - s.state.chunk.begin;
+        const std::uint64_t from = s.state.chunk.begin;
         pool_->run(pinned.get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
           std::memcpy(dst, host + from + off, l);
         });
@@ -238,8 +231,8 @@ class EngineBase : public MultiEngine {
         STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
         if (!positions) {
           // Counting kernels of every slot add into the same device counters.
-          launch_count(make_text_view(s.text.get(), len, s.chunk.end - s.chunk.begin), per_pattern != nullptr,
-                       s.stream);
+          launch_count(make_text_view(s.text.get(), len, s.state.chunk.end - s.state.chunk.begin),
+                       per_pattern != nullptr, s.stream);
         }
         s.busy = true;
       }
@@ -251,16 +244,10 @@ class EngineBase : public MultiEngine {
       }
       if (!positions) stats.occurrences = end_counting(per_pattern, slot(0).stream);
     } catch (const BackendUnavailable& e) {
-      for (auto& s : slots_) {
-        (void)cudaStreamSynchronize(s->stream);
-        s->busy = false;
-      }
+      slots_.settle();
       rethrow_partial(e, delivered);
     } catch (...) {
-      for (auto& s : slots_) {
-        (void)cudaStreamSynchronize(s->stream);
-        s->busy = false;
-      }
+      slots_.settle();
       throw;
     }
     return finish(stats, start);
@@ -298,15 +285,7 @@ class EngineBase : public MultiEngine {
     throw e;
   }
 
-  Slot& slot(unsigned i) const {
-    while (slots_.size() <= i) {
-      auto s = std::make_unique<Slot>();
-      STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-      STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&s->copied, cudaEventDisableTiming));
-      slots_.push_back(std::move(s));
-    }
-    return *slots_[i];
-  }
+  Slot& slot(unsigned i) const { return slots_[i]; }
 
   void begin_counting(cudaStream_t stream) const {
     total_.ensure(1);
@@ -326,7 +305,7 @@ class EngineBase : public MultiEngine {
   }
 
   std::uint64_t end_counting(std::uint64_t* per_pattern, cudaStream_t stream) const {
-    for (auto& s : slots_) STRMATCH_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    slots_.synchronize();
     STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(unsigned long long),
                                         cudaMemcpyDeviceToHost, stream));
     if (per_pattern != nullptr) {
@@ -348,7 +327,7 @@ class EngineBase : public MultiEngine {
   bool deliver_window(const TextView& w, std::uint64_t base, Slot& s, const MatchSink& sink,
                       std::uint64_t* occurrences, std::uint64_t* delivered) const {
     if (w.own == 0) return true;
-    KeyScratch& ks = s.ks;
+    KeyScratch& ks = s.state.ks;
     ks.ensure(0);
     std::uint64_t count = 0;
     for (int attempt = 0;; ++attempt) {
@@ -369,7 +348,8 @@ class EngineBase : public MultiEngine {
         const std::uint8_t* text = w.abase + w.head;
         const std::uint64_t overlap = t_->longest - 1;
         const TextView a = make_text_view(text, std::min(w.n, half + overlap), half);
-        const TextView b = make_text_view(text + half, std::min(w.n - half, w.own - half + overlap), w.own - half);
+        const TextView b =
+            make_text_view(text + half, std::min(w.n - half, w.own - half + overlap), w.own - half);
         return deliver_window(a, base, s, sink, occurrences, delivered) &&
                deliver_window(b, base + half, s, sink, occurrences, delivered);
       }
@@ -404,7 +384,7 @@ class EngineBase : public MultiEngine {
   DeviceBuffer<std::uint8_t> bytes_;
   DeviceBuffer<std::uint64_t> offsets_;
   mutable std::mutex mu_;
-  mutable std::vector<std::unique_ptr<Slot>> slots_;
+  mutable StagingSlots<ChunkKeys> slots_;
   mutable std::unique_ptr<CopyPool> pool_;
   mutable DeviceBuffer<unsigned long long> total_, per_pattern_;
   mutable PinnedBuffer<unsigned long long> host_total_;
