@@ -89,6 +89,15 @@ std::string value_error(const Variable& v, std::string_view raw_value) {
   return std::string(v.name) + "=" + std::string(raw_value) + ": " + msg;
 }
 
+/// The raw value of `name` (a variable of `kind`): nullopt when unset or empty; InvalidArgument
+/// naming the variable, the value and what is expected when it breaks the variable's rule.
+std::optional<std::string> checked(std::string_view name, Kind kind) {
+  const Variable& v = expect(name, kind);
+  auto r = raw(name);
+  if (r && !check(v, *r).empty()) throw InvalidArgument(value_error(v, *r));
+  return r;
+}
+
 }  // namespace
 
 std::span<const Variable> variables() noexcept { return kVariables; }
@@ -130,28 +139,18 @@ std::string check(const Variable& v, std::string_view r) {
 }
 
 std::optional<std::uint64_t> unsigned_value(std::string_view name) {
-  const Variable& v = expect(name, Kind::unsigned_integer);
-  const auto r = raw(name);
+  const auto r = checked(name, Kind::unsigned_integer);
   if (!r) return std::nullopt;
-  if (!check(v, *r).empty()) throw InvalidArgument(value_error(v, *r));
   return std::strtoull(r->c_str(), nullptr, 10);
 }
 
 std::optional<bool> flag_value(std::string_view name) {
-  const Variable& v = expect(name, Kind::flag);
-  const auto r = raw(name);
+  const auto r = checked(name, Kind::flag);
   if (!r) return std::nullopt;
-  if (!check(v, *r).empty()) throw InvalidArgument(value_error(v, *r));
   return *r == "1";
 }
 
-std::optional<std::string> choice_value(std::string_view name) {
-  const Variable& v = expect(name, Kind::choice);
-  const auto r = raw(name);
-  if (!r) return std::nullopt;
-  if (!check(v, *r).empty()) throw InvalidArgument(value_error(v, *r));
-  return r;
-}
+std::optional<std::string> choice_value(std::string_view name) { return checked(name, Kind::choice); }
 
 std::optional<std::string> text_value(std::string_view name) {
   expect(name, Kind::text);
