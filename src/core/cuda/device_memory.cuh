@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/cuda/cuda_check.hpp"
 
 namespace strmatch::detail::cuda {
@@ -354,8 +355,6 @@ class CopyPool {
   }
 
  private:
-  using Clock = std::chrono::steady_clock;
-
   void fail(std::exception_ptr e) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!error_) error_ = std::move(e);

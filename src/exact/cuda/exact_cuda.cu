@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <exception>
@@ -17,11 +16,14 @@
 #include <mutex>
 #include <thread>
 
+#include "core/alphabet.hpp"
 #include "core/chunker.hpp"
+#include "core/clock.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
+#include "core/env.hpp"
 #include "core/names.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "exact/cuda/exact_kernels.cuh"
@@ -30,11 +32,6 @@
 namespace strmatch::detail::cuda {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Measured on an H200 with 16 host cores (bench/results/gpu-exact.md, docs/cuda.md): for a text in
 // host memory the CPU path (SIMD, all cores, 70-85 GB/s) beats the GPU streaming path (bounded by
@@ -93,17 +90,7 @@ const char* kernel_name(Kernel k) { return k == Kernel::tile_filter ? "tile-filt
 /// a small-alphabet text, where the 4-byte filter passes 1 position in 256 and almost every warp
 /// step verifies; on larger alphabets the 4-byte filter already passes almost nothing and costs
 /// fewer instructions per byte.
-bool wide_filter_pays(std::string_view pattern) {
-  if (pattern.size() < 8) return false;
-  bool seen[256] = {};
-  int distinct = 0;
-  for (const unsigned char c : pattern) {
-    if (seen[c]) continue;
-    seen[c] = true;
-    if (++distinct > 4) return false;
-  }
-  return true;
-}
+bool wide_filter_pays(std::string_view pattern) { return pattern.size() >= 8 && small_alphabet(pattern); }
 
 /// Checks a filter-width request: 0 (choose), 4 or 8. Throws InvalidArgument otherwise.
 std::uint32_t check_filter(std::uint32_t filter) {
@@ -512,9 +499,7 @@ Engine& engine() {
 const std::vector<std::string>& exact_algorithm_names() { return names(); }
 
 std::uint64_t auto_min_bytes() {
-  if (const char* v = std::getenv("STRMATCH_CUDA_AUTO_MIN_BYTES"); v != nullptr && *v != '\0')
-    return std::strtoull(v, nullptr, 10);
-  return kAutoMinBytes;
+  return env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_BYTES").value_or(kAutoMinBytes);
 }
 
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
@@ -884,7 +869,7 @@ ResidentSearcher& ResidentSearcher::operator=(ResidentSearcher&&) noexcept = def
 const std::string& ResidentSearcher::algorithm() const noexcept { return impl_->algorithm; }
 
 SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) const {
-  const auto start = d::Clock::now();
+  const auto start = detail::Clock::now();
   Impl& s = *impl_;
   SearchStats stats;
   stats.backend = Backend::cuda;
@@ -895,7 +880,7 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
   if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes) {
     stats.occurrences =
         d::small_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.small, st);
-    stats.seconds = d::seconds_since(start);
+    stats.seconds = detail::seconds_since(start);
     return stats;
   }
   STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
@@ -905,13 +890,13 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
                                       cudaMemcpyDeviceToHost, st));
   STRMATCH_CUDA_CHECK(cudaStreamSynchronize(st));
   stats.occurrences = *s.host_counter.get();
-  stats.seconds = d::seconds_since(start);
+  stats.seconds = detail::seconds_since(start);
   return stats;
 }
 
 SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
                                        const OffsetSink& sink) const {
-  const auto start = d::Clock::now();
+  const auto start = detail::Clock::now();
   Impl& s = *impl_;
   SearchStats stats;
   stats.backend = Backend::cuda;
@@ -925,7 +910,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
   const std::uint32_t seg_cap =
       s.options.segment_capacity != 0 ? s.options.segment_capacity : d::kDefaultSegmentCapacity;
   if (n < m) {
-    stats.seconds = d::seconds_since(start);
+    stats.seconds = detail::seconds_since(start);
     return stats;
   }
   const auto* base = static_cast<const std::uint8_t*>(device_text);
@@ -937,7 +922,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
       if (d::small_positions(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.small,
                              seg_cap, out_cap, st, sink, &stats.occurrences, &delivered, &stopped)) {
         stats.stopped_early = stopped;
-        stats.seconds = d::seconds_since(start);
+        stats.seconds = detail::seconds_since(start);
         return stats;
       }
       // A segment held more than seg_cap occurrences; nothing was delivered: the two-level path.
@@ -961,7 +946,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
                                " occurrences had been delivered: the answer is partial, do not use it)");
     throw;
   }
-  stats.seconds = d::seconds_since(start);
+  stats.seconds = detail::seconds_since(start);
   return stats;
 }
 

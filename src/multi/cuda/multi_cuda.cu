@@ -4,8 +4,6 @@
 // longest pattern - 1) and the ordered delivery of matches (keys compacted with atomics, output size counted
 // first and never guessed, sorted by (offset, index) with CUB radix sort).
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <mutex>
@@ -13,10 +11,12 @@
 
 #include "core/bits.hpp"
 #include "core/chunker.hpp"
+#include "core/clock.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
+#include "core/env.hpp"
 #include "core/names.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "multi/cuda/multi_kernels.cuh"
@@ -27,12 +27,7 @@ namespace strmatch::detail::cuda {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using namespace multi_gpu;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Host texts below this size stay on the CPU under Backend::automatic (docs/multi-pattern.md).
 constexpr std::uint64_t kAutoMinBytes = std::uint64_t{16} << 20;
@@ -43,16 +38,11 @@ constexpr unsigned kDefaultStreamSlots = 2;  // positions mode
 constexpr unsigned kDefaultCountSlots = 4;   // counting (see scan_host)
 
 /// Slots of the host-memory scan when StreamTuning::streams is 0: kDefaultCountSlots when
-/// counting, kDefaultStreamSlots for positions, or STRMATCH_CUDA_MULTI_SLOTS for both (2..16; an
-/// experiment switch for benchmarks), read once.
+/// counting, kDefaultStreamSlots for positions, or STRMATCH_CUDA_MULTI_SLOTS for both (2..16, through
+/// detail::env: anything else is InvalidArgument; an experiment switch for benchmarks), read once.
 unsigned default_slots(bool positions) {
-  static const unsigned forced = [] {
-    if (const char* v = std::getenv("STRMATCH_CUDA_MULTI_SLOTS"); v != nullptr && *v != '\0') {
-      const unsigned long x = std::strtoul(v, nullptr, 10);
-      if (x >= 2 && x <= 16) return static_cast<unsigned>(x);
-    }
-    return 0u;
-  }();
+  static const unsigned forced =
+      static_cast<unsigned>(env::unsigned_value("STRMATCH_CUDA_MULTI_SLOTS").value_or(0));
   return forced != 0 ? forced : positions ? kDefaultStreamSlots : kDefaultCountSlots;
 }
 constexpr std::uint64_t kInitialKeys = std::uint64_t{1} << 20;  // keys per window before growing
@@ -455,8 +445,7 @@ class QgramEngine final : public EngineBase {
         STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, max_shared));
     int best_warps = -1;
     int forced = 0;
-    if (const char* v = std::getenv("STRMATCH_QGRAM_THREADS"); v != nullptr && *v != '\0')
-      forced = std::atoi(v);
+    if (const auto v = env::choice_value("STRMATCH_QGRAM_THREADS")) forced = std::stoi(*v);
     for (const int threads : {256, 512, 1024}) {
       if (forced != 0 && threads != forced) continue;
       const QgramKernels& k = threads == 256 ? qgram_kernels<256>() : qgram_kernels<kQgramMaxThreads>();
@@ -471,7 +460,6 @@ class QgramEngine final : public EngineBase {
         blocks_ = std::max(1, per_sm) * sms_;
       }
     }
-    if (best_warps < 0) throw InvalidArgument("STRMATCH_QGRAM_THREADS must be 256, 512 or 1024");
     detail_ += " threads_per_block=" + std::to_string(threads_) +
                " resident_warps_per_sm=" + std::to_string(best_warps);
   }
@@ -605,9 +593,7 @@ const std::vector<std::string>& multi_algorithm_names() {
 }
 
 std::uint64_t multi_auto_min_bytes() {
-  if (const char* v = std::getenv("STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES"); v != nullptr && *v != '\0')
-    return std::strtoull(v, nullptr, 10);
-  return kAutoMinBytes;
+  return env::unsigned_value("STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES").value_or(kAutoMinBytes);
 }
 
 std::unique_ptr<MultiEngine> make_multi_engine(std::shared_ptr<const multi::PatternTable> table,
