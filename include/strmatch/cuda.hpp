@@ -22,7 +22,8 @@ bool available(std::string* why = nullptr);
 ///   bytes (0, 1, 2 and the byte at min(m-1, 120)) or, for small-alphabet patterns of 8 bytes or
 ///   more, eight (0..3 and an aligned word near the end) with SWAR arithmetic, verifies candidates
 ///   byte by byte, and compacts hits per warp in text order. Memory-bound: one read of the text.
-/// - "sunday": seed 002's kernel (one thread per 64-byte piece extended by m-1 bytes, pattern and
+/// - "sunday": the kernel of Xu & Zhu, "A fast string matching algorithm accelerated by the GPU" (one
+/// thread per 64-byte piece extended by m-1 bytes, pattern and
 ///   Sunday shift table in shared memory), fixed to report every occurrence. Kept for reproduction.
 std::vector<std::string> exact_algorithms();
 

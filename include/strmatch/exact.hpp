@@ -14,14 +14,14 @@ namespace strmatch {
 
 /// How an ExactSearcher runs.
 struct ExactOptions {
-  /// Algorithm name, see exact_algorithms(). "auto" picks by the rules in docs/exact-search.md.
+  /// Algorithm name, see exact_algorithms(). "auto" picks by the rules in docs/exact.md.
   std::string algorithm = "auto";
   /// cpu, cuda, or automatic (GPU when usable and the text is large enough; else CPU with a note).
   Backend backend = Backend::cpu;
   /// Worker threads on the CPU; 0 means every hardware thread.
   unsigned threads = 0;
   /// Bytes of text whose occurrence starts one chunk owns (the chunker's unit, see
-  /// docs/exact-search.md); 0 picks the default (1 MiB). Results never depend on it.
+  /// docs/exact.md); 0 picks the default (1 MiB). Results never depend on it.
   std::size_t chunk_bytes = 0;
 };
 
@@ -64,7 +64,7 @@ class ExactSearcher {
   /// moved) and not closed. Where file_backend(size) is cuda, several host threads pread the file
   /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 33.5-35.7
   /// GB/s for 4-8 GB files in the page cache on an H200 host against 27.1-28.4 GB/s for the CPU path
-  /// over a fresh mapping, docs/cuda.md); otherwise the CPU searches it through the streaming driver (bounded
+  /// over a fresh mapping, docs/gpu.md); otherwise the CPU searches it through the streaming driver (bounded
   /// blocks, as find_all(ByteSource&)). `auto` falls back to the CPU (with a note) only when the GPU failed
   /// before delivering anything. Errors: IoError when reading fails or the file is shorter than
   /// `size`; BackendUnavailable as find_all.
@@ -76,7 +76,7 @@ class ExactSearcher {
   /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
   /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
   /// file threshold (16 GB, measured by file size; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;
-  /// docs/cuda.md), or when the algorithm exists only on the GPU.
+  /// docs/gpu.md), or when the algorithm exists only on the GPU.
   Backend file_backend(std::uint64_t size) const;
 
   /// The same searches for a text already in GPU memory (`device_text`: a DEVICE pointer to `n`

@@ -38,12 +38,12 @@ struct Pattern {
 /// How a PatternSet is compiled and how it scans.
 struct PatternSetOptions {
   /// Algorithm name, see pattern_set_algorithms(). "auto" picks by set size and shape (the rule
-  /// is in docs/multi-pattern.md).
+  /// is in docs/multi.md).
   std::string algorithm = "auto";
   /// cpu: the CPU algorithms. cuda: the GPU algorithms only (BackendUnavailable when no GPU is
   /// usable). automatic: compiles for the CPU and, when a GPU is usable and `algorithm` exists
   /// there, for the GPU too; each host-memory scan then runs on the GPU when the text has at least
-  /// the measured threshold of bytes (docs/multi-pattern.md), on the CPU otherwise, and says so in
+  /// the measured threshold of bytes (docs/multi.md), on the CPU otherwise, and says so in
   /// SearchStats::note. A name only one backend has (e.g. teddy, qgram-filter) pins that backend.
   Backend backend = Backend::cpu;
   /// Worker threads on the CPU; 0 means every hardware thread.
@@ -103,16 +103,16 @@ struct PatternCounts {
 /// delivered ordered by (begin, pattern_id); equal (begin, id) pairs (duplicate patterns with
 /// the same id) come once per pattern.
 ///
-/// Algorithms (docs/multi-pattern.md): naive (each pattern compared at each offset: O(n * sum m));
+/// Algorithms (docs/multi.md): naive (each pattern compared at each offset: O(n * sum m));
 /// aho-corasick (Aho & Corasick 1975; byte classes, a dense DFA table for the states near the
 /// root and a sparse automaton with failure links beyond: O(n + occurrences) with dense rows);
-/// m-bndm (multi-pattern BNDM, Navarro & Raffinot 2002 / seed 003: the prefixes of length
-/// min(shortest, 64) packed into 64-bit words, verified); teddy (Hyperscan's Teddy: nibble-mask
-/// shuffles over 32 bytes with AVX2, 16 with SSSE3, a scalar table otherwise, then verification);
-/// fdr (FDR-like bucketed shift-or over 2-byte grams). GPU (docs/multi-pattern.md): qgram-filter
-/// (a bitmap of the patterns' q-gram hashes in shared memory tested at every text offset, then
-/// the bucket of candidates verified: O(n) filter work plus O(candidates * bucket)); m-bndm (seed
-/// 003's mapping: text pages in shared memory, pattern subsets across blocks).
+/// m-bndm (multi-pattern BNDM, Navarro & Raffinot 2002 / Zhao & Wu, "Research on Multiple Pattern String
+/// Matching with Bit-parallelism Based on GPU": the prefixes of length min(shortest, 64) packed into 64-bit
+/// words, verified); teddy (Hyperscan's Teddy: nibble-mask shuffles over 32 bytes with AVX2, 16 with SSSE3, a
+/// scalar table otherwise, then verification); fdr (FDR-like bucketed shift-or over 2-byte grams). GPU
+/// (docs/multi.md): qgram-filter (a bitmap of the patterns' q-gram hashes in shared memory tested at every
+/// text offset, then the bucket of candidates verified: O(n) filter work plus O(candidates * bucket)); m-bndm
+/// (seed 003's mapping: text pages in shared memory, pattern subsets across blocks).
 ///
 /// Errors: InvalidArgument for an empty set, an empty pattern (the message gives its index) or
 /// an unknown algorithm (the message lists the names); BackendUnavailable for Backend::cuda when

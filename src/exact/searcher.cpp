@@ -39,7 +39,7 @@ constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
 // `auto` for a FILE (find_all_file): a text already in host memory never reaches the GPU faster
 // than 16 cores scan it (detail::cuda::auto_min_bytes() is unbounded), but a file in the page cache
 // must be read anyway. Measured on the H200 host by file size (bench/results/
-// gpu-exact-2026-11-22-threshold-file.md, warm context, 16-byte pattern): the GPU pread path 27.1 /
+// exact/gpu-threshold-file_h200-16core.md, warm context, 16-byte pattern): the GPU pread path 27.1 /
 // 33.5 / 35.7 GB/s at 2 / 4 / 8 GB, the CLI's CPU path over a fresh mapping 30.4 / 28.4 / 27.1 GB/s.
 // A process that searches one file also pays the CUDA context (0.11-0.13 s), so the GPU wins once
 // n / 27.1 GB/s > 0.12 s + n / 35.7 GB/s: from about 13.5 GB; rounded up to 16 GB.

@@ -23,10 +23,11 @@ std::unique_ptr<ExactAlgorithm> make_shift_or(std::string_view pattern);
 /// Navarro-Raffinot 1998 BNDM on 64-bit words: O(n/m) best for m <= 64; longer patterns filter
 /// with their first 64 bytes and verify the rest.
 std::unique_ptr<ExactAlgorithm> make_bndm(std::string_view pattern);
-/// Seed 001's two-byte SIMD filter (the two rarest bytes of the pattern) with memcmp
-/// verification, at the level simd_level() detected (src/cpu/simd/simd_search.hpp).
+/// The two-byte SIMD filter of Song, Lu, Luo & Wang, "Parallel programming: string matching" (the two
+/// rarest bytes of the pattern) with memcmp verification, at the level simd_level() detected
+/// (src/exact/cpu/simd/simd_search.hpp).
 std::unique_ptr<ExactAlgorithm> make_simd(std::string_view pattern);
-/// The `auto` rule (docs/exact-search.md): the algorithm measured fastest for this pattern.
+/// The `auto` rule (docs/exact.md): the algorithm measured fastest for this pattern.
 std::unique_ptr<ExactAlgorithm> make_auto(std::string_view pattern);
 
 }  // namespace strmatch::detail

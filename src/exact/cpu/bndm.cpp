@@ -1,7 +1,8 @@
 // bndm: Backward Nondeterministic DAWG Matching on 64-bit words, scalar, O(n/m) typical, O(nm)
 // worst; G. Navarro, M. Raffinot, "A bit-parallel approach to suffix automata", CPM 1998 / JEA
-// 2000 (seed 003's single-pattern BNDM). For m > 64 the window is the first 64 bytes and each hit
-// verifies the rest (memcmp).
+// 2000 (the single-pattern BNDM that Zhao & Wu extend in "Research on Multiple Pattern String Matching with
+// Bit-parallelism Based on GPU"). For m > 64 the window is the first 64 bytes and each hit verifies the rest
+// (memcmp).
 #include <array>
 #include <cstring>
 

@@ -1,5 +1,6 @@
 // kmp: Knuth-Morris-Pratt failure-function automaton, scalar, O(n + m); Knuth, Morris, Pratt,
-// "Fast pattern matching in strings", SIAM J. Comput. 6(2), 1977 (seed 001's serial algorithm).
+// "Fast pattern matching in strings", SIAM J. Comput. 6(2), 1977 (serial algorithm of Song, Lu, Luo & Wang,
+// "Parallel programming: string matching").
 #include <vector>
 
 #include "exact/cpu/algorithms.hpp"

@@ -1,5 +1,6 @@
 // naive: the brute-force window-by-window comparison, O(nm) worst case; scalar; the textbook
-// baseline (seed 001's and seed 002's "BF").
+// baseline (the "BF" of Song, Lu, Luo & Wang, "Parallel programming: string matching"; Xu & Zhu, "A fast
+// string matching algorithm accelerated by the GPU").
 #include "exact/cpu/algorithms.hpp"
 
 namespace strmatch::detail {

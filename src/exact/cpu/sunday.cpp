@@ -1,6 +1,6 @@
 // sunday: Quick Search, shift by the byte just after the window, scalar, O(nm) worst,
 // O(n/(m+1)) typical; D. M. Sunday, "A very fast substring search algorithm", CACM 33(8), 1990
-// (seed 002's algorithm).
+// (algorithm of Xu & Zhu, "A fast string matching algorithm accelerated by the GPU").
 #include <array>
 #include <cstring>
 

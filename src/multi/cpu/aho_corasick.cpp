@@ -1,7 +1,7 @@
 // aho-corasick: the Aho-Corasick automaton (Aho & Corasick, CACM 1975) over byte classes, dense
 // DFA rows for the states nearest the root and sparse rows with failure links beyond; scalar.
 //
-// Layout (docs/multi-pattern.md, "Memory"):
+// Layout (docs/multi.md, "Memory"):
 // - Byte classes: every byte that occurs in no pattern shares class 0; each byte that occurs
 //   gets its own class (letters folded when any pattern is case-insensitive). The stride of a
 //   dense row is the number of classes, so a set over 40 distinct bytes has rows of 40 entries.

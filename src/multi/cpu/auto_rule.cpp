@@ -1,11 +1,11 @@
-// The CPU pattern-set `auto` rule: which CPU algorithm a set gets (measured; docs/multi-pattern.md).
+// The CPU pattern-set `auto` rule: which CPU algorithm a set gets (measured; docs/multi.md).
 #include "multi/cpu/fdr_levels.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 
 namespace strmatch::detail::multi {
 
-/// The `auto` rule (docs/multi-pattern.md, section `auto`); measured one thread on the first
-/// 200 MB of the Linux tar against Hyperscan (bench/results/multi-cpu-*):
+/// The `auto` rule (docs/multi.md, section `auto`); measured one thread on the first
+/// 200 MB of the Linux tar against Hyperscan (bench/results/multi/cpu-sets*):
 /// - fdr for sets of 4+-byte patterns with at most 100 patterns, or at most 1,200 when at least
 ///   half of them are 8 bytes or longer (identifier-like). With AVX-512 VBMI its byte-set loop
 ///   (up to 128 patterns) gave 2.8x, 3.2x and 1.2..1.4x Hyperscan at 10, 32 and 100 identifiers

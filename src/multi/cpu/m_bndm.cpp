@@ -1,15 +1,17 @@
 // m-bndm: multi-pattern Backward Nondeterministic DAWG Matching (Navarro & Raffinot, "Flexible
-// Pattern Matching in Strings", 2002; seed 003's algorithm); 64-bit words, scalar.
+// Pattern Matching in Strings", 2002; algorithm of Zhao & Wu, "Research on Multiple Pattern String Matching
+// with Bit-parallelism Based on GPU"); 64-bit words, scalar.
 //
 // Window length w = min(shortest pattern, 64). The distinct w-byte prefixes (a "group": every
 // pattern sharing a prefix, under its case flag) are packed 64 / w to a 64-bit word, one w-bit
 // segment each, the prefix reversed inside it (bit w-1 of a segment is the prefix's first byte).
 // Each window text[pos, pos + w) is read backwards with D' = (D << 1) & B[c] per word; after each
-// shift the bit that crossed into the next segment is cleared (seed 003: "bits cleared between
-// patterns after each shift"). A segment whose top bit is alive after j bytes read has a prefix
-// of its group ending at the window's left part: the window may shift only by the smallest such
-// j > 0; alive after all w bytes, the prefix occurs at pos and every pattern of the group is
-// verified on its remaining bytes. Cost per window: the number of words times the bytes read.
+// shift the bit that crossed into the next segment is cleared (Zhao & Wu, "Research on Multiple Pattern
+// String Matching with Bit-parallelism Based on GPU": "bits cleared between patterns after each shift"). A
+// segment whose top bit is alive after j bytes read has a prefix of its group ending at the window's left
+// part: the window may shift only by the smallest such j > 0; alive after all w bytes, the prefix occurs at
+// pos and every pattern of the group is verified on its remaining bytes. Cost per window: the number of words
+// times the bytes read.
 #include <algorithm>
 #include <numeric>
 

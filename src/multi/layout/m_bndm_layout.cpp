@@ -1,5 +1,6 @@
-// M-BNDM table construction (seed 003; Navarro & Raffinot, "Flexible Pattern Matching in Strings",
-// 2002): prefixes grouped, packed into 64-bit words, B masks per byte.
+// M-BNDM table construction (Zhao & Wu, "Research on Multiple Pattern String Matching with Bit-parallelism
+// Based on GPU"; Navarro & Raffinot, "Flexible Pattern Matching in Strings", 2002): prefixes grouped, packed
+// into 64-bit words, B masks per byte.
 #include "multi/layout/m_bndm_layout.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The GPU qgram-filter's tables, built on the host (strmatch's design; docs/multi-pattern.md).
+// The GPU qgram-filter's tables, built on the host (strmatch's design; docs/multi.md).
 #include "multi/layout/qgram_layout.hpp"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
-// simd: seed 001's byte filter (broadcast pattern bytes, compare a vector of windows at once,
-// AND the masks, verify candidates with memcmp) on AVX-512BW / AVX2 / SSE2 / scalar, comparing
-// the 2 (3, 4, 8) rarest bytes of the pattern (memchr's "rare bytes" heuristic) instead of first/last.
+// simd: the byte filter of Song, Lu, Luo & Wang, "Parallel programming: string matching" (broadcast
+// pattern bytes, compare a vector of windows at once, AND the masks, verify candidates with memcmp) on
+// AVX-512BW / AVX2 / SSE2 / scalar, comparing the 2 (3, 4, 8) rarest bytes of the pattern (memchr's "rare
+// bytes" heuristic) instead of first/last.
 #include "exact/cpu/simd/simd_search.hpp"
 
 #include <algorithm>
@@ -23,7 +24,7 @@ namespace strmatch::detail {
 
 namespace {
 
-/// Above this estimated pass rate of the two rarest bytes, compare four (docs/exact-search.md).
+/// Above this estimated pass rate of the two rarest bytes, compare four (docs/exact.md).
 constexpr double kFourBytePassRate = 1e-3;
 
 /// What every kernel needs: the pattern and the compared bytes with their offsets (< m).
@@ -314,7 +315,7 @@ class SimdFilter final : public ExactAlgorithm {
   std::string_view name() const noexcept override { return "simd"; }
 
  private:
-  // Guard cost model (docs/exact-search.md): a verified candidate costs about kCandidateNs plus
+  // Guard cost model (docs/exact.md): a verified candidate costs about kCandidateNs plus
   // kVerifyNsPerByte per pattern byte, kmp about 1 ns per text byte; switch when the filter's
   // verification alone costs kGuardRatio times what kmp would spend on the segment.
   static constexpr std::size_t kGuardSegment = 64 * 1024;

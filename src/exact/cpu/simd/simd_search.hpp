@@ -1,12 +1,13 @@
-// Internal: the simd exact-search filter (seed 001) at a chosen SIMD level, for tests and benches.
+// Internal: the simd exact-search filter (Song, Lu, Luo & Wang, "Parallel programming: string matching") at a
+// chosen SIMD level, for tests and benches.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string_view>
 
-#include "exact/cpu/exact_algorithm.hpp"
 #include "core/cpu/simd_level.hpp"
+#include "exact/cpu/exact_algorithm.hpp"
 
 namespace strmatch::detail {
 
@@ -20,7 +21,7 @@ struct RareBytes {
 RareBytes choose_rare_bytes(std::string_view pattern, int count) noexcept;
 
 /// How many bytes the `simd` filter compares for this pattern (1, 2, 3, 4 or 8), by the rule
-/// measured in docs/exact-search.md: m when m < 4 (the whole pattern: no verification); for a
+/// measured in docs/exact.md: m when m < 4 (the whole pattern: no verification); for a
 /// small-alphabet pattern (<= 4 distinct byte values, e.g. DNA) 8 when m >= 8, else 4; 4 when the
 /// two rarest bytes are common (estimated pass rate > 1e-3); else 2.
 int simd_compared_bytes(std::string_view pattern) noexcept;
