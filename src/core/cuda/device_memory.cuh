@@ -210,7 +210,8 @@ inline void cpu_relax() {
 /// once dst is 16-byte aligned, so the destination lines are written to memory without being read
 /// first (a plain copy of such sizes reads them: 3 host memory passes instead of 2, and the PCIe
 /// copy that reads them next is the 4th, all sharing the host's memory bandwidth; measured on the
-/// H200 host: seed 002's 8 MB end-to-end 377 -> 273 us); ends with a store fence, so another thread
+/// H200 host: the 8 MB text of Xu and Zhu's Sunday experiment, end to end, 377 -> 273 us); ends
+/// with a store fence, so another thread
 /// (or the DMA engine, queued after a release/acquire hand-off) sees the bytes. Otherwise
 /// std::memcpy: larger copies are streamed by glibc itself, and this loop measured slower there
 /// (pattern-set end-to-end scans of 4 MiB parts: 44.5-45.6 GB/s against 49.1-52.3 GB/s).

@@ -1,7 +1,9 @@
 // Exact-search kernels, CUDA sm_90: "tile-filter" (4- or 8-byte SWAR filter over a per-warp
 // shared-memory ring fed by 16-byte coalesced loads; strmatch's own design after the SIMD
-// first/last-byte filter of seed 001) and "sunday" (seed 002's one-thread-per-64-byte-piece Sunday
-// kernel, every occurrence).
+// first/last-byte filter of Song, Lu, Luo and Wang's slides "Parallel programming: string
+// matching") and "sunday" (Sunday's Quick Search on the GPU, per the paper of Xu and Zhu, "A fast
+// string matching algorithm accelerated by the GPU": one thread per 64-byte piece; here it reports
+// every occurrence). Launched from launch.cu only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,7 +27,7 @@ constexpr std::uint32_t kMaxFilterOffset = 120;  // fourth filter byte: pattern[
 /// word c..c+3, c = min((m - 4) & ~3, 120), for patterns of at least 8 bytes (small alphabets).
 constexpr int kWideFilter = 8;
 constexpr int kRingWords = 2 * static_cast<int>(kStepBytes / 4) + static_cast<int>(kHaloBytes / 4);
-constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (seed 002)
+constexpr std::uint64_t kPieceBytes = 64;  // sunday: one thread per piece (as in Xu and Zhu's paper)
 
 /// The pattern in device memory plus the filter's broadcast bytes.
 struct PatternView {
@@ -278,10 +280,10 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   scan_segment<K, Mode::direct>(t, p, seg, rings[warp], d);
 }
 
-// ---- sunday (seed 002) -----------------------------------------------------------------------------
+// ---- sunday (Xu, Zhu: "A fast string matching algorithm accelerated by the GPU") --------------
 
 /// Sunday over one 64-byte piece: window starts [64 * piece, 64 * piece + 64) that are owned; reads
-/// up to m - 1 bytes past the piece (the seed's overlap). `pat` and `shift` in shared memory.
+/// up to m - 1 bytes past the piece (the paper's overlap). `pat` and `shift` in shared memory.
 /// Calls hit(offset) in increasing order.
 template <typename Hit>
 __device__ __forceinline__ void sunday_piece(const TextView& t, const std::uint8_t* pat, std::uint32_t m,

@@ -495,7 +495,7 @@ class QgramEngine final : public EngineBase {
   std::string detail_;
 };
 
-// ---- m-bndm (seed 003) ----------------------------------------------------------------------------
+// ---- m-bndm (Zhao, Wu) --------------------------------------------------------------------------------
 
 class BndmEngine final : public EngineBase {
  public:

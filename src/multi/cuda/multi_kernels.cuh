@@ -1,8 +1,9 @@
 // Pattern-set kernels, CUDA sm_90: "qgram-filter" (strmatch's own design: a bitmap of the
 // patterns' q-gram hashes in shared memory tested at every text offset, candidates looked up in
-// hashed buckets of patterns sorted by reversed string, in global memory) and "m-bndm" (seed 003:
-// multi-pattern BNDM with text pages in shared memory and pattern subsets across blocks, after Navarro &
-// Raffinot 2002).
+// hashed buckets of patterns sorted by reversed string, in global memory) and "m-bndm" (the mapping
+// of Zhao and Wu, "Research on Multiple Pattern String Matching with Bit-parallelism Based on GPU":
+// multi-pattern BNDM with text pages in shared memory and pattern subsets across blocks, after
+// Navarro & Raffinot 2002).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -328,7 +329,7 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads <= 256 ? 6 : 1)
   em.flush();
 }
 
-// ---- m-bndm (seed 003) ----------------------------------------------------------------------------
+// ---- m-bndm (Zhao, Wu) --------------------------------------------------------------------------------
 
 struct BndmTables {
   const std::uint64_t* b = nullptr;           ///< b[c * words + x]: B[c] of word x
