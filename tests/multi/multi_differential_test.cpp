@@ -223,7 +223,7 @@ std::vector<strmatch::Match> scan_in_chunks(const strmatch::detail::multi::Multi
   std::vector<strmatch::Match> got;
   per_pattern.assign(t.size(), 0);
   strmatch::detail::multi::MultiHits hits;
-  hits.matches = &got;
+  hits.positions = &got;
   hits.per_pattern = per_pattern.data();
   for (std::size_t b = 0; b < n; b += chunk) {
     const std::size_t own = std::min(chunk, n - b);
