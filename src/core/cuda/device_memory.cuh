@@ -31,15 +31,46 @@ namespace strmatch::detail::cuda {
 
 // ---- RAII buffers ----------------------------------------------------------------------------------
 
-template <typename T>
-class DeviceBuffer {
+/// Where a buffer lives: device memory (cudaMalloc).
+struct DeviceMemory {
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    STRMATCH_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  static void release(void* p) { (void)cudaFree(p); }
+};
+
+/// Where a buffer lives: page-locked host memory (cudaHostAlloc), the source of fast copies.
+struct PinnedMemory {
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+    return p;
+  }
+  static void release(void* p) { (void)cudaFreeHost(p); }
+};
+
+/// Where a buffer lives: page-locked host memory mapped into the device's address space.
+struct MappedMemory {
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    STRMATCH_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocMapped));
+    return p;
+  }
+  static void release(void* p) { (void)cudaFreeHost(p); }
+};
+
+/// `count` elements of T in `Memory`, freed with the buffer; grows on demand (never shrinks).
+template <typename T, typename Memory>
+class Buffer {
  public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { reset(); }
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { reset(); }
   void reset() {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
+    if (ptr_ != nullptr) Memory::release(ptr_);
     ptr_ = nullptr;
     size_ = 0;
   }
@@ -47,8 +78,7 @@ class DeviceBuffer {
   void ensure(std::size_t count) {
     if (count <= size_ && ptr_ != nullptr) return;
     reset();
-    STRMATCH_CUDA_CHECK(
-        cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(count, 1) * sizeof(T)));
+    ptr_ = static_cast<T*>(Memory::allocate(std::max<std::size_t>(count, 1) * sizeof(T)));
     size_ = count;
   }
   T* get() const { return ptr_; }
@@ -60,31 +90,9 @@ class DeviceBuffer {
 };
 
 template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { reset(); }
-  void reset() {
-    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    size_ = 0;
-  }
-  void ensure(std::size_t count) {
-    if (count <= size_ && ptr_ != nullptr) return;
-    reset();
-    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
-                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocDefault));
-    size_ = count;
-  }
-  T* get() const { return ptr_; }
-  std::size_t size() const { return size_; }
-
- private:
-  T* ptr_ = nullptr;
-  std::size_t size_ = 0;
-};
+using DeviceBuffer = Buffer<T, DeviceMemory>;
+template <typename T>
+using PinnedBuffer = Buffer<T, PinnedMemory>;
 
 /// Pinned host memory mapped into the device's address space (cudaHostAllocMapped): a kernel
 /// writes results straight into it through device(), and the host reads them through get() after
@@ -93,37 +101,27 @@ class PinnedBuffer {
 template <typename T>
 class MappedBuffer {
  public:
-  MappedBuffer() = default;
-  MappedBuffer(const MappedBuffer&) = delete;
-  MappedBuffer& operator=(const MappedBuffer&) = delete;
-  ~MappedBuffer() { reset(); }
   void reset() {
-    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
-    ptr_ = nullptr;
+    host_.reset();
     device_ = nullptr;
-    size_ = 0;
   }
   /// Makes room for at least `count` elements (contents are lost when it grows).
   void ensure(std::size_t count) {
-    if (count <= size_ && ptr_ != nullptr) return;
-    reset();
-    STRMATCH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_),
-                                      std::max<std::size_t>(count, 1) * sizeof(T), cudaHostAllocMapped));
-    const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), ptr_, 0);
+    if (count <= host_.size() && host_.get() != nullptr) return;
+    host_.ensure(count);
+    const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_.get(), 0);
     if (e != cudaSuccess) {
       reset();
       STRMATCH_CUDA_CHECK(e);
     }
-    size_ = count;
   }
-  T* get() const { return ptr_; }        ///< host address
-  T* device() const { return device_; }  ///< the same memory, as kernels address it
-  std::size_t size() const { return size_; }
+  T* get() const { return host_.get(); }  ///< host address
+  T* device() const { return device_; }   ///< the same memory, as kernels address it
+  std::size_t size() const { return host_.size(); }
 
  private:
-  T* ptr_ = nullptr;
+  Buffer<T, MappedMemory> host_;
   T* device_ = nullptr;
-  std::size_t size_ = 0;
 };
 
 // ---- staging slots ----------------------------------------------------------------------------------
