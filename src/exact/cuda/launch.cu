@@ -209,6 +209,19 @@ void enqueue_count(const DevicePattern& pat, const TextView& t, unsigned long lo
   }
 }
 
+std::uint64_t count_region(const DevicePattern& pat, const TextView& t,
+                           DeviceBuffer<unsigned long long>& counter,
+                           PinnedBuffer<unsigned long long>& host_counter, cudaStream_t stream) {
+  counter.ensure(1);
+  host_counter.ensure(1);
+  STRMATCH_CUDA_CHECK(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
+  enqueue_count(pat, t, counter.get(), stream);
+  STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_counter.get(), counter.get(), sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, stream));
+  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return *host_counter.get();
+}
+
 void Scratch::ensure(std::uint64_t items_needed, std::uint32_t segment_cap, std::uint64_t out_cap) {
   if (items_needed > max_items) {
     counts.ensure(items_needed + 1);

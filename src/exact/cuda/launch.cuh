@@ -91,6 +91,12 @@ struct Scratch {
 void enqueue_count(const DevicePattern& pat, const TextView& t, unsigned long long* total,
                    cudaStream_t stream);
 
+/// Occurrences of one region counted now: enqueue_count into `counter` (zeroed first; one element
+/// is made room for in both buffers), copied back into `host_counter`; synchronises `stream`.
+std::uint64_t count_region(const DevicePattern& pat, const TextView& t,
+                           DeviceBuffer<unsigned long long>& counter,
+                           PinnedBuffer<unsigned long long>& host_counter, cudaStream_t stream);
+
 /// Positions mode, first half: per-item counts (tile-filter also stages up to cap hits per
 /// segment), their exclusive scan (CUB), and the total copied to pinned memory. Asynchronous.
 void enqueue_positions(const DevicePattern& pat, const TextView& t, Scratch& sc, cudaStream_t stream);

@@ -36,6 +36,14 @@ struct ResidentSearcher::Impl {
   d::DeviceBuffer<unsigned long long> counter;
   d::PinnedBuffer<unsigned long long> host_counter;
   cudaStream_t stream() const { return static_cast<cudaStream_t>(options.stream); }
+  /// The statistics of a search of n bytes, before it runs.
+  SearchStats stats_for(std::uint64_t n) const {
+    SearchStats stats;
+    stats.backend = Backend::cuda;
+    stats.algorithm = algorithm;
+    stats.bytes = n;
+    return stats;
+  }
 };
 
 ResidentSearcher::ResidentSearcher(std::string_view pattern, ResidentOptions options)
@@ -60,10 +68,7 @@ const std::string& ResidentSearcher::algorithm() const noexcept { return impl_->
 SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) const {
   const auto start = detail::Clock::now();
   Impl& s = *impl_;
-  SearchStats stats;
-  stats.backend = Backend::cuda;
-  stats.algorithm = s.algorithm;
-  stats.bytes = n;
+  SearchStats stats = s.stats_for(n);
   const std::uint64_t m = s.pattern->view.m;
   const cudaStream_t st = s.stream();
   if (s.kernel == d::Kernel::tile_filter && s.options.small_text_path && n <= d::kSmallTextBytes) {
@@ -72,13 +77,8 @@ SearchStats ResidentSearcher::count(const void* device_text, std::uint64_t n) co
     stats.seconds = detail::seconds_since(start);
     return stats;
   }
-  STRMATCH_CUDA_CHECK(cudaMemsetAsync(s.counter.get(), 0, sizeof(unsigned long long), st));
-  d::enqueue_count(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0), s.counter.get(),
-                   st);
-  STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.host_counter.get(), s.counter.get(), sizeof(unsigned long long),
-                                      cudaMemcpyDeviceToHost, st));
-  STRMATCH_CUDA_CHECK(cudaStreamSynchronize(st));
-  stats.occurrences = *s.host_counter.get();
+  stats.occurrences = d::count_region(*s.pattern, d::make_text_view(device_text, n, d::owned(0, n, n, m), 0),
+                                      s.counter, s.host_counter, st);
   stats.seconds = detail::seconds_since(start);
   return stats;
 }
@@ -87,10 +87,7 @@ SearchStats ResidentSearcher::find_all(const void* device_text, std::uint64_t n,
                                        const OffsetSink& sink) const {
   const auto start = detail::Clock::now();
   Impl& s = *impl_;
-  SearchStats stats;
-  stats.backend = Backend::cuda;
-  stats.algorithm = s.algorithm;
-  stats.bytes = n;
+  SearchStats stats = s.stats_for(n);
   const std::uint64_t m = s.pattern->view.m;
   const cudaStream_t st = s.stream();
   const std::uint64_t chunk = s.options.chunk_bytes != 0 ? s.options.chunk_bytes : d::kDefaultResidentChunk;

@@ -366,14 +366,7 @@ void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, con
       stats.occurrences = small_count(pat, v, e.small, stream);
       return;
     }
-    e.counter.ensure(1);
-    e.host_counter.ensure(1);
-    STRMATCH_CUDA_CHECK(cudaMemsetAsync(e.counter.get(), 0, sizeof(unsigned long long), stream));
-    enqueue_count(pat, v, e.counter.get(), stream);
-    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(e.host_counter.get(), e.counter.get(), sizeof(unsigned long long),
-                                        cudaMemcpyDeviceToHost, stream));
-    STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-    stats.occurrences = *e.host_counter.get();
+    stats.occurrences = count_region(pat, v, e.counter, e.host_counter, stream);
     return;
   }
   bool stopped = false;
