@@ -164,7 +164,7 @@ TEST_F(CliGpu, FileLargerThanTheSmallTextPathStreamsInChunks) {
   const std::size_t n = (std::size_t{136} << 20) + 77;
   std::string text(n, 'x');
   for (std::size_t i = 4095; i < n; i += 4096) text[i] = '\n';
-  // The streaming path's default chunk is n / 4 rounded up to 4 KiB (src/cuda/exact_cuda.cu):
+  // The streaming path's default chunk is n / 4 rounded up to 4 KiB (src/exact/cuda/stream.cu):
   // occurrences straddle the first three chunk boundaries.
   const std::size_t chunk = (n / 4 + 4095) & ~std::size_t{4095};
   std::vector<std::uint64_t> planted;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/env.hpp"
+#include "strmatch/cuda.hpp"
 
 namespace strmatch::test {
 
@@ -115,3 +116,10 @@ inline std::string random_substring(std::mt19937_64& rng, std::string_view text,
 }
 
 }  // namespace strmatch::test
+
+/// Skips the current test, visibly, where no GPU is usable (with the reason); GPU tests start with it.
+#define SKIP_WITHOUT_GPU()                                                            \
+  do {                                                                                \
+    std::string why_;                                                                 \
+    if (!strmatch::cuda::available(&why_)) GTEST_SKIP() << "no usable GPU: " << why_; \
+  } while (0)

@@ -17,7 +17,7 @@ namespace strmatch::detail::cuda {
 /// The GPU's exact-search algorithm names, "auto" first: auto, tile-filter, sunday.
 const std::vector<std::string>& exact_algorithm_names();
 
-/// Smallest text (bytes) for which Backend::automatic picks the GPU (measured; see docs/cuda.md).
+/// Smallest text (bytes) for which Backend::automatic picks the GPU (measured; see docs/gpu.md).
 std::uint64_t auto_min_bytes();
 
 /// Knobs of the streaming path (host memory -> pinned staging -> device). Zero means "default".
@@ -34,7 +34,7 @@ struct StreamTuning {
   /// values, else 4), 4 or 8 force it (8 applies from m = 8). Anything else: InvalidArgument.
   std::uint32_t filter = 0;
   /// Texts up to 128 MiB (and chunk_bytes 0 or >= the text): one device copy filled in pieces by
-  /// the host threads, one launch with results in mapped host memory (docs/cuda.md). false forces
+  /// the host threads, one launch with results in mapped host memory (docs/gpu.md). false forces
   /// the chunked streaming path (tests, benchmarks).
   bool small_text_path = true;
   /// How the small-text path moves the text to the device (results never depend on it):

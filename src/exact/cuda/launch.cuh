@@ -23,7 +23,7 @@ namespace strmatch::detail::cuda {
 
 constexpr std::uint32_t kDefaultSegmentCapacity = 32;
 
-// The small-text path (docs/cuda.md, "Small texts"): a text of at most kSmallTextBytes is searched
+// The small-text path (docs/gpu.md, "Small texts"): a text of at most kSmallTextBytes is searched
 // as one region with one launch whose results land in mapped host memory.
 constexpr std::uint64_t kSmallTextBytes = std::uint64_t{128} << 20;
 // ---- algorithms ----------------------------------------------------------------------------------

@@ -24,10 +24,10 @@ namespace strmatch::detail::cuda {
 
 namespace {
 
-// Measured on an H200 with 16 host cores (bench/results/gpu-exact.md, docs/cuda.md): for a text in
-// host memory the CPU path (SIMD, all cores, 70-85 GB/s) beats the GPU streaming path (bounded by
-// the PCIe link, 55 GB/s, and by copying into pinned memory) at every size measured, 64 KB to 2 GB,
-// so `auto` keeps host texts on the CPU. STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
+// Measured on an H200 with 16 host cores (bench/results/exact/gpu-all-sections_h200-16core.md, section
+// threshold; docs/gpu.md): for a text in host memory the CPU path (SIMD, all cores, 70-85 GB/s) beats the GPU
+// streaming path (bounded by the PCIe link, 55 GB/s, and by copying into pinned memory) at every size
+// measured, 64 KB to 2 GB, so `auto` keeps host texts on the CPU. STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
 constexpr std::uint64_t kAutoMinBytes = UINT64_MAX;
 
 constexpr std::uint64_t kDefaultStreamOutput = std::uint64_t{1} << 20;  // offsets per window

@@ -29,7 +29,7 @@ namespace {
 
 using namespace multi_gpu;
 
-// Host texts below this size stay on the CPU under Backend::automatic (docs/multi-pattern.md).
+// Host texts below this size stay on the CPU under Backend::automatic (docs/multi.md).
 constexpr std::uint64_t kAutoMinBytes = std::uint64_t{16} << 20;
 constexpr std::uint64_t kResidentWindow = std::uint64_t{1} << 30;  // offsets per resident window
 constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;

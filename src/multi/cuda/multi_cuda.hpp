@@ -18,7 +18,7 @@ namespace strmatch::detail::cuda {
 const std::vector<std::string>& multi_algorithm_names();
 
 /// Smallest host text (bytes) for which Backend::automatic scans a pattern set on the GPU
-/// (measured; docs/multi-pattern.md). STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES overrides it.
+/// (measured; docs/multi.md). STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES overrides it.
 std::uint64_t multi_auto_min_bytes();
 
 /// A pattern set compiled for one GPU algorithm: its tables live in device memory. Scans take

@@ -1,6 +1,6 @@
 // Internal: the packed M-BNDM tables (Zhao & Wu, "Research on Multiple Pattern String Matching with
 // Bit-parallelism Based on GPU"; Navarro & Raffinot 2002) built from a pattern table, in the layout the GPU
-// m-bndm kernel reads (src/cuda/multi_kernels.cuh).
+// m-bndm kernel reads (src/multi/cuda/multi_kernels.cuh).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Internal: the tables of the GPU qgram-filter (suffix q-gram classes, a hashed bitmap, sorted
 // hashed buckets), built from a pattern table on the host, and the hash, fold and order helpers the
-// kernel (src/cuda/multi_kernels.cuh) shares with the builder. Plain C++: under nvcc the helpers are
+// kernel (src/multi/cuda/multi_kernels.cuh) shares with the builder. Plain C++: under nvcc the helpers are
 // __host__ __device__, elsewhere (the builder, the unit tests' scalar model of the kernel) inline.
 #pragma once
 

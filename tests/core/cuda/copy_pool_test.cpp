@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/cuda/device_memory.cuh"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -23,7 +24,7 @@ namespace cu = strmatch::detail::cuda;
 TEST(CopyForDevice, CopiesEveryByteForAnyAlignmentAndSize) {
   // Sizes around the streaming threshold (256) and the 64-byte loop, every destination and source
   // misalignment; the bytes around the destination range stay untouched.
-  std::mt19937_64 rng(20261122);
+  std::mt19937_64 rng(strmatch::test::test_seed());
   std::vector<std::uint8_t> src(9000), dst(9100);
   for (auto& b : src) b = static_cast<std::uint8_t>(rng());
   for (const std::size_t n :
@@ -74,7 +75,7 @@ TEST(CopyPool, RunTasksRunsEveryIndexOnceAndPollsOnTheCallingThread) {
 }
 
 TEST(CopyPool, RunFillsTheBufferInDisjointAlignedParts) {
-  std::mt19937_64 rng(7);
+  std::mt19937_64 rng(strmatch::test::test_seed() + 7);
   std::vector<std::uint8_t> src((std::size_t{3} << 20) + 5);
   for (auto& b : src) b = static_cast<std::uint8_t>(rng());
   for (const unsigned threads : {1u, 3u, 16u}) {

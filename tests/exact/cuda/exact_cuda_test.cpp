@@ -1,5 +1,7 @@
 // Differential tests of the cuda backend (tile-filter, sunday; streaming and resident paths)
 // against the naive reference on seeded random inputs. Skipped, with the reason, without a GPU.
+#include "exact/cuda/exact_cuda.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "exact/cuda/exact_cuda.hpp"
 #include "reference/exact.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
@@ -25,12 +26,6 @@ using strmatch::test::long_tests;
 using strmatch::test::random_text;
 using strmatch::test::rerun_hint;
 using strmatch::test::test_seed;
-
-#define SKIP_WITHOUT_GPU()                                                            \
-  do {                                                                                \
-    std::string why_;                                                                 \
-    if (!strmatch::cuda::available(&why_)) GTEST_SKIP() << "no usable GPU: " << why_; \
-  } while (0)
 
 /// A pattern of length m: usually cut from the text (so that it occurs), sometimes random.
 std::string random_pattern(std::mt19937_64& rng, const std::string& text, std::size_t m, int alphabet) {

@@ -37,8 +37,7 @@ std::vector<std::uint64_t> resident_offsets(const ExactSearcher& s, const void* 
 }
 
 TEST(ExactSearcherResident, RandomTextsMatchTheReferenceOnEveryGpuAlgorithm) {
-  std::string why;
-  if (!strmatch::cuda::available(&why)) GTEST_SKIP() << "no usable GPU: " << why;
+  SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(strmatch::test::test_seed() + 73);
   for (int round = 0; round < 16; ++round) {
     const int sigma = round % 4 == 0 ? 2 : round % 4 == 1 ? 4 : round % 4 == 2 ? 26 : 256;

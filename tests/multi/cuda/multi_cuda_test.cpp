@@ -2,6 +2,8 @@
 // resident scans; positions, counts and per-pattern counts) against the CPU naive pattern set
 // on seeded random sets, plus named edge cases. GPU tests skip, with the reason, without a GPU;
 // the MultiCudaNoGpu tests cover machines without one.
+#include "multi/cuda/multi_cuda.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 #include <vector>
 
 #include "exact/cuda/exact_cuda.hpp"
-#include "multi/cuda/multi_cuda.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "strmatch/multi.hpp"
 #include "support/test_support.hpp"
@@ -40,12 +41,6 @@ using strmatch::test::long_tests;
 using strmatch::test::random_text;
 using strmatch::test::rerun_hint;
 using strmatch::test::test_seed;
-
-#define SKIP_WITHOUT_GPU()                                                \
-  do {                                                                    \
-    std::string why_;                                                     \
-    if (!cu::available(&why_)) GTEST_SKIP() << "no usable GPU: " << why_; \
-  } while (0)
 
 const std::vector<std::string> kGpuAlgorithms = {"auto", "qgram-filter", "m-bndm"};
 
