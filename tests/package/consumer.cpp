@@ -1,7 +1,51 @@
-// Links against the installed strmatch and checks one search against a hand-written answer.
-#include <strmatch/exact.hpp>
+// Links against the installed strmatch and checks the same verbs of both problems (compile once,
+// find_all, count, streaming) against hand-written answers.
+#include <cstring>
+#include <string>
+#include <strmatch/strmatch.hpp>
+#include <vector>
+
+namespace {
+/// A ByteSource over a string, one byte per read (the worst case for the streaming driver).
+class ByteByByte final : public strmatch::ByteSource {
+ public:
+  explicit ByteByByte(std::string s) : s_(std::move(s)) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    if (pos_ == s_.size() || capacity == 0) return 0;
+    dst[0] = static_cast<std::uint8_t>(s_[pos_++]);
+    return 1;
+  }
+
+ private:
+  std::string s_;
+  std::size_t pos_ = 0;
+};
+}  // namespace
 
 int main() {
-  const auto offsets = strmatch::find_all_offsets("abracadabra", "abra");
-  return offsets == std::vector<std::uint64_t>{0, 7} ? 0 : 1;
+  const std::string text = "abracadabra";
+  // Exact search: "abra" at 0 and 7.
+  if (strmatch::find_all_offsets(text, "abra") != std::vector<std::uint64_t>{0, 7}) return 1;
+  const strmatch::ExactSearcher searcher("abra");
+  if (searcher.count(text).occurrences != 2) return 2;
+  std::vector<std::uint64_t> streamed;
+  ByteByByte exact_source(text);
+  searcher.find_all(exact_source, [&](const strmatch::StreamBlock& b) {
+    streamed.insert(streamed.end(), b.offsets.begin(), b.offsets.end());
+    return true;
+  });
+  if (streamed != std::vector<std::uint64_t>{0, 7}) return 3;
+
+  // Pattern sets: {"bra" id 0, "cad" id 1} at 1 (0), 4 (1), 8 (0).
+  const std::vector<std::string> patterns = {"bra", "cad"};
+  const strmatch::PatternSet set{std::span<const std::string>(patterns)};
+  if (set.count(text).occurrences != 3) return 4;
+  std::vector<strmatch::Match> matches;
+  ByteByByte set_source(text);
+  set.find_all(set_source, [&](const strmatch::MultiStreamBlock& b) {
+    matches.insert(matches.end(), b.matches.begin(), b.matches.end());
+    return true;
+  });
+  const std::vector<strmatch::Match> want = {{1, 4, 0}, {4, 7, 1}, {8, 11, 0}};
+  return matches == want ? 0 : 5;
 }

@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "exact/cuda/exact_cuda.hpp"
+#include "core/cuda/device.hpp"
+#include "core/cuda/stream_tuning.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "strmatch/types.hpp"
 
