@@ -112,7 +112,7 @@ struct PatternCounts {
 /// scalar table otherwise, then verification); fdr (FDR-like bucketed shift-or over 2-byte grams). GPU
 /// (docs/multi.md): qgram-filter (a bitmap of the patterns' q-gram hashes in shared memory tested at every
 /// text offset, then the bucket of candidates verified: O(n) filter work plus O(candidates * bucket)); m-bndm
-/// (seed 003's mapping: text pages in shared memory, pattern subsets across blocks).
+/// (the mapping of Zhao & Wu's paper: text pages in shared memory, pattern subsets across blocks).
 ///
 /// Errors: InvalidArgument for an empty set, an empty pattern (the message gives its index) or
 /// an unknown algorithm (the message lists the names); BackendUnavailable for Backend::cuda when

@@ -1,5 +1,5 @@
-// Internal: the compiled pattern table shared by every pattern-set algorithm, the hit collector
-// and the interface each CPU pattern-set algorithm implements.
+// Internal: the hit collector and the interface each CPU pattern-set algorithm implements, and
+// their registry (the table they are compiled from is multi/pattern_table.hpp).
 #pragma once
 
 #include <cstddef>
@@ -12,44 +12,10 @@
 
 #include "core/algorithm.hpp"
 #include "core/cpu/simd_level.hpp"
+#include "multi/pattern_table.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail::multi {
-
-/// ASCII lower case ('A'..'Z' -> 'a'..'z'), every other byte unchanged.
-inline constexpr std::uint8_t fold(std::uint8_t c) noexcept {
-  return static_cast<std::uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-}
-
-/// The patterns in internal order: sorted by (id, input index), so that ordering matches by
-/// (begin, internal index) orders them by (begin, id). Immutable after construction.
-struct PatternTable {
-  std::string bytes;                  ///< every pattern's bytes, concatenated
-  std::vector<std::uint64_t> offset;  ///< pattern k is bytes[offset[k], offset[k] + length[k])
-  std::vector<std::uint32_t> length;
-  std::vector<std::uint8_t> nocase;        ///< 1: ASCII case-insensitive
-  std::vector<std::uint32_t> id;           ///< the caller's id
-  std::vector<std::uint32_t> input_index;  ///< position in the constructor's input
-  std::size_t shortest = 0, longest = 0;
-  bool any_nocase = false;
-
-  std::size_t size() const noexcept { return length.size(); }
-  const std::uint8_t* data(std::size_t k) const noexcept {
-    return reinterpret_cast<const std::uint8_t*>(bytes.data()) + offset[k];
-  }
-  std::string_view view(std::size_t k) const noexcept { return {bytes.data() + offset[k], length[k]}; }
-
-  /// True when pattern k occurs at t (the caller guarantees length[k] readable bytes at t).
-  bool equal_at(std::size_t k, const std::uint8_t* t) const noexcept {
-    const std::uint8_t* p = data(k);
-    const std::size_t m = length[k];
-    if (!nocase[k]) return std::memcmp(p, t, m) == 0;
-    for (std::size_t j = 0; j < m; ++j)
-      if (fold(p[j]) != fold(t[j])) return false;
-    return true;
-  }
-  std::uint64_t memory_bytes() const noexcept { return bytes.size() + size() * (8 + 4 + 1 + 4 + 4); }
-};
 
 /// The hit collector of a chunk (core/hits.hpp): matches carry the INTERNAL index as pattern_id
 /// (the driver maps it to the caller's id), per-pattern counts are indexed by internal index.

@@ -10,7 +10,7 @@
 
 #include "core/cuda/device.hpp"
 #include "core/cuda/stream_tuning.hpp"
-#include "multi/cpu/multi_algorithm.hpp"
+#include "multi/pattern_table.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail::cuda {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "multi/cpu/multi_algorithm.hpp"
+#include "multi/pattern_table.hpp"
 
 namespace strmatch::detail::multi {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "multi/cpu/multi_algorithm.hpp"
+#include "multi/pattern_table.hpp"
 
 #if defined(__CUDACC__)
 #define STRMATCH_HOST_DEVICE __host__ __device__ __forceinline__
