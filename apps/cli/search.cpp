@@ -23,7 +23,6 @@
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
-#include "strmatch/multi_stream.hpp"
 
 namespace strmatch::cli {
 
@@ -550,8 +549,8 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     mo.mode = !count                             ? MultiStreamMode::positions
               : mode_ == Mode::count_per_pattern ? MultiStreamMode::count_per_pattern
                                                  : MultiStreamMode::count;
-    const SearchStats st = find_all_stream(
-        *run_.set, source,
+    const SearchStats st = run_.set->find_all(
+        source,
         [&](const MultiStreamBlock& b) {
           const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
           if (tracker_) tracker_->begin_window(w);
