@@ -1,0 +1,180 @@
+// Reference (naive) specification of approximate search, infix mode (Sellers' semi-global DP):
+// what every approximate-search algorithm and backend will be tested against. Not optimised:
+// O(m * n) time and, for the traceback, O(m * n) memory; for tests on small inputs only.
+//
+// Semantics (the approximate-search issue's contract; docs will carry it to the public header):
+// pattern P (m >= 1 bytes), text T (n bytes). d(e), e = 0..n, is min over s <= e of the edit
+// distance (Levenshtein: unit substitutions, insertions, deletions) of P and T[s, e): the column
+// minimum of Sellers' DP with a free first row, d(0) = m. With the Hamming metric d(e) is the
+// number of mismatches of P and T[e - m, e) for e >= m, and no end exists below m.
+// - ends(k): every e >= 1 with d(e) <= k, with d(e) (k = 0: the ends of exact occurrences);
+// - best: the minimum of d over every end, and every end reaching it (Sellers; the GPU paper's
+//   output); nothing when no end exists;
+// - matches(k): one match per local minimum of d: a plateau is a maximal run of consecutive ends
+//   with equal d <= k; it is a local minimum when the end before it (d(0) = m counts; for Hamming a
+//   plateau starting at e = m counts as preceded by a larger d) has a larger d and the end after it,
+//   if any, has a larger d. The match ends at the plateau's LAST end e; its begin and CIGAR come
+//   from one traceback of the DP from cell (m, e) preferring the diagonal (= or X), then I (consumes
+//   a pattern byte), then D (consumes a text byte); begin is the column where it reaches row 0.
+//   "aa" in "aaaa" with k = 0 is ONE match [2, 4) (exact search reports 0, 1, 2).
+// Not yet covered here: the record separator, the prefix and global modes, batches of patterns.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace strmatch::reference {
+
+enum class ApproxMetric : std::uint8_t { edit, hamming };
+
+/// "No end here" in a column-minimum vector (Hamming ends below m).
+inline constexpr std::uint32_t kNoEnd = std::numeric_limits<std::uint32_t>::max();
+
+/// One reported approximate match: T[begin, end) aligns to P with `distance` errors; `cigar` in
+/// SAM's letters run-length encoded ("3=1X2="): = and X consume both, I a pattern byte, D a text byte.
+struct ApproxMatch {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::string cigar;
+  friend bool operator==(const ApproxMatch&, const ApproxMatch&) = default;
+};
+
+/// d(e) for e = 0..n (n + 1 entries): Sellers' column minima (edit) or the Hamming distances of the
+/// windows ending at e (kNoEnd for e < m).
+inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::string_view t,
+                                                       ApproxMetric metric = ApproxMetric::edit) {
+  const std::size_t m = p.size(), n = t.size();
+  std::vector<std::uint32_t> d(n + 1, kNoEnd);
+  if (metric == ApproxMetric::hamming) {
+    for (std::size_t e = m; e <= n; ++e) {
+      std::uint32_t x = 0;
+      for (std::size_t i = 0; i < m; ++i) x += p[i] != t[e - m + i] ? 1 : 0;
+      d[e] = x;
+    }
+    return d;
+  }
+  std::vector<std::uint32_t> col(m + 1);  // C[i][j] for the current column j
+  for (std::size_t i = 0; i <= m; ++i) col[i] = static_cast<std::uint32_t>(i);
+  d[0] = static_cast<std::uint32_t>(m);
+  for (std::size_t j = 1; j <= n; ++j) {
+    std::uint32_t diag = col[0];  // C[i-1][j-1]
+    col[0] = 0;                   // free first row
+    for (std::size_t i = 1; i <= m; ++i) {
+      const std::uint32_t up = col[i];  // C[i][j-1]
+      const std::uint32_t v = std::min({diag + (p[i - 1] != t[j - 1] ? 1u : 0u), col[i - 1] + 1, up + 1});
+      diag = up;
+      col[i] = v;
+    }
+    d[j] = col[m];
+  }
+  return d;
+}
+
+/// Every end e >= 1 with d(e) <= k, as (e, d(e)), increasing.
+inline std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(
+    std::string_view p, std::string_view t, std::uint32_t k, ApproxMetric metric = ApproxMetric::edit) {
+  const auto d = approx_column_minima(p, t, metric);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> out;
+  for (std::size_t e = 1; e < d.size(); ++e)
+    if (d[e] != kNoEnd && d[e] <= k) out.emplace_back(e, d[e]);
+  return out;
+}
+
+/// The best distance and every end reaching it; {kNoEnd, {}} when no end exists.
+inline std::pair<std::uint32_t, std::vector<std::uint64_t>> approx_best(
+    std::string_view p, std::string_view t, ApproxMetric metric = ApproxMetric::edit) {
+  const auto d = approx_column_minima(p, t, metric);
+  std::uint32_t best = kNoEnd;
+  for (std::size_t e = 1; e < d.size(); ++e) best = std::min(best, d[e]);
+  std::vector<std::uint64_t> ends;
+  if (best != kNoEnd)
+    for (std::size_t e = 1; e < d.size(); ++e)
+      if (d[e] == best) ends.push_back(e);
+  return {best, ends};
+}
+
+/// The traceback of the semi-global DP (free first row) from cell (m, e), preferring diagonal,
+/// then I, then D: sets *begin and returns the CIGAR (run-length encoded) and *distance = C[m][e].
+inline std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e,
+                                    std::uint64_t* begin, std::uint32_t* distance) {
+  const std::size_t m = p.size();
+  const std::size_t n = static_cast<std::size_t>(e);
+  std::vector<std::vector<std::uint32_t>> c(m + 1, std::vector<std::uint32_t>(n + 1, 0));
+  for (std::size_t i = 0; i <= m; ++i) c[i][0] = static_cast<std::uint32_t>(i);
+  for (std::size_t j = 1; j <= n; ++j)
+    for (std::size_t i = 1; i <= m; ++i)
+      c[i][j] =
+          std::min({c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u), c[i - 1][j] + 1, c[i][j - 1] + 1});
+  *distance = c[m][n];
+  std::string ops;  // reversed, one letter per operation
+  std::size_t i = m, j = n;
+  while (i > 0) {
+    if (j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
+      ops += p[i - 1] == t[j - 1] ? '=' : 'X';
+      --i;
+      --j;
+    } else if (c[i][j] == c[i - 1][j] + 1) {
+      ops += 'I';
+      --i;
+    } else {
+      ops += 'D';
+      --j;
+    }
+  }
+  *begin = j;
+  std::string cigar;
+  for (std::size_t a = ops.size(); a > 0;) {
+    std::size_t b = a;
+    while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
+    cigar += std::to_string(a - b) + ops[a - 1];
+    a = b;
+  }
+  return cigar;
+}
+
+/// One match per local minimum of d with d <= k (see the file comment), in increasing end order.
+inline std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_view t, std::uint32_t k,
+                                               ApproxMetric metric = ApproxMetric::edit) {
+  const auto d = approx_column_minima(p, t, metric);
+  const std::size_t m = p.size(), n = t.size();
+  const std::size_t first = metric == ApproxMetric::hamming ? m : 1;  // the first end
+  std::vector<ApproxMatch> out;
+  for (std::size_t e = first; e <= n && e >= 1;) {
+    std::size_t last = e;
+    while (last + 1 <= n && d[last + 1] == d[e]) ++last;  // the plateau [e, last]
+    const bool before_larger =
+        e == first ? (metric == ApproxMetric::hamming || d[0] > d[e]) : d[e - 1] > d[e];
+    const bool after_larger = last == n || d[last + 1] > d[e];
+    if (d[e] <= k && before_larger && after_larger) {
+      ApproxMatch mt;
+      mt.end = last;
+      mt.distance = d[e];
+      if (metric == ApproxMetric::hamming) {
+        mt.begin = last - m;
+        for (std::size_t i = 0; i < m; ++i) mt.cigar += p[i] == t[last - m + i] ? '=' : 'X';
+        std::string rle;
+        for (std::size_t a = 0; a < mt.cigar.size();) {
+          std::size_t b = a;
+          while (b < mt.cigar.size() && mt.cigar[b] == mt.cigar[a]) ++b;
+          rle += std::to_string(b - a) + mt.cigar[a];
+          a = b;
+        }
+        mt.cigar = rle;
+      } else {
+        std::uint32_t dist = 0;
+        mt.cigar = approx_traceback(p, t, last, &mt.begin, &dist);
+      }
+      out.push_back(std::move(mt));
+    }
+    e = last + 1;
+  }
+  return out;
+}
+
+}  // namespace strmatch::reference
