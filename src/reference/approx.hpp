@@ -17,7 +17,10 @@
 //   from one traceback of the DP from cell (m, e) preferring the diagonal (= or X), then I (consumes
 //   a pattern byte), then D (consumes a text byte); begin is the column where it reaches row 0.
 //   "aa" in "aaaa" with k = 0 is ONE match [2, 4) (exact search reports 0, 1, 2).
-// Not yet covered here: the record separator, the prefix and global modes, batches of patterns.
+// - record separator (optional byte): no occurrence contains it; the DP restarts after it as at the
+//   text's start (the `separator` argument; -1: none).
+// - prefix and global modes for pairs (approx_pair).
+// Not yet covered here: batches of patterns.
 #pragma once
 
 #include <algorithm>
@@ -47,8 +50,8 @@ struct ApproxMatch {
 
 /// d(e) for e = 0..n (n + 1 entries): Sellers' column minima (edit) or the Hamming distances of the
 /// windows ending at e (kNoEnd for e < m).
-inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::string_view t,
-                                                       ApproxMetric metric = ApproxMetric::edit) {
+inline std::vector<std::uint32_t> approx_column_minima_record(std::string_view p, std::string_view t,
+                                                              ApproxMetric metric) {
   const std::size_t m = p.size(), n = t.size();
   std::vector<std::uint32_t> d(n + 1, kNoEnd);
   if (metric == ApproxMetric::hamming) {
@@ -76,10 +79,39 @@ inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::
   return d;
 }
 
+/// The records of `t` cut at every `separator` byte (-1: none), as (offset, length); a separator
+/// belongs to no record, so no occurrence contains it and the DP restarts after it.
+inline std::vector<std::pair<std::size_t, std::size_t>> approx_records(std::string_view t, int separator) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (separator >= 0 && static_cast<unsigned char>(t[i]) == separator) {
+      out.emplace_back(start, i - start);
+      start = i + 1;
+    }
+  out.emplace_back(start, t.size() - start);
+  return out;
+}
+
+/// d(e) for e = 0..n with the record separator `separator` (-1: none): each record's own column
+/// minima; the column just after a separator is a restart (like column 0), not an end (kNoEnd).
+inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::string_view t,
+                                                       ApproxMetric metric = ApproxMetric::edit,
+                                                       int separator = -1) {
+  std::vector<std::uint32_t> d(t.size() + 1, kNoEnd);
+  for (const auto& [offset, length] : approx_records(t, separator)) {
+    const auto r = approx_column_minima_record(p, t.substr(offset, length), metric);
+    for (std::size_t e = 1; e <= length; ++e) d[offset + e] = r[e];
+  }
+  if (metric == ApproxMetric::edit) d[0] = static_cast<std::uint32_t>(p.size());
+  return d;
+}
+
 /// Every end e >= 1 with d(e) <= k, as (e, d(e)), increasing.
 inline std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(
-    std::string_view p, std::string_view t, std::uint32_t k, ApproxMetric metric = ApproxMetric::edit) {
-  const auto d = approx_column_minima(p, t, metric);
+    std::string_view p, std::string_view t, std::uint32_t k, ApproxMetric metric = ApproxMetric::edit,
+    int separator = -1) {
+  const auto d = approx_column_minima(p, t, metric, separator);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> out;
   for (std::size_t e = 1; e < d.size(); ++e)
     if (d[e] != kNoEnd && d[e] <= k) out.emplace_back(e, d[e]);
@@ -88,8 +120,8 @@ inline std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(
 
 /// The best distance and every end reaching it; {kNoEnd, {}} when no end exists.
 inline std::pair<std::uint32_t, std::vector<std::uint64_t>> approx_best(
-    std::string_view p, std::string_view t, ApproxMetric metric = ApproxMetric::edit) {
-  const auto d = approx_column_minima(p, t, metric);
+    std::string_view p, std::string_view t, ApproxMetric metric = ApproxMetric::edit, int separator = -1) {
+  const auto d = approx_column_minima(p, t, metric, separator);
   std::uint32_t best = kNoEnd;
   for (std::size_t e = 1; e < d.size(); ++e) best = std::min(best, d[e]);
   std::vector<std::uint64_t> ends;
@@ -138,10 +170,10 @@ inline std::string approx_traceback(std::string_view p, std::string_view t, std:
   return cigar;
 }
 
-/// One match per local minimum of d with d <= k (see the file comment), in increasing end order.
-inline std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_view t, std::uint32_t k,
-                                               ApproxMetric metric = ApproxMetric::edit) {
-  const auto d = approx_column_minima(p, t, metric);
+/// approx_matches within one record (no separator).
+inline std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::string_view t, std::uint32_t k,
+                                                      ApproxMetric metric) {
+  const auto d = approx_column_minima_record(p, t, metric);
   const std::size_t m = p.size(), n = t.size();
   const std::size_t first = metric == ApproxMetric::hamming ? m : 1;  // the first end
   std::vector<ApproxMatch> out;
@@ -173,6 +205,67 @@ inline std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_v
       out.push_back(std::move(mt));
     }
     e = last + 1;
+  }
+  return out;
+}
+
+/// One match per local minimum of d with d <= k (see the file comment), in increasing end order;
+/// with a separator, each record on its own (its restart column counts as d(0) = m).
+inline std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_view t, std::uint32_t k,
+                                               ApproxMetric metric = ApproxMetric::edit, int separator = -1) {
+  std::vector<ApproxMatch> out;
+  for (const auto& [offset, length] : approx_records(t, separator))
+    for (ApproxMatch mt : approx_matches_record(p, t.substr(offset, length), k, metric)) {
+      mt.begin += offset;
+      mt.end += offset;
+      out.push_back(std::move(mt));
+    }
+  return out;
+}
+
+/// Alignment modes of a pair (Edlib's names): infix (HW) is the search above; prefix (SHW) aligns P
+/// to a prefix of T, global (NW) to all of T.
+enum class ApproxMode : std::uint8_t { infix, prefix, global };
+
+/// A pair's alignment in `mode` (prefix or global; edit metric): the DP with first row C[0][j] = j,
+/// the distance C[m][e] at e = n (global) or at the smallest e minimising it (prefix), and the
+/// traceback from (m, e) with the same move order as approx_traceback (diagonal, I, D); begin = 0.
+inline ApproxMatch approx_pair(std::string_view p, std::string_view t, ApproxMode mode) {
+  const std::size_t m = p.size(), n = t.size();
+  std::vector<std::vector<std::uint32_t>> c(m + 1, std::vector<std::uint32_t>(n + 1, 0));
+  for (std::size_t i = 0; i <= m; ++i) c[i][0] = static_cast<std::uint32_t>(i);
+  for (std::size_t j = 0; j <= n; ++j) c[0][j] = static_cast<std::uint32_t>(j);
+  for (std::size_t j = 1; j <= n; ++j)
+    for (std::size_t i = 1; i <= m; ++i)
+      c[i][j] =
+          std::min({c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u), c[i - 1][j] + 1, c[i][j - 1] + 1});
+  std::size_t e = n;
+  if (mode == ApproxMode::prefix)
+    for (std::size_t j = 0; j <= n; ++j)
+      if (c[m][j] < c[m][e] || (c[m][j] == c[m][e] && j < e)) e = j;
+  ApproxMatch out;
+  out.end = e;
+  out.distance = c[m][e];
+  std::string ops;
+  std::size_t i = m, j = e;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
+      ops += p[i - 1] == t[j - 1] ? '=' : 'X';
+      --i;
+      --j;
+    } else if (i > 0 && c[i][j] == c[i - 1][j] + 1) {
+      ops += 'I';
+      --i;
+    } else {
+      ops += 'D';
+      --j;
+    }
+  }
+  for (std::size_t a = ops.size(); a > 0;) {
+    std::size_t b = a;
+    while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
+    out.cigar += std::to_string(a - b) + ops[a - 1];
+    a = b;
   }
   return out;
 }

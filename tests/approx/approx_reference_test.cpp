@@ -174,4 +174,66 @@ TEST(ApproxReference, NamedEdgeCases) {
   EXPECT_NE(ins[0].cigar.find('I'), std::string::npos) << ins[0].cigar;
 }
 
+TEST(ApproxReference, SeparatorCutsTheTextIntoRecordsSearchedAlone) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 504);
+  for (int round = 0; round < 200; ++round) {
+    // Lines over {a, b, \n}: the separator is '\n'.
+    std::string t = strmatch::test::random_text(rng, rng() % 60, "aab\n");
+    const std::string p = strmatch::test::random_text(rng, 1 + rng() % 5, "ab");
+    const std::uint32_t k = static_cast<std::uint32_t>(rng() % p.size());
+    for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+      std::vector<ApproxMatch> want;
+      std::vector<std::pair<std::uint64_t, std::uint32_t>> want_ends;
+      std::size_t start = 0;
+      for (std::size_t i = 0; i <= t.size(); ++i) {
+        if (i < t.size() && t[i] != '\n') continue;
+        const std::string_view line = std::string_view(t).substr(start, i - start);
+        for (ApproxMatch mt : strmatch::reference::approx_matches(p, line, k, metric)) {
+          mt.begin += start;
+          mt.end += start;
+          want.push_back(mt);
+        }
+        for (auto [e, dist] : strmatch::reference::approx_ends(p, line, k, metric))
+          want_ends.emplace_back(e + start, dist);
+        start = i + 1;
+      }
+      const auto got = strmatch::reference::approx_matches(p, t, k, metric, '\n');
+      EXPECT_EQ(got, want) << "p=" << p << " " << strmatch::test::rerun_hint();
+      EXPECT_EQ(strmatch::reference::approx_ends(p, t, k, metric, '\n'), want_ends);
+      for (const ApproxMatch& mt : got)
+        EXPECT_EQ(std::string_view(t).substr(mt.begin, mt.end - mt.begin).find('\n'), std::string_view::npos);
+    }
+  }
+}
+
+TEST(ApproxReference, PrefixAndGlobalPairsOnRandomInputs) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 505);
+  for (int round = 0; round < 300; ++round) {
+    const int sigma = std::array{2, 4, 20, 256}[round % 4];
+    const std::string t = strmatch::test::random_text(rng, rng() % 20, sigma);
+    const std::string p = strmatch::test::random_text(rng, 1 + rng() % 8, sigma);
+    const ApproxMatch global =
+        strmatch::reference::approx_pair(p, t, strmatch::reference::ApproxMode::global);
+    EXPECT_EQ(global.distance, levenshtein(p, t));
+    EXPECT_EQ(global.end, t.size());
+    EXPECT_TRUE(replays(global, p, t)) << global.cigar;
+    const ApproxMatch prefix =
+        strmatch::reference::approx_pair(p, t, strmatch::reference::ApproxMode::prefix);
+    std::uint32_t best = kNoEnd;
+    std::size_t best_end = 0;
+    for (std::size_t e = 0; e <= t.size(); ++e) {
+      const std::uint32_t x = levenshtein(p, std::string_view(t).substr(0, e));
+      if (x < best) best = x, best_end = e;
+    }
+    EXPECT_EQ(prefix.distance, best);
+    EXPECT_EQ(prefix.end, best_end);  // the smallest best end
+    EXPECT_TRUE(replays(prefix, p, t)) << prefix.cigar;
+  }
+  // Named: "abc" against "abcd": global 1 (one D at the end), prefix 0 ending at 3.
+  EXPECT_EQ(strmatch::reference::approx_pair("abc", "abcd", strmatch::reference::ApproxMode::global),
+            (ApproxMatch{0, 4, 1, "3=1D"}));
+  EXPECT_EQ(strmatch::reference::approx_pair("abc", "abcd", strmatch::reference::ApproxMode::prefix),
+            (ApproxMatch{0, 3, 0, "3="}));
+}
+
 }  // namespace
