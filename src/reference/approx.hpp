@@ -131,6 +131,18 @@ inline std::pair<std::uint32_t, std::vector<std::uint64_t>> approx_best(
   return {best, ends};
 }
 
+/// Run-length encodes one letter per operation, in alignment order ("==X=" -> "2=1X1=").
+inline std::string run_length_cigar(std::string_view ops) {
+  std::string cigar;
+  for (std::size_t a = 0; a < ops.size();) {
+    std::size_t b = a;
+    while (b < ops.size() && ops[b] == ops[a]) ++b;
+    cigar += std::to_string(b - a) + ops[a];
+    a = b;
+  }
+  return cigar;
+}
+
 /// The traceback of the semi-global DP (free first row) from cell (m, e), preferring diagonal,
 /// then I, then D: sets *begin and returns the CIGAR (run-length encoded) and *distance = C[m][e].
 inline std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e,
@@ -160,14 +172,7 @@ inline std::string approx_traceback(std::string_view p, std::string_view t, std:
     }
   }
   *begin = j;
-  std::string cigar;
-  for (std::size_t a = ops.size(); a > 0;) {
-    std::size_t b = a;
-    while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
-    cigar += std::to_string(a - b) + ops[a - 1];
-    a = b;
-  }
-  return cigar;
+  return run_length_cigar(std::string(ops.rbegin(), ops.rend()));
 }
 
 /// approx_matches within one record (no separator).
@@ -189,15 +194,9 @@ inline std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::s
       mt.distance = d[e];
       if (metric == ApproxMetric::hamming) {
         mt.begin = last - m;
-        for (std::size_t i = 0; i < m; ++i) mt.cigar += p[i] == t[last - m + i] ? '=' : 'X';
-        std::string rle;
-        for (std::size_t a = 0; a < mt.cigar.size();) {
-          std::size_t b = a;
-          while (b < mt.cigar.size() && mt.cigar[b] == mt.cigar[a]) ++b;
-          rle += std::to_string(b - a) + mt.cigar[a];
-          a = b;
-        }
-        mt.cigar = rle;
+        std::string ops;
+        for (std::size_t i = 0; i < m; ++i) ops += p[i] == t[last - m + i] ? '=' : 'X';
+        mt.cigar = run_length_cigar(ops);
       } else {
         std::uint32_t dist = 0;
         mt.cigar = approx_traceback(p, t, last, &mt.begin, &dist);
@@ -261,12 +260,7 @@ inline ApproxMatch approx_pair(std::string_view p, std::string_view t, ApproxMod
       --j;
     }
   }
-  for (std::size_t a = ops.size(); a > 0;) {
-    std::size_t b = a;
-    while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
-    out.cigar += std::to_string(a - b) + ops[a - 1];
-    a = b;
-  }
+  out.cigar = run_length_cigar(std::string(ops.rbegin(), ops.rend()));
   return out;
 }
 
