@@ -28,6 +28,22 @@ inline std::vector<std::string> union_names(std::vector<std::string> first,
   return first;
 }
 
+/// The names a problem's `backend` knows, "auto" first: the CPU's, the GPU's, or for automatic the
+/// CPU's followed by the GPU's the CPU lacks (what exact_algorithms() and
+/// pattern_set_algorithms() return).
+inline std::vector<std::string> algorithm_names(Backend backend, const std::vector<std::string>& cpu,
+                                                const std::vector<std::string>& gpu) {
+  switch (backend) {
+    case Backend::cpu:
+      return cpu;
+    case Backend::cuda:
+      return gpu;
+    case Backend::automatic:
+      return union_names(cpu, gpu);
+  }
+  return {};
+}
+
 /// The one unknown-name error of every problem: "unknown WHAT 'NAME' for the BACKEND backend
 /// (known: a, b, c)"; `backend` empty: "unknown WHAT 'NAME' (known: ...)".
 inline InvalidArgument unknown_algorithm(std::string_view what, std::string_view name,

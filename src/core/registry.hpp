@@ -15,7 +15,7 @@
 
 namespace strmatch::detail {
 
-/// A backend's algorithms for one problem. `Product` is the compiled algorithm, `Input` what it is
+/// The CPU algorithms of one problem. `Product` is the compiled algorithm, `Input` what it is
 /// compiled from (a pattern, a pattern table). The entry named "auto" resolves by a rule; every
 /// other entry builds its algorithm.
 template <typename Product, typename Input>
@@ -42,12 +42,7 @@ class Registry {
   std::unique_ptr<Product> make(std::string_view name, Input input) const {
     for (const Entry& e : entries_)
       if (e.name == name) return e.make(std::move(input));
-    throw unknown(name, "cpu");
-  }
-
-  /// "unknown <what> 'NAME' for the BACKEND backend (known: a, b, c)".
-  InvalidArgument unknown(std::string_view name, std::string_view backend) const {
-    return unknown_algorithm(what_, name, backend, names_);
+    throw unknown_algorithm(what_, name, "cpu", names_);
   }
 
  private:

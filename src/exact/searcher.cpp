@@ -56,15 +56,8 @@ using detail::seconds_since;
 }  // namespace
 
 std::vector<std::string> exact_algorithms(Backend backend) {
-  switch (backend) {
-    case Backend::cpu:
-      return detail::cpu_exact_algorithm_names();
-    case Backend::cuda:
-      return detail::cuda::exact_algorithm_names();
-    case Backend::automatic:
-      return detail::union_names(detail::cpu_exact_algorithm_names(), detail::cuda::exact_algorithm_names());
-  }
-  return {};
+  return detail::algorithm_names(backend, detail::cpu_exact_algorithm_names(),
+                                 detail::cuda::exact_algorithm_names());
 }
 
 struct ExactSearcher::Impl {

@@ -37,9 +37,7 @@ std::uint64_t l2_bytes() {
 }  // namespace
 
 std::vector<std::string> pattern_set_algorithms(Backend backend) {
-  if (backend == Backend::cuda) return detail::cuda::multi_algorithm_names();
-  if (backend == Backend::cpu) return cpu_names();
-  return detail::union_names(cpu_names(), detail::cuda::multi_algorithm_names());
+  return detail::algorithm_names(backend, cpu_names(), detail::cuda::multi_algorithm_names());
 }
 
 struct PatternSet::Impl {
@@ -48,8 +46,7 @@ struct PatternSet::Impl {
   std::shared_ptr<const detail::multi::PatternTable> table;
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
-  detail::BackendPlan plan;
-  std::string note;
+  detail::BackendPlan plan;  ///< what was compiled, and auto's note when no GPU is usable
 
   bool gpu_for(std::uint64_t bytes) const {
     return gpu && plan.choose(bytes, detail::cuda::multi_auto_min_bytes()) == Backend::cuda;
@@ -75,7 +72,7 @@ struct PatternSet::Impl {
       per_pattern->assign(t.size(), 0);
       for (std::size_t k = 0; k < t.size(); ++k) (*per_pattern)[t.input_index[k]] += internal[k];
     }
-    if (stats.note.empty()) stats.note = note;
+    if (stats.note.empty()) stats.note = plan.note;
     return stats;
   }
 
@@ -102,7 +99,7 @@ struct PatternSet::Impl {
     SearchStats stats;
     stats.backend = Backend::cpu;
     stats.algorithm = std::string(algorithm->name());
-    stats.note = note;
+    stats.note = plan.note;
     const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
     detail::Chunker chunker(text.size(), chunk, t.longest - 1);
     const unsigned threads = threads_for(chunker.size());
@@ -184,8 +181,6 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
   const std::string& algo = s.options.algorithm;
   s.plan = detail::plan_backends(s.options.backend, "pattern-set algorithm", algo, cpu_names(),
                                  detail::cuda::multi_algorithm_names());
-  s.note = s.plan.note;
-  const bool want_cpu = s.plan.cpu, want_gpu = s.plan.gpu;
 
   // The table in internal order: by (id, input index).
   auto table = std::make_shared<detail::multi::PatternTable>();
@@ -215,7 +210,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
   s.table = table;
 
   PatternSetStats& st = s.stats;
-  if (want_gpu) {
+  if (s.plan.gpu) {
     s.gpu = detail::cuda::make_multi_engine(table, algo);
     st.gpu_algorithm = std::string(s.gpu->name());
     st.gpu_memory_bytes = s.gpu->device_bytes();
@@ -223,7 +218,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     st.gpu_fits_in_fast_memory = s.gpu->fits_in_fast_memory();
     st.gpu_detail = s.gpu->detail();
   }
-  if (want_cpu) s.algorithm = detail::multi::make_multi_algorithm(algo, table);
+  if (s.plan.cpu) s.algorithm = detail::multi::make_multi_algorithm(algo, table);
 
   if (s.algorithm) st.algorithm = std::string(s.algorithm->name());
   st.patterns = table->size();
