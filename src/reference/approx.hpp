@@ -143,27 +143,36 @@ inline std::string run_length_cigar(std::string_view ops) {
   return cigar;
 }
 
-/// The traceback of the semi-global DP (free first row) from cell (m, e), preferring diagonal,
-/// then I, then D: sets *begin and returns the CIGAR (run-length encoded) and *distance = C[m][e].
-inline std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e,
-                                    std::uint64_t* begin, std::uint32_t* distance) {
+/// The whole DP matrix C[i][j] of P against t[0, n), i = 0..m, j = 0..n: C[i][0] = i, a first row
+/// C[0][j] = 0 (free: infix) or j (prefix, global), and unit costs.
+inline std::vector<std::vector<std::uint32_t>> approx_matrix(std::string_view p, std::string_view t,
+                                                             std::size_t n, bool free_first_row) {
   const std::size_t m = p.size();
-  const std::size_t n = static_cast<std::size_t>(e);
   std::vector<std::vector<std::uint32_t>> c(m + 1, std::vector<std::uint32_t>(n + 1, 0));
   for (std::size_t i = 0; i <= m; ++i) c[i][0] = static_cast<std::uint32_t>(i);
+  if (!free_first_row)
+    for (std::size_t j = 0; j <= n; ++j) c[0][j] = static_cast<std::uint32_t>(j);
   for (std::size_t j = 1; j <= n; ++j)
     for (std::size_t i = 1; i <= m; ++i)
       c[i][j] =
           std::min({c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u), c[i - 1][j] + 1, c[i][j - 1] + 1});
-  *distance = c[m][n];
+  return c;
+}
+
+/// The traceback of matrix `c` (approx_matrix) from cell (m, e), preferring the diagonal (= or X),
+/// then I (consumes a pattern byte), then D (consumes a text byte), until row 0 (free first row)
+/// or cell (0, 0): returns the run-length CIGAR and sets *begin to the column reached.
+inline std::string approx_walk_back(const std::vector<std::vector<std::uint32_t>>& c, std::string_view p,
+                                    std::string_view t, std::size_t e, bool free_first_row,
+                                    std::uint64_t* begin) {
   std::string ops;  // reversed, one letter per operation
-  std::size_t i = m, j = n;
-  while (i > 0) {
-    if (j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
+  std::size_t i = p.size(), j = e;
+  while (i > 0 || (!free_first_row && j > 0)) {
+    if (i > 0 && j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
       ops += p[i - 1] == t[j - 1] ? '=' : 'X';
       --i;
       --j;
-    } else if (c[i][j] == c[i - 1][j] + 1) {
+    } else if (i > 0 && c[i][j] == c[i - 1][j] + 1) {
       ops += 'I';
       --i;
     } else {
@@ -173,6 +182,15 @@ inline std::string approx_traceback(std::string_view p, std::string_view t, std:
   }
   *begin = j;
   return run_length_cigar(std::string(ops.rbegin(), ops.rend()));
+}
+
+/// The traceback of the semi-global DP (free first row) from cell (m, e), preferring diagonal,
+/// then I, then D: sets *begin and returns the CIGAR (run-length encoded) and *distance = C[m][e].
+inline std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e,
+                                    std::uint64_t* begin, std::uint32_t* distance) {
+  const auto c = approx_matrix(p, t, static_cast<std::size_t>(e), true);
+  *distance = c[p.size()][static_cast<std::size_t>(e)];
+  return approx_walk_back(c, p, t, static_cast<std::size_t>(e), true, begin);
 }
 
 /// approx_matches within one record (no separator).
@@ -231,13 +249,7 @@ enum class ApproxMode : std::uint8_t { infix, prefix, global };
 /// traceback from (m, e) with the same move order as approx_traceback (diagonal, I, D); begin = 0.
 inline ApproxMatch approx_pair(std::string_view p, std::string_view t, ApproxMode mode) {
   const std::size_t m = p.size(), n = t.size();
-  std::vector<std::vector<std::uint32_t>> c(m + 1, std::vector<std::uint32_t>(n + 1, 0));
-  for (std::size_t i = 0; i <= m; ++i) c[i][0] = static_cast<std::uint32_t>(i);
-  for (std::size_t j = 0; j <= n; ++j) c[0][j] = static_cast<std::uint32_t>(j);
-  for (std::size_t j = 1; j <= n; ++j)
-    for (std::size_t i = 1; i <= m; ++i)
-      c[i][j] =
-          std::min({c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u), c[i - 1][j] + 1, c[i][j - 1] + 1});
+  const auto c = approx_matrix(p, t, n, false);
   std::size_t e = n;
   if (mode == ApproxMode::prefix)
     for (std::size_t j = 0; j <= n; ++j)
@@ -245,22 +257,7 @@ inline ApproxMatch approx_pair(std::string_view p, std::string_view t, ApproxMod
   ApproxMatch out;
   out.end = e;
   out.distance = c[m][e];
-  std::string ops;
-  std::size_t i = m, j = e;
-  while (i > 0 || j > 0) {
-    if (i > 0 && j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
-      ops += p[i - 1] == t[j - 1] ? '=' : 'X';
-      --i;
-      --j;
-    } else if (i > 0 && c[i][j] == c[i - 1][j] + 1) {
-      ops += 'I';
-      --i;
-    } else {
-      ops += 'D';
-      --j;
-    }
-  }
-  out.cigar = run_length_cigar(std::string(ops.rbegin(), ops.rend()));
+  out.cigar = approx_walk_back(c, p, t, e, false, &out.begin);
   return out;
 }
 
