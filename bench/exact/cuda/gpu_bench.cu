@@ -1,5 +1,6 @@
 // GPU exact-search experiments (CUDA, sm_90): device ceilings, resident sweep, end-to-end from the page
-// cache, the Sunday paper's experiment 2 and the SIMD slides' buffers, auto threshold. One table, CSV + markdown.
+// cache, the Sunday paper's experiment 2 and the SIMD slides' buffers, auto threshold. One table, CSV +
+// markdown.
 //
 // Usage: strmatch_gpu_bench --linux FILE --dna FILE --out DIR [--rg PATH] [--tmp DIR] [--resident-gb G]
 //                           [--e2e-gb G] [--reps N] [--sections a,b,...]
@@ -180,6 +181,20 @@ std::string repeat_to(const std::string& s, std::uint64_t n) {
   return out;
 }
 
+/// Writes `s` repeated and cut to n bytes into the file `path` (the page-cached texts of the e2e and
+/// threshold-file sections; repeat_to without holding the whole text in memory).
+void write_repeated(const std::string& path, const std::string& s, std::uint64_t n) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  std::uint64_t w = 0;
+  while (w < n) {
+    const std::uint64_t c = std::min<std::uint64_t>(s.size(), n - w);
+    std::fwrite(s.data(), 1, c, f);
+    w += c;
+  }
+  std::fclose(f);
+}
+
 /// The Sunday paper's CPU baseline: serial Sunday (Quick Search), every occurrence.
 std::uint64_t sunday_serial(const std::string& t, const std::string& p, std::uint64_t* first) {
   const std::size_t n = t.size(), m = p.size();
@@ -340,7 +355,8 @@ void resident_sweep(const std::string& label, std::uint8_t* d_buf, std::uint64_t
     std::uint64_t c2 = 0;
     const double ts = time_median(1, [&] { c2 = sd.count(d_buf, bytes).occurrences; });
     check_equal("sunday vs tile-filter", c2, c1);
-    add("resident-" + label, "gpu sunday (the paper's kernel)", "resident", bytes, printable(p), ts, "count-only");
+    add("resident-" + label, "gpu sunday (the paper's kernel)", "resident", bytes, printable(p), ts,
+        "count-only");
     if (m >= 8) {  // both filter widths forced, same run (the default row above chose one)
       for (const std::uint32_t filter : {4u, 8u}) {
         strmatch::cuda::ResidentSearcher tw(p, {.algorithm = "tile-filter", .filter = filter});
@@ -618,17 +634,7 @@ int main(int argc, char** argv) {
     if (want(a, "e2e") && !linux_text.empty()) {
       const std::string path = a.tmp + "/strmatch-linux-e2e.bin";
       const std::uint64_t n = static_cast<std::uint64_t>(a.e2e_gb * 1e9);
-      {
-        FILE* f = std::fopen(path.c_str(), "wb");
-        if (!f) throw std::runtime_error("cannot write " + path);
-        std::uint64_t w = 0;
-        while (w < n) {
-          const std::uint64_t c = std::min<std::uint64_t>(linux_text.size(), n - w);
-          std::fwrite(linux_text.data(), 1, c, f);
-          w += c;
-        }
-        std::fclose(f);
-      }
+      write_repeated(path, linux_text, n);
       section_pinned("e2e", d_buf);
       STRMATCH_CUDA_CHECK(cudaFree(d_buf));
       d_buf = nullptr;
@@ -841,17 +847,7 @@ int main(int argc, char** argv) {
       const std::string path = a.tmp + "/strmatch-threshold-file.bin";
       for (const std::uint64_t mb : {16, 64, 256, 1000, 2000, 4000, 8000}) {
         const std::uint64_t n = mb * 1000000;
-        {
-          FILE* f = std::fopen(path.c_str(), "wb");
-          if (!f) throw std::runtime_error("cannot write " + path);
-          std::uint64_t w = 0;
-          while (w < n) {
-            const std::uint64_t c = std::min<std::uint64_t>(linux_text.size(), n - w);
-            std::fwrite(linux_text.data(), 1, c, f);
-            w += c;
-          }
-          std::fclose(f);
-        }
+        write_repeated(path, linux_text, n);
         const int fd = ::open(path.c_str(), O_RDONLY);
         if (fd < 0) throw std::runtime_error("open " + path);
         strmatch::ExactSearcher gpu(p, {.algorithm = "auto", .backend = strmatch::Backend::cuda});
