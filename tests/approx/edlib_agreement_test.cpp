@@ -1,0 +1,375 @@
+// Edlib (M. Sosic and M. Sikic, "Edlib: a C/C++ library for fast, exact sequence alignment using
+// edit distance", Bioinformatics 2017; libedlib-dev) against strmatch's approximate search: best
+// distances and end offsets of the infix (Edlib's HW), prefix (SHW) and global (NW) modes, on seeded
+// random inputs (alphabets 2, 4, 20, 256; m = 1..500; several k) and on real DNA (the lambda phage
+// genome, data/lambda_virus.fa). First against the reference (src/reference/approx.hpp: approx_best,
+// approx_pair, approx_matrix), then against the public API (ApproxSearcher::best, align) once the
+// driver is in the library (STRMATCH_HAVE_APPROX_DRIVER, set by tests/CMakeLists.txt).
+//
+// How Edlib's answers map onto strmatch's (read from edlib.h, checked by these tests; Edlib 1.2.7):
+// - Edlib's end location L is 0-based and inclusive: strmatch's end offset is L + 1.
+// - HW (infix), k = -1: editDistance is min over e of d(e) (Sellers' column minimum) and
+//   endLocations holds EVERY end reaching it, increasing: best()'s set of ends, with ONE DIFFERENCE:
+//   Edlib counts the empty alignment before the text, location -1 (end 0, d(0) = m), as an end.
+//   strmatch's ends are e >= 1 only (the contract's "every end e >= 1"). So when the best is m (no
+//   symbol of P can be aligned for less than its deletion: a text over other symbols, or a short
+//   one), Edlib's list starts with -1 and ours does not; and for an empty text Edlib answers m at
+//   location -1 where best() reports nothing (no end exists). Below, EdlibAnswer::ends drops end 0
+//   and `empty_end` records it; the tests assert that it is there exactly when the best is m.
+// - SHW (prefix): editDistance is min over e of C[m][e] with the first row C[0][j] = j, endLocations
+//   every e reaching it, again with -1 (e = 0, the empty prefix, C[m][0] = m) when that is a best.
+//   strmatch's prefix end is the SMALLEST best e, so it is Edlib's first location + 1 (0 included).
+// - NW (global): editDistance is the Levenshtein distance, endLocations = {n - 1}.
+// - With a threshold k >= 0, Edlib returns editDistance -1 (and no locations) when the best is
+//   above k: best() with best_limit = k reports nothing then.
+// Edlib's traceback prefers other moves than ours (its CIGARs and start locations may differ from
+// our begins), so only distances and ends are compared, as the approximate-search contract says.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/approx.hpp"
+#include "support/test_support.hpp"
+
+#if STRMATCH_HAVE_EDLIB
+#include <edlib.h>
+#endif
+#if STRMATCH_HAVE_APPROX_DRIVER
+#include "strmatch/approx.hpp"
+#endif
+
+namespace {
+
+namespace ref = strmatch::reference;
+
+#if STRMATCH_HAVE_EDLIB
+
+/// What Edlib answered: the distance (-1: above k) and its end offsets as strmatch's (location + 1).
+struct EdlibAnswer {
+  int distance = -1;
+  std::vector<std::uint64_t> ends;  ///< locations + 1 that are >= 1
+  bool empty_end = false;           ///< location -1 (end 0, the empty alignment) was reported
+};
+
+EdlibAnswer edlib(std::string_view p, std::string_view t, EdlibAlignMode mode, int k = -1,
+                  EdlibAlignTask task = EDLIB_TASK_LOC) {
+  const EdlibAlignResult r =
+      edlibAlign(p.data(), static_cast<int>(p.size()), t.data(), static_cast<int>(t.size()),
+                 edlibNewAlignConfig(k, mode, task, nullptr, 0));
+  EXPECT_EQ(r.status, EDLIB_STATUS_OK);
+  EdlibAnswer out;
+  out.distance = r.editDistance;
+  for (int i = 0; i < r.numLocations && r.endLocations != nullptr; ++i) {
+    if (r.endLocations[i] < 0)
+      out.empty_end = true;
+    else
+      out.ends.push_back(static_cast<std::uint64_t>(r.endLocations[i]) + 1);
+  }
+  edlibFreeAlignResult(r);
+  return out;
+}
+
+/// A copy of `s` with about `rate` of its positions edited (substitution, insertion or deletion),
+/// symbols drawn from `alphabet`: patterns that occur with a few errors.
+std::string mutate(std::mt19937_64& rng, std::string_view s, double rate, std::string_view alphabet) {
+  std::string out;
+  std::bernoulli_distribution edit(rate);
+  for (const char c : s) {
+    if (!edit(rng)) {
+      out += c;
+      continue;
+    }
+    switch (rng() % 3) {
+      case 0:
+        out += alphabet[rng() % alphabet.size()];
+        break;  // substitution
+      case 1:
+        out += c;
+        out += alphabet[rng() % alphabet.size()];
+        break;  // insertion
+      default:
+        break;  // deletion
+    }
+  }
+  if (out.empty()) out += alphabet[rng() % alphabet.size()];
+  return out;
+}
+
+/// The lambda phage genome of data/lambda_virus.fa (headers and newlines removed).
+std::string lambda_genome() {
+  std::ifstream in(std::string(STRMATCH_SOURCE_DIR) + "/data/lambda_virus.fa");
+  std::string line, dna;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '>')
+      for (const char c : line)
+        if (c != '\r') dna += c;
+  return dna;
+}
+
+/// The ks of a case: 0, 1, m/4, m - 1 (and the best itself, where Edlib must just succeed).
+std::vector<int> thresholds(std::size_t m, std::uint32_t best) {
+  std::vector<int> ks = {0, 1, static_cast<int>(m / 4), static_cast<int>(m) - 1};
+  if (best != ref::kNoEnd) ks.push_back(static_cast<int>(best));
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+/// Infix: Edlib HW against approx_best (distance and the set of ends), for every k of thresholds().
+void expect_infix_agrees(std::string_view p, std::string_view t, const std::string& what) {
+  const auto [best, ends] = ref::approx_best(p, t);
+  const EdlibAnswer e = edlib(p, t, EDLIB_MODE_HW);
+  if (best == ref::kNoEnd) {  // n = 0: no end for us; Edlib's only end is the empty alignment
+    EXPECT_EQ(static_cast<std::size_t>(e.distance), p.size()) << what;
+    EXPECT_TRUE(e.ends.empty()) << what;
+    EXPECT_TRUE(e.empty_end) << what;
+    return;
+  }
+  ASSERT_EQ(static_cast<std::uint32_t>(e.distance), best) << what << " " << strmatch::test::rerun_hint();
+  EXPECT_EQ(e.ends, ends) << what << " " << strmatch::test::rerun_hint();
+  EXPECT_EQ(e.empty_end, best == p.size()) << what << " (Edlib's location -1)";
+  for (const int k : thresholds(p.size(), best)) {
+    const EdlibAnswer ek = edlib(p, t, EDLIB_MODE_HW, k, EDLIB_TASK_DISTANCE);
+    if (best <= static_cast<std::uint32_t>(k)) {
+      EXPECT_EQ(ek.distance, static_cast<int>(best)) << what << " k=" << k;
+      EXPECT_EQ(ek.ends, ends) << what << " k=" << k;
+      EXPECT_EQ(ek.empty_end, best == p.size()) << what << " k=" << k;
+      // Within k, the ends of approx_ends include every best end.
+      const auto within = ref::approx_ends(p, t, static_cast<std::uint32_t>(k));
+      EXPECT_FALSE(within.empty()) << what << " k=" << k;
+    } else {
+      EXPECT_EQ(ek.distance, -1) << what << " k=" << k;
+      EXPECT_TRUE(ref::approx_ends(p, t, static_cast<std::uint32_t>(k)).empty()) << what << " k=" << k;
+    }
+  }
+}
+
+/// Prefix and global: Edlib SHW / NW against approx_pair, and SHW's ends against the reference's
+/// last DP row (every e >= 1 with C[m][e] at the minimum).
+void expect_pairs_agree(std::string_view p, std::string_view t, const std::string& what) {
+  const std::size_t m = p.size(), n = t.size();
+  const auto global = ref::approx_pair(p, t, ref::ApproxMode::global);
+  const EdlibAnswer nw = edlib(p, t, EDLIB_MODE_NW);
+  EXPECT_EQ(static_cast<std::uint32_t>(nw.distance), global.distance) << what << " global";
+  EXPECT_EQ(global.end, n);
+  if (n > 0) {
+    EXPECT_EQ(nw.ends, std::vector<std::uint64_t>{n}) << what << " global";
+  }
+  EXPECT_EQ(nw.empty_end, n == 0) << what << " global";
+
+  const auto prefix = ref::approx_pair(p, t, ref::ApproxMode::prefix);
+  const auto row = ref::approx_matrix(p, t, n, false)[m];
+  std::vector<std::uint64_t> best_ends;  // e >= 1 with C[m][e] = the minimum over e >= 0
+  for (std::size_t e = 1; e <= n; ++e)
+    if (row[e] == prefix.distance) best_ends.push_back(e);
+  const EdlibAnswer shw = edlib(p, t, EDLIB_MODE_SHW);
+  EXPECT_EQ(static_cast<std::uint32_t>(shw.distance), prefix.distance) << what << " prefix";
+  EXPECT_EQ(shw.ends, best_ends) << what << " prefix";
+  EXPECT_EQ(shw.empty_end, row[0] == prefix.distance) << what << " prefix (Edlib's location -1)";
+  // strmatch's prefix end, the smallest best end: Edlib's first location + 1 (0 for location -1).
+  EXPECT_EQ(prefix.end, shw.empty_end ? 0 : shw.ends.at(0)) << what << " prefix";
+}
+
+/// m = 1..500 with the word boundaries of bit-parallel algorithms.
+constexpr std::array kLengths = {1,  2,   3,   5,   8,   16,  31,  32,  33,  63, 64,
+                                 65, 100, 127, 128, 129, 200, 255, 256, 257, 500};
+
+TEST(EdlibAgreement, InfixBestDistanceAndEndsOnRandomInputs) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1201);
+  for (const int sigma : {2, 4, 20, 256}) {
+    const std::string a = strmatch::test::alphabet(sigma);
+    for (const int m : kLengths) {
+      for (int round = 0; round < 3; ++round) {
+        // Texts shorter than m, around m, and longer; patterns random or planted with errors.
+        const std::size_t n = std::array<std::size_t, 3>{rng() % (m + 1), m + rng() % 64, 2000}[round];
+        const std::string t = strmatch::test::random_text(rng, n, sigma);
+        const std::string p = round == 2 && n >= static_cast<std::size_t>(m)
+                                  ? mutate(rng, strmatch::test::random_substring(rng, t, m), 0.05, a)
+                                  : strmatch::test::random_text(rng, m, sigma);
+        expect_infix_agrees(
+            p, t,
+            "sigma=" + std::to_string(sigma) + " m=" + std::to_string(p.size()) + " n=" + std::to_string(n));
+      }
+    }
+  }
+}
+
+TEST(EdlibAgreement, PrefixAndGlobalOnRandomPairs) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1202);
+  for (const int sigma : {2, 4, 20, 256}) {
+    const std::string a = strmatch::test::alphabet(sigma);
+    for (const int m : kLengths) {
+      for (int round = 0; round < 3; ++round) {
+        // Unrelated pairs, related pairs (the text an edited copy of the pattern and a tail), and
+        // texts shorter than the pattern.
+        std::string p = strmatch::test::random_text(rng, m, sigma), t;
+        if (round == 0) t = strmatch::test::random_text(rng, m / 2 + rng() % (m + 8), sigma);
+        if (round == 1) t = mutate(rng, p, 0.1, a) + strmatch::test::random_text(rng, rng() % 40, sigma);
+        if (round == 2) t = strmatch::test::random_text(rng, rng() % (m + 1), sigma);
+        expect_pairs_agree(
+            p, t,
+            "sigma=" + std::to_string(sigma) + " m=" + std::to_string(m) + " n=" + std::to_string(t.size()));
+      }
+    }
+  }
+}
+
+TEST(EdlibAgreement, RealDnaLambdaPhage) {
+  const std::string genome = lambda_genome();
+  ASSERT_GT(genome.size(), 40000u) << "data/lambda_virus.fa";
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1203);
+  const std::string acgt = "ACGT";
+  for (const std::size_t m : {20u, 64u, 150u, 500u}) {
+    for (int round = 0; round < 3; ++round) {
+      // A read from the genome with 0, 3 and 8 % errors, searched in a 20 kb window holding it
+      // (m x n <= 10^7 cells for the reference) and aligned to its own region (prefix, global).
+      const std::size_t window = 20000;
+      const std::size_t w0 = rng() % (genome.size() - window);
+      const std::string_view text = std::string_view(genome).substr(w0, window);
+      const std::size_t at = rng() % (window - m);
+      const std::string read = mutate(rng, text.substr(at, m), std::array{0.0, 0.03, 0.08}[round], acgt);
+      const std::string what = "lambda window " + std::to_string(w0) + " read at " + std::to_string(at) +
+                               " m=" + std::to_string(read.size());
+      expect_infix_agrees(read, text, what);
+      expect_pairs_agree(read, text.substr(at, m + m / 10), what);
+    }
+  }
+}
+
+TEST(EdlibAgreement, NamedCases) {
+  // The GPU paper's example: ababa in aaabbbaa, best 1 at the one end 7.
+  EXPECT_EQ(edlib("ababa", "aaabbbaa", EDLIB_MODE_HW).distance, 1);
+  EXPECT_EQ(edlib("ababa", "aaabbbaa", EDLIB_MODE_HW).ends, std::vector<std::uint64_t>{7});
+  expect_infix_agrees("ababa", "aaabbbaa", "paper");
+  // Every end of a periodic text: "aa" in "aaaa" ends at 2, 3, 4 with 0 errors.
+  EXPECT_EQ(edlib("aa", "aaaa", EDLIB_MODE_HW).ends, (std::vector<std::uint64_t>{2, 3, 4}));
+  expect_infix_agrees("aa", "aaaa", "aa in aaaa");
+  // Nothing in common: the best is m, reached at every end e >= 1 (m substitutions, or deletions)
+  // and, for Edlib only, at location -1 (the empty alignment, end 0).
+  EXPECT_TRUE(edlib("xyz", "abcdef", EDLIB_MODE_HW).empty_end);
+  expect_infix_agrees("xyz", "abcdef", "disjoint");
+  expect_infix_agrees("abcdefgh", "ab", "m > n");
+  // Prefix where the empty prefix is best: "aaa" against "bbbbbb" (C[3][0] = 3 = C[3][3..6]).
+  expect_pairs_agree("aaa", "bbbbbb", "empty prefix ties");
+  expect_pairs_agree("abc", "abc", "equal");
+  expect_pairs_agree("abc", "x", "short text");
+}
+
+#if STRMATCH_HAVE_APPROX_DRIVER
+
+/// best() of the public API: the minimum and its ends.
+std::pair<std::uint32_t, std::vector<std::uint64_t>> api_best(std::string_view p, std::string_view t,
+                                                              std::uint32_t limit = strmatch::kNoDistance) {
+  strmatch::ApproxOptions options;
+  options.best_limit = limit;
+  const strmatch::ApproxSearcher searcher(p, options);
+  std::vector<std::uint64_t> ends;
+  const strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> batch) {
+    for (const auto& e : batch) ends.push_back(e.end);
+    return true;
+  };
+  const strmatch::ApproxBest b = searcher.best(t, &sink);
+  return {b.distance.at(0), ends};
+}
+
+/// The public API (ApproxSearcher::best, align) against Edlib on one input.
+void expect_api_agrees(std::string_view p, std::string_view t, const std::string& what) {
+  const EdlibAnswer hw = edlib(p, t, EDLIB_MODE_HW);
+  const auto [best, ends] = api_best(p, t);
+  if (t.empty()) {
+    EXPECT_EQ(best, strmatch::kNoDistance) << what;
+    EXPECT_TRUE(ends.empty()) << what;
+    return;
+  }
+  ASSERT_EQ(best, static_cast<std::uint32_t>(hw.distance)) << what << " " << strmatch::test::rerun_hint();
+  EXPECT_EQ(ends, hw.ends) << what << " " << strmatch::test::rerun_hint();  // ends >= 1 (file comment)
+  for (const int k : thresholds(p.size(), best)) {
+    const EdlibAnswer hk = edlib(p, t, EDLIB_MODE_HW, k, EDLIB_TASK_DISTANCE);
+    const auto [bk, ek] = api_best(p, t, static_cast<std::uint32_t>(k));
+    if (hk.distance < 0) {
+      EXPECT_EQ(bk, strmatch::kNoDistance) << what << " k=" << k;
+      EXPECT_TRUE(ek.empty()) << what << " k=" << k;
+    } else {
+      EXPECT_EQ(bk, static_cast<std::uint32_t>(hk.distance)) << what << " k=" << k;
+      EXPECT_EQ(ek, hk.ends) << what << " k=" << k;
+    }
+  }
+  const auto infix = strmatch::align(p, t, strmatch::ApproxMode::infix);
+  EXPECT_EQ(infix.distance, static_cast<std::uint32_t>(hw.distance)) << what << " align infix";
+  EXPECT_EQ(infix.end, hw.ends.front()) << what << " align infix";
+
+  const auto global = strmatch::align(p, t, strmatch::ApproxMode::global);
+  const EdlibAnswer nw = edlib(p, t, EDLIB_MODE_NW);
+  EXPECT_EQ(global.distance, static_cast<std::uint32_t>(nw.distance)) << what << " align global";
+  EXPECT_EQ(global.end, t.size()) << what << " align global";
+
+  const auto prefix = strmatch::align(p, t, strmatch::ApproxMode::prefix);
+  const EdlibAnswer shw = edlib(p, t, EDLIB_MODE_SHW);
+  EXPECT_EQ(prefix.distance, static_cast<std::uint32_t>(shw.distance)) << what << " align prefix";
+  EXPECT_EQ(prefix.end, shw.empty_end ? 0 : shw.ends.at(0)) << what << " align prefix";
+}
+
+TEST(EdlibAgreement, PublicApiOnRandomInputs) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1204);
+  for (const int sigma : {2, 4, 20, 256}) {
+    const std::string a = strmatch::test::alphabet(sigma);
+    for (const int m : kLengths) {
+      for (int round = 0; round < 3; ++round) {
+        const std::size_t n = std::array<std::size_t, 3>{rng() % (m + 1), m + rng() % 64, 3000}[round];
+        const std::string t = strmatch::test::random_text(rng, n, sigma);
+        const std::string p = round == 2 ? mutate(rng, strmatch::test::random_substring(rng, t, m), 0.05, a)
+                                         : strmatch::test::random_text(rng, m, sigma);
+        expect_api_agrees(
+            p, t,
+            "sigma=" + std::to_string(sigma) + " m=" + std::to_string(p.size()) + " n=" + std::to_string(n));
+      }
+    }
+  }
+}
+
+TEST(EdlibAgreement, PublicApiOnRealDna) {
+  const std::string genome = lambda_genome();
+  ASSERT_GT(genome.size(), 40000u) << "data/lambda_virus.fa";
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1205);
+  for (const std::size_t m : {20u, 64u, 150u, 500u, 1000u}) {
+    for (int round = 0; round < 3; ++round) {
+      // Reads with 0, 3 and 8 % errors against the whole genome (no reference here: Edlib is the
+      // expectation) and against their own region for the pair modes.
+      const std::size_t at = rng() % (genome.size() - m);
+      const std::string read =
+          mutate(rng, std::string_view(genome).substr(at, m), std::array{0.0, 0.03, 0.08}[round], "ACGT");
+      const std::string what = "lambda read at " + std::to_string(at) + " m=" + std::to_string(read.size());
+      expect_api_agrees(read, genome, what);
+      expect_api_agrees(read, std::string_view(genome).substr(at, m + m / 10), what + " (own region)");
+    }
+  }
+}
+
+#else  // !STRMATCH_HAVE_APPROX_DRIVER
+
+TEST(EdlibAgreement, PublicApiSkippedWithoutTheDriver) {
+  GTEST_SKIP()
+      << "src/approx/searcher.cpp (ApproxSearcher, align) was not in the library when this build was "
+         "configured: only the reference was compared with Edlib";
+}
+
+#endif  // STRMATCH_HAVE_APPROX_DRIVER
+
+#else  // !STRMATCH_HAVE_EDLIB
+
+TEST(EdlibAgreement, SkippedWithoutEdlib) {
+  GTEST_SKIP() << "Edlib (libedlib-dev: edlib.h, libedlib) was not found when this build was configured; "
+                  "scripts/install_deps.sh installs it";
+}
+
+#endif  // STRMATCH_HAVE_EDLIB
+
+}  // namespace
