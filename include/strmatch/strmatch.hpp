@@ -1,6 +1,7 @@
 // strmatch: umbrella header of the public API.
 #pragma once
 
+#include "strmatch/approx.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"

@@ -73,9 +73,14 @@ struct SearchStats {
   unsigned threads = 1;
   bool stopped_early = false;  ///< the sink returned false
   std::string note;            ///< e.g. why `auto` fell back to the CPU; empty if none
+  /// Approximate search: DP cells of the scanned text, m x (bytes) summed over the patterns
+  /// (the nominal count: cells skipped by a cut-off count too); 0 for the other problems.
+  std::uint64_t cells = 0;
 
   /// 10^9 bytes per second; 0 when seconds == 0.
   double gbps() const noexcept { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0; }
+  /// 10^9 cells per second (GCUPS); 0 when seconds == 0.
+  double gcups() const noexcept { return seconds > 0 ? static_cast<double>(cells) / seconds / 1e9 : 0.0; }
   /// Adds another part of the same search (bytes, occurrences, seconds summed).
   void accumulate(const SearchStats& other);
 };

@@ -31,6 +31,7 @@ Backend parse_backend(std::string_view name) {
 void SearchStats::accumulate(const SearchStats& other) {
   bytes += other.bytes;
   occurrences += other.occurrences;
+  cells += other.cells;
   seconds += other.seconds;
   stopped_early = stopped_early || other.stopped_early;
   if (note.empty()) note = other.note;

@@ -3,6 +3,7 @@
 #include "core/backend.hpp"
 #include "core/cuda/device.hpp"
 #include "core/env.hpp"
+#include "approx/cuda/approx_cuda.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "strmatch/cuda.hpp"
@@ -63,6 +64,20 @@ std::uint64_t multi_auto_min_bytes() { return UINT64_MAX; }
 std::unique_ptr<MultiEngine> make_multi_engine(std::shared_ptr<const multi::PatternTable>, std::string_view) {
   unavailable();
 }
+
+const std::vector<std::string>& approx_algorithm_names() {
+  static const std::vector<std::string> names;
+  return names;
+}
+
+std::uint64_t approx_auto_min_bytes() { return UINT64_MAX; }
+
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string>, std::string_view, ApproxMetric,
+                                                 int) {
+  unavailable();
+}
+
+void copy_to_host(void*, const void*, std::size_t) { unavailable(); }
 
 }  // namespace strmatch::detail::cuda
 

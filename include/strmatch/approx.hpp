@@ -1,0 +1,252 @@
+// strmatch: approximate search: every occurrence of a pattern (or of each pattern of a batch)
+// within k errors, its best distance, and pair alignments (compile once, scan many).
+//
+// Contract (every algorithm, backend, thread count, chunk and block size gives the same output,
+// byte for byte). Pattern P (m >= 1 bytes), text T (n bytes), threshold k (ApproxOptions::max_errors).
+//
+// - Metric. `edit`: Levenshtein distance (unit substitutions, insertions, deletions: k differences).
+//   `hamming`: substitutions only (k mismatches); only the infix searches, never align().
+// - d(e), e = 0..n: the Sellers column minimum, min over s <= e of ED(P, T[s, e)), with d(0) = m.
+//   Hamming: d(e) is the number of mismatches of P and T[e - m, e) for e >= m; no end below m.
+// - Record separator (ApproxOptions::separator, one byte, or none): no occurrence contains it, and
+//   the DP restarts after it as at the text's start (the column after it is not an end and counts
+//   like d(0) = m below). The CLI passes '\n' ('\0' with -z), so a line matches iff some substring of
+//   it is within k.
+// - Tasks:
+//   * ends (find_ends, count_ends): every end offset e >= 1 with d(e) <= k, as ApproxEnd{e, d(e)}.
+//     With k = 0 these are exactly the end offsets of exact search's occurrences.
+//   * best (best): the minimum of d over every end, and every end reaching it (Sellers; the paper's
+//     output, Edlib's HW mode with its locations). k is not needed; with ApproxOptions::best_limit
+//     set, a minimum above it reports nothing. No end at all (n = 0; n < m for Hamming): nothing.
+//   * matches (find_all, count; the CLI's default): one match per local minimum of d (as Sassy
+//     reports them). A plateau is a maximal run of consecutive ends with equal d <= k; it is a local
+//     minimum when the end before it (d(0) = m counts; an absent end counts as larger) has a larger
+//     d and the end after it, if any, has a larger d. The match ends at the plateau's LAST end e;
+//     its begin and CIGAR come from one traceback of the semi-global DP (free first row) from cell
+//     (m, e), preferring the diagonal (= or X), then I (consumes a pattern byte), then D (consumes a
+//     text byte); begin is the column where the traceback reaches row 0. CIGAR letters have SAM's
+//     meaning: =, X, D consume text; =, X, I consume pattern. The traceback only needs the last
+//     m + k bytes before e, and is computed only for reported matches.
+//     Edge case: with k = 0 overlapping exact occurrences form one plateau: "aa" in "aaaa" is ONE
+//     match [2, 4), where exact search reports 0, 1, 2 (find_ends gives every end: 2, 3, 4).
+// - Batches (ApproxSearcher over several patterns, each with the index it was given as its
+//   pattern_id): every pattern on its own; results ordered by (end, pattern_id). k < every m.
+// - Ordering: by (end, pattern_id). Offsets are 64-bit, relative to the whole text or stream.
+//
+// Worked example (the paper's): P = "ababa", T = "aaabbbaa". d(0..8) = 5 4 3 2 2 2 2 1 2, so the best
+// distance is 1, reached at the one end 7; with k = 1 find_ends gives (7, 1) and find_all one match
+// [2, 7) with CIGAR "2=1X2=" (T[2, 7) = "abbba"); with k = 2 find_ends gives 3, 4, 5, 6, 7, 8 and
+// find_all still the one match (the plateau 3..6 is followed by the smaller d(7)).
+//
+// Algorithms (approx_algorithms(); docs/approx.md gives the measurements behind `auto`):
+// - dp: Sellers' DP with one rolling column, O(m n) (P. H. Sellers, "The theory and computation of
+//   evolutionary distances: pattern recognition", J. Algorithms 1980): the reference.
+// - wavefront: the anti-diagonal wavefront of Man and Song's paper (approximate string matching on
+//   the GPU, shared/seeds 000): three diagonal buffers, the text cut into overlapping segments.
+// - myers: G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
+//   programming" (J. ACM 1999), with H. Hyyro's multi-word blocks ("A bit-vector algorithm for
+//   computing Levenshtein and Damerau edit distances", 2003) and Ukkonen's cut-off: O(ceil(m/64) n).
+// - hamming: k mismatches by compare and population count, O(m n / word) (Hamming metric only).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strmatch/types.hpp"
+
+namespace strmatch {
+
+/// Edit (Levenshtein) or Hamming distance.
+enum class ApproxMetric : std::uint8_t { edit, hamming };
+
+/// Pair alignment modes, Edlib's names: infix (HW: P anywhere in T: the searches of
+/// ApproxSearcher), prefix (SHW: P against a prefix of T), global (NW: P against all of T).
+enum class ApproxMode : std::uint8_t { infix, prefix, global };
+
+/// "edit"/"hamming", "infix"/"prefix"/"global"; the parsers throw InvalidArgument on other names.
+std::string_view to_string(ApproxMetric metric) noexcept;
+std::string_view to_string(ApproxMode mode) noexcept;
+ApproxMetric parse_approx_metric(std::string_view name);
+ApproxMode parse_approx_mode(std::string_view name);
+
+/// No distance (best() of a text without any end).
+inline constexpr std::uint32_t kNoDistance = std::numeric_limits<std::uint32_t>::max();
+
+/// An end offset e with d(e) <= k (or reaching the best distance) of pattern `pattern_id`.
+struct ApproxEnd {
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  friend bool operator==(const ApproxEnd&, const ApproxEnd&) = default;
+};
+
+/// One match (a local minimum of d): text[begin, end) aligns to pattern `pattern_id` with
+/// `distance` errors; `cigar` is the run-length alignment in SAM's letters ("3=1X2="), empty unless
+/// ApproxOptions::cigar.
+struct ApproxMatch {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  std::string cigar;
+  friend bool operator==(const ApproxMatch&, const ApproxMatch&) = default;
+};
+
+/// Receive ends / matches ordered by (end, pattern_id), in batches of any size >= 1; return false
+/// to stop (no batch follows).
+using ApproxEndSink = std::function<bool(std::span<const ApproxEnd> ends)>;
+using ApproxMatchSink = std::function<bool(std::span<const ApproxMatch> matches)>;
+
+/// What a streamed scan reports.
+enum class ApproxTask : std::uint8_t { matches, ends };
+
+/// One block of a streamed approximate search (ApproxSearcher::find_all(ByteSource&, const
+/// ApproxBlockSink&, ...)). `data` holds stream bytes [base, base + data.size()). The block owns the END
+/// offsets e with e - 1 in [base + own_begin, base + own_end): owned parts of successive blocks tile the
+/// stream exactly (count '\n' in each owned part for line numbers). The bytes before own_begin are
+/// context carried from the previous block (the longest m + k - 1 of them, or 2m - 2, when available),
+/// so every owned match lies whole in `data`. A match is delivered with the block that decides it:
+/// its end is owned by this block, or it is the previous block's last owned end (a plateau that reached
+/// the end of the previous block's owned part; never with line_context and the separator '\n' unless the
+/// previous block held no '\n'). `matches` / `ends` are ordered by (end, pattern_id).
+struct ApproxStreamBlock {
+  std::string_view data;
+  std::uint64_t base = 0;
+  std::size_t own_begin = 0;
+  std::size_t own_end = 0;
+  std::span<const ApproxMatch> matches;  ///< ApproxTask::matches with positions
+  std::span<const ApproxEnd> ends;       ///< ApproxTask::ends with positions
+  std::uint64_t occurrences = 0;         ///< matches or ends delivered with this block (every mode)
+  bool last = false;                     ///< no block follows
+};
+
+/// Receives each block in stream order, even one without any occurrence; return false to stop.
+using ApproxBlockSink = std::function<bool(const ApproxStreamBlock& block)>;
+
+/// Streaming parameters of approximate search.
+struct ApproxStreamOptions {
+  std::size_t block_bytes = 0;  ///< owned bytes per block (about); 0: 16 MiB
+  ApproxTask task = ApproxTask::matches;
+  bool positions = true;      ///< false: count only (matches / ends spans empty)
+  bool line_context = false;  ///< end each owned part just after its last '\n' (as StreamOptions)
+};
+
+/// How an ApproxSearcher is compiled and how it scans.
+struct ApproxOptions {
+  /// k: the largest distance reported (ends, matches). Must be below every pattern's length.
+  std::uint32_t max_errors = 0;
+  ApproxMetric metric = ApproxMetric::edit;
+  /// Algorithm name, see approx_algorithms(); "auto" picks by metric, m, k and backend.
+  std::string algorithm = "auto";
+  /// cpu, cuda, or automatic (GPU when usable and the text is large enough; else CPU with a note).
+  Backend backend = Backend::cpu;
+  /// Worker threads on the CPU; 0 means every hardware thread.
+  unsigned threads = 0;
+  /// Bytes of text whose END offsets one chunk owns; 0 picks the default (1 MiB). Chunks read
+  /// m + k - 1 bytes before their owned part (edit; m - 1 for Hamming; 2m - 2 for best()).
+  /// Results never depend on it.
+  std::size_t chunk_bytes = 0;
+  /// The record separator byte (0..255), or -1 for none.
+  int separator = -1;
+  /// Compute the CIGAR of every match (find_all); begins are always computed.
+  bool cigar = false;
+  /// best(): report nothing when the minimum is above this (kNoDistance: no limit).
+  std::uint32_t best_limit = kNoDistance;
+};
+
+/// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
+/// cpu: auto, dp, wavefront, myers, hamming. cuda (empty without CUDA): auto, wavefront, myers,
+/// hamming. automatic: the union, cpu names first.
+std::vector<std::string> approx_algorithms(Backend backend);
+
+/// What best() found: the minimum distance (kNoDistance when no end exists, or it is above
+/// best_limit) for each pattern, and how many ends reach it in all.
+struct ApproxBest {
+  SearchStats stats;                    ///< stats.occurrences: the number of ends reported
+  std::vector<std::uint32_t> distance;  ///< distance[i]: pattern i's minimum (kNoDistance: none)
+};
+
+/// A pattern, or a batch of patterns, compiled once for approximate search, then used to scan any
+/// number of texts from any number of threads at once (every method is const and thread-safe).
+/// See the file comment for the contract. SearchStats::cells counts m x n DP cells (per pattern).
+///
+/// Errors: InvalidArgument for no pattern, an empty pattern (a batch's message gives its index),
+/// k >= m, a separator outside -1..255, an unknown algorithm or one that does not compute the
+/// metric (hamming with edit, dp/wavefront/myers with hamming); BackendUnavailable for
+/// Backend::cuda without a usable GPU.
+class ApproxSearcher {
+ public:
+  ApproxSearcher(std::string_view pattern, ApproxOptions options = {});
+  /// A batch: pattern i is reported with pattern_id i.
+  ApproxSearcher(std::span<const std::string> patterns, ApproxOptions options = {});
+  ~ApproxSearcher();
+  ApproxSearcher(ApproxSearcher&&) noexcept;
+  ApproxSearcher& operator=(ApproxSearcher&&) noexcept;
+
+  std::size_t size() const noexcept;  ///< number of patterns
+  std::string_view pattern(std::size_t i = 0) const noexcept;
+  const ApproxOptions& options() const noexcept;
+  /// The resolved algorithm names: CPU's (empty when the CPU has none) and GPU's (empty when none).
+  std::string cpu_algorithm() const;
+  std::string gpu_algorithm() const;
+
+  /// Matches (local minima of d within k) in `text`, ordered by (end, pattern_id). Memory: bounded
+  /// by the chunks in flight (2 * threads chunks), independent of n.
+  SearchStats find_all(std::string_view text, const ApproxMatchSink& sink) const;
+  /// The number of matches.
+  SearchStats count(std::string_view text) const;
+
+  /// Every end within k. O(ceil(m/64) n) with myers.
+  SearchStats find_ends(std::string_view text, const ApproxEndSink& sink) const;
+  SearchStats count_ends(std::string_view text) const;
+
+  /// Each pattern's minimum of d and every end reaching it (to `sink` when given), ordered by
+  /// (end, pattern_id). Two passes over the text when ends are delivered (the minimum first).
+  ApproxBest best(std::string_view text, const ApproxEndSink* sink = nullptr) const;
+
+  /// Streams: reads `source` to its end in bounded blocks and hands every block, with the matches or
+  /// ends it decides (ApproxStreamBlock), to `sink`. Memory: about two blocks plus the block's results.
+  SearchStats find_all(ByteSource& source, const ApproxBlockSink& sink,
+                       ApproxStreamOptions stream = {}) const;
+
+  /// The regular file open as `fd`, bytes [0, size), read with pread (as ExactSearcher::find_all_file).
+  SearchStats find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const;
+  SearchStats count_file(int fd, std::uint64_t size) const;
+
+  /// A text already in GPU memory (a DEVICE pointer to n bytes). Needs a GPU compilation (backend
+  /// cuda, or automatic with a usable GPU), else BackendUnavailable. Matches' begins and CIGARs are
+  /// computed on the host from the m + k bytes before each end, copied back.
+  SearchStats find_all_resident(const void* device_text, std::uint64_t n, const ApproxMatchSink& sink) const;
+  SearchStats count_resident(const void* device_text, std::uint64_t n) const;
+  SearchStats find_ends_resident(const void* device_text, std::uint64_t n, const ApproxEndSink& sink) const;
+  SearchStats count_ends_resident(const void* device_text, std::uint64_t n) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A pair's alignment: distance, and with `cigar` the CIGAR; begin and end of the text part aligned.
+struct ApproxAlignment {
+  std::uint32_t distance = 0;
+  std::uint64_t begin = 0;  ///< 0 for prefix and global
+  std::uint64_t end = 0;    ///< n for global; the smallest best end for prefix and infix
+  std::string cigar;        ///< empty unless asked
+  friend bool operator==(const ApproxAlignment&, const ApproxAlignment&) = default;
+};
+
+/// Aligns `pattern` (m >= 1) to `text` with the edit distance in `mode`: prefix and global use the
+/// DP with first row C[0][j] = j, distance C[m][e] at e = n (global) or at the smallest e minimising
+/// it (prefix); infix is best()'s smallest best end. The traceback prefers diagonal, I, D, as above.
+/// O(ceil(m/64) n) for the distance (Myers' bit-vector), O(m n) bits more with the CIGAR.
+/// Errors: InvalidArgument for an empty pattern.
+ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar = false);
+
+}  // namespace strmatch

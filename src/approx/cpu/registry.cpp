@@ -1,0 +1,37 @@
+// The CPU approximate-search algorithm registry: names, the metrics each computes, the `auto`
+// rule and construction.
+#include "core/registry.hpp"
+
+#include "approx/cpu/algorithms.hpp"
+#include "strmatch/types.hpp"
+
+namespace strmatch::detail {
+
+namespace {
+const Registry<ApproxAlgorithm, const ApproxInput&>& registry() {
+  static const Registry<ApproxAlgorithm, const ApproxInput&> r(
+      "approximate-search algorithm", {{"auto", make_approx_auto}, {"dp", make_approx_dp}});
+  return r;
+}
+}  // namespace
+
+const std::vector<std::string>& cpu_approx_algorithm_names() { return registry().names(); }
+
+bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
+  if (name == "hamming") return metric == ApproxMetric::hamming;
+  if (name == "myers" || name == "wavefront") return metric == ApproxMetric::edit;
+  return true;  // auto, dp
+}
+
+// The rule and the measurements behind it: docs/approx.md ("auto").
+std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input) { return make_approx_dp(input); }
+
+std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, const ApproxInput& input) {
+  if (input.pattern.empty()) throw InvalidArgument("the pattern is empty");
+  if (registry().contains(name) && !cpu_approx_supports(name, input.metric))
+    throw InvalidArgument("approximate-search algorithm '" + std::string(name) + "' does not compute the " +
+                          std::string(to_string(input.metric)) + " distance");
+  return registry().make(name, input);
+}
+
+}  // namespace strmatch::detail

@@ -1,0 +1,58 @@
+// Internal: what approximate search needs from the CUDA backend. Implemented by the sources of
+// src/approx/cuda when STRMATCH_CUDA is on, and by core/cuda/cuda_stub.cpp (always "unavailable")
+// when it is off.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cuda/device.hpp"
+#include "strmatch/approx.hpp"
+
+namespace strmatch::detail::cuda {
+
+/// The GPU's approximate-search algorithm names, "auto" first: auto, wavefront, myers, hamming
+/// (empty without CUDA).
+const std::vector<std::string>& approx_algorithm_names();
+
+/// Smallest host-memory text (bytes) for which Backend::automatic picks the GPU (docs/approx.md).
+std::uint64_t approx_auto_min_bytes();
+
+/// A batch of patterns compiled on the GPU for one algorithm and metric (the contract of
+/// include/strmatch/approx.hpp). One engine serves one call at a time (the driver locks it).
+class ApproxEngine {
+ public:
+  virtual ~ApproxEngine() = default;
+
+  /// The resolved algorithm name (never "auto").
+  virtual std::string_view name() const noexcept = 0;
+
+  /// Every end e in [1, n] with d(e) <= k of every pattern over text[0, n), with the whole text's
+  /// semantics (record separator included), delivered to `sink` ordered by (end, pattern_id) in
+  /// batches, or only counted when sink is null. `text` is a device pointer when `resident`, host
+  /// memory otherwise (copied through pinned staging buffers in blocks that overlap by the longest
+  /// m + k - 1 bytes). Returns the number of ends (delivered ones when the sink stopped, and
+  /// *stopped = true then). Throws BackendUnavailable on any CUDA error.
+  virtual std::uint64_t ends(const void* text, std::uint64_t n, bool resident, std::uint32_t k,
+                             const ApproxEndSink* sink, bool* stopped) = 0;
+
+  /// Each pattern's minimum of d(e) over e in [1, n] (kNoDistance when no end exists).
+  virtual std::vector<std::uint32_t> minima(const void* text, std::uint64_t n, bool resident) = 0;
+};
+
+/// Compiles `patterns` (each m >= 1, ids = indices) for GPU algorithm `algorithm` ("auto" resolves
+/// by metric and lengths). Throws InvalidArgument for an unknown name or one that does not compute
+/// the metric, BackendUnavailable without a usable GPU.
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
+                                                 std::string_view algorithm, ApproxMetric metric,
+                                                 int separator);
+
+/// Copies n bytes of device memory at `device` to host memory `host` (the windows before resident
+/// matches' ends, for their tracebacks). Throws BackendUnavailable.
+void copy_to_host(void* host, const void* device, std::size_t n);
+
+}  // namespace strmatch::detail::cuda

@@ -1,0 +1,822 @@
+// ApproxSearcher: the approximate-search instance of the shared contracts (backend plan, chunked
+// driver, streaming driver, file path, resident scans) and the pair alignments.
+//
+// Every scan is a sequence of pieces (the whole text, or the blocks of a stream), each owning the end
+// offsets (from, n] of a buffer text[0, n) whose first bytes are context. A piece is cut into chunks
+// that own 1 MiB of ends each and read the overlap (m + k - 1 bytes) before them; the chunks' ends,
+// plateaus and tracebacks are computed on worker threads, and the keep/drop decisions of plateaus
+// that cross chunks and pieces are taken in order by one MatchSelector (approx/select.hpp).
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <optional>
+
+#include "approx/cpu/approx_algorithm.hpp"
+#include "approx/cuda/approx_cuda.hpp"
+#include "approx/select.hpp"
+#include "approx/traceback.hpp"
+#include "core/backend.hpp"
+#include "core/chunker.hpp"
+#include "core/clock.hpp"
+#include "core/cpu/ordered_executor.hpp"
+#include "core/cpu/threads.hpp"
+#include "core/io/pread_source.hpp"
+#include "core/names.hpp"
+#include "core/stream.hpp"
+#include "strmatch/approx.hpp"
+
+namespace strmatch {
+
+namespace {
+
+using detail::Clock;
+using detail::Plateau;
+using detail::seconds_since;
+
+// Chunks of the parallel driver own 1 MiB of end offsets (as exact search's); stream blocks 16 MiB.
+constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
+
+enum class Task : std::uint8_t { matches, ends, best };
+
+/// Where one piece's results go: ends or matches to a sink (null: counted only).
+struct Out {
+  const ApproxEndSink* ends = nullptr;
+  const ApproxMatchSink* matches = nullptr;
+};
+
+/// What one piece delivered.
+struct PieceResult {
+  std::uint64_t delivered = 0;
+  bool stopped = false;
+};
+
+bool by_end(const ApproxEnd& a, const ApproxEnd& b) {
+  return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+}
+
+}  // namespace
+
+std::string_view to_string(ApproxMetric metric) noexcept {
+  return metric == ApproxMetric::hamming ? "hamming" : "edit";
+}
+
+std::string_view to_string(ApproxMode mode) noexcept {
+  switch (mode) {
+    case ApproxMode::infix:
+      return "infix";
+    case ApproxMode::prefix:
+      return "prefix";
+    case ApproxMode::global:
+      return "global";
+  }
+  return "infix";
+}
+
+ApproxMetric parse_approx_metric(std::string_view name) {
+  if (name == "edit") return ApproxMetric::edit;
+  if (name == "hamming") return ApproxMetric::hamming;
+  throw InvalidArgument("unknown metric '" + std::string(name) + "' (known: edit, hamming)");
+}
+
+ApproxMode parse_approx_mode(std::string_view name) {
+  if (name == "infix") return ApproxMode::infix;
+  if (name == "prefix") return ApproxMode::prefix;
+  if (name == "global") return ApproxMode::global;
+  throw InvalidArgument("unknown mode '" + std::string(name) + "' (known: infix, prefix, global)");
+}
+
+std::vector<std::string> approx_algorithms(Backend backend) {
+  return detail::algorithm_names(backend, detail::cpu_approx_algorithm_names(),
+                                 detail::cuda::approx_algorithm_names());
+}
+
+struct ApproxSearcher::Impl {
+  std::vector<std::string> patterns;
+  ApproxOptions options;
+  std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;  // one per pattern; empty: no CPU path
+  std::unique_ptr<detail::cuda::ApproxEngine> gpu;
+  mutable std::mutex gpu_mutex;  // an engine serves one call at a time
+  detail::BackendPlan plan;
+  std::size_t longest = 0;
+  std::uint64_t pattern_bytes = 0;
+
+  std::uint32_t k() const noexcept { return options.max_errors; }
+  bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
+  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns.size()); }
+
+  /// Bytes a piece or chunk reads before its first owned end's last byte: every alignment within
+  /// the threshold of an owned end starts there or later (m + k - 1; m - 1 for Hamming; 2m - 2 for
+  /// best, whose threshold is m - 1 at most).
+  std::size_t overlap(Task task) const noexcept {
+    if (hamming()) return longest - 1;
+    if (task == Task::best) return 2 * longest - 2;
+    return longest + k() - 1;
+  }
+
+  detail::Chunker chunker(std::size_t n, std::size_t from) const {
+    return detail::Chunker(n - from, options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes, 0);
+  }
+  unsigned threads_for(const detail::Chunker& ch) const {
+    return static_cast<unsigned>(
+        std::min<std::uint64_t>(detail::resolve_threads(options.threads), ch.size()));
+  }
+
+  // ---- begins and CIGARs ----------------------------------------------------------------------
+
+  /// Sets pl.match.begin (and cigar) from window w[0, len) = the bytes [e - len, e) before the
+  /// plateau's end e (at least the m + k bytes before e, or from a record or text start).
+  void trace_window(Plateau& pl, const std::uint8_t* w, std::size_t len) const {
+    const std::string& p = patterns[pl.pattern_id];
+    const std::uint64_t e = pl.last;
+    if (hamming()) {
+      pl.match.begin = e - p.size();
+      if (options.cigar) pl.match.cigar = detail::traceback_hamming(p, w + len - p.size(), true).cigar;
+      return;
+    }
+    std::size_t start = 0;
+    if (options.separator >= 0 && len > 0)
+      if (const void* s = memrchr(w, options.separator, len))
+        start = static_cast<std::size_t>(static_cast<const std::uint8_t*>(s) - w) + 1;
+    const detail::Traced t =
+        detail::traceback_edit(p, w + start, len - start, ApproxMode::infix, options.cigar);
+    pl.match.begin = e - (len - start) + t.begin;
+    if (options.cigar) pl.match.cigar = t.cigar;
+  }
+
+  /// The window length a traceback reads before end offset e of a buffer starting at offset `base`.
+  std::size_t window(const Plateau& pl, std::uint64_t base) const {
+    const std::uint64_t want =
+        hamming() ? patterns[pl.pattern_id].size() : patterns[pl.pattern_id].size() + k();
+    return static_cast<std::size_t>(std::min<std::uint64_t>(want, pl.last - base));
+  }
+
+  // ---- the CPU: the chunked driver over text[0, n), owning ends (from, n] -----------------------
+
+  /// Pattern p's ends within `kk` owned by (lo, hi] of text, read from rs.
+  void chunk_ends(const std::uint8_t* text, std::size_t rs, std::size_t lo, std::size_t hi,
+                  std::uint64_t base, std::uint32_t p, std::uint32_t kk, std::vector<ApproxEnd>* out,
+                  std::uint64_t* n_out) const {
+    detail::EndHits hits;
+    hits.positions = out;
+    cpu[p]->ends(text + rs, hi - rs, lo - rs, base + rs, kk, p, hits);
+    *n_out += hits.count;
+  }
+
+  PieceResult cpu_ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
+                       const ApproxEndSink* sink, unsigned* threads_used) const {
+    const auto ch = chunker(n, from);
+    const unsigned threads = threads_for(ch);
+    *threads_used = threads;
+    const std::size_t ov = overlap(Task::ends);
+    PieceResult r;
+    if (sink == nullptr) {
+      r.delivered = detail::run_unordered_sum(ch, threads, [&](const detail::Chunk& c) {
+        std::uint64_t got = 0;
+        const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
+        for (std::uint32_t p = 0; p < count(); ++p) chunk_ends(text, rs, lo, hi, base, p, k(), nullptr, &got);
+        return got;
+      });
+      return r;
+    }
+    r.stopped = !detail::run_ordered<ApproxEnd>(
+        ch, threads,
+        [&](const detail::Chunk& c, detail::ChunkResult<ApproxEnd>& out) {
+          const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
+          for (std::uint32_t p = 0; p < count(); ++p)
+            chunk_ends(text, rs, lo, hi, base, p, k(), &out.items, &out.count);
+          if (count() > 1) std::sort(out.items.begin(), out.items.end(), by_end);
+        },
+        [&](const detail::Chunk&, detail::ChunkResult<ApproxEnd>& out) {
+          r.delivered += out.count;
+          return out.items.empty() || (*sink)(std::span<const ApproxEnd>(out.items));
+        });
+    return r;
+  }
+
+  PieceResult cpu_matches(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
+                          bool final, detail::MatchSelector& selector, const ApproxMatchSink* sink,
+                          unsigned* threads_used) const {
+    const auto ch = chunker(n, from);
+    const unsigned threads = threads_for(ch);
+    *threads_used = threads;
+    const std::size_t ov = overlap(Task::matches);
+    const bool positions = sink != nullptr;
+    PieceResult r;
+    std::vector<ApproxMatch> batch;
+    const bool complete = detail::run_ordered<Plateau>(
+        ch, threads,
+        [&](const detail::Chunk& c, detail::ChunkResult<Plateau>& out) {
+          const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
+          const bool last_chunk = final && c.index + 1 == ch.size();
+          const auto trace = [&](Plateau& pl) {
+            const std::size_t len = window(pl, base);
+            trace_window(pl, text + (pl.last - base) - len, len);
+          };
+          std::vector<ApproxEnd> ends;
+          for (std::uint32_t p = 0; p < count(); ++p) {
+            ends.clear();
+            std::uint64_t got = 0;
+            chunk_ends(text, rs, lo, hi, base, p, k(), &ends, &got);
+            detail::add_plateaus(std::span<const ApproxEnd>(ends), base + lo, base + hi, last_chunk,
+                                 out.items, positions ? &trace : nullptr);
+          }
+          detail::sort_plateaus(out.items);
+        },
+        [&](const detail::Chunk& c, detail::ChunkResult<Plateau>& out) {
+          batch.clear();
+          const bool last_chunk = final && c.index + 1 == ch.size();
+          selector.piece(out.items, base + from + c.begin, base + from + c.end, last_chunk, [&](Plateau& pl) {
+            ++r.delivered;
+            if (positions) batch.push_back(std::move(pl.match));
+            return true;
+          });
+          return batch.empty() || (*sink)(std::span<const ApproxMatch>(batch));
+        });
+    r.stopped = !complete;
+    return r;
+  }
+
+  // ---- the GPU: the engine's ordered ends, then the same plateaus and selector on the host -------
+
+  PieceResult gpu_piece(const void* text, std::size_t n, std::size_t from, std::uint64_t base, bool resident,
+                        bool final, Task task, detail::MatchSelector* selector, const Out& out) const {
+    std::lock_guard lock(gpu_mutex);
+    PieceResult r;
+    bool stopped = false;
+    if (task == Task::ends) {
+      if (out.ends == nullptr && from == 0) {
+        r.delivered = gpu->ends(text, n, resident, k(), nullptr, &stopped);
+        return r;
+      }
+      std::vector<ApproxEnd> kept;
+      const ApproxEndSink filter = [&](std::span<const ApproxEnd> batch) {
+        kept.clear();
+        for (const ApproxEnd& e : batch)
+          if (e.end > from) kept.push_back(ApproxEnd{base + e.end, e.distance, e.pattern_id});
+        r.delivered += kept.size();
+        return kept.empty() || out.ends == nullptr || (*out.ends)(std::span<const ApproxEnd>(kept));
+      };
+      gpu->ends(text, n, resident, k(), &filter, &stopped);
+      r.stopped = stopped;
+      return r;
+    }
+    // Matches: cut the engine's ordered ends into sub-pieces at end offsets it has passed.
+    const bool positions = out.matches != nullptr;
+    std::vector<std::uint8_t> host_window;
+    const auto trace = [&](Plateau& pl) {
+      const std::size_t len = window(pl, base);
+      const std::uint64_t at = pl.last - base - len;  // offset in `text`
+      if (!resident) {
+        trace_window(pl, static_cast<const std::uint8_t*>(text) + at, len);
+        return;
+      }
+      host_window.resize(len);
+      detail::cuda::copy_to_host(host_window.data(), static_cast<const std::uint8_t*>(text) + at, len);
+      trace_window(pl, host_window.data(), len);
+    };
+    std::vector<ApproxEnd> pending, piece, one;
+    std::vector<Plateau> plateaus;
+    std::vector<ApproxMatch> batch;
+    std::uint64_t lo = base + from;
+    auto run_piece = [&](std::uint64_t hi, bool last) {
+      // pending ends <= hi form the sub-piece (lo, hi].
+      const auto split = std::partition_point(pending.begin(), pending.end(),
+                                              [&](const ApproxEnd& e) { return e.end <= hi; });
+      piece.assign(pending.begin(), split);
+      pending.erase(pending.begin(), split);
+      std::stable_sort(piece.begin(), piece.end(),
+                       [](const ApproxEnd& a, const ApproxEnd& b) { return a.pattern_id < b.pattern_id; });
+      plateaus.clear();
+      for (std::size_t a = 0; a < piece.size();) {
+        std::size_t b = a;
+        while (b < piece.size() && piece[b].pattern_id == piece[a].pattern_id) ++b;
+        detail::add_plateaus(std::span<const ApproxEnd>(piece.data() + a, b - a), lo, hi, last, plateaus,
+                             positions ? &trace : nullptr);
+        a = b;
+      }
+      detail::sort_plateaus(plateaus);
+      batch.clear();
+      selector->piece(plateaus, lo, hi, last, [&](Plateau& pl) {
+        ++r.delivered;
+        if (positions) batch.push_back(std::move(pl.match));
+        return true;
+      });
+      lo = hi;
+      return batch.empty() || (*out.matches)(std::span<const ApproxMatch>(batch));
+    };
+    const ApproxEndSink cut = [&](std::span<const ApproxEnd> got) {
+      for (const ApproxEnd& e : got)
+        if (e.end > from) pending.push_back(ApproxEnd{base + e.end, e.distance, e.pattern_id});
+      // Every end below the last one received is complete (the engine delivers by (end, pattern_id)).
+      if (pending.empty() || pending.back().end <= lo + 1) return true;
+      return run_piece(pending.back().end - 1, false);
+    };
+    gpu->ends(text, n, resident, k(), &cut, &stopped);
+    if (stopped) {
+      r.stopped = true;
+      return r;
+    }
+    if (!run_piece(base + n, final)) r.stopped = true;
+    return r;
+  }
+
+  // ---- one piece on the backend chosen for it -----------------------------------------------------
+
+  /// Runs one piece of a host-memory text. Returns the stats of the piece (bytes = owned bytes).
+  SearchStats host_piece(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
+                         bool final, Task task, detail::MatchSelector* selector, const Out& out) const {
+    const auto start = Clock::now();
+    SearchStats s;
+    s.bytes = n - from;
+    s.cells = pattern_bytes * s.bytes;
+    s.note = plan.note;
+    PieceResult r;
+    if (plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda) {
+      std::uint64_t delivered = 0;
+      Out counted = out;
+      ApproxEndSink end_counter;
+      ApproxMatchSink match_counter;
+      if (out.ends != nullptr) {
+        end_counter = [&](std::span<const ApproxEnd> b) {
+          delivered += b.size();
+          return (*out.ends)(b);
+        };
+        counted.ends = &end_counter;
+      }
+      if (out.matches != nullptr) {
+        match_counter = [&](std::span<const ApproxMatch> b) {
+          delivered += b.size();
+          return (*out.matches)(b);
+        };
+        counted.matches = &match_counter;
+      }
+      try {
+        r = gpu_piece(text, n, from, base, false, final, task, selector, counted);
+        s.backend = Backend::cuda;
+        s.algorithm = std::string(gpu->name());
+        s.threads = 1;
+        s.occurrences = r.delivered;
+        s.stopped_early = r.stopped;
+        s.seconds = seconds_since(start);
+        return s;
+      } catch (const BackendUnavailable& e) {
+        if (options.backend == Backend::cuda || delivered != 0 || cpu.empty()) throw;
+        s.note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+      }
+    }
+    if (cpu.empty())
+      throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+    unsigned threads = 1;
+    r = task == Task::ends ? cpu_ends(text, n, from, base, out.ends, &threads)
+                           : cpu_matches(text, n, from, base, final, *selector, out.matches, &threads);
+    s.backend = Backend::cpu;
+    s.algorithm = std::string(cpu.front()->name());
+    s.threads = threads;
+    s.occurrences = r.delivered;
+    s.stopped_early = r.stopped;
+    s.seconds = seconds_since(start);
+    return s;
+  }
+
+  SearchStats search(std::string_view text, Task task, const Out& out) const {
+    detail::MatchSelector selector;
+    return host_piece(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, 0, true, task,
+                      &selector, out);
+  }
+
+  SearchStats resident(const void* device_text, std::uint64_t n, Task task, const Out& out) const {
+    if (!plan.gpu || !gpu)
+      throw BackendUnavailable(
+          "this searcher has no GPU compilation (create it with backend cuda, or automatic with a usable "
+          "GPU) "
+          "and cannot search device memory");
+    const auto start = Clock::now();
+    detail::MatchSelector selector;
+    const PieceResult r =
+        gpu_piece(device_text, static_cast<std::size_t>(n), 0, 0, true, true, task, &selector, out);
+    SearchStats s;
+    s.bytes = n;
+    s.cells = pattern_bytes * n;
+    s.backend = Backend::cuda;
+    s.algorithm = std::string(gpu->name());
+    s.occurrences = r.delivered;
+    s.stopped_early = r.stopped;
+    s.seconds = seconds_since(start);
+    return s;
+  }
+
+  // ---- best --------------------------------------------------------------------------------------
+
+  /// Calls visit(e) for every end of pattern p in (from, n] of text (relative offsets): used when
+  /// the best distance is m, which every end reaches (edit: every column but a restart; Hamming:
+  /// every window inside one record).
+  template <typename Visit>
+  void every_end(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint32_t p,
+                 Visit&& visit) const {
+    const std::size_t m = patterns[p].size();
+    const int sep = options.separator;
+    std::size_t record = 0;  // first byte of the current record (or of the buffer)
+    for (std::size_t e = 1; e <= n; ++e) {
+      if (sep >= 0 && text[e - 1] == sep) {
+        record = e;
+        continue;
+      }
+      if (hamming() && e - record < m) continue;
+      if (e > from) visit(e);
+    }
+  }
+
+  ApproxBest best(std::string_view text_view, const ApproxEndSink* sink) const {
+    const auto start = Clock::now();
+    const auto* text = reinterpret_cast<const std::uint8_t*>(text_view.data());
+    const std::size_t n = text_view.size();
+    ApproxBest result;
+    result.distance.assign(count(), kNoDistance);
+    SearchStats& s = result.stats;
+    s.bytes = n;
+    s.cells = pattern_bytes * n;
+    s.note = plan.note;
+    std::vector<std::uint64_t> reaching(count(), 0);
+    const bool on_gpu = plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda;
+    if (on_gpu) {
+      std::lock_guard lock(gpu_mutex);
+      result.distance = gpu->minima(text, n, false);
+      s.backend = Backend::cuda;
+      s.algorithm = std::string(gpu->name());
+    } else {
+      if (cpu.empty())
+        throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+      const auto ch = chunker(n, 0);
+      const unsigned threads = threads_for(ch);
+      const std::size_t ov = overlap(Task::best);
+      std::vector<detail::ApproxMinimum> mins(count());
+      detail::run_ordered<detail::ApproxMinimum>(
+          ch, threads,
+          [&](const detail::Chunk& c, detail::ChunkResult<detail::ApproxMinimum>& out) {
+            const std::size_t lo = c.begin, hi = c.end, rs = lo > ov ? lo - ov : 0;
+            for (std::uint32_t p = 0; p < count(); ++p)
+              out.items.push_back(cpu[p]->minimum(text + rs, hi - rs, lo - rs));
+          },
+          [&](const detail::Chunk&, detail::ChunkResult<detail::ApproxMinimum>& out) {
+            for (std::uint32_t p = 0; p < count(); ++p) {
+              const auto& got = out.items[p];
+              if (got.distance < mins[p].distance)
+                mins[p] = got;
+              else if (got.distance == mins[p].distance && got.distance != kNoDistance)
+                mins[p].ends += got.ends;
+            }
+            return true;
+          });
+      for (std::uint32_t p = 0; p < count(); ++p) {
+        result.distance[p] = mins[p].distance;
+        reaching[p] = mins[p].ends;
+      }
+      s.backend = Backend::cpu;
+      s.algorithm = std::string(cpu.front()->name());
+      s.threads = threads;
+    }
+    for (auto& d : result.distance)
+      if (d != kNoDistance && d > options.best_limit) d = kNoDistance;
+    // The ends reaching each minimum: counted by the CPU's first pass, else (GPU, or delivery)
+    // a second pass with each pattern's threshold at its minimum.
+    const bool counted = !on_gpu && sink == nullptr;
+    if (counted) {
+      for (std::uint32_t p = 0; p < count(); ++p)
+        if (result.distance[p] != kNoDistance) s.occurrences += reaching[p];
+    } else if (on_gpu && gpu_best_ends(text, n, result.distance, sink, &s)) {
+    } else {
+      s.occurrences = best_ends(text, n, result.distance, sink, &s.stopped_early);
+    }
+    s.seconds = seconds_since(start);
+    return result;
+  }
+
+  /// Second pass of best() on the GPU: the engine's ends within the largest minimum, filtered.
+  /// Returns false (nothing done) when a minimum is m (every end) or the threshold would reach a
+  /// pattern's length (the engine needs k < m).
+  bool gpu_best_ends(const std::uint8_t* text, std::size_t n, const std::vector<std::uint32_t>& minimum,
+                     const ApproxEndSink* sink, SearchStats* s) const {
+    std::uint32_t kk = 0;
+    bool any = false;
+    for (std::uint32_t p = 0; p < count(); ++p) {
+      if (minimum[p] == kNoDistance) continue;
+      if (minimum[p] >= patterns[p].size()) return false;
+      kk = std::max(kk, minimum[p]);
+      any = true;
+    }
+    if (!any) return true;
+    for (const std::string& p : patterns)
+      if (kk >= p.size()) return false;
+    std::lock_guard lock(gpu_mutex);
+    std::vector<ApproxEnd> kept;
+    bool stopped = false;
+    const ApproxEndSink filter = [&](std::span<const ApproxEnd> batch) {
+      kept.clear();
+      for (const ApproxEnd& e : batch)
+        if (e.distance == minimum[e.pattern_id]) kept.push_back(e);
+      s->occurrences += kept.size();
+      return kept.empty() || sink == nullptr || (*sink)(std::span<const ApproxEnd>(kept));
+    };
+    gpu->ends(text, n, false, kk, &filter, &stopped);
+    s->stopped_early = stopped;
+    return true;
+  }
+
+  /// Second pass of best(): the ends of pattern p with d == minimum[p], ordered, to sink (or counted).
+  std::uint64_t best_ends(const std::uint8_t* text, std::size_t n, const std::vector<std::uint32_t>& minimum,
+                          const ApproxEndSink* sink, bool* stopped) const {
+    std::uint64_t total = 0;
+    const auto ch = chunker(n, 0);
+    const std::size_t ov = overlap(Task::best);
+    const bool complete = detail::run_ordered<ApproxEnd>(
+        ch, cpu.empty() ? 1 : threads_for(ch),
+        [&](const detail::Chunk& c, detail::ChunkResult<ApproxEnd>& out) {
+          const std::size_t lo = c.begin, hi = c.end, rs = lo > ov ? lo - ov : 0;
+          for (std::uint32_t p = 0; p < count(); ++p) {
+            const std::uint32_t d = minimum[p];
+            if (d == kNoDistance) continue;
+            if (d >= patterns[p].size()) {  // every end reaches d = m
+              every_end(text + rs, hi - rs, lo - rs, p, [&](std::size_t e) {
+                out.items.push_back(ApproxEnd{rs + e, d, p});
+                ++out.count;
+              });
+              continue;
+            }
+            if (cpu.empty()) {  // a GPU-only searcher: the reference DP of the CPU
+              const auto dp = detail::make_approx_algorithm(
+                  "dp", detail::ApproxInput{patterns[p], options.metric, options.separator});
+              detail::EndHits hits;
+              hits.positions = &out.items;
+              dp->ends(text + rs, hi - rs, lo - rs, rs, d, p, hits);
+              out.count += hits.count;
+            } else {
+              chunk_ends(text, rs, lo, hi, 0, p, d, &out.items, &out.count);
+            }
+          }
+          // Keep the ends at each pattern's minimum only (ends() reports every d <= minimum).
+          std::erase_if(out.items, [&](const ApproxEnd& e) { return e.distance != minimum[e.pattern_id]; });
+          out.count = out.items.size();
+          if (count() > 1) std::sort(out.items.begin(), out.items.end(), by_end);
+        },
+        [&](const detail::Chunk&, detail::ChunkResult<ApproxEnd>& out) {
+          total += out.count;
+          return out.items.empty() || sink == nullptr || (*sink)(std::span<const ApproxEnd>(out.items));
+        });
+    *stopped = !complete;
+    return total;
+  }
+
+  // ---- streams -------------------------------------------------------------------------------------
+
+  SearchStats stream(ByteSource& source, const ApproxBlockSink& sink, const ApproxStreamOptions& so) const {
+    const auto start = Clock::now();
+    const Task task = so.task == ApproxTask::ends ? Task::ends : Task::matches;
+    const std::size_t ov = overlap(task);
+    detail::StreamGeometry g;
+    g.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
+    g.overlap = ov;
+    g.keep_context = true;
+    g.line_context = so.line_context;
+    detail::MatchSelector selector;
+    SearchStats total;
+    std::vector<ApproxMatch> matches;
+    std::vector<ApproxEnd> ends;
+    const ApproxMatchSink collect_matches = [&](std::span<const ApproxMatch> b) {
+      for (const ApproxMatch& mt : b) matches.push_back(mt);
+      return true;
+    };
+    const ApproxEndSink collect_ends = [&](std::span<const ApproxEnd> b) {
+      ends.insert(ends.end(), b.begin(), b.end());
+      return true;
+    };
+    Out out;
+    if (so.positions) {
+      if (task == Task::ends)
+        out.ends = &collect_ends;
+      else
+        out.matches = &collect_matches;
+    }
+    detail::drive_stream(source, g, [&](const detail::StreamWindow& w) {
+      matches.clear();
+      ends.clear();
+      const SearchStats part = host_piece(reinterpret_cast<const std::uint8_t*>(w.data.data()), w.own_end,
+                                          w.own_begin, w.base, w.last, task, &selector, out);
+      total.algorithm = part.algorithm;
+      total.backend = part.backend;
+      total.threads = std::max(total.threads, part.threads);
+      total.accumulate(part);
+      ApproxStreamBlock b;
+      b.data = w.data;
+      b.base = w.base;
+      b.own_begin = w.own_begin;
+      b.own_end = w.own_end;
+      b.matches = matches;
+      b.ends = ends;
+      b.occurrences = part.occurrences;
+      b.last = w.last;
+      if (!sink(b)) {
+        total.stopped_early = true;
+        return false;
+      }
+      return true;
+    });
+    total.seconds = seconds_since(start);
+    return total;
+  }
+};
+
+// ---- construction ------------------------------------------------------------------------------
+
+ApproxSearcher::ApproxSearcher(std::string_view pattern, ApproxOptions options)
+    : ApproxSearcher(std::span<const std::string>(std::vector<std::string>{std::string(pattern)}),
+                     std::move(options)) {}
+
+ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  if (patterns.empty()) throw InvalidArgument("no pattern given");
+  if (options.separator < -1 || options.separator > 255)
+    throw InvalidArgument("the record separator must be a byte (0..255) or -1 for none, not " +
+                          std::to_string(options.separator));
+  const bool batch = patterns.size() > 1;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const std::string where = batch ? "pattern " + std::to_string(i) : std::string("the pattern");
+    if (patterns[i].empty()) throw InvalidArgument(where + " is empty");
+    if (options.max_errors >= patterns[i].size())
+      throw InvalidArgument("k = " + std::to_string(options.max_errors) + " must be below the length of " +
+                            where + " (" + std::to_string(patterns[i].size()) +
+                            " bytes): every position would match");
+    s.longest = std::max(s.longest, patterns[i].size());
+    s.pattern_bytes += patterns[i].size();
+  }
+  if (patterns.size() > std::numeric_limits<std::uint32_t>::max()) throw InvalidArgument("too many patterns");
+  s.patterns.assign(patterns.begin(), patterns.end());
+  s.options = std::move(options);
+  s.plan =
+      detail::plan_backends(s.options.backend, "approximate-search algorithm", s.options.algorithm,
+                            detail::cpu_approx_algorithm_names(), detail::cuda::approx_algorithm_names());
+  if (s.plan.cpu)
+    for (const std::string& p : s.patterns)
+      s.cpu.push_back(detail::make_approx_algorithm(
+          s.options.algorithm, detail::ApproxInput{p, s.options.metric, s.options.separator}));
+  if (s.plan.gpu) {
+    try {
+      s.gpu = detail::cuda::make_approx_engine(s.patterns, s.options.algorithm, s.options.metric,
+                                               s.options.separator);
+    } catch (const BackendUnavailable& e) {
+      if (s.options.backend == Backend::cuda || s.cpu.empty()) throw;
+      s.plan.gpu = false;
+      s.plan.note = std::string("GPU compilation failed (") + e.what() + "): searched on the CPU";
+    }
+  }
+}
+
+ApproxSearcher::~ApproxSearcher() = default;
+ApproxSearcher::ApproxSearcher(ApproxSearcher&&) noexcept = default;
+ApproxSearcher& ApproxSearcher::operator=(ApproxSearcher&&) noexcept = default;
+
+std::size_t ApproxSearcher::size() const noexcept { return impl_->patterns.size(); }
+std::string_view ApproxSearcher::pattern(std::size_t i) const noexcept { return impl_->patterns[i]; }
+const ApproxOptions& ApproxSearcher::options() const noexcept { return impl_->options; }
+std::string ApproxSearcher::cpu_algorithm() const {
+  return impl_->cpu.empty() ? std::string() : std::string(impl_->cpu.front()->name());
+}
+std::string ApproxSearcher::gpu_algorithm() const {
+  return impl_->gpu ? std::string(impl_->gpu->name()) : std::string();
+}
+
+// ---- host memory -------------------------------------------------------------------------------
+
+SearchStats ApproxSearcher::find_all(std::string_view text, const ApproxMatchSink& sink) const {
+  Out out;
+  out.matches = &sink;
+  return impl_->search(text, Task::matches, out);
+}
+SearchStats ApproxSearcher::count(std::string_view text) const {
+  return impl_->search(text, Task::matches, {});
+}
+SearchStats ApproxSearcher::find_ends(std::string_view text, const ApproxEndSink& sink) const {
+  Out out;
+  out.ends = &sink;
+  return impl_->search(text, Task::ends, out);
+}
+SearchStats ApproxSearcher::count_ends(std::string_view text) const {
+  return impl_->search(text, Task::ends, {});
+}
+ApproxBest ApproxSearcher::best(std::string_view text, const ApproxEndSink* sink) const {
+  return impl_->best(text, sink);
+}
+
+// ---- streams and files ---------------------------------------------------------------------------
+
+SearchStats ApproxSearcher::find_all(ByteSource& source, const ApproxBlockSink& sink,
+                                     ApproxStreamOptions stream) const {
+  return impl_->stream(source, sink, stream);
+}
+
+SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const {
+  detail::PreadSource source(fd, size);
+  return impl_->stream(source,
+                       [&](const ApproxStreamBlock& b) { return b.matches.empty() || sink(b.matches); }, {});
+}
+
+SearchStats ApproxSearcher::count_file(int fd, std::uint64_t size) const {
+  detail::PreadSource source(fd, size);
+  ApproxStreamOptions so;
+  so.positions = false;
+  return impl_->stream(
+      source, [](const ApproxStreamBlock&) { return true; }, so);
+}
+
+// ---- device memory -------------------------------------------------------------------------------
+
+SearchStats ApproxSearcher::find_all_resident(const void* device_text, std::uint64_t n,
+                                              const ApproxMatchSink& sink) const {
+  Out out;
+  out.matches = &sink;
+  return impl_->resident(device_text, n, Task::matches, out);
+}
+SearchStats ApproxSearcher::count_resident(const void* device_text, std::uint64_t n) const {
+  return impl_->resident(device_text, n, Task::matches, {});
+}
+SearchStats ApproxSearcher::find_ends_resident(const void* device_text, std::uint64_t n,
+                                               const ApproxEndSink& sink) const {
+  Out out;
+  out.ends = &sink;
+  return impl_->resident(device_text, n, Task::ends, out);
+}
+SearchStats ApproxSearcher::count_ends_resident(const void* device_text, std::uint64_t n) const {
+  return impl_->resident(device_text, n, Task::ends, {});
+}
+
+// ---- pairs -----------------------------------------------------------------------------------------
+
+ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar) {
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty");
+  const auto* t = reinterpret_cast<const std::uint8_t*>(text.data());
+  ApproxAlignment out;
+  if (mode == ApproxMode::infix) {
+    // best()'s distance and its smallest end (Sellers' DP, one rolling column), then the traceback
+    // from that end over the m + d bytes before it. No end (empty text): distance m, end 0.
+    std::vector<std::uint32_t> col(pattern.size() + 1);
+    for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
+    std::uint32_t best = static_cast<std::uint32_t>(pattern.size());
+    std::size_t best_end = 0;
+    for (std::size_t j = 1; j <= text.size(); ++j) {
+      std::uint32_t diag = col[0];
+      col[0] = 0;
+      for (std::size_t i = 1; i < col.size(); ++i) {
+        const std::uint32_t up = col[i];
+        col[i] = std::min({diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u),
+                           col[i - 1] + 1, up + 1});
+        diag = up;
+      }
+      if (best_end == 0 || col.back() < best) {
+        best = col.back();
+        best_end = j;
+      }
+    }
+    const std::size_t len =
+        static_cast<std::size_t>(std::min<std::uint64_t>(best_end, pattern.size() + best));
+    const detail::Traced tr =
+        detail::traceback_edit(pattern, t + best_end - len, len, ApproxMode::infix, cigar);
+    out.distance = best;
+    out.end = best_end;
+    out.begin = best_end - len + tr.begin;
+    out.cigar = tr.cigar;
+    return out;
+  }
+  if (!cigar) {
+    // One rolling column: O(m n) time, O(m) memory.
+    std::vector<std::uint32_t> col(pattern.size() + 1);
+    for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
+    std::uint32_t best = col.back();
+    std::size_t best_end = 0;
+    for (std::size_t j = 1; j <= text.size(); ++j) {
+      std::uint32_t diag = col[0];
+      col[0] = static_cast<std::uint32_t>(j);
+      for (std::size_t i = 1; i < col.size(); ++i) {
+        const std::uint32_t up = col[i];
+        col[i] = std::min({diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u),
+                           col[i - 1] + 1, up + 1});
+        diag = up;
+      }
+      if (col.back() < best) {
+        best = col.back();
+        best_end = j;
+      }
+    }
+    out.distance = mode == ApproxMode::global ? col.back() : best;
+    out.end = mode == ApproxMode::global ? text.size() : best_end;
+    return out;
+  }
+  const detail::Traced tr = detail::traceback_edit(pattern, t, text.size(), mode, true);
+  out.distance = tr.distance;
+  out.begin = tr.begin;
+  out.end = tr.end;
+  out.cigar = tr.cigar;
+  return out;
+}
+
+}  // namespace strmatch

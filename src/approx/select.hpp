@@ -1,0 +1,143 @@
+// Internal: the choice of matches (one per local minimum of d) from the ordered ends within k, cut
+// into pieces (chunks, stream blocks, GPU batches) that own consecutive ranges of end offsets. Each
+// piece turns its ends into plateaus on its own, and computes begins and CIGARs for the plateaus
+// that may be local minima; only the keep/drop decision of plateaus touching a piece's boundary
+// crosses pieces (MatchSelector), so pieces run in parallel and the output does not depend on how
+// the text was cut.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "strmatch/approx.hpp"
+
+namespace strmatch::detail {
+
+/// A maximal run of consecutive ends [first, last] of one pattern with equal d <= k, within one piece.
+/// `left` / `right`: whether the end before first / after last has a larger d (an absent end, or one
+/// above k, counts as larger): 1 yes, 0 no, -1 unknown (it lies in the previous / next piece).
+struct Plateau {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  std::int8_t left = 1;
+  std::int8_t right = 1;
+  bool traced = false;  ///< match.begin / match.cigar are set
+  ApproxMatch match;    ///< end = last; begin and cigar when traced
+};
+
+/// The plateaus of one pattern's ends (increasing, all within the piece owning ends (lo, hi]),
+/// appended to `out`. `final`: no piece follows (the end after hi does not exist). Keeps the
+/// plateaus that may be local minima and those touching the boundary (the selector needs their d);
+/// calls trace(plateau&) for those that may be local minima (left and right not 0) when `trace` is set.
+template <typename Trace>
+void add_plateaus(std::span<const ApproxEnd> ends, std::uint64_t lo, std::uint64_t hi, bool final,
+                  std::vector<Plateau>& out, const Trace* trace) {
+  for (std::size_t a = 0; a < ends.size();) {
+    std::size_t b = a;
+    while (b + 1 < ends.size() && ends[b + 1].end == ends[b].end + 1 &&
+           ends[b + 1].distance == ends[a].distance)
+      ++b;
+    Plateau pl;
+    pl.first = ends[a].end;
+    pl.last = ends[b].end;
+    pl.distance = ends[a].distance;
+    pl.pattern_id = ends[a].pattern_id;
+    if (pl.first == lo + 1)
+      pl.left = -1;
+    else
+      pl.left = (a > 0 && ends[a - 1].end + 1 == pl.first) ? (ends[a - 1].distance > pl.distance ? 1 : 0) : 1;
+    if (pl.last == hi && !final)
+      pl.right = -1;
+    else
+      pl.right = (b + 1 < ends.size() && ends[b + 1].end == pl.last + 1)
+                     ? (ends[b + 1].distance > pl.distance ? 1 : 0)
+                     : 1;
+    const bool boundary = pl.left < 0 || pl.right < 0;
+    const bool candidate = pl.left != 0 && pl.right != 0;
+    if (candidate || boundary) {
+      pl.match.end = pl.last;
+      pl.match.distance = pl.distance;
+      pl.match.pattern_id = pl.pattern_id;
+      if (candidate && trace != nullptr) {
+        (*trace)(pl);
+        pl.traced = true;
+      }
+      out.push_back(std::move(pl));
+    }
+    a = b + 1;
+  }
+}
+
+/// Orders a piece's plateaus by (last, pattern_id), the order matches are reported in.
+inline void sort_plateaus(std::vector<Plateau>& plateaus) {
+  std::sort(plateaus.begin(), plateaus.end(), [](const Plateau& x, const Plateau& y) {
+    return x.last != y.last ? x.last < y.last : x.pattern_id < y.pattern_id;
+  });
+}
+
+/// The decisions that cross pieces: feed it every piece's plateaus (sorted), in piece order.
+class MatchSelector {
+ public:
+  /// Decides what it can for a piece owning ends (lo, hi] and calls emit(Plateau&) for every match
+  /// decided, ordered by (end, pattern_id): first the plateaus held from earlier pieces (their end is
+  /// lo), then the piece's own. Plateaus reaching hi are held (unless `final`). Returns false when
+  /// emit returned false (stop).
+  template <typename Emit>
+  bool piece(std::vector<Plateau>& plateaus, std::uint64_t lo, std::uint64_t hi, bool final, Emit&& emit) {
+    if (lo == hi && !final) return true;  // owns no end: nothing to decide yet
+    // 1. Plateaus starting at the piece's first end meet the held ones of the same pattern.
+    decided_.clear();
+    for (Plateau& pl : plateaus) {
+      if (pl.left >= 0) continue;
+      auto it = held_.find(pl.pattern_id);
+      if (it == held_.end() || it->second.last != lo) {
+        pl.left = 1;
+        continue;
+      }
+      Plateau& h = it->second;
+      if (h.distance == pl.distance) {
+        pl.left = h.left;  // one plateau across the boundary: its first piece knows the left side
+      } else {
+        pl.left = h.distance > pl.distance ? 1 : 0;
+        h.right = pl.distance > h.distance ? 1 : 0;
+        decided_.push_back(std::move(h));
+      }
+      held_.erase(it);
+    }
+    // 2. Held plateaus without a continuation: the end after them is absent or above k.
+    for (auto& [id, h] : held_) {
+      h.right = 1;
+      decided_.push_back(std::move(h));
+    }
+    held_.clear();
+    std::sort(decided_.begin(), decided_.end(),
+              [](const Plateau& x, const Plateau& y) { return x.pattern_id < y.pattern_id; });
+    for (Plateau& h : decided_)
+      if (h.left == 1 && h.right == 1 && !emit(h)) return false;
+    // 3. The piece's own plateaus.
+    for (Plateau& pl : plateaus) {
+      if (pl.right < 0) {
+        if (final)
+          pl.right = 1;
+        else {
+          held_[pl.pattern_id] = std::move(pl);
+          continue;
+        }
+      }
+      if (pl.left == 1 && pl.right == 1 && !emit(pl)) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, Plateau> held_;
+  std::vector<Plateau> decided_;
+};
+
+}  // namespace strmatch::detail

@@ -1,0 +1,36 @@
+// Internal: begins and CIGARs of approximate matches and pair alignments, from one DP over a window
+// that stores each cell's traceback move (2 bits), never the whole text's matrix.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "strmatch/approx.hpp"
+
+namespace strmatch::detail {
+
+/// What a traceback found: T[begin, end) of the window aligns to the pattern with `distance` errors.
+struct Traced {
+  std::size_t begin = 0;  ///< window column where the traceback reached row 0 (or cell (0, 0))
+  std::size_t end = 0;    ///< the column it started from
+  std::uint32_t distance = 0;
+  std::string cigar;  ///< run-length, SAM letters; empty unless asked
+};
+
+/// The DP of pattern `p` (m >= 1) against window w[0, len): C[i][0] = i, first row C[0][j] = 0
+/// (`free_first_row`: infix) or j (prefix, global), unit costs. The traceback starts at (m, end):
+/// end = len for infix and global; for prefix the smallest column minimising C[m][j]. It prefers the
+/// diagonal (= or X), then I (a pattern byte), then D (a text byte), until row 0 (infix) or cell
+/// (0, 0). O(m * len) time, (m + 1) * (len + 1) / 4 bytes.
+Traced traceback_edit(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                      bool cigar);
+
+/// The Hamming alignment of p against w[0, m): begin 0, the mismatches, m letters = or X.
+Traced traceback_hamming(std::string_view p, const std::uint8_t* w, bool cigar);
+
+/// Appends "<count><op>" to a run-length CIGAR being built in alignment order.
+void append_cigar_run(std::string& cigar, std::size_t count, char op);
+
+}  // namespace strmatch::detail
