@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -35,14 +36,6 @@ enum class Mode { quiet, list, count_per_pattern, count_lines, count_matches, js
 /// A mapped file is searched in slices of this size when a progress bar may be drawn, so that the
 /// bar moves; otherwise in one call.
 constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
-
-std::string plural(std::uint64_t n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
-std::string json_string(const std::string& s) {
-  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 class Run;
 
@@ -154,30 +147,9 @@ class Run {
 
   /// One FILE operand: a file, "-", or a directory (walked with -r).
   void operand(const std::string& path, bool walk, bool strip_dot = false) {
-    std::optional<io::Input> in;
-    try {
-      in.emplace(io::Input::open(path));
-    } catch (const IoError& e) {
-      error(e.what());
-      return;
-    }
-    if (in->kind() == io::InputKind::directory) {
-      if (!walk) {
-        error(path + ": Is a directory");
-        return;
-      }
-      in.reset();
-      io::walk_directory(
-          path,
-          [&](const std::string& file) {
-            // grep -r without FILE searches "." and names its files without the "./".
-            operand(file, false, strip_dot);
-            return !stop_all;
-          },
-          [&](const std::string& p, const std::string& reason) { error(p + ": " + reason); });
-      return;
-    }
-    search_input(*in, strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path);
+    visit_operand(
+        path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
+        [&](const std::string& message) { error(message); }, [&] { return stop_all; });
   }
 
   void search_input(io::Input& in, const std::string& display_name) {
@@ -653,78 +625,6 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
 /// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
 constexpr std::size_t kMaxPatternBytes = 1024;
 
-/// The bytes of a pattern file ("-": standard input). Throws IoError.
-std::string read_pattern_file(const std::string& path) {
-  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw IoError(fmt::format("-f {}: {}", path, std::strerror(errno)));
-  std::string bytes;
-  char buf[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
-  const int err = std::ferror(f) != 0 ? errno : 0;
-  if (f != stdin) std::fclose(f);
-  if (err != 0) throw IoError(fmt::format("-f {}: {}", path, std::strerror(err)));
-  return bytes;
-}
-
-/// The patterns of -e (first, in order) then of each -f file (in order, line by line): the index
-/// is the pattern id. Rules (docs/cli.md, "Pattern sets"): lines end at '\n' (a last line without
-/// one counts); one trailing '\r' is removed (CRLF files; a warning per file); an empty line, a
-/// line over kMaxPatternBytes, an empty file, an unreadable file and `-f -` while standard input is
-/// also searched are errors (InvalidArgument / IoError, FILE:LINE in the message).
-std::vector<std::string> load_patterns(const SearchConfig& c) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < c.patterns_e.size(); ++i) {
-    const std::string& p = c.patterns_e[i];
-    if (p.empty())
-      throw InvalidArgument(fmt::format("-e: pattern {} is empty (it would match everywhere)", i + 1));
-    if (p.size() > kMaxPatternBytes)
-      throw InvalidArgument(fmt::format("-e: pattern {} is {} bytes long; the limit is {} bytes", i + 1,
-                                        p.size(), kMaxPatternBytes));
-    out.push_back(p);
-  }
-  bool stdin_read = false;
-  for (const std::string& path : c.pattern_files) {
-    if (path == "-") {
-      const bool stdin_searched = std::find(c.files.begin(), c.files.end(), "-") != c.files.end() ||
-                                  (c.files.empty() && !c.recursive);
-      if (stdin_searched)
-        throw InvalidArgument(
-            "-f -: standard input is also searched (give FILEs, or the patterns in a file)");
-      if (stdin_read) throw InvalidArgument("-f -: standard input given twice");
-      stdin_read = true;
-    }
-    const std::string name = path == "-" ? "(standard input)" : path;
-    const std::string bytes = read_pattern_file(path);
-    if (bytes.empty())
-      throw InvalidArgument(fmt::format("{}: the pattern file is empty (no patterns)", name));
-    std::size_t crlf = 0;
-    std::size_t line = 0;
-    for (std::size_t pos = 0; pos < bytes.size();) {
-      ++line;
-      const std::size_t nl = bytes.find('\n', pos);
-      const std::size_t end = nl == std::string::npos ? bytes.size() : nl;
-      std::string_view p(bytes.data() + pos, end - pos);
-      pos = nl == std::string::npos ? bytes.size() : nl + 1;
-      if (!p.empty() && p.back() == '\r') {
-        p.remove_suffix(1);
-        ++crlf;
-      }
-      if (p.empty())
-        throw InvalidArgument(fmt::format(
-            "{}:{}: empty pattern line (it would match everywhere; remove the line)", name, line));
-      if (p.size() > kMaxPatternBytes)
-        throw InvalidArgument(fmt::format("{}:{}: pattern is {} bytes long; the limit is {} bytes", name,
-                                          line, p.size(), kMaxPatternBytes));
-      out.emplace_back(p);
-    }
-    if (crlf > 0)
-      fmt::print(stderr, "strmatch: warning: {}: removed the trailing carriage return (CRLF) of {}\n", name,
-                 plural(crlf, "line"));
-  }
-  return out;
-}
-
 }  // namespace
 
 CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
@@ -853,7 +753,8 @@ int run_search(const SearchConfig& given) {
   }
   if (set_mode) {
     try {
-      patterns = load_patterns(config);
+      patterns = load_patterns(config.patterns_e, config.pattern_files,
+                               stdin_searched(config.files, config.recursive), kMaxPatternBytes);
     } catch (const Error& e) {
       fmt::print(stderr, "strmatch: {}\n", e.what());
       return 2;
@@ -871,10 +772,7 @@ int run_search(const SearchConfig& given) {
   if (config.with_filename) {
     run->with_filename = true;
   } else if (!config.no_filename) {
-    run->with_filename = files.size() > 1;
-    if (config.recursive && !run->with_filename)
-      for (const auto& f : files)
-        if (std::error_code ec; f != "-" && std::filesystem::is_directory(f, ec)) run->with_filename = true;
+    run->with_filename = default_with_filename(files, config.recursive);
   }
   try {
     for (const auto& f : files) {

@@ -1,0 +1,158 @@
+// CLI: the pieces every subcommand shares to read its inputs and patterns: FILE operands (files,
+// standard input, directories walked with -r), the file-name prefix rule, pattern files (-e/-f),
+// and two small formatting helpers.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "strmatch/io.hpp"
+#include "strmatch/types.hpp"
+
+namespace strmatch::cli {
+
+/// "1 file", "2 files".
+inline std::string plural(std::uint64_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+/// `s` as a JSON string literal (invalid UTF-8 replaced by U+FFFD).
+inline std::string json_string(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// One FILE operand: a file, "-", or a directory (walked when `walk`, else an error). Each input is
+/// opened and handed to on_input(input, display name); errors go to on_error(message). `strip_dot`:
+/// names of files found below "./" lose that prefix (grep -r without FILE). The walk stops once
+/// stop() is true.
+inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
+                          const std::function<void(io::Input& in, const std::string& name)>& on_input,
+                          const std::function<void(const std::string& message)>& on_error,
+                          const std::function<bool()>& stop) {
+  std::optional<io::Input> in;
+  try {
+    in.emplace(io::Input::open(path));
+  } catch (const IoError& e) {
+    on_error(e.what());
+    return;
+  }
+  if (in->kind() == io::InputKind::directory) {
+    if (!walk) {
+      on_error(path + ": Is a directory");
+      return;
+    }
+    in.reset();
+    io::walk_directory(
+        path,
+        [&](const std::string& file) {
+          // grep -r without FILE searches "." and names its files without the "./".
+          visit_operand(file, false, strip_dot, on_input, on_error, stop);
+          return !stop();
+        },
+        [&](const std::string& p, const std::string& reason) { on_error(p + ": " + reason); });
+    return;
+  }
+  on_input(*in, strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path);
+}
+
+/// Whether output lines start with "FILE:" when neither -H nor -h is given: several FILEs, or -r
+/// with a directory among them.
+inline bool default_with_filename(const std::vector<std::string>& files, bool recursive) {
+  if (files.size() > 1) return true;
+  if (recursive)
+    for (const auto& f : files)
+      if (std::error_code ec; f != "-" && std::filesystem::is_directory(f, ec)) return true;
+  return false;
+}
+
+/// The bytes of a pattern file ("-": standard input). Throws IoError.
+inline std::string read_pattern_file(const std::string& path) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw IoError(fmt::format("-f {}: {}", path, std::strerror(errno)));
+  std::string bytes;
+  char buf[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
+  const int err = std::ferror(f) != 0 ? errno : 0;
+  if (f != stdin) std::fclose(f);
+  if (err != 0) throw IoError(fmt::format("-f {}: {}", path, std::strerror(err)));
+  return bytes;
+}
+
+/// The patterns of -e (first, in order) then of each -f file (in order, line by line): the index
+/// is the pattern id. Rules (docs/cli.md, "Pattern sets"): lines end at '\n' (a last line without
+/// one counts); one trailing '\r' is removed (CRLF files; a warning per file); an empty line, a
+/// line over `max_bytes`, an empty file, an unreadable file and `-f -` while standard input is
+/// also searched (`stdin_searched`) are errors (InvalidArgument / IoError, FILE:LINE in the message).
+inline std::vector<std::string> load_patterns(const std::vector<std::string>& patterns_e,
+                                              const std::vector<std::string>& pattern_files,
+                                              bool stdin_searched, std::size_t max_bytes) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < patterns_e.size(); ++i) {
+    const std::string& p = patterns_e[i];
+    if (p.empty())
+      throw InvalidArgument(fmt::format("-e: pattern {} is empty (it would match everywhere)", i + 1));
+    if (p.size() > max_bytes)
+      throw InvalidArgument(
+          fmt::format("-e: pattern {} is {} bytes long; the limit is {} bytes", i + 1, p.size(), max_bytes));
+    out.push_back(p);
+  }
+  bool stdin_read = false;
+  for (const std::string& path : pattern_files) {
+    if (path == "-") {
+      if (stdin_searched)
+        throw InvalidArgument(
+            "-f -: standard input is also searched (give FILEs, or the patterns in a file)");
+      if (stdin_read) throw InvalidArgument("-f -: standard input given twice");
+      stdin_read = true;
+    }
+    const std::string name = path == "-" ? "(standard input)" : path;
+    const std::string bytes = read_pattern_file(path);
+    if (bytes.empty())
+      throw InvalidArgument(fmt::format("{}: the pattern file is empty (no patterns)", name));
+    std::size_t crlf = 0;
+    std::size_t line = 0;
+    for (std::size_t pos = 0; pos < bytes.size();) {
+      ++line;
+      const std::size_t nl = bytes.find('\n', pos);
+      const std::size_t end = nl == std::string::npos ? bytes.size() : nl;
+      std::string_view p(bytes.data() + pos, end - pos);
+      pos = nl == std::string::npos ? bytes.size() : nl + 1;
+      if (!p.empty() && p.back() == '\r') {
+        p.remove_suffix(1);
+        ++crlf;
+      }
+      if (p.empty())
+        throw InvalidArgument(fmt::format(
+            "{}:{}: empty pattern line (it would match everywhere; remove the line)", name, line));
+      if (p.size() > max_bytes)
+        throw InvalidArgument(fmt::format("{}:{}: pattern is {} bytes long; the limit is {} bytes", name,
+                                          line, p.size(), max_bytes));
+      out.emplace_back(p);
+    }
+    if (crlf > 0)
+      fmt::print(stderr, "strmatch: warning: {}: removed the trailing carriage return (CRLF) of {}\n", name,
+                 plural(crlf, "line"));
+  }
+  return out;
+}
+
+/// Whether standard input is searched (for `-f -`): a FILE "-", or no FILE without -r.
+inline bool stdin_searched(const std::vector<std::string>& files, bool recursive) {
+  return std::find(files.begin(), files.end(), "-") != files.end() || (files.empty() && !recursive);
+}
+
+}  // namespace strmatch::cli
