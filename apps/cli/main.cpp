@@ -1,9 +1,10 @@
-// CLI: the `strmatch` command: subcommands (search), --version, --help.
+// CLI: the `strmatch` command: subcommands (search, approx), --version, --help.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "approx.hpp"
 #include "search.hpp"
 #include "strmatch/exact.hpp"
 
@@ -28,13 +29,18 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("strmatch: exact string matching on CPUs (SIMD, all cores) and NVIDIA GPUs", "strmatch");
+  CLI::App app(
+      "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching on CPUs "
+      "(SIMD, all cores) and NVIDIA GPUs",
+      "strmatch");
   app.set_help_flag("--help", "Print this help message and exit");
   app.set_version_flag("--version", version_text,
                        "Print the version, the compiled backends and the SIMD level");
   app.require_subcommand(1);
   strmatch::cli::SearchConfig search;
   CLI::App* search_cmd = strmatch::cli::add_search_command(app, search);
+  strmatch::cli::ApproxConfig approx;
+  CLI::App* approx_cmd = strmatch::cli::add_approx_command(app, approx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,5 +52,6 @@ int main(int argc, char** argv) {
     return 2;  // a usage error is an error (grep's status 2), whatever CLI11's code
   }
   if (search_cmd->parsed()) return strmatch::cli::run_search(search);
+  if (approx_cmd->parsed()) return strmatch::cli::run_approx(approx);
   return 2;
 }

@@ -1,0 +1,835 @@
+// CLI: `strmatch approx [OPTIONS] PATTERN [FILE...]` and `strmatch approx -e P/-f PATTERN_FILE
+// [FILE...]`: approximate search (edit or Hamming distance within k) in the lines of files, and
+// per-line pair alignments (--mode prefix/global), printed in `search`'s conventions (docs/cli.md).
+//
+// Every input is cut into regions of whole records (lines, or NUL-terminated records with -z):
+// the library searches each region with ApproxOptions::separator set to the record separator, so no
+// match crosses a record, the DP restarts at each record, and a region gives the same results as
+// the whole input would. A mapped file is one region (slices of whole records when a progress bar
+// may be drawn); a streamed input is read in blocks, each cut after its last separator (the rest
+// waits for the next block), so memory is bounded by a block plus the longest record.
+#include "approx.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+
+#include "input.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "strmatch/approx.hpp"
+#include "strmatch/io.hpp"
+
+namespace strmatch::cli {
+
+namespace {
+
+/// What is printed for each input, chosen from the options by priority
+/// (quiet > files-with-matches > count-matches > count > json > only-matching > lines).
+enum class Out { quiet, list, count_matches, count_lines, json, only, lines };
+
+/// What is computed: matches (default), every end (--ends), the best ends (--best), or one pair
+/// alignment per line and pattern (--mode prefix/global).
+enum class Task { matches, ends, best, pairs };
+
+/// Longest pattern accepted (PATTERN, -e, -f), bytes.
+constexpr std::size_t kMaxPatternBytes = 16384;
+
+/// A mapped file is searched in slices of about this size (cut after a separator) when a progress
+/// bar may be drawn, so that the bar moves; otherwise in one call.
+constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
+
+/// One result to print: a match (has_begin), an end (--ends, --best) or a pair (--mode).
+struct Result {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  std::string_view cigar;
+  bool has_begin = false;
+};
+
+/// "1 match", "2 matches", "3 ends", "1 pair".
+std::string results_word(std::uint64_t n, Task task) {
+  if (task == Task::matches) return fmt::format("{} {}", n, n == 1 ? "match" : "matches");
+  return plural(n, task == Task::pairs ? "pair" : "end");
+}
+
+class Run;
+
+/// The search of one input: regions of whole records in order, results in (end, pattern id)
+/// order, printed in the run's output mode.
+class InputRun {
+ public:
+  InputRun(Run& run, const std::string& name);
+
+  /// Searches a mapped text (or the whole of a streamed input, for --best).
+  void search_text(std::string_view text);
+  /// Reads `source` in blocks of whole records and searches each.
+  void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
+  /// Prints the per-input result (counts, file name, JSON summary).
+  void report(bool mapped, std::uint64_t bytes);
+  std::uint64_t results() const noexcept { return delivered_; }
+
+ private:
+  /// Searches bytes [base, base + r.size()) of the input: whole records (the input's last region
+  /// may end without a separator).
+  void search_region(std::string_view r, std::uint64_t base);
+  void search_pairs(std::string_view r, std::uint64_t base);
+  bool accept(const Result& res);
+  void open_record(std::size_t rel);
+  void flush_record();
+  std::uint64_t line_at(std::size_t rel);
+  /// Whether line numbers are counted (-n; pairs always carry theirs in JSON).
+  bool numbers() const noexcept;
+  void after_search(const SearchStats& s);
+
+  Run& run_;
+  const std::string& name_;
+  Out out_;
+  std::string prefix_;  // "NAME:" or ""
+  std::string json_name_;
+  std::uint64_t delivered_ = 0;
+  std::uint64_t lines_ = 0;  // records with a result
+  bool done_ = false;
+  double seconds_ = 0;
+  std::vector<std::uint32_t> best_;  // --best: each pattern's minimum (kNoDistance: none)
+  // The current region and the record of the last result in it (offsets relative to the region).
+  std::string_view region_;
+  std::uint64_t base_ = 0;
+  bool record_open_ = false;
+  std::size_t record_begin_ = 0;
+  std::size_t record_end_ = 0;  // the separator's offset, or the region's size
+  std::uint64_t record_results_ = 0;
+  std::uint64_t record_line_ = 0;
+  // Line numbers: line_ is the number of the line holding region offset counted_to_.
+  std::uint64_t line_ = 1;
+  std::size_t counted_to_ = 0;
+};
+
+class Run {
+ public:
+  Run(const ApproxConfig& c, std::vector<std::string> pats)
+      : cfg(c),
+        patterns(std::move(pats)),
+        policy(io::parse_map_policy(c.mmap)),
+        progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
+    separator = c.null_data ? '\0' : '\n';
+    const ApproxMode mode = parse_approx_mode(c.mode);
+    const ApproxMetric metric = parse_approx_metric(c.metric);
+    if (metric == ApproxMetric::hamming && mode != ApproxMode::infix)
+      throw InvalidArgument(fmt::format(
+          "--metric hamming works only with --mode infix (--mode {}: a pair alignment needs insertions and "
+          "deletions)",
+          c.mode));
+    if (c.best && c.ends) throw InvalidArgument("--best and --ends exclude each other");
+    if (mode != ApproxMode::infix && (c.best || c.ends))
+      throw InvalidArgument(
+          fmt::format("--{} works only with --mode infix (--mode {} gives one result per line)",
+                      c.best ? "best" : "ends", c.mode));
+    if (c.cigar && (c.best || c.ends))
+      throw InvalidArgument(fmt::format("--cigar needs matches (--{} reports ends, which have no alignment)",
+                                        c.best ? "best" : "ends"));
+    task = mode != ApproxMode::infix ? Task::pairs
+           : c.best                  ? Task::best
+           : c.ends                  ? Task::ends
+                                     : Task::matches;
+    pair_mode = mode;
+    if (task == Task::matches || task == Task::ends) {
+      for (std::size_t i = 0; i < patterns.size(); ++i)
+        if (c.max_errors >= patterns[i].size())
+          throw InvalidArgument(fmt::format(
+              "-k {}: {} is {}; k must be below the pattern's length (with k >= m every position would "
+              "match)",
+              c.max_errors, patterns.size() == 1 ? std::string("the pattern") : fmt::format("pattern {}", i),
+              plural(patterns[i].size(), "byte")));
+    }
+    if (task != Task::pairs) {
+      ApproxOptions o;
+      o.max_errors = task == Task::best && !c.max_errors_given ? 0 : c.max_errors;
+      o.metric = metric;
+      o.algorithm = c.algorithm;
+      o.backend = parse_backend(c.backend);
+      o.threads = c.threads;
+      o.chunk_bytes = static_cast<std::size_t>(c.chunk_bytes);
+      o.separator = static_cast<unsigned char>(separator);
+      o.cigar = c.cigar;
+      if (task == Task::best && c.max_errors_given) o.best_limit = c.max_errors;
+      // best() does not need k < m; an explicit -k above a pattern's length only limits the minimum.
+      if (task == Task::best) {
+        std::size_t shortest = patterns[0].size();
+        for (const auto& p : patterns) shortest = std::min(shortest, p.size());
+        o.max_errors = std::min<std::uint32_t>(o.max_errors, static_cast<std::uint32_t>(shortest - 1));
+      }
+      searcher.emplace(std::span<const std::string>(patterns), o);
+    }
+    if (c.quiet)
+      out_mode = Out::quiet;
+    else if (c.files_with_matches)
+      out_mode = Out::list;
+    else if (c.count_matches)
+      out_mode = Out::count_matches;
+    else if (c.count_lines)
+      out_mode = Out::count_lines;
+    else if (c.json)
+      out_mode = Out::json;
+    else if (c.only_matching)
+      out_mode = Out::only;
+    else
+      out_mode = Out::lines;
+    terminator = c.null_data ? '\0' : '\n';
+    if (progress.enabled()) out.before_write([this] { progress.clear(); });
+  }
+
+  void error(const std::string& message) {
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", message);
+    std::fflush(stderr);
+    any_error = true;
+  }
+
+  void note(const std::string& message) {
+    if (message.empty() || note_printed) return;
+    note_printed = true;
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: note: {}\n", message);
+    std::fflush(stderr);
+  }
+
+  void operand(const std::string& path, bool walk, bool strip_dot) {
+    visit_operand(
+        path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
+        [&](const std::string& message) { error(message); }, [&] { return stop_all; });
+  }
+
+  void search_input(io::Input& in, const std::string& display_name) {
+    const std::string& name = in.is_standard_input() ? in.name() : display_name;
+    InputRun s(*this, name);
+    try {
+      if (in.should_map(policy)) {
+        const io::MappedFile file = in.map();
+        progress.start_file(name, file.size());
+        s.search_text(file.bytes());
+        ++mapped_files;
+        s.report(true, file.size());
+      } else {
+        const auto source = in.stream();
+        progress.start_file(name, in.size());
+        s.search_stream(*source, in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size())
+                                                                     : std::nullopt);
+        ++streamed_files;
+        s.report(false, source->bytes_read());
+      }
+    } catch (const Error& e) {
+      error(e.what());
+    }
+    if (s.results() > 0) {
+      any_match = true;
+      if (out_mode == Out::quiet) stop_all = true;
+    }
+  }
+
+  void add_stats(const SearchStats& s) {
+    total.bytes += s.bytes;
+    total.seconds += s.seconds;
+    total.occurrences += s.occurrences;
+    total.cells += s.cells;
+    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
+    total.backend = s.backend;
+    max_threads = std::max(max_threads, s.threads);
+    note(s.note);
+  }
+
+  int finish() {
+    out.flush();
+    progress.clear();
+    if (cfg.stats) {
+      fmt::print(
+          stderr,
+          "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} cells = {:.3f} GCUPS; {} ({} mapped, "
+          "{} streamed); {} ({}); {} {}; k {}, metric {}, mode {}; algorithm {}, backend {}, {}\n",
+          total.bytes, total.seconds, total.gbps(), total.cells, total.gcups(),
+          plural(mapped_files + streamed_files, "file"), mapped_files, streamed_files,
+          results_word(reported, task), task == Task::best ? "at the best distance" : "reported",
+          plural(patterns.size(), "pattern"), fmt::format("({}..{} bytes)", shortest(), longest()),
+          cfg.max_errors, cfg.metric, cfg.mode, total.algorithm.empty() ? "-" : total.algorithm,
+          to_string(total.backend), plural(std::max(max_threads, 1u), "thread"));
+    }
+    if (any_match && out_mode == Out::quiet) return 0;
+    if (any_error) return 2;
+    return any_match ? 0 : 1;
+  }
+
+  std::size_t shortest() const {
+    std::size_t s = std::numeric_limits<std::size_t>::max();
+    for (const auto& p : patterns) s = std::min(s, p.size());
+    return s;
+  }
+  std::size_t longest() const {
+    std::size_t s = 0;
+    for (const auto& p : patterns) s = std::max(s, p.size());
+    return s;
+  }
+
+  const ApproxConfig& cfg;
+  std::vector<std::string> patterns;
+  std::optional<ApproxSearcher> searcher;  // infix tasks
+  Task task = Task::matches;
+  ApproxMode pair_mode = ApproxMode::infix;
+  char separator = '\n';
+  char terminator = '\n';
+  io::MapPolicy policy;
+  Output out;
+  Progress progress;
+  Out out_mode = Out::lines;
+  bool with_filename = false;
+  bool any_match = false;
+  bool any_error = false;
+  bool stop_all = false;
+  bool note_printed = false;
+  std::uint64_t mapped_files = 0;
+  std::uint64_t streamed_files = 0;
+  std::uint64_t reported = 0;
+  unsigned max_threads = 0;
+  SearchStats total;
+};
+
+InputRun::InputRun(Run& run, const std::string& name) : run_(run), name_(name), out_(run.out_mode) {
+  if (run.with_filename) prefix_ = name + ":";
+  if (out_ == Out::json) json_name_ = json_string(name);
+  if (run.task == Task::best) best_.assign(run.patterns.size(), kNoDistance);
+}
+
+void InputRun::after_search(const SearchStats& s) {
+  seconds_ += s.seconds;
+  run_.add_stats(s);
+}
+
+bool InputRun::numbers() const noexcept { return run_.cfg.line_number || run_.task == Task::pairs; }
+
+std::uint64_t InputRun::line_at(std::size_t rel) {
+  line_ += static_cast<std::uint64_t>(
+      std::count(region_.data() + counted_to_, region_.data() + rel, run_.separator));
+  counted_to_ = rel;
+  return line_;
+}
+
+void InputRun::open_record(std::size_t rel) {
+  flush_record();
+  const char sep = run_.separator;
+  const void* back = rel == 0 ? nullptr : memrchr(region_.data(), sep, rel);
+  record_begin_ =
+      back == nullptr ? 0 : static_cast<std::size_t>(static_cast<const char*>(back) - region_.data()) + 1;
+  const void* fwd = std::memchr(region_.data() + rel, sep, region_.size() - rel);
+  record_end_ = fwd == nullptr ? region_.size()
+                               : static_cast<std::size_t>(static_cast<const char*>(fwd) - region_.data());
+  record_open_ = true;
+  record_results_ = 0;
+  if (numbers()) record_line_ = line_at(record_begin_);
+  ++lines_;
+}
+
+void InputRun::flush_record() {
+  if (!record_open_) return;
+  record_open_ = false;
+  if (out_ != Out::lines) return;
+  Output& out = run_.out;
+  out.append(prefix_);
+  if (run_.cfg.line_number) {
+    out.number(record_line_);
+    out.append(":");
+  }
+  if (run_.cfg.byte_offset) {
+    out.number(base_ + record_begin_);
+    out.append(":");
+  }
+  const std::uint64_t length = record_end_ - record_begin_;
+  const std::uint64_t limit = run_.cfg.max_line_bytes;
+  if (limit != 0 && length > limit) {
+    out.append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"),
+                           results_word(record_results_, run_.task)));
+  } else {
+    out.append(region_.substr(record_begin_, length));
+  }
+  out.put(run_.terminator);
+}
+
+/// One result; returns false when this input needs no further result.
+bool InputRun::accept(const Result& res) {
+  ++delivered_;
+  ++run_.reported;
+  if (out_ == Out::quiet || out_ == Out::list) {
+    done_ = true;
+    return false;
+  }
+  if (out_ == Out::count_matches) return true;
+  // The record of the result: the one holding its last byte (end - 1), or the pair's line.
+  // (end >= 1, and a result's last byte is never the separator: no match contains it.)
+  const std::size_t rel = static_cast<std::size_t>(res.end - base_ - 1);
+  if (!record_open_ || rel >= record_end_) open_record(rel);
+  ++record_results_;
+  Output& out = run_.out;
+  const bool several = run_.patterns.size() > 1;
+  if (out_ == Out::only) {
+    out.append(prefix_);
+    if (run_.cfg.line_number) {
+      out.number(record_line_);
+      out.append(":");
+    }
+    if (run_.task == Task::matches) {
+      if (run_.cfg.byte_offset) {
+        out.number(res.begin);
+        out.append(":");
+      }
+    } else {
+      out.number(res.end);
+      out.append(":");
+    }
+    if (several) {
+      out.number(res.pattern_id);
+      out.append(":");
+    }
+    out.number(res.distance);
+    if (run_.task == Task::matches) {
+      out.append(":");
+      if (run_.cfg.cigar) {
+        out.append(res.cigar);
+        out.append(":");
+      }
+      out.append(region_.substr(static_cast<std::size_t>(res.begin - base_),
+                                static_cast<std::size_t>(res.end - res.begin)));
+    }
+    out.put(run_.terminator);
+  } else if (out_ == Out::json) {
+    out.append(run_.task == Task::matches ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
+    out.append(json_name_);
+    if (run_.cfg.line_number) {
+      out.append(R"(,"line":)");
+      out.number(record_line_);
+    }
+    out.append(R"(,"pattern_id":)");
+    out.number(res.pattern_id);
+    if (run_.task == Task::matches) {
+      out.append(R"(,"begin":)");
+      out.number(res.begin);
+    }
+    out.append(R"(,"end":)");
+    out.number(res.end);
+    out.append(R"(,"distance":)");
+    out.number(res.distance);
+    if (run_.cfg.cigar) {
+      out.append(R"(,"cigar":")");
+      out.append(res.cigar);  // only the letters =XID and digits: no escaping needed
+      out.append("\"");
+    }
+    out.put("}\n");
+  }
+  return true;
+}
+
+void InputRun::search_region(std::string_view r, std::uint64_t base) {
+  region_ = r;
+  base_ = base;
+  record_open_ = false;
+  counted_to_ = 0;
+  if (run_.task == Task::pairs) {
+    search_pairs(r, base);
+  } else {
+    const ApproxSearcher& searcher = *run_.searcher;
+    SearchStats st;
+    const auto match_sink = [&](std::span<const ApproxMatch> batch) {
+      for (const ApproxMatch& mt : batch)
+        if (!accept(Result{base + mt.begin, base + mt.end, mt.distance, mt.pattern_id, mt.cigar, true}))
+          return false;
+      return true;
+    };
+    const ApproxEndSink end_sink = [&](std::span<const ApproxEnd> batch) {
+      for (const ApproxEnd& e : batch)
+        if (!accept(Result{0, base + e.end, e.distance, e.pattern_id, {}, false})) return false;
+      return true;
+    };
+    if (out_ == Out::count_matches && run_.task != Task::best) {
+      st = run_.task == Task::ends ? searcher.count_ends(r) : searcher.count(r);
+      delivered_ += st.occurrences;
+      run_.reported += st.occurrences;
+    } else if (run_.task == Task::matches) {
+      st = searcher.find_all(r, match_sink);
+    } else if (run_.task == Task::ends) {
+      st = searcher.find_ends(r, end_sink);
+    } else {
+      const ApproxBest b = out_ == Out::count_matches ? searcher.best(r) : searcher.best(r, &end_sink);
+      st = b.stats;
+      if (out_ == Out::count_matches) {
+        delivered_ += st.occurrences;
+        run_.reported += st.occurrences;
+      }
+      for (std::size_t i = 0; i < b.distance.size() && i < best_.size(); ++i) best_[i] = b.distance[i];
+    }
+    st.bytes = r.size();
+    after_search(st);
+  }
+  flush_record();
+  // The next region's first line number.
+  if (numbers()) line_at(r.size());
+}
+
+void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t cells = 0;
+  for (std::size_t pos = 0; pos < r.size() && !done_;) {
+    const void* nl = std::memchr(r.data() + pos, run_.separator, r.size() - pos);
+    const std::size_t end =
+        nl == nullptr ? r.size() : static_cast<std::size_t>(static_cast<const char*>(nl) - r.data());
+    const std::string_view line = r.substr(pos, end - pos);
+    record_open_ = false;
+    for (std::size_t i = 0; i < run_.patterns.size() && !done_; ++i) {
+      const ApproxAlignment a = align(run_.patterns[i], line, run_.pair_mode, run_.cfg.cigar);
+      cells += run_.patterns[i].size() * line.size();
+      if (run_.cfg.max_errors_given && a.distance > run_.cfg.max_errors) continue;
+      if (!record_open_) {
+        record_open_ = true;
+        record_begin_ = pos;
+        record_end_ = end;
+        record_results_ = 0;
+        record_line_ = line_at(pos);
+        ++lines_;
+      }
+      ++record_results_;
+      ++delivered_;
+      ++run_.reported;
+      if (out_ == Out::quiet || out_ == Out::list) {
+        done_ = true;
+        break;
+      }
+      if (out_ == Out::count_matches || out_ == Out::count_lines) continue;
+      Output& out = run_.out;
+      if (out_ == Out::json) {
+        out.append(R"({"type":"pair","file":)");
+        out.append(json_name_);
+        out.append(R"(,"line":)");
+        out.number(record_line_);
+        out.append(R"(,"pattern_id":)");
+        out.number(i);
+        out.append(R"(,"distance":)");
+        out.number(a.distance);
+        out.append(R"(,"end":)");
+        out.number(a.end);
+        if (run_.cfg.cigar) {
+          out.append(R"(,"cigar":")");
+          out.append(a.cigar);
+          out.append("\"");
+        }
+        out.put("}\n");
+        continue;
+      }
+      out.append(prefix_);
+      if (run_.cfg.line_number) {
+        out.number(record_line_);
+        out.append(":");
+      }
+      if (run_.cfg.byte_offset) {
+        out.number(base + pos);
+        out.append(":");
+      }
+      if (run_.patterns.size() > 1) {
+        out.number(i);
+        out.append(":");
+      }
+      out.number(a.distance);
+      out.append(":");
+      out.number(a.end);
+      if (run_.cfg.cigar) {
+        out.append(":");
+        out.append(a.cigar);
+      }
+      out.put('\n');
+    }
+    record_open_ = false;
+    pos = nl == nullptr ? r.size() : end + 1;
+  }
+  SearchStats st;
+  st.bytes = r.size();
+  st.cells = cells;
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  st.algorithm = "align";
+  st.backend = Backend::cpu;
+  st.threads = 1;
+  after_search(st);
+}
+
+void InputRun::search_text(std::string_view text) {
+  const std::uint64_t n = text.size();
+  if (!run_.progress.enabled() || run_.task == Task::best) {
+    search_region(text, 0);
+    run_.progress.update(n);
+    return;
+  }
+  for (std::uint64_t s = 0; s < n && !done_;) {
+    std::uint64_t e = std::min(n, s + kProgressSliceBytes);
+    if (e < n) {
+      const void* p = std::memchr(text.data() + e, run_.separator, static_cast<std::size_t>(n - e));
+      e = p == nullptr ? n : static_cast<std::uint64_t>(static_cast<const char*>(p) - text.data()) + 1;
+    }
+    search_region(text.substr(static_cast<std::size_t>(s), static_cast<std::size_t>(e - s)), s);
+    run_.progress.update(e);
+    s = e;
+  }
+}
+
+void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
+  if (run_.task == Task::best) {
+    // The best distance is over the whole input: read it all, then search it as one text.
+    std::string all = io::read_up_to(source, std::numeric_limits<std::size_t>::max());
+    search_text(all);
+    return;
+  }
+  std::size_t block = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
+  if (block == 0) {
+    const std::uint64_t cap = std::uint64_t{16} << 20;
+    block = static_cast<std::size_t>(
+        size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
+  }
+  std::string buf;
+  std::uint64_t base = 0;
+  bool eof = false;
+  while (!eof && !done_) {
+    // buf holds no separator here: it is the tail of the last record read so far.
+    const std::size_t have = buf.size();
+    buf.resize(have + block);
+    std::size_t got = 0;
+    while (got < block) {
+      const std::size_t n =
+          source.read(reinterpret_cast<std::uint8_t*>(buf.data() + have + got), block - got);
+      if (n == 0) {
+        eof = true;
+        break;
+      }
+      got += n;
+    }
+    buf.resize(have + got);
+    std::size_t cut = buf.size();
+    if (!eof) {
+      const void* p = got == 0 ? nullptr : memrchr(buf.data() + have, run_.separator, got);
+      if (p == nullptr) continue;  // one record longer than the block: read on
+      cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    }
+    if (cut > 0) search_region(std::string_view(buf.data(), cut), base);
+    base += cut;
+    buf.erase(0, cut);
+    run_.progress.update(base);
+  }
+}
+
+void InputRun::report(bool mapped, std::uint64_t bytes) {
+  Output& out = run_.out;
+  switch (out_) {
+    case Out::quiet:
+      break;
+    case Out::list:
+      if (delivered_ > 0) {
+        out.append(name_);
+        out.put('\n');
+      }
+      break;
+    case Out::count_matches:
+    case Out::count_lines:
+      out.append(prefix_);
+      out.number(out_ == Out::count_matches ? delivered_ : lines_);
+      out.put('\n');
+      break;
+    case Out::json: {
+      nlohmann::ordered_json summary = {{"type", "summary"},        {"file", name_},
+                                        {"bytes", bytes},           {"occurrences", delivered_},
+                                        {"matching_lines", lines_}, {"input", mapped ? "mapped" : "streamed"},
+                                        {"seconds", seconds_}};
+      if (run_.task == Task::best) {
+        nlohmann::ordered_json best = nlohmann::ordered_json::array();
+        for (const std::uint32_t d : best_)
+          best.push_back(d == kNoDistance ? nlohmann::ordered_json() : nlohmann::ordered_json(d));
+        summary["best"] = best;
+      }
+      out.put(summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      break;
+    }
+    case Out::lines:
+    case Out::only:
+      break;
+  }
+  if (::isatty(1) == 1) out.flush();
+}
+
+}  // namespace
+
+CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
+  CLI::App* cmd = app.add_subcommand(
+      "approx", "Print the lines of FILEs holding PATTERN within k errors (edit or Hamming distance)");
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  auto* pattern = cmd->add_option("PATTERN", c.pattern,
+                                  "The pattern: a literal byte string, not a regular expression (absent "
+                                  "with -e/-f: then every operand is a FILE)");
+  cmd->add_option("FILE", c.files,
+                  "Files to search; '-' or none: standard input (with -r and none: the current directory)");
+  auto* k = cmd->add_option("-k,--max-errors", c.max_errors,
+                            "K: the largest distance reported (default 0); must be below the pattern's "
+                            "length. (tre-agrep's -k means a literal pattern; its K is -E K)");
+  cmd->callback([&c, pattern, k] {
+    c.pattern_given = pattern->count() > 0;
+    c.max_errors_given = k->count() > 0;
+  });
+  cmd->add_option("--metric", c.metric,
+                  "edit (Levenshtein: substitutions, insertions, deletions) or hamming (substitutions only)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"edit", "hamming"}));
+  cmd->add_option("--mode", c.mode,
+                  "infix: PATTERN anywhere in a line; prefix: PATTERN against a prefix of each line; global: "
+                  "against the whole line (prefix/global: one result per line, edit distance)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"infix", "prefix", "global"}));
+  cmd->add_flag("--best", c.best,
+                "Report each pattern's smallest distance in each file and every end reaching it (with -k: "
+                "only when it is at most K)");
+  cmd->add_flag("--ends", c.ends, "Report every end offset within K (no begin) instead of matches");
+  cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json");
+  cmd->add_option("-e,--regexp", c.patterns_e,
+                  "A pattern (repeatable; a literal byte string); ids: -e patterns first, in order")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  cmd->add_option("-f,--file", c.pattern_files,
+                  "Read patterns from this file, one per line (repeatable; '-': standard input); ids follow "
+                  "the -e patterns, file by file, line by line")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  cmd->add_flag("-r,--recursive", c.recursive,
+                "Search directories given as FILE recursively (symbolic links inside are not followed)");
+  cmd->add_flag("-o,--only-matching", c.only_matching,
+                "Print each match ([BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT) or end (END:[ID:]DISTANCE) instead of "
+                "its line");
+  cmd->add_flag("-b,--byte-offset", c.byte_offset,
+                "Prefix the 0-based byte offset of each match's begin (-o) or line (default output)");
+  cmd->add_flag("-n,--line-number", c.line_number, "Prefix the 1-based line number (record number with -z)");
+  auto* count = cmd->add_flag("-c,--count", c.count_lines, "Print the number of matching lines of each file");
+  auto* count_matches = cmd->add_flag("--count-matches", c.count_matches,
+                                      "Print the number of matches (ends with --ends/--best) of each file");
+  auto* list = cmd->add_flag("-l,--files-with-matches", c.files_with_matches,
+                             "Print the name of each file with a match");
+  cmd->add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first match");
+  cmd->add_flag("-z,--null-data", c.null_data,
+                "Records end with NUL instead of newline (input and the lines/-o output)");
+  auto* with =
+      cmd->add_flag("-H,--with-filename", c.with_filename, "Prefix each output line with the file name");
+  auto* without = cmd->add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name");
+  with->excludes(without);
+  auto* json = cmd->add_flag("--json", c.json,
+                             "Print one JSON object per match (end, pair) and a summary object per file");
+  count->excludes(count_matches);
+  json->excludes(count)->excludes(count_matches)->excludes(list);
+  cmd->add_option("--max-line-bytes", c.max_line_bytes,
+                  "Elide lines longer than this many bytes, printing their length and match count; 0: never")
+      ->capture_default_str();
+  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
+      ->capture_default_str();
+  const auto names = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& n : v) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? std::string("none in this build") : out;
+  };
+  cmd->add_option("--algorithm", c.algorithm,
+                  "Infix search: " + names(approx_algorithms(Backend::cpu)) + " (cpu); " +
+                      names(approx_algorithms(Backend::cuda)) +
+                      " (cuda). With --backend auto a name only one backend has pins that backend")
+      ->capture_default_str();
+  cmd->add_option(
+         "--backend", c.backend,
+         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--mmap", c.mmap,
+                  "auto: map regular files up to half the usable memory, stream the rest; always; never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag(
+      "--stats", c.stats,
+      "Print bytes, seconds, GB/s, DP cells and GCUPS (10^9 cells/s), algorithm, backend on stderr");
+  cmd->add_option("--progress", c.progress,
+                  "Progress bar on stderr: auto (when it is a terminal), always, never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--chunk-bytes", c.chunk_bytes,
+                  "Bytes per parallel chunk; 0: the library's default (1 MiB)")
+      ->group("Advanced");
+  cmd->add_option(
+         "--stream-block-bytes", c.stream_block_bytes,
+         "Bytes read per block when streaming (cut after the last separator); 0: the default (16 MiB)")
+      ->group("Advanced");
+  cmd->footer(
+      "Output: matching lines (each once): a line matches when some part of it is within K errors of\n"
+      "PATTERN. --mode prefix/global: one line [FILE:][LINE:][ID:]DISTANCE:END[:CIGAR] per line and "
+      "pattern.\n"
+      "Exit status: 0 if a match was found, 1 if none, 2 if an error occurred. See docs/cli.md.");
+  return cmd;
+}
+
+int run_approx(const ApproxConfig& given) {
+  ApproxConfig config = given;
+  std::vector<std::string> patterns;
+  if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
+    // As grep: with -e/-f there is no PATTERN operand; the first operand is a FILE.
+    if (config.pattern_given) config.files.insert(config.files.begin(), config.pattern);
+    try {
+      patterns = load_patterns(config.patterns_e, config.pattern_files,
+                               stdin_searched(config.files, config.recursive), kMaxPatternBytes);
+    } catch (const Error& e) {
+      fmt::print(stderr, "strmatch: {}\n", e.what());
+      return 2;
+    }
+  } else if (!config.pattern_given) {
+    fmt::print(stderr, "strmatch: approx: give a PATTERN, or patterns with -e PATTERN or -f FILE\n");
+    return 2;
+  } else if (config.pattern.empty()) {
+    fmt::print(stderr, "strmatch: the pattern is empty (it would match everywhere)\n");
+    return 2;
+  } else if (config.pattern.size() > kMaxPatternBytes) {
+    fmt::print(stderr, "strmatch: the pattern is {} bytes long; the limit is {} bytes\n",
+               config.pattern.size(), kMaxPatternBytes);
+    return 2;
+  } else {
+    patterns.push_back(config.pattern);
+  }
+  std::optional<Run> run;
+  try {
+    run.emplace(config, std::move(patterns));
+  } catch (const Error& e) {
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
+  std::vector<std::string> files = config.files;
+  if (files.empty()) files.push_back(config.recursive ? "." : "-");
+  if (config.with_filename)
+    run->with_filename = true;
+  else if (!config.no_filename)
+    run->with_filename = default_with_filename(files, config.recursive);
+  try {
+    for (const auto& f : files) {
+      run->operand(f, config.recursive, config.files.empty());
+      if (run->stop_all) break;
+    }
+    return run->finish();
+  } catch (const Error& e) {  // standard output failed
+    std::fflush(stdout);
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace strmatch::cli
