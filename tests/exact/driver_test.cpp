@@ -16,21 +16,7 @@ using strmatch::test::random_text;
 using strmatch::test::rerun_hint;
 using strmatch::test::test_seed;
 
-class StringSource : public strmatch::ByteSource {
- public:
-  StringSource(std::string_view s, std::size_t step) : s_(s), step_(step) {}
-  std::size_t read(std::uint8_t* dst, std::size_t cap) override {
-    const std::size_t k = std::min({cap, step_, s_.size() - pos_});
-    std::memcpy(dst, s_.data() + pos_, k);
-    pos_ += k;
-    return k;
-  }
-
- private:
-  std::string_view s_;
-  std::size_t step_;
-  std::size_t pos_ = 0;
-};
+using strmatch::test::StringSource;
 
 }  // namespace
 

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "core/env.hpp"
 #include "strmatch/cuda.hpp"
+#include "strmatch/types.hpp"
 
 namespace strmatch::test {
 
@@ -114,6 +117,23 @@ inline std::string alphabet(int sigma, bool mixed_case = false) {
 inline std::string random_substring(std::mt19937_64& rng, std::string_view text, std::size_t m) {
   return std::string(text.substr(rng() % (text.size() - m + 1), m));
 }
+
+/// A ByteSource over a string that returns at most `step` bytes per read (a pipe's short reads).
+class StringSource : public ByteSource {
+ public:
+  StringSource(std::string_view s, std::size_t step) : s_(s), step_(step) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t k = std::min({capacity, step_, s_.size() - pos_});
+    std::memcpy(dst, s_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t step_;
+  std::size_t pos_ = 0;
+};
 
 }  // namespace strmatch::test
 

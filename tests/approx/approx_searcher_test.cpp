@@ -1,0 +1,396 @@
+// ApproxSearcher (the driver: chunks owning end offsets, plateaus crossing chunks and stream blocks,
+// window tracebacks, batches, best, streams, align) against the reference (src/reference/approx.hpp)
+// for every CPU algorithm, chunk size and thread count; and its named edge cases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference/approx.hpp"
+#include "strmatch/approx.hpp"
+#include "strmatch/exact.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+namespace ref = strmatch::reference;
+using strmatch::ApproxEnd;
+using strmatch::ApproxEndSink;
+using strmatch::ApproxMatch;
+using strmatch::ApproxMetric;
+using strmatch::ApproxOptions;
+using strmatch::ApproxSearcher;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
+
+ref::ApproxMetric to_ref(ApproxMetric m) {
+  return m == ApproxMetric::hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit;
+}
+
+/// The reference's answer for a batch: each pattern's ends / matches, merged by (end, pattern id).
+struct Expected {
+  std::vector<ApproxEnd> ends;
+  std::vector<ApproxMatch> matches;
+  std::vector<std::uint32_t> best;
+  std::vector<ApproxEnd> best_ends;
+};
+
+Expected expected(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+                  ApproxMetric metric, int separator, bool cigar) {
+  Expected x;
+  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
+    for (const auto& [e, d] : ref::approx_ends(patterns[p], text, k, to_ref(metric), separator))
+      x.ends.push_back(ApproxEnd{e, d, p});
+    for (const ref::ApproxMatch& m : ref::approx_matches(patterns[p], text, k, to_ref(metric), separator))
+      x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, p, cigar ? m.cigar : std::string()});
+    const auto [best, ends] = ref::approx_best(patterns[p], text, to_ref(metric), separator);
+    x.best.push_back(best == ref::kNoEnd ? strmatch::kNoDistance : best);
+    for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, p});
+  }
+  const auto by_end = [](const auto& a, const auto& b) {
+    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+  };
+  std::stable_sort(x.ends.begin(), x.ends.end(), by_end);
+  std::stable_sort(x.matches.begin(), x.matches.end(), by_end);
+  std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end);
+  return x;
+}
+
+std::vector<ApproxMatch> all_matches(const ApproxSearcher& s, std::string_view text) {
+  std::vector<ApproxMatch> out;
+  s.find_all(text, [&](std::span<const ApproxMatch> b) {
+    out.insert(out.end(), b.begin(), b.end());
+    return true;
+  });
+  return out;
+}
+
+std::vector<ApproxEnd> all_ends(const ApproxSearcher& s, std::string_view text) {
+  std::vector<ApproxEnd> out;
+  s.find_ends(text, [&](std::span<const ApproxEnd> b) {
+    out.insert(out.end(), b.begin(), b.end());
+    return true;
+  });
+  return out;
+}
+
+/// Every CPU algorithm that computes `metric` ("auto" included: it resolves to one of them).
+std::vector<std::string> cpu_algorithms(ApproxMetric metric) {
+  std::vector<std::string> out;
+  for (const std::string& a : strmatch::approx_algorithms(strmatch::Backend::cpu)) {
+    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
+    if (metric == ApproxMetric::edit && a == "hamming") continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+/// Checks every task of every CPU algorithm, at several chunk sizes and thread counts, against `x`.
+void check_all(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+               ApproxMetric metric, int separator, const Expected& x, const std::string& what) {
+  std::size_t longest = 0;
+  for (const auto& p : patterns) longest = std::max(longest, p.size());
+  std::vector<std::size_t> chunks = {61, 0};
+  if (longest <= 40) chunks.insert(chunks.begin(), 7);
+  for (const std::string& algo : cpu_algorithms(metric))
+    for (const std::size_t chunk : chunks)
+      for (const unsigned threads : {1u, 3u}) {
+        ApproxOptions o;
+        o.max_errors = k;
+        o.metric = metric;
+        o.algorithm = algo;
+        o.threads = threads;
+        o.chunk_bytes = chunk;
+        o.separator = separator;
+        o.cigar = true;
+        const ApproxSearcher s(std::span<const std::string>(patterns), o);
+        const std::string where = what + " algorithm=" + algo + " chunk=" + std::to_string(chunk) +
+                                  " threads=" + std::to_string(threads) + rerun_hint();
+        EXPECT_EQ(all_matches(s, text), x.matches) << where;
+        EXPECT_EQ(s.count(text).occurrences, x.matches.size()) << where;
+        EXPECT_EQ(all_ends(s, text), x.ends) << where;
+        EXPECT_EQ(s.count_ends(text).occurrences, x.ends.size()) << where;
+        std::vector<ApproxEnd> best_ends;
+        const ApproxEndSink collect = [&](std::span<const ApproxEnd> b) {
+          best_ends.insert(best_ends.end(), b.begin(), b.end());
+          return true;
+        };
+        const auto best = s.best(text, &collect);
+        EXPECT_EQ(best.distance, x.best) << where;
+        EXPECT_EQ(best_ends, x.best_ends) << where;
+        EXPECT_EQ(best.stats.occurrences, x.best_ends.size()) << where;
+        EXPECT_EQ(s.best(text).stats.occurrences, x.best_ends.size()) << where;
+      }
+}
+
+std::string periodic(std::mt19937_64& rng, std::size_t n, std::size_t period, int sigma) {
+  const std::string unit = random_text(rng, period, sigma);
+  std::string s;
+  while (s.size() < n) s += unit;
+  s.resize(n);
+  return s;
+}
+
+}  // namespace
+
+TEST(ApproxSearcher, RandomInputsEveryTaskAlgorithmChunkAndThreadCount) {
+  std::mt19937_64 rng(test_seed() + 41);
+  const std::size_t lengths[] = {1, 2, 5, 12, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129};
+  for (const int sigma : {2, 4, 20, 256})
+    for (const std::size_t m : lengths) {
+      const std::size_t n = 1 + rng() % (m > 64 ? 700 : 1500);
+      const std::string text = random_text(rng, n, sigma);
+      std::string pattern = random_text(rng, m, sigma);
+      if (n >= m && rng() % 2 == 0) pattern = text.substr(rng() % (n - m + 1), m);  // occurs, before errors
+      for (const std::uint32_t k :
+           {0u, 1u, static_cast<std::uint32_t>(m / 4), static_cast<std::uint32_t>(m - 1)}) {
+        if (k >= m) continue;
+        const std::vector<std::string> patterns = {pattern};
+        const std::string what = "sigma=" + std::to_string(sigma) + " m=" + std::to_string(m) +
+                                 " n=" + std::to_string(n) + " k=" + std::to_string(k);
+        check_all(patterns, text, k, ApproxMetric::edit, -1,
+                  expected(patterns, text, k, ApproxMetric::edit, -1, true), what + " edit");
+        check_all(patterns, text, k, ApproxMetric::hamming, -1,
+                  expected(patterns, text, k, ApproxMetric::hamming, -1, true), what + " hamming");
+      }
+    }
+}
+
+TEST(ApproxSearcher, PeriodicTextsMakePlateausThatCrossChunks) {
+  std::mt19937_64 rng(test_seed() + 42);
+  for (int round = 0; round < 12; ++round) {
+    const std::size_t period = 1 + rng() % 4;
+    const std::string text = periodic(rng, 300 + rng() % 900, period, 2 + round % 3);
+    const std::size_t m = 2 + rng() % 20;
+    const std::string pattern = text.substr(rng() % period, m);
+    for (const std::uint32_t k : {0u, 1u, static_cast<std::uint32_t>(m / 2)}) {
+      if (k >= m) continue;
+      const std::vector<std::string> patterns = {pattern};
+      const std::string what = "periodic round=" + std::to_string(round) + " k=" + std::to_string(k);
+      check_all(patterns, text, k, ApproxMetric::edit, -1,
+                expected(patterns, text, k, ApproxMetric::edit, -1, true), what);
+    }
+  }
+}
+
+TEST(ApproxSearcher, RecordSeparatorRestartsTheDp) {
+  std::mt19937_64 rng(test_seed() + 43);
+  for (int round = 0; round < 10; ++round) {
+    const std::string text = strmatch::test::random_lines(rng, 200 + rng() % 1500, "acgt", 0.03);
+    const std::size_t m = 1 + rng() % 24;
+    const std::string pattern = random_text(rng, m, "acgt");
+    for (const std::uint32_t k : {0u, static_cast<std::uint32_t>(m / 3), static_cast<std::uint32_t>(m - 1)}) {
+      const std::vector<std::string> patterns = {pattern};
+      const std::string what = "lines round=" + std::to_string(round) + " k=" + std::to_string(k);
+      for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming})
+        check_all(patterns, text, k, metric, '\n', expected(patterns, text, k, metric, '\n', true), what);
+    }
+  }
+}
+
+TEST(ApproxSearcher, BatchesOrderByEndThenPatternId) {
+  std::mt19937_64 rng(test_seed() + 44);
+  for (int round = 0; round < 8; ++round) {
+    const std::string text = random_text(rng, 300 + rng() % 1200, 4);
+    std::vector<std::string> patterns;
+    const std::size_t count = 2 + rng() % 4;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t m = 4 + rng() % 70;
+      patterns.push_back(m <= text.size() && rng() % 2 ? text.substr(rng() % (text.size() - m + 1), m)
+                                                       : random_text(rng, m, 4));
+    }
+    patterns.push_back(patterns.front());  // a duplicate: reported under both ids
+    const std::uint32_t k = static_cast<std::uint32_t>(rng() % 4);
+    const std::string what = "batch round=" + std::to_string(round);
+    check_all(patterns, text, k, ApproxMetric::edit, -1,
+              expected(patterns, text, k, ApproxMetric::edit, -1, true), what);
+  }
+}
+
+TEST(ApproxSearcher, StreamsGiveTheSameMatchesAtEveryBlockSize) {
+  std::mt19937_64 rng(test_seed() + 45);
+  for (int round = 0; round < 10; ++round) {
+    const bool lines = round % 2 == 0;
+    const std::string text = lines ? strmatch::test::random_lines(rng, 500 + rng() % 3000, "ab", 0.02)
+                                   : random_text(rng, 500 + rng() % 3000, 2);
+    const std::size_t m = 2 + rng() % 30;
+    const std::string pattern = random_text(rng, m, "ab");
+    ApproxOptions o;
+    o.max_errors = static_cast<std::uint32_t>(rng() % m);
+    o.separator = lines ? '\n' : -1;
+    o.cigar = true;
+    o.threads = 2;
+    o.chunk_bytes = 50;
+    const ApproxSearcher s(pattern, o);
+    const std::vector<std::string> patterns = {pattern};
+    const Expected x = expected(patterns, text, o.max_errors, ApproxMetric::edit, o.separator, true);
+    for (const std::size_t block : {1ul, 17ul, 200ul, 0ul})
+      for (const bool line_context : {false, true})
+        for (const bool ends_task : {false, true}) {
+          strmatch::test::StringSource source(text, 1 + rng() % 300);
+          strmatch::ApproxStreamOptions so;
+          so.block_bytes = block;
+          so.line_context = line_context;
+          so.task = ends_task ? strmatch::ApproxTask::ends : strmatch::ApproxTask::matches;
+          std::vector<ApproxMatch> got;
+          std::vector<ApproxEnd> got_ends;
+          std::uint64_t owned = 0, previous_end = 0;
+          s.find_all(
+              source,
+              [&](const strmatch::ApproxStreamBlock& b) {
+                EXPECT_EQ(b.base + b.own_begin, previous_end);  // owned parts tile the stream
+                previous_end = b.base + b.own_end;
+                owned += b.own_end - b.own_begin;
+                for (const ApproxMatch& mt : b.matches) {
+                  // Every delivered match lies whole in the block's data.
+                  EXPECT_GE(mt.begin, b.base);
+                  EXPECT_LE(mt.end, b.base + b.data.size());
+                  got.push_back(mt);
+                }
+                got_ends.insert(got_ends.end(), b.ends.begin(), b.ends.end());
+                return true;
+              },
+              so);
+          const std::string where = "round=" + std::to_string(round) + " block=" + std::to_string(block) +
+                                    " line_context=" + std::to_string(line_context) + rerun_hint();
+          EXPECT_EQ(owned, text.size()) << where;
+          if (ends_task)
+            EXPECT_EQ(got_ends, x.ends) << where;
+          else
+            EXPECT_EQ(got, x.matches) << where;
+        }
+  }
+}
+
+TEST(ApproxSearcher, SinkStopsEarly) {
+  const std::string text(5000, 'a');
+  ApproxOptions o;
+  o.max_errors = 1;
+  o.chunk_bytes = 64;
+  o.threads = 2;
+  const ApproxSearcher s("ab", o);
+  int calls = 0;
+  const auto st = s.find_ends(text, [&](std::span<const ApproxEnd>) { return ++calls < 2; });
+  EXPECT_EQ(calls, 2);
+  EXPECT_TRUE(st.stopped_early);
+}
+
+TEST(ApproxSearcher, ZeroErrorsEndsAreExactSearchEnds) {
+  std::mt19937_64 rng(test_seed() + 46);
+  for (int round = 0; round < 10; ++round) {
+    const std::string text = random_text(rng, 2000, 2 + round % 3);
+    const std::string pattern = strmatch::test::random_substring(rng, text, 1 + rng() % 12);
+    std::vector<std::uint64_t> want;
+    for (const std::uint64_t b : strmatch::find_all_offsets(text, pattern))
+      want.push_back(b + pattern.size());
+    std::vector<std::uint64_t> got;
+    for (const ApproxEnd& e : all_ends(ApproxSearcher(pattern), text)) {
+      EXPECT_EQ(e.distance, 0u);
+      got.push_back(e.end);
+    }
+    EXPECT_EQ(got, want) << rerun_hint();
+  }
+}
+
+TEST(ApproxSearcher, PaperExampleAbabaInAaabbbaa) {
+  ApproxOptions o;
+  o.max_errors = 1;
+  o.cigar = true;
+  const ApproxSearcher s("ababa", o);
+  const auto best = s.best("aaabbbaa");
+  ASSERT_EQ(best.distance.size(), 1u);
+  EXPECT_EQ(best.distance[0], 1u);
+  EXPECT_EQ(best.stats.occurrences, 1u);
+  EXPECT_EQ(all_ends(s, "aaabbbaa"), (std::vector<ApproxEnd>{{7, 1, 0}}));
+  EXPECT_EQ(all_matches(s, "aaabbbaa"), (std::vector<ApproxMatch>{{2, 7, 1, 0, "2=1X2="}}));
+  o.max_errors = 2;
+  const ApproxSearcher s2("ababa", o);
+  EXPECT_EQ(all_ends(s2, "aaabbbaa").size(), 6u);  // ends 3..8
+  EXPECT_EQ(all_matches(s2, "aaabbbaa").size(), 1u);
+}
+
+TEST(ApproxSearcher, OverlappingExactOccurrencesAreOneMatch) {
+  const ApproxSearcher s("aa");
+  EXPECT_EQ(all_matches(s, "aaaa"), (std::vector<ApproxMatch>{{2, 4, 0, 0, ""}}));
+  EXPECT_EQ(all_ends(s, "aaaa"), (std::vector<ApproxEnd>{{2, 0, 0}, {3, 0, 0}, {4, 0, 0}}));
+}
+
+TEST(ApproxSearcher, TextsShorterThanThePatternAndEmptyTexts) {
+  ApproxOptions o;
+  o.max_errors = 2;
+  const ApproxSearcher s("abcdef", o);
+  EXPECT_TRUE(all_matches(s, "").empty());
+  EXPECT_TRUE(all_ends(s, "abc").empty());  // d = 3 at best
+  EXPECT_EQ(s.best("").distance[0], strmatch::kNoDistance);
+  o.metric = ApproxMetric::hamming;
+  const ApproxSearcher h("abcdef", o);
+  EXPECT_EQ(h.best("abcde").distance[0], strmatch::kNoDistance);  // no window of 6 bytes
+  EXPECT_EQ(h.best("abcdeg").distance[0], 1u);
+}
+
+TEST(ApproxSearcher, BestLimitAndBestDistanceM) {
+  ApproxOptions o;
+  o.best_limit = 0;
+  EXPECT_EQ(ApproxSearcher("xyz", o).best("abcxyq").distance[0], strmatch::kNoDistance);
+  // No byte shared: every end reaches d = m.
+  const auto b = ApproxSearcher("zz").best("abc");
+  EXPECT_EQ(b.distance[0], 2u);
+  EXPECT_EQ(b.stats.occurrences, 3u);
+}
+
+TEST(ApproxSearcher, BadArgumentsAreInvalidArgument) {
+  ApproxOptions o;
+  o.max_errors = 3;
+  EXPECT_THROW(ApproxSearcher("abc", o), strmatch::InvalidArgument);  // k >= m
+  EXPECT_THROW(ApproxSearcher(""), strmatch::InvalidArgument);
+  EXPECT_THROW(ApproxSearcher(std::span<const std::string>()), strmatch::InvalidArgument);
+  ApproxOptions sep;
+  sep.separator = 256;
+  EXPECT_THROW(ApproxSearcher("abc", sep), strmatch::InvalidArgument);
+  ApproxOptions algo;
+  algo.algorithm = "no-such";
+  EXPECT_THROW(ApproxSearcher("abc", algo), strmatch::InvalidArgument);
+  ApproxOptions cuda;
+  cuda.backend = strmatch::Backend::cuda;
+  if (!strmatch::cuda::available(nullptr))
+    EXPECT_THROW(ApproxSearcher("abc", cuda), strmatch::BackendUnavailable);
+  EXPECT_THROW(strmatch::parse_approx_metric("levenshtein"), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::parse_approx_mode("local"), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::align("", "abc", strmatch::ApproxMode::global), strmatch::InvalidArgument);
+}
+
+TEST(ApproxAlign, PrefixAndGlobalAgreeWithTheReference) {
+  std::mt19937_64 rng(test_seed() + 47);
+  for (int round = 0; round < 200; ++round) {
+    const int sigma = 2 + round % 4;
+    const std::string p = random_text(rng, 1 + rng() % 40, sigma);
+    const std::string t = random_text(rng, rng() % 60, sigma);
+    for (const auto mode : {strmatch::ApproxMode::prefix, strmatch::ApproxMode::global}) {
+      const ref::ApproxMatch want = ref::approx_pair(
+          p, t, mode == strmatch::ApproxMode::prefix ? ref::ApproxMode::prefix : ref::ApproxMode::global);
+      const auto with = strmatch::align(p, t, mode, true);
+      const auto without = strmatch::align(p, t, mode, false);
+      const std::string where = "p=" + p + " t=" + t + rerun_hint();
+      EXPECT_EQ(with.distance, want.distance) << where;
+      EXPECT_EQ(with.end, want.end) << where;
+      EXPECT_EQ(with.begin, want.begin) << where;
+      EXPECT_EQ(with.cigar, want.cigar) << where;
+      EXPECT_EQ(without.distance, want.distance) << where;
+      EXPECT_EQ(without.end, want.end) << where;
+      EXPECT_TRUE(without.cigar.empty());
+    }
+    // Infix: best()'s distance and smallest end, and the traceback from there.
+    if (t.empty()) continue;
+    const auto [best, ends] = ref::approx_best(p, t);
+    const auto got = strmatch::align(p, t, strmatch::ApproxMode::infix, true);
+    EXPECT_EQ(got.distance, best);
+    EXPECT_EQ(got.end, ends.front());
+    std::uint64_t begin = 0;
+    std::uint32_t d = 0;
+    EXPECT_EQ(got.cigar, ref::approx_traceback(p, t, ends.front(), &begin, &d));
+    EXPECT_EQ(got.begin, begin);
+  }
+}
