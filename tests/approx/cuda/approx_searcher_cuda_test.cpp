@@ -1,0 +1,169 @@
+// ApproxSearcher on the cuda backend (the engine's ordered ends, then plateaus, the selector and the
+// tracebacks on the host) against the reference, for host texts, resident texts and streams.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cuda/device.hpp"
+#include "reference/approx.hpp"
+#include "strmatch/approx.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+namespace ref = strmatch::reference;
+using strmatch::ApproxEnd;
+using strmatch::ApproxMatch;
+using strmatch::ApproxMetric;
+using strmatch::ApproxOptions;
+using strmatch::ApproxSearcher;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
+
+struct Want {
+  std::vector<ApproxEnd> ends;
+  std::vector<ApproxMatch> matches;
+  std::vector<std::uint32_t> best;
+  std::vector<ApproxEnd> best_ends;
+};
+
+Want want(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+          ApproxMetric metric, int separator) {
+  const auto rm = metric == ApproxMetric::hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit;
+  Want w;
+  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
+    for (const auto& [e, d] : ref::approx_ends(patterns[p], text, k, rm, separator))
+      w.ends.push_back({e, d, p});
+    for (const auto& m : ref::approx_matches(patterns[p], text, k, rm, separator))
+      w.matches.push_back({m.begin, m.end, m.distance, p, m.cigar});
+    const auto [best, ends] = ref::approx_best(patterns[p], text, rm, separator);
+    w.best.push_back(best == ref::kNoEnd ? strmatch::kNoDistance : best);
+    for (const auto e : ends) w.best_ends.push_back({e, best, p});
+  }
+  const auto by_end = [](const auto& a, const auto& b) {
+    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+  };
+  std::stable_sort(w.ends.begin(), w.ends.end(), by_end);
+  std::stable_sort(w.matches.begin(), w.matches.end(), by_end);
+  std::stable_sort(w.best_ends.begin(), w.best_ends.end(), by_end);
+  return w;
+}
+
+template <typename T>
+std::function<bool(std::span<const T>)> collector(std::vector<T>& out) {
+  return [&out](std::span<const T> b) {
+    out.insert(out.end(), b.begin(), b.end());
+    return true;
+  };
+}
+
+/// GPU algorithms computing `metric` ("auto" included).
+std::vector<std::string> gpu_algorithms(ApproxMetric metric) {
+  std::vector<std::string> out;
+  for (const std::string& a : strmatch::approx_algorithms(strmatch::Backend::cuda)) {
+    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
+    if (metric == ApproxMetric::edit && a == "hamming") continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+           ApproxMetric metric, int separator, const std::string& what) {
+  const Want w = want(patterns, text, k, metric, separator);
+  void* device = strmatch::detail::cuda::device_copy(text.data(), text.size(), 3);
+  for (const std::string& algo : gpu_algorithms(metric)) {
+    ApproxOptions o;
+    o.backend = strmatch::Backend::cuda;
+    o.algorithm = algo;
+    o.max_errors = k;
+    o.metric = metric;
+    o.separator = separator;
+    o.cigar = true;
+    const ApproxSearcher s(std::span<const std::string>(patterns), o);
+    const std::string where = what + " algorithm=" + algo + rerun_hint();
+    std::vector<ApproxMatch> matches;
+    std::vector<ApproxEnd> ends, best_ends;
+    const auto st = s.find_all(text, collector(matches));
+    EXPECT_EQ(st.backend, strmatch::Backend::cuda) << where;
+    EXPECT_EQ(matches, w.matches) << where;
+    EXPECT_EQ(s.count(text).occurrences, w.matches.size()) << where;
+    s.find_ends(text, collector(ends));
+    EXPECT_EQ(ends, w.ends) << where;
+    EXPECT_EQ(s.count_ends(text).occurrences, w.ends.size()) << where;
+    const strmatch::ApproxEndSink best_sink = collector(best_ends);
+    const auto best = s.best(text, &best_sink);
+    EXPECT_EQ(best.distance, w.best) << where;
+    EXPECT_EQ(best_ends, w.best_ends) << where;
+    // Resident: the same answers from device memory (unaligned by 3 bytes).
+    const void* dt = static_cast<const char*>(device) + 3;
+    matches.clear();
+    ends.clear();
+    s.find_all_resident(dt, text.size(), collector(matches));
+    EXPECT_EQ(matches, w.matches) << where << " resident";
+    EXPECT_EQ(s.count_resident(dt, text.size()).occurrences, w.matches.size()) << where << " resident";
+    s.find_ends_resident(dt, text.size(), collector(ends));
+    EXPECT_EQ(ends, w.ends) << where << " resident";
+    EXPECT_EQ(s.count_ends_resident(dt, text.size()).occurrences, w.ends.size()) << where << " resident";
+    // Streams: small blocks, so plateaus cross blocks.
+    strmatch::test::StringSource source(text, 97);
+    strmatch::ApproxStreamOptions so;
+    so.block_bytes = 300;
+    matches.clear();
+    s.find_all(
+        source,
+        [&](const strmatch::ApproxStreamBlock& b) {
+          matches.insert(matches.end(), b.matches.begin(), b.matches.end());
+          return true;
+        },
+        so);
+    EXPECT_EQ(matches, w.matches) << where << " stream";
+  }
+  strmatch::detail::cuda::device_free(device, 3);
+}
+
+}  // namespace
+
+TEST(CudaApproxSearcher, RandomInputsMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 51);
+  const std::size_t lengths[] = {1, 5, 31, 32, 33, 63, 64, 65, 100, 129};
+  for (const int sigma : {2, 4, 20, 256})
+    for (const std::size_t m : lengths) {
+      if (strmatch::test::cuda_quick() && m % 2 == 0) continue;
+      const std::string text = random_text(rng, 1 + rng() % 3000, sigma);
+      std::string pattern = random_text(rng, m, sigma);
+      if (text.size() >= m && rng() % 2 == 0) pattern = text.substr(rng() % (text.size() - m + 1), m);
+      for (const std::uint32_t k :
+           {0u, 1u, static_cast<std::uint32_t>(m / 4), static_cast<std::uint32_t>(m - 1)}) {
+        if (k >= m) continue;
+        const std::string what =
+            "sigma=" + std::to_string(sigma) + " m=" + std::to_string(m) + " k=" + std::to_string(k);
+        check({pattern}, text, k, ApproxMetric::edit, -1, what + " edit");
+        check({pattern}, text, k, ApproxMetric::hamming, -1, what + " hamming");
+      }
+    }
+}
+
+TEST(CudaApproxSearcher, LinesBatchesAndPeriodicTexts) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 52);
+  for (int round = 0; round < (strmatch::test::cuda_quick() ? 3 : 10); ++round) {
+    const std::string text = strmatch::test::random_lines(rng, 500 + rng() % 4000, "ab", 0.02);
+    std::vector<std::string> patterns;
+    for (int i = 0; i < 1 + round % 4; ++i) patterns.push_back(random_text(rng, 3 + rng() % 40, "ab"));
+    std::uint32_t k = 0;
+    std::size_t shortest = SIZE_MAX;
+    for (const auto& p : patterns) shortest = std::min(shortest, p.size());
+    k = static_cast<std::uint32_t>(rng() % shortest);
+    check(patterns, text, k, ApproxMetric::edit, '\n', "lines round=" + std::to_string(round));
+    std::string periodic;
+    while (periodic.size() < 2000) periodic += "abaab";
+    check({"abaababaab"}, periodic, static_cast<std::uint32_t>(round % 4), ApproxMetric::edit, -1,
+          "periodic round=" + std::to_string(round));
+  }
+}
