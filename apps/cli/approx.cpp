@@ -590,7 +590,13 @@ void InputRun::search_text(std::string_view text) {
 void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
   if (run_.task == Task::best) {
     // The best distance is over the whole input: read it all, then search it as one text.
-    std::string all = io::read_up_to(source, std::numeric_limits<std::size_t>::max());
+    std::string all;
+    for (std::size_t got = 1; got > 0;) {
+      const std::size_t have = all.size();
+      all.resize(have + (std::size_t{1} << 20));
+      got = source.read(reinterpret_cast<std::uint8_t*>(all.data() + have), all.size() - have);
+      all.resize(have + got);
+    }
     search_text(all);
     return;
   }
