@@ -9,8 +9,12 @@ namespace strmatch::detail {
 
 namespace {
 const Registry<ApproxAlgorithm, const ApproxInput&>& registry() {
-  static const Registry<ApproxAlgorithm, const ApproxInput&> r(
-      "approximate-search algorithm", {{"auto", make_approx_auto}, {"dp", make_approx_dp}});
+  static const Registry<ApproxAlgorithm, const ApproxInput&> r("approximate-search algorithm",
+                                                               {{"auto", make_approx_auto},
+                                                                {"dp", make_approx_dp},
+                                                                {"wavefront", make_approx_wavefront},
+                                                                {"myers", make_approx_myers},
+                                                                {"hamming", make_approx_hamming}});
   return r;
 }
 }  // namespace
@@ -23,8 +27,12 @@ bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
   return true;  // auto, dp
 }
 
-// The rule and the measurements behind it: docs/approx.md ("auto").
-std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input) { return make_approx_dp(input); }
+// The rule and the measurements behind it: docs/approx.md ("auto"). Hamming: hamming, the only
+// algorithm with an early exit per window; edit: myers, whose bit-parallel columns (64 rows per
+// word, SIMD across segments) beat every O(m)-per-byte DP (dp, wavefront) at every m.
+std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input) {
+  return input.metric == ApproxMetric::hamming ? make_approx_hamming(input) : make_approx_myers(input);
+}
 
 std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, const ApproxInput& input) {
   if (input.pattern.empty()) throw InvalidArgument("the pattern is empty");

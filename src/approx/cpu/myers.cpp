@@ -1,0 +1,174 @@
+// myers: G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
+// programming" (J. ACM 1999), with H. Hyyro's blocks of 64 rows for m > 64 ("A bit-vector
+// algorithm for computing Levenshtein and Damerau edit distances", 2003) and E. Ukkonen's cut-off
+// (only the blocks that can still hold a cell <= k are computed). O(ceil(m / 64) n) word
+// operations, fewer with the cut-off; edit metric only.
+//
+// SIMD across text segments: a record is cut into 8 (AVX-512) or 4 (AVX2) segments that overlap by
+// m + k - 1 bytes (2m - 2 for the minimum, which then needs no k), one 64-bit lane each, so every
+// lane owns its ends (approx_pieces.hpp); short records run the one-lane (scalar) copy of the same
+// kernel. The level comes from simd_level() (STRMATCH_SIMD lowers it).
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/approx_pieces.hpp"
+#include "core/cpu/simd_level.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define STRMATCH_X86 1
+#endif
+
+namespace strmatch::detail {
+
+namespace {
+
+/// The compiled pattern: Peq, one 64-bit word per block of 64 rows and byte value (bit i of
+/// peq[256 b + c]: pattern byte 64 b + i is c).
+struct MyersCode {
+  std::size_t m = 0;
+  std::size_t words = 0;
+  std::vector<std::uint64_t> peq;
+};
+
+/// One record's search: in, text[0, n) and the task (ends within k, or the minimum); out, the
+/// record-local ends (e, d) in increasing e (into *ends when set) and their count, or the minimum.
+struct MyersRun {
+  const std::uint8_t* text = nullptr;
+  std::size_t n = 0;
+  bool minimum = false;
+  std::uint32_t k = 0;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>* ends = nullptr;
+  std::uint64_t count = 0;
+  std::uint32_t best = kNoDistance;
+  std::uint64_t best_ends = 0;
+};
+
+}  // namespace
+
+// The kernel, once per level (myers_lanes.hpp).
+#define STRMATCH_MYERS_NS myers_scalar
+#define STRMATCH_MYERS_LANES 1
+#include "approx/cpu/myers_lanes.hpp"
+#undef STRMATCH_MYERS_NS
+#undef STRMATCH_MYERS_LANES
+
+#ifdef STRMATCH_X86
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt")
+#define STRMATCH_MYERS_NS myers_avx2
+#define STRMATCH_MYERS_LANES 4
+#include "approx/cpu/myers_lanes.hpp"
+#undef STRMATCH_MYERS_NS
+#undef STRMATCH_MYERS_LANES
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw")
+#define STRMATCH_MYERS_NS myers_avx512
+#define STRMATCH_MYERS_LANES 8
+#include "approx/cpu/myers_lanes.hpp"
+#undef STRMATCH_MYERS_NS
+#undef STRMATCH_MYERS_LANES
+#pragma GCC pop_options
+#endif
+
+namespace {
+
+/// Searches one record (ends (from, n] of r.text) on the highest level that has a kernel and
+/// enough text for its lanes.
+void search_record(const MyersCode& code, MyersRun& r, std::size_t from, SimdLevel level) {
+  const std::size_t overlap = r.minimum ? 2 * code.m - 1 : code.m + r.k;
+  std::size_t columns = 0;
+#ifdef STRMATCH_X86
+  if (level >= SimdLevel::avx512bw && segment_worthwhile(r.n, from, overlap, 8)) {
+    const auto seg = cut_segments(r.n, from, overlap, 8, &columns);
+    if (!seg.empty()) return myers_avx512::run_segments(code, r, seg.data(), columns);
+  }
+  if (level >= SimdLevel::avx2 && segment_worthwhile(r.n, from, overlap, 4)) {
+    const auto seg = cut_segments(r.n, from, overlap, 4, &columns);
+    if (!seg.empty()) return myers_avx2::run_segments(code, r, seg.data(), columns);
+  }
+#else
+  (void)level;
+#endif
+  Segment one;
+  one.start = from + 1 >= overlap ? from + 1 - overlap : 0;
+  one.lo = from;
+  one.hi = r.n;
+  myers_scalar::run_segments(code, r, &one, r.n - one.start);
+}
+
+class Myers final : public ApproxAlgorithm {
+ public:
+  Myers(const ApproxInput& in, SimdLevel level) : sep_(in.separator), level_(level) {
+    code_.m = in.pattern.size();
+    code_.words = (code_.m + 63) / 64;
+    code_.peq.assign(256 * code_.words, 0);
+    for (std::size_t i = 0; i < code_.m; ++i)
+      code_.peq[256 * (i / 64) + static_cast<std::uint8_t>(in.pattern[i])] |= std::uint64_t{1} << (i % 64);
+  }
+
+  void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+            std::uint32_t pattern_id, EndHits& hits) const override {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> found;
+    for_each_record(text, n, sep_, [&](std::size_t offset, std::size_t length) {
+      const std::size_t rfrom = record_from(from, offset);
+      if (rfrom >= length) return;
+      MyersRun r;
+      r.text = text + offset;
+      r.n = length;
+      r.k = k;
+      if (hits.positions != nullptr) {
+        found.clear();
+        r.ends = &found;
+      }
+      search_record(code_, r, rfrom, level_);
+      if (hits.positions == nullptr) {
+        add_count(hits, r.count, pattern_id);
+        return;
+      }
+      for (const auto& [e, d] : found) hits.add(ApproxEnd{base + offset + e, d, pattern_id}, pattern_id);
+    });
+  }
+
+  ApproxMinimum minimum(const std::uint8_t* text, std::size_t n, std::size_t from) const override {
+    ApproxMinimum best;
+    for_each_record(text, n, sep_, [&](std::size_t offset, std::size_t length) {
+      const std::size_t rfrom = record_from(from, offset);
+      if (rfrom >= length) return;
+      MyersRun r;
+      r.text = text + offset;
+      r.n = length;
+      r.minimum = true;
+      search_record(code_, r, rfrom, level_);
+      merge_minimum(best, ApproxMinimum{r.best, r.best_ends});
+    });
+    return best;
+  }
+
+  std::string_view name() const noexcept override { return "myers"; }
+
+ private:
+  MyersCode code_;
+  int sep_;
+  SimdLevel level_;
+};
+
+}  // namespace
+
+std::unique_ptr<ApproxAlgorithm> make_approx_myers(const ApproxInput& input) {
+  return std::make_unique<Myers>(input, simd_level());
+}
+
+std::unique_ptr<ApproxAlgorithm> make_approx_myers_at_level(const ApproxInput& input, SimdLevel level) {
+  require_cpu_level(level);
+  return std::make_unique<Myers>(input, level);
+}
+
+}  // namespace strmatch::detail

@@ -1,0 +1,277 @@
+// The CPU approximate-search algorithms (src/approx/cpu: dp, wavefront, myers, hamming, auto, and
+// myers / hamming at every SIMD level the CPU has) against the reference (src/reference/approx.hpp)
+// on seeded random inputs: ends (with and without positions, from = 0 and a context prefix, base
+// offsets, record separators) and the minimum; and named edge cases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "approx/cpu/algorithms.hpp"
+#include "reference/approx.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using strmatch::ApproxEnd;
+using strmatch::ApproxMetric;
+using strmatch::detail::ApproxAlgorithm;
+using strmatch::detail::ApproxInput;
+using strmatch::detail::ApproxMinimum;
+using strmatch::detail::EndHits;
+using strmatch::detail::SimdLevel;
+namespace ref = strmatch::reference;
+
+struct Variant {
+  std::string label;
+  std::unique_ptr<ApproxAlgorithm> algo;
+};
+
+/// Every registered algorithm that computes `metric`, plus myers / hamming at every SIMD level.
+std::vector<Variant> variants(const std::string& p, ApproxMetric metric, int sep) {
+  const ApproxInput in{p, metric, sep};
+  std::vector<Variant> out;
+  for (const std::string& name : strmatch::detail::cpu_approx_algorithm_names())
+    if (strmatch::detail::cpu_approx_supports(name, metric))
+      out.push_back({name, strmatch::detail::make_approx_algorithm(name, in)});
+  for (const SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512bw}) {
+    if (level > strmatch::detail::cpu_simd_level()) continue;
+    const std::string at = "@" + std::string(strmatch::detail::to_string(level));
+    if (metric == ApproxMetric::edit)
+      out.push_back({"myers" + at, strmatch::detail::make_approx_myers_at_level(in, level)});
+    else
+      out.push_back({"hamming" + at, strmatch::detail::make_approx_hamming_at_level(in, level)});
+  }
+  return out;
+}
+
+ref::ApproxMetric to_ref(ApproxMetric m) {
+  return m == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+}
+
+const std::uint8_t* bytes(const std::string& t) { return reinterpret_cast<const std::uint8_t*>(t.data()); }
+
+/// Checks every variant on one pattern and text against the reference d (computed once): ends for
+/// each k in `ks` (positions, count only, per-pattern count) and the minimum, over (from, n].
+void check(const std::string& p, const std::string& t, ApproxMetric metric, int sep,
+           const std::vector<std::uint32_t>& ks, std::size_t from, std::uint64_t base,
+           const std::string& what) {
+  const auto d = ref::approx_column_minima(p, t, to_ref(metric), sep);
+  ApproxMinimum want_min;
+  for (std::size_t e = from + 1; e <= t.size(); ++e) {
+    if (d[e] == ref::kNoEnd) continue;
+    if (d[e] < want_min.distance) want_min = ApproxMinimum{d[e], 0};
+    if (d[e] == want_min.distance) ++want_min.ends;
+  }
+  const std::uint32_t pid = 3;
+  for (const Variant& v : variants(p, metric, sep)) {
+    const std::string ctx = what + " algorithm " + v.label + " m " + std::to_string(p.size()) + " n " +
+                            std::to_string(t.size()) + " from " + std::to_string(from) + "; " +
+                            strmatch::test::rerun_hint();
+    for (const std::uint32_t k : ks) {
+      std::vector<ApproxEnd> want;
+      for (std::size_t e = from + 1; e <= t.size(); ++e)
+        if (d[e] != ref::kNoEnd && d[e] <= k) want.push_back(ApproxEnd{base + e, d[e], pid});
+      std::vector<ApproxEnd> got;
+      std::uint64_t per[4] = {};
+      EndHits hits;
+      hits.positions = &got;
+      hits.per_pattern = per;
+      v.algo->ends(bytes(t), t.size(), from, base, k, pid, hits);
+      ASSERT_EQ(got, want) << "k " << k << " " << ctx;
+      EXPECT_EQ(hits.count, want.size()) << "k " << k << " " << ctx;
+      EXPECT_EQ(per[pid], want.size()) << "k " << k << " " << ctx;
+      EndHits counted;
+      std::uint64_t per2[4] = {};
+      counted.per_pattern = per2;
+      v.algo->ends(bytes(t), t.size(), from, base, k, pid, counted);
+      EXPECT_EQ(counted.count, want.size()) << "count only, k " << k << " " << ctx;
+      EXPECT_EQ(per2[pid], want.size()) << "count only, k " << k << " " << ctx;
+    }
+    const ApproxMinimum got_min = v.algo->minimum(bytes(t), t.size(), from);
+    EXPECT_EQ(got_min.distance, want_min.distance) << "minimum " << ctx;
+    EXPECT_EQ(got_min.ends, want_min.ends) << "minimum ends " << ctx;
+  }
+}
+
+std::vector<std::uint32_t> ks_for(std::size_t m, ApproxMetric metric) {
+  std::vector<std::uint32_t> ks = {0, 1, static_cast<std::uint32_t>(m / 4),
+                                   static_cast<std::uint32_t>(m - 1)};
+  if (metric == ApproxMetric::edit) ks.push_back(static_cast<std::uint32_t>(m / 10));
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+/// A pattern of m bytes: half the time taken from the text (so that it occurs), else random.
+std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size_t m, int sigma) {
+  if (text.size() >= m && rng() % 2 == 0) {
+    std::string p = strmatch::test::random_substring(rng, text, m);
+    for (std::size_t i = 0; i < m / 8; ++i) p[rng() % m] = strmatch::test::alphabet(sigma)[rng() % sigma];
+    return p;
+  }
+  return strmatch::test::random_text(rng, m, strmatch::test::alphabet(sigma));
+}
+
+TEST(ApproxAlgorithms, RegistryNamesAndMetrics) {
+  EXPECT_EQ(strmatch::detail::cpu_approx_algorithm_names(),
+            (std::vector<std::string>{"auto", "dp", "wavefront", "myers", "hamming"}));
+  const ApproxInput edit{"abc", ApproxMetric::edit, -1}, ham{"abc", ApproxMetric::hamming, -1};
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", edit)->name(), "myers");
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", ham)->name(), "hamming");
+  EXPECT_THROW(strmatch::detail::make_approx_algorithm("hamming", edit), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::detail::make_approx_algorithm("myers", ham), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::detail::make_approx_algorithm("wavefront", ham), strmatch::InvalidArgument);
+}
+
+TEST(ApproxAlgorithms, PaperExample) {
+  // Man and Song's worked example: d(0..8) = 5 4 3 2 2 2 2 1 2, best 1 at the one end 7.
+  const std::string p = "ababa", t = "aaabbbaa";
+  for (const Variant& v : variants(p, ApproxMetric::edit, -1)) {
+    const ApproxMinimum best = v.algo->minimum(bytes(t), t.size(), 0);
+    EXPECT_EQ(best.distance, 1u) << v.label;
+    EXPECT_EQ(best.ends, 1u) << v.label;
+    std::vector<ApproxEnd> got;
+    EndHits hits;
+    hits.positions = &got;
+    v.algo->ends(bytes(t), t.size(), 0, 0, 1, 0, hits);
+    EXPECT_EQ(got, (std::vector<ApproxEnd>{{7, 1, 0}})) << v.label;
+    got.clear();
+    v.algo->ends(bytes(t), t.size(), 0, 0, 2, 0, hits);
+    std::vector<std::uint64_t> ends;
+    for (const ApproxEnd& e : got) ends.push_back(e.end);
+    EXPECT_EQ(ends, (std::vector<std::uint64_t>{3, 4, 5, 6, 7, 8})) << v.label;
+  }
+}
+
+TEST(ApproxAlgorithms, OverlappingExactOccurrencesAreThreeEnds) {
+  // "aa" in "aaaa", k = 0: the ends 2, 3, 4 (exact search's occurrences 0, 1, 2).
+  for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming})
+    for (const Variant& v : variants("aa", metric, -1)) {
+      std::vector<ApproxEnd> got;
+      EndHits hits;
+      hits.positions = &got;
+      v.algo->ends(bytes("aaaa"), 4, 0, 100, 0, 0, hits);
+      EXPECT_EQ(got, (std::vector<ApproxEnd>{{102, 0, 0}, {103, 0, 0}, {104, 0, 0}})) << v.label;
+      const ApproxMinimum best = v.algo->minimum(bytes("aaaa"), 4, 1);
+      EXPECT_EQ(best.distance, 0u) << v.label;
+      EXPECT_EQ(best.ends, 3u) << v.label;
+    }
+}
+
+TEST(ApproxAlgorithms, EmptyAndShortTexts) {
+  for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming})
+    for (const Variant& v : variants("abcd", metric, -1)) {
+      const ApproxMinimum none = v.algo->minimum(bytes(""), 0, 0);
+      EXPECT_EQ(none.distance, strmatch::kNoDistance) << v.label;
+      EXPECT_EQ(none.ends, 0u) << v.label;
+      const ApproxMinimum at_end = v.algo->minimum(bytes("abcd"), 4, 4);  // from = n: no end
+      EXPECT_EQ(at_end.ends, 0u) << v.label;
+      check("abcd", "abc", metric, -1, {0, 1, 3}, 0, 0, "short");
+    }
+}
+
+/// Random cases of every size class; `long_texts` makes the texts long enough for the SIMD lanes.
+void random_sweep(ApproxMetric metric, std::uint64_t salt) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + salt);
+  const std::vector<std::size_t> ms = {1, 2, 3, 5, 8, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 300};
+  for (const int sigma : {2, 4, 20, 256}) {
+    const std::string alpha = strmatch::test::alphabet(sigma);
+    for (const std::size_t m : ms) {
+      // Long enough for 8 lanes at the minimum's overlap (2m - 1), and a short text.
+      // (m <= 129 on every alphabet, longer patterns on two: the O(m n) variants bound the time).
+      const bool long_ok = m <= 129 || sigma == 2 || sigma == 256;
+      const std::size_t long_n = long_ok ? 4 * 8 * (2 * m + 16) + rng() % 500 : 2 * m;
+      for (const std::size_t n :
+           {long_n, static_cast<std::size_t>(rng() % (m + 1)), m + rng() % (3 * m + 3)}) {
+        const std::string t = strmatch::test::random_text(rng, n, alpha);
+        const std::string p = pattern_for(rng, t, m, sigma);
+        const std::string what = "sigma " + std::to_string(sigma);
+        check(p, t, metric, -1, ks_for(m, metric), 0, 0, what);
+        if (n > 0) {
+          const std::size_t from = rng() % n;
+          check(p, t, metric, -1, {static_cast<std::uint32_t>(m / 4)}, from, rng() >> 24, what + " context");
+        }
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, RandomEdit) { random_sweep(ApproxMetric::edit, 1); }
+TEST(ApproxAlgorithms, RandomHamming) { random_sweep(ApproxMetric::hamming, 2); }
+
+TEST(ApproxAlgorithms, SmallRandomWithSeparators) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 3);
+  for (int round = 0; round < 300; ++round) {
+    const int sigma = std::vector<int>{2, 4, 20, 256}[round % 4];
+    const std::size_t m = 1 + rng() % 40, n = rng() % 200;
+    const bool lines = round % 2 == 0;
+    const int sep = lines ? '\n' : -1;
+    const std::string alpha = strmatch::test::alphabet(sigma);
+    const std::string t = lines ? strmatch::test::random_lines(rng, n, alpha, 0.05)
+                                : strmatch::test::random_text(rng, n, alpha);
+    const std::string p = pattern_for(rng, t, m, sigma);
+    const std::size_t from = n > 0 && rng() % 2 ? rng() % n : 0;
+    for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+      check(p, t, metric, sep, ks_for(m, metric), from, rng() % 1000, "small round " + std::to_string(round));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, LongLinesWithSeparators) {
+  // Records long enough for the SIMD lanes, between short ones and empty lines.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 4);
+  for (const std::size_t m : {17, 64, 70, 130}) {
+    std::string t;
+    for (int r = 0; r < 6; ++r) {
+      const std::size_t len = r % 3 == 0 ? 4 * 8 * (2 * m + 16) + rng() % 300 : rng() % (2 * m);
+      t += strmatch::test::random_text(rng, len, "acgt");
+      t += '\n';
+      if (r == 2) t += '\n';
+    }
+    const std::string p = pattern_for(rng, t, m, 4);
+    for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+      check(p, t, metric, '\n', ks_for(m, metric), 0, 0, "lines");
+      check(p, t, metric, '\n', {static_cast<std::uint32_t>(m / 4)}, rng() % t.size(), 77, "lines context");
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, PeriodicTextsAndPatterns) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 5);
+  for (const std::string unit : {"a", "ab", "aab", "abcab", "acgtt"}) {
+    std::string t;
+    while (t.size() < 3000) t += unit;
+    for (const std::size_t m : {1, 4, 33, 64, 65, 129}) {
+      std::string p;
+      while (p.size() < m) p += unit;
+      p.resize(m);
+      if (m > 3 && rng() % 2) p[rng() % m] = 'z';
+      for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+        check(p, t, metric, -1, ks_for(m, metric), 0, 0, "periodic " + unit);
+        check(p, t, metric, -1, {static_cast<std::uint32_t>(m / 4)}, 1 + rng() % 2900, 5,
+              "periodic context " + unit);
+      }
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, LongPatterns) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 6);
+  for (const std::size_t m : {511, 700, 1000, 2000}) {
+    const std::size_t n = m == 700 ? 24000 : 3 * m;  // 700: long enough for the lanes at small k
+    const std::string t = strmatch::test::random_text(rng, n, "acgt");
+    const std::string p = pattern_for(rng, t, m, 4);
+    check(p, t, ApproxMetric::edit, -1,
+          {0, static_cast<std::uint32_t>(m / 20), static_cast<std::uint32_t>(m / 4)}, 0, 0, "long pattern");
+    check(p, t, ApproxMetric::hamming, -1,
+          {0, static_cast<std::uint32_t>(m / 4), static_cast<std::uint32_t>(m - 1)}, 0, 0, "long pattern");
+  }
+}
+
+}  // namespace
