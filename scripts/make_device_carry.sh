@@ -9,6 +9,18 @@
 #                    its headers, from libhyperscan-dev (the pattern-set benchmarks' peer; skipped
 #                    when not installed)
 #   multi-sets/      the pattern sets of scripts/make_pattern_sets.py (seed 1) over the slice
+#   peers/           approximate search's peers (the device host has no package registry; about
+#                    4 MB, plain files, no symbolic links), each skipped with a note when not installed:
+#     edlib/include/edlib.h, edlib/lib/libedlib.so{,.1} (libedlib-dev: tests/CMakeLists.txt finds
+#                    it there for the Edlib agreement test; it needs only libstdc++)
+#     bin/tre-agrep, lib/libtre.so.5 (tre-agrep, libtre5)
+#     bin/ugrep and lib/ the shared libraries ldd names for it apart from glibc's and GCC's runtime
+#                    (libpcre2-8, libz, liblzma, libbz2, liblz4, libzstd: Ubuntu has them too, but
+#                    these are the versions it was built with)
+#     bin/hyperfine  (glibc and libgcc_s only)
+#     VERSION        the packages' versions
+#                    Use: PATH=peers/bin:$PATH and LD_LIBRARY_PATH=peers/lib for the peers only
+#                    (bench/approx/cli/run_cli_bench.sh does this with PEERS=.carry/gpu/peers).
 #   LABEL            where each came from
 # Usage: scripts/make_device_carry.sh [carry-dir]   (env SLICE_MB, default 450; CORPORA, the folder
 # of scripts/fetch_corpora.sh: default ./corpora, else /work/corpora). What exists is kept.
@@ -57,6 +69,44 @@ if [ -s "$lib" ] && [ -s /usr/include/hs/hs.h ]; then
 else
   echo "libhyperscan-dev is not installed ($lib, /usr/include/hs/hs.h): no hs/ in the carry"
 fi
+
+# Approximate search's peers: Edlib (library and header), tre-agrep, ugrep, hyperfine, with the
+# shared libraries the device host may lack. Real files only (a symbolic link is copied as its target).
+peers="$dir/peers"
+mkdir -p "$peers/bin" "$peers/lib"
+: >"$peers/VERSION.tmp"
+version() { dpkg-query -W -f='${Package} ${Version}\n' "$@" 2>/dev/null >>"$peers/VERSION.tmp" || true; }
+# copy_libs BINARY: every library ldd resolves for it, but glibc's and GCC's runtime, into lib/.
+copy_libs() {
+  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
+    case $name in
+      libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | libstdc++.so.* | libgcc_s.so.* | ld-linux*) ;;
+      *) cp -L "$path" "$peers/lib/$name" ;;
+    esac
+  done
+}
+edlib_lib=$(ls /usr/lib/x86_64-linux-gnu/libedlib.so.1 2>/dev/null || true)
+if [ -n "$edlib_lib" ] && [ -s /usr/include/edlib.h ]; then
+  mkdir -p "$peers/edlib/include" "$peers/edlib/lib"
+  cp /usr/include/edlib.h "$peers/edlib/include/"
+  cp -L "$edlib_lib" "$peers/edlib/lib/libedlib.so.1"
+  cp -L "$edlib_lib" "$peers/edlib/lib/libedlib.so"
+  version libedlib-dev
+else
+  echo "libedlib-dev is not installed: no peers/edlib in the carry (the Edlib agreement test skips there)"
+fi
+for tool in tre-agrep ugrep hyperfine; do
+  if command -v "$tool" >/dev/null; then
+    cp -L "$(command -v "$tool")" "$peers/bin/$tool"
+    copy_libs "$(command -v "$tool")"
+    version "$(dpkg -S "$(readlink -f "$(command -v "$tool")")" 2>/dev/null | cut -d: -f1)"
+  else
+    echo "$tool is not installed: not in peers/ (scripts/install_deps.sh installs it)"
+  fi
+done
+mv "$peers/VERSION.tmp" "$peers/VERSION"
+grep -q '^peers/' "$dir/LABEL" 2>/dev/null ||
+  echo "peers/: approximate search's peers (Edlib, tre-agrep, ugrep, hyperfine) from Debian packages, see peers/VERSION" >>"$dir/LABEL"
 
 # The pattern sets, made from the carried slice.
 if [ ! -s "$dir/multi-sets/SOURCE.txt" ]; then
