@@ -4,7 +4,8 @@
 #
 #   scripts/device.sh PROBLEM STAGES OUT_DIR [CARRY_DIR]      (from the repository root)
 #
-# PROBLEM  exact | multi | all (all: exact, then multi, for every stage but build and test)
+# PROBLEM  exact | multi | approx | all (all: exact, then multi, for every stage but build and test;
+#          approx: the GPU approximate-search engines, stages build, test, sanitize, bench)
 # STAGES   comma-separated, in this order whatever the order given:
 #   build      configure (Release, CUDA on, tests and benchmarks on; nlohmann-json and Hyperscan from
 #              the carry when it has them) and build the targets of the other stages asked for, or
@@ -21,7 +22,8 @@
 #              300 s exact, 420 s multi); exact: strmatch_gpu_bench, sections ceilings resident e2e
 #              seed002 h2d seed001 threshold threshold-file, writes OUT_DIR/gpu-exact-SECTION.{csv,md};
 #              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
-#              OUT_DIR/gpu-multi-SECTION.{csv,md}
+#              OUT_DIR/gpu-multi-SECTION.{csv,md}; approx: strmatch_approx_gpu_bench, sections table1
+#              scale batch, writes OUT_DIR/SECTION_h200-16core.{csv,md} (APPROX_TAG overrides the tag)
 #   cli        exact only: the CLI on every backend over the carried Linux slice (counts and the md5
 #              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings
 #   cpu-bench  the CPU benchmark of PROBLEM on this machine's cores: exact: scripts/bench.sh exact
@@ -34,11 +36,11 @@
 # One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
 # "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
 set -uo pipefail
-problem=${1:?"usage: scripts/device.sh exact|multi|all STAGES OUT_DIR [CARRY_DIR]"}
+problem=${1:?"usage: scripts/device.sh exact|multi|approx|all STAGES OUT_DIR [CARRY_DIR]"}
 stages=",${2:?stages, e.g. build,test},"
 out=${3:?out dir}
 carry_arg=${4:-.carry/gpu}
-case $problem in exact | multi | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+case $problem in exact | multi | approx | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
   case $s in build | test | sanitize | bench | cli | cpu-bench | ctest) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
@@ -61,11 +63,16 @@ rc=0
 targets=()
 want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
 for p in $problems; do
-  [ "$stages" = ",build," ] && want_target strmatch_cuda_tests "strmatch_gpu_$([ $p = exact ] && echo bench || echo multi_bench)"
+  if [ $p = approx ]; then
+    [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
+  else
+    [ "$stages" = ",build," ] && want_target strmatch_cuda_tests "strmatch_gpu_$([ $p = exact ] && echo bench || echo multi_bench)"
+  fi
   for s in ${stages//,/ }; do
     case $s,$p in
       test,exact) want_target strmatch_cuda_tests strmatch_core_tests ;;
-      test,multi | sanitize,*) want_target strmatch_cuda_tests ;;
+      test,multi | test,approx | sanitize,*) want_target strmatch_cuda_tests ;;
+      bench,approx) want_target strmatch_approx_gpu_bench ;;
       bench,exact) want_target strmatch_gpu_bench ;;
       bench,multi) want_target strmatch_gpu_multi_bench ;;
       cli,exact) want_target strmatch_cli ;;
@@ -113,7 +120,7 @@ rg_path() { chmod +x "$carry/rg" 2>/dev/null; [ -x "$carry/rg" ] && echo "$carry
 
 # ---- test -----------------------------------------------------------------------------------------
 if has test; then
-  case $problem in exact) filter='*-Multi*' ;; multi) filter='Multi*' ;; all) filter='*' ;; esac
+  case $problem in exact) filter='*-Multi*' ;; multi) filter='Multi*' ;; approx) filter='ApproxCuda*' ;; all) filter='*' ;; esac
   filter=${TEST_FILTER:-$filter}
   t=$(now)
   timeout ${TEST_TIMEOUT:-300} $b/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/cuda-tests.log" 2>&1
@@ -121,7 +128,7 @@ if has test; then
   echo "strmatch_cuda_tests --gtest_filter=$filter: rc=$trc, $(elapsed $t) s"
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure|Expected|Which is|rerun" "$out/cuda-tests.log" | head -60
   [ $trc = 0 ] || rc=1
-  if [ $problem != multi ]; then
+  if [ $problem != multi ] && [ $problem != approx ]; then
     $b/tests/strmatch_core_tests >"$out/core-tests.log" 2>&1 || rc=1
     tail -3 "$out/core-tests.log"
   fi
@@ -131,7 +138,10 @@ fi
 if has sanitize; then
   command -v compute-sanitizer || echo "compute-sanitizer: not found"
   for p in $problems; do
-    if [ $p = exact ]; then
+    if [ $p = approx ]; then
+      mem=${MEMCHECK_FILTER:-'ApproxCuda*'}
+      race=${RACECHECK_FILTER:-'ApproxCudaEdge.*:ApproxCudaDifferential.Separators'}
+    elif [ $p = exact ]; then
       mem=${MEMCHECK_FILTER:-'*-Multi*'}
       race=${RACECHECK_FILTER:-'*-Multi*'}
     else
@@ -157,7 +167,16 @@ if has bench; then
   for p in $problems; do
     t=$(now)
     free -g | head -2
-    if [ $p = exact ]; then
+    if [ $p = approx ]; then
+      for section in ${SECTIONS:-table1 scale batch}; do
+        s=$(now)
+        timeout ${SECTION_TIMEOUT:-300} $b/bench/approx/cuda/strmatch_approx_gpu_bench --sections "$section" \
+          --out "$out" --tag "${APPROX_TAG:-h200-16core}" ${BENCH_ARGS:-} 2>&1 | tee "$out/approx-$section.log" | cut -c1-220
+        brc=${PIPESTATUS[0]}
+        echo "approx section $section: rc=$brc (124: timed out; the rows so far are in the CSV), $(elapsed $s) s"
+        [ $brc = 0 ] || rc=1
+      done
+    elif [ $p = exact ]; then
       linux=$(slice) dnafile=$(dna) rg=$(rg_path)
       [ "$rg" = /nonexistent ] || "$rg" --version | head -1
       for section in ${SECTIONS:-ceilings resident e2e seed002 h2d seed001 threshold threshold-file}; do

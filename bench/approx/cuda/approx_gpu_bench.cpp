@@ -1,0 +1,299 @@
+// GPU approximate-search experiments (the engines of src/approx/cuda, in-process kernel figures):
+// table1 (Man and Song's Table 1: best distance of random binary patterns against a random binary
+// text of 2^22 bytes; myers, and the paper's wavefront over its block-count sweep, beside the
+// paper's GTX 580 figures), scale (1 GB of random DNA resident, count of ends, TCUPS) and batch
+// (many 100-byte DNA patterns with planted errors in one launch). CSV + markdown per section.
+//
+// Usage: strmatch_approx_gpu_bench [--sections table1,scale,batch] [--out DIR] [--tag TAG]
+//                                  [--scale-bytes N] [--batch-bytes N] [--big-batch-bytes N] [--reps N]
+// Writes DIR/<section>_<TAG>.{csv,md} (default DIR bench/results/approx, TAG h200-16core).
+// Cells are m x n per pattern (the nominal count: nothing here skips cells).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "approx/cuda/approx_cuda.hpp"
+#include "approx/cuda/tuning.hpp"
+#include "common/results.hpp"
+#include "common/timing.hpp"
+#include "core/cuda/device.hpp"
+#include "strmatch/approx.hpp"
+
+namespace {
+
+namespace cu = strmatch::detail::cuda;
+namespace b = strmatch::bench;
+using b::Clock;
+using b::seconds_since;
+
+struct Row {
+  std::string section, algorithm, task, residency;
+  std::uint64_t m = 0, k = 0, n = 0, patterns = 1, blocks = 0, results = 0;
+  double seconds = 0, paper_ms = 0;
+  std::string note;
+};
+
+std::string g_out = "bench/results/approx", g_tag = "h200-16core";
+int g_reps = 3;
+
+void write(const std::string& section, const std::vector<Row>& rows) {
+  const std::vector<b::Column> cols = {{"section"},
+                                       {"algorithm"},
+                                       {"task"},
+                                       {"residency"},
+                                       {"m", true},
+                                       {"k", true},
+                                       {"n", true},
+                                       {"patterns", true},
+                                       {"blocks", true},
+                                       {"results", true},
+                                       {"seconds", true},
+                                       {"tcups", true},
+                                       {"paper_gtx580_ms", true},
+                                       {"x_paper", true},
+                                       {"note"}};
+  b::ResultTable csv(cols), md(cols);
+  for (const Row& r : rows) {
+    const double cells =
+        static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.patterns);
+    const double tcups = r.seconds > 0 ? cells / r.seconds / 1e12 : b::kNaN;
+    const double paper = r.paper_ms > 0 ? r.paper_ms : b::kNaN;
+    const double ratio = r.paper_ms > 0 && r.seconds > 0 ? r.paper_ms / 1e3 / r.seconds : b::kNaN;
+    const std::string blocks = r.blocks != 0 ? b::format_count(r.blocks) : "";
+    csv.add({r.section, r.algorithm, r.task, r.residency, b::format_count(r.m), b::format_count(r.k),
+             b::format_count(r.n), b::format_count(r.patterns), blocks, b::format_count(r.results),
+             b::format_number("%.9f", r.seconds), b::format_number("%.4f", tcups),
+             b::format_number("%.2f", paper), b::format_number("%.1f", ratio), r.note});
+    md.add({r.section, r.algorithm, r.task, r.residency, b::format_count(r.m), b::format_count(r.k),
+            b::format_count(r.n), b::format_count(r.patterns), blocks, b::format_count(r.results),
+            b::format_number("%.6f", r.seconds), b::format_number("%.3f", tcups),
+            b::format_number("%.2f", paper), b::format_number("%.0f", ratio), b::markdown_cell(r.note)});
+  }
+  b::save_tables(g_out + "/" + section + "_" + g_tag, csv, md);
+}
+
+void print(const Row& r) {
+  const double cells = static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.patterns);
+  std::printf(
+      "%-7s %-9s %-6s %-8s m=%-5llu k=%-4llu n=%-11llu P=%-6llu blocks=%-5llu results=%-10llu %.6f s  %.3f "
+      "TCUPS %s\n",
+      r.section.c_str(), r.algorithm.c_str(), r.task.c_str(), r.residency.c_str(),
+      static_cast<unsigned long long>(r.m), static_cast<unsigned long long>(r.k),
+      static_cast<unsigned long long>(r.n), static_cast<unsigned long long>(r.patterns),
+      static_cast<unsigned long long>(r.blocks), static_cast<unsigned long long>(r.results), r.seconds,
+      r.seconds > 0 ? cells / r.seconds / 1e12 : 0.0, r.note.c_str());
+  std::fflush(stdout);
+}
+
+/// The best of `reps` timed runs after one untimed warm-up (fewer when one run takes over 2 s).
+double best_time(const std::function<void()>& f, int reps) {
+  f();
+  double best = 1e30;
+  for (int i = 0; i < reps; ++i) {
+    const auto t = Clock::now();
+    f();
+    const double s = seconds_since(t);
+    best = std::min(best, s);
+    if (s > 2.0) break;
+  }
+  return best;
+}
+
+/// n random bytes over `alpha`, fast (a 64-bit generator, 4 symbols per draw byte for DNA).
+std::string random_bytes(std::uint64_t n, const std::string& alpha, std::uint64_t seed) {
+  std::string s(n, '\0');
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (std::uint64_t i = 0; i < n;) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    std::uint64_t v = x;
+    for (int j = 0; j < 16 && i < n; ++j, ++i, v >>= 4) s[i] = alpha[(v & 15) % alpha.size()];
+  }
+  return s;
+}
+
+/// A substring of `text` of m bytes with `errors` random edits (substitution, insertion, deletion).
+std::string planted(std::mt19937_64& rng, const std::string& text, std::size_t m, int errors) {
+  std::string p = text.substr(rng() % (text.size() - 2 * m), m + errors);
+  for (int e = 0; e < errors; ++e) {
+    const std::size_t at = rng() % p.size();
+    switch (rng() % 3) {
+      case 0:
+        p[at] = "acgt"[rng() % 4];
+        break;
+      case 1:
+        p.insert(p.begin() + at, "acgt"[rng() % 4]);
+        break;
+      default:
+        p.erase(p.begin() + at);
+        break;
+    }
+  }
+  p.resize(m);
+  return p;
+}
+
+// The paper's Table 1 (GTX 580, best over block counts, ms) for m = 32 .. 1024.
+const std::vector<std::pair<std::uint64_t, double>> kPaper = {{32, 23.46},  {64, 29.13},  {128, 48.40},
+                                                              {256, 91.83}, {512, 181.3}, {1024, 419.6}};
+
+void table1() {
+  std::vector<Row> rows;
+  const std::uint64_t n = std::uint64_t{1} << 22;
+  const std::string text = random_bytes(n, "ab", 1);
+  void* d = cu::device_copy(text.data(), n);
+  std::mt19937_64 rng(2);
+  for (const auto& [m, paper] : kPaper) {
+    const std::vector<std::string> p = {random_bytes(m, "ab", 100 + m)};
+    std::uint32_t best = 0;
+    for (const char* algo : {"myers"}) {
+      auto e = cu::make_approx_engine(p, algo, strmatch::ApproxMetric::edit, -1);
+      for (bool resident : {true, false}) {
+        Row r{"table1", algo, "best", resident ? "resident" : "host", m, 0, n};
+        r.seconds = best_time([&] { best = e->minima(resident ? d : text.data(), n, resident)[0]; }, g_reps);
+        r.results = best;
+        r.paper_ms = paper;
+        r.note = "minimum d = " + std::to_string(best);
+        print(r);
+        rows.push_back(r);
+      }
+    }
+    auto w = cu::make_approx_engine(p, "wavefront", strmatch::ApproxMetric::edit, -1);
+    for (unsigned blocks : {16u, 32u, 64u, 128u, 256u, 512u, 1024u, 2048u}) {
+      cu::approx_tuning().wavefront_blocks = blocks;
+      Row r{"table1", "wavefront", "best", "resident", m, 0, n};
+      r.blocks = blocks;
+      std::uint32_t got = 0;
+      r.seconds = best_time([&] { got = w->minima(d, n, true)[0]; }, 1);
+      r.results = got;
+      r.paper_ms = paper;
+      r.note = got == best ? "same minimum as myers" : "MINIMUM DIFFERS FROM MYERS";
+      print(r);
+      rows.push_back(r);
+      write("table1", rows);
+    }
+    cu::approx_tuning().wavefront_blocks = 0;
+  }
+  cu::device_free(d);
+  write("table1", rows);
+}
+
+void scale(std::uint64_t n) {
+  std::vector<Row> rows;
+  const std::string text = random_bytes(n, "acgt", 3);
+  void* d = cu::device_copy(text.data(), n);
+  std::mt19937_64 rng(4);
+  for (std::uint64_t m : {16, 32, 64, 128, 256, 1024}) {
+    const std::vector<std::string> p = {planted(rng, text, m, static_cast<int>(m / 20))};
+    auto e = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1);
+    std::vector<std::uint64_t> ks = {0, m / 20, m / 10};
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+    for (std::uint64_t k : ks) {
+      Row r{"scale", "myers", "count-ends", "resident", m, k, n};
+      bool stopped = false;
+      std::uint64_t c = 0;
+      r.seconds = best_time(
+          [&] { c = e->ends(d, n, true, static_cast<std::uint32_t>(k), nullptr, &stopped); }, g_reps);
+      r.results = c;
+      r.note = k == m / 10 ? "target k = m/10" : "";
+      print(r);
+      rows.push_back(r);
+      write("scale", rows);
+    }
+  }
+  cu::device_free(d);
+  write("scale", rows);
+}
+
+void batch(std::uint64_t n, std::uint64_t big_n) {
+  std::vector<Row> rows;
+  const std::string text = random_bytes(std::max(n, big_n), "acgt", 5);
+  std::mt19937_64 rng(6);
+  for (const auto& [count, bytes] : {std::pair<std::uint64_t, std::uint64_t>{1000, n}, {100000, big_n}}) {
+    std::vector<std::string> p;
+    for (std::uint64_t i = 0; i < count; ++i)
+      p.push_back(planted(rng, text.substr(0, bytes), 100, 1 + rng() % 5));
+    void* d = cu::device_copy(text.data(), bytes);
+    auto e = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1);
+    bool stopped = false;
+    std::uint64_t c = 0;
+    Row r{"batch", "myers", "count-ends", "resident", 100, 5, bytes};
+    r.patterns = count;
+    r.seconds =
+        best_time([&] { c = e->ends(d, bytes, true, 5, nullptr, &stopped); }, count > 1000 ? 1 : g_reps);
+    r.results = c;
+    print(r);
+    rows.push_back(r);
+    if (count <= 1000) {
+      std::uint64_t delivered = 0;
+      const strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> s) {
+        delivered += s.size();
+        return true;
+      };
+      Row q{"batch", "myers", "ends", "resident", 100, 5, bytes};
+      q.patterns = count;
+      q.seconds = best_time([&] { delivered = 0, e->ends(d, bytes, true, 5, &sink, &stopped); }, g_reps);
+      q.results = delivered;
+      q.note = "positions sorted by (end, pattern) on the device, copied back";
+      print(q);
+      rows.push_back(q);
+      Row h{"batch", "myers", "count-ends", "host", 100, 5, bytes};
+      h.patterns = count;
+      h.seconds = best_time([&] { c = e->ends(text.data(), bytes, false, 5, nullptr, &stopped); }, g_reps);
+      h.results = c;
+      h.note = "from pageable host memory, staged";
+      print(h);
+      rows.push_back(h);
+    }
+    write("batch", rows);
+    cu::device_free(d);
+  }
+  write("batch", rows);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string sections = "table1,scale,batch";
+  std::uint64_t scale_bytes = 1000000000, batch_bytes = 100000000, big_batch_bytes = 10000000;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--sections")
+      sections = v;
+    else if (a == "--out")
+      g_out = v;
+    else if (a == "--tag")
+      g_tag = v;
+    else if (a == "--scale-bytes")
+      scale_bytes = std::stoull(v);
+    else if (a == "--batch-bytes")
+      batch_bytes = std::stoull(v);
+    else if (a == "--big-batch-bytes")
+      big_batch_bytes = std::stoull(v);
+    else if (a == "--reps")
+      g_reps = std::stoi(v);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  std::string why;
+  if (!cu::available(&why)) {
+    std::fprintf(stderr, "no usable GPU: %s\n", why.c_str());
+    return 1;
+  }
+  cu::require_available();
+  const auto has = [&](const char* s) {
+    return ("," + sections + ",").find("," + std::string(s) + ",") != std::string::npos;
+  };
+  if (has("table1")) table1();
+  if (has("scale")) scale(scale_bytes);
+  if (has("batch")) batch(batch_bytes, big_batch_bytes);
+  return 0;
+}

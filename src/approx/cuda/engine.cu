@@ -1,0 +1,611 @@
+// GPU approximate search (CUDA, sm_90): the engines behind approx_cuda.hpp (myers, hamming and the
+// paper's wavefront), their launches (every kernel instantiation of kernels.cuh lives here), the
+// windows of compacted end records sorted with CUB, and host texts staged through pinned buffers.
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "approx/cuda/approx_cuda.hpp"
+#include "approx/cuda/kernels.cuh"
+#include "approx/cuda/tuning.hpp"
+#include "core/cpu/threads.hpp"
+#include "core/cuda/cuda_check.hpp"
+#include "core/cuda/device.hpp"
+#include "core/cuda/device_memory.cuh"
+#include "core/env.hpp"
+
+namespace strmatch::detail::cuda {
+
+namespace {
+
+namespace ax = approx;
+
+// Host texts below this stay on the CPU under Backend::automatic: the GPU is fed through PCIe at
+// about 50 GB/s, and at k > 0 the CPU's bit-vector (all cores) is slower than that only for long
+// patterns; until measured per (m, k) in docs/approx.md, 64 MiB of text is the threshold.
+// STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
+constexpr std::uint64_t kAutoMinBytes = std::uint64_t{64} << 20;
+
+constexpr std::uint64_t kDefaultWindow = std::uint64_t{64} << 20;
+constexpr std::uint64_t kDefaultMaxRecords = std::uint64_t{16} << 20;
+constexpr std::uint64_t kInitialRecords = std::uint64_t{1} << 20;
+constexpr std::uint64_t kDefaultHostBlock = std::uint64_t{64} << 20;
+constexpr std::uint64_t kTargetThreads = std::uint64_t{1} << 20;
+constexpr std::uint64_t kMaxGridY = 65535;
+constexpr std::uint64_t kBatchDeliver = std::uint64_t{1} << 20;
+
+enum class Algo { myers, hamming, wavefront };
+
+std::uint64_t value_or(std::uint64_t v, std::uint64_t fallback) { return v != 0 ? v : fallback; }
+
+/// STRMATCH_APPROX_WAVEFRONT_BLOCKS when core/env.cpp declares it, else 0.
+std::uint64_t wavefront_blocks_from_env() {
+  for (const env::Variable& v : env::variables())
+    if (v.name == "STRMATCH_APPROX_WAVEFRONT_BLOCKS") return env::unsigned_value(v.name).value_or(0);
+  return 0;
+}
+
+/// The register kernels' word counts (64-bit words; 0 stands for one 32-bit word, m <= 32).
+constexpr std::array<std::uint32_t, 11> kWordClasses = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+
+/// The Myers kernel class of a pattern of m bytes: an index into kWordClasses, or kWordClasses.size()
+/// for the generic kernel.
+std::size_t myers_class(std::uint32_t m) {
+  if (m <= 32) return 0;
+  const std::uint32_t words = (m + 63) / 64;
+  for (std::size_t c = 1; c < kWordClasses.size(); ++c)
+    if (words <= kWordClasses[c]) return c;
+  return kWordClasses.size();
+}
+
+std::size_t myers_shared_bytes(std::size_t cls) {
+  return cls == 0 ? 256 * sizeof(std::uint32_t) : 256 * kWordClasses[cls] * sizeof(std::uint64_t);
+}
+
+template <typename Word, int W>
+void launch_myers_words(dim3 grid, std::size_t shared, cudaStream_t stream, const ax::Region& r,
+                        const std::uint8_t* bytes, const ax::PatternRef* pats, std::uint32_t base,
+                        const ax::Output& out) {
+  static bool configured = false;  // the shared-memory opt-in, once per instantiation
+  if (!configured) {
+    STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(ax::myers_kernel<Word, W>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(256 * W * sizeof(Word))));
+    configured = true;
+  }
+  ax::myers_kernel<Word, W><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, out);
+  STRMATCH_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_myers_class(std::size_t cls, dim3 grid, cudaStream_t stream, const ax::Region& r,
+                        const std::uint8_t* bytes, const ax::PatternRef* pats, std::uint32_t base,
+                        const ax::Output& out) {
+  const std::size_t sh = myers_shared_bytes(cls);
+  switch (kWordClasses[cls]) {
+    case 0:
+      return launch_myers_words<std::uint32_t, 1>(grid, sh, stream, r, bytes, pats, base, out);
+    case 1:
+      return launch_myers_words<std::uint64_t, 1>(grid, sh, stream, r, bytes, pats, base, out);
+    case 2:
+      return launch_myers_words<std::uint64_t, 2>(grid, sh, stream, r, bytes, pats, base, out);
+    case 3:
+      return launch_myers_words<std::uint64_t, 3>(grid, sh, stream, r, bytes, pats, base, out);
+    case 4:
+      return launch_myers_words<std::uint64_t, 4>(grid, sh, stream, r, bytes, pats, base, out);
+    case 6:
+      return launch_myers_words<std::uint64_t, 6>(grid, sh, stream, r, bytes, pats, base, out);
+    case 8:
+      return launch_myers_words<std::uint64_t, 8>(grid, sh, stream, r, bytes, pats, base, out);
+    case 12:
+      return launch_myers_words<std::uint64_t, 12>(grid, sh, stream, r, bytes, pats, base, out);
+    case 16:
+      return launch_myers_words<std::uint64_t, 16>(grid, sh, stream, r, bytes, pats, base, out);
+    case 24:
+      return launch_myers_words<std::uint64_t, 24>(grid, sh, stream, r, bytes, pats, base, out);
+    default:
+      return launch_myers_words<std::uint64_t, 32>(grid, sh, stream, r, bytes, pats, base, out);
+  }
+}
+
+void set_shared_limit(const void* kernel, std::size_t bytes) {
+  if (bytes > 48 * 1024)
+    STRMATCH_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+/// A group of patterns launched together: same kernel (and for Myers the same word class).
+struct Group {
+  std::size_t cls = 0;  // Myers: word class (kWordClasses.size(): generic)
+  std::uint32_t max_m = 0;
+  std::vector<std::uint32_t> ids;  // pattern ids, in order
+  std::uint64_t first = 0;         // index of its first PatternRef in the device array
+};
+
+/// The end records of one window on the device, with the sort's buffers.
+struct Records {
+  DeviceBuffer<unsigned long long> keys, keys_alt;
+  DeviceBuffer<std::uint32_t> values, values_alt;
+  DeviceBuffer<std::uint8_t> temp;
+  PinnedBuffer<unsigned long long> host_keys;
+  PinnedBuffer<std::uint32_t> host_values;
+  std::uint64_t capacity = 0;
+
+  void ensure(std::uint64_t n) {
+    if (n <= capacity && keys.get() != nullptr) return;
+    keys.ensure(n);
+    keys_alt.ensure(n);
+    values.ensure(n);
+    values_alt.ensure(n);
+    host_keys.ensure(n);
+    host_values.ensure(n);
+    std::size_t bytes = 0;
+    STRMATCH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), keys_alt.get(),
+                                                        values.get(), values_alt.get(), static_cast<int>(n),
+                                                        0, 64));
+    temp.ensure(bytes);
+    capacity = n;
+  }
+};
+
+struct Slot {
+  DeviceBuffer<std::uint8_t> text;
+};
+
+class Engine final : public ApproxEngine {
+ public:
+  Engine(std::span<const std::string> patterns, Algo algo, int separator)
+      : algo_(algo), separator_(separator) {
+    const std::size_t count = patterns.size();
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> offsets(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (patterns[i].empty())
+        throw InvalidArgument("pattern " + std::to_string(i) +
+                              " is empty: an empty pattern matches nowhere useful");
+      if (patterns[i].size() > 0xffffffffu) throw InvalidArgument("a pattern longer than 4 GiB");
+      offsets[i] = bytes.size();
+      bytes.insert(bytes.end(), patterns[i].begin(), patterns[i].end());
+      max_m_ = std::max<std::uint32_t>(max_m_, static_cast<std::uint32_t>(patterns[i].size()));
+    }
+    m_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) m_[i] = static_cast<std::uint32_t>(patterns[i].size());
+    // Groups: Myers by word class; Hamming and the wavefront one group.
+    std::vector<Group> groups(algo == Algo::myers ? kWordClasses.size() + 1 : 1);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Group& g = groups[algo == Algo::myers ? myers_class(m_[i]) : 0];
+      g.ids.push_back(i);
+      g.max_m = std::max(g.max_m, m_[i]);
+    }
+    for (std::size_t c = 0; c < groups.size(); ++c) groups[c].cls = algo == Algo::myers ? c : 0;
+    for (auto& g : groups)
+      if (!g.ids.empty()) groups_.push_back(std::move(g));
+    if (algo == Algo::wavefront && max_m_ > 18000)
+      throw InvalidArgument(
+          "the GPU wavefront handles patterns of at most 18000 bytes (its three diagonals "
+          "live in shared memory); use myers");
+    // The pattern table and, for generic Myers patterns, their class tables.
+    std::vector<ax::PatternRef> refs;
+    std::vector<std::uint64_t> tables;
+    for (auto& g : groups_) {
+      g.first = refs.size();
+      for (std::uint32_t id : g.ids) {
+        ax::PatternRef r;
+        r.id = id;
+        r.m = m_[id];
+        r.offset = offsets[id];
+        if (algo == Algo::myers && g.cls == kWordClasses.size()) {
+          r.peq = tables.size();
+          const std::string& p = patterns[id];
+          const std::uint32_t words = (r.m + 63) / 64;
+          std::array<std::uint8_t, 256> cmap{};
+          std::array<bool, 256> seen{};
+          for (unsigned char c : p) seen[c] = true;
+          const auto distinct = static_cast<std::uint32_t>(std::count(seen.begin(), seen.end(), true));
+          std::uint32_t classes = 1;  // class 0: the bytes absent from the pattern
+          if (distinct == 256) {      // every byte value occurs: the class is the byte value
+            for (int c = 0; c < 256; ++c) cmap[c] = static_cast<std::uint8_t>(c);
+            classes = 256;
+          } else {
+            for (int c = 0; c < 256; ++c)
+              if (seen[c]) cmap[c] = static_cast<std::uint8_t>(classes++);
+          }
+          std::vector<std::uint64_t> t(32 + static_cast<std::size_t>(classes) * words, 0);
+          std::memcpy(t.data(), cmap.data(), 256);
+          for (std::uint32_t i = 0; i < r.m; ++i)
+            t[32 + static_cast<std::size_t>(cmap[static_cast<unsigned char>(p[i])]) * words + i / 64] |=
+                std::uint64_t{1} << (i % 64);
+          tables.insert(tables.end(), t.begin(), t.end());
+        }
+        refs.push_back(r);
+      }
+    }
+    require_available();
+    STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream2_, cudaStreamNonBlocking));
+    bytes_.ensure(bytes.size());
+    STRMATCH_CUDA_CHECK(cudaMemcpy(bytes_.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice));
+    refs_.ensure(refs.size());
+    STRMATCH_CUDA_CHECK(
+        cudaMemcpy(refs_.get(), refs.data(), refs.size() * sizeof(ax::PatternRef), cudaMemcpyHostToDevice));
+    if (!tables.empty()) {
+      tables_.ensure(tables.size());
+      STRMATCH_CUDA_CHECK(cudaMemcpy(tables_.get(), tables.data(), tables.size() * sizeof(std::uint64_t),
+                                     cudaMemcpyHostToDevice));
+    }
+    counter_.ensure(1);
+    host_counter_.ensure(1);
+    minima_.ensure(count);
+  }
+
+  ~Engine() override {
+    if (stream_ != nullptr) {
+      (void)cudaStreamSynchronize(stream_);
+      (void)cudaStreamDestroy(stream_);
+    }
+    if (stream2_ != nullptr) {
+      (void)cudaStreamSynchronize(stream2_);
+      (void)cudaStreamDestroy(stream2_);
+    }
+    for (cudaEvent_t e : events_)
+      if (e != nullptr) (void)cudaEventDestroy(e);
+  }
+
+  std::string_view name() const noexcept override {
+    return algo_ == Algo::myers ? "myers" : algo_ == Algo::hamming ? "hamming" : "wavefront";
+  }
+
+  std::uint64_t ends(const void* text, std::uint64_t n, bool resident, std::uint32_t k,
+                     const ApproxEndSink* sink, bool* stopped) override {
+    if (stopped != nullptr) *stopped = false;
+    if (n == 0 || m_.empty()) return 0;
+    try {
+      return run(text, n, resident, ax::Task::count, k, sink, stopped);
+    } catch (...) {  // a CUDA error or the sink's exception: leave the streams idle, pass it on
+      settle();
+      throw;
+    }
+  }
+
+  std::vector<std::uint32_t> minima(const void* text, std::uint64_t n, bool resident) override {
+    std::vector<std::uint32_t> out(m_.size(), kNoDistance);
+    if (n == 0 || m_.empty()) return out;
+    try {
+      STRMATCH_CUDA_CHECK(cudaMemsetAsync(minima_.get(), 0xff, m_.size() * sizeof(std::uint32_t), stream_));
+      run(text, n, resident, ax::Task::minima, 0, nullptr, nullptr);
+      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(out.data(), minima_.get(), m_.size() * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost, stream_));
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    } catch (...) {
+      settle();
+      throw;
+    }
+    return out;
+  }
+
+ private:
+  void settle() noexcept {
+    (void)cudaStreamSynchronize(stream_);
+    (void)cudaStreamSynchronize(stream2_);
+    (void)cudaGetLastError();
+  }
+
+  /// Bytes a DP must read before an owned end's last byte: m + k - 1 (edit ends), 2m - 2 (edit
+  /// minima), m - 1 (Hamming) for the group's longest pattern.
+  std::uint64_t overlap(std::uint32_t max_m, ax::Task task, std::uint32_t k) const {
+    if (algo_ == Algo::hamming) return max_m - 1;
+    if (task == ax::Task::minima) return 2 * std::uint64_t{max_m} - 2;
+    return std::uint64_t{max_m} + k - 1;
+  }
+  std::uint64_t max_overlap(ax::Task task, std::uint32_t k) const { return overlap(max_m_, task, k); }
+
+  /// Enqueues every group's launches over region `r` (own range, text) on `stream`.
+  void launch(ax::Region r, ax::Task task, std::uint32_t k, const ax::Output& out, cudaStream_t stream) {
+    const std::uint64_t owned = r.own_hi - r.own_lo;
+    if (owned == 0) return;
+    const ApproxTuning& tuning = approx_tuning();
+    r.k = k;
+    r.separator = separator_;
+    for (const Group& g : groups_) {
+      r.overlap = overlap(g.max_m, task, k);
+      const std::uint64_t npat = g.ids.size();
+      if (algo_ == Algo::myers) {
+        std::uint64_t seg = tuning.myers_segment_bytes;
+        if (seg == 0) {
+          const std::uint64_t threads_per_pattern =
+              std::max<std::uint64_t>(ax::kThreads, kTargetThreads / std::max<std::uint64_t>(npat, 1));
+          seg = std::max<std::uint64_t>(
+              {4 * r.overlap, 64, (owned + threads_per_pattern - 1) / threads_per_pattern});
+        }
+        r.seg = seg;
+        const std::uint64_t threads = (owned + seg - 1) / seg;
+        const std::uint64_t blocks = (threads + ax::kThreads - 1) / ax::kThreads;
+        if (g.cls < kWordClasses.size()) {
+          for (std::uint64_t y = 0; y < npat; y += kMaxGridY) {
+            const dim3 grid(static_cast<unsigned>(blocks),
+                            static_cast<unsigned>(std::min(kMaxGridY, npat - y)));
+            launch_myers_class(g.cls, grid, stream, r, bytes_.get(), refs_.get(),
+                               static_cast<std::uint32_t>(g.first + y), out);
+          }
+        } else {  // generic: one pattern per launch, the column states in global memory
+          const std::uint64_t words = (g.max_m + 63) / 64;
+          DeviceBuffer<std::uint64_t>& state = state_[stream == stream2_ ? 1 : 0];
+          state.ensure(2 * words * blocks * ax::kThreads);
+          for (std::uint64_t y = 0; y < npat; ++y) {
+            ax::myers_generic_kernel<<<static_cast<unsigned>(blocks), ax::kThreads, 0, stream>>>(
+                r, tables_.get(), refs_.get(), static_cast<std::uint32_t>(g.first + y), state.get(), out);
+            STRMATCH_CUDA_CHECK(cudaGetLastError());
+          }
+        }
+      } else if (algo_ == Algo::hamming) {
+        const std::uint64_t seg = 2048;
+        r.seg = seg;
+        const std::uint64_t blocks = (owned + seg - 1) / seg;
+        const std::size_t shared = 2 * std::size_t{g.max_m} + seg;
+        set_shared_limit(reinterpret_cast<const void*>(ax::hamming_kernel), shared);
+        for (std::uint64_t y = 0; y < npat; y += kMaxGridY) {
+          const dim3 grid(static_cast<unsigned>(blocks),
+                          static_cast<unsigned>(std::min(kMaxGridY, npat - y)));
+          ax::hamming_kernel<<<grid, ax::kThreads, shared, stream>>>(
+              r, bytes_.get(), refs_.get(), static_cast<std::uint32_t>(g.first + y), out);
+          STRMATCH_CUDA_CHECK(cudaGetLastError());
+        }
+      } else {
+        std::uint64_t nblocks =
+            tuning.wavefront_blocks != 0 ? tuning.wavefront_blocks : wavefront_blocks_from_env();
+        if (nblocks == 0)
+          nblocks = (owned + std::max<std::uint64_t>(4 * g.max_m, 4096) - 1) /
+                    std::max<std::uint64_t>(4 * g.max_m, 4096);
+        nblocks = std::clamp<std::uint64_t>(nblocks, 1, std::min<std::uint64_t>(owned, 1u << 30));
+        const std::uint64_t seg = (owned + nblocks - 1) / nblocks;
+        r.seg = seg;
+        const std::uint64_t blocks = (owned + seg - 1) / seg;
+        const unsigned threads =
+            static_cast<unsigned>(std::min<std::uint64_t>(1024, (g.max_m + 31) / 32 * 32));
+        const std::size_t shared = 3 * (std::size_t{g.max_m} + 1) * sizeof(std::uint32_t) + g.max_m;
+        set_shared_limit(reinterpret_cast<const void*>(ax::wavefront_kernel), shared);
+        for (std::uint64_t y = 0; y < npat; y += kMaxGridY) {
+          const dim3 grid(static_cast<unsigned>(blocks),
+                          static_cast<unsigned>(std::min(kMaxGridY, npat - y)));
+          ax::wavefront_kernel<<<grid, threads, shared, stream>>>(
+              r, bytes_.get(), refs_.get(), static_cast<std::uint32_t>(g.first + y), g.max_m, out);
+          STRMATCH_CUDA_CHECK(cudaGetLastError());
+        }
+      }
+    }
+  }
+
+  /// The ends of region text[0, len) owned in (own_lo, own_hi], with positions, window by window:
+  /// records compacted, sorted by (end, pattern id) on the device, copied back and delivered to
+  /// `sink` with offsets + base. Synchronous on stream_. Returns the ends delivered; sets *stopped.
+  std::uint64_t deliver_region(const std::uint8_t* text, std::uint64_t len, std::uint64_t own_lo,
+                               std::uint64_t own_hi, std::uint64_t base, std::uint32_t k,
+                               const ApproxEndSink& sink, bool* stopped) {
+    const ApproxTuning& tuning = approx_tuning();
+    const std::uint64_t max_records = value_or(tuning.max_records, kDefaultMaxRecords);
+    std::uint64_t window =
+        std::min<std::uint64_t>(value_or(tuning.window_bytes, kDefaultWindow), 0xffffffffu);
+    std::uint64_t delivered = 0;
+    std::vector<ApproxEnd> batch;
+    for (std::uint64_t lo = own_lo; lo < own_hi;) {
+      const std::uint64_t hi = std::min(own_hi, lo + window);
+      records_.ensure(std::min(max_records, std::max(records_.capacity, kInitialRecords)));
+      ax::Output out;
+      out.task = ax::Task::records;
+      out.counter = counter_.get();
+      out.keys = records_.keys.get();
+      out.values = records_.values.get();
+      out.capacity = records_.capacity;
+      STRMATCH_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned long long), stream_));
+      ax::Region r;
+      r.text = text;
+      r.len = len;
+      r.own_lo = lo;
+      r.own_hi = hi;
+      launch(r, ax::Task::records, k, out, stream_);
+      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_counter_.get(), counter_.get(), sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToHost, stream_));
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      const std::uint64_t found = *host_counter_.get();
+      if (found > records_.capacity) {               // too many for the buffer: grow it, or cut the window
+        if (found <= max_records || hi - lo == 1) {  // (one end offset's records are never cut)
+          records_.ensure(found);
+        } else {
+          window = std::max<std::uint64_t>(1, (hi - lo) / (found / max_records + 1));
+        }
+        continue;  // the same window again
+      }
+      if (found != 0) {
+        int end_bit = 32;
+        while (end_bit < 64 && (std::uint64_t{1} << (end_bit - 32)) <= hi - lo) ++end_bit;
+        std::size_t temp = records_.temp.size();
+        STRMATCH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            records_.temp.get(), temp, records_.keys.get(), records_.keys_alt.get(), records_.values.get(),
+            records_.values_alt.get(), static_cast<int>(found), 0, end_bit, stream_));
+        STRMATCH_CUDA_CHECK(cudaMemcpyAsync(records_.host_keys.get(), records_.keys_alt.get(),
+                                            found * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                            stream_));
+        STRMATCH_CUDA_CHECK(cudaMemcpyAsync(records_.host_values.get(), records_.values_alt.get(),
+                                            found * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+        STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        const unsigned long long* keys = records_.host_keys.get();
+        const std::uint32_t* values = records_.host_values.get();
+        for (std::uint64_t i = 0; i < found;) {
+          const std::uint64_t count = std::min(kBatchDeliver, found - i);
+          batch.resize(count);
+          for (std::uint64_t j = 0; j < count; ++j) {
+            const unsigned long long key = keys[i + j];
+            batch[j] = ApproxEnd{base + lo + (key >> 32), values[i + j],
+                                 static_cast<std::uint32_t>(key & 0xffffffffu)};
+          }
+          delivered += count;
+          i += count;
+          if (!sink(std::span<const ApproxEnd>(batch.data(), batch.size()))) {
+            *stopped = true;
+            return delivered;
+          }
+        }
+      }
+      lo = hi;
+    }
+    return delivered;
+  }
+
+  /// The whole search: count / records / minima over a resident text or a host text staged in blocks.
+  std::uint64_t run(const void* text, std::uint64_t n, bool resident, ax::Task task, std::uint32_t k,
+                    const ApproxEndSink* sink, bool* stopped) {
+    const bool positions = task != ax::Task::minima && sink != nullptr;
+    const ax::Task launch_task = task == ax::Task::minima ? ax::Task::minima : ax::Task::count;
+    ax::Output out;
+    out.task = launch_task;
+    out.counter = counter_.get();
+    out.minima = minima_.get();
+    if (!positions)
+      STRMATCH_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned long long), stream_));
+    bool stop = false;
+    std::uint64_t total = 0;
+    if (resident) {
+      const auto* t = static_cast<const std::uint8_t*>(text);
+      if (positions) {
+        total = deliver_region(t, n, 0, n, 0, k, *sink, &stop);
+      } else {
+        ax::Region r;
+        r.text = t;
+        r.len = n;
+        r.own_lo = 0;
+        r.own_hi = n;
+        launch(r, launch_task, k, out, stream_);
+      }
+    } else {
+      // Host text: blocks of `block` owned bytes, each read from `ovl` bytes earlier, copied through
+      // two pinned staging buffers; the host copy of block i + 1 overlaps the kernels of block i.
+      const auto* host = static_cast<const std::uint8_t*>(text);
+      const std::uint64_t ovl = max_overlap(task, k);
+      const std::uint64_t block = value_or(approx_tuning().host_block_bytes, kDefaultHostBlock);
+      const std::uint64_t span = std::min<std::uint64_t>(n, block + ovl);
+      cudaStream_t streams[2] = {stream_, stream2_};
+      if (!pool_) pool_ = std::make_unique<CopyPool>(std::min(16u, resolve_threads(0)));
+      for (int s = 0; s < 2; ++s) {
+        slots_[s].text.ensure(span);
+        pinned_[s].ensure(span);
+        if (events_[s] == nullptr)
+          STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&events_[s], cudaEventDisableTiming));
+      }
+      // stream2_ must see the counter's reset on stream_.
+      STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
+      STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream2_, events_[0], 0));
+      std::uint64_t index = 0;
+      for (std::uint64_t lo = 0; lo < n && !stop; lo += block, ++index) {
+        const int s = static_cast<int>(index % 2);
+        const std::uint64_t hi = std::min(n, lo + block);
+        const std::uint64_t from = lo > ovl ? lo - ovl : 0;
+        const std::uint64_t len = hi - from;
+        STRMATCH_CUDA_CHECK(cudaStreamSynchronize(streams[s]));  // its previous copy and kernels finished
+        pool_->run(pinned_[s].get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
+          copy_for_device(dst, host + from + off, l);
+        });
+        STRMATCH_CUDA_CHECK(cudaMemcpyAsync(slots_[s].text.get(), pinned_[s].get(), len,
+                                            cudaMemcpyHostToDevice, positions ? stream_ : streams[s]));
+        if (positions) {
+          total += deliver_region(slots_[s].text.get(), len, lo - from, hi - from, from, k, *sink, &stop);
+        } else {
+          ax::Region r;
+          r.text = slots_[s].text.get();
+          r.len = len;
+          r.own_lo = lo - from;
+          r.own_hi = hi - from;
+          launch(r, launch_task, k, out, streams[s]);
+        }
+      }
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream2_));
+      STRMATCH_CUDA_CHECK(cudaEventRecord(events_[1], stream2_));
+      STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[1], 0));
+    }
+    if (!positions) {
+      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_counter_.get(), counter_.get(), sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToHost, stream_));
+      STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      total = *host_counter_.get();
+    }
+    if (stopped != nullptr) *stopped = stop;
+    return total;
+  }
+
+  Algo algo_;
+  int separator_;
+  std::uint32_t max_m_ = 0;
+  std::vector<std::uint32_t> m_;
+  std::vector<Group> groups_;
+  cudaStream_t stream_ = nullptr, stream2_ = nullptr;
+  DeviceBuffer<std::uint8_t> bytes_;
+  DeviceBuffer<ax::PatternRef> refs_;
+  DeviceBuffer<std::uint64_t> tables_;
+  std::array<DeviceBuffer<std::uint64_t>, 2> state_;  // the generic kernel's, per stream
+  DeviceBuffer<unsigned long long> counter_;
+  PinnedBuffer<unsigned long long> host_counter_;
+  DeviceBuffer<std::uint32_t> minima_;
+  Records records_;
+  std::array<Slot, 2> slots_;
+  std::array<PinnedBuffer<std::uint8_t>, 2> pinned_;
+  std::array<cudaEvent_t, 2> events_{};
+  std::unique_ptr<CopyPool> pool_;
+
+ public:
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+};
+
+}  // namespace
+
+ApproxTuning& approx_tuning() {
+  static ApproxTuning t;
+  return t;
+}
+
+const std::vector<std::string>& approx_algorithm_names() {
+  static const std::vector<std::string> names = {"auto", "wavefront", "myers", "hamming"};
+  return names;
+}
+
+std::uint64_t approx_auto_min_bytes() {
+  return env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_BYTES").value_or(kAutoMinBytes);
+}
+
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
+                                                 std::string_view algorithm, ApproxMetric metric,
+                                                 int separator) {
+  Algo algo;
+  if (algorithm == "auto") {
+    algo = metric == ApproxMetric::hamming ? Algo::hamming : Algo::myers;
+  } else if (algorithm == "myers" || algorithm == "wavefront") {
+    if (metric != ApproxMetric::edit)
+      throw InvalidArgument("the approximate-search algorithm '" + std::string(algorithm) +
+                            "' computes the edit distance, not the Hamming distance (use hamming)");
+    algo = algorithm == "myers" ? Algo::myers : Algo::wavefront;
+  } else if (algorithm == "hamming") {
+    if (metric != ApproxMetric::hamming)
+      throw InvalidArgument(
+          "the approximate-search algorithm 'hamming' computes the Hamming distance, not the "
+          "edit distance");
+    algo = Algo::hamming;
+  } else {
+    throw InvalidArgument("unknown GPU approximate-search algorithm '" + std::string(algorithm) +
+                          "' (known: auto, wavefront, myers, hamming)");
+  }
+  if (separator < -1 || separator > 255)
+    throw InvalidArgument("the record separator must be -1 or a byte (0..255)");
+  return std::make_unique<Engine>(patterns, algo, separator);
+}
+
+void copy_to_host(void* host, const void* device, std::size_t n) {
+  if (n == 0) return;
+  STRMATCH_CUDA_CHECK(cudaMemcpy(host, device, n, cudaMemcpyDeviceToHost));
+}
+
+}  // namespace strmatch::detail::cuda

@@ -1,0 +1,408 @@
+// GPU approximate-search kernels (CUDA, sm_90): Myers' bit-vector (G. Myers, "A fast bit-vector
+// algorithm for approximate string matching based on dynamic programming", J. ACM 1999) with
+// Hyyro's multi-word blocks (H. Hyyro, "A bit-vector algorithm for computing Levenshtein and
+// Damerau edit distances", 2003), one pattern per thread over a text segment; Hamming distance
+// by byte comparison; and Man and Song's anti-diagonal wavefront (approximate string matching on
+// the GPU: three diagonal buffers in shared memory, one block per text segment, warp-shuffle
+// reduction of the minima). Included by engine.cu only (every instantiation lives there).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace strmatch::detail::cuda::approx {
+
+constexpr unsigned kThreads = 128;  // threads per block of the Myers and Hamming kernels
+
+/// What a launch produces. count: *counter += ends with d <= k. records: each end appended at
+/// counter++ as key ((e - own_lo) << 32 | pattern_id), value d (dropped past `capacity`; the host
+/// compares the final counter with it). minima: atomicMin(minima[pattern_id], d) over owned ends.
+enum class Task : std::uint32_t { count, records, minima };
+
+struct Output {
+  Task task = Task::count;
+  unsigned long long* counter = nullptr;
+  unsigned long long* keys = nullptr;
+  std::uint32_t* values = nullptr;
+  unsigned long long capacity = 0;
+  std::uint32_t* minima = nullptr;
+};
+
+/// A region of device text: bytes text[0, len) may be read; ends e in (own_lo, own_hi] (relative to
+/// text) are owned by this launch. A thread (Myers) or block (Hamming, wavefront) owning ends
+/// (a, b] starts its DP at max(0, a - overlap) (column 0 there, as at a text start). `seg`: owned
+/// ends per thread (Myers) or per block (Hamming, wavefront).
+struct Region {
+  const std::uint8_t* text = nullptr;
+  std::uint64_t len = 0;
+  std::uint64_t own_lo = 0, own_hi = 0;
+  std::uint64_t overlap = 0;
+  std::uint64_t seg = 1;
+  std::uint32_t k = 0;
+  int separator = -1;
+};
+
+/// One pattern of a launch: its id, length, and its bytes at `offset` in the pattern bytes; `peq`:
+/// for the generic Myers kernel only, the offset (in 64-bit words) of its class table.
+struct PatternRef {
+  std::uint32_t id = 0;
+  std::uint32_t m = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t peq = 0;
+};
+
+// ---- shared helpers ------------------------------------------------------------------------------
+
+/// Appends one record with one atomic per group of active lanes (warp-aggregated).
+__device__ inline void emit_record(const Output& out, std::uint64_t key, std::uint32_t d) {
+  const unsigned active = __activemask();
+  const unsigned lane = threadIdx.x & 31;
+  const int leader = __ffs(active) - 1;
+  unsigned long long slot = 0;
+  if (static_cast<int>(lane) == leader)
+    slot = atomicAdd(out.counter, static_cast<unsigned long long>(__popc(active)));
+  slot = __shfl_sync(active, slot, leader);
+  slot += __popc(active & ((1u << lane) - 1));
+  if (slot < out.capacity) {
+    out.keys[slot] = key;
+    out.values[slot] = d;
+  }
+}
+
+/// Every thread of the block calls it once: adds the block's counts to *counter (one atomic per
+/// warp) or folds its minima into minima[pattern] (warp-shuffle reduction, one atomic per warp).
+__device__ inline void finish_block(const Output& out, unsigned long long count, std::uint32_t best,
+                                    std::uint32_t pattern) {
+  if (out.task == Task::count) {
+    for (int o = 16; o > 0; o >>= 1) count += __shfl_down_sync(0xffffffffu, count, o);
+    if ((threadIdx.x & 31) == 0 && count != 0) atomicAdd(out.counter, count);
+  } else if (out.task == Task::minima) {
+    best = __reduce_min_sync(0xffffffffu, best);
+    if ((threadIdx.x & 31) == 0 && best != 0xffffffffu) atomicMin(out.minima + pattern, best);
+  }
+}
+
+/// The 16 aligned bytes containing text[pos] as two 64-bit halves: one 16-byte load when the
+/// aligned block lies inside text[0, len), byte loads (zero outside) otherwise. Returns the index of
+/// text[pos] within the block.
+__device__ inline unsigned load16(const std::uint8_t* text, std::uint64_t len, std::uint64_t pos,
+                                  std::uint64_t* lo, std::uint64_t* hi) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(text + pos);
+  const std::uintptr_t block = addr & ~std::uintptr_t{15};
+  const auto first = reinterpret_cast<std::uintptr_t>(text);
+  if (block >= first && block + 16 <= first + len) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(block));
+    *lo = (static_cast<std::uint64_t>(v.y) << 32) | v.x;
+    *hi = (static_cast<std::uint64_t>(v.w) << 32) | v.z;
+  } else {
+    std::uint64_t a = 0, b = 0;
+    for (unsigned j = 0; j < 16; ++j) {
+      const std::uintptr_t p = block + j;
+      const std::uint64_t byte =
+          (p >= first && p < first + len) ? *reinterpret_cast<const std::uint8_t*>(p) : 0;
+      if (j < 8)
+        a |= byte << (8 * j);
+      else
+        b |= byte << (8 * (j - 8));
+    }
+    *lo = a;
+    *hi = b;
+  }
+  return static_cast<unsigned>(addr - block);
+}
+
+// ---- Myers' bit-vector ---------------------------------------------------------------------------
+
+template <typename Word>
+struct WordBits {
+  static constexpr int value = static_cast<int>(sizeof(Word) * 8);
+};
+
+/// One word of one column (Myers' step with Hyyro's block carry, as in Edlib's calculateBlock):
+/// updates pv, mv with the match mask eq and the horizontal delta hin (-1, 0, +1) entering the
+/// word's lowest row; returns the delta leaving row `out_bit` (the word's top row, or the
+/// pattern's last row in the last word).
+template <typename Word>
+__device__ __forceinline__ int myers_word(Word& pv, Word& mv, Word eq, int hin, int out_bit) {
+  const Word hneg = static_cast<Word>(hin < 0 ? 1 : 0);
+  const Word xv = eq | mv;
+  eq |= hneg;
+  const Word xh = (((eq & pv) + pv) ^ pv) | eq;
+  Word ph = mv | ~(xh | pv);
+  Word mh = pv & xh;
+  const int hout = static_cast<int>((ph >> out_bit) & 1) - static_cast<int>((mh >> out_bit) & 1);
+  ph = (ph << 1) | static_cast<Word>(hin > 0 ? 1 : 0);
+  mh = (mh << 1) | hneg;
+  pv = mh | ~(xv | ph);
+  mv = ph & xh;
+  return hout;
+}
+
+/// Myers' search, W words of type Word per pattern (m <= W * bits), one pattern per block row
+/// (blockIdx.y indexes pats[pat_base + blockIdx.y]), one text segment of r.seg owned ends per thread.
+/// Preconditions: blockDim.x == kThreads; dynamic shared memory 256 * W * sizeof(Word) (the match
+/// masks, built here from the pattern bytes); r.overlap >= m + k - 1 (ends) or 2m - 2 (minima).
+template <typename Word, int W>
+__global__ void __launch_bounds__(kThreads)
+    myers_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats, std::uint32_t pat_base,
+                 Output out) {
+  constexpr int B = WordBits<Word>::value;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Word* peq = reinterpret_cast<Word*>(smem_raw);
+  const PatternRef p = pats[pat_base + blockIdx.y];
+  for (unsigned idx = threadIdx.x; idx < 256u * W; idx += blockDim.x) {
+    const unsigned c = idx / W, w = idx % W;
+    Word bits = 0;
+    for (int b = 0; b < B; ++b) {
+      const std::uint32_t i = static_cast<std::uint32_t>(w) * B + b;
+      if (i < p.m && bytes[p.offset + i] == c) bits |= Word(1) << b;
+    }
+    peq[idx] = bits;
+  }
+  __syncthreads();
+
+  const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t a = r.own_lo + t * r.seg;
+  unsigned long long count = 0;
+  std::uint32_t best = 0xffffffffu;
+  if (a < r.own_hi) {
+    const std::uint64_t b = min(a + r.seg, r.own_hi);
+    const std::uint64_t s = a > r.overlap ? a - r.overlap : 0;
+    const int last_bit = static_cast<int>((p.m - 1) % B);
+    const std::uint32_t m = p.m, k = r.k;
+    const int sep = r.separator;
+    const Task task = out.task;
+    Word pv[W], mv[W];
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+      pv[w] = ~Word(0);
+      mv[w] = 0;
+    }
+    std::uint32_t score = m;
+    for (std::uint64_t pos = s; pos < b;) {
+      std::uint64_t lo, hi;
+      const unsigned first = load16(r.text, r.len, pos, &lo, &hi);
+      const std::uint64_t room = b - pos;
+      const unsigned last = room < 16 - first ? first + static_cast<unsigned>(room) : 16u;
+      for (unsigned j = first; j < last; ++j) {
+        const unsigned c = static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff);
+        const std::uint64_t e = pos + (j - first) + 1;
+        if (static_cast<int>(c) == sep) {  // the DP restarts: this column is column 0 again
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            pv[w] = ~Word(0);
+            mv[w] = 0;
+          }
+          score = m;
+          continue;
+        }
+        const Word* eq = peq + c * W;
+        int h = 0;  // the free first row: no horizontal change
+#pragma unroll
+        for (int w = 0; w < W; ++w)
+          h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == W - 1 ? last_bit : B - 1);
+        score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
+        if (e > a) {
+          if (task == Task::minima) {
+            best = min(best, score);
+          } else if (score <= k) {
+            if (task == Task::count)
+              ++count;
+            else
+              emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
+          }
+        }
+      }
+      pos += last - first;
+    }
+  }
+  finish_block(out, count, best, p.id);
+}
+
+/// Myers' search for patterns of any length (the words beyond the register kernels' 32): the
+/// column state of each thread in global memory (state[word * threads + thread], pv then mv), the
+/// match masks from the host-built class tables (cmap: 256 class bytes per pattern at
+/// p.peq * 8 / ... see engine.cu; peq words at p.peq + 256 / 8 + class * words).
+/// Preconditions: blockDim.x == kThreads; state holds 2 * words * gridDim.x * kThreads words for
+/// one blockIdx.y at a time (launched with gridDim.y == 1).
+__global__ void __launch_bounds__(kThreads)
+    myers_generic_kernel(Region r, const std::uint64_t* tables, const PatternRef* pats,
+                         std::uint32_t pat_index, std::uint64_t* state, Output out) {
+  const PatternRef p = pats[pat_index];
+  const std::uint32_t words = (p.m + 63) / 64;
+  const auto* cmap = reinterpret_cast<const std::uint8_t*>(tables + p.peq);
+  const std::uint64_t* masks = tables + p.peq + 32;  // after the 256-byte class map
+  const std::uint64_t threads = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::uint64_t* pv = state + t;
+  std::uint64_t* mv = state + words * threads + t;
+  const std::uint64_t a = r.own_lo + t * r.seg;
+  unsigned long long count = 0;
+  std::uint32_t best = 0xffffffffu;
+  if (a < r.own_hi) {
+    const std::uint64_t b = min(a + r.seg, r.own_hi);
+    const std::uint64_t s = a > r.overlap ? a - r.overlap : 0;
+    const int last_bit = static_cast<int>((p.m - 1) % 64);
+    std::uint32_t score = p.m;
+    for (std::uint32_t w = 0; w < words; ++w) {
+      pv[w * threads] = ~std::uint64_t{0};
+      mv[w * threads] = 0;
+    }
+    for (std::uint64_t pos = s; pos < b; ++pos) {
+      const unsigned c = r.text[pos];
+      const std::uint64_t e = pos + 1;
+      if (static_cast<int>(c) == r.separator) {
+        for (std::uint32_t w = 0; w < words; ++w) {
+          pv[w * threads] = ~std::uint64_t{0};
+          mv[w * threads] = 0;
+        }
+        score = p.m;
+        continue;
+      }
+      const std::uint64_t* eq = masks + static_cast<std::uint64_t>(cmap[c]) * words;
+      int h = 0;
+      for (std::uint32_t w = 0; w < words; ++w) {
+        std::uint64_t v = pv[w * threads], x = mv[w * threads];
+        h = myers_word<std::uint64_t>(v, x, eq[w], h, w == words - 1 ? last_bit : 63);
+        pv[w * threads] = v;
+        mv[w * threads] = x;
+      }
+      score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
+      if (e > a) {
+        if (out.task == Task::minima) {
+          best = min(best, score);
+        } else if (score <= r.k) {
+          if (out.task == Task::count)
+            ++count;
+          else
+            emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
+        }
+      }
+    }
+  }
+  finish_block(out, count, best, p.id);
+}
+
+// ---- Hamming -------------------------------------------------------------------------------------
+
+/// k mismatches: one block per r.seg owned ends and pattern (blockIdx.y), the pattern and the text
+/// the block's windows cover staged in shared memory (coalesced), one thread per end, counting
+/// mismatches with an early exit past k (ends) or past the thread's best (minima). A window that
+/// holds the separator is no end. Preconditions: blockDim.x == kThreads; dynamic shared memory
+/// max_m + r.seg + max_m bytes.
+__global__ void __launch_bounds__(kThreads)
+    hamming_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats, std::uint32_t pat_base,
+                   Output out) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const PatternRef p = pats[pat_base + blockIdx.y];
+  const std::uint32_t m = p.m;
+  const std::uint64_t lo = r.own_lo + static_cast<std::uint64_t>(blockIdx.x) * r.seg;  // ends (lo, hi]
+  unsigned long long count = 0;
+  std::uint32_t best = 0xffffffffu;
+  if (lo < r.own_hi) {
+    const std::uint64_t hi = min(lo + r.seg, r.own_hi);
+    const std::uint64_t from = lo + 1 >= m ? lo + 1 - m : 0;  // first byte of the first window
+    const std::uint64_t span = hi - from;
+    std::uint8_t* pat = smem_raw;
+    std::uint8_t* txt = smem_raw + m;
+    for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) pat[i] = bytes[p.offset + i];
+    for (std::uint64_t i = threadIdx.x; i < span; i += blockDim.x) txt[i] = r.text[from + i];
+    __syncthreads();
+    const std::uint32_t limit = out.task == Task::minima ? m : r.k;
+    for (std::uint64_t e = lo + 1 + threadIdx.x; e <= hi; e += blockDim.x) {
+      if (e < m) continue;
+      const std::uint8_t* win = txt + (e - m - from);
+      const std::uint32_t cap = out.task == Task::minima ? min(limit, best) : limit;
+      std::uint32_t x = 0;
+      bool separator = false;
+      std::uint32_t i = 0;
+      for (; i < m; ++i) {
+        const std::uint8_t c = win[i];
+        if (static_cast<int>(c) == r.separator) {
+          separator = true;
+          break;
+        }
+        x += c != pat[i] ? 1u : 0u;
+        if (x > cap) break;
+      }
+      if (separator || i < m) continue;  // a separator inside, or more than the cap
+      if (out.task == Task::minima)
+        best = min(best, x);
+      else if (out.task == Task::count)
+        ++count;
+      else
+        emit_record(out, ((e - r.own_lo) << 32) | p.id, x);
+    }
+  }
+  finish_block(out, count, best, p.id);
+}
+
+// ---- the paper's wavefront -----------------------------------------------------------------------
+
+/// Man and Song's anti-diagonal wavefront: one block per text segment (blockIdx.x; r.seg owned ends
+/// each) and pattern (blockIdx.y), the DP columns from max(0, a - overlap) on, one anti-diagonal
+/// i + j = t per step: every thread computes the rows i = threadIdx.x + 1 + q * blockDim.x of it from
+/// the two previous diagonals (three buffers of m + 1 distances in shared memory, rotated), then the
+/// block synchronises. Row m's cell of column j gives d(j). A separator column is a restart column
+/// (C[i][j] = i) and no end. Preconditions: blockDim.x a multiple of 32; dynamic shared memory
+/// 3 * (max_m + 1) * 4 bytes + the pattern (max_m bytes).
+__global__ void wavefront_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats,
+                                 std::uint32_t pat_base, std::uint32_t max_m, Output out) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const PatternRef p = pats[pat_base + blockIdx.y];
+  const std::uint32_t m = p.m;
+  std::uint32_t* buf[3] = {reinterpret_cast<std::uint32_t*>(smem_raw),
+                           reinterpret_cast<std::uint32_t*>(smem_raw) + (max_m + 1),
+                           reinterpret_cast<std::uint32_t*>(smem_raw) + 2 * (max_m + 1)};
+  std::uint8_t* pat = smem_raw + 3 * (max_m + 1) * sizeof(std::uint32_t);
+  for (std::uint32_t i = threadIdx.x; i < m; i += blockDim.x) pat[i] = bytes[p.offset + i];
+  const std::uint64_t a = r.own_lo + static_cast<std::uint64_t>(blockIdx.x) * r.seg;  // ends (a, b]
+  unsigned long long count = 0;
+  std::uint32_t best = 0xffffffffu;
+  __syncthreads();
+  if (a < r.own_hi) {  // uniform over the block
+    const std::uint64_t b = min(a + r.seg, r.own_hi);
+    const std::uint64_t s = a > r.overlap ? a - r.overlap : 0;
+    const std::uint64_t cols = b - s;  // columns 1..cols are text[s + j - 1]
+    const std::uint64_t steps = cols + m - 1;
+    for (std::uint64_t t = 2; t < steps + 2; ++t) {  // anti-diagonal t = i + j
+      std::uint32_t* d0 = buf[t % 3];
+      const std::uint32_t* d1 = buf[(t + 2) % 3];  // t - 1
+      const std::uint32_t* d2 = buf[(t + 1) % 3];  // t - 2
+      for (std::uint32_t i = threadIdx.x + 1; i <= m; i += blockDim.x) {
+        if (t <= i) break;  // j = t - i >= 1
+        const std::uint64_t j = t - i;
+        if (j > cols) continue;
+        const std::uint8_t c = r.text[s + j - 1];
+        std::uint32_t v;
+        if (static_cast<int>(c) == r.separator) {
+          v = i;  // a restart column
+        } else {
+          const std::uint32_t up = i == 1 ? 0 : d1[i - 1];                       // C[i-1][j]
+          const std::uint32_t left = j == 1 ? i : d1[i];                         // C[i][j-1]
+          const std::uint32_t diag = i == 1 ? 0 : (j == 1 ? i - 1 : d2[i - 1]);  // C[i-1][j-1]
+          v = min(min(up, left) + 1, diag + (c != pat[i - 1] ? 1u : 0u));
+          if (i == m) {
+            const std::uint64_t e = s + j;
+            if (e > a) {
+              if (out.task == Task::minima)
+                best = min(best, v);
+              else if (v <= r.k) {
+                if (out.task == Task::count)
+                  ++count;
+                else
+                  emit_record(out, ((e - r.own_lo) << 32) | p.id, v);
+              }
+            }
+          }
+        }
+        d0[i] = v;
+      }
+      __syncthreads();
+    }
+  }
+  finish_block(out, count, best, p.id);
+}
+
+}  // namespace strmatch::detail::cuda::approx

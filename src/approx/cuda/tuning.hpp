@@ -1,0 +1,35 @@
+// Internal: the knobs of the GPU approximate-search engines (src/approx/cuda), for tests and
+// benchmarks. Plain C++ (no CUDA header). Results never depend on them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace strmatch::detail::cuda {
+
+/// Zero means "default" everywhere.
+struct ApproxTuning {
+  /// wavefront: thread blocks (= text segments) per launch, the paper's block count (its Table 1
+  /// sweeps 16..2048). Default: one segment per max(4m, 4096) owned bytes. The environment variable
+  /// STRMATCH_APPROX_WAVEFRONT_BLOCKS sets it too (when declared in core/env.cpp's table); this field wins.
+  unsigned wavefront_blocks = 0;
+  /// Owned text bytes per positions window (ends with a sink): results of one window are compacted,
+  /// sorted on the device and copied back together; a window whose ends exceed max_records is cut
+  /// into smaller ones. Default 64 MiB.
+  std::uint64_t window_bytes = 0;
+  /// Most (end, distance, pattern) records held on the device at once (default 16 Mi: 192 MiB with
+  /// the sort's double buffer).
+  std::uint64_t max_records = 0;
+  /// Host texts: owned bytes per staged block (default 64 MiB; blocks overlap by the longest
+  /// m + k - 1, or 2m - 2 for minima).
+  std::uint64_t host_block_bytes = 0;
+  /// myers: owned text bytes per thread (default: from the text size and batch, at least 4x the
+  /// overlap).
+  std::uint64_t myers_segment_bytes = 0;
+};
+
+/// The process-wide tuning every engine reads at each call (not thread-safe against concurrent
+/// searches: set it before searching).
+ApproxTuning& approx_tuning();
+
+}  // namespace strmatch::detail::cuda

@@ -1,0 +1,300 @@
+// Differential tests of the GPU approximate-search engines (myers, wavefront, hamming; resident and
+// host texts; ends, counts, minima) against the naive reference (src/reference/approx.hpp) on
+// seeded random inputs and named edge cases. Skipped, with the reason, without a GPU.
+#include "approx/cuda/approx_cuda.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "approx/cuda/tuning.hpp"
+#include "reference/approx.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+namespace cu = strmatch::detail::cuda;
+namespace ref = strmatch::reference;
+
+using strmatch::ApproxEnd;
+using strmatch::ApproxMetric;
+using strmatch::test::alphabet;
+using strmatch::test::cuda_quick;
+using strmatch::test::random_text;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
+
+ref::ApproxMetric to_ref(ApproxMetric m) {
+  return m == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+}
+
+/// What the reference says for a batch: every end within k ordered by (end, pattern id), and each
+/// pattern's minimum of d (kNoDistance when no end exists).
+struct Expected {
+  std::vector<ApproxEnd> ends;
+  std::vector<std::uint32_t> minima;
+};
+
+Expected expected_for(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+                      ApproxMetric metric, int separator) {
+  Expected x;
+  for (std::uint32_t id = 0; id < patterns.size(); ++id) {
+    const auto d = ref::approx_column_minima(patterns[id], text, to_ref(metric), separator);
+    std::uint32_t best = strmatch::kNoDistance;
+    for (std::size_t e = 1; e < d.size(); ++e) {
+      if (d[e] == ref::kNoEnd) continue;
+      best = std::min(best, d[e]);
+      if (d[e] <= k) x.ends.push_back(ApproxEnd{e, d[e], id});
+    }
+    x.minima.push_back(best);
+  }
+  std::sort(x.ends.begin(), x.ends.end(), [](const ApproxEnd& a, const ApproxEnd& b) {
+    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+  });
+  return x;
+}
+
+/// Restores the process-wide tuning at the end of a scope.
+struct TuningScope {
+  cu::ApproxTuning saved = cu::approx_tuning();
+  explicit TuningScope(const cu::ApproxTuning& t) { cu::approx_tuning() = t; }
+  ~TuningScope() { cu::approx_tuning() = saved; }
+};
+
+/// The tunings every case runs under: defaults, and small windows / host blocks / segments / record
+/// buffers / wavefront block counts that put boundaries inside small texts.
+std::vector<cu::ApproxTuning> tunings() {
+  std::vector<cu::ApproxTuning> t;
+  t.push_back({});
+  t.push_back({.wavefront_blocks = 3,
+               .window_bytes = 97,
+               .max_records = 5,
+               .host_block_bytes = 131,
+               .myers_segment_bytes = 7});
+  if (!cuda_quick())
+    t.push_back({.wavefront_blocks = 64,
+                 .window_bytes = 1000,
+                 .max_records = 1 << 10,
+                 .host_block_bytes = 777,
+                 .myers_segment_bytes = 61});
+  return t;
+}
+
+/// Runs `algorithm` on every tuning, resident (at a device copy shifted by `pad` bytes) and from host
+/// memory: ends with a sink (values and order), counts, minima, all against the reference.
+void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
+           ApproxMetric metric, int separator, const std::string& algorithm, std::size_t pad = 1) {
+  const Expected x = expected_for(patterns, text, k, metric, separator);
+  auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator);
+  void* d = cu::device_copy(text.data(), text.size(), pad);
+  try {
+    int which = 0;
+    for (const auto& tuning : tunings()) {
+      TuningScope scope(tuning);
+      for (bool resident : {true, false}) {
+        SCOPED_TRACE("algorithm " + algorithm + ", tuning #" + std::to_string(which) +
+                     (resident ? ", resident" : ", host") + ", n=" + std::to_string(text.size()) + ", m[0]=" +
+                     std::to_string(patterns[0].size()) + ", k=" + std::to_string(k) + ", patterns " +
+                     std::to_string(patterns.size()) + ", separator " + std::to_string(separator));
+        const void* t = resident ? d : static_cast<const void*>(text.data());
+        std::vector<ApproxEnd> got;
+        const strmatch::ApproxEndSink sink = [&](std::span<const ApproxEnd> b) {
+          EXPECT_FALSE(b.empty());
+          got.insert(got.end(), b.begin(), b.end());
+          return true;
+        };
+        bool stopped = true;
+        const std::uint64_t delivered = engine->ends(t, text.size(), resident, k, &sink, &stopped);
+        EXPECT_FALSE(stopped);
+        ASSERT_EQ(got, x.ends) << rerun_hint();
+        EXPECT_EQ(delivered, x.ends.size());
+        const std::uint64_t counted = engine->ends(t, text.size(), resident, k, nullptr, &stopped);
+        ASSERT_EQ(counted, x.ends.size()) << rerun_hint();
+        ASSERT_EQ(engine->minima(t, text.size(), resident), x.minima) << rerun_hint();
+      }
+      ++which;
+    }
+  } catch (...) {
+    cu::device_free(d, pad);
+    throw;
+  }
+  cu::device_free(d, pad);
+}
+
+std::vector<std::string> edit_algorithms() { return {"myers", "wavefront"}; }
+
+std::vector<std::size_t> lengths() {
+  if (cuda_quick()) return {1, 5, 32, 33, 64, 65, 129, 2100};
+  return {1,   2,   3,   5,   8,   16,  31,  32,   33,   63,   64,  65,
+          100, 127, 128, 129, 200, 300, 513, 1025, 1500, 2000, 2100};
+}
+
+/// A pattern of m bytes: usually a substring of the text with a few substitutions (so ends exist),
+/// sometimes random.
+std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size_t m,
+                        const std::string& alpha) {
+  std::string p = text.size() >= m && rng() % 4 != 0 ? strmatch::test::random_substring(rng, text, m)
+                                                     : random_text(rng, m, alpha);
+  const std::size_t edits = rng() % (m / 8 + 2);
+  for (std::size_t i = 0; i < edits; ++i) p[rng() % m] = alpha[rng() % alpha.size()];
+  return p;
+}
+
+}  // namespace
+
+TEST(ApproxCudaNames, NamesAndErrors) {
+  EXPECT_EQ(cu::approx_algorithm_names(),
+            (std::vector<std::string>{"auto", "wavefront", "myers", "hamming"}));
+  SKIP_WITHOUT_GPU();
+  const std::vector<std::string> p = {"acgt"};
+  EXPECT_THROW(cu::make_approx_engine(p, "nosuch", ApproxMetric::edit, -1), strmatch::InvalidArgument);
+  EXPECT_THROW(cu::make_approx_engine(p, "hamming", ApproxMetric::edit, -1), strmatch::InvalidArgument);
+  EXPECT_THROW(cu::make_approx_engine(p, "myers", ApproxMetric::hamming, -1), strmatch::InvalidArgument);
+  EXPECT_THROW(cu::make_approx_engine(p, "wavefront", ApproxMetric::hamming, -1), strmatch::InvalidArgument);
+  const std::vector<std::string> empty = {"ab", ""};
+  EXPECT_THROW(cu::make_approx_engine(empty, "myers", ApproxMetric::edit, -1), strmatch::InvalidArgument);
+  EXPECT_EQ(cu::make_approx_engine(p, "auto", ApproxMetric::edit, -1)->name(), "myers");
+  EXPECT_EQ(cu::make_approx_engine(p, "auto", ApproxMetric::hamming, -1)->name(), "hamming");
+  EXPECT_EQ(cu::make_approx_engine(p, "wavefront", ApproxMetric::edit, -1)->name(), "wavefront");
+}
+
+TEST(ApproxCudaEdge, PaperExample) {
+  SKIP_WITHOUT_GPU();
+  // Man and Song's example: X = ababa, Y = aaabbbaa: the best distance is 1, at the one end 7.
+  for (const auto& algo : edit_algorithms()) {
+    auto e = cu::make_approx_engine(std::vector<std::string>{"ababa"}, algo, ApproxMetric::edit, -1);
+    const std::string y = "aaabbbaa";
+    EXPECT_EQ(e->minima(y.data(), y.size(), false), std::vector<std::uint32_t>{1}) << algo;
+    std::vector<ApproxEnd> got;
+    const strmatch::ApproxEndSink sink = [&](std::span<const ApproxEnd> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return true;
+    };
+    bool stopped = false;
+    EXPECT_EQ(e->ends(y.data(), y.size(), false, 1, &sink, &stopped), 1u);
+    EXPECT_EQ(got, (std::vector<ApproxEnd>{{7, 1, 0}})) << algo;
+    EXPECT_EQ(e->ends(y.data(), y.size(), false, 2, nullptr, &stopped), 6u) << algo;  // ends 3..8
+  }
+}
+
+TEST(ApproxCudaDifferential, LengthsAlphabetsAndThresholds) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1201);
+  const int sigmas[] = {2, 4, 20, 256};
+  int round = 0;
+  for (std::size_t m : lengths()) {
+    const int sigma = sigmas[round++ % 4];
+    const std::string alpha = alphabet(sigma);
+    // m x n small: about 2e5 cells per text for the long patterns.
+    const std::size_t n = std::max<std::size_t>(m + 50, std::min<std::size_t>(3000, 400000 / m));
+    const std::string text = random_text(rng, n, alpha);
+    const std::string p = pattern_for(rng, text, m, alpha);
+    std::vector<std::uint32_t> ks = {0, 1, static_cast<std::uint32_t>(m / 4),
+                                     static_cast<std::uint32_t>(m - 1)};
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+    for (std::uint32_t k : ks) {
+      if (k >= m) continue;
+      for (const auto& algo : edit_algorithms()) check({p}, text, k, ApproxMetric::edit, -1, algo);
+      check({p}, text, k, ApproxMetric::hamming, -1, "hamming");
+    }
+  }
+}
+
+TEST(ApproxCudaDifferential, Separators) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1202);
+  for (std::size_t m : {std::size_t{1}, std::size_t{4}, std::size_t{33}, std::size_t{70}}) {
+    std::string text = strmatch::test::random_lines(rng, 2500, "acgt", m > 10 ? 0.005 : 0.05);
+    text.insert(text.begin() + 10, '\n');  // two separators in a row somewhere
+    text.insert(text.begin() + 10, '\n');
+    text += '\n';
+    const std::string p = pattern_for(rng, text, m, "acgt");
+    for (std::uint32_t k : {0u, static_cast<std::uint32_t>(m / 4), static_cast<std::uint32_t>(m - 1)}) {
+      for (const auto& algo : edit_algorithms()) check({p}, text, k, ApproxMetric::edit, '\n', algo);
+      check({p}, text, k, ApproxMetric::hamming, '\n', "hamming");
+    }
+  }
+  // A text of separators only: no end at all.
+  check({"ab"}, std::string(50, '\n'), 1, ApproxMetric::edit, '\n', "myers");
+  check({"ab"}, std::string(50, '\n'), 1, ApproxMetric::hamming, '\n', "hamming");
+}
+
+TEST(ApproxCudaDifferential, ShortAndPeriodicTexts) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1203);
+  // Texts shorter than the pattern (Hamming: no end; edit: ends with d >= m - n).
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+    const std::string text = random_text(rng, n, "ab");
+    const std::string p = random_text(rng, 64, "ab");
+    for (std::uint32_t k : {0u, 30u, 63u}) {
+      for (const auto& algo : edit_algorithms()) check({p}, text, k, ApproxMetric::edit, -1, algo);
+      check({p}, text, k, ApproxMetric::hamming, -1, "hamming");
+    }
+  }
+  // Periodic texts and patterns: dense ends, plateaus across every boundary.
+  for (std::size_t m : {std::size_t{2}, std::size_t{32}, std::size_t{65}, std::size_t{130}}) {
+    std::string text;
+    while (text.size() < 3000) text += "acgta";
+    std::string p;
+    while (p.size() < m) p += "cgtaa";
+    p.resize(m);
+    for (std::uint32_t k : {0u, 1u, static_cast<std::uint32_t>(m / 4)}) {
+      for (const auto& algo : edit_algorithms()) check({p}, text, k, ApproxMetric::edit, -1, algo);
+      check({p}, text, k, ApproxMetric::hamming, -1, "hamming");
+    }
+    check({std::string(m, 'a')}, std::string(2000, 'a'), 0, ApproxMetric::edit, -1, "myers");
+  }
+}
+
+TEST(ApproxCudaDifferential, BatchesOfMixedLengths) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1204);
+  const std::string text = random_text(rng, 4000, "acgt");
+  std::vector<std::string> patterns;
+  for (std::size_t m : {5, 40, 32, 64, 65, 200, 7, 129, 2100, 12, 33})
+    patterns.push_back(pattern_for(rng, text, m, "acgt"));
+  for (std::uint32_t k : {0u, 2u, 4u}) {
+    for (const auto& algo : edit_algorithms()) check(patterns, text, k, ApproxMetric::edit, -1, algo);
+    check(patterns, text, k, ApproxMetric::hamming, -1, "hamming");
+  }
+  // Many short patterns in one launch.
+  std::vector<std::string> many;
+  for (int i = 0; i < (cuda_quick() ? 40 : 300); ++i)
+    many.push_back(pattern_for(rng, text, 8 + rng() % 20, "acgt"));
+  check(many, text, 2, ApproxMetric::edit, -1, "myers");
+  check(many, text, 2, ApproxMetric::hamming, '\n', "hamming");
+}
+
+TEST(ApproxCudaEdge, SinkStopsEarly) {
+  SKIP_WITHOUT_GPU();
+  const std::string text(5000, 'a');
+  const std::vector<std::string> patterns = {"aaaa", "aab"};
+  const Expected x = expected_for(patterns, text, 1, ApproxMetric::edit, -1);
+  TuningScope scope({.window_bytes = 100, .host_block_bytes = 1000});
+  auto engine = cu::make_approx_engine(patterns, "myers", ApproxMetric::edit, -1);
+  void* d = cu::device_copy(text.data(), text.size(), 0);
+  for (bool resident : {true, false}) {
+    std::vector<ApproxEnd> got;
+    int calls = 0;
+    const strmatch::ApproxEndSink sink = [&](std::span<const ApproxEnd> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return ++calls < 2;
+    };
+    bool stopped = false;
+    const std::uint64_t delivered =
+        engine->ends(resident ? d : text.data(), text.size(), resident, 1, &sink, &stopped);
+    EXPECT_TRUE(stopped);
+    EXPECT_EQ(calls, 2);
+    EXPECT_EQ(delivered, got.size());
+    ASSERT_LT(got.size(), x.ends.size());
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), x.ends.begin())) << "a prefix of the ends, in order";
+    // The engine is usable again afterwards.
+    EXPECT_EQ(engine->ends(resident ? d : text.data(), text.size(), resident, 1, nullptr, &stopped),
+              x.ends.size());
+  }
+  cu::device_free(d, 0);
+}
