@@ -3,8 +3,10 @@
 // distances and end offsets of the infix (Edlib's HW), prefix (SHW) and global (NW) modes, on seeded
 // random inputs (alphabets 2, 4, 20, 256; m = 1..500; several k) and on real DNA (the lambda phage
 // genome, data/lambda_virus.fa). First against the reference (src/reference/approx.hpp: approx_best,
-// approx_pair, approx_matrix), then against the public API (ApproxSearcher::best, align) once the
-// driver is in the library (STRMATCH_HAVE_APPROX_DRIVER, set by tests/CMakeLists.txt).
+// approx_pair, approx_matrix), then against the public API once the driver is in the library
+// (STRMATCH_HAVE_APPROX_DRIVER, set by tests/CMakeLists.txt): ApproxSearcher::best with each CPU
+// algorithm computing the edit distance (auto, dp, wavefront, myers; default chunks and 3 threads
+// over 97-byte chunks; best_limit = k against Edlib's threshold k) and align() in the three modes.
 //
 // How Edlib's answers map onto strmatch's (read from edlib.h, checked by these tests; Edlib 1.2.7):
 // - Edlib's end location L is 0-based and inclusive: strmatch's end offset is L + 1.
@@ -265,11 +267,19 @@ TEST(EdlibAgreement, NamedCases) {
 
 #if STRMATCH_HAVE_APPROX_DRIVER
 
-/// best() of the public API: the minimum and its ends.
+/// best() of the public API with `algorithm` on the CPU: the minimum and its ends. `small_chunks`:
+/// 3 threads over chunks of 97 bytes (results never depend on the chunking).
 std::pair<std::uint32_t, std::vector<std::uint64_t>> api_best(std::string_view p, std::string_view t,
+                                                              const std::string& algorithm, bool small_chunks,
                                                               std::uint32_t limit = strmatch::kNoDistance) {
   strmatch::ApproxOptions options;
+  options.algorithm = algorithm;
+  options.backend = strmatch::Backend::cpu;
   options.best_limit = limit;
+  if (small_chunks) {
+    options.threads = 3;
+    options.chunk_bytes = 97;
+  }
   const strmatch::ApproxSearcher searcher(p, options);
   std::vector<std::uint64_t> ends;
   const strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> batch) {
@@ -280,20 +290,28 @@ std::pair<std::uint32_t, std::vector<std::uint64_t>> api_best(std::string_view p
   return {b.distance.at(0), ends};
 }
 
-/// The public API (ApproxSearcher::best, align) against Edlib on one input.
-void expect_api_agrees(std::string_view p, std::string_view t, const std::string& what) {
+/// ApproxSearcher::best with `algorithm` against Edlib HW on one input, for every k of thresholds()
+/// (best_limit = k: nothing above it, as Edlib's -1), and with small chunks.
+void expect_best_agrees(std::string_view p, std::string_view t, const std::string& algorithm,
+                        const std::string& what, bool every_threshold = true) {
   const EdlibAnswer hw = edlib(p, t, EDLIB_MODE_HW);
-  const auto [best, ends] = api_best(p, t);
-  if (t.empty()) {
+  const auto [best, ends] = api_best(p, t, algorithm, false);
+  if (t.empty()) {  // no end: Edlib's only end is the empty alignment (file comment)
     EXPECT_EQ(best, strmatch::kNoDistance) << what;
     EXPECT_TRUE(ends.empty()) << what;
     return;
   }
   ASSERT_EQ(best, static_cast<std::uint32_t>(hw.distance)) << what << " " << strmatch::test::rerun_hint();
   EXPECT_EQ(ends, hw.ends) << what << " " << strmatch::test::rerun_hint();  // ends >= 1 (file comment)
-  for (const int k : thresholds(p.size(), best)) {
+  const auto [bc, ec] = api_best(p, t, algorithm, true);
+  EXPECT_EQ(bc, best) << what << " small chunks";
+  EXPECT_EQ(ec, hw.ends) << what << " small chunks";
+  std::vector<int> ks = thresholds(p.size(), best);
+  if (!every_threshold) ks = {static_cast<int>(best) - 1, static_cast<int>(best)};  // just below, at
+  for (const int k : ks) {
+    if (k < 0) continue;
     const EdlibAnswer hk = edlib(p, t, EDLIB_MODE_HW, k, EDLIB_TASK_DISTANCE);
-    const auto [bk, ek] = api_best(p, t, static_cast<std::uint32_t>(k));
+    const auto [bk, ek] = api_best(p, t, algorithm, false, static_cast<std::uint32_t>(k));
     if (hk.distance < 0) {
       EXPECT_EQ(bk, strmatch::kNoDistance) << what << " k=" << k;
       EXPECT_TRUE(ek.empty()) << what << " k=" << k;
@@ -302,10 +320,16 @@ void expect_api_agrees(std::string_view p, std::string_view t, const std::string
       EXPECT_EQ(ek, hk.ends) << what << " k=" << k;
     }
   }
-  const auto infix = strmatch::align(p, t, strmatch::ApproxMode::infix);
-  EXPECT_EQ(infix.distance, static_cast<std::uint32_t>(hw.distance)) << what << " align infix";
-  EXPECT_EQ(infix.end, hw.ends.front()) << what << " align infix";
+}
 
+/// strmatch::align in the three modes against Edlib HW, NW and SHW on one pair.
+void expect_align_agrees(std::string_view p, std::string_view t, const std::string& what) {
+  if (!t.empty()) {
+    const EdlibAnswer hw = edlib(p, t, EDLIB_MODE_HW);
+    const auto infix = strmatch::align(p, t, strmatch::ApproxMode::infix);
+    EXPECT_EQ(infix.distance, static_cast<std::uint32_t>(hw.distance)) << what << " align infix";
+    EXPECT_EQ(infix.end, hw.ends.at(0)) << what << " align infix";
+  }
   const auto global = strmatch::align(p, t, strmatch::ApproxMode::global);
   const EdlibAnswer nw = edlib(p, t, EDLIB_MODE_NW);
   EXPECT_EQ(global.distance, static_cast<std::uint32_t>(nw.distance)) << what << " align global";
@@ -317,8 +341,11 @@ void expect_api_agrees(std::string_view p, std::string_view t, const std::string
   EXPECT_EQ(prefix.end, shw.empty_end ? 0 : shw.ends.at(0)) << what << " align prefix";
 }
 
-TEST(EdlibAgreement, PublicApiOnRandomInputs) {
-  std::mt19937_64 rng(strmatch::test::test_seed() + 1204);
+/// Random cases: for each alphabet and m of kLengths, a text shorter than m, one a little longer,
+/// and 3000 bytes with the pattern planted (5 % errors).
+template <typename Check>
+void random_cases(std::uint64_t salt, const Check& check) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + salt);
   for (const int sigma : {2, 4, 20, 256}) {
     const std::string a = strmatch::test::alphabet(sigma);
     for (const int m : kLengths) {
@@ -327,7 +354,7 @@ TEST(EdlibAgreement, PublicApiOnRandomInputs) {
         const std::string t = strmatch::test::random_text(rng, n, sigma);
         const std::string p = round == 2 ? mutate(rng, strmatch::test::random_substring(rng, t, m), 0.05, a)
                                          : strmatch::test::random_text(rng, m, sigma);
-        expect_api_agrees(
+        check(
             p, t,
             "sigma=" + std::to_string(sigma) + " m=" + std::to_string(p.size()) + " n=" + std::to_string(n));
       }
@@ -335,22 +362,69 @@ TEST(EdlibAgreement, PublicApiOnRandomInputs) {
   }
 }
 
-TEST(EdlibAgreement, PublicApiOnRealDna) {
+/// Reads of the lambda genome with 0, 3 and 8 % errors: check(read, genome, read's own region, what).
+template <typename Check>
+void dna_cases(std::uint64_t salt, const Check& check) {
   const std::string genome = lambda_genome();
   ASSERT_GT(genome.size(), 40000u) << "data/lambda_virus.fa";
-  std::mt19937_64 rng(strmatch::test::test_seed() + 1205);
+  std::mt19937_64 rng(strmatch::test::test_seed() + salt);
   for (const std::size_t m : {20u, 64u, 150u, 500u, 1000u}) {
     for (int round = 0; round < 3; ++round) {
-      // Reads with 0, 3 and 8 % errors against the whole genome (no reference here: Edlib is the
-      // expectation) and against their own region for the pair modes.
       const std::size_t at = rng() % (genome.size() - m);
       const std::string read =
           mutate(rng, std::string_view(genome).substr(at, m), std::array{0.0, 0.03, 0.08}[round], "ACGT");
-      const std::string what = "lambda read at " + std::to_string(at) + " m=" + std::to_string(read.size());
-      expect_api_agrees(read, genome, what);
-      expect_api_agrees(read, std::string_view(genome).substr(at, m + m / 10), what + " (own region)");
+      check(read, std::string_view(genome), std::string_view(genome).substr(at, m + m / 10),
+            "lambda read at " + std::to_string(at) + " m=" + std::to_string(read.size()));
     }
   }
+}
+
+/// Each CPU algorithm that computes the edit distance (skipped where this build lacks it).
+class EdlibAgreementApi : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    const auto names = strmatch::approx_algorithms(strmatch::Backend::cpu);
+    if (std::find(names.begin(), names.end(), GetParam()) == names.end())
+      GTEST_SKIP() << GetParam() << " is not a CPU algorithm of this build";
+  }
+};
+
+TEST_P(EdlibAgreementApi, BestOnRandomInputs) {
+  random_cases(1204, [&](std::string_view p, std::string_view t, const std::string& what) {
+    expect_best_agrees(p, t, GetParam(), what);
+  });
+}
+
+TEST_P(EdlibAgreementApi, BestOnRealDna) {
+  // No reference here: Edlib is the expectation. The whole genome (48,502 bytes) for the
+  // bit-parallel algorithms, the 4 kb around the read for the O(m n) ones (dp, wavefront), and
+  // only the thresholds just below and at the best (the random cases try the others).
+  const bool quadratic = std::string_view(GetParam()) == "dp" || std::string_view(GetParam()) == "wavefront";
+  dna_cases(1205, [&](std::string_view read, std::string_view genome, std::string_view region,
+                      const std::string& what) {
+    const std::size_t at = static_cast<std::size_t>(region.data() - genome.data());
+    const std::size_t from = at > 1500 ? at - 1500 : 0;
+    expect_best_agrees(read, quadratic ? genome.substr(from, 4000) : genome, GetParam(), what, false);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, EdlibAgreementApi, ::testing::Values("auto", "dp", "wavefront", "myers"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
+
+TEST(EdlibAgreement, AlignOnRandomPairs) {
+  random_cases(1206, [](std::string_view p, std::string_view t, const std::string& what) {
+    expect_align_agrees(p, t, what);
+  });
+}
+
+TEST(EdlibAgreement, AlignOnRealDna) {
+  dna_cases(1207, [](std::string_view read, std::string_view genome, std::string_view region,
+                     const std::string& what) {
+    expect_align_agrees(read, region, what + " (own region)");
+    if (read.size() <= 150) expect_align_agrees(read, genome.substr(0, 20000), what + " (first 20 kb)");
+  });
 }
 
 #else  // !STRMATCH_HAVE_APPROX_DRIVER
