@@ -48,6 +48,10 @@ constexpr Variable kVariables[] = {
      "GPU qgram-filter: all gives every pattern length up to 8 its own gram class"},
     {"STRMATCH_QGRAM_THREADS", Scope::library, Kind::choice, 0, 0, "256|512|1024", "by occupancy",
      "GPU qgram-filter: threads per block"},
+    // --- the library: approximate-search tuning (experiments and benchmarks)
+    {"STRMATCH_APPROX_WAVEFRONT_BLOCKS", Scope::library, Kind::unsigned_integer, 0, std::uint64_t{1} << 20,
+     "0..1048576", "0 (one block per max(4m, 4096) bytes)",
+     "GPU wavefront: thread blocks (text segments) per launch, the paper's block count"},
     // --- tests
     {"STRMATCH_TEST_SEED", Scope::tests, Kind::unsigned_integer, 0, kMax, "integer", "20261121",
      "seed of every randomized test (a failure prints the seed that reruns it)"},

@@ -4,6 +4,7 @@
 #include "core/cuda/device.hpp"
 #include "core/env.hpp"
 #include "approx/cuda/approx_cuda.hpp"
+#include "approx/cuda/tuning.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "strmatch/cuda.hpp"
@@ -78,6 +79,11 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string>, s
 }
 
 void copy_to_host(void*, const void*, std::size_t) { unavailable(); }
+
+ApproxTuning& approx_tuning() {
+  static ApproxTuning tuning;  // read by no engine in this build; tests and benchmarks may set it
+  return tuning;
+}
 
 }  // namespace strmatch::detail::cuda
 
