@@ -38,6 +38,7 @@ constexpr std::uint64_t kDefaultMaxRecords = std::uint64_t{16} << 20;
 constexpr std::uint64_t kInitialRecords = std::uint64_t{1} << 20;
 constexpr std::uint64_t kDefaultHostBlock = std::uint64_t{64} << 20;
 constexpr std::uint64_t kTargetThreads = std::uint64_t{1} << 20;
+constexpr std::uint64_t kFillThreads = std::uint64_t{1} << 14;
 constexpr std::uint64_t kMaxGridY = 65535;
 constexpr std::uint64_t kBatchDeliver = std::uint64_t{1} << 20;
 
@@ -318,10 +319,15 @@ class Engine final : public ApproxEngine {
       if (algo_ == Algo::myers) {
         std::uint64_t seg = tuning.myers_segment_bytes;
         if (seg == 0) {
-          const std::uint64_t threads_per_pattern =
-              std::max<std::uint64_t>(ax::kThreads, kTargetThreads / std::max<std::uint64_t>(npat, 1));
-          seg = std::max<std::uint64_t>(
-              {4 * r.overlap, 64, (owned + threads_per_pattern - 1) / threads_per_pattern});
+          // Segments of at least 4x the overlap keep the re-read overlap under 25% on large texts
+          // (up to kTargetThreads threads); on small texts (Man and Song's 4 MB) shorter segments
+          // (down to 64 bytes), so that about kFillThreads threads fill the GPU: more overlap work,
+          // but latency hidden.
+          const std::uint64_t per = std::max<std::uint64_t>(npat, 1);
+          const std::uint64_t big = std::max<std::uint64_t>(ax::kThreads, kTargetThreads / per);
+          const std::uint64_t fill = std::max<std::uint64_t>(ax::kThreads, kFillThreads / per);
+          seg = std::max<std::uint64_t>({std::min<std::uint64_t>((owned + fill - 1) / fill, 4 * r.overlap),
+                                         (owned + big - 1) / big, 64});
         }
         r.seg = seg;
         const std::uint64_t threads = (owned + seg - 1) / seg;

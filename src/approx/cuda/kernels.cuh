@@ -135,7 +135,7 @@ __device__ __forceinline__ int myers_word(Word& pv, Word& mv, Word eq, int hin, 
   ph = (ph << 1) | static_cast<Word>(hin > 0 ? 1 : 0);
   mh = (mh << 1) | hneg;
   pv = mh | ~(xv | ph);
-  mv = ph & xh;
+  mv = ph & xv;
   return hout;
 }
 
@@ -180,40 +180,50 @@ __global__ void __launch_bounds__(kThreads)
       mv[w] = 0;
     }
     std::uint32_t score = m;
+    // One column: text byte c ends at e.
+    auto step = [&](unsigned c, std::uint64_t e) {
+      if (static_cast<int>(c) == sep) {  // the DP restarts: this column is column 0 again
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+          pv[w] = ~Word(0);
+          mv[w] = 0;
+        }
+        score = m;
+        return;
+      }
+      const Word* eq = peq + c * W;
+      int h = 0;  // the free first row: no horizontal change
+#pragma unroll
+      for (int w = 0; w < W; ++w) h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == W - 1 ? last_bit : B - 1);
+      score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
+      if (e > a) {
+        if (task == Task::minima) {
+          best = min(best, score);
+        } else if (score <= k) {
+          if (task == Task::count)
+            ++count;
+          else
+            emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
+        }
+      }
+    };
     for (std::uint64_t pos = s; pos < b;) {
       std::uint64_t lo, hi;
       const unsigned first = load16(r.text, r.len, pos, &lo, &hi);
       const std::uint64_t room = b - pos;
       const unsigned last = room < 16 - first ? first + static_cast<unsigned>(room) : 16u;
-      for (unsigned j = first; j < last; ++j) {
-        const unsigned c = static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff);
-        const std::uint64_t e = pos + (j - first) + 1;
-        if (static_cast<int>(c) == sep) {  // the DP restarts: this column is column 0 again
+      if constexpr (W <= 2) {
+        if (first == 0 && last == 16) {  // a whole aligned block: constant shifts
 #pragma unroll
-          for (int w = 0; w < W; ++w) {
-            pv[w] = ~Word(0);
-            mv[w] = 0;
-          }
-          score = m;
+          for (unsigned j = 0; j < 16; ++j)
+            step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff), pos + j + 1);
+          pos += 16;
           continue;
         }
-        const Word* eq = peq + c * W;
-        int h = 0;  // the free first row: no horizontal change
-#pragma unroll
-        for (int w = 0; w < W; ++w)
-          h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == W - 1 ? last_bit : B - 1);
-        score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
-        if (e > a) {
-          if (task == Task::minima) {
-            best = min(best, score);
-          } else if (score <= k) {
-            if (task == Task::count)
-              ++count;
-            else
-              emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
-          }
-        }
       }
+      for (unsigned j = first; j < last; ++j)
+        step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff),
+             pos + (j - first) + 1);
       pos += last - first;
     }
   }
