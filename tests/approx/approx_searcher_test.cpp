@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_expected.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/exact.hpp"
@@ -26,65 +27,22 @@ using strmatch::test::random_text;
 using strmatch::test::rerun_hint;
 using strmatch::test::test_seed;
 
-ref::ApproxMetric to_ref(ApproxMetric m) {
-  return m == ApproxMetric::hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit;
-}
-
-/// The reference's answer for a batch: each pattern's ends / matches, merged by (end, pattern id).
-struct Expected {
-  std::vector<ApproxEnd> ends;
-  std::vector<ApproxMatch> matches;
-  std::vector<std::uint32_t> best;
-  std::vector<ApproxEnd> best_ends;
-};
+using Expected = strmatch::test::ApproxExpected;
 
 Expected expected(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
                   ApproxMetric metric, int separator, bool cigar) {
-  Expected x;
-  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
-    for (const auto& [e, d] : ref::approx_ends(patterns[p], text, k, to_ref(metric), separator))
-      x.ends.push_back(ApproxEnd{e, d, p});
-    for (const ref::ApproxMatch& m : ref::approx_matches(patterns[p], text, k, to_ref(metric), separator))
-      x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, p, cigar ? m.cigar : std::string()});
-    const auto [best, ends] = ref::approx_best(patterns[p], text, to_ref(metric), separator);
-    x.best.push_back(best == ref::kNoEnd ? strmatch::kNoDistance : best);
-    for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, p});
-  }
-  const auto by_end = [](const auto& a, const auto& b) {
-    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
-  };
-  std::stable_sort(x.ends.begin(), x.ends.end(), by_end);
-  std::stable_sort(x.matches.begin(), x.matches.end(), by_end);
-  std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end);
-  return x;
+  return strmatch::test::approx_expected(patterns, text, k, metric, separator, cigar);
 }
 
 std::vector<ApproxMatch> all_matches(const ApproxSearcher& s, std::string_view text) {
   std::vector<ApproxMatch> out;
-  s.find_all(text, [&](std::span<const ApproxMatch> b) {
-    out.insert(out.end(), b.begin(), b.end());
-    return true;
-  });
+  s.find_all(text, strmatch::test::append_to(out));
   return out;
 }
 
 std::vector<ApproxEnd> all_ends(const ApproxSearcher& s, std::string_view text) {
   std::vector<ApproxEnd> out;
-  s.find_ends(text, [&](std::span<const ApproxEnd> b) {
-    out.insert(out.end(), b.begin(), b.end());
-    return true;
-  });
-  return out;
-}
-
-/// Every CPU algorithm that computes `metric` ("auto" included: it resolves to one of them).
-std::vector<std::string> cpu_algorithms(ApproxMetric metric) {
-  std::vector<std::string> out;
-  for (const std::string& a : strmatch::approx_algorithms(strmatch::Backend::cpu)) {
-    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
-    if (metric == ApproxMetric::edit && a == "hamming") continue;
-    out.push_back(a);
-  }
+  s.find_ends(text, strmatch::test::append_to(out));
   return out;
 }
 
@@ -95,7 +53,7 @@ void check_all(const std::vector<std::string>& patterns, const std::string& text
   for (const auto& p : patterns) longest = std::max(longest, p.size());
   std::vector<std::size_t> chunks = {61, 0};
   if (longest <= 40) chunks.insert(chunks.begin(), 7);
-  for (const std::string& algo : cpu_algorithms(metric))
+  for (const std::string& algo : strmatch::test::approx_algorithms_for(strmatch::Backend::cpu, metric))
     for (const std::size_t chunk : chunks)
       for (const unsigned threads : {1u, 3u}) {
         ApproxOptions o;
@@ -114,10 +72,7 @@ void check_all(const std::vector<std::string>& patterns, const std::string& text
         EXPECT_EQ(all_ends(s, text), x.ends) << where;
         EXPECT_EQ(s.count_ends(text).occurrences, x.ends.size()) << where;
         std::vector<ApproxEnd> best_ends;
-        const ApproxEndSink collect = [&](std::span<const ApproxEnd> b) {
-          best_ends.insert(best_ends.end(), b.begin(), b.end());
-          return true;
-        };
+        const ApproxEndSink collect = strmatch::test::append_to(best_ends);
         const auto best = s.best(text, &collect);
         EXPECT_EQ(best.distance, x.best) << where;
         EXPECT_EQ(best_ends, x.best_ends) << where;

@@ -7,14 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_expected.hpp"
 #include "core/cuda/device.hpp"
-#include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
-namespace ref = strmatch::reference;
 using strmatch::ApproxEnd;
 using strmatch::ApproxMatch;
 using strmatch::ApproxMetric;
@@ -24,59 +23,13 @@ using strmatch::test::random_text;
 using strmatch::test::rerun_hint;
 using strmatch::test::test_seed;
 
-struct Want {
-  std::vector<ApproxEnd> ends;
-  std::vector<ApproxMatch> matches;
-  std::vector<std::uint32_t> best;
-  std::vector<ApproxEnd> best_ends;
-};
-
-Want want(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
-          ApproxMetric metric, int separator) {
-  const auto rm = metric == ApproxMetric::hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit;
-  Want w;
-  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
-    for (const auto& [e, d] : ref::approx_ends(patterns[p], text, k, rm, separator))
-      w.ends.push_back({e, d, p});
-    for (const auto& m : ref::approx_matches(patterns[p], text, k, rm, separator))
-      w.matches.push_back({m.begin, m.end, m.distance, p, m.cigar});
-    const auto [best, ends] = ref::approx_best(patterns[p], text, rm, separator);
-    w.best.push_back(best == ref::kNoEnd ? strmatch::kNoDistance : best);
-    for (const auto e : ends) w.best_ends.push_back({e, best, p});
-  }
-  const auto by_end = [](const auto& a, const auto& b) {
-    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
-  };
-  std::stable_sort(w.ends.begin(), w.ends.end(), by_end);
-  std::stable_sort(w.matches.begin(), w.matches.end(), by_end);
-  std::stable_sort(w.best_ends.begin(), w.best_ends.end(), by_end);
-  return w;
-}
-
-template <typename T>
-std::function<bool(std::span<const T>)> collector(std::vector<T>& out) {
-  return [&out](std::span<const T> b) {
-    out.insert(out.end(), b.begin(), b.end());
-    return true;
-  };
-}
-
-/// GPU algorithms computing `metric` ("auto" included).
-std::vector<std::string> gpu_algorithms(ApproxMetric metric) {
-  std::vector<std::string> out;
-  for (const std::string& a : strmatch::approx_algorithms(strmatch::Backend::cuda)) {
-    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
-    if (metric == ApproxMetric::edit && a == "hamming") continue;
-    out.push_back(a);
-  }
-  return out;
-}
+using strmatch::test::append_to;
 
 void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
            ApproxMetric metric, int separator, const std::string& what) {
-  const Want w = want(patterns, text, k, metric, separator);
+  const auto w = strmatch::test::approx_expected(patterns, text, k, metric, separator);
   void* device = strmatch::detail::cuda::device_copy(text.data(), text.size(), 3);
-  for (const std::string& algo : gpu_algorithms(metric)) {
+  for (const std::string& algo : strmatch::test::approx_algorithms_for(strmatch::Backend::cuda, metric)) {
     ApproxOptions o;
     o.backend = strmatch::Backend::cuda;
     o.algorithm = algo;
@@ -88,14 +41,14 @@ void check(const std::vector<std::string>& patterns, const std::string& text, st
     const std::string where = what + " algorithm=" + algo + rerun_hint();
     std::vector<ApproxMatch> matches;
     std::vector<ApproxEnd> ends, best_ends;
-    const auto st = s.find_all(text, collector(matches));
+    const auto st = s.find_all(text, append_to(matches));
     EXPECT_EQ(st.backend, strmatch::Backend::cuda) << where;
     EXPECT_EQ(matches, w.matches) << where;
     EXPECT_EQ(s.count(text).occurrences, w.matches.size()) << where;
-    s.find_ends(text, collector(ends));
+    s.find_ends(text, append_to(ends));
     EXPECT_EQ(ends, w.ends) << where;
     EXPECT_EQ(s.count_ends(text).occurrences, w.ends.size()) << where;
-    const strmatch::ApproxEndSink best_sink = collector(best_ends);
+    const strmatch::ApproxEndSink best_sink = append_to(best_ends);
     const auto best = s.best(text, &best_sink);
     EXPECT_EQ(best.distance, w.best) << where;
     EXPECT_EQ(best_ends, w.best_ends) << where;
@@ -103,10 +56,10 @@ void check(const std::vector<std::string>& patterns, const std::string& text, st
     const void* dt = static_cast<const char*>(device) + 3;
     matches.clear();
     ends.clear();
-    s.find_all_resident(dt, text.size(), collector(matches));
+    s.find_all_resident(dt, text.size(), append_to(matches));
     EXPECT_EQ(matches, w.matches) << where << " resident";
     EXPECT_EQ(s.count_resident(dt, text.size()).occurrences, w.matches.size()) << where << " resident";
-    s.find_ends_resident(dt, text.size(), collector(ends));
+    s.find_ends_resident(dt, text.size(), append_to(ends));
     EXPECT_EQ(ends, w.ends) << where << " resident";
     EXPECT_EQ(s.count_ends_resident(dt, text.size()).occurrences, w.ends.size()) << where << " resident";
     // Streams: small blocks, so plateaus cross blocks.

@@ -1,0 +1,73 @@
+// The approximate-search reference's answers (src/reference/approx.hpp) for a batch of patterns, in
+// the public API's types and order ((end, pattern id)): what every approx test compares against.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/approx.hpp"
+#include "strmatch/approx.hpp"
+
+namespace strmatch::test {
+
+inline reference::ApproxMetric to_reference(ApproxMetric m) {
+  return m == ApproxMetric::hamming ? reference::ApproxMetric::hamming : reference::ApproxMetric::edit;
+}
+
+/// Each pattern's ends within k, matches (CIGARs when `cigar`), minimum (kNoDistance: no end) and
+/// the ends reaching it, merged over the batch by (end, pattern id).
+struct ApproxExpected {
+  std::vector<ApproxEnd> ends;
+  std::vector<ApproxMatch> matches;
+  std::vector<std::uint32_t> best;
+  std::vector<ApproxEnd> best_ends;
+};
+
+inline ApproxExpected approx_expected(const std::vector<std::string>& patterns, const std::string& text,
+                                      std::uint32_t k, ApproxMetric metric, int separator,
+                                      bool cigar = true) {
+  const reference::ApproxMetric rm = to_reference(metric);
+  ApproxExpected x;
+  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
+    for (const auto& [e, d] : reference::approx_ends(patterns[p], text, k, rm, separator))
+      x.ends.push_back(ApproxEnd{e, d, p});
+    for (const reference::ApproxMatch& m : reference::approx_matches(patterns[p], text, k, rm, separator))
+      x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, p, cigar ? m.cigar : std::string()});
+    const auto [best, ends] = reference::approx_best(patterns[p], text, rm, separator);
+    x.best.push_back(best == reference::kNoEnd ? kNoDistance : best);
+    for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, p});
+  }
+  const auto by_end = [](const auto& a, const auto& b) {
+    return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+  };
+  std::stable_sort(x.ends.begin(), x.ends.end(), by_end);
+  std::stable_sort(x.matches.begin(), x.matches.end(), by_end);
+  std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end);
+  return x;
+}
+
+/// A sink appending every batch to `out`.
+template <typename T>
+std::function<bool(std::span<const T>)> append_to(std::vector<T>& out) {
+  return [&out](std::span<const T> b) {
+    out.insert(out.end(), b.begin(), b.end());
+    return true;
+  };
+}
+
+/// The algorithms of `backend` that compute `metric` ("auto" included).
+inline std::vector<std::string> approx_algorithms_for(Backend backend, ApproxMetric metric) {
+  std::vector<std::string> out;
+  for (const std::string& a : approx_algorithms(backend)) {
+    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
+    if (metric == ApproxMetric::edit && a == "hamming") continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+}  // namespace strmatch::test
