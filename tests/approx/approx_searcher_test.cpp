@@ -94,8 +94,12 @@ std::string periodic(std::mt19937_64& rng, std::size_t n, std::size_t period, in
 TEST(ApproxSearcher, RandomInputsEveryTaskAlgorithmChunkAndThreadCount) {
   std::mt19937_64 rng(test_seed() + 41);
   const std::size_t lengths[] = {1, 2, 5, 12, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129};
-  for (const int sigma : {2, 4, 20, 256})
-    for (const std::size_t m : lengths) {
+  const int sigmas[] = {2, 4, 20, 256};
+  std::size_t index = 0;
+  for (const std::size_t m : lengths)
+    for (int twice = 0; twice < 2; ++twice) {
+      const int sigma =
+          sigmas[(index++ + static_cast<std::size_t>(twice)) % 4];  // every length, two alphabets
       const std::size_t n = 1 + rng() % (m > 64 ? 700 : 1500);
       const std::string text = random_text(rng, n, sigma);
       std::string pattern = random_text(rng, m, sigma);
