@@ -16,12 +16,14 @@ namespace strmatch::detail {
 /// Ends within k of one chunk: a count, and the ends themselves when `positions` is set.
 using EndHits = HitCollector<ApproxEnd>;
 
-/// What an algorithm is compiled from: one pattern (m >= 1 bytes), the metric and the record
-/// separator (0..255, or -1 for none).
+/// What an algorithm is compiled from: one pattern (m >= 1 bytes), the metric, the record
+/// separator (0..255, or -1 for none), and the threshold the searches will mostly use
+/// (ApproxOptions::max_errors; ends() may still be called with any k < m, e.g. by best()).
 struct ApproxInput {
   std::string_view pattern;
   ApproxMetric metric = ApproxMetric::edit;
   int separator = -1;
+  std::uint32_t max_errors = 0;
 };
 
 /// The minimum of d over a range of ends and how many ends reach it.
