@@ -659,7 +659,8 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
   if (s.plan.cpu)
     for (const std::string& p : s.patterns)
       s.cpu.push_back(detail::make_approx_algorithm(
-          s.options.algorithm, detail::ApproxInput{p, s.options.metric, s.options.separator}));
+          s.options.algorithm,
+          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors}));
   if (s.plan.gpu) {
     try {
       s.gpu = detail::cuda::make_approx_engine(s.patterns, s.options.algorithm, s.options.metric,
