@@ -680,12 +680,7 @@ void InputRun::report(bool mapped, std::uint64_t bytes) {
 CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   CLI::App* cmd = app.add_subcommand(
       "approx", "Print the lines of FILEs holding PATTERN within k errors (edit or Hamming distance)");
-  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  auto* pattern = cmd->add_option("PATTERN", c.pattern,
-                                  "The pattern: a literal byte string, not a regular expression (absent "
-                                  "with -e/-f: then every operand is a FILE)");
-  cmd->add_option("FILE", c.files,
-                  "Files to search; '-' or none: standard input (with -r and none: the current directory)");
+  auto* pattern = add_operands(*cmd, c);
   auto* k = cmd->add_option("-k,--max-errors", c.max_errors,
                             "K: the largest distance reported (default 0); must be below the pattern's "
                             "length. (tre-agrep's -k means a literal pattern; its K is -E K)");
@@ -707,77 +702,30 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
                 "only when it is at most K)");
   cmd->add_flag("--ends", c.ends, "Report every end offset within K (no begin) instead of matches");
   cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json");
-  cmd->add_option("-e,--regexp", c.patterns_e,
-                  "A pattern (repeatable; a literal byte string); ids: -e patterns first, in order")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
-  cmd->add_option("-f,--file", c.pattern_files,
-                  "Read patterns from this file, one per line (repeatable; '-': standard input); ids follow "
-                  "the -e patterns, file by file, line by line")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
-  cmd->add_flag("-r,--recursive", c.recursive,
-                "Search directories given as FILE recursively (symbolic links inside are not followed)");
-  cmd->add_flag("-o,--only-matching", c.only_matching,
-                "Print each match ([BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT) or end (END:[ID:]DISTANCE) instead of "
-                "its line");
-  cmd->add_flag("-b,--byte-offset", c.byte_offset,
-                "Prefix the 0-based byte offset of each match's begin (-o) or line (default output)");
-  cmd->add_flag("-n,--line-number", c.line_number, "Prefix the 1-based line number (record number with -z)");
-  auto* count = cmd->add_flag("-c,--count", c.count_lines, "Print the number of matching lines of each file");
-  auto* count_matches = cmd->add_flag("--count-matches", c.count_matches,
-                                      "Print the number of matches (ends with --ends/--best) of each file");
-  auto* list = cmd->add_flag("-l,--files-with-matches", c.files_with_matches,
-                             "Print the name of each file with a match");
-  cmd->add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first match");
+  add_pattern_options(*cmd, c,
+                      "A pattern (repeatable; a literal byte string); ids: -e patterns first, in order");
+  add_recursive_option(*cmd, c);
+  const OutputOptions o = add_output_options(
+      *cmd, c,
+      {"Print each match ([BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT) or end (END:[ID:]DISTANCE) instead of its line",
+       "Prefix the 0-based byte offset of each match's begin (-o) or line (default output)",
+       "Prefix the 1-based line number (record number with -z)",
+       "Print the number of matches (ends with --ends/--best) of each file", "match", "a match"});
   cmd->add_flag("-z,--null-data", c.null_data,
                 "Records end with NUL instead of newline (input and the lines/-o output)");
-  auto* with =
-      cmd->add_flag("-H,--with-filename", c.with_filename, "Prefix each output line with the file name");
-  auto* without = cmd->add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name");
-  with->excludes(without);
+  add_filename_options(*cmd, c);
   auto* json = cmd->add_flag("--json", c.json,
                              "Print one JSON object per match (end, pair) and a summary object per file");
-  count->excludes(count_matches);
-  json->excludes(count)->excludes(count_matches)->excludes(list);
-  cmd->add_option("--max-line-bytes", c.max_line_bytes,
-                  "Elide lines longer than this many bytes, printing their length and match count; 0: never")
-      ->capture_default_str();
-  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
-      ->capture_default_str();
-  const auto names = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& n : v) out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? std::string("none in this build") : out;
-  };
-  cmd->add_option("--algorithm", c.algorithm,
-                  "Infix search: " + names(approx_algorithms(Backend::cpu)) + " (cpu); " +
-                      names(approx_algorithms(Backend::cuda)) +
-                      " (cuda). With --backend auto a name only one backend has pins that backend")
-      ->capture_default_str();
-  cmd->add_option(
-         "--backend", c.backend,
-         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  cmd->add_option("--mmap", c.mmap,
-                  "auto: map regular files up to half the usable memory, stream the rest; always; never")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_flag(
-      "--stats", c.stats,
-      "Print bytes, seconds, GB/s, DP cells and GCUPS (10^9 cells/s), algorithm, backend on stderr");
-  cmd->add_option("--progress", c.progress,
-                  "Progress bar on stderr: auto (when it is a terminal), always, never")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--chunk-bytes", c.chunk_bytes,
-                  "Bytes per parallel chunk; 0: the library's default (1 MiB)")
-      ->group("Advanced");
-  cmd->add_option(
-         "--stream-block-bytes", c.stream_block_bytes,
-         "Bytes read per block when streaming (cut after the last separator); 0: the default (16 MiB)")
-      ->group("Advanced");
+  json->excludes(o.count)->excludes(o.count_matches)->excludes(o.list);
+  add_engine_options(
+      *cmd, c,
+      {"match",
+       "Infix search: " + name_list(approx_algorithms(Backend::cpu)) + " (cpu); " +
+           name_list(approx_algorithms(Backend::cuda)) +
+           " (cuda). With --backend auto a name only one backend has pins that backend",
+       "auto: map regular files up to half the usable memory, stream the rest; always; never",
+       "Print bytes, seconds, GB/s, DP cells and GCUPS (10^9 cells/s), algorithm, backend on stderr",
+       "Bytes read per block when streaming (cut after the last separator); 0: the default (16 MiB)"});
   cmd->footer(
       "Output: matching lines (each once): a line matches when some part of it is within K errors of\n"
       "PATTERN. --mode prefix/global: one line [FILE:][LINE:][ID:]DISTANCE:END[:CIGAR] per line and "

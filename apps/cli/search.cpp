@@ -630,24 +630,10 @@ constexpr std::size_t kMaxPatternBytes = 1024;
 CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   CLI::App* cmd =
       app.add_subcommand("search", "Print every occurrence of PATTERN (a literal byte string) in FILEs");
-  cmd->option_defaults()->multi_option_policy(
-      CLI::MultiOptionPolicy::TakeLast);  // as grep: the last one wins
-  auto* pattern = cmd->add_option("PATTERN", c.pattern,
-                                  "The pattern: a literal byte string, not a regular expression (absent "
-                                  "with -e/-f: then every operand is a FILE)");
-  cmd->add_option("FILE", c.files,
-                  "Files to search; '-' or none: standard input (with -r and none: the current directory)");
+  auto* pattern = add_operands(*cmd, c);
   cmd->callback([&c, pattern] { c.pattern_given = pattern->count() > 0; });
-  cmd->add_option(
-         "-e,--regexp", c.patterns_e,
-         "A pattern of the set (repeatable; a literal byte string); ids: -e patterns first, in order")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
-  cmd->add_option("-f,--file", c.pattern_files,
-                  "Read patterns from this file, one per line (repeatable; '-': standard input); ids "
-                  "follow the -e patterns, file by file, line by line")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+  add_pattern_options(
+      *cmd, c, "A pattern of the set (repeatable; a literal byte string); ids: -e patterns first, in order");
   cmd->add_flag("-i,--ignore-case", c.ignore_case,
                 "ASCII case-insensitive: A-Z equal a-z (runs the pattern-set search, also for one pattern)");
   auto* per_pattern = cmd->add_flag(
@@ -655,22 +641,15 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
       "Print, per file, one line per pattern in id order: [FILE:]COUNT:PATTERN (every pattern, 0 too)");
   cmd->add_flag("--with-pattern-id", c.with_pattern_id,
                 "With -o and --count-per-pattern, print the pattern id before the text: OFFSET:ID:TEXT");
-
-  cmd->add_flag("-r,--recursive", c.recursive,
-                "Search directories given as FILE recursively (symbolic links inside are not followed)");
+  add_recursive_option(*cmd, c);
   cmd->add_flag("-a,--text", c.text,
                 "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)");
-  cmd->add_flag("-o,--only-matching", c.only_matching,
-                "Print each occurrence (every overlapping one) instead of its line");
-  cmd->add_flag("-b,--byte-offset", c.byte_offset,
-                "Prefix the 0-based byte offset of each occurrence (-o) or line (default output)");
-  cmd->add_flag("-n,--line-number", c.line_number, "Prefix the 1-based line number");
-  auto* count = cmd->add_flag("-c,--count", c.count_lines, "Print the number of matching lines of each file");
-  auto* count_matches =
-      cmd->add_flag("--count-matches", c.count_matches, "Print the number of occurrences in each file");
-  auto* list = cmd->add_flag("-l,--files-with-matches", c.files_with_matches,
-                             "Print the name of each file with an occurrence");
-  cmd->add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first occurrence");
+  const OutputOptions o =
+      add_output_options(*cmd, c,
+                         {"Print each occurrence (every overlapping one) instead of its line",
+                          "Prefix the 0-based byte offset of each occurrence (-o) or line (default output)",
+                          "Prefix the 1-based line number", "Print the number of occurrences in each file",
+                          "occurrence", "an occurrence"});
   cmd->add_option("-m,--max-count", c.max_count,
                   "Stop each file after its first N occurrences (in offset order; N counts occurrences)")
       ->check(CLI::Validator(
@@ -678,57 +657,24 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
             return !v.empty() && v[0] == '-' ? std::string("N must be >= 0") : std::string();
           },
           "N>=0", "non-negative"));
-  auto* with =
-      cmd->add_flag("-H,--with-filename", c.with_filename, "Prefix each output line with the file name");
-  auto* without = cmd->add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name");
-  with->excludes(without);
+  add_filename_options(*cmd, c);
   auto* json = cmd->add_flag(
       "--json", c.json, "Print one JSON object per occurrence and a summary object per file (docs/cli.md)");
-  count->excludes(count_matches);
-  json->excludes(count)->excludes(count_matches)->excludes(list)->excludes(per_pattern);
-  per_pattern->excludes(count)->excludes(count_matches);
-  cmd->add_option(
-         "--max-line-bytes", c.max_line_bytes,
-         "Elide lines longer than this many bytes, printing their length and occurrence count; 0: never")
-      ->capture_default_str();
-  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
-      ->capture_default_str();
+  json->excludes(o.count)->excludes(o.count_matches)->excludes(o.list)->excludes(per_pattern);
+  per_pattern->excludes(o.count)->excludes(o.count_matches);
   // The names this build has, from the library (the cuda lists are empty without CUDA).
-  const auto names = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& n : v) out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? std::string("none in this build") : out;
-  };
-  cmd->add_option("--algorithm", c.algorithm,
-                  "Exact search: " + names(strmatch::exact_algorithms(strmatch::Backend::cpu)) + " (cpu); " +
-                      names(strmatch::exact_algorithms(strmatch::Backend::cuda)) +
-                      " (cuda). With -e/-f/-i (pattern sets): " +
-                      names(strmatch::pattern_set_algorithms(strmatch::Backend::cpu)) + " (cpu); " +
-                      names(strmatch::pattern_set_algorithms(strmatch::Backend::cuda)) +
-                      " (cuda). With --backend auto a name only one backend has pins that backend")
-      ->capture_default_str();
-  cmd->add_option(
-         "--backend", c.backend,
-         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  cmd->add_option("--mmap", c.mmap,
-                  "auto: map regular files up to half the usable memory, stream the rest; always: map every "
-                  "regular file; never: stream everything")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_flag("--stats", c.stats,
-                "Print bytes, seconds, GB/s (10^9 B/s), algorithm, backend, threads on stderr");
-  cmd->add_option("--progress", c.progress,
-                  "Progress bar on stderr: auto (when it is a terminal), always, never")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--chunk-bytes", c.chunk_bytes,
-                  "Bytes per parallel chunk; 0: the library's default (1 MiB)")
-      ->group("Advanced");
-  cmd->add_option("--stream-block-bytes", c.stream_block_bytes,
-                  "Bytes read per block when streaming; 0: the default (64 MiB)")
-      ->group("Advanced");
+  add_engine_options(
+      *cmd, c,
+      {"occurrence",
+       "Exact search: " + name_list(exact_algorithms(Backend::cpu)) + " (cpu); " +
+           name_list(exact_algorithms(Backend::cuda)) +
+           " (cuda). With -e/-f/-i (pattern sets): " + name_list(pattern_set_algorithms(Backend::cpu)) +
+           " (cpu); " + name_list(pattern_set_algorithms(Backend::cuda)) +
+           " (cuda). With --backend auto a name only one backend has pins that backend",
+       "auto: map regular files up to half the usable memory, stream the rest; always: map every "
+       "regular file; never: stream everything",
+       "Print bytes, seconds, GB/s (10^9 B/s), algorithm, backend, threads on stderr",
+       "Bytes read per block when streaming; 0: the default (64 MiB)"});
   cmd->footer(
       "Output: matching lines (each once), prefixed by FILE: when several files are searched.\n"
       "Pattern sets: -e P (repeatable) and -f FILE (one pattern per line); -o prints OFFSET:TEXT with -b.\n"
