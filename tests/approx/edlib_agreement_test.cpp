@@ -3,8 +3,7 @@
 // distances and end offsets of the infix (Edlib's HW), prefix (SHW) and global (NW) modes, on seeded
 // random inputs (alphabets 2, 4, 20, 256; m = 1..500; several k) and on real DNA (the lambda phage
 // genome, data/lambda_virus.fa). First against the reference (src/reference/approx.hpp: approx_best,
-// approx_pair, approx_matrix), then against the public API once the driver is in the library
-// (STRMATCH_HAVE_APPROX_DRIVER, set by tests/CMakeLists.txt): ApproxSearcher::best with each CPU
+// approx_pair, approx_matrix), then against the public API: ApproxSearcher::best with each CPU
 // algorithm computing the edit distance (auto, dp, wavefront, myers; default chunks and 3 threads
 // over 97-byte chunks; best_limit = k against Edlib's threshold k) and align() in the three modes.
 //
@@ -44,9 +43,7 @@
 #if STRMATCH_HAVE_EDLIB
 #include <edlib.h>
 #endif
-#if STRMATCH_HAVE_APPROX_DRIVER
 #include "strmatch/approx.hpp"
-#endif
 
 namespace {
 
@@ -265,8 +262,6 @@ TEST(EdlibAgreement, NamedCases) {
   expect_pairs_agree("abc", "x", "short text");
 }
 
-#if STRMATCH_HAVE_APPROX_DRIVER
-
 /// best() of the public API with `algorithm` on the CPU: the minimum and its ends. `small_chunks`:
 /// 3 threads over chunks of 97 bytes (results never depend on the chunking).
 std::pair<std::uint32_t, std::vector<std::uint64_t>> api_best(std::string_view p, std::string_view t,
@@ -426,16 +421,6 @@ TEST(EdlibAgreement, AlignOnRealDna) {
     if (read.size() <= 150) expect_align_agrees(read, genome.substr(0, 20000), what + " (first 20 kb)");
   });
 }
-
-#else  // !STRMATCH_HAVE_APPROX_DRIVER
-
-TEST(EdlibAgreement, PublicApiSkippedWithoutTheDriver) {
-  GTEST_SKIP()
-      << "src/approx/searcher.cpp (ApproxSearcher, align) was not in the library when this build was "
-         "configured: only the reference was compared with Edlib";
-}
-
-#endif  // STRMATCH_HAVE_APPROX_DRIVER
 
 #else  // !STRMATCH_HAVE_EDLIB
 
