@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "approx/cpu/approx_algorithm.hpp"
 #include "core/cpu/simd_level.hpp"
@@ -12,6 +13,16 @@ std::unique_ptr<ApproxAlgorithm> make_approx_dp(const ApproxInput& input);
 std::unique_ptr<ApproxAlgorithm> make_approx_wavefront(const ApproxInput& input);
 std::unique_ptr<ApproxAlgorithm> make_approx_myers(const ApproxInput& input);
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming(const ApproxInput& input);
+/// pigeonhole: the pattern cut into max_errors + 1 pieces, their exact occurrences (exact or
+/// pattern-set kernels) bound the windows of ends the verifier (myers for edit, hamming for
+/// Hamming) runs on (pigeonhole.cpp). Both metrics.
+std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole(const ApproxInput& input);
+/// pigeonhole with the pieces found by `search`: "exact" (one exact kernel per distinct piece, run
+/// one after the other; "auto" picks it), or a pattern-set algorithm name ("teddy", "fdr",
+/// "aho-corasick", ...) over the distinct pieces at once, scanning `block` text bytes at a time (0:
+/// the default, 256 KiB); for tests and benchmarks.
+std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& input,
+                                                             std::string_view search, std::size_t block);
 /// myers and hamming with the kernels of exactly `level` (scalar, avx2 or avx512bw; other levels
 /// use the highest of those below them), whatever STRMATCH_SIMD says, so that tests reach every
 /// path in one process. Throws InvalidArgument when the CPU lacks `level`.
