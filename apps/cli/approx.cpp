@@ -26,6 +26,7 @@
 #include "input.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "run.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/io.hpp"
 
@@ -33,9 +34,7 @@ namespace strmatch::cli {
 
 namespace {
 
-/// What is printed for each input, chosen from the options by priority
-/// (quiet > files-with-matches > count-matches > count > json > only-matching > lines).
-enum class Out { quiet, list, count_matches, count_lines, json, only, lines };
+using Out = OutputMode;
 
 /// What is computed: matches (default), every end (--ends), the best ends (--best), or one pair
 /// alignment per line and pattern (--mode prefix/global).
@@ -43,10 +42,6 @@ enum class Task { matches, ends, best, pairs };
 
 /// Longest pattern accepted (PATTERN, -e, -f), bytes.
 constexpr std::size_t kMaxPatternBytes = 16384;
-
-/// A mapped file is searched in slices of about this size (cut after a separator) when a progress
-/// bar may be drawn, so that the bar moves; otherwise in one call.
-constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
 
 /// One result to print: a match (has_begin), an end (--ends, --best) or a pair (--mode).
 struct Result {
@@ -116,13 +111,9 @@ class InputRun {
   std::size_t counted_to_ = 0;
 };
 
-class Run {
+class Run : public RunBase {
  public:
-  Run(const ApproxConfig& c, std::vector<std::string> pats)
-      : cfg(c),
-        patterns(std::move(pats)),
-        policy(io::parse_map_policy(c.mmap)),
-        progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
+  Run(const ApproxConfig& c, std::vector<std::string> pats) : RunBase(c), cfg(c), patterns(std::move(pats)) {
     separator = c.null_data ? '\0' : '\n';
     const ApproxMode mode = parse_approx_mode(c.mode);
     const ApproxMetric metric = parse_approx_metric(c.metric);
@@ -172,48 +163,10 @@ class Run {
       }
       searcher.emplace(std::span<const std::string>(patterns), o);
     }
-    if (c.quiet)
-      out_mode = Out::quiet;
-    else if (c.files_with_matches)
-      out_mode = Out::list;
-    else if (c.count_matches)
-      out_mode = Out::count_matches;
-    else if (c.count_lines)
-      out_mode = Out::count_lines;
-    else if (c.json)
-      out_mode = Out::json;
-    else if (c.only_matching)
-      out_mode = Out::only;
-    else
-      out_mode = Out::lines;
     terminator = c.null_data ? '\0' : '\n';
-    if (progress.enabled()) out.before_write([this] { progress.clear(); });
   }
 
-  void error(const std::string& message) {
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
-    any_error = true;
-  }
-
-  void note(const std::string& message) {
-    if (message.empty() || note_printed) return;
-    note_printed = true;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: note: {}\n", message);
-    std::fflush(stderr);
-  }
-
-  void operand(const std::string& path, bool walk, bool strip_dot) {
-    visit_operand(
-        path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
-        [&](const std::string& message) { error(message); }, [&] { return stop_all; });
-  }
-
-  void search_input(io::Input& in, const std::string& display_name) {
+  void search_input(io::Input& in, const std::string& display_name) override {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
     InputRun s(*this, name);
     try {
@@ -234,41 +187,19 @@ class Run {
     } catch (const Error& e) {
       error(e.what());
     }
-    if (s.results() > 0) {
-      any_match = true;
-      if (out_mode == Out::quiet) stop_all = true;
-    }
+    input_done(s.results());
   }
 
-  void add_stats(const SearchStats& s) {
-    total.bytes += s.bytes;
-    total.seconds += s.seconds;
-    total.occurrences += s.occurrences;
-    total.cells += s.cells;
-    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
-    total.backend = s.backend;
-    max_threads = std::max(max_threads, s.threads);
-    note(s.note);
-  }
-
-  int finish() {
-    out.flush();
-    progress.clear();
-    if (cfg.stats) {
-      fmt::print(
-          stderr,
-          "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} cells = {:.3f} GCUPS; {} ({} mapped, "
-          "{} streamed); {} ({}); {} {}; k {}, metric {}, mode {}; algorithm {}, backend {}, {}\n",
-          total.bytes, total.seconds, total.gbps(), total.cells, total.gcups(),
-          plural(mapped_files + streamed_files, "file"), mapped_files, streamed_files,
-          results_word(reported, task), task == Task::best ? "at the best distance" : "reported",
-          plural(patterns.size(), "pattern"), fmt::format("({}..{} bytes)", shortest(), longest()),
-          cfg.max_errors, cfg.metric, cfg.mode, total.algorithm.empty() ? "-" : total.algorithm,
-          to_string(total.backend), plural(std::max(max_threads, 1u), "thread"));
-    }
-    if (any_match && out_mode == Out::quiet) return 0;
-    if (any_error) return 2;
-    return any_match ? 0 : 1;
+  void print_stats() override {
+    fmt::print(stderr,
+               "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} cells = {:.3f} GCUPS; {} ({} mapped, "
+               "{} streamed); {} ({}); {} {}; k {}, metric {}, mode {}; algorithm {}, backend {}, {}\n",
+               total.bytes, total.seconds, total.gbps(), total.cells, total.gcups(),
+               plural(mapped_files + streamed_files, "file"), mapped_files, streamed_files,
+               results_word(reported, task), task == Task::best ? "at the best distance" : "reported",
+               plural(patterns.size(), "pattern"), fmt::format("({}..{} bytes)", shortest(), longest()),
+               cfg.max_errors, cfg.metric, cfg.mode, total.algorithm.empty() ? "-" : total.algorithm,
+               to_string(total.backend), plural(std::max(max_threads, 1u), "thread"));
   }
 
   std::size_t shortest() const {
@@ -289,23 +220,10 @@ class Run {
   ApproxMode pair_mode = ApproxMode::infix;
   char separator = '\n';
   char terminator = '\n';
-  io::MapPolicy policy;
-  Output out;
-  Progress progress;
-  Out out_mode = Out::lines;
-  bool with_filename = false;
-  bool any_match = false;
-  bool any_error = false;
-  bool stop_all = false;
-  bool note_printed = false;
-  std::uint64_t mapped_files = 0;
-  std::uint64_t streamed_files = 0;
   std::uint64_t reported = 0;
-  unsigned max_threads = 0;
-  SearchStats total;
 };
 
-InputRun::InputRun(Run& run, const std::string& name) : run_(run), name_(name), out_(run.out_mode) {
+InputRun::InputRun(Run& run, const std::string& name) : run_(run), name_(name), out_(run.mode) {
   if (run.with_filename) prefix_ = name + ":";
   if (out_ == Out::json) json_name_ = json_string(name);
   if (run.task == Task::best) best_.assign(run.patterns.size(), kNoDistance);
@@ -668,6 +586,7 @@ void InputRun::report(bool mapped, std::uint64_t bytes) {
       out.put(summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
       break;
     }
+    case Out::count_per_pattern:  // search's only
     case Out::lines:
     case Out::only:
       break;
@@ -736,54 +655,17 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
 
 int run_approx(const ApproxConfig& given) {
   ApproxConfig config = given;
-  std::vector<std::string> patterns;
+  if (!take_pattern_operand(config, "approx")) return 2;
   if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
-    // As grep: with -e/-f there is no PATTERN operand; the first operand is a FILE.
-    if (config.pattern_given) config.files.insert(config.files.begin(), config.pattern);
-    try {
-      patterns = load_patterns(config.patterns_e, config.pattern_files,
-                               stdin_searched(config.files, config.recursive), kMaxPatternBytes);
-    } catch (const Error& e) {
-      fmt::print(stderr, "strmatch: {}\n", e.what());
-      return 2;
-    }
-  } else if (!config.pattern_given) {
-    fmt::print(stderr, "strmatch: approx: give a PATTERN, or patterns with -e PATTERN or -f FILE\n");
-    return 2;
-  } else if (config.pattern.empty()) {
-    fmt::print(stderr, "strmatch: the pattern is empty (it would match everywhere)\n");
-    return 2;
-  } else if (config.pattern.size() > kMaxPatternBytes) {
-    fmt::print(stderr, "strmatch: the pattern is {} bytes long; the limit is {} bytes\n",
-               config.pattern.size(), kMaxPatternBytes);
-    return 2;
-  } else {
-    patterns.push_back(config.pattern);
+    auto patterns = load_config_patterns(config, kMaxPatternBytes);
+    if (!patterns) return 2;
+    return run_operands<Run>(config, config, std::move(*patterns));
   }
-  std::optional<Run> run;
-  try {
-    run.emplace(config, std::move(patterns));
-  } catch (const Error& e) {
-    fmt::print(stderr, "strmatch: {}\n", e.what());
-    return 2;
-  }
-  std::vector<std::string> files = config.files;
-  if (files.empty()) files.push_back(config.recursive ? "." : "-");
-  if (config.with_filename)
-    run->with_filename = true;
-  else if (!config.no_filename)
-    run->with_filename = default_with_filename(files, config.recursive);
-  try {
-    for (const auto& f : files) {
-      run->operand(f, config.recursive, config.files.empty());
-      if (run->stop_all) break;
-    }
-    return run->finish();
-  } catch (const Error& e) {  // standard output failed
-    std::fflush(stdout);
-    fmt::print(stderr, "strmatch: {}\n", e.what());
-    return 2;
-  }
+  if (config.pattern.empty()) return fail("the pattern is empty (it would match everywhere)");
+  if (config.pattern.size() > kMaxPatternBytes)
+    return fail(fmt::format("the pattern is {} bytes long; the limit is {} bytes", config.pattern.size(),
+                            kMaxPatternBytes));
+  return run_operands<Run>(config, config, std::vector<std::string>{config.pattern});
 }
 
 }  // namespace strmatch::cli

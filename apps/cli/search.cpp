@@ -21,6 +21,7 @@
 #include "lines.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "run.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
@@ -29,13 +30,7 @@ namespace strmatch::cli {
 
 namespace {
 
-/// What is printed for each input; one per run, chosen from the options by priority
-/// (quiet > files-with-matches > count-per-pattern > count > json > only-matching > lines).
-enum class Mode { quiet, list, count_per_pattern, count_lines, count_matches, json, only, lines };
-
-/// A mapped file is searched in slices of this size when a progress bar may be drawn, so that the
-/// bar moves; otherwise in one call.
-constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
+using Mode = OutputMode;
 
 class Run;
 
@@ -86,14 +81,12 @@ class InputSearch {
   std::optional<LineTracker<std::function<void(const MatchingLine&)>>> tracker_;
 };
 
-class Run {
+class Run : public RunBase {
  public:
   /// `set_patterns` non-null: a pattern-set search (ids are indexes into it); null: exact search
   /// of c.pattern.
   Run(const SearchConfig& c, const std::vector<std::string>* set_patterns)
-      : cfg(c),
-        policy(io::parse_map_policy(c.mmap)),
-        progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)) {
+      : RunBase(c, c.count_per_pattern), cfg(c) {
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;
@@ -109,50 +102,9 @@ class Run {
                                                static_cast<std::size_t>(c.chunk_bytes)});
       longest = c.pattern.size();
     }
-    if (c.quiet)
-      mode = Mode::quiet;
-    else if (c.files_with_matches)
-      mode = Mode::list;
-    else if (c.count_per_pattern)
-      mode = Mode::count_per_pattern;
-    else if (c.count_matches)
-      mode = Mode::count_matches;
-    else if (c.count_lines)
-      mode = Mode::count_lines;
-    else if (c.json)
-      mode = Mode::json;
-    else if (c.only_matching)
-      mode = Mode::only;
-    else
-      mode = Mode::lines;
-    if (progress.enabled()) out.before_write([this] { progress.clear(); });
   }
 
-  void error(const std::string& message) {
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
-    any_error = true;
-  }
-
-  void note(const std::string& message) {
-    if (message.empty() || note_printed) return;
-    note_printed = true;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: note: {}\n", message);
-    std::fflush(stderr);
-  }
-
-  /// One FILE operand: a file, "-", or a directory (walked with -r).
-  void operand(const std::string& path, bool walk, bool strip_dot = false) {
-    visit_operand(
-        path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
-        [&](const std::string& message) { error(message); }, [&] { return stop_all; });
-  }
-
-  void search_input(io::Input& in, const std::string& display_name) {
+  void search_input(io::Input& in, const std::string& display_name) override {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
     InputSearch s(*this, name, mode);
     const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
@@ -199,57 +151,37 @@ class Run {
     } catch (const Error& e) {
       error(e.what());
     }
-    if (s.occurrences() > 0) {
-      any_match = true;
-      if (mode == Mode::quiet) stop_all = true;
-    }
+    input_done(s.occurrences());
   }
 
-  int finish() {
-    out.flush();
-    progress.clear();
-    if (cfg.stats) {
+  void print_stats() override {
+    fmt::print(stderr,
+               "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} ({} mapped, {} streamed); {}; "
+               "algorithm {}, backend {}, {}\n",
+               total.bytes, total.seconds, total.gbps(), plural(mapped_files + streamed_files, "file"),
+               mapped_files, streamed_files, plural(total.occurrences, "occurrence"),
+               total.algorithm.empty() ? "-" : total.algorithm, to_string(total.backend),
+               plural(max_threads, "thread"));
+    if (set) {
+      const PatternSetStats& ps = set->stats();
       fmt::print(stderr,
-                 "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} ({} mapped, {} streamed); {}; "
-                 "algorithm {}, backend {}, {}\n",
-                 total.bytes, total.seconds, total.gbps(), plural(mapped_files + streamed_files, "file"),
-                 mapped_files, streamed_files, plural(total.occurrences, "occurrence"),
-                 total.algorithm.empty() ? "-" : total.algorithm, to_string(total.backend),
-                 plural(max_threads, "thread"));
-      if (set) {
-        const PatternSetStats& ps = set->stats();
+                 "strmatch: stats: pattern set: {} ({}..{} bytes, {} pattern bytes{}), algorithm {}, "
+                 "compiled in {:.6f} s, memory {} bytes (hot {} bytes), fast memory {} bytes: {}{}{}\n",
+                 plural(ps.patterns, "pattern"), ps.shortest, ps.longest, ps.pattern_bytes,
+                 cfg.ignore_case ? ", ASCII case-insensitive" : "", ps.algorithm, ps.compile_seconds,
+                 ps.memory_bytes, ps.hot_bytes, ps.fast_memory_bytes,
+                 ps.fast_memory_bytes == 0 ? "unknown"
+                 : ps.fits_in_fast_memory  ? "fits"
+                                           : "does not fit",
+                 ps.detail.empty() ? "" : "; ", ps.detail);
+      if (!ps.gpu_algorithm.empty())
         fmt::print(stderr,
-                   "strmatch: stats: pattern set: {} ({}..{} bytes, {} pattern bytes{}), algorithm {}, "
-                   "compiled in {:.6f} s, memory {} bytes (hot {} bytes), fast memory {} bytes: {}{}{}\n",
-                   plural(ps.patterns, "pattern"), ps.shortest, ps.longest, ps.pattern_bytes,
-                   cfg.ignore_case ? ", ASCII case-insensitive" : "", ps.algorithm, ps.compile_seconds,
-                   ps.memory_bytes, ps.hot_bytes, ps.fast_memory_bytes,
-                   ps.fast_memory_bytes == 0 ? "unknown"
-                   : ps.fits_in_fast_memory  ? "fits"
-                                             : "does not fit",
-                   ps.detail.empty() ? "" : "; ", ps.detail);
-        if (!ps.gpu_algorithm.empty())
-          fmt::print(stderr,
-                     "strmatch: stats: pattern set on the GPU: algorithm {}, device memory {} bytes, hot {} "
-                     "bytes (shared memory per block): {}{}{}\n",
-                     ps.gpu_algorithm, ps.gpu_memory_bytes, ps.gpu_hot_bytes,
-                     ps.gpu_fits_in_fast_memory ? "fits" : "does not fit", ps.gpu_detail.empty() ? "" : "; ",
-                     ps.gpu_detail);
-      }
+                   "strmatch: stats: pattern set on the GPU: algorithm {}, device memory {} bytes, hot {} "
+                   "bytes (shared memory per block): {}{}{}\n",
+                   ps.gpu_algorithm, ps.gpu_memory_bytes, ps.gpu_hot_bytes,
+                   ps.gpu_fits_in_fast_memory ? "fits" : "does not fit", ps.gpu_detail.empty() ? "" : "; ",
+                   ps.gpu_detail);
     }
-    if (any_match && mode == Mode::quiet) return 0;
-    if (any_error) return 2;
-    return any_match ? 0 : 1;
-  }
-
-  void add_stats(const SearchStats& s) {
-    total.bytes += s.bytes;
-    total.seconds += s.seconds;
-    total.occurrences += s.occurrences;
-    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
-    total.backend = s.backend;
-    max_threads = std::max(max_threads, s.threads);
-    note(s.note);
   }
 
   const SearchConfig& cfg;
@@ -257,19 +189,6 @@ class Run {
   std::optional<PatternSet> set;          // or a pattern set
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;  // longest pattern, bytes
-  io::MapPolicy policy;
-  Output out;
-  Progress progress;
-  Mode mode = Mode::lines;
-  bool with_filename = false;
-  bool any_match = false;
-  bool any_error = false;
-  bool stop_all = false;
-  bool note_printed = false;
-  std::uint64_t mapped_files = 0;
-  std::uint64_t streamed_files = 0;
-  unsigned max_threads = 0;
-  SearchStats total;
 };
 
 InputSearch::InputSearch(Run& run, const std::string& name, Mode mode)
@@ -685,52 +604,15 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
 
 int run_search(const SearchConfig& given) {
   SearchConfig config = given;
+  if (!take_pattern_operand(config, "search")) return 2;
   const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
                         config.count_per_pattern || config.with_pattern_id;
-  std::vector<std::string> patterns;
-  if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
-    // As grep: with -e/-f there is no PATTERN operand; the first operand is a FILE.
-    if (config.pattern_given) config.files.insert(config.files.begin(), config.pattern);
-  } else if (!config.pattern_given) {
-    fmt::print(stderr, "strmatch: search: give a PATTERN, or patterns with -e PATTERN or -f FILE\n");
-    return 2;
-  } else if (set_mode) {
-    config.patterns_e.push_back(config.pattern);  // -i etc. with one PATTERN: a set of one
-  }
-  if (set_mode) {
-    try {
-      patterns = load_patterns(config.patterns_e, config.pattern_files,
-                               stdin_searched(config.files, config.recursive), kMaxPatternBytes);
-    } catch (const Error& e) {
-      fmt::print(stderr, "strmatch: {}\n", e.what());
-      return 2;
-    }
-  }
-  std::optional<Run> run;
-  try {
-    run.emplace(config, set_mode ? &patterns : nullptr);
-  } catch (const Error& e) {
-    fmt::print(stderr, "strmatch: {}\n", e.what());
-    return 2;
-  }
-  std::vector<std::string> files = config.files;
-  if (files.empty()) files.push_back(config.recursive ? "." : "-");
-  if (config.with_filename) {
-    run->with_filename = true;
-  } else if (!config.no_filename) {
-    run->with_filename = default_with_filename(files, config.recursive);
-  }
-  try {
-    for (const auto& f : files) {
-      run->operand(f, config.recursive, config.files.empty());
-      if (run->stop_all) break;
-    }
-    return run->finish();
-  } catch (const Error& e) {  // standard output failed
-    std::fflush(stdout);
-    fmt::print(stderr, "strmatch: {}\n", e.what());
-    return 2;
-  }
+  if (!set_mode) return run_operands<Run>(config, config, nullptr);
+  // -i etc. with one PATTERN: a set of one.
+  if (config.patterns_e.empty() && config.pattern_files.empty()) config.patterns_e.push_back(config.pattern);
+  const auto patterns = load_config_patterns(config, kMaxPatternBytes);
+  if (!patterns) return 2;
+  return run_operands<Run>(config, config, &*patterns);
 }
 
 }  // namespace strmatch::cli
