@@ -15,6 +15,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "approx/cuda/approx_cuda.hpp"
@@ -119,8 +120,8 @@ std::string random_bytes(std::uint64_t n, const std::string& alpha, std::uint64_
 }
 
 /// A substring of `text` of m bytes with `errors` random edits (substitution, insertion, deletion).
-std::string planted(std::mt19937_64& rng, const std::string& text, std::size_t m, int errors) {
-  std::string p = text.substr(rng() % (text.size() - 2 * m), m + errors);
+std::string planted(std::mt19937_64& rng, std::string_view text, std::size_t m, int errors) {
+  std::string p(text.substr(rng() % (text.size() - 2 * m), m + errors));
   for (int e = 0; e < errors; ++e) {
     const std::size_t at = rng() % p.size();
     switch (rng() % 3) {
@@ -218,7 +219,8 @@ void batch(std::uint64_t n, std::uint64_t big_n) {
   for (const auto& [count, bytes] : {std::pair<std::uint64_t, std::uint64_t>{1000, n}, {100000, big_n}}) {
     std::vector<std::string> p;
     for (std::uint64_t i = 0; i < count; ++i)
-      p.push_back(planted(rng, text.substr(0, bytes), 100, 1 + rng() % 5));
+      p.push_back(
+          planted(rng, std::string_view(text).substr(0, bytes), 100, 1 + static_cast<int>(rng() % 5)));
     void* d = cu::device_copy(text.data(), bytes);
     auto e = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1);
     bool stopped = false;

@@ -170,6 +170,7 @@ __global__ void __launch_bounds__(kThreads)
     const std::uint64_t b = min(a + r.seg, r.own_hi);
     const std::uint64_t s = a > r.overlap ? a - r.overlap : 0;
     const int last_bit = static_cast<int>((p.m - 1) % B);
+    const int words = static_cast<int>((p.m + B - 1) / B);  // <= W
     const std::uint32_t m = p.m, k = r.k;
     const int sep = r.separator;
     const Task task = out.task;
@@ -194,7 +195,8 @@ __global__ void __launch_bounds__(kThreads)
       const Word* eq = peq + c * W;
       int h = 0;  // the free first row: no horizontal change
 #pragma unroll
-      for (int w = 0; w < W; ++w) h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == W - 1 ? last_bit : B - 1);
+      for (int w = 0; w < W; ++w)  // words past the pattern's last (a class rounds W up) are skipped
+        if (w < words) h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == words - 1 ? last_bit : B - 1);
       score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
       if (e > a) {
         if (task == Task::minima) {
