@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/approx_pieces.hpp"
 #include "reference/approx.hpp"
 #include "support/test_support.hpp"
 
@@ -118,7 +119,7 @@ std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size
 
 TEST(ApproxAlgorithms, RegistryNamesAndMetrics) {
   EXPECT_EQ(strmatch::detail::cpu_approx_algorithm_names(),
-            (std::vector<std::string>{"auto", "dp", "wavefront", "myers", "hamming"}));
+            (std::vector<std::string>{"auto", "dp", "wavefront", "myers", "hamming", "pigeonhole"}));
   const ApproxInput edit{"abc", ApproxMetric::edit, -1}, ham{"abc", ApproxMetric::hamming, -1};
   EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", edit)->name(), "myers");
   EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", ham)->name(), "hamming");
@@ -238,6 +239,113 @@ TEST(ApproxAlgorithms, LongLinesWithSeparators) {
     for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
       check(p, t, metric, '\n', ks_for(m, metric), 0, 0, "lines");
       check(p, t, metric, '\n', {static_cast<std::uint32_t>(m / 4)}, rng() % t.size(), 77, "lines context");
+    }
+  }
+}
+
+/// Lines of the lengths in `lengths` (picked at random, or in turn when `cycle`) over `alpha`, each
+/// ended by `sep`, until the text has at least n bytes.
+std::string lines_of(std::mt19937_64& rng, std::size_t n, const std::vector<std::size_t>& lengths,
+                     const std::string& alpha, char sep, bool cycle) {
+  std::string t;
+  for (std::size_t r = 0; t.size() < n; ++r) {
+    t +=
+        strmatch::test::random_text(rng, lengths[cycle ? r % lengths.size() : rng() % lengths.size()], alpha);
+    t += sep;
+  }
+  return t;
+}
+
+TEST(ApproxAlgorithms, ManyShortLines) {
+  // Line-structured texts long enough for every SIMD level's lanes (which run over the separators):
+  // many lines of lengths m - 1, m, m + 1, empty lines and other short ones, on two alphabets.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 7);
+  for (const std::size_t m : {1, 2, 3, 5, 8, 16, 31, 64, 65, 100, 130}) {
+    for (const int sigma : {2, 20}) {
+      const std::string alpha = strmatch::test::alphabet(sigma);
+      const std::vector<std::size_t> lengths = {0,     m > 1 ? m - 1 : 0,       m,
+                                                m + 1, m + 1 + rng() % (m + 2), rng() % 4};
+      const std::size_t n = 4 * 8 * (2 * m + 16) + rng() % 200;
+      for (const bool cycle : {false, true}) {
+        const std::string t = lines_of(rng, n, lengths, alpha, '\n', cycle);
+        // The pattern: a whole line of length m when there is one (ends at its line's end), else random.
+        std::string p = pattern_for(rng, t, m, sigma);
+        if (cycle && rng() % 2) p = t.substr(t.find('\n', m) + 1, m);
+        if (p.find('\n') != std::string::npos) p = strmatch::test::random_text(rng, m, alpha);
+        for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+          const std::string what = "short lines sigma " + std::to_string(sigma) + (cycle ? " cycle" : "");
+          check(p, t, metric, '\n', ks_for(m, metric), 0, 0, what);
+          check(p, t, metric, '\n', {1, static_cast<std::uint32_t>(m / 4)}, rng() % t.size(), 91,
+                what + " context");
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, SeparatorsAtSegmentAndLaneBoundaries) {
+  // Separators at, just before and just after the columns where the SIMD kernels cut a piece into
+  // lanes (cut_segments for 4 and 8 parts at the overlaps of ends within k and of the minimum):
+  // segment starts, first owned ends and last owned ends.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 8);
+  for (const std::size_t m : {3, 8, 17, 64, 70}) {
+    const std::size_t n = 4 * 8 * (2 * m + 16) + rng() % 100;
+    const std::string base_text = strmatch::test::random_text(rng, n, "acgt");
+    const std::string p = pattern_for(rng, base_text, m, 4);
+    const std::uint32_t k = static_cast<std::uint32_t>(m / 4);
+    std::vector<std::size_t> cuts;
+    for (const std::size_t overlap : {m + k, 2 * m - 1, m + 1})
+      for (const std::size_t parts : {4, 8}) {
+        std::size_t columns = 0;
+        for (const auto& g : strmatch::detail::cut_segments(n, 0, overlap, parts, &columns))
+          for (const std::size_t c : {g.start, g.lo, g.hi}) cuts.push_back(c);
+      }
+    ASSERT_FALSE(cuts.empty()) << "m " << m;
+    for (const int shift : {-2, -1, 0, 1}) {
+      std::string t = base_text;
+      for (const std::size_t c : cuts)
+        if (c + shift < n && static_cast<std::ptrdiff_t>(c) + shift >= 0) t[c + shift] = '\n';
+      for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+        const std::string what = "cuts shift " + std::to_string(shift);
+        check(p, t, metric, '\n', {0, 1, k, static_cast<std::uint32_t>(m - 1)}, 0, 0, what);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(ApproxAlgorithms, SeparatorByteValuesAndAllSeparatorTexts) {
+  // The separator 0 and 255 among every byte value, texts made only of separators, and a pattern
+  // equal to whole lines.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 9);
+  const std::string all = strmatch::test::alphabet(256);
+  for (const int sep : {0, 255}) {
+    for (const std::size_t m : {4, 12, 40}) {
+      std::string alpha;
+      for (const char c : all)
+        if (static_cast<unsigned char>(c) != sep) alpha += c;
+      const std::string t = lines_of(rng, 4 * 8 * (2 * m + 16), {0, m - 1, m, m + 1, 3 * m}, alpha,
+                                     static_cast<char>(sep), false);
+      std::string p = strmatch::test::random_text(rng, m, alpha);
+      for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+        check(p, t, metric, sep, ks_for(m, metric), 0, 0, "separator " + std::to_string(sep));
+        const std::string seps(3000, static_cast<char>(sep));
+        check(p, seps, metric, sep, {0, static_cast<std::uint32_t>(m - 1)}, 0, 0, "only separators");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+  // Every line is the pattern: an exact end at every line's end, none elsewhere for k = 0.
+  const std::string p = "abcdefgh";
+  std::string t;
+  while (t.size() < 5000) t += p + "\n";
+  for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+    check(p, t, metric, '\n', {0, 1, 2, 7}, 0, 0, "pattern lines");
+    for (const Variant& v : variants(p, metric, '\n')) {
+      EndHits hits;
+      v.algo->ends(bytes(t), t.size(), 0, 0, 0, 0, hits);
+      EXPECT_EQ(hits.count, t.size() / 9) << v.label;
     }
   }
 }

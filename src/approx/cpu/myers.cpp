@@ -4,14 +4,19 @@
 // (only the blocks that can still hold a cell <= k are computed). O(ceil(m / 64) n) word
 // operations, fewer with the cut-off; edit metric only.
 //
-// SIMD across text segments: a record is cut into 8 (AVX-512) or 4 (AVX2) segments that overlap by
+// SIMD across text segments: a piece is cut into 8 (AVX-512) or 4 (AVX2) segments that overlap by
 // m + k - 1 bytes (2m - 2 for the minimum, which then needs no k), one 64-bit lane each, so every
-// lane owns its ends (approx_pieces.hpp); short records run the one-lane (scalar) copy of the same
-// kernel. The level comes from simd_level() (STRMATCH_SIMD lowers it).
+// lane owns its ends (approx_pieces.hpp); short pieces run the one-lane (scalar) copy of the same
+// kernel. Record separators do not cut the piece: a lane that reads one restarts its DP there
+// (myers_lanes.hpp), so line-structured text runs as fast as unstructured text. A segment may
+// start inside a record: its first owned end is still >= m + k - 1 columns after its start (or at
+// a record start, after a restart), which makes every owned end within k exact
+// (approx_algorithm.hpp). The level comes from simd_level() (STRMATCH_SIMD lowers it).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,11 +41,13 @@ struct MyersCode {
   std::vector<std::uint64_t> peq;
 };
 
-/// One record's search: in, text[0, n) and the task (ends within k, or the minimum); out, the
-/// record-local ends (e, d) in increasing e (into *ends when set) and their count, or the minimum.
+/// One piece's search: in, text[0, n), the separator (-1: none) and the task (ends within k, or the
+/// minimum); out, the ends (e, d) in increasing e (into *ends when set) and their count, or the
+/// minimum.
 struct MyersRun {
   const std::uint8_t* text = nullptr;
   std::size_t n = 0;
+  int sep = -1;
   bool minimum = false;
   std::uint32_t k = 0;
   std::vector<std::pair<std::uint64_t, std::uint32_t>>* ends = nullptr;
@@ -80,19 +87,33 @@ struct MyersRun {
 
 namespace {
 
-/// Searches one record (ends (from, n] of r.text) on the highest level that has a kernel and
+/// Runs the level's kernel with or without the separator.
+template <typename Kernel>
+void run_level(MyersRun& r, Kernel&& kernel) {
+  if (r.sep >= 0)
+    kernel(std::true_type{});
+  else
+    kernel(std::false_type{});
+}
+
+/// Searches one piece (ends (from, n] of r.text) on the highest level that has a kernel and
 /// enough text for its lanes.
-void search_record(const MyersCode& code, MyersRun& r, std::size_t from, SimdLevel level) {
+void search_piece(const MyersCode& code, MyersRun& r, std::size_t from, SimdLevel level) {
   const std::size_t overlap = r.minimum ? 2 * code.m - 1 : code.m + r.k;
   std::size_t columns = 0;
 #ifdef STRMATCH_X86
   if (level >= SimdLevel::avx512bw && segment_worthwhile(r.n, from, overlap, 8)) {
     const auto seg = cut_segments(r.n, from, overlap, 8, &columns);
-    if (!seg.empty()) return myers_avx512::run_segments(code, r, seg.data(), columns);
+    if (!seg.empty())
+      return run_level(r, [&](auto sep) {
+        myers_avx512::run_segments<decltype(sep)::value>(code, r, seg.data(), columns);
+      });
   }
   if (level >= SimdLevel::avx2 && segment_worthwhile(r.n, from, overlap, 4)) {
     const auto seg = cut_segments(r.n, from, overlap, 4, &columns);
-    if (!seg.empty()) return myers_avx2::run_segments(code, r, seg.data(), columns);
+    if (!seg.empty())
+      return run_level(
+          r, [&](auto sep) { myers_avx2::run_segments<decltype(sep)::value>(code, r, seg.data(), columns); });
   }
 #else
   (void)level;
@@ -101,7 +122,8 @@ void search_record(const MyersCode& code, MyersRun& r, std::size_t from, SimdLev
   one.start = from + 1 >= overlap ? from + 1 - overlap : 0;
   one.lo = from;
   one.hi = r.n;
-  myers_scalar::run_segments(code, r, &one, r.n - one.start);
+  run_level(
+      r, [&](auto sep) { myers_scalar::run_segments<decltype(sep)::value>(code, r, &one, r.n - one.start); });
 }
 
 class Myers final : public ApproxAlgorithm {
@@ -116,40 +138,31 @@ class Myers final : public ApproxAlgorithm {
 
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
             std::uint32_t pattern_id, EndHits& hits) const override {
+    if (from >= n) return;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> found;
-    for_each_record(text, n, sep_, [&](std::size_t offset, std::size_t length) {
-      const std::size_t rfrom = record_from(from, offset);
-      if (rfrom >= length) return;
-      MyersRun r;
-      r.text = text + offset;
-      r.n = length;
-      r.k = k;
-      if (hits.positions != nullptr) {
-        found.clear();
-        r.ends = &found;
-      }
-      search_record(code_, r, rfrom, level_);
-      if (hits.positions == nullptr) {
-        add_count(hits, r.count, pattern_id);
-        return;
-      }
-      for (const auto& [e, d] : found) hits.add(ApproxEnd{base + offset + e, d, pattern_id}, pattern_id);
-    });
+    MyersRun r;
+    r.text = text;
+    r.n = n;
+    r.sep = sep_;
+    r.k = k;
+    if (hits.positions != nullptr) r.ends = &found;
+    search_piece(code_, r, from, level_);
+    if (hits.positions == nullptr) {
+      add_count(hits, r.count, pattern_id);
+      return;
+    }
+    for (const auto& [e, d] : found) hits.add(ApproxEnd{base + e, d, pattern_id}, pattern_id);
   }
 
   ApproxMinimum minimum(const std::uint8_t* text, std::size_t n, std::size_t from) const override {
-    ApproxMinimum best;
-    for_each_record(text, n, sep_, [&](std::size_t offset, std::size_t length) {
-      const std::size_t rfrom = record_from(from, offset);
-      if (rfrom >= length) return;
-      MyersRun r;
-      r.text = text + offset;
-      r.n = length;
-      r.minimum = true;
-      search_record(code_, r, rfrom, level_);
-      merge_minimum(best, ApproxMinimum{r.best, r.best_ends});
-    });
-    return best;
+    if (from >= n) return ApproxMinimum{};
+    MyersRun r;
+    r.text = text;
+    r.n = n;
+    r.sep = sep_;
+    r.minimum = true;
+    search_piece(code_, r, from, level_);
+    return r.best_ends == 0 ? ApproxMinimum{} : ApproxMinimum{r.best, r.best_ends};
   }
 
   std::string_view name() const noexcept override { return "myers"; }

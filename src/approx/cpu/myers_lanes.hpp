@@ -12,6 +12,11 @@
 // its bottom score is >= threshold + 64 in every lane (all its cells then exceed the threshold),
 // and it is taken back, initialised with vertical deltas +1 (upper bounds of the true values),
 // when a lane's score above it allows a cell <= threshold in it.
+//
+// Record separators are handled inside the column loop (kSep): a lane reading the separator byte
+// resets its state to a text start's (Pv = all ones, Mv = 0, every block's score its row count)
+// with a masked blend and reports no end for that column, so the lanes run over whole segments of
+// a piece whatever its line lengths.
 
 namespace STRMATCH_MYERS_NS {
 
@@ -80,8 +85,18 @@ inline __attribute__((always_inline)) void block_step(U eq, U& pv, U& mv, S& sc,
   hm = ohm;
 }
 
+/// Resets the lanes of `is_sep` (all ones there, zero elsewhere) to a text start's state: pv all
+/// ones, mv zero, score `rows`.
+inline __attribute__((always_inline)) void reset_lanes(U is_sep, U& pv, U& mv, S& sc, std::int64_t rows) {
+  pv |= is_sep;
+  mv &= ~is_sep;
+  sc = (sc & ~(S)is_sep) | ((S{} + rows) & (S)is_sep);
+}
+
 /// Runs the DP of every segment of `seg` (kLanes of them, each `columns` columns) and reports the
-/// owned ends through r: ends with d <= r.k, or the minimum.
+/// owned ends through r: ends with d <= r.k, or the minimum. kSep: r.sep (0..255) restarts the DP
+/// after it, and its own column is no end.
+template <bool kSep>
 inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg, std::size_t columns) {
   const std::size_t m = code.m, words = code.words;
   const std::uint8_t* text = r.text;
@@ -164,6 +179,7 @@ inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg,
     flush(filled);
   };
 
+  const U sep_v = U{} + static_cast<std::uint64_t>(kSep ? r.sep : 0);
   if (words == 1) {  // one word: the state stays in registers
     U pv = ~U{}, mv = U{};
     S sc = S{} + static_cast<std::int64_t>(m);
@@ -171,16 +187,25 @@ inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg,
     scan([&](U idx) {
       U hp = U{}, hm = U{};
       block_step(gather(code.peq.data(), idx), pv, mv, sc, hp, hm, last_row);
+      if constexpr (kSep) {
+        const U is_sep = (U)(idx == sep_v);
+        reset_lanes(is_sep, pv, mv, sc, static_cast<std::int64_t>(m));
+        return sc | ((S)is_sep & kBig);
+      }
       return sc;
     });
   } else {
     // Block b's state at pv_mem[kLanes b]...: loaded, stepped, stored.
     scan([&](U idx) {
       U hp = U{}, hm = U{};
+      U is_sep = U{};
+      if constexpr (kSep) is_sep = (U)(idx == sep_v);
       auto step = [&](std::size_t b) {
         U pv = load<U>(pv_mem.data() + kLanes * b), mv = load<U>(mv_mem.data() + kLanes * b);
         S sc = load<S>(sc_mem.data() + kLanes * b);
         block_step(gather(code.peq.data() + 256 * b, idx), pv, mv, sc, hp, hm, sh[b]);
+        if constexpr (kSep)
+          reset_lanes(is_sep, pv, mv, sc, static_cast<std::int64_t>(std::min(64 * (b + 1), m)));
         store(pv_mem.data() + kLanes * b, pv);
         store(mv_mem.data() + kLanes * b, mv);
         store(sc_mem.data() + kLanes * b, sc);
@@ -200,6 +225,7 @@ inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg,
         }
       }
       while (y > 0 && !any_le(last, thr + 63)) last = load<S>(sc_mem.data() + kLanes * --y);
+      if constexpr (kSep) last |= (S)is_sep & kBig;
       return y + 1 == words ? last : S{} + kBig;
     });
   }
