@@ -63,7 +63,7 @@ class Run;
 
 /// The search of one input: regions of whole records in order, results in (end, pattern id)
 /// order, printed in the run's output mode.
-class InputRun {
+class InputRun : InputBase<Run> {
  public:
   InputRun(Run& run, const std::string& name);
 
@@ -86,17 +86,7 @@ class InputRun {
   std::uint64_t line_at(std::size_t rel);
   /// Whether line numbers are counted (-n; pairs always carry theirs in JSON).
   bool numbers() const noexcept;
-  void after_search(const SearchStats& s);
 
-  Run& run_;
-  const std::string& name_;
-  Out out_;
-  std::string prefix_;  // "NAME:" or ""
-  std::string json_name_;
-  std::uint64_t delivered_ = 0;
-  std::uint64_t lines_ = 0;  // records with a result
-  bool done_ = false;
-  double seconds_ = 0;
   std::vector<std::uint32_t> best_;  // --best: each pattern's minimum (kNoDistance: none)
   // The current region and the record of the last result in it (offsets relative to the region).
   std::string_view region_;
@@ -223,15 +213,8 @@ class Run : public RunBase {
   std::uint64_t reported = 0;
 };
 
-InputRun::InputRun(Run& run, const std::string& name) : run_(run), name_(name), out_(run.mode) {
-  if (run.with_filename) prefix_ = name + ":";
-  if (out_ == Out::json) json_name_ = json_string(name);
+InputRun::InputRun(Run& run, const std::string& name) : InputBase(run, name) {
   if (run.task == Task::best) best_.assign(run.patterns.size(), kNoDistance);
-}
-
-void InputRun::after_search(const SearchStats& s) {
-  seconds_ += s.seconds;
-  run_.add_stats(s);
 }
 
 bool InputRun::numbers() const noexcept { return run_.cfg.line_number || run_.task == Task::pairs; }
@@ -261,37 +244,26 @@ void InputRun::open_record(std::size_t rel) {
 void InputRun::flush_record() {
   if (!record_open_) return;
   record_open_ = false;
-  if (out_ != Out::lines) return;
-  Output& out = run_.out;
-  out.append(prefix_);
-  if (run_.cfg.line_number) {
-    out.number(record_line_);
-    out.append(":");
-  }
-  if (run_.cfg.byte_offset) {
-    out.number(base_ + record_begin_);
-    out.append(":");
-  }
+  if (mode_ != Out::lines) return;
+  put_line_head(record_line_, base_ + record_begin_);
   const std::uint64_t length = record_end_ - record_begin_;
   const std::uint64_t limit = run_.cfg.max_line_bytes;
-  if (limit != 0 && length > limit) {
-    out.append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"),
-                           results_word(record_results_, run_.task)));
-  } else {
-    out.append(region_.substr(record_begin_, length));
-  }
-  out.put(run_.terminator);
+  if (limit != 0 && length > limit)
+    put_elided(length, results_word(record_results_, run_.task));
+  else
+    run_.out.append(region_.substr(record_begin_, length));
+  run_.out.put(run_.terminator);
 }
 
 /// One result; returns false when this input needs no further result.
 bool InputRun::accept(const Result& res) {
   ++delivered_;
   ++run_.reported;
-  if (out_ == Out::quiet || out_ == Out::list) {
+  if (mode_ == Out::quiet || mode_ == Out::list) {
     done_ = true;
     return false;
   }
-  if (out_ == Out::count_matches) return true;
+  if (mode_ == Out::count_matches) return true;
   // The record of the result: the one holding its last byte (end - 1), or the pair's line.
   // (end >= 1, and a result's last byte is never the separator: no match contains it.)
   const std::size_t rel = static_cast<std::size_t>(res.end - base_ - 1);
@@ -299,18 +271,11 @@ bool InputRun::accept(const Result& res) {
   ++record_results_;
   Output& out = run_.out;
   const bool several = run_.patterns.size() > 1;
-  if (out_ == Out::only) {
-    out.append(prefix_);
-    if (run_.cfg.line_number) {
-      out.number(record_line_);
-      out.append(":");
-    }
+  if (mode_ == Out::only) {
     if (run_.task == Task::matches) {
-      if (run_.cfg.byte_offset) {
-        out.number(res.begin);
-        out.append(":");
-      }
+      put_line_head(record_line_, res.begin);
     } else {
+      put_line_head(record_line_, std::nullopt);
       out.number(res.end);
       out.append(":");
     }
@@ -329,7 +294,7 @@ bool InputRun::accept(const Result& res) {
                                 static_cast<std::size_t>(res.end - res.begin)));
     }
     out.put(run_.terminator);
-  } else if (out_ == Out::json) {
+  } else if (mode_ == Out::json) {
     out.append(run_.task == Task::matches ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
     out.append(json_name_);
     if (run_.cfg.line_number) {
@@ -377,7 +342,7 @@ void InputRun::search_region(std::string_view r, std::uint64_t base) {
         if (!accept(Result{0, base + e.end, e.distance, e.pattern_id, {}, false})) return false;
       return true;
     };
-    if (out_ == Out::count_matches && run_.task != Task::best) {
+    if (mode_ == Out::count_matches && run_.task != Task::best) {
       st = run_.task == Task::ends ? searcher.count_ends(r) : searcher.count(r);
       delivered_ += st.occurrences;
       run_.reported += st.occurrences;
@@ -386,16 +351,16 @@ void InputRun::search_region(std::string_view r, std::uint64_t base) {
     } else if (run_.task == Task::ends) {
       st = searcher.find_ends(r, end_sink);
     } else {
-      const ApproxBest b = out_ == Out::count_matches ? searcher.best(r) : searcher.best(r, &end_sink);
+      const ApproxBest b = mode_ == Out::count_matches ? searcher.best(r) : searcher.best(r, &end_sink);
       st = b.stats;
-      if (out_ == Out::count_matches) {
+      if (mode_ == Out::count_matches) {
         delivered_ += st.occurrences;
         run_.reported += st.occurrences;
       }
       for (std::size_t i = 0; i < b.distance.size() && i < best_.size(); ++i) best_[i] = b.distance[i];
     }
     st.bytes = r.size();
-    after_search(st);
+    add_search(st);
   }
   flush_record();
   // The next region's first line number.
@@ -426,13 +391,13 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
       ++record_results_;
       ++delivered_;
       ++run_.reported;
-      if (out_ == Out::quiet || out_ == Out::list) {
+      if (mode_ == Out::quiet || mode_ == Out::list) {
         done_ = true;
         break;
       }
-      if (out_ == Out::count_matches || out_ == Out::count_lines) continue;
+      if (mode_ == Out::count_matches || mode_ == Out::count_lines) continue;
       Output& out = run_.out;
-      if (out_ == Out::json) {
+      if (mode_ == Out::json) {
         out.append(R"({"type":"pair","file":)");
         out.append(json_name_);
         out.append(R"(,"line":)");
@@ -451,15 +416,7 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
         out.put("}\n");
         continue;
       }
-      out.append(prefix_);
-      if (run_.cfg.line_number) {
-        out.number(record_line_);
-        out.append(":");
-      }
-      if (run_.cfg.byte_offset) {
-        out.number(base + pos);
-        out.append(":");
-      }
+      put_line_head(record_line_, base + pos);
       if (run_.patterns.size() > 1) {
         out.number(i);
         out.append(":");
@@ -483,7 +440,7 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
   st.algorithm = "align";
   st.backend = Backend::cpu;
   st.threads = 1;
-  after_search(st);
+  add_search(st);
 }
 
 void InputRun::search_text(std::string_view text) {
@@ -518,12 +475,8 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
     search_text(all);
     return;
   }
-  std::size_t block = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
-  if (block == 0) {
-    const std::uint64_t cap = std::uint64_t{16} << 20;
-    block = static_cast<std::size_t>(
-        size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
-  }
+  const std::size_t block =
+      stream_block_bytes(run_.cfg.stream_block_bytes, size_hint, std::uint64_t{16} << 20);
   std::string buf;
   std::uint64_t base = 0;
   bool eof = false;
@@ -556,42 +509,22 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
 }
 
 void InputRun::report(bool mapped, std::uint64_t bytes) {
-  Output& out = run_.out;
-  switch (out_) {
-    case Out::quiet:
-      break;
-    case Out::list:
-      if (delivered_ > 0) {
-        out.append(name_);
-        out.put('\n');
-      }
-      break;
-    case Out::count_matches:
-    case Out::count_lines:
-      out.append(prefix_);
-      out.number(out_ == Out::count_matches ? delivered_ : lines_);
-      out.put('\n');
-      break;
-    case Out::json: {
-      nlohmann::ordered_json summary = {{"type", "summary"},        {"file", name_},
-                                        {"bytes", bytes},           {"occurrences", delivered_},
-                                        {"matching_lines", lines_}, {"input", mapped ? "mapped" : "streamed"},
-                                        {"seconds", seconds_}};
-      if (run_.task == Task::best) {
-        nlohmann::ordered_json best = nlohmann::ordered_json::array();
-        for (const std::uint32_t d : best_)
-          best.push_back(d == kNoDistance ? nlohmann::ordered_json() : nlohmann::ordered_json(d));
-        summary["best"] = best;
-      }
-      out.put(summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-      break;
+  if (mode_ == Out::json) {
+    nlohmann::ordered_json summary = json_summary(bytes);
+    summary["matching_lines"] = lines_;
+    summary["input"] = mapped ? "mapped" : "streamed";
+    summary["seconds"] = seconds_;
+    if (run_.task == Task::best) {
+      nlohmann::ordered_json best = nlohmann::ordered_json::array();
+      for (const std::uint32_t d : best_)
+        best.push_back(d == kNoDistance ? nlohmann::ordered_json() : nlohmann::ordered_json(d));
+      summary["best"] = best;
     }
-    case Out::count_per_pattern:  // search's only
-    case Out::lines:
-    case Out::only:
-      break;
+    put_json(summary);
+  } else {
+    report_name_or_count();
   }
-  if (::isatty(1) == 1) out.flush();
+  report_done();
 }
 
 }  // namespace

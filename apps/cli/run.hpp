@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -142,6 +144,102 @@ class RunBase {
  private:
   bool stats_;
 };
+
+/// The search of one input, the part every subcommand shares: its name and output prefix, the
+/// counts, the printed line's head, and the per-input report of -l, -c and --count-matches and the
+/// JSON summary's head. `R`: the subcommand's run (a RunBase with its config as `cfg`).
+template <class R>
+class InputBase {
+ protected:
+  InputBase(R& run, const std::string& name) : run_(run), name_(name), mode_(run.mode) {
+    if (run.with_filename) prefix_ = name + ":";
+    if (mode_ == OutputMode::json) json_name_ = json_string(name);
+  }
+
+  /// After each library search: its seconds (JSON summary) and the run's totals.
+  void add_search(const SearchStats& s) {
+    seconds_ += s.seconds;
+    run_.add_stats(s);
+  }
+
+  /// The head of a printed line or result: [FILE:], [LINE:] with -n, [OFFSET:] with -b (when
+  /// `offset` has a value).
+  void put_line_head(std::uint64_t line, std::optional<std::uint64_t> offset) {
+    Output& out = run_.out;
+    out.append(prefix_);
+    if (run_.cfg.line_number) {
+      out.number(line);
+      out.append(":");
+    }
+    if (run_.cfg.byte_offset && offset) {
+      out.number(*offset);
+      out.append(":");
+    }
+  }
+
+  /// A line longer than --max-line-bytes, in place of its text: its length and `results` (e.g.
+  /// "2 occurrences").
+  void put_elided(std::uint64_t length, const std::string& results) {
+    run_.out.append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"), results));
+  }
+
+  /// The per-input report of -l (the name, when something was found) and of -c and
+  /// --count-matches ([FILE:]COUNT); nothing for -q. Returns false in the other modes.
+  bool report_name_or_count() {
+    Output& out = run_.out;
+    switch (mode_) {
+      case OutputMode::quiet:
+        return true;
+      case OutputMode::list:
+        if (delivered_ > 0) {
+          out.append(name_);
+          out.put('\n');
+        }
+        return true;
+      case OutputMode::count_matches:
+      case OutputMode::count_lines:
+        out.append(prefix_);
+        out.number(mode_ == OutputMode::count_matches ? delivered_ : lines_);
+        out.put('\n');
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /// The JSON summary of the input, first fields: type, file, bytes, occurrences.
+  nlohmann::ordered_json json_summary(std::uint64_t bytes) const {
+    return {{"type", "summary"}, {"file", name_}, {"bytes", bytes}, {"occurrences", delivered_}};
+  }
+
+  void put_json(const nlohmann::ordered_json& j) {
+    run_.out.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  }
+
+  /// Ends the per-input report: interactive use shows each input's result as soon as it is known.
+  void report_done() {
+    if (::isatty(1) == 1) run_.out.flush();
+  }
+
+  R& run_;
+  const std::string& name_;
+  OutputMode mode_;
+  std::string prefix_;  // "NAME:" or ""
+  std::string json_name_;
+  std::uint64_t delivered_ = 0;  // results (occurrences, matches, ends, pairs)
+  std::uint64_t lines_ = 0;      // lines (records) with a result
+  bool done_ = false;            // the input needs no further result
+  double seconds_ = 0;
+};
+
+/// The bytes read per block when streaming: `configured` (--stream-block-bytes), else the input's
+/// size (`size_hint`, when known) within [64 KiB, cap], else `cap`.
+inline std::size_t stream_block_bytes(std::uint64_t configured, std::optional<std::uint64_t> size_hint,
+                                      std::uint64_t cap) {
+  if (configured != 0) return static_cast<std::size_t>(configured);
+  return static_cast<std::size_t>(
+      size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
+}
 
 /// The PATTERN operand. With -e/-f there is none: as grep, the first operand is a FILE (moved to
 /// c.files). Without them PATTERN is required: returns false after the message when it is missing.

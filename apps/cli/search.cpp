@@ -36,9 +36,9 @@ class Run;
 
 /// The search of one input: receives its occurrences in increasing order, window by window, and
 /// prints them in the run's mode.
-class InputSearch {
+class InputSearch : InputBase<Run> {
  public:
-  InputSearch(Run& run, const std::string& name, Mode mode);
+  InputSearch(Run& run, const std::string& name);
 
   /// Searches a mapped text (or an empty file) or a stream. `fd` >= 0: the mapped text is the
   /// regular file open as fd, and the exact searcher reads it on the GPU (ExactSearcher::
@@ -64,19 +64,10 @@ class InputSearch {
   void print_line(const MatchingLine& line);
   void after_search(const SearchStats& s);
 
-  Run& run_;
-  const std::string& name_;
-  Mode mode_;
   bool binary_ = false;
   std::uint64_t limit_;
-  std::uint64_t delivered_ = 0;
   std::vector<std::uint64_t> per_pattern_;  // --count-per-pattern
-  std::uint64_t lines_ = 0;
-  bool done_ = false;
   bool stopped_early_ = false;
-  double seconds_ = 0;
-  std::string prefix_;  // "NAME:" or ""
-  std::string json_name_;
   LineCounter counter_;
   std::optional<LineTracker<std::function<void(const MatchingLine&)>>> tracker_;
 };
@@ -106,7 +97,7 @@ class Run : public RunBase {
 
   void search_input(io::Input& in, const std::string& display_name) override {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
-    InputSearch s(*this, name, mode);
+    InputSearch s(*this, name);
     const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
     // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
     // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
@@ -191,14 +182,10 @@ class Run : public RunBase {
   std::uint64_t longest = 0;  // longest pattern, bytes
 };
 
-InputSearch::InputSearch(Run& run, const std::string& name, Mode mode)
-    : run_(run),
-      name_(name),
-      mode_(mode),
+InputSearch::InputSearch(Run& run, const std::string& name)
+    : InputBase(run, name),
       limit_(run.cfg.max_count < 0 ? std::numeric_limits<std::uint64_t>::max()
                                    : static_cast<std::uint64_t>(run.cfg.max_count)) {
-  if (run.with_filename) prefix_ = name + ":";
-  if (mode_ == Mode::json) json_name_ = json_string(name);
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
 }
 
@@ -238,15 +225,7 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
       tracker_->occurrence(offset);
       break;
     case Mode::only: {
-      out.append(prefix_);
-      if (run_.cfg.line_number) {
-        out.number(counter_.line_of(w, offset));
-        out.append(":");
-      }
-      if (run_.cfg.byte_offset) {
-        out.number(offset);
-        out.append(":");
-      }
+      put_line_head(run_.cfg.line_number ? counter_.line_of(w, offset) : 0, offset);
       if (run_.set) {
         if (run_.cfg.with_pattern_id) {
           out.number(id);
@@ -289,29 +268,17 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
 void InputSearch::print_line(const MatchingLine& line) {
   ++lines_;
   if (mode_ != Mode::lines) return;
-  Output& out = run_.out;
-  out.append(prefix_);
-  if (run_.cfg.line_number) {
-    out.number(line.line_number);
-    out.append(":");
-  }
-  if (run_.cfg.byte_offset) {
-    out.number(line.start);
-    out.append(":");
-  }
-  if (line.elided) {
-    out.append(fmt::format("[long line elided: {}, {}]", plural(line.length, "byte"),
-                           plural(line.occurrences, "occurrence")));
-  } else {
-    out.append(line.text);
-  }
-  out.put('\n');
+  put_line_head(line.line_number, line.start);
+  if (line.elided)
+    put_elided(line.length, plural(line.occurrences, "occurrence"));
+  else
+    run_.out.append(line.text);
+  run_.out.put('\n');
 }
 
 void InputSearch::after_search(const SearchStats& s) {
-  seconds_ += s.seconds;
   stopped_early_ = stopped_early_ || s.stopped_early;
-  run_.add_stats(s);
+  add_search(s);
 }
 
 void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
@@ -423,16 +390,12 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
   so.positions = !count;  // before the block size, which depends on it
-  so.block_bytes = static_cast<std::size_t>(run_.cfg.stream_block_bytes);
-  if (so.block_bytes == 0) {
-    // Blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a block holds
-    // 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file streamed by
-    // choice (--mmap never, empty, /proc) may be small: a block of its size, at least 64 KiB,
-    // keeps the buffers in proportion.
-    const std::uint64_t cap = so.positions ? std::uint64_t{16} << 20 : std::uint64_t{64} << 20;
-    so.block_bytes = static_cast<std::size_t>(
-        size_hint ? std::clamp<std::uint64_t>(*size_hint, std::uint64_t{64} << 10, cap) : cap);
-  }
+  // By default blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a
+  // block holds 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file
+  // streamed by choice (--mmap never, empty, /proc) may be small: a block of its size, at least
+  // 64 KiB, keeps the buffers in proportion.
+  so.block_bytes = stream_block_bytes(run_.cfg.stream_block_bytes, size_hint,
+                                      so.positions ? std::uint64_t{16} << 20 : std::uint64_t{64} << 20);
   so.line_context = lines;
   if (run_.set) {
     MultiStreamOptions mo;
@@ -491,54 +454,32 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
 
 void InputSearch::report(bool mapped, std::uint64_t bytes) {
   Output& out = run_.out;
-  switch (mode_) {
-    case Mode::quiet:
-      break;
-    case Mode::list:
-      if (delivered_ > 0) {
-        out.append(name_);
-        out.put('\n');
-      }
-      break;
-    case Mode::count_per_pattern:
-      // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
-      for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
-        out.append(prefix_);
-        out.number(per_pattern_[i]);
-        out.append(":");
-        if (run_.cfg.with_pattern_id) {
-          out.number(i);
-          out.append(":");
-        }
-        out.append((*run_.patterns)[i]);
-        out.put('\n');
-      }
-      break;
-    case Mode::count_matches:
-    case Mode::count_lines:
+  if (mode_ == Mode::count_per_pattern) {
+    // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
+    for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
       out.append(prefix_);
-      out.number(mode_ == Mode::count_matches ? delivered_ : lines_);
+      out.number(per_pattern_[i]);
+      out.append(":");
+      if (run_.cfg.with_pattern_id) {
+        out.number(i);
+        out.append(":");
+      }
+      out.append((*run_.patterns)[i]);
       out.put('\n');
-      break;
-    case Mode::json: {
-      nlohmann::ordered_json summary = {{"type", "summary"},
-                                        {"file", name_},
-                                        {"bytes", bytes},
-                                        {"occurrences", delivered_},
-                                        {"input", mapped ? "mapped" : "streamed"},
-                                        {"stopped_early", done_},
-                                        {"seconds", seconds_}};
-      out.put(summary.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-      break;
     }
-    case Mode::lines:
-    case Mode::only:
-      if (binary_ && delivered_ > 0)
-        out.put(fmt::format("binary file {} matches ({})\n", name_, plural(delivered_, "occurrence")));
-      break;
+  } else if (mode_ == Mode::json) {
+    nlohmann::ordered_json summary = json_summary(bytes);
+    summary["input"] = mapped ? "mapped" : "streamed";
+    summary["stopped_early"] = done_;
+    summary["seconds"] = seconds_;
+    put_json(summary);
+  } else if (mode_ == Mode::lines || mode_ == Mode::only) {
+    if (binary_ && delivered_ > 0)
+      out.put(fmt::format("binary file {} matches ({})\n", name_, plural(delivered_, "occurrence")));
+  } else {
+    report_name_or_count();
   }
-  // Interactive use: show each input's result as soon as it is known.
-  if (::isatty(1) == 1) out.flush();
+  report_done();
 }
 
 /// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
