@@ -257,7 +257,8 @@ TEST(ApproxPigeonhole, PeriodicTexts) {
 }
 
 TEST(ApproxPigeonhole, AutoRule) {
-  // Long pieces: pigeonhole; short ones (or none): the unfiltered verifier.
+  // Pieces of floor(m / (k + 1)) bytes: pigeonhole from 3 bytes on patterns of 5+ distinct bytes,
+  // from 10 bits (log2 of the distinct bytes per byte) on the others; else the verifier.
   const auto name = [](const std::string& p, ApproxMetric metric, std::uint32_t k) {
     return std::string(
         strmatch::detail::make_approx_algorithm("auto", ApproxInput{p, metric, '\n', k})->name());
@@ -266,9 +267,14 @@ TEST(ApproxPigeonhole, AutoRule) {
     const std::string verifier = metric == ApproxMetric::edit ? "myers" : "hamming";
     EXPECT_EQ(name("Torvalds", metric, 1), "pigeonhole");
     EXPECT_EQ(name("spin_unlock_irq", metric, 2), "pigeonhole");
+    EXPECT_EQ(name("struct", metric, 1), "pigeonhole");  // 3-byte pieces
+    EXPECT_EQ(name("static", metric, 2), verifier);      // 2-byte pieces
     EXPECT_EQ(name("Torvalds", metric, 7), verifier);
+    EXPECT_EQ(name("acgtacgt", metric, 1), verifier);        // DNA, 4-byte pieces: 8 bits
+    EXPECT_EQ(name("acgtacgtac", metric, 1), "pigeonhole");  // 5-byte pieces: 10 bits
+    EXPECT_EQ(name("abababababab", metric, 1), verifier);    // two letters, 6 bytes: 6 bits
+    EXPECT_EQ(name(std::string(40, 'a'), metric, 0), verifier);
     EXPECT_EQ(name("ab", metric, 1), verifier);
-    EXPECT_EQ(name("ab", metric, 5), verifier);
   }
 }
 

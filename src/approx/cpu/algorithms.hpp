@@ -17,10 +17,10 @@ std::unique_ptr<ApproxAlgorithm> make_approx_hamming(const ApproxInput& input);
 /// pattern-set kernels) bound the windows of ends the verifier (myers for edit, hamming for
 /// Hamming) runs on (pigeonhole.cpp). Both metrics.
 std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole(const ApproxInput& input);
-/// pigeonhole with the pieces found by `search`: "exact" (one exact kernel per distinct piece, run
-/// one after the other; "auto" picks it), or a pattern-set algorithm name ("teddy", "fdr",
-/// "aho-corasick", ...) over the distinct pieces at once, scanning `block` text bytes at a time (0:
-/// the default, 256 KiB); for tests and benchmarks.
+/// pigeonhole with the pieces found by `search`: "auto" (the measured choice, pigeonhole.cpp),
+/// "exact" (one exact kernel per distinct piece, run one after the other), or a pattern-set algorithm name
+/// ("teddy", "fdr", "aho-corasick", ...) over the distinct pieces at once, scanning `block` text bytes at a
+/// time (0: the default, 256 KiB); for tests and benchmarks.
 std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& input,
                                                              std::string_view search, std::size_t block);
 /// myers and hamming with the kernels of exactly `level` (scalar, avx2 or avx512bw; other levels
@@ -28,7 +28,8 @@ std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& 
 /// path in one process. Throws InvalidArgument when the CPU lacks `level`.
 std::unique_ptr<ApproxAlgorithm> make_approx_myers_at_level(const ApproxInput& input, SimdLevel level);
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput& input, SimdLevel level);
-/// hamming for the Hamming metric, myers for edit (registry.cpp gives the reason).
+/// pigeonhole when its pieces are long enough to be rare, else hamming for the Hamming metric and
+/// myers for edit (registry.cpp gives the rule and the figures).
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input);
 
 }  // namespace strmatch::detail

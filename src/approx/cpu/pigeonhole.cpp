@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "approx/cpu/algorithms.hpp"
+#include "core/cpu/simd_level.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
+#include "multi/cpu/fdr_levels.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/pattern_table.hpp"
 
@@ -64,7 +66,7 @@ class Pigeonhole final : public ApproxAlgorithm {
       shortest_tail_ = std::min(shortest_tail_, m_ - o);
       longest_piece_ = std::max(longest_piece_, e - o);
     }
-    search_ = std::string(search == "auto" ? "exact" : search);
+    search_ = std::string(search == "auto" ? auto_search() : search);
     if (search_ == "exact") {
       for (const Piece& p : pieces_) exact_.push_back(make_exact_algorithm("auto", p.bytes));
     } else {
@@ -83,6 +85,29 @@ class Pigeonhole final : public ApproxAlgorithm {
       }
       multi_ = multi::make_multi_algorithm(search_, std::move(table));
     }
+  }
+
+  /// How the pieces are found (measured with bench/approx/cpu's pigeonhole cases, Linux source, one
+  /// thread, ms per 16 MB): one exact kernel per distinct piece, one after the other, up to two
+  /// pieces (Torvalds k1 1.0 vs teddy 1.8, fdr 1.1; mutex_unlock k1 1.2 vs 1.9, 1.2) and on small
+  /// alphabets (DNA, every L and k: exact 0.3-0.9x teddy's time); three or more pieces of 4+ bytes:
+  /// fdr's VBMI loop (mutex_unlock k2 7.8 vs exact 9.5, teddy 11.7; EXPORT_SYMBOL k2 1.1 vs 1.9,
+  /// 1.8; spin_unlock_irq k2 1.0 vs 1.7, 2.0); of 3+ bytes: teddy (k3: mutex_unlock 9.7 vs exact
+  /// 11.1, fdr 22.5; EXPORT_SYMBOL 1.4 vs 2.4, 12.5; spin_unlock_irq 9.7 vs 10.6, 21.6).
+  std::string auto_search() const {
+    std::size_t shortest = ~std::size_t{0}, distinct = 0;
+    bool seen[256] = {};
+    for (const Piece& p : pieces_) {
+      shortest = std::min(shortest, p.bytes.size());
+      for (const char c : p.bytes) {
+        distinct += seen[static_cast<std::uint8_t>(c)] ? 0 : 1;
+        seen[static_cast<std::uint8_t>(c)] = true;
+      }
+    }
+    if (pieces_.size() < 3 || distinct < 5) return "exact";
+    if (shortest >= 4 && simd_level() >= SimdLevel::avx512bw && multi::fdr_vbmi_supported()) return "fdr";
+    if (shortest >= 3 && multi::teddy_level() != "scalar") return "teddy";
+    return "exact";
   }
 
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
