@@ -169,8 +169,7 @@ class Run : public RunBase {
       } else {
         const auto source = in.stream();
         progress.start_file(name, in.size());
-        s.search_stream(*source, in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size())
-                                                                     : std::nullopt);
+        s.search_stream(*source, size_hint(in));
         ++streamed_files;
         s.report(false, source->bytes_read());
       }
@@ -181,15 +180,13 @@ class Run : public RunBase {
   }
 
   void print_stats() override {
-    fmt::print(stderr,
-               "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} cells = {:.3f} GCUPS; {} ({} mapped, "
-               "{} streamed); {} ({}); {} {}; k {}, metric {}, mode {}; algorithm {}, backend {}, {}\n",
-               total.bytes, total.seconds, total.gbps(), total.cells, total.gcups(),
-               plural(mapped_files + streamed_files, "file"), mapped_files, streamed_files,
-               results_word(reported, task), task == Task::best ? "at the best distance" : "reported",
-               plural(patterns.size(), "pattern"), fmt::format("({}..{} bytes)", shortest(), longest()),
-               cfg.max_errors, cfg.metric, cfg.mode, total.algorithm.empty() ? "-" : total.algorithm,
-               to_string(total.backend), plural(std::max(max_threads, 1u), "thread"));
+    fmt::print(
+        stderr,
+        "strmatch: stats: {}; {} cells = {:.3f} GCUPS; {}; {} ({}); {} ({}..{} bytes); k {}, metric {}, "
+        "mode {}; {}\n",
+        stats_throughput(), total.cells, total.gcups(), stats_files(), results_word(reported, task),
+        task == Task::best ? "at the best distance" : "reported", plural(patterns.size(), "pattern"),
+        shortest(), longest(), cfg.max_errors, cfg.metric, cfg.mode, stats_engine(std::max(max_threads, 1u)));
   }
 
   std::size_t shortest() const {

@@ -123,6 +123,20 @@ class RunBase {
     return any_match ? 0 : 1;
   }
 
+  /// --stats pieces: "B bytes in S s = G GB/s", "N files (M mapped, S streamed)", and "algorithm A,
+  /// backend B, T threads" (`threads`: the count to print).
+  std::string stats_throughput() const {
+    return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
+  }
+  std::string stats_files() const {
+    return fmt::format("{} ({} mapped, {} streamed)", plural(mapped_files + streamed_files, "file"),
+                       mapped_files, streamed_files);
+  }
+  std::string stats_engine(unsigned threads) const {
+    return fmt::format("algorithm {}, backend {}, {}", total.algorithm.empty() ? "-" : total.algorithm,
+                       to_string(total.backend), plural(threads, "thread"));
+  }
+
   io::MapPolicy policy;
   Output out;
   Progress progress;
@@ -231,6 +245,11 @@ class InputBase {
   bool done_ = false;            // the input needs no further result
   double seconds_ = 0;
 };
+
+/// The size of a streamed input when it is known (a regular file), for the block size.
+inline std::optional<std::uint64_t> size_hint(const io::Input& in) {
+  return in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size()) : std::nullopt;
+}
 
 /// The bytes read per block when streaming: `configured` (--stream-block-bytes), else the input's
 /// size (`size_hint`, when known) within [64 KiB, cap], else `cap`.

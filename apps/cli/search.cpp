@@ -134,8 +134,7 @@ class Run : public RunBase {
         std::string head = check_binary ? io::read_up_to(*source, cfg.binary_probe_bytes) : std::string();
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
         io::PrefixedSource src(std::move(head), *source);
-        s.search_stream(src, in.kind() == io::InputKind::regular ? std::optional<std::uint64_t>(in.size())
-                                                                 : std::nullopt);
+        s.search_stream(src, size_hint(in));
         ++streamed_files;
         s.report(false, source->bytes_read());
       }
@@ -146,13 +145,8 @@ class Run : public RunBase {
   }
 
   void print_stats() override {
-    fmt::print(stderr,
-               "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s; {} ({} mapped, {} streamed); {}; "
-               "algorithm {}, backend {}, {}\n",
-               total.bytes, total.seconds, total.gbps(), plural(mapped_files + streamed_files, "file"),
-               mapped_files, streamed_files, plural(total.occurrences, "occurrence"),
-               total.algorithm.empty() ? "-" : total.algorithm, to_string(total.backend),
-               plural(max_threads, "thread"));
+    fmt::print(stderr, "strmatch: stats: {}; {}; {}; {}\n", stats_throughput(), stats_files(),
+               plural(total.occurrences, "occurrence"), stats_engine(max_threads));
     if (set) {
       const PatternSetStats& ps = set->stats();
       fmt::print(stderr,
