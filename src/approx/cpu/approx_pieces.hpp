@@ -88,7 +88,7 @@ inline std::vector<Segment> cut_segments(std::size_t n, std::size_t from, std::s
 
 /// True when cutting (from, n] into `parts` segments of `overlap` pays and is well formed.
 inline bool segment_worthwhile(std::size_t n, std::size_t from, std::size_t overlap, std::size_t parts) {
-  return parts > 1 && n > from && n - from >= 4 * parts * (overlap + 16);
+  return parts > 1 && n > from && n - from >= 2 * parts * (overlap + 16);
 }
 
 }  // namespace strmatch::detail

@@ -4,7 +4,8 @@
 // (only the blocks that can still hold a cell <= k are computed). O(ceil(m / 64) n) word
 // operations, fewer with the cut-off; edit metric only.
 //
-// SIMD across text segments: a piece is cut into 8 (AVX-512) or 4 (AVX2) segments that overlap by
+// SIMD across text segments: a piece is cut into 16 (AVX-512: two vectors) or 4 (AVX2) segments
+// that overlap by
 // m + k - 1 bytes (2m - 2 for the minimum, which then needs no k), one 64-bit lane each, so every
 // lane owns its ends (approx_pieces.hpp); short pieces run the one-lane (scalar) copy of the same
 // kernel. Record separators do not cut the piece: a lane that reads one restarts its DP there
@@ -58,30 +59,39 @@ struct MyersRun {
 
 }  // namespace
 
-// The kernel, once per level (myers_lanes.hpp).
+// The kernel, once per level (myers_lanes.hpp): one lane (scalar), 4 (AVX2: one vector), 16
+// (AVX-512: two vectors, which hide the recurrence's latency better than one; two AVX2 vectors did
+// not pay in our measurements).
 #define STRMATCH_MYERS_NS myers_scalar
 #define STRMATCH_MYERS_LANES 1
+#define STRMATCH_MYERS_WIDTH 1
 #include "approx/cpu/myers_lanes.hpp"
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
+
+#undef STRMATCH_MYERS_WIDTH
 
 #ifdef STRMATCH_X86
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt")
 #define STRMATCH_MYERS_NS myers_avx2
 #define STRMATCH_MYERS_LANES 4
+#define STRMATCH_MYERS_WIDTH 4
 #include "approx/cpu/myers_lanes.hpp"
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
+#undef STRMATCH_MYERS_WIDTH
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw")
 #define STRMATCH_MYERS_NS myers_avx512
-#define STRMATCH_MYERS_LANES 8
+#define STRMATCH_MYERS_LANES 16
+#define STRMATCH_MYERS_WIDTH 8
 #include "approx/cpu/myers_lanes.hpp"
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
+#undef STRMATCH_MYERS_WIDTH
 #pragma GCC pop_options
 #endif
 
@@ -101,20 +111,22 @@ void run_level(MyersRun& r, Kernel&& kernel) {
 void search_piece(const MyersCode& code, MyersRun& r, std::size_t from, SimdLevel level) {
   const std::size_t overlap = r.minimum ? 2 * code.m - 1 : code.m + r.k;
   std::size_t columns = 0;
+  const auto lanes = [&](std::size_t parts, auto&& kernel) {
+    if (!segment_worthwhile(r.n, from, overlap, parts)) return false;
+    const auto seg = cut_segments(r.n, from, overlap, parts, &columns);
+    if (seg.empty()) return false;
+    run_level(r, [&](auto sep) { kernel(sep, seg.data()); });
+    return true;
+  };
 #ifdef STRMATCH_X86
-  if (level >= SimdLevel::avx512bw && segment_worthwhile(r.n, from, overlap, 8)) {
-    const auto seg = cut_segments(r.n, from, overlap, 8, &columns);
-    if (!seg.empty())
-      return run_level(r, [&](auto sep) {
-        myers_avx512::run_segments<decltype(sep)::value>(code, r, seg.data(), columns);
-      });
-  }
-  if (level >= SimdLevel::avx2 && segment_worthwhile(r.n, from, overlap, 4)) {
-    const auto seg = cut_segments(r.n, from, overlap, 4, &columns);
-    if (!seg.empty())
-      return run_level(
-          r, [&](auto sep) { myers_avx2::run_segments<decltype(sep)::value>(code, r, seg.data(), columns); });
-  }
+  if (level >= SimdLevel::avx512bw && lanes(16, [&](auto sep, const Segment* seg) {
+        myers_avx512::run_segments<decltype(sep)::value>(code, r, seg, columns);
+      }))
+    return;
+  if (level >= SimdLevel::avx2 && lanes(4, [&](auto sep, const Segment* seg) {
+        myers_avx2::run_segments<decltype(sep)::value>(code, r, seg, columns);
+      }))
+    return;
 #else
   (void)level;
 #endif

@@ -1,7 +1,10 @@
 // Internal, included by myers.cpp only, once per SIMD level (no include guard on purpose): Myers'
 // bit-vector kernel over STRMATCH_MYERS_LANES text segments at once, one 64-bit lane per segment
 // (GCC vector extensions; the includer sets the target with #pragma GCC target). Expects
-// STRMATCH_MYERS_NS (the namespace of this copy), STRMATCH_MYERS_LANES (1, 4 or 8), and MyersCode,
+// STRMATCH_MYERS_NS (the namespace of this copy), STRMATCH_MYERS_LANES (segments at once: a
+// multiple of the width), STRMATCH_MYERS_WIDTH (64-bit lanes per machine vector: 8 for AVX-512, 4
+// for AVX2, 1 for scalar code; two or more vectors per step hide the latency of the recurrence's
+// dependency chain, about ten operations per column), and MyersCode,
 // MyersRun and the segment helpers (approx_pieces.hpp) declared before the include.
 //
 // The recurrence (G. Myers, "A fast bit-vector algorithm for approximate string matching based on
@@ -26,26 +29,53 @@ typedef std::int64_t S __attribute__((vector_size(8 * kLanes)));
 
 /// table[idx[l]] for every lane.
 inline __attribute__((always_inline)) U gather(const std::uint64_t* table, U idx) {
-#if STRMATCH_MYERS_LANES == 8
+#if STRMATCH_MYERS_WIDTH == 8
+  union {
+    U v;
+    __m512i h[kLanes / 8];
+  } in{idx}, out;
   // The masked form: GCC 12's plain one reads an undefined source register (-Wmaybe-uninitialized).
-  return (U)_mm512_mask_i64gather_epi64(_mm512_setzero_si512(), 0xff, (__m512i)idx, table, 8);
-#elif STRMATCH_MYERS_LANES == 4
-  return (U)_mm256_i64gather_epi64(reinterpret_cast<const long long*>(table), (__m256i)idx, 8);
+  for (int h = 0; h < kLanes / 8; ++h)
+    out.h[h] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), 0xff, in.h[h], table, 8);
+  return out.v;
+#elif STRMATCH_MYERS_WIDTH == 4
+  union {
+    U v;
+    __m256i h[kLanes / 4];
+  } in{idx}, out;
+  for (int h = 0; h < kLanes / 4; ++h)
+    out.h[h] = _mm256_i64gather_epi64(reinterpret_cast<const long long*>(table), in.h[h], 8);
+  return out.v;
 #else
-  U r = {table[idx[0]]};
+  U r;
+  for (int l = 0; l < kLanes; ++l) r[l] = table[idx[l]];
   return r;
 #endif
 }
 
 /// True when some lane of a is <= x.
 inline __attribute__((always_inline)) bool any_le(S a, std::int64_t x) {
-#if STRMATCH_MYERS_LANES == 8
-  return _mm512_cmple_epi64_mask((__m512i)a, _mm512_set1_epi64(x)) != 0;
-#elif STRMATCH_MYERS_LANES == 4
-  return _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(x + 1), (__m256i)a))) !=
-         0;
+#if STRMATCH_MYERS_WIDTH == 8
+  union {
+    S v;
+    __m512i h[kLanes / 8];
+  } in{a};
+  __mmask8 any = 0;
+  for (int h = 0; h < kLanes / 8; ++h) any |= _mm512_cmple_epi64_mask(in.h[h], _mm512_set1_epi64(x));
+  return any != 0;
+#elif STRMATCH_MYERS_WIDTH == 4
+  union {
+    S v;
+    __m256i h[kLanes / 4];
+  } in{a};
+  __m256i any = _mm256_setzero_si256();
+  for (int h = 0; h < kLanes / 4; ++h)
+    any = _mm256_or_si256(any, _mm256_cmpgt_epi64(_mm256_set1_epi64x(x + 1), in.h[h]));
+  return _mm256_movemask_pd(_mm256_castsi256_pd(any)) != 0;
 #else
-  return a[0] <= x;
+  bool any = false;
+  for (int l = 0; l < kLanes; ++l) any |= a[l] <= x;
+  return any;
 #endif
 }
 
@@ -83,6 +113,17 @@ inline __attribute__((always_inline)) void block_step(U eq, U& pv, U& mv, S& sc,
   sc += (S)ohp - (S)ohm;
   hp = ohp;
   hm = ohm;
+}
+
+/// All ones in the lanes where the byte idx (0..255) is the separator sep_v, zero elsewhere: (idx ^
+/// sep) - 1 borrows into the top bit only when they are equal (adds and shifts only, no compare:
+/// GCC lowers a vector compare of two AVX-512 vectors poorly), a compare for narrower vectors.
+inline __attribute__((always_inline)) U separator_lanes(U idx, U sep_v) {
+#if STRMATCH_MYERS_WIDTH == 8
+  return U{} - (((idx ^ sep_v) - 1) >> 63);
+#else
+  return (U)(idx == sep_v);  // one compare where a vector is one machine register
+#endif
 }
 
 /// Resets the lanes of `is_sep` (all ones there, zero elsewhere) to a text start's state: pv all
@@ -188,7 +229,7 @@ inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg,
       U hp = U{}, hm = U{};
       block_step(gather(code.peq.data(), idx), pv, mv, sc, hp, hm, last_row);
       if constexpr (kSep) {
-        const U is_sep = (U)(idx == sep_v);
+        const U is_sep = separator_lanes(idx, sep_v);
         reset_lanes(is_sep, pv, mv, sc, static_cast<std::int64_t>(m));
         return sc | ((S)is_sep & kBig);
       }
@@ -199,7 +240,7 @@ inline void run_segments(const MyersCode& code, MyersRun& r, const Segment* seg,
     scan([&](U idx) {
       U hp = U{}, hm = U{};
       U is_sep = U{};
-      if constexpr (kSep) is_sep = (U)(idx == sep_v);
+      if constexpr (kSep) is_sep = separator_lanes(idx, sep_v);
       auto step = [&](std::size_t b) {
         U pv = load<U>(pv_mem.data() + kLanes * b), mv = load<U>(mv_mem.data() + kLanes * b);
         S sc = load<S>(sc_mem.data() + kLanes * b);
