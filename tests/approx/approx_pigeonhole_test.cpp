@@ -257,7 +257,7 @@ TEST(ApproxPigeonhole, PeriodicTexts) {
 }
 
 TEST(ApproxPigeonhole, AutoRule) {
-  // Pieces of floor(m / (k + 1)) bytes: pigeonhole from 3 bytes on patterns of 5+ distinct bytes,
+  // Pieces of floor(m / (k + 1)) bytes: pigeonhole from 2 bytes on patterns of 5+ distinct bytes,
   // from 10 bits (log2 of the distinct bytes per byte) on the others; else the verifier.
   const auto name = [](const std::string& p, ApproxMetric metric, std::uint32_t k) {
     return std::string(
@@ -267,8 +267,8 @@ TEST(ApproxPigeonhole, AutoRule) {
     const std::string verifier = metric == ApproxMetric::edit ? "myers" : "hamming";
     EXPECT_EQ(name("Torvalds", metric, 1), "pigeonhole");
     EXPECT_EQ(name("spin_unlock_irq", metric, 2), "pigeonhole");
-    EXPECT_EQ(name("struct", metric, 1), "pigeonhole");  // 3-byte pieces
-    EXPECT_EQ(name("static", metric, 2), verifier);      // 2-byte pieces
+    EXPECT_EQ(name("struct", metric, 2), "pigeonhole");  // 2-byte pieces
+    EXPECT_EQ(name("static", metric, 3), verifier);      // 1-byte pieces
     EXPECT_EQ(name("Torvalds", metric, 7), verifier);
     EXPECT_EQ(name("acgtacgt", metric, 1), verifier);        // DNA, 4-byte pieces: 8 bits
     EXPECT_EQ(name("acgtacgtac", metric, 1), "pigeonhole");  // 5-byte pieces: 10 bits

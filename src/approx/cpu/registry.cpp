@@ -35,12 +35,14 @@ bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
 // the only algorithm with an early exit per window; edit: myers, whose bit-parallel columns (64 rows
 // per word, SIMD across segments) beat every O(m)-per-byte DP (dp, wavefront) at every m.
 // pigeonhole (the filter) when its k + 1 pieces of floor(m / (k + 1)) = L bytes are long enough to
-// be rare: L >= 3 for patterns of 5+ distinct bytes (text), L >= ceil(10 / log2(distinct bytes))
-// for the others (DNA: L >= 5; two letters: 10). Measured (bench/approx/cpu, pigeonhole cases, one
+// be rare: L >= 2 for patterns of 5+ distinct bytes (text: 2-byte pieces won 4 of the 5 cases
+// below, by up to 25x, and lost the fifth by 1.0-1.2x), L >= ceil(10 / log2(distinct bytes)) for
+// the others (DNA: L >= 5; two letters: 10). Measured (bench/approx/cpu, pigeonhole cases, one
 // thread, count of ends, 16 MB, AMD EPYC with AVX-512, ms, pigeonhole vs myers): Linux source
-// (lines): L = 2: Torvalds k3 19 vs 32, static k2 38.5 vs 37.6 (and 74 vs 62 in a noisier run);
-// L = 3: mutex_unlock k3 11 vs 32, spin_unlock_irq k3 10.6 vs 34, struct k2 19-20 vs 33; L = 4:
-// Torvalds k1 about 1 vs 33 (kfree k1, L = 2: 5 vs 33). Uniform DNA: k1: L = 2: 448 vs 90, L = 3:
+// (lines): L = 2: Torvalds k2 3.1 vs 76, Torvalds k3 19 vs 32, kfree k1 5.1 vs 33, struct k2 20.5
+// vs 32.8, static k2 38.5 vs 37.6 (and 74 vs 62 in a noisier run);
+// L = 3: mutex_unlock k3 11 vs 32, spin_unlock_irq k3 10.6 vs 34; L = 4: Torvalds k1 about 1 vs
+// 33. Uniform DNA: k1: L = 2: 448 vs 90, L = 3:
 // 137 vs 73, L = 4: 42 vs 55, L = 5: 18 vs 41, L = 8: 5 vs 43; k3: L = 3: 220 vs 46, L = 4: 92 vs
 // 43, L = 5: 30 vs 42, L = 6: 24 vs 28, L = 8: 10 vs 48. Two letters: not measured (10 bits per
 // piece, as DNA's 5 bytes).
@@ -54,7 +56,7 @@ bool pigeonhole_pays(const ApproxInput& input) {
     distinct += seen[b] ? 0 : 1;
     seen[b] = true;
   }
-  if (distinct >= 5) return piece >= 3;
+  if (distinct >= 5) return piece >= 2;
   if (distinct <= 1) return false;  // a run of one byte: its pieces occur wherever the text repeats it
   const double bits = std::log2(static_cast<double>(distinct));
   return static_cast<double>(piece) * bits >= 10.0 - 1e-9;
