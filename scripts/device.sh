@@ -120,7 +120,7 @@ rg_path() { chmod +x "$carry/rg" 2>/dev/null; [ -x "$carry/rg" ] && echo "$carry
 
 # ---- test -----------------------------------------------------------------------------------------
 if has test; then
-  case $problem in exact) filter='*-Multi*' ;; multi) filter='Multi*' ;; approx) filter='ApproxCuda*' ;; all) filter='*' ;; esac
+  case $problem in exact) filter='*-Multi*:*Approx*' ;; multi) filter='Multi*' ;; approx) filter='*Approx*' ;; all) filter='*' ;; esac
   filter=${TEST_FILTER:-$filter}
   t=$(now)
   timeout ${TEST_TIMEOUT:-300} $b/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/cuda-tests.log" 2>&1
@@ -139,11 +139,11 @@ if has sanitize; then
   command -v compute-sanitizer || echo "compute-sanitizer: not found"
   for p in $problems; do
     if [ $p = approx ]; then
-      mem=${MEMCHECK_FILTER:-'ApproxCuda*'}
-      race=${RACECHECK_FILTER:-'ApproxCudaEdge.*:ApproxCudaDifferential.Separators'}
+      mem=${MEMCHECK_FILTER:-'*Approx*'}
+      race=${RACECHECK_FILTER:-'*Approx*'}
     elif [ $p = exact ]; then
-      mem=${MEMCHECK_FILTER:-'*-Multi*'}
-      race=${RACECHECK_FILTER:-'*-Multi*'}
+      mem=${MEMCHECK_FILTER:-'*-Multi*:*Approx*'}
+      race=${RACECHECK_FILTER:-'*-Multi*:*Approx*'}
     else
       mem=${MEMCHECK_FILTER:-'Multi*:-MultiCudaLong.*'}
       race=${RACECHECK_FILTER:-MultiCudaEdge.DuplicatePatterns:MultiCudaEdge.NestedPatterns:MultiCudaEdge.NulAndFFBytes:MultiCudaEdge.UnalignedDevicePointers:MultiCudaDifferential.StreamingChunkBoundaries}

@@ -46,11 +46,9 @@ enum class Algo { myers, hamming, wavefront };
 
 std::uint64_t value_or(std::uint64_t v, std::uint64_t fallback) { return v != 0 ? v : fallback; }
 
-/// STRMATCH_APPROX_WAVEFRONT_BLOCKS when core/env.cpp declares it, else 0.
+/// STRMATCH_APPROX_WAVEFRONT_BLOCKS (0: unset).
 std::uint64_t wavefront_blocks_from_env() {
-  for (const env::Variable& v : env::variables())
-    if (v.name == "STRMATCH_APPROX_WAVEFRONT_BLOCKS") return env::unsigned_value(v.name).value_or(0);
-  return 0;
+  return env::unsigned_value("STRMATCH_APPROX_WAVEFRONT_BLOCKS").value_or(0);
 }
 
 /// The register kernels' word counts (64-bit words; 0 stands for one 32-bit word, m <= 32).

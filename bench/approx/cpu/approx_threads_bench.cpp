@@ -1,0 +1,265 @@
+// The CPU side of approximate search's experiments, through the public API (ApproxSearcher), one
+// thread and every thread, CSV + markdown (bench/common):
+//   table1  Man and Song's Table 1 (shared/seeds 000): n = 2^22 random bytes over {0, 1}, m = 32 ..
+//           1024, task best (the minimum and its ends): `dp` one thread (m <= 128), `myers` one thread
+//           and all threads, Edlib's HW mode (EDLIB_TASK_LOC) on the same core when linked; the
+//           paper's serial Xeon X7460 and GTX 580 times beside.
+//   scale   random DNA (1 GB by default, --scale-bytes), m = 16, 32, 64, 128, 256, 1024, k = 0, m/20,
+//           m/10, count of ends with `myers`, one thread and all threads: GCUPS and the scaling
+//           (all-thread speed / (threads x one-thread speed)). Long patterns run on a prefix of the
+//           text on one thread (--scale-single-bytes) so the section fits a device call.
+// usage: strmatch_bench_approx_threads [--sections table1,scale] [--out DIR] [--tag MACHINE]
+//        [--reps N] [--scale-bytes N] [--scale-single-bytes N]
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/results.hpp"
+#include "common/timing.hpp"
+#include "core/clock.hpp"
+#include "strmatch/approx.hpp"
+
+#ifdef STRMATCH_BENCH_EDLIB
+#include <edlib.h>
+#endif
+
+namespace {
+
+namespace b = strmatch::bench;
+using strmatch::ApproxOptions;
+using strmatch::ApproxSearcher;
+
+struct Row {
+  std::string section, tool;
+  unsigned threads = 1;
+  std::uint64_t m = 0, k = 0, n = 0, results = 0;
+  std::uint32_t distance = 0;
+  double seconds = 0, paper_cpu_ms = 0, paper_gpu_ms = 0, one_thread_seconds = 0;
+};
+
+std::string g_out = "bench/results/approx", g_tag = "dev-2core";
+int g_reps = 3;
+std::uint64_t g_scale_bytes = 1000000000, g_scale_single_bytes = 200000000;
+
+void write(const std::string& section, const std::vector<Row>& rows) {
+  const std::vector<b::Column> cols = {{"section"},
+                                       {"tool"},
+                                       {"threads", true},
+                                       {"m", true},
+                                       {"k", true},
+                                       {"n", true},
+                                       {"distance", true},
+                                       {"results", true},
+                                       {"seconds", true},
+                                       {"gcups", true},
+                                       {"scaling", true},
+                                       {"paper_xeon_ms", true},
+                                       {"x_paper_xeon", true},
+                                       {"paper_gtx580_ms", true},
+                                       {"x_paper_gtx580", true}};
+  b::ResultTable csv(cols), md(cols);
+  for (const Row& r : rows) {
+    const double cells = static_cast<double>(r.m) * static_cast<double>(r.n);
+    const double gcups = r.seconds > 0 ? cells / r.seconds / 1e9 : b::kNaN;
+    const double scaling =
+        r.one_thread_seconds > 0 && r.threads > 1 ? r.one_thread_seconds / r.seconds / r.threads : b::kNaN;
+    const auto ratio = [&](double paper_ms) { return paper_ms > 0 ? paper_ms / 1e3 / r.seconds : b::kNaN; };
+    const auto paper = [](double ms) { return ms > 0 ? ms : b::kNaN; };
+    const std::string distance = r.section == "table1" ? b::format_count(r.distance) : "";
+    b::ResultRow row = {r.section,
+                        r.tool,
+                        b::format_count(r.threads),
+                        b::format_count(r.m),
+                        b::format_count(r.k),
+                        b::format_count(r.n),
+                        distance,
+                        b::format_count(r.results)};
+    csv.add([&] {
+      auto c = row;
+      for (const auto& v :
+           {b::format_number("%.6f", r.seconds), b::format_number("%.3f", gcups),
+            b::format_number("%.3f", scaling), b::format_number("%.1f", paper(r.paper_cpu_ms)),
+            b::format_number("%.1f", ratio(r.paper_cpu_ms)), b::format_number("%.2f", paper(r.paper_gpu_ms)),
+            b::format_number("%.1f", ratio(r.paper_gpu_ms))})
+        c.push_back(v);
+      return c;
+    }());
+    md.add([&] {
+      auto c = row;
+      for (const auto& v :
+           {b::format_number("%.4f", r.seconds), b::format_number("%.2f", gcups),
+            b::format_number("%.2f", scaling), b::format_number("%.1f", paper(r.paper_cpu_ms)),
+            b::format_number("%.0f", ratio(r.paper_cpu_ms)), b::format_number("%.2f", paper(r.paper_gpu_ms)),
+            b::format_number("%.1f", ratio(r.paper_gpu_ms))})
+        c.push_back(v);
+      return c;
+    }());
+  }
+  const std::string prefix = g_out + "/" + section + "-cpu_" + g_tag;
+  if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());
+}
+
+/// The best of g_reps runs of f(), seconds.
+template <typename F>
+double best_time(F&& f) {
+  std::vector<double> samples;
+  for (int r = 0; r < g_reps; ++r) {
+    const auto start = strmatch::detail::Clock::now();
+    f();
+    samples.push_back(strmatch::detail::seconds_since(start));
+  }
+  return *std::min_element(samples.begin(), samples.end());
+}
+
+std::string random_over(std::mt19937_64& rng, std::size_t n, std::string_view alphabet) {
+  std::string s(n, '\0');
+  for (auto& c : s) c = alphabet[rng() % alphabet.size()];
+  return s;
+}
+
+// The paper's Table 1 (ms): serial Xeon X7460 and GTX 580 (best block count), m = 32 .. 1024.
+struct Paper {
+  std::uint64_t m;
+  double xeon_ms, gtx580_ms;
+};
+constexpr Paper kPaper[] = {{32, 701.8, 23.46}, {64, 1364, 29.13},   {128, 2683, 48.40},
+                            {256, 5295, 91.83}, {512, 10560, 181.3}, {1024, 27720, 419.6}};
+
+void table1() {
+  std::mt19937_64 rng(20261124);
+  const std::string text = random_over(rng, std::size_t{1} << 22, "ab");
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Row> rows;
+  for (const Paper& paper : kPaper) {
+    const std::string p = random_over(rng, paper.m, "ab");
+    Row base;
+    base.section = "table1";
+    base.m = paper.m;
+    base.n = text.size();
+    base.paper_cpu_ms = paper.xeon_ms;
+    base.paper_gpu_ms = paper.gtx580_ms;
+    double myers_one = 0;
+    for (const std::string algo : {"dp", "myers"})
+      for (const unsigned threads : {1u, all}) {
+        if (algo == "dp" && (paper.m > 128 || threads != 1)) continue;
+        ApproxOptions o;
+        o.algorithm = algo;
+        o.threads = threads;
+        const ApproxSearcher s(p, o);
+        strmatch::ApproxBest best;
+        Row r = base;
+        r.tool = algo;
+        r.threads = threads;
+        r.seconds = best_time([&] { best = s.best(text); });
+        r.distance = best.distance[0];
+        r.results = best.stats.occurrences;
+        if (algo == "myers" && threads == 1) myers_one = r.seconds;
+        if (threads > 1) r.one_thread_seconds = myers_one;
+        rows.push_back(r);
+        std::printf("table1 %s m=%llu threads=%u: %.4f s, d=%u, %llu ends\n", algo.c_str(),
+                    static_cast<unsigned long long>(paper.m), threads, r.seconds, r.distance,
+                    static_cast<unsigned long long>(r.results));
+        std::fflush(stdout);
+      }
+#ifdef STRMATCH_BENCH_EDLIB
+    Row r = base;
+    r.tool = "edlib-hw";
+    EdlibAlignResult result{};
+    r.seconds = best_time([&] {
+      edlibFreeAlignResult(result);
+      result = edlibAlign(p.data(), static_cast<int>(p.size()), text.data(), static_cast<int>(text.size()),
+                          edlibNewAlignConfig(-1, EDLIB_MODE_HW, EDLIB_TASK_LOC, nullptr, 0));
+    });
+    r.distance = static_cast<std::uint32_t>(result.editDistance);
+    r.results = static_cast<std::uint64_t>(result.numLocations);
+    edlibFreeAlignResult(result);
+    rows.push_back(r);
+    std::printf("table1 edlib m=%llu: %.4f s, d=%u\n", static_cast<unsigned long long>(paper.m), r.seconds,
+                r.distance);
+#endif
+  }
+  write("table1", rows);
+}
+
+void scale() {
+  std::mt19937_64 rng(20261125);
+  const std::string text = random_over(rng, static_cast<std::size_t>(g_scale_bytes), "acgt");
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Row> rows;
+  for (const std::uint64_t m : {16, 32, 64, 128, 256, 1024}) {
+    std::vector<std::uint64_t> ks = {0, m / 20, m / 10};
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());  // m = 16: 0, 0, 1
+    for (const std::uint64_t k : ks) {
+      const std::string p = text.substr(static_cast<std::size_t>(rng() % (text.size() - m)), m);
+      ApproxOptions o;
+      o.algorithm = "myers";
+      o.max_errors = static_cast<std::uint32_t>(k);
+      double one = 0;
+      for (const unsigned threads : {1u, all}) {
+        o.threads = threads;
+        const ApproxSearcher s(p, o);
+        // One thread on a prefix for long patterns (the rate is per cell; the prefix is large).
+        const std::string_view t =
+            threads == 1 && m >= 128
+                ? std::string_view(text).substr(0, static_cast<std::size_t>(g_scale_single_bytes))
+                : std::string_view(text);
+        Row r;
+        r.section = "scale";
+        r.tool = "myers";
+        r.threads = threads;
+        r.m = m;
+        r.k = k;
+        r.n = t.size();
+        std::uint64_t got = 0;
+        r.seconds = best_time([&] { got = s.count_ends(t).occurrences; });
+        r.results = got;
+        if (threads == 1) {
+          // Scaling compares rates: the one-thread time scaled to the whole text.
+          one = r.seconds * static_cast<double>(text.size()) / static_cast<double>(t.size());
+        } else {
+          r.one_thread_seconds = one;
+        }
+        rows.push_back(r);
+        std::printf("scale m=%llu k=%llu threads=%u: n=%llu %.4f s, %.2f GCUPS, %llu ends\n",
+                    static_cast<unsigned long long>(m), static_cast<unsigned long long>(k), threads,
+                    static_cast<unsigned long long>(r.n), r.seconds,
+                    static_cast<double>(m) * static_cast<double>(r.n) / r.seconds / 1e9,
+                    static_cast<unsigned long long>(got));
+        std::fflush(stdout);
+      }
+    }
+  }
+  write("scale", rows);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string sections = "table1,scale";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--sections")
+      sections = v;
+    else if (a == "--out")
+      g_out = v;
+    else if (a == "--tag")
+      g_tag = v;
+    else if (a == "--reps")
+      g_reps = std::max(1, std::stoi(v));
+    else if (a == "--scale-bytes")
+      g_scale_bytes = std::stoull(v);
+    else if (a == "--scale-single-bytes")
+      g_scale_single_bytes = std::stoull(v);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (sections.find("table1") != std::string::npos) table1();
+  if (sections.find("scale") != std::string::npos) scale();
+  return 0;
+}
