@@ -24,12 +24,16 @@
 #              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
 #              OUT_DIR/gpu-multi-SECTION.{csv,md}; approx: strmatch_approx_gpu_bench, sections table1
 #              scale batch, writes OUT_DIR/SECTION_h200-16core.{csv,md} (APPROX_TAG overrides the tag)
-#   cli        exact only: the CLI on every backend over the carried Linux slice (counts and the md5
-#              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings
+#   cli        exact: the CLI on every backend over the carried Linux slice (counts and the md5
+#              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings;
+#              approx: bench/approx/cli/run_cli_bench.sh with the carry's peers (tre-agrep, ugrep,
+#              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_h200-16core.{csv,md}
 #   cpu-bench  the CPU benchmark of PROBLEM on this machine's cores: exact: scripts/bench.sh exact
 #              over the slice repeated to the tar's size (linux-tar, seed001, seed002-exp1; RUN_ARGS
 #              replaces that experiment list); multi: strmatch_multi_bench over 256 MB of the slice
-#              with the carried sets (BENCH_ARGS adds options, e.g. --threads 1 --paired 9)
+#              with the carried sets (BENCH_ARGS adds options, e.g. --threads 1 --paired 9);
+#              approx: strmatch_bench_approx_threads (Table 1 on one and all threads with Edlib from
+#              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_h200-16core.{csv,md}
 #   ctest      the whole ctest suite (every test binary; CTEST_TIMEOUT, default 240 s)
 # CARRY_DIR  made by scripts/make_device_carry.sh (default .carry/gpu): linux-slice.xz, dna16s.xz,
 #            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/.
@@ -75,7 +79,8 @@ for p in $problems; do
       bench,approx) want_target strmatch_approx_gpu_bench ;;
       bench,exact) want_target strmatch_gpu_bench ;;
       bench,multi) want_target strmatch_gpu_multi_bench ;;
-      cli,exact) want_target strmatch_cli ;;
+      cli,exact | cli,approx) want_target strmatch_cli ;;
+      cpu-bench,approx) want_target strmatch_bench_approx_threads ;;
       cpu-bench,exact) want_target strmatch_experiments ;;
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
@@ -206,8 +211,16 @@ if has bench; then
   done
 fi
 
+# ---- cli (approx): the whole-process benchmark against tre-agrep and ugrep (the carry's peers) -------
+if has cli && [ $problem = approx ]; then
+  SOURCE="$carry/linux-slice.xz" PEERS="$carry/peers" STRMATCH=$b/bin/strmatch \
+    timeout ${CLI_BENCH_TIMEOUT:-400} bench/approx/cli/run_cli_bench.sh "$out" "${APPROX_TAG:-h200-16core}" \
+    >"$out/approx-cli.log" 2>&1 || rc=1
+  tail -40 "$out/approx-cli.log" | cut -c1-200
+fi
+
 # ---- cli (exact) ----------------------------------------------------------------------------------
-if has cli && [ $problem != multi ]; then
+if has cli && [ $problem = exact ]; then
   linux=$(slice)
   cli=$b/bin/strmatch
   $cli --version
@@ -241,7 +254,14 @@ fi
 # ---- cpu-bench ------------------------------------------------------------------------------------
 if has cpu-bench; then
   for p in $problems; do
-    if [ $p = exact ]; then
+    if [ $p = approx ]; then
+      # Table 1 through the public API (dp, myers on one and every thread, Edlib from the carry) and
+      # the 1 GB random-DNA scaling rows.
+      LD_LIBRARY_PATH="$carry/peers/edlib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        timeout ${CPU_BENCH_TIMEOUT:-300} $b/bench/approx/cpu/strmatch_bench_approx_threads --out "$out" \
+        --tag "${APPROX_TAG:-h200-16core}" ${BENCH_ARGS:-} >"$out/cpu-bench-approx.log" 2>&1 || rc=1
+      tail -60 "$out/cpu-bench-approx.log"
+    elif [ $p = exact ]; then
       # The slice as bench.sh expects it: repeated to the tar's size; the DNA unit beside it.
       corp=/dev/shm/corpora
       mkdir -p $corp
