@@ -1,7 +1,8 @@
 // GPU approximate-search experiments (the engines of src/approx/cuda, in-process kernel figures):
 // table1 (Man and Song's Table 1: best distance of random binary patterns against a random binary
 // text of 2^22 bytes; myers, and the paper's wavefront over its block-count sweep, beside the
-// paper's GTX 580 figures), scale (1 GB of random DNA resident, count of ends, TCUPS) and batch
+// paper's GTX 580 figures), scale (1 GB of random DNA resident, count of ends, TCUPS, and the
+// matches with CIGARs through ApproxSearcher::find_all_resident) and batch
 // (many 100-byte DNA patterns with planted errors in one launch). CSV + markdown per section.
 //
 // Usage: strmatch_approx_gpu_bench [--sections table1,scale,batch] [--out DIR] [--tag TAG]
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -205,6 +207,29 @@ void scale(std::uint64_t n) {
       r.note = k == m / 10 ? "target k = m/10" : "";
       print(r);
       rows.push_back(r);
+      // The same row's matches (local minima, begins and CIGARs) through the public API on the
+      // resident text: the engine's ends, then plateaus and tracebacks on the host.
+      strmatch::ApproxOptions o;
+      o.backend = strmatch::Backend::cuda;
+      o.algorithm = "myers";
+      o.max_errors = static_cast<std::uint32_t>(k);
+      o.cigar = true;
+      const strmatch::ApproxSearcher searcher(p[0], o);
+      Row mr{"scale", "myers", "matches+cigar", "resident", m, k, n};
+      std::uint64_t matches = 0;
+      mr.seconds = best_time(
+          [&] {
+            matches = 0;
+            searcher.find_all_resident(d, n, [&](std::span<const strmatch::ApproxMatch> batch) {
+              matches += batch.size();
+              return true;
+            });
+          },
+          g_reps);
+      mr.results = matches;
+      mr.note = "ApproxSearcher::find_all_resident";
+      print(mr);
+      rows.push_back(mr);
       write("scale", rows);
     }
   }
