@@ -95,13 +95,23 @@ struct ApproxSearcher::Impl {
   std::vector<std::string> patterns;
   ApproxOptions options;
   std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;  // one per pattern; empty: no CPU path
-  std::unique_ptr<detail::cuda::ApproxEngine> gpu;
-  mutable std::mutex gpu_mutex;  // an engine serves one call at a time
+  // The GPU compilation: made at construction for Backend::cuda, at the first scan that goes to the
+  // GPU for automatic (a CUDA context and the engine cost about 0.2 s, which a process searching a
+  // small input on the CPU must not pay). Guarded by gpu_mutex: an engine serves one call at a time.
+  mutable std::unique_ptr<detail::cuda::ApproxEngine> gpu;
+  mutable std::mutex gpu_mutex;
   detail::BackendPlan plan;
   std::size_t longest = 0;
   std::uint64_t pattern_bytes = 0;
 
   std::uint32_t k() const noexcept { return options.max_errors; }
+
+  /// The GPU engine, compiled on first use; the caller holds gpu_mutex. Throws BackendUnavailable.
+  detail::cuda::ApproxEngine& engine() const {
+    if (!gpu)
+      gpu = detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric, options.separator);
+    return *gpu;
+  }
   bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
   std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns.size()); }
 
@@ -246,7 +256,7 @@ struct ApproxSearcher::Impl {
     bool stopped = false;
     if (task == Task::ends) {
       if (out.ends == nullptr && from == 0) {
-        r.delivered = gpu->ends(text, n, resident, k(), nullptr, &stopped);
+        r.delivered = engine().ends(text, n, resident, k(), nullptr, &stopped);
         return r;
       }
       std::vector<ApproxEnd> kept;
@@ -257,7 +267,7 @@ struct ApproxSearcher::Impl {
         r.delivered += kept.size();
         return kept.empty() || out.ends == nullptr || (*out.ends)(std::span<const ApproxEnd>(kept));
       };
-      gpu->ends(text, n, resident, k(), &filter, &stopped);
+      engine().ends(text, n, resident, k(), &filter, &stopped);
       r.stopped = stopped;
       return r;
     }
@@ -312,7 +322,7 @@ struct ApproxSearcher::Impl {
       if (pending.empty() || pending.back().end <= lo + 1) return true;
       return run_piece(pending.back().end - 1, false);
     };
-    gpu->ends(text, n, resident, k(), &cut, &stopped);
+    engine().ends(text, n, resident, k(), &cut, &stopped);
     if (stopped) {
       r.stopped = true;
       return r;
@@ -386,7 +396,7 @@ struct ApproxSearcher::Impl {
   }
 
   SearchStats resident(const void* device_text, std::uint64_t n, Task task, const Out& out) const {
-    if (!plan.gpu || !gpu)
+    if (!plan.gpu)
       throw BackendUnavailable(
           "this searcher has no GPU compilation (create it with backend cuda, or automatic with a usable "
           "GPU) "
@@ -438,13 +448,20 @@ struct ApproxSearcher::Impl {
     s.cells = pattern_bytes * n;
     s.note = plan.note;
     std::vector<std::uint64_t> reaching(count(), 0);
-    const bool on_gpu = plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda;
+    bool on_gpu = plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda;
     if (on_gpu) {
-      std::lock_guard lock(gpu_mutex);
-      result.distance = gpu->minima(text, n, false);
-      s.backend = Backend::cuda;
-      s.algorithm = std::string(gpu->name());
-    } else {
+      try {
+        std::lock_guard lock(gpu_mutex);
+        result.distance = engine().minima(text, n, false);
+        s.backend = Backend::cuda;
+        s.algorithm = std::string(gpu->name());
+      } catch (const BackendUnavailable& e) {
+        if (options.backend == Backend::cuda || cpu.empty()) throw;
+        s.note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
+        on_gpu = false;
+      }
+    }
+    if (!on_gpu) {
       if (cpu.empty())
         throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
       const auto ch = chunker(n, 0);
@@ -518,7 +535,7 @@ struct ApproxSearcher::Impl {
       s->occurrences += kept.size();
       return kept.empty() || sink == nullptr || (*sink)(std::span<const ApproxEnd>(kept));
     };
-    gpu->ends(text, n, false, kk, &filter, &stopped);
+    engine().ends(text, n, false, kk, &filter, &stopped);
     s->stopped_early = stopped;
     return true;
   }
@@ -661,16 +678,9 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
       s.cpu.push_back(detail::make_approx_algorithm(
           s.options.algorithm,
           detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors}));
-  if (s.plan.gpu) {
-    try {
-      s.gpu = detail::cuda::make_approx_engine(s.patterns, s.options.algorithm, s.options.metric,
-                                               s.options.separator);
-    } catch (const BackendUnavailable& e) {
-      if (s.options.backend == Backend::cuda || s.cpu.empty()) throw;
-      s.plan.gpu = false;
-      s.plan.note = std::string("GPU compilation failed (") + e.what() + "): searched on the CPU";
-    }
-  }
+  // An explicit cuda backend (or a GPU-only algorithm) compiles for the GPU now, so that its errors
+  // come from the constructor; automatic waits for the first scan the GPU takes.
+  if (s.plan.gpu && (s.options.backend == Backend::cuda || s.cpu.empty())) s.engine();
 }
 
 ApproxSearcher::~ApproxSearcher() = default;
@@ -684,7 +694,9 @@ std::string ApproxSearcher::cpu_algorithm() const {
   return impl_->cpu.empty() ? std::string() : std::string(impl_->cpu.front()->name());
 }
 std::string ApproxSearcher::gpu_algorithm() const {
-  return impl_->gpu ? std::string(impl_->gpu->name()) : std::string();
+  if (!impl_->plan.gpu) return std::string();
+  std::lock_guard lock(impl_->gpu_mutex);
+  return std::string(impl_->engine().name());
 }
 
 // ---- host memory -------------------------------------------------------------------------------
