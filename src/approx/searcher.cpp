@@ -100,6 +100,37 @@ struct ApproxSearcher::Impl {
   // small input on the CPU must not pay). Guarded by gpu_mutex: an engine serves one call at a time.
   mutable std::unique_ptr<detail::cuda::ApproxEngine> gpu;
   mutable std::mutex gpu_mutex;
+  // Backend::automatic with an algorithm the CPU has: the GPU probe (about 0.2 s for the driver) is
+  // deferred to the first scan of at least approx_auto_min_bytes() (or a resident scan), so small
+  // inputs never pay it and never print a note about a GPU they would not have used.
+  bool probe_later = false;
+  mutable std::once_flag probe_once;
+  mutable bool probed_usable = false;
+  mutable std::string probe_note;
+
+  /// Probes the GPU once (probe_later only): plan.gpu semantics for automatic.
+  bool gpu_usable() const {
+    if (!probe_later) return plan.gpu;
+    std::call_once(probe_once, [&] {
+      std::string why;
+      probed_usable = detail::cuda::available(&why);
+      if (!probed_usable) probe_note = "no usable GPU (" + why + "): searched on the CPU";
+    });
+    return probed_usable;
+  }
+
+  /// Where a host-memory scan of n bytes runs, and the note it carries.
+  Backend choose(std::uint64_t n, std::string* note) const {
+    const std::uint64_t min = detail::cuda::approx_auto_min_bytes();
+    if (!probe_later) {
+      *note = plan.note;
+      return plan.choose(n, min);
+    }
+    if (n < min) return Backend::cpu;
+    const bool usable = gpu_usable();
+    *note = probe_note;
+    return usable ? Backend::cuda : Backend::cpu;
+  }
   detail::BackendPlan plan;
   std::size_t longest = 0;
   std::uint64_t pattern_bytes = 0;
@@ -340,9 +371,8 @@ struct ApproxSearcher::Impl {
     SearchStats s;
     s.bytes = n - from;
     s.cells = pattern_bytes * s.bytes;
-    s.note = plan.note;
     PieceResult r;
-    if (plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda) {
+    if (choose(n, &s.note) == Backend::cuda) {
       std::uint64_t delivered = 0;
       Out counted = out;
       ApproxEndSink end_counter;
@@ -396,7 +426,7 @@ struct ApproxSearcher::Impl {
   }
 
   SearchStats resident(const void* device_text, std::uint64_t n, Task task, const Out& out) const {
-    if (!plan.gpu)
+    if (!gpu_usable())
       throw BackendUnavailable(
           "this searcher has no GPU compilation (create it with backend cuda, or automatic with a usable "
           "GPU) "
@@ -446,9 +476,8 @@ struct ApproxSearcher::Impl {
     SearchStats& s = result.stats;
     s.bytes = n;
     s.cells = pattern_bytes * n;
-    s.note = plan.note;
     std::vector<std::uint64_t> reaching(count(), 0);
-    bool on_gpu = plan.choose(n, detail::cuda::approx_auto_min_bytes()) == Backend::cuda;
+    bool on_gpu = choose(n, &s.note) == Backend::cuda;
     if (on_gpu) {
       try {
         std::lock_guard lock(gpu_mutex);
@@ -670,9 +699,20 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
   if (patterns.size() > std::numeric_limits<std::uint32_t>::max()) throw InvalidArgument("too many patterns");
   s.patterns.assign(patterns.begin(), patterns.end());
   s.options = std::move(options);
-  s.plan =
-      detail::plan_backends(s.options.backend, "approximate-search algorithm", s.options.algorithm,
-                            detail::cpu_approx_algorithm_names(), detail::cuda::approx_algorithm_names());
+  const auto& cpu_names = detail::cpu_approx_algorithm_names();
+  const auto& gpu_names = detail::cuda::approx_algorithm_names();
+  const auto knows = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), s.options.algorithm) != names.end();
+  };
+  if (s.options.backend == Backend::automatic && knows(cpu_names)) {
+    s.plan = detail::plan_backends(Backend::cpu, "approximate-search algorithm", s.options.algorithm,
+                                   cpu_names, gpu_names);
+    s.plan.backend = Backend::automatic;
+    s.probe_later = knows(gpu_names);
+  } else {
+    s.plan = detail::plan_backends(s.options.backend, "approximate-search algorithm", s.options.algorithm,
+                                   cpu_names, gpu_names);
+  }
   if (s.plan.cpu)
     for (const std::string& p : s.patterns)
       s.cpu.push_back(detail::make_approx_algorithm(
@@ -694,7 +734,7 @@ std::string ApproxSearcher::cpu_algorithm() const {
   return impl_->cpu.empty() ? std::string() : std::string(impl_->cpu.front()->name());
 }
 std::string ApproxSearcher::gpu_algorithm() const {
-  if (!impl_->plan.gpu) return std::string();
+  if (!impl_->gpu_usable()) return std::string();
   std::lock_guard lock(impl_->gpu_mutex);
   return std::string(impl_->engine().name());
 }
