@@ -2,6 +2,8 @@
 // the public API's types and order ((end, pattern id)): what every approx test compares against.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/cpu/approx_algorithm.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
 
@@ -68,6 +71,51 @@ inline std::vector<std::string> approx_algorithms_for(Backend backend, ApproxMet
     out.push_back(a);
   }
   return out;
+}
+
+/// The reference's minimum of d over the ends (from, n] (d from reference::approx_column_minima).
+inline detail::ApproxMinimum reference_minimum(const std::vector<std::uint32_t>& d, std::size_t from) {
+  detail::ApproxMinimum want;
+  for (std::size_t e = from + 1; e < d.size(); ++e) {
+    if (d[e] == reference::kNoEnd) continue;
+    if (d[e] < want.distance) want = detail::ApproxMinimum{d[e], 0};
+    if (d[e] == want.distance) ++want.ends;
+  }
+  return want;
+}
+
+/// One CPU algorithm against the reference column minima `d` of its pattern over `t`: ends() for each
+/// k in `ks` (k < m) with positions, counting only and per-pattern counts, over (from, n] with `base`,
+/// and minimum(). `ctx` names the case in failure messages.
+inline void expect_algorithm_agrees(const detail::ApproxAlgorithm& algo, const std::string& t,
+                                    const std::vector<std::uint32_t>& d, const std::vector<std::uint32_t>& ks,
+                                    std::size_t from, std::uint64_t base, std::uint32_t pid,
+                                    const std::string& ctx) {
+  const auto* text = reinterpret_cast<const std::uint8_t*>(t.data());
+  for (const std::uint32_t k : ks) {
+    std::vector<ApproxEnd> want;
+    for (std::size_t e = from + 1; e <= t.size(); ++e)
+      if (d[e] != reference::kNoEnd && d[e] <= k) want.push_back(ApproxEnd{base + e, d[e], pid});
+    std::vector<ApproxEnd> got;
+    std::uint64_t per[4] = {};
+    detail::EndHits hits;
+    hits.positions = &got;
+    hits.per_pattern = per;
+    algo.ends(text, t.size(), from, base, k, pid, hits);
+    ASSERT_EQ(got, want) << "k " << k << " " << ctx;
+    EXPECT_EQ(hits.count, want.size()) << "k " << k << " " << ctx;
+    EXPECT_EQ(per[pid], want.size()) << "k " << k << " " << ctx;
+    detail::EndHits counted;
+    std::uint64_t per2[4] = {};
+    counted.per_pattern = per2;
+    algo.ends(text, t.size(), from, base, k, pid, counted);
+    EXPECT_EQ(counted.count, want.size()) << "count only, k " << k << " " << ctx;
+    EXPECT_EQ(per2[pid], want.size()) << "count only, k " << k << " " << ctx;
+  }
+  const detail::ApproxMinimum want_min = reference_minimum(d, from);
+  const detail::ApproxMinimum got_min = algo.minimum(text, t.size(), from);
+  EXPECT_EQ(got_min.distance, want_min.distance) << "minimum " << ctx;
+  EXPECT_EQ(got_min.ends, want_min.ends) << "minimum ends " << ctx;
 }
 
 }  // namespace strmatch::test

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_expected.hpp"
 #include "approx/cpu/algorithms.hpp"
 #include "reference/approx.hpp"
 #include "support/test_support.hpp"
@@ -57,42 +58,16 @@ void check(const std::string& p, const std::string& t, ApproxMetric metric, int 
            const std::vector<std::uint32_t>& ks, std::size_t from, std::uint64_t base,
            std::size_t small_block, const std::string& what) {
   const auto d = ref::approx_column_minima(p, t, to_ref(metric), sep);
-  ApproxMinimum want_min;
-  for (std::size_t e = from + 1; e <= t.size(); ++e) {
-    if (d[e] == ref::kNoEnd) continue;
-    if (d[e] < want_min.distance) want_min = ApproxMinimum{d[e], 0};
-    if (d[e] == want_min.distance) ++want_min.ends;
-  }
   const std::uint32_t pid = 2;
   for (const Variant& v : variants(p, metric, sep, max_errors, small_block)) {
     const std::string ctx = what + " " + v.label + " m " + std::to_string(p.size()) + " n " +
                             std::to_string(t.size()) + " max_errors " + std::to_string(max_errors) +
                             " from " + std::to_string(from) + " sep " + std::to_string(sep) + "; " +
                             strmatch::test::rerun_hint();
-    for (const std::uint32_t k : ks) {
-      if (k >= p.size()) continue;
-      std::vector<ApproxEnd> want;
-      for (std::size_t e = from + 1; e <= t.size(); ++e)
-        if (d[e] != ref::kNoEnd && d[e] <= k) want.push_back(ApproxEnd{base + e, d[e], pid});
-      std::vector<ApproxEnd> got;
-      std::uint64_t per[4] = {};
-      EndHits hits;
-      hits.positions = &got;
-      hits.per_pattern = per;
-      v.algo->ends(bytes(t), t.size(), from, base, k, pid, hits);
-      ASSERT_EQ(got, want) << "k " << k << " " << ctx;
-      EXPECT_EQ(hits.count, want.size()) << "k " << k << " " << ctx;
-      EXPECT_EQ(per[pid], want.size()) << "k " << k << " " << ctx;
-      EndHits counted;
-      std::uint64_t per2[4] = {};
-      counted.per_pattern = per2;
-      v.algo->ends(bytes(t), t.size(), from, base, k, pid, counted);
-      EXPECT_EQ(counted.count, want.size()) << "count only, k " << k << " " << ctx;
-      EXPECT_EQ(per2[pid], want.size()) << "count only, k " << k << " " << ctx;
-    }
-    const ApproxMinimum got_min = v.algo->minimum(bytes(t), t.size(), from);
-    EXPECT_EQ(got_min.distance, want_min.distance) << "minimum " << ctx;
-    EXPECT_EQ(got_min.ends, want_min.ends) << "minimum ends " << ctx;
+    std::vector<std::uint32_t> below_m;
+    for (const std::uint32_t k : ks)
+      if (k < p.size()) below_m.push_back(k);
+    strmatch::test::expect_algorithm_agrees(*v.algo, t, d, below_m, from, base, pid, ctx);
   }
 }
 
