@@ -245,7 +245,8 @@ struct ApproxAlignment {
 /// Aligns `pattern` (m >= 1) to `text` with the edit distance in `mode`: prefix and global use the
 /// DP with first row C[0][j] = j, distance C[m][e] at e = n (global) or at the smallest e minimising
 /// it (prefix); infix is best()'s smallest best end. The traceback prefers diagonal, I, D, as above.
-/// O(ceil(m/64) n) for the distance (Myers' bit-vector), O(m n) bits more with the CIGAR.
+/// O(m n) time (the DP in one rolling column: O(m) memory for the distance; with the CIGAR, and for
+/// infix, 2 bits per cell of the traceback window).
 /// Errors: InvalidArgument for an empty pattern.
 ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar = false);
 

@@ -8,6 +8,7 @@
 // that cross chunks and pieces are taken in order by one MatchSelector (approx/select.hpp).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -805,31 +806,49 @@ SearchStats ApproxSearcher::count_ends_resident(const void* device_text, std::ui
 
 // ---- pairs -----------------------------------------------------------------------------------------
 
+namespace {
+
+/// The last row C[m][j] of the DP of `pattern` against t[0, n) in one rolling column (free first row
+/// for infix, C[0][j] = j otherwise): sets *last = C[m][n] and returns the smallest j >= first
+/// minimising C[m][j] in *best (first = 1 for infix, whose ends start at 1; 0 otherwise, C[m][0] = m).
+/// With no such j (infix, n = 0): *best = m, returns 0.
+std::size_t last_row_minimum(std::string_view pattern, const std::uint8_t* t, std::size_t n, bool free_row,
+                             std::uint32_t* best, std::uint32_t* last) {
+  const auto m = static_cast<std::uint32_t>(pattern.size());
+  std::vector<std::uint32_t> col(pattern.size() + 1);
+  for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
+  *best = free_row ? std::numeric_limits<std::uint32_t>::max() : m;
+  std::size_t best_end = 0;
+  for (std::size_t j = 1; j <= n; ++j) {
+    std::uint32_t diag = col[0];
+    col[0] = free_row ? 0 : static_cast<std::uint32_t>(j);
+    for (std::size_t i = 1; i < col.size(); ++i) {
+      const std::uint32_t up = col[i];
+      col[i] = std::min(
+          {diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u), col[i - 1] + 1, up + 1});
+      diag = up;
+    }
+    if (col.back() < *best) {
+      *best = col.back();
+      best_end = j;
+    }
+  }
+  if (*best == std::numeric_limits<std::uint32_t>::max()) *best = m;
+  *last = col.back();
+  return best_end;
+}
+
+}  // namespace
+
 ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar) {
   if (pattern.empty()) throw InvalidArgument("the pattern is empty");
   const auto* t = reinterpret_cast<const std::uint8_t*>(text.data());
   ApproxAlignment out;
   if (mode == ApproxMode::infix) {
-    // best()'s distance and its smallest end (Sellers' DP, one rolling column), then the traceback
-    // from that end over the m + d bytes before it. No end (empty text): distance m, end 0.
-    std::vector<std::uint32_t> col(pattern.size() + 1);
-    for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
-    std::uint32_t best = static_cast<std::uint32_t>(pattern.size());
-    std::size_t best_end = 0;
-    for (std::size_t j = 1; j <= text.size(); ++j) {
-      std::uint32_t diag = col[0];
-      col[0] = 0;
-      for (std::size_t i = 1; i < col.size(); ++i) {
-        const std::uint32_t up = col[i];
-        col[i] = std::min({diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u),
-                           col[i - 1] + 1, up + 1});
-        diag = up;
-      }
-      if (best_end == 0 || col.back() < best) {
-        best = col.back();
-        best_end = j;
-      }
-    }
+    // best()'s distance and its smallest end, then the traceback from that end over the m + d bytes
+    // before it. No end (empty text): distance m, end 0.
+    std::uint32_t best = 0, last = 0;
+    const std::size_t best_end = last_row_minimum(pattern, t, text.size(), true, &best, &last);
     const std::size_t len =
         static_cast<std::size_t>(std::min<std::uint64_t>(best_end, pattern.size() + best));
     const detail::Traced tr =
@@ -842,25 +861,9 @@ ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMod
   }
   if (!cigar) {
     // One rolling column: O(m n) time, O(m) memory.
-    std::vector<std::uint32_t> col(pattern.size() + 1);
-    for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
-    std::uint32_t best = col.back();
-    std::size_t best_end = 0;
-    for (std::size_t j = 1; j <= text.size(); ++j) {
-      std::uint32_t diag = col[0];
-      col[0] = static_cast<std::uint32_t>(j);
-      for (std::size_t i = 1; i < col.size(); ++i) {
-        const std::uint32_t up = col[i];
-        col[i] = std::min({diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u),
-                           col[i - 1] + 1, up + 1});
-        diag = up;
-      }
-      if (col.back() < best) {
-        best = col.back();
-        best_end = j;
-      }
-    }
-    out.distance = mode == ApproxMode::global ? col.back() : best;
+    std::uint32_t best = 0, last = 0;
+    const std::size_t best_end = last_row_minimum(pattern, t, text.size(), false, &best, &last);
+    out.distance = mode == ApproxMode::global ? last : best;
     out.end = mode == ApproxMode::global ? text.size() : best_end;
     return out;
   }
