@@ -24,7 +24,8 @@ class Chunker {
   Chunker(std::uint64_t n, std::uint64_t chunk_bytes, std::uint64_t overlap)
       : n_(n), chunk_(std::max<std::uint64_t>(chunk_bytes, 1)), overlap_(overlap) {}
 
-  std::uint64_t size() const noexcept { return n_ == 0 ? 1 : (n_ + chunk_ - 1) / chunk_; }
+  /// ceil(n / chunk_bytes), at least 1; written so that a chunk size near 2^64 does not overflow.
+  std::uint64_t size() const noexcept { return n_ == 0 ? 1 : (n_ - 1) / chunk_ + 1; }
 
   Chunk operator[](std::uint64_t i) const noexcept {
     Chunk c;

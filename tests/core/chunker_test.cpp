@@ -21,3 +21,13 @@ TEST(Chunker, EmptyTextHasOneEmptyChunk) {
   EXPECT_EQ(c[0].begin, 0u);
   EXPECT_EQ(c[0].data_end, 0u);
 }
+
+TEST(Chunker, ChunkSizeNearTwoToTheSixtyFourIsOneChunk) {
+  // ceil(n / chunk) computed as (n + chunk - 1) / chunk overflowed to 0 chunks here (nothing searched).
+  const strmatch::detail::Chunker c(10, UINT64_MAX, 3);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].begin, 0u);
+  EXPECT_EQ(c[0].end, 10u);
+  EXPECT_EQ(c[0].data_end, 10u);
+  EXPECT_EQ(strmatch::detail::Chunker(10, UINT64_MAX - 3, 0).size(), 1u);
+}
