@@ -2,6 +2,7 @@
 #pragma once
 
 #include "strmatch/approx.hpp"
+#include "strmatch/common_substring.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"

@@ -47,6 +47,13 @@ class BackendUnavailable : public Error {
   using Error::Error;
 };
 
+/// The input needs more host or device memory than is available; thrown before any work, the
+/// message says how much it needs and how much there is.
+class InsufficientMemory : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Receives begin offsets of occurrences (0-based, 64-bit, relative to the whole text or stream)
 /// in strictly increasing order, in batches of any size >= 1. Return false to stop the search:
 /// no further batch is delivered after that.

@@ -1,10 +1,11 @@
 // CUDA backend stand-in for builds without CUDA: every entry point reports "unavailable" with the
 // one message of core/backend.hpp.
+#include "approx/cuda/approx_cuda.hpp"
+#include "approx/cuda/tuning.hpp"
+#include "common_substring/cuda/common_cuda.hpp"
 #include "core/backend.hpp"
 #include "core/cuda/device.hpp"
 #include "core/env.hpp"
-#include "approx/cuda/approx_cuda.hpp"
-#include "approx/cuda/tuning.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "strmatch/cuda.hpp"
@@ -83,6 +84,18 @@ void copy_to_host(void*, const void*, std::size_t) { unavailable(); }
 ApproxTuning& approx_tuning() {
   static ApproxTuning tuning;  // read by no engine in this build; tests and benchmarks may set it
   return tuning;
+}
+
+const std::vector<std::string>& gpu_common_algorithm_names() {
+  static const std::vector<std::string> names;
+  return names;
+}
+
+std::unique_ptr<CommonSubstringAlgorithm> make_gpu_common_algorithm(std::string_view) { unavailable(); }
+
+LongestCommonSubstring gpu_longest_resident(std::string_view, const void*, std::uint64_t, const void*,
+                                            std::uint64_t, const CommonPairSink&) {
+  unavailable();
 }
 
 }  // namespace strmatch::detail::cuda
