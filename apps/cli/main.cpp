@@ -1,10 +1,11 @@
-// CLI: the `strmatch` command: subcommands (search, approx), --version, --help.
+// CLI: the `strmatch` command: subcommands (search, approx, common), --version, --help.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <string>
 
 #include "approx.hpp"
+#include "common.hpp"
 #include "search.hpp"
 #include "strmatch/exact.hpp"
 
@@ -30,8 +31,8 @@ std::string version_text() {
 
 int main(int argc, char** argv) {
   CLI::App app(
-      "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching on CPUs "
-      "(SIMD, all cores) and NVIDIA GPUs",
+      "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching, and common "
+      "substrings, on CPUs (SIMD, all cores) and NVIDIA GPUs",
       "strmatch");
   app.set_help_flag("--help", "Print this help message and exit");
   app.set_version_flag("--version", version_text,
@@ -41,6 +42,8 @@ int main(int argc, char** argv) {
   CLI::App* search_cmd = strmatch::cli::add_search_command(app, search);
   strmatch::cli::ApproxConfig approx;
   CLI::App* approx_cmd = strmatch::cli::add_approx_command(app, approx);
+  strmatch::cli::CommonSubstringConfig common;
+  CLI::App* common_cmd = strmatch::cli::add_common_command(app, common);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -53,5 +56,6 @@ int main(int argc, char** argv) {
   }
   if (search_cmd->parsed()) return strmatch::cli::run_search(search);
   if (approx_cmd->parsed()) return strmatch::cli::run_approx(approx);
+  if (common_cmd->parsed()) return strmatch::cli::run_common(common);
   return 2;
 }

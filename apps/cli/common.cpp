@@ -1,0 +1,684 @@
+// CLI: `strmatch common [OPTIONS] FILE_A FILE_B` (the longest common substrings of two files, or
+// with --min-length their maximal exact matches) and `strmatch common --min-docs q FILE...` (the
+// longest substrings shared by at least q of N files), through include/strmatch/common_substring.hpp;
+// the output forms are described in docs/cli.md ("Common substrings").
+//
+// Every input is read whole into memory (mapped, or read when it cannot be mapped) before the
+// library is called: the algorithms need random access to both sides. The inputs' total is checked
+// against the usable memory before anything is read; the library refuses an index that does not
+// fit (InsufficientMemory) before it computes anything. Results arrive in order through the
+// library's sinks and are printed as they come: only the first --max-positions are printed, the
+// rest are counted, so memory never grows with the number of results.
+#include "common.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "fasta.hpp"
+#include "input.hpp"
+#include "output.hpp"
+#include "run.hpp"
+#include "strmatch/common_substring.hpp"
+#include "strmatch/io.hpp"
+
+namespace strmatch::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// What is computed: L* and its pairs (two files), maximal exact matches (--min-length or
+/// --unique), the longest substrings of q of N files (--min-docs).
+enum class Task { longest, maximal, shared };
+
+/// MUMmer's default minimum length (mummer -l), taken by --unique without --min-length.
+constexpr std::uint64_t kMummerMinLength = 20;
+
+/// --progress auto prints the phases from this much input on (below it a run takes well under a
+/// second).
+constexpr std::uint64_t kProgressMinBytes = std::uint64_t{64} << 20;
+
+/// One input, read whole. Held in a deque: its views stay valid while more are added.
+struct Source {
+  std::string name;  // as printed: the path, or "(standard input)"
+  io::MappedFile mapped;
+  std::string read;        // the bytes, when not mapped
+  std::string_view bytes;  // the whole input
+  std::optional<FastaRecords> fasta;
+};
+
+/// A list of texts handed to the library (one side, or the N texts of --min-docs), with the name
+/// each text is printed with when positions are named (FASTA records, files of --min-docs).
+struct Texts {
+  std::vector<std::string_view> views;
+  std::vector<const std::string*> names;
+  bool named = false;  // positions print as NAME:OFFSET (JSON ["NAME", OFFSET]), else OFFSET
+
+  TextList list() const { return TextList(views.data(), views.size()); }
+  std::uint64_t bytes() const {
+    std::uint64_t n = 0;
+    for (const auto v : views) n += v.size();
+    return n;
+  }
+  /// `length` bytes at `p`; throws when the library reported a position outside the input.
+  std::string_view at(const TextPosition& p, std::uint64_t length) const {
+    if (p.text >= views.size() || p.offset > views[p.text].size() || length > views[p.text].size() - p.offset)
+      throw Error(
+          fmt::format("internal error: the library reported a position outside the input ({}:{}, length {})",
+                      p.text, p.offset, length));
+    return views[p.text].substr(static_cast<std::size_t>(p.offset), static_cast<std::size_t>(length));
+  }
+  void add(std::string_view text, const std::string& name) {
+    views.push_back(text);
+    names.push_back(&name);
+  }
+};
+
+/// The bytes of a --files-from list, one path per line ('\n'; a '\r' before it is removed; empty
+/// lines are skipped). "-": standard input.
+std::vector<std::string> read_file_list(const std::string& list) {
+  std::FILE* f = list == "-" ? stdin : std::fopen(list.c_str(), "rb");
+  if (f == nullptr) throw IoError(fmt::format("--files-from {}: {}", list, std::strerror(errno)));
+  std::string bytes;
+  char buf[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
+  const int err = std::ferror(f) != 0 ? errno : 0;
+  if (f != stdin) std::fclose(f);
+  if (err != 0) throw IoError(fmt::format("--files-from {}: {}", list, std::strerror(err)));
+  std::vector<std::string> paths;
+  for (std::size_t pos = 0; pos < bytes.size();) {
+    std::size_t end = bytes.find('\n', pos);
+    if (end == std::string::npos) end = bytes.size();
+    std::string_view line(bytes.data() + pos, end - pos);
+    pos = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) paths.emplace_back(line);
+  }
+  return paths;
+}
+
+/// `s` shown safely on one line: printable ASCII as it is, '\\' doubled, \t \n \r and every other
+/// byte escaped (\xHH); cut after `limit` bytes (0: never), then "...(+N bytes)".
+void put_shown(Output& out, std::string_view s, std::uint64_t limit) {
+  const std::size_t n = limit == 0 || s.size() <= limit ? s.size() : static_cast<std::size_t>(limit);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\') {
+      out.append("\\\\");
+    } else if (c >= 0x20 && c < 0x7f) {
+      out.append(std::string_view(&s[i], 1));
+    } else if (c == '\t') {
+      out.append("\\t");
+    } else if (c == '\n') {
+      out.append("\\n");
+    } else if (c == '\r') {
+      out.append("\\r");
+    } else {
+      out.append(fmt::format("\\x{:02x}", c));
+    }
+  }
+  if (n < s.size()) out.append(fmt::format("...(+{} bytes)", s.size() - n));
+}
+
+class Run {
+ public:
+  explicit Run(const CommonSubstringConfig& c) : cfg_(c) {}
+
+  int run();
+
+ private:
+  /// The operands (FILE, then --files-from), checked against the task.
+  std::vector<std::string> operands();
+  /// Opens every operand, checks the memory, reads them whole (and parses FASTA).
+  void load(const std::vector<std::string>& paths);
+  void phase(const std::string& message) {
+    if (!progress_) return;
+    out_.flush();
+    fmt::print(stderr, "strmatch: {}\n", message);
+    std::fflush(stderr);
+  }
+  void note(const std::string& message) {
+    if (message.empty()) return;
+    out_.flush();
+    fmt::print(stderr, "strmatch: note: {}\n", message);
+    std::fflush(stderr);
+  }
+
+  void run_longest();
+  void run_maximal();
+  void run_shared();
+
+  /// A position as text (OFFSET or NAME:OFFSET) and as JSON (OFFSET or ["NAME",OFFSET]).
+  void put_position(const Texts& t, const TextPosition& p) {
+    if (t.named) {
+      out_.append(*t.names[p.text]);
+      out_.append(":");
+    }
+    out_.number(p.offset);
+  }
+  void put_json_position(const Texts& t, const TextPosition& p) {
+    if (t.named) {
+      out_.append("[");
+      out_.append(json_string(*t.names[p.text]));
+      out_.append(",");
+      out_.number(p.offset);
+      out_.append("]");
+    } else {
+      out_.number(p.offset);
+    }
+  }
+  bool print_more() const noexcept { return cfg_.max_positions == 0 || printed_ < cfg_.max_positions; }
+  /// The note of --max-positions when results were left out; `what`: "pairs", "matches", "strings".
+  void cut_note(std::uint64_t total, const char* what) {
+    if (printed_ < total)
+      note(fmt::format("printed the first {} of {} {} (--max-positions {}; 0 prints all)", printed_, total,
+                       what, cfg_.max_positions));
+  }
+  void put_summary(nlohmann::ordered_json extra);
+  CommonSubstringOptions options() const {
+    CommonSubstringOptions o;
+    o.algorithm = cfg_.algorithm;
+    o.backend = parse_backend(cfg_.backend);
+    o.threads = cfg_.threads;
+    return o;
+  }
+  void stats_line(const SearchStats& s, const std::string& result);
+
+  const CommonSubstringConfig& cfg_;
+  Task task_ = Task::longest;
+  std::uint64_t min_length_ = 0;
+  bool progress_ = false;
+  Output out_;
+  std::deque<Source> sources_;
+  Texts a_, b_, all_;  // the two sides; the N texts of --min-docs
+  std::uint64_t input_bytes_ = 0;
+  double read_seconds_ = 0;
+  double compute_seconds_ = 0;
+  std::uint64_t printed_ = 0;
+  bool found_ = false;
+};
+
+std::vector<std::string> Run::operands() {
+  const CommonSubstringConfig& c = cfg_;
+  if (c.min_docs_given && (c.min_length_given || c.unique))
+    throw InvalidArgument(
+        "--min-length and --unique ask for the maximal exact matches of two files; --min-docs for the "
+        "longest "
+        "substrings of q of N files: give one or the other");
+  if (c.min_length_given && c.min_length == 0)
+    throw InvalidArgument("--min-length 0: maximal exact matches have a length of at least 1");
+  task_ = c.min_docs_given ? Task::shared : c.min_length_given || c.unique ? Task::maximal : Task::longest;
+  min_length_ = c.min_length_given ? c.min_length : kMummerMinLength;
+  std::vector<std::string> paths = c.files;
+  bool list_from_stdin = false;
+  for (const std::string& list : c.files_from) {
+    if (list == "-") {
+      if (list_from_stdin) throw InvalidArgument("--files-from -: standard input given twice");
+      list_from_stdin = true;
+    }
+    for (auto& p : read_file_list(list)) paths.push_back(std::move(p));
+  }
+  std::size_t stdin_count = 0;
+  for (const auto& p : paths) stdin_count += p == "-";
+  if (stdin_count + (list_from_stdin ? 1 : 0) > 1)
+    throw InvalidArgument(
+        "standard input ('-') can be read only once (as one FILE, or as the --files-from list)");
+  if (task_ == Task::shared) {
+    if (paths.size() < 2)
+      throw InvalidArgument(fmt::format("--min-docs needs at least two FILEs; {} given", paths.size()));
+    if (c.min_docs < 2)
+      throw InvalidArgument(fmt::format(
+          "--min-docs {}: q must be at least 2 (a substring of one file is the file)", c.min_docs));
+    if (!c.fasta && c.min_docs > paths.size())
+      throw InvalidArgument(
+          fmt::format("--min-docs {}: q must lie in 2..{} (the number of FILEs)", c.min_docs, paths.size()));
+  } else if (paths.size() != 2) {
+    throw InvalidArgument(fmt::format(
+        "give two FILEs (A and B), or --min-docs q with two or more FILEs; {} given", paths.size()));
+  }
+  return paths;
+}
+
+void Run::load(const std::vector<std::string>& paths) {
+  const auto t0 = Clock::now();
+  std::vector<io::Input> inputs;
+  inputs.reserve(paths.size());
+  std::uint64_t known = 0;
+  for (const auto& p : paths) {
+    inputs.push_back(io::Input::open(p));
+    if (inputs.back().kind() == io::InputKind::directory) throw IoError(p + ": Is a directory");
+    known += inputs.back().size();
+  }
+  // Whole inputs in memory: their bytes, and a copy of the sequences with --fasta.
+  const std::uint64_t usable = io::usable_memory_bytes();
+  const std::uint64_t factor = cfg_.fasta ? 2 : 1;
+  const auto refuse = [&](std::uint64_t need, const std::string& what) {
+    throw InsufficientMemory(fmt::format(
+        "{} needs about {} MiB of memory ({} bytes{}), and {} MiB are usable: the inputs are read whole into "
+        "memory, and refused when they do not fit",
+        what, need >> 20, need / factor, cfg_.fasta ? ", twice with --fasta" : "", usable >> 20));
+  };
+  if (usable != 0 && known > usable / factor)
+    refuse(known * factor, fmt::format("reading {}", plural(paths.size(), "file")));
+  progress_ = cfg_.progress == "always" ||
+              (cfg_.progress == "auto" && ::isatty(2) == 1 && known >= kProgressMinBytes);
+  phase(fmt::format("reading {} ({} bytes)...", plural(paths.size(), "file"), known));
+  const io::MapPolicy policy = io::parse_map_policy(cfg_.mmap);
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    io::Input& in = inputs[i];
+    Source& s = sources_.emplace_back();
+    s.name = in.is_standard_input() ? in.name() : paths[i];
+    if (in.should_map(policy)) {
+      s.mapped = in.map();
+      s.bytes = s.mapped.bytes();
+    } else {
+      // Read whole; a source of unknown size (a pipe) may not exceed what is left of the memory.
+      const std::uint64_t left = usable == 0 ? std::numeric_limits<std::uint64_t>::max()
+                                             : usable / factor - std::min(usable / factor, total);
+      const auto source = in.stream();
+      std::size_t got = 1;
+      while (got > 0) {
+        const std::size_t have = s.read.size();
+        if (have >= left) refuse((total + have + 1) * factor, s.name + " (read so far)");
+        const std::size_t step =
+            static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, left - have));
+        s.read.resize(have + step);
+        got = source->read(reinterpret_cast<std::uint8_t*>(s.read.data() + have), step);
+        s.read.resize(have + got);
+      }
+      s.bytes = s.read;
+    }
+    total += s.bytes.size();
+    if (cfg_.fasta) s.fasta.emplace(parse_fasta(s.bytes, s.name));
+  }
+  input_bytes_ = total;
+  // The texts: each FASTA record, or each file.
+  const auto add = [&](Texts& t, const Source& s) {
+    t.named = cfg_.fasta || task_ == Task::shared;
+    if (s.fasta) {
+      for (std::size_t r = 0; r < s.fasta->size(); ++r) t.add(s.fasta->record(r), s.fasta->names[r]);
+    } else {
+      t.add(s.bytes, s.name);
+    }
+  };
+  if (task_ == Task::shared) {
+    for (const Source& s : sources_) add(all_, s);
+    if (cfg_.min_docs > all_.views.size())
+      throw InvalidArgument(fmt::format("--min-docs {}: q must lie in 2..{} (the number of FASTA records)",
+                                        cfg_.min_docs, all_.views.size()));
+  } else {
+    add(a_, sources_[0]);
+    add(b_, sources_[1]);
+  }
+  read_seconds_ = seconds_since(t0);
+}
+
+void Run::put_summary(nlohmann::ordered_json extra) {
+  nlohmann::ordered_json j = {{"type", "summary"}};
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const Source& s : sources_) files.push_back(s.name);
+  j["files"] = files;
+  j["bytes"] = input_bytes_;
+  for (auto& [k, v] : extra.items()) j[k] = v;
+  j["printed"] = printed_;
+  j["seconds"] = compute_seconds_;
+  out_.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+}
+
+void Run::stats_line(const SearchStats& s, const std::string& result) {
+  std::string cells;
+  if (s.cells != 0) cells = fmt::format("; {} cells = {:.3f} GCUPS", s.cells, s.gcups());
+  std::size_t texts = task_ == Task::shared ? all_.views.size() : a_.views.size() + b_.views.size();
+  fmt::print(
+      stderr,
+      "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s (read in {:.6f} s){}; {}, {}; {}; algorithm {}, "
+      "backend {}, {}\n",
+      s.bytes, s.seconds, s.gbps(), read_seconds_, cells, plural(sources_.size(), "file"),
+      plural(texts, "text"), result, s.algorithm.empty() ? "-" : s.algorithm, to_string(s.backend),
+      plural(s.threads, "thread"));
+}
+
+void Run::run_longest() {
+  const bool json = cfg_.json;
+  std::uint64_t length = 0;  // L*, from the first pair (its longest common extension)
+  std::uint64_t delivered = 0;
+  const auto head = [&] {
+    if (json) {
+      out_.append(R"({"type":"longest","file_a":)");
+      out_.append(json_string(sources_[0].name));
+      out_.append(R"(,"file_b":)");
+      out_.append(json_string(sources_[1].name));
+      out_.append(R"(,"length":)");
+      out_.number(length);
+      out_.append(R"(,"positions":[)");
+    } else {
+      out_.append("length: ");
+      out_.number(length);
+      out_.put('\n');
+    }
+  };
+  const CommonPairSink sink = [&](std::span<const CommonSubstringPair> batch) {
+    for (const CommonSubstringPair& p : batch) {
+      if (delivered++ == 0) {
+        // A longest common substring cannot be extended to the right: its length is the common
+        // extension of its two starts.
+        (void)a_.at(p.a, 0), (void)b_.at(p.b, 0);  // bounds
+        const std::string_view ra = a_.views[p.a.text].substr(static_cast<std::size_t>(p.a.offset));
+        const std::string_view rb = b_.views[p.b.text].substr(static_cast<std::size_t>(p.b.offset));
+        while (length < ra.size() && length < rb.size() && ra[length] == rb[length]) ++length;
+        head();
+      }
+      if (!print_more()) continue;
+      const std::string_view s = a_.at(p.a, length);
+      if (json) {
+        if (printed_ > 0) out_.append(",");
+        out_.append("[");
+        put_json_position(a_, p.a);
+        out_.append(",");
+        put_json_position(b_, p.b);
+        out_.put("]");
+      } else {
+        put_position(a_, p.a);
+        out_.append("\t");
+        put_position(b_, p.b);
+        out_.append("\t");
+        put_shown(out_, s, cfg_.max_shown_bytes);
+        out_.put('\n');
+      }
+      ++printed_;
+    }
+    return true;
+  };
+  phase("computing the longest common substrings (the library reports no progress until it finishes)...");
+  const auto t0 = Clock::now();
+  const LongestCommonSubstring r = longest_common_substring(a_.list(), b_.list(), sink, options());
+  compute_seconds_ = seconds_since(t0);
+  phase(fmt::format("computed in {:.3f} s", compute_seconds_));
+  if (delivered > 0 && (r.length != length || r.pairs != delivered))
+    throw Error(fmt::format(
+        "internal error: the library reported L* = {} and {} pairs, but delivered {} pairs of length {}",
+        r.length, r.pairs, delivered, length));
+  if (delivered == 0 && r.length != 0)
+    throw Error(fmt::format("internal error: the library reported L* = {} but delivered no pair", r.length));
+  found_ = r.length > 0;
+  if (json) {
+    if (delivered == 0) {
+      length = 0;
+      head();
+    }
+    out_.append(R"(],"count":)");
+    out_.number(r.count);
+    out_.append(R"(,"pairs":)");
+    out_.number(r.pairs);
+    out_.put("}\n");
+    put_summary({{"occurrences", r.pairs}});
+  } else {
+    if (delivered == 0) head();
+    out_.put(fmt::format("count: {}\npairs: {}\n", r.count, r.pairs));
+  }
+  out_.flush();
+  note(r.stats.note);
+  cut_note(r.pairs, "pairs");
+  if (cfg_.stats)
+    stats_line(r.stats, fmt::format("longest common substring: length {}, {}, {}", r.length,
+                                    plural(r.count, "string"), plural(r.pairs, "pair")));
+}
+
+void Run::run_maximal() {
+  const bool json = cfg_.json;
+  std::uint64_t delivered = 0;
+  std::string files;  // the JSON objects' file names
+  if (json)
+    files = R"("file_a":)" + json_string(sources_[0].name) + R"(,"file_b":)" + json_string(sources_[1].name);
+  const MaximalMatchSink sink = [&](std::span<const MaximalExactMatch> batch) {
+    for (const MaximalExactMatch& m : batch) {
+      ++delivered;
+      if (!print_more()) continue;
+      const std::string_view s = a_.at(m.a, m.length);
+      (void)b_.at(m.b, m.length);
+      if (json) {
+        out_.append(R"({"type":"match",)");
+        out_.append(files);
+        out_.append(R"(,"a":)");
+        put_json_position(a_, m.a);
+        out_.append(R"(,"b":)");
+        put_json_position(b_, m.b);
+        out_.append(R"(,"length":)");
+        out_.number(m.length);
+        out_.put("}\n");
+      } else {
+        put_position(a_, m.a);
+        out_.append("\t");
+        put_position(b_, m.b);
+        out_.append("\t");
+        out_.number(m.length);
+        out_.append("\t");
+        put_shown(out_, s, cfg_.max_shown_bytes);
+        out_.put('\n');
+      }
+      ++printed_;
+    }
+    return true;
+  };
+  MaximalMatchOptions mo;
+  mo.min_length = min_length_;
+  mo.unique = cfg_.unique;
+  phase(fmt::format("computing the maximal {}matches (the library reports no progress until it finishes)...",
+                    cfg_.unique ? "unique " : "exact "));
+  const auto t0 = Clock::now();
+  const SearchStats s = maximal_exact_matches(a_.list(), b_.list(), mo, sink, options());
+  compute_seconds_ = seconds_since(t0);
+  phase(fmt::format("computed in {:.3f} s", compute_seconds_));
+  found_ = delivered > 0;
+  if (json)
+    put_summary({{"occurrences", delivered}, {"min_length", min_length_}, {"unique", cfg_.unique}});
+  else
+    out_.put(fmt::format("matches: {}\n", delivered));
+  out_.flush();
+  note(s.note);
+  cut_note(delivered, "matches");
+  if (cfg_.stats)
+    stats_line(s, fmt::format("{} of length >= {}",
+                              plural(delivered, cfg_.unique ? "maximal unique match" : "maximal exact match"),
+                              min_length_));
+}
+
+void Run::run_shared() {
+  const bool json = cfg_.json;
+  std::uint64_t delivered = 0;
+  std::uint64_t length = 0;
+  const SharedSubstringSink sink = [&](const SharedSubstring& sub) {
+    if (delivered++ == 0) {
+      length = sub.length;
+      if (!json) out_.put(fmt::format("length: {}\n", length));
+    }
+    if (!print_more()) return true;
+    if (sub.occurrences.empty())
+      throw Error("internal error: the library reported a string without a position");
+    const std::string_view s = all_.at(sub.occurrences.front(), sub.length);
+    if (json) {
+      out_.append(R"({"type":"string","length":)");
+      out_.number(sub.length);
+      out_.append(R"(,"positions":[)");
+      for (std::size_t i = 0; i < sub.occurrences.size(); ++i) {
+        (void)all_.at(sub.occurrences[i], sub.length);
+        if (i > 0) out_.append(",");
+        put_json_position(all_, sub.occurrences[i]);
+      }
+      out_.put("]}\n");
+    } else {
+      for (const TextPosition& p : sub.occurrences) {
+        (void)all_.at(p, sub.length);
+        put_position(all_, p);
+        out_.append("\t");
+      }
+      put_shown(out_, s, cfg_.max_shown_bytes);
+      out_.put('\n');
+    }
+    ++printed_;
+    return true;
+  };
+  phase(fmt::format(
+      "computing the longest substrings of {} of {} texts (the library reports no progress until it "
+      "finishes)...",
+      cfg_.min_docs, all_.views.size()));
+  const auto t0 = Clock::now();
+  const SharedSubstrings r =
+      longest_shared_substring(all_.list(), static_cast<std::uint32_t>(cfg_.min_docs), sink, options());
+  compute_seconds_ = seconds_since(t0);
+  phase(fmt::format("computed in {:.3f} s", compute_seconds_));
+  if (r.count != delivered || (delivered > 0 && r.length != length) || (delivered == 0 && r.length != 0))
+    throw Error(fmt::format("internal error: the library reported L*_q = {} and {} strings, but delivered {}",
+                            r.length, r.count, delivered));
+  found_ = r.length > 0;
+  if (json) {
+    put_summary(
+        {{"occurrences", r.count}, {"min_docs", cfg_.min_docs}, {"length", r.length}, {"count", r.count}});
+  } else {
+    if (delivered == 0) out_.put("length: 0\n");
+    out_.put(fmt::format("count: {}\n", r.count));
+  }
+  out_.flush();
+  note(r.stats.note);
+  cut_note(r.count, "strings");
+  if (cfg_.stats)
+    stats_line(r.stats, fmt::format("longest substring of {} of {} texts: length {}, {}", cfg_.min_docs,
+                                    all_.views.size(), r.length, plural(r.count, "string")));
+}
+
+int Run::run() {
+  try {
+    const std::vector<std::string> paths = operands();
+    (void)parse_backend(cfg_.backend);
+    load(paths);
+    switch (task_) {
+      case Task::longest:
+        run_longest();
+        break;
+      case Task::maximal:
+        run_maximal();
+        break;
+      case Task::shared:
+        run_shared();
+        break;
+    }
+    out_.flush();
+  } catch (const Error& e) {
+    try {
+      out_.flush();
+    } catch (const Error&) {
+    }
+    std::fflush(stdout);
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    return fail("out of memory (the inputs, or the library's index of them, did not fit)");
+  }
+  return found_ ? 0 : 1;
+}
+
+}  // namespace
+
+CLI::App* add_common_command(CLI::App& app, CommonSubstringConfig& c) {
+  CLI::App* cmd = app.add_subcommand(
+      "common",
+      "Longest common substrings of two files (every start pair), their maximal exact matches (--min-length, "
+      "--unique: MUMs), or the longest substrings of q of N files (--min-docs)");
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one wins
+  cmd->add_option(
+      "FILE", c.files,
+      "FILE_A FILE_B (or N files with --min-docs); '-': standard input (once). Each is read whole "
+      "into memory");
+  cmd->add_option(
+         "--files-from", c.files_from,
+         "Read more FILEs from this list, one path per line, after the FILE operands (repeatable; '-': "
+         "standard input)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  auto* min_docs =
+      cmd->add_option("--min-docs", c.min_docs,
+                      "q: the longest substrings occurring in at least q of the N FILEs (2 <= q <= N; "
+                      "with --fasta, of the N records)");
+  auto* min_length =
+      cmd->add_option("--min-length", c.min_length,
+                      "L >= 1: print every maximal exact match of length >= L (MUMmer's -maxmatch -l "
+                      "L) instead of the longest common substrings");
+  cmd->add_flag(
+      "--unique", c.unique,
+      "Maximal unique matches (MUMs: the string occurs once in A and once in B); without --min-length "
+      "L is 20 (MUMmer's default)");
+  cmd->callback([&c, min_docs, min_length] {
+    c.min_docs_given = min_docs->count() > 0;
+    c.min_length_given = min_length->count() > 0;
+  });
+  cmd->add_flag("--fasta", c.fasta,
+                "The FILEs are FASTA: each record is a text of its own (no match crosses records); positions "
+                "are NAME:OFFSET");
+  cmd->add_flag("--json", c.json, "Print JSON objects, one per line, and a summary object (docs/cli.md)");
+  cmd->add_option(
+         "--max-positions", c.max_positions,
+         "Print at most N pairs (matches, strings); the rest are counted, a note on stderr says so; 0: "
+         "all")
+      ->capture_default_str();
+  cmd->add_option("--max-shown-bytes", c.max_shown_bytes,
+                  "Show at most this many bytes of each substring in the text output, then ...(+N bytes); 0: "
+                  "all")
+      ->capture_default_str();
+  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
+      ->capture_default_str();
+  cmd->add_option(
+         "--algorithm", c.algorithm,
+         "cpu: " + name_list(common_substring_algorithms(Backend::cpu)) +
+             "; cuda: " + name_list(common_substring_algorithms(Backend::cuda)) +
+             ". Maximal matches: dp, diagonal (not --unique), suffix-array; --min-docs: suffix-array")
+      ->capture_default_str();
+  cmd->add_option(
+         "--backend", c.backend,
+         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--mmap", c.mmap,
+                  "auto: map regular files up to half the usable memory, read the rest; always; never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag(
+      "--stats", c.stats,
+      "Print bytes, seconds, GB/s, cells (dp, diagonal), the result, algorithm, backend and threads on "
+      "stderr");
+  cmd->add_option(
+         "--progress", c.progress,
+         "Print the phases (reading, computing, done) on stderr: auto (a terminal and 64 MiB of input), "
+         "always, never. The library reports no progress inside a computation")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->footer(
+      "Output: length: L*, one line POS_A<TAB>POS_B<TAB>SUBSTRING per pair, count: and pairs:. See "
+      "docs/cli.md.\n"
+      "Exit status: 0 if something common was found, 1 if nothing, 2 if an error occurred.");
+  return cmd;
+}
+
+int run_common(const CommonSubstringConfig& config) {
+  Run run(config);
+  return run.run();
+}
+
+}  // namespace strmatch::cli
