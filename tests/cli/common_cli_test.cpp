@@ -157,9 +157,13 @@ void check_longest(const Side& a, const Side& b, const std::string& fa, const st
   EXPECT_EQ(r.status, want_status) << r.err;
   EXPECT_EQ(r.out, longest_text(want, a, b, 0)) << r.err;
   EXPECT_EQ(r.err, "");
-  r = with({});
-  EXPECT_EQ(r.out, longest_text(want, a, b, 100)) << r.err;
-  EXPECT_EQ(contains(r.err, "note: printed the first 100 of"), want.pairs.size() > 100) << r.err;
+  if (want.pairs.size() > 100) {  // the default --max-positions cuts
+    r = with({});
+    EXPECT_EQ(r.out, longest_text(want, a, b, 100)) << r.err;
+    EXPECT_TRUE(
+        contains(r.err, "note: printed the first 100 of " + std::to_string(want.pairs.size()) + " pairs"))
+        << r.err;
+  }
 #ifdef STRMATCH_TEST_HAVE_JSON
   r = with({"--json", "--max-positions", "0"});
   EXPECT_EQ(r.status, want_status) << r.err;
@@ -384,11 +388,11 @@ TEST_F(CommonCliTest, RandomPairsAgainstReference) {
   TempDir dir;
   int round = 0;
   for (const int sigma : {2, 4, 256}) {
-    for (int i = 0; i < 3; ++i, ++round) {
+    for (int i = 0; i < 2; ++i, ++round) {
       Side a, b;
       a.texts = {strmatch::test::random_text(rng, rng() % 150, sigma)};
       b.texts = {strmatch::test::random_text(rng, 1 + rng() % 150, sigma)};
-      if (i == 2 && !a.texts[0].empty()) {  // a long planted common substring
+      if (i == 1 && !a.texts[0].empty()) {  // a long planted common substring
         const std::string w = strmatch::test::random_substring(rng, a.texts[0], a.texts[0].size() / 2);
         b.texts[0].insert(rng() % (b.texts[0].size() + 1), w);
       }
