@@ -68,6 +68,15 @@ struct SuffixLayout {
   bool needs_64bit() const noexcept { return size() > 0xFFFFFFFFull; }
 };
 
+/// Test knobs of the scans (the defaults are the production values).
+struct SuffixScanTuning {
+  /// Threads split the SA into pieces of at least this many entries (1 piece below it).
+  std::uint64_t min_piece = std::uint64_t{1} << 16;
+  /// Maximal exact matches: runs of at most this many suffixes are enumerated pair by pair; longer
+  /// ones take the lcp-interval traversal.
+  std::uint64_t small_run = 48;
+};
+
 /// Longest common substring of side A against side B from the layout's SA and LCP (sizes
 /// layout.bytes): fills length (L*), count (distinct strings of length L* on both sides), pairs,
 /// stats.occurrences (pairs delivered) and stats.stopped_early; the pairs, ordered by (a.text,
@@ -79,7 +88,7 @@ struct SuffixLayout {
 template <class Index>
 LongestCommonSubstring longest_from_suffix_array(const SuffixLayout& layout, std::span<const Index> sa,
                                                  std::span<const Index> lcp, const CommonPairSink& sink,
-                                                 unsigned threads);
+                                                 unsigned threads, const SuffixScanTuning& tuning = {});
 
 /// Maximal exact matches (with match.unique: maximal unique matches) of side A against side B,
 /// ordered by (a.text, a.offset, b.text, b.offset), to `sink`. Fills stats.occurrences (matches
@@ -90,13 +99,13 @@ LongestCommonSubstring longest_from_suffix_array(const SuffixLayout& layout, std
 /// bottom-up lcp-interval traversal with child sets grouped by (side, preceding byte), merged small
 /// into large. Unique: an lcp-interval of exactly two suffixes, one per side, with both
 /// neighbouring LCP values < its value >= min_length, and left-maximal.
-/// Memory: the matches are buffered to be ordered (24 bytes each). Needs layout.views.
-/// `small_run` (tests): runs of at most this many suffixes are enumerated directly.
+/// Memory: the matches are buffered to be ordered (3 Index each: 12 or 24 bytes). Needs
+/// layout.views.
 template <class Index>
 SearchStats maximal_matches_from_suffix_array(const SuffixLayout& layout, std::span<const Index> sa,
                                               std::span<const Index> lcp, const MaximalMatchOptions& match,
                                               const MaximalMatchSink& sink, unsigned threads,
-                                              std::uint64_t small_run = 48);
+                                              const SuffixScanTuning& tuning = {});
 
 /// Longest substring(s) of at least `min_texts` (q) of the layout's texts (layout.texts()): fills
 /// length (L*_q), count, stats.occurrences (strings delivered), stats.stopped_early; each string
@@ -109,25 +118,26 @@ SearchStats maximal_matches_from_suffix_array(const SuffixLayout& layout, std::s
 template <class Index>
 SharedSubstrings shared_from_suffix_array(const SuffixLayout& layout, std::span<const Index> sa,
                                           std::span<const Index> lcp, std::uint32_t min_texts,
-                                          const SharedSubstringSink& sink, unsigned threads);
+                                          const SharedSubstringSink& sink, unsigned threads,
+                                          const SuffixScanTuning& tuning = {});
 
 extern template LongestCommonSubstring longest_from_suffix_array<std::uint32_t>(
     const SuffixLayout&, std::span<const std::uint32_t>, std::span<const std::uint32_t>,
-    const CommonPairSink&, unsigned);
+    const CommonPairSink&, unsigned, const SuffixScanTuning&);
 extern template LongestCommonSubstring longest_from_suffix_array<std::uint64_t>(
     const SuffixLayout&, std::span<const std::uint64_t>, std::span<const std::uint64_t>,
-    const CommonPairSink&, unsigned);
+    const CommonPairSink&, unsigned, const SuffixScanTuning&);
 extern template SearchStats maximal_matches_from_suffix_array<std::uint32_t>(
     const SuffixLayout&, std::span<const std::uint32_t>, std::span<const std::uint32_t>,
-    const MaximalMatchOptions&, const MaximalMatchSink&, unsigned, std::uint64_t);
+    const MaximalMatchOptions&, const MaximalMatchSink&, unsigned, const SuffixScanTuning&);
 extern template SearchStats maximal_matches_from_suffix_array<std::uint64_t>(
     const SuffixLayout&, std::span<const std::uint64_t>, std::span<const std::uint64_t>,
-    const MaximalMatchOptions&, const MaximalMatchSink&, unsigned, std::uint64_t);
+    const MaximalMatchOptions&, const MaximalMatchSink&, unsigned, const SuffixScanTuning&);
 extern template SharedSubstrings shared_from_suffix_array<std::uint32_t>(
     const SuffixLayout&, std::span<const std::uint32_t>, std::span<const std::uint32_t>, std::uint32_t,
-    const SharedSubstringSink&, unsigned);
+    const SharedSubstringSink&, unsigned, const SuffixScanTuning&);
 extern template SharedSubstrings shared_from_suffix_array<std::uint64_t>(
     const SuffixLayout&, std::span<const std::uint64_t>, std::span<const std::uint64_t>, std::uint32_t,
-    const SharedSubstringSink&, unsigned);
+    const SharedSubstringSink&, unsigned, const SuffixScanTuning&);
 
 }  // namespace strmatch::detail

@@ -1,0 +1,74 @@
+// Internal: the CPU construction of a generalized suffix array and its LCP array in the layout of
+// common_substring/suffix_scan.hpp: libdivsufsort (Y. Mori) on the records joined by a separator,
+// then the LCP array by the parallel Phi/PLCP form (J. Karkkainen, G. Manzini and S. Puglisi,
+// "Permuted longest-common-prefix array", 2009) of Kasai et al.'s algorithm ("Linear-time
+// longest-common-prefix computation in suffix arrays and its applications", 2001).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "common_substring/suffix_scan.hpp"
+
+namespace strmatch::detail {
+
+/// An array of n uninitialised values (no zeroing pass over gigabytes).
+template <class T>
+struct RawArray {
+  std::unique_ptr<T[]> data;
+  std::uint64_t size = 0;
+  RawArray() = default;
+  explicit RawArray(std::uint64_t n) : data(n != 0 ? new T[n] : nullptr), size(n) {}
+  std::span<T> span() noexcept { return {data.get(), size}; }
+  std::span<const T> span() const noexcept { return {data.get(), size}; }
+  T& operator[](std::uint64_t i) noexcept { return data[i]; }
+  const T& operator[](std::uint64_t i) const noexcept { return data[i]; }
+  void reset() noexcept {
+    data.reset();
+    size = 0;
+  }
+};
+
+/// SA and LCP of a layout (layout.bytes entries each), Index as suffix_scan.hpp says.
+template <class Index>
+struct GeneralizedSuffixArray {
+  RawArray<Index> sa;
+  RawArray<Index> lcp;
+};
+
+/// How the construction ran (tests and benchmarks).
+struct SuffixConstructionInfo {
+  bool doubled = false;     ///< every byte value occurs: two bytes per byte (see the .cpp)
+  bool sort64 = false;      ///< divsufsort64 was used
+  double sort_seconds = 0;  ///< libdivsufsort alone
+  double lcp_seconds = 0;   ///< Phi, PLCP and LCP
+};
+
+/// Test knobs: force the 2-bytes-per-byte encoding or divsufsort64 on small inputs; cut the
+/// parallel passes into pieces of at least `min_piece` positions.
+struct SuffixConstructionOptions {
+  bool force_doubled = false;
+  bool force_sort64 = false;
+  std::uint64_t min_piece = std::uint64_t{1} << 18;
+};
+
+/// Builds SA and LCP of `layout` (needs layout.views) on `threads` threads (the sort itself is
+/// libdivsufsort's, one thread). Index must be std::uint64_t when layout.needs_64bit().
+/// Throws InvalidArgument when libdivsufsort fails, std::bad_alloc when memory runs out.
+template <class Index>
+GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout& layout, unsigned threads,
+                                                             SuffixConstructionInfo* info = nullptr,
+                                                             const SuffixConstructionOptions& options = {});
+
+/// Peak host memory of build_generalized_suffix_array() plus the arrays the scans add (the
+/// document array of q of N), for `bytes` of input in `records` records, in the worst case
+/// (every byte value present). Excludes the matches that maximal exact matches buffer.
+std::uint64_t generalized_suffix_array_host_bytes(std::uint64_t bytes, std::uint64_t records);
+
+extern template GeneralizedSuffixArray<std::uint32_t> build_generalized_suffix_array<std::uint32_t>(
+    const SuffixLayout&, unsigned, SuffixConstructionInfo*, const SuffixConstructionOptions&);
+extern template GeneralizedSuffixArray<std::uint64_t> build_generalized_suffix_array<std::uint64_t>(
+    const SuffixLayout&, unsigned, SuffixConstructionInfo*, const SuffixConstructionOptions&);
+
+}  // namespace strmatch::detail
