@@ -61,6 +61,28 @@ class SinkBatcher {
 using PairBatcher = SinkBatcher<CommonSubstringPair, CommonPairSink>;
 using MatchBatcher = SinkBatcher<MaximalExactMatch, MaximalMatchSink>;
 
+/// The longest common substrings of a known length: given L* = `length` (from a diagonal sweep on
+/// the CPU or a GPU kernel), the number of distinct strings of that length that occur in some A
+/// record and some B record, and every start pair (A position, B position) of such a string, to
+/// `sink` in batches ordered by (a.text, a.offset, b.text, b.offset). Windows never cross records.
+/// Returns length, count, pairs (delivered, or counted without a sink), stats.occurrences and
+/// stats.stopped_early (count covers every string, delivered or not); length 0: nothing.
+///
+/// How: Karp-Rabin fingerprints (mod 2^61 - 1) of every window of `length` bytes. A's windows set
+/// bits of a filter; B's windows that pass it are grouped into classes of equal strings (a hash
+/// table from fingerprint to class, collisions excluded by comparing the bytes); A's windows are
+/// then looked up in order, and each one in a class gets the class's B positions (ascending).
+/// Comparing bytes is skipped where a window continues its predecessor's match (windows i - 1 and
+/// q equal, and the bytes after them equal, make windows i and q + 1 equal).
+/// Time: O(|A| + |B| + pairs) plus `length` bytes compared for each window whose predecessor's
+/// match does not continue (at worst O((|A| + |B|) length)). Memory: 4 bytes per B byte (8 from
+/// 2^32 - 1 bytes), |A| / 8 bytes of filter, about 40 bytes per B window that passes the filter.
+/// Whatever `length` is, the pairs of equal windows of that many bytes are what is reported: with
+/// length = L* they are the contract's pairs (a longer common substring would add a pair at each
+/// of its offsets).
+LongestCommonSubstring pairs_at_length(TextList a, TextList b, std::uint64_t length,
+                                       const CommonPairSink& sink);
+
 /// |A| x |B| (the cells of the O(|A| |B|) methods), saturating at 2^64 - 1.
 inline std::uint64_t common_cells(TextList a, TextList b) noexcept {
   std::uint64_t na = 0, nb = 0;
