@@ -313,6 +313,10 @@ TEST_P(CommonAlgorithms, SinkStopsEarly) {
   const Records a{std::string(3000, 'a')}, b{std::string(10, 'a')};
   const ref::CommonLongest all = strmatch::test::longest_by_dp(a, b);
   ASSERT_EQ(all.pairs.size(), 2991u);
+  std::mt19937_64 rng(test_seed() + 505);
+  const Records x{random_text(rng, 1500, 2)}, y{random_text(rng, 1500, 2)};
+  static const std::vector<MaximalExactMatch> want = strmatch::test::maximal_by_dp(x, y, 3);
+  ASSERT_GT(want.size(), 10000u);
   for (const unsigned threads : kThreads) {
     const std::string ctx = "algorithm " + algorithm + " threads " + std::to_string(threads);
     std::vector<CommonSubstringPair> got;
@@ -337,12 +341,8 @@ TEST_P(CommonAlgorithms, SinkStopsEarly) {
 
     if (!tasks_of(algorithm).maximal) continue;
     // Maximal exact matches: stop after the second batch.
-    std::mt19937_64 rng(test_seed() + 505);
-    const Records x{random_text(rng, 1500, 2)}, y{random_text(rng, 1500, 2)};
     MaximalMatchOptions match;
     match.min_length = 3;
-    const std::vector<MaximalExactMatch> want = strmatch::test::maximal_by_dp(x, y, 3);
-    ASSERT_GT(want.size(), 10000u);
     std::vector<MaximalExactMatch> mems;
     calls = 0;
     const strmatch::SearchStats s = strmatch::maximal_exact_matches(
