@@ -1,5 +1,6 @@
 // Links against the installed strmatch and checks the same verbs of both problems (compile once,
-// find_all, count, streaming) against hand-written answers.
+// find_all, count, streaming) against hand-written answers, and a longest common substring by the
+// suffix array (libdivsufsort, which a static libstrmatch's consumers link through the package).
 #include <cstring>
 #include <string>
 #include <strmatch/strmatch.hpp>
@@ -47,5 +48,12 @@ int main() {
     return true;
   });
   const std::vector<strmatch::Match> want = {{1, 4, 0}, {4, 7, 1}, {8, 11, 0}};
-  return matches == want ? 0 : 5;
+  if (matches != want) return 5;
+
+  // Common substrings: "xabcdy" and "abcdzabcd" share "abcd" (L* = 4) at (0:1, 0:0) and (0:1, 0:5).
+  strmatch::CommonSubstringOptions options;
+  options.algorithm = "suffix-array";
+  const strmatch::LongestCommonSubstring common =
+      strmatch::longest_common_substring("xabcdy", "abcdzabcd", {}, options);
+  return common.length == 4 && common.count == 1 && common.pairs == 2 ? 0 : 6;
 }
