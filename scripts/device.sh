@@ -4,16 +4,19 @@
 #
 #   scripts/device.sh PROBLEM STAGES OUT_DIR [CARRY_DIR]      (from the repository root)
 #
-# PROBLEM  exact | multi | approx | all (all: exact, then multi, for every stage but build and test;
-#          approx: the GPU approximate-search engines, stages build, test, sanitize, bench)
+# PROBLEM  exact | multi | approx | common | all (all: exact, then multi, for every stage but build and
+#          test; approx: the GPU approximate-search engines, stages build, test, sanitize, bench, cli,
+#          cpu-bench; common: longest common substrings, maximal exact matches, q of N, stages build,
+#          test, sanitize, bench, cli, cpu-bench, with CARRY_DIR .carry/common)
 # STAGES   comma-separated, in this order whatever the order given:
 #   build      configure (Release, CUDA on, tests and benchmarks on; nlohmann-json and Hyperscan from
 #              the carry when it has them) and build the targets of the other stages asked for, or
 #              every target of PROBLEM when build is alone. Every stage builds what it needs first
 #              (ninja is incremental; build-device/ is git-ignored and survives on a warm machine).
-#   test       strmatch_cuda_tests, the tests of PROBLEM (TEST_FILTER overrides: exact '*-Multi*',
-#              multi 'Multi*', all '*'; TEST_TIMEOUT, default 300 s); exact and all also run
-#              strmatch_core_tests (CPU).
+#   test       strmatch_cuda_tests, the tests of PROBLEM (TEST_FILTER overrides: exact
+#              '*-Multi*:*Approx*:Common*', multi 'Multi*', approx '*Approx*', common 'Common*', all '*';
+#              TEST_TIMEOUT, default 300 s); exact and all also run strmatch_core_tests (CPU), common
+#              strmatch_common_substring_tests (CPU).
 #   sanitize   compute-sanitizer memcheck and racecheck over the reduced GPU suite
 #              (STRMATCH_CUDA_QUICK=1; MEMCHECK_FILTER, RACECHECK_FILTER override the problem's
 #              filters; each tool capped at SANITIZE_TIMEOUT, default 170 s)
@@ -23,28 +26,37 @@
 #              seed002 h2d seed001 threshold threshold-file, writes OUT_DIR/gpu-exact-SECTION.{csv,md};
 #              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
 #              OUT_DIR/gpu-multi-SECTION.{csv,md}; approx: strmatch_approx_gpu_bench, sections table1
-#              scale batch, writes OUT_DIR/SECTION_h200-16core.{csv,md} (APPROX_TAG overrides the tag)
+#              scale batch, writes OUT_DIR/SECTION_h200-16core.{csv,md} (APPROX_TAG overrides the tag);
+#              common: strmatch_common_bench over bench/common_substring/data/prepare_inputs.sh's files
+#              (made from CARRY_DIR in /dev/shm), sections paper scale-text scale-dna shared, writes
+#              OUT_DIR/SECTION_h200-16core.{csv,md} (COMMON_TAG overrides the tag; BENCH_ARGS e.g.
+#              "--sizes 1,10"); a section whose inputs were not carried says so in its file
 #   cli        exact: the CLI on every backend over the carried Linux slice (counts and the md5
 #              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings;
 #              approx: bench/approx/cli/run_cli_bench.sh with the carry's peers (tre-agrep, ugrep,
-#              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_h200-16core.{csv,md}
+#              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_h200-16core.{csv,md};
+#              common: bench/common_substring/cli/run_mem_bench.sh (maximal exact matches, L >= 20,
+#              against the carry's MUMmer; MEM_SIZES, default "1 10"), writes OUT_DIR/mem_h200-16core.*
 #   cpu-bench  the CPU benchmark of PROBLEM on this machine's cores: exact: scripts/bench.sh exact
 #              over the slice repeated to the tar's size (linux-tar, seed001, seed002-exp1; RUN_ARGS
 #              replaces that experiment list); multi: strmatch_multi_bench over 256 MB of the slice
 #              with the carried sets (BENCH_ARGS adds options, e.g. --threads 1 --paired 9);
 #              approx: strmatch_bench_approx_threads (Table 1 on one and all threads with Edlib from
-#              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_h200-16core.{csv,md}
+#              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_h200-16core.{csv,md};
+#              common: strmatch_bench_common_cpu (Google Benchmark, one thread), OUT_DIR/common-kernels.json
 #   ctest      the whole ctest suite (every test binary; CTEST_TIMEOUT, default 240 s)
 # CARRY_DIR  made by scripts/make_device_carry.sh (default .carry/gpu): linux-slice.xz, dna16s.xz,
-#            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/.
+#            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/, peers/ (divsufsort/ among
+#            them: the library's CPU suffix array links it). common: `scripts/make_device_carry.sh
+#            common` (default .carry/common): text/, dna/ and peers/, carried in parts (bench/README.md).
 # One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
 # "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
 set -uo pipefail
-problem=${1:?"usage: scripts/device.sh exact|multi|approx|all STAGES OUT_DIR [CARRY_DIR]"}
+problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|all STAGES OUT_DIR [CARRY_DIR]"}
 stages=",${2:?stages, e.g. build,test},"
 out=${3:?out dir}
-carry_arg=${4:-.carry/gpu}
-case $problem in exact | multi | approx | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+carry_arg=${4:-$([ "$problem" = common ] && echo .carry/common || echo .carry/gpu)}
+case $problem in exact | multi | approx | common | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
   case $s in build | test | sanitize | bench | cli | cpu-bench | ctest) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
@@ -69,6 +81,9 @@ want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets
 for p in $problems; do
   if [ $p = approx ]; then
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
+  elif [ $p = common ]; then
+    [ "$stages" = ",build," ] &&
+      want_target strmatch_cuda_tests strmatch_common_substring_tests strmatch_common_bench strmatch_cli
   else
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests "strmatch_gpu_$([ $p = exact ] && echo bench || echo multi_bench)"
   fi
@@ -76,6 +91,10 @@ for p in $problems; do
     case $s,$p in
       test,exact) want_target strmatch_cuda_tests strmatch_core_tests ;;
       test,multi | test,approx | sanitize,*) want_target strmatch_cuda_tests ;;
+      test,common) want_target strmatch_cuda_tests strmatch_common_substring_tests ;;
+      bench,common) want_target strmatch_common_bench ;;
+      cli,common) want_target strmatch_cli strmatch_common_bench ;;
+      cpu-bench,common) want_target strmatch_bench_common_cpu ;;
       bench,approx) want_target strmatch_approx_gpu_bench ;;
       bench,exact) want_target strmatch_gpu_bench ;;
       bench,multi) want_target strmatch_gpu_multi_bench ;;
@@ -97,7 +116,15 @@ build() {
   else
     echo "no Hyperscan in $carry/hs: the pattern-set benchmarks are built without it"
   fi
-  [ -d "$carry/include/nlohmann" ] && args+=(-DSTRMATCH_NLOHMANN_JSON_INCLUDE="$carry/include")
+  for inc in "$carry/include" "$carry/peers/include"; do
+    [ -d "$inc/nlohmann" ] && args+=(-DSTRMATCH_NLOHMANN_JSON_INCLUDE="$inc")
+  done
+  # libdivsufsort (the device host has none): the carry's copy (cmake/StrmatchDivsufsort.cmake also
+  # looks in .carry/gpu/peers/divsufsort); a cached path that this call did not carry is forgotten.
+  local cached
+  cached=$(sed -n 's/^STRMATCH_DIVSUFSORT_LIBRARY:FILEPATH=//p' $b/CMakeCache.txt 2>/dev/null)
+  [ -z "$cached" ] || [ -e "$cached" ] || args+=(-U 'STRMATCH_DIVSUFSORT*')
+  [ -s "$carry/peers/divsufsort/include/divsufsort.h" ] && args+=(-DSTRMATCH_DIVSUFSORT_HINTS="$carry/peers/divsufsort")
   cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=ON -DSTRMATCH_BUILD_TESTS=ON \
     -DSTRMATCH_BUILD_BENCH=ON "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; return 1; }
   grep -i "hyperscan" "$out/cmake.log"
@@ -121,11 +148,20 @@ sets() {
     echo $shm/sets
   fi
 }
+# The common-substring inputs (bench/common_substring/data/prepare_inputs.sh) from the carry, in
+# /dev/shm: kept on a warm machine, completed when a later call carries another part.
+common_data() {
+  bench/common_substring/data/prepare_inputs.sh $shm/common "$carry" >&2 || true
+  echo $shm/common
+}
 rg_path() { chmod +x "$carry/rg" 2>/dev/null; [ -x "$carry/rg" ] && echo "$carry/rg" || echo /nonexistent; }
 
 # ---- test -----------------------------------------------------------------------------------------
 if has test; then
-  case $problem in exact) filter='*-Multi*:*Approx*' ;; multi) filter='Multi*' ;; approx) filter='*Approx*' ;; all) filter='*' ;; esac
+  case $problem in
+    exact) filter='*-Multi*:*Approx*:Common*' ;; multi) filter='Multi*' ;; approx) filter='*Approx*' ;;
+    common) filter='Common*' ;; all) filter='*' ;;
+  esac
   filter=${TEST_FILTER:-$filter}
   t=$(now)
   timeout ${TEST_TIMEOUT:-300} $b/tests/strmatch_cuda_tests --gtest_filter="$filter" >"$out/cuda-tests.log" 2>&1
@@ -133,7 +169,12 @@ if has test; then
   echo "strmatch_cuda_tests --gtest_filter=$filter: rc=$trc, $(elapsed $t) s"
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure|Expected|Which is|rerun" "$out/cuda-tests.log" | head -60
   [ $trc = 0 ] || rc=1
-  if [ $problem != multi ] && [ $problem != approx ]; then
+  if [ $problem = common ]; then
+    t=$(now)
+    timeout ${TEST_TIMEOUT:-300} $b/tests/strmatch_common_substring_tests >"$out/common-tests.log" 2>&1 || rc=1
+    echo "strmatch_common_substring_tests (CPU): $(elapsed $t) s"
+    grep -E "^\[  (PASSED|FAILED) |tests ran|Failure|rerun" "$out/common-tests.log" | head -20
+  elif [ $problem != multi ] && [ $problem != approx ]; then
     $b/tests/strmatch_core_tests >"$out/core-tests.log" 2>&1 || rc=1
     tail -3 "$out/core-tests.log"
   fi
@@ -146,9 +187,12 @@ if has sanitize; then
     if [ $p = approx ]; then
       mem=${MEMCHECK_FILTER:-'*Approx*'}
       race=${RACECHECK_FILTER:-'*Approx*'}
+    elif [ $p = common ]; then
+      mem=${MEMCHECK_FILTER:-'Common*'}
+      race=${RACECHECK_FILTER:-'Common*'}
     elif [ $p = exact ]; then
-      mem=${MEMCHECK_FILTER:-'*-Multi*:*Approx*'}
-      race=${RACECHECK_FILTER:-'*-Multi*:*Approx*'}
+      mem=${MEMCHECK_FILTER:-'*-Multi*:*Approx*:Common*'}
+      race=${RACECHECK_FILTER:-'*-Multi*:*Approx*:Common*'}
     else
       mem=${MEMCHECK_FILTER:-'Multi*:-MultiCudaLong.*'}
       race=${RACECHECK_FILTER:-MultiCudaEdge.DuplicatePatterns:MultiCudaEdge.NestedPatterns:MultiCudaEdge.NulAndFFBytes:MultiCudaEdge.UnalignedDevicePointers:MultiCudaDifferential.StreamingChunkBoundaries}
@@ -172,7 +216,18 @@ if has bench; then
   for p in $problems; do
     t=$(now)
     free -g | head -2
-    if [ $p = approx ]; then
+    if [ $p = common ]; then
+      data=$(common_data)
+      for section in ${SECTIONS:-paper scale-text scale-dna shared}; do
+        s=$(now)
+        timeout ${SECTION_TIMEOUT:-400} $b/bench/common_substring/experiments/strmatch_common_bench --data "$data" \
+          --sections "$section" --out "$out" --tag "${COMMON_TAG:-h200-16core}" ${BENCH_ARGS:-} 2>&1 |
+          tee "$out/common-$section.log" | cut -c1-240
+        brc=${PIPESTATUS[0]}
+        echo "common section $section: rc=$brc (124: timed out; no file is written then), $(elapsed $s) s"
+        [ $brc = 0 ] || rc=1
+      done
+    elif [ $p = approx ]; then
       for section in ${SECTIONS:-table1 scale batch}; do
         s=$(now)
         timeout ${SECTION_TIMEOUT:-300} $b/bench/approx/cuda/strmatch_approx_gpu_bench --sections "$section" \
@@ -219,6 +274,15 @@ if has cli && [ $problem = approx ]; then
   tail -40 "$out/approx-cli.log" | cut -c1-200
 fi
 
+# ---- cli (common): maximal exact matches against MUMmer (the carry's), whole processes -------------
+if has cli && [ $problem = common ]; then
+  data=$(common_data)
+  DATA="$data" PEERS="$carry/peers" STRMATCH=$b/bin/strmatch BENCH=$b/bench/common_substring/experiments/strmatch_common_bench \
+    SIZES="${MEM_SIZES:-1 10}" WORK=$shm/mem timeout ${CLI_BENCH_TIMEOUT:-540} \
+    bench/common_substring/cli/run_mem_bench.sh "$out" "${COMMON_TAG:-h200-16core}" >"$out/mem-cli.log" 2>&1 || rc=1
+  tail -40 "$out/mem-cli.log" | cut -c1-200
+fi
+
 # ---- cli (exact) ----------------------------------------------------------------------------------
 if has cli && [ $problem = exact ]; then
   linux=$(slice)
@@ -254,7 +318,12 @@ fi
 # ---- cpu-bench ------------------------------------------------------------------------------------
 if has cpu-bench; then
   for p in $problems; do
-    if [ $p = approx ]; then
+    if [ $p = common ]; then
+      timeout ${CPU_BENCH_TIMEOUT:-300} $b/bench/common_substring/cpu/strmatch_bench_common_cpu \
+        --benchmark_out="$out/common-kernels.json" --benchmark_out_format=json ${BENCH_ARGS:-} \
+        >"$out/cpu-bench-common.log" 2>&1 || rc=1
+      tail -40 "$out/cpu-bench-common.log"
+    elif [ $p = approx ]; then
       # Table 1 through the public API (dp, myers on one and every thread, Edlib from the carry) and
       # the 1 GB random-DNA scaling rows.
       LD_LIBRARY_PATH="$carry/peers/edlib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \

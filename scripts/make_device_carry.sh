@@ -22,10 +22,78 @@
 #                    Use: PATH=peers/bin:$PATH and LD_LIBRARY_PATH=peers/lib for the peers only
 #                    (bench/approx/cli/run_cli_bench.sh does this with PEERS=.carry/gpu/peers).
 #   LABEL            where each came from
+#   peers/divsufsort/  libdivsufsort's headers and shared libraries (libdivsufsort-dev: the library's
+#                    CPU suffix array links it; plain files named as the loader wants them), VERSION
 # Usage: scripts/make_device_carry.sh [carry-dir]   (env SLICE_MB, default 450; CORPORA, the folder
 # of scripts/fetch_corpora.sh: default ./corpora, else /work/corpora). What exists is kept.
+#
+#        scripts/make_device_carry.sh common [carry-dir]   (default .carry/common)
+# builds the common-substring benchmarks' carry instead (bench/README.md, "Common substrings"), in
+# parts a device call carries separately (each part with the tree stays under the 64 MiB limit):
+#   text/linux.xz      the first 200,000,000 bytes of linux-6.1.tar (xz -6, about 27 MB)
+#   text/16s.fasta.xz  rRNA16S.gold.fasta (microbiomeutil-data)
+#   dna/*.2bit         chrX, contigs, ecoli, reads (bench/common_substring/data/prepare_inputs.sh's
+#                      FASTA, 2 bits per base by bench/common_substring/data/dna2bit.py; about 45 MB)
+#   peers/             bin/mummer (MUMmer 3, needs only glibc), bin/hyperfine, divsufsort/ (as above),
+#                      include/nlohmann (the CLI's build needs it), VERSION
+#   SOURCE.txt         what each input is (prepare_inputs.sh), LABEL
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+# copy_divsufsort DIR: libdivsufsort's headers and libraries into DIR/{include,lib}, real files only
+# (each library under its link name and its soname: the loader looks for libdivsufsort.so.3).
+copy_divsufsort() {
+  local d=$1 libdir=/usr/lib/x86_64-linux-gnu incdir=/usr/include/x86_64-linux-gnu
+  if [ ! -s $incdir/divsufsort.h ] || [ ! -e $libdir/libdivsufsort.so ]; then
+    echo "libdivsufsort-dev is not installed: no $d (the library's CPU suffix array needs it)"
+    return 0
+  fi
+  mkdir -p "$d/include" "$d/lib"
+  cp $incdir/divsufsort.h $incdir/divsufsort64.h "$d/include/"
+  for name in divsufsort divsufsort64; do
+    cp -L $libdir/lib$name.so "$d/lib/lib$name.so"
+    soname=$(objdump -p $libdir/lib$name.so 2>/dev/null | awk '$1 == "SONAME" {print $2}')
+    [ -z "$soname" ] || cp -L $libdir/lib$name.so "$d/lib/$soname"
+  done
+  dpkg-query -W -f='${Package} ${Version}\n' libdivsufsort-dev libdivsufsort3 >"$d/VERSION" 2>/dev/null || true
+}
+
+if [ "${1:-}" = common ]; then
+  dir=${2:-.carry/common}
+  work=${COMMON_INPUTS:-$root/corpora/common}
+  "$root/bench/common_substring/data/prepare_inputs.sh" "$work"
+  mkdir -p "$dir/text" "$dir/dna" "$dir/peers/bin"
+  if [ ! -s "$dir/text/linux.xz" ]; then
+    xz -T2 -6 -c "$work/linux.txt" >"$dir/text/linux.xz.tmp"
+    mv "$dir/text/linux.xz.tmp" "$dir/text/linux.xz"
+  fi
+  [ -s "$dir/text/16s.fasta.xz" ] || xz -9 -c "$work/16s.fasta" >"$dir/text/16s.fasta.xz"
+  for f in chrX contigs ecoli reads; do
+    [ -s "$dir/dna/$f.2bit" ] || python3 "$root/bench/common_substring/data/dna2bit.py" pack "$work/$f.fa" "$dir/dna/$f.2bit"
+  done
+  cp "$work/SOURCE.txt" "$dir/SOURCE.txt"
+  for tool in mummer hyperfine; do
+    command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install_deps.sh)" >&2; exit 1; }
+    cp -L "$(command -v $tool)" "$dir/peers/bin/$tool"
+  done
+  dpkg-query -W -f='${Package} ${Version}\n' mummer hyperfine >"$dir/peers/VERSION" 2>/dev/null || true
+  copy_divsufsort "$dir/peers/divsufsort"
+  mkdir -p "$dir/peers/include"
+  cp -r /usr/include/nlohmann "$dir/peers/include/"  # the CLI's configure needs nlohmann-json
+  {
+    echo "text/: linux.xz (the first 200000000 bytes of linux-6.1.tar) and 16s.fasta.xz (rRNA16S.gold.fasta)"
+    echo "dna/: chrX, contigs, ecoli, reads as 2 bits per base (bench/common_substring/data/dna2bit.py); SOURCE.txt says what each is"
+    echo "peers/: mummer, hyperfine, libdivsufsort (peers/VERSION, peers/divsufsort/VERSION), nlohmann-json's headers"
+  } >"$dir/LABEL"
+  du -sb "$dir"/* "$dir"/peers/* | sort -n
+  for part in text dna; do
+    size=$(du -sb "$dir/$part" "$dir/peers" | awk '{s += $1} END {print s}')
+    echo "carry $dir/$part + $dir/peers: $size bytes ($((size / 1048576)) MiB)"
+    [ "$size" -lt $((58 * 1048576)) ] || { echo "$dir/$part with peers/ is over 58 MiB: the tree must fit beside it in 64 MiB" >&2; exit 1; }
+  done
+  exit 0
+fi
+
 dir=${1:-.carry/gpu}
 slice_mb=${SLICE_MB:-450}
 corpora=${CORPORA:-}
@@ -105,6 +173,7 @@ for tool in tre-agrep ugrep hyperfine; do
   fi
 done
 mv "$peers/VERSION.tmp" "$peers/VERSION"
+copy_divsufsort "$peers/divsufsort"
 grep -q '^peers/' "$dir/LABEL" 2>/dev/null ||
   echo "peers/: approximate search's peers (Edlib, tre-agrep, ugrep, hyperfine) from Debian packages, see peers/VERSION" >>"$dir/LABEL"
 
