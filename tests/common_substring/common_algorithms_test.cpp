@@ -215,14 +215,16 @@ void check_case(const std::string& algorithm, const Case& c) {
     const std::string ctx = "case \"" + c.name + "\" (" + strmatch::test::describe(c.a, c.b) +
                             ") algorithm " + algorithm + " threads " + std::to_string(threads) + "; " +
                             rerun_hint();
-    strmatch::test::expect_longest(c.longest, c.a, c.b, options, ctx);
+    // Counting without a sink once (the thread count matters to the delivery, not to counting).
+    const bool also_count = threads == kThreads[0];
+    strmatch::test::expect_longest(c.longest, c.a, c.b, options, ctx, also_count);
     if (!tasks.maximal) continue;
     for (const auto& [key, want] : c.maximal) {
       if (key.second && !tasks.unique) continue;
       MaximalMatchOptions match;
       match.min_length = key.first;
       match.unique = key.second;
-      strmatch::test::expect_maximal(want, c.a, c.b, match, options, ctx);
+      strmatch::test::expect_maximal(want, c.a, c.b, match, options, ctx, also_count);
     }
   }
 }
@@ -338,6 +340,24 @@ TEST_P(CommonAlgorithms, SinkStopsEarly) {
     ASSERT_GE(got.size(), 1u) << ctx;
     ASSERT_LE(got.size(), all.pairs.size()) << ctx;
     EXPECT_TRUE(std::equal(got.begin(), got.end(), all.pairs.begin())) << "not the first pairs; " << ctx;
+
+    // Two longest strings, "xx" (9,999 pairs) then "xy" (one): the count covers both even when the
+    // sink stops before "xy" is delivered (the count is the input's, not the delivery's).
+    const Records many{std::string(10000, 'x') + "y"}, few{"xx", "xy"};
+    std::vector<CommonSubstringPair> first;
+    const auto two = strmatch::longest_common_substring(
+        many, few,
+        [&](std::span<const CommonSubstringPair> batch) {
+          first.insert(first.end(), batch.begin(), batch.end());
+          return false;
+        },
+        options_for(algorithm, threads));
+    EXPECT_TRUE(two.stats.stopped_early) << ctx;
+    EXPECT_EQ(two.length, 2u) << ctx;
+    EXPECT_EQ(two.count, 2u) << ctx;
+    EXPECT_EQ(two.pairs, first.size()) << ctx;
+    ASSERT_FALSE(first.empty()) << ctx;
+    EXPECT_EQ(first.front(), (CommonSubstringPair{{0, 0}, {0, 0}})) << ctx;
 
     if (!tasks_of(algorithm).maximal) continue;
     // Maximal exact matches: stop after the second batch.

@@ -188,10 +188,11 @@ inline void expect_stats(const SearchStats& stats, TextList a, TextList b,
   EXPECT_FALSE(stats.stopped_early) << ctx;
 }
 
-/// longest_common_substring() with and without a sink against `want`: length, count, every pair
-/// in order, the pair counts and the statistics.
+/// longest_common_substring() with a sink (and, with `also_count`, without one) against `want`:
+/// length, count, every pair in order, the pair counts and the statistics.
 inline void expect_longest(const reference::CommonLongest& want, TextList a, TextList b,
-                           const CommonSubstringOptions& options, const std::string& ctx) {
+                           const CommonSubstringOptions& options, const std::string& ctx,
+                           bool also_count = true) {
   const LongestRun run = run_longest(a, b, options);
   EXPECT_EQ(run.result.length, want.length) << "L*; " << ctx;
   EXPECT_EQ(run.result.count, want.count) << "count of distinct longest common substrings; " << ctx;
@@ -200,7 +201,7 @@ inline void expect_longest(const reference::CommonLongest& want, TextList a, Tex
   EXPECT_FALSE(run.empty_batch) << "an empty batch reached the sink; " << ctx;
   expect_same_sequence(run.pairs, want.pairs, "pairs", ctx);
   expect_stats(run.result.stats, a, b, options, ctx);
-
+  if (!also_count) return;
   const LongestCommonSubstring counted = longest_common_substring(a, b, {}, options);
   EXPECT_EQ(counted.length, want.length) << "L* without a sink; " << ctx;
   EXPECT_EQ(counted.count, want.count) << "count without a sink; " << ctx;
@@ -208,10 +209,11 @@ inline void expect_longest(const reference::CommonLongest& want, TextList a, Tex
   EXPECT_EQ(counted.stats.occurrences, want.pairs.size()) << "stats.occurrences without a sink; " << ctx;
 }
 
-/// maximal_exact_matches() against `want` (every match in order), and counting without a sink.
+/// maximal_exact_matches() against `want` (every match in order), and with `also_count` counting
+/// without a sink.
 inline void expect_maximal(const std::vector<MaximalExactMatch>& want, TextList a, TextList b,
                            const MaximalMatchOptions& match, const CommonSubstringOptions& options,
-                           const std::string& ctx) {
+                           const std::string& ctx, bool also_count = true) {
   const std::string c =
       "min_length " + std::to_string(match.min_length) + (match.unique ? " unique" : "") + "; " + ctx;
   const MaximalRun run = run_maximal(a, b, match, options);
@@ -219,6 +221,7 @@ inline void expect_maximal(const std::vector<MaximalExactMatch>& want, TextList 
   EXPECT_FALSE(run.empty_batch) << "an empty batch reached the sink; " << c;
   expect_same_sequence(run.matches, want, "maximal exact matches", c);
   expect_stats(run.stats, a, b, options, c);
+  if (!also_count) return;
   const SearchStats counted = maximal_exact_matches(a, b, match, {}, options);
   EXPECT_EQ(counted.occurrences, want.size()) << "count without a sink; " << c;
 }

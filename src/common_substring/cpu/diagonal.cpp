@@ -167,18 +167,21 @@ std::uint64_t longest_run(MaskFn masks_of, const std::uint8_t* x, const std::uin
     masks_of(x + pos, y + pos, len, masks);
     for (std::size_t t = 0; t * 64 < len; ++t) {
       const std::uint64_t m = masks[t];
+      if (m == 0) {  // the most frequent mask over many symbols
+        best = std::max(best, cur);
+        cur = 0;
+        continue;
+      }
       if (m == ~std::uint64_t{0}) {
         cur += 64;
         continue;
       }
-      const unsigned lo = static_cast<unsigned>(std::countr_one(m));  // < 64
-      const unsigned hi = static_cast<unsigned>(std::countl_one(m));  // < 64
-      best = std::max(best, cur + lo);
-      // Runs strictly inside m (at most 62 bytes): clear the ones at both ends.
-      std::uint64_t inner = m & ~((std::uint64_t{1} << lo) - 1);
-      if (hi != 0) inner &= ~std::uint64_t{0} >> hi;
-      if (inner != 0 && best < 62 && has_run(inner, best + 1)) best = std::max(best, longest_ones(inner));
-      cur = hi;
+      // The run coming in ends at the first 0; a run inside m beats the best only when m holds
+      // best + 1 consecutive ones (a run of m is part of a run at least as long, so taking its
+      // length never overshoots); the run at the top goes on into the next mask.
+      best = std::max(best, cur + static_cast<unsigned>(std::countr_one(m)));
+      if (best < 63 && has_run(m, best + 1)) best = std::max(best, longest_ones(m));
+      cur = static_cast<unsigned>(std::countl_one(m));
     }
   }
   return std::max(best, cur);
