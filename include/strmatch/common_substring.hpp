@@ -28,7 +28,7 @@
 // Worked example: A = "xabcdy", B = "abcdzabcd": L* = 4, count = 1 ("abcd"), pairs (0:1, 0:0) and
 // (0:1, 0:5). Maximal exact matches with min_length 2: (0:1, 0:0, 4) and (0:1, 0:5, 4); with
 // `unique`: none ("abcd" occurs twice in B). Many texts {"banana", "bandana", "cabana"}, q = 3:
-// L*_q = 3, the strings "ana" (0:1, 1:4, 2:3) and "ban" (0:0, 1:0, 2:2), ordered by first occurrence.
+// L*_q = 3, the strings "ban" (0:0, 1:0, 2:2) and "ana" (0:1, 1:4, 2:3), ordered by first occurrence.
 //
 // Algorithms (common_substring_algorithms(); docs/common_substring.md gives the measurements
 // behind `auto`):
