@@ -151,7 +151,7 @@ TEST(CommonReference, WorkedExampleOfThePublicHeader) {
   const Records texts{"banana", "bandana", "cabana"};
   const ref::CommonShared all = ref::common_shared(texts, 3);
   EXPECT_EQ(all.length, 3u);
-  // Ordered by first occurrence: "ban" starts at 0:0, "ana" at 0:1 (the header lists "ana" first).
+  // Ordered by first occurrence: "ban" starts at 0:0, "ana" at 0:1.
   EXPECT_EQ(all.strings, (std::vector<ref::SharedString>{{"ban", {{0, 0}, {1, 0}, {2, 2}}},
                                                          {"ana", {{0, 1}, {1, 4}, {2, 3}}}}));
   const ref::CommonShared two = ref::common_shared(texts, 2);
