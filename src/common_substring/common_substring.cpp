@@ -64,8 +64,10 @@ void check_records(TextList texts, std::string_view side) {
 // The O(|A| |B|) diagonal sweep wins while the product of the sizes is small (no index to build);
 // the suffix array past it. Maximal exact matches and q of N: the suffix array (linear after the
 // construction, whatever the output).
-constexpr double kCpuDiagonalMaxCells = 1u << 26;  // about 64 M cells
-constexpr double kGpuDiagonalMaxCells = 1e11;      // at >= 3 TCUPS: about 30 ms
+constexpr double kCpuDiagonalMaxCells =
+    1u << 21;  // about 2 M cells (1000 x 1000: diagonal 0.09-0.18 ms, suffix-array 0.2-0.33; 4096 x
+               // 4096: 1.3-2.4 vs 0.6-0.7 ms; one thread, 2-core machine)
+constexpr double kGpuDiagonalMaxCells = 1e11;  // at >= 3 TCUPS: about 30 ms
 /// Backend::automatic takes the GPU from this much input (both sides) when one is usable.
 constexpr std::uint64_t kAutoGpuMinBytes = std::uint64_t{8} << 20;
 
@@ -140,7 +142,8 @@ void finish(SearchStats& stats, const Choice& c, std::uint64_t bytes, Clock::tim
   stats.seconds = seconds_since(start);
   stats.algorithm = std::string(c.algorithm->name());
   stats.backend = c.backend;
-  stats.threads = c.backend == Backend::cpu ? c.threads : 1;
+  // dp runs on one thread whatever was asked.
+  stats.threads = c.backend == Backend::cpu && c.algorithm->name() != "dp" ? c.threads : 1;
   if (stats.note.empty()) stats.note = c.note;
 }
 
