@@ -324,14 +324,22 @@ class MaximalScanner {
   /// Every cross-side, left-distinct pair of the run [i, j] (all LCP >= min_length inside), each
   /// with its LCP (the minimum of LCP between them).
   void small_run(std::uint64_t i, std::uint64_t j) {
+    side_.clear();
+    bool has_a = false, has_b = false;
+    for (std::uint64_t x = i; x <= j; ++x) {
+      const bool b = side_b(sa_[x]);
+      side_.push_back(b);
+      has_a = has_a || !b;
+      has_b = has_b || b;
+    }
+    if (!has_a || !has_b) return;  // one side only: nothing to pair (and no byte to read)
     cls_.clear();
     for (std::uint64_t x = i; x <= j; ++x) cls_.push_back(left_class(sa_[x]));
     for (std::uint64_t x = i; x < j; ++x) {
       std::uint64_t h = std::numeric_limits<std::uint64_t>::max();
-      const bool bx = side_b(sa_[x]);
       for (std::uint64_t y = x + 1; y <= j; ++y) {
         h = std::min<std::uint64_t>(h, lcp_[y]);
-        if (side_b(sa_[y]) != bx && left_distinct(cls_[x - i], cls_[y - i])) emit(sa_[x], sa_[y], h);
+        if (side_[y - i] != side_[x - i] && left_distinct(cls_[x - i], cls_[y - i])) emit(sa_[x], sa_[y], h);
       }
     }
   }
@@ -400,6 +408,7 @@ class MaximalScanner {
   std::vector<Match<Index>>& out_;
   std::uint64_t b_begin_;
   std::vector<unsigned> cls_;
+  std::vector<char> side_;
 };
 
 }  // namespace

@@ -38,6 +38,20 @@
 // lcp(Phi[p], p) >= l - 1. (If q + 1 is a separator slot, q ended its record and l = 1: nothing
 // to carry.) At a record's start the bound is not carried over (l restarts from 0): this costs at
 // most the record's length, O(n) over all records.
+//
+// Threads
+// -------
+// Parallel (std::thread, pieces of at least 2^18 positions): the byte census, the copy into the
+// layout string, dropping the separator suffixes, Phi, PLCP (each piece restarts Kasai's bound),
+// the LCP gather; the scans after it (suffix_scan.cpp). Not parallel: the sort itself
+// (libdivsufsort is single-threaded, and sorts only whole strings, so its work cannot be split by
+// buckets of suffixes). On two mutated 10 MB DNA texts the sort is about 60% of "libdivsufsort +
+// Kasai on one core", so threads alone bring at most about 1.6x over that; a parallel suffix
+// sorter (e.g. prefix doubling with radix sorts, as the GPU path does) would be needed for more.
+//
+// Memory (32-bit indices): the string (n bytes), the sort's SA (4 n) and the layout SA (4 n); then
+// SA, Phi/PLCP (4 n) and the string; the string is freed before the LCP array (4 n) is made: 12 n
+// at the peak. Every byte value present: 2 n string, 8 n sort SA, 4 n SA: 14 n.
 #include "common_substring/cpu/suffix_construct.hpp"
 
 #include <divsufsort.h>
@@ -159,11 +173,11 @@ std::uint64_t extend(const std::uint8_t* text, std::uint64_t p, std::uint64_t q,
   }
 }
 
-/// LCP of `sa` over the symbol string `text` (layout positions, separators 0), in the parallel
-/// Phi/PLCP form.
+/// PLCP (indexed by layout position; terminator slots unset) of `sa` over the symbol string `text`
+/// (layout positions, separators 0): Phi, then PLCP in place, in parallel.
 template <int W, class Index>
-RawArray<Index> lcp_array(const std::uint8_t* text, std::uint64_t size, std::span<const Index> sa,
-                          unsigned threads, std::uint64_t min_piece) {
+RawArray<Index> permuted_lcp(const std::uint8_t* text, std::uint64_t size, std::span<const Index> sa,
+                             unsigned threads, std::uint64_t min_piece) {
   const std::uint64_t n = sa.size();
   constexpr Index kNone = std::numeric_limits<Index>::max();
   RawArray<Index> phi(size);  // terminator slots stay unset: never read
@@ -189,6 +203,14 @@ RawArray<Index> lcp_array(const std::uint8_t* text, std::uint64_t size, std::spa
       if (l > 0) --l;
     }
   });
+  return phi;
+}
+
+/// LCP[i] = PLCP[SA[i]], LCP[0] = 0.
+template <class Index>
+RawArray<Index> gather_lcp(const RawArray<Index>& phi, std::span<const Index> sa, unsigned threads,
+                           std::uint64_t min_piece) {
+  const std::uint64_t n = sa.size();
   RawArray<Index> lcp(n);
   parallel_pieces(n, threads, min_piece, [&](unsigned, std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t i = begin; i < end; ++i) lcp[i] = phi[sa[i]];
@@ -306,22 +328,26 @@ GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout&
   const auto sorted = std::chrono::steady_clock::now();
   note.sort_seconds = seconds_between(start, sorted);
 
-  out.lcp = note.doubled ? lcp_array<2, Index>(t, size, out.sa.span(), threads, min_piece)
-                         : lcp_array<1, Index>(t, size, out.sa.span(), threads, min_piece);
+  RawArray<Index> plcp = note.doubled ? permuted_lcp<2, Index>(t, size, out.sa.span(), threads, min_piece)
+                                      : permuted_lcp<1, Index>(t, size, out.sa.span(), threads, min_piece);
+  text.reset();  // before the LCP array is allocated: the peak is SA + PLCP + LCP
+  out.lcp = gather_lcp<Index>(plcp, out.sa.span(), threads, min_piece);
   note.lcp_seconds = seconds_between(sorted, std::chrono::steady_clock::now());
   return out;
 }
 
 std::uint64_t generalized_suffix_array_host_bytes(std::uint64_t bytes, std::uint64_t records) {
   // The worst case, every byte value present: the 2 x L string, its SA (4 or 8 bytes per entry)
-  // beside the layout SA; then the string, SA, Phi/PLCP (L entries) and LCP. After the
-  // construction the scans hold SA, LCP and (q of N) the document array: less than either peak.
+  // beside the layout SA; then SA, Phi/PLCP (L entries) and LCP (the string is freed first; with
+  // a free byte value the string is L bytes, the sort's SA L entries: 9 n, then 12 n for 32-bit
+  // indices). After the construction the scans hold SA, LCP and (q of N) the document array:
+  // less than either peak.
   const long double L = static_cast<long double>(bytes) + static_cast<long double>(records);
   const long double n = static_cast<long double>(bytes);
   const long double index = L > 4294967295.0L ? 8 : 4;
   const long double sort_entry = 2 * L > static_cast<long double>(kMaxSort32) ? 8 : 4;
   const long double sorting = 2 * L + sort_entry * 2 * L + index * n;
-  const long double lcp = 2 * L + index * n + index * L + index * n;
+  const long double lcp = std::max(2 * L + index * n + index * L, index * n + index * L + index * n);
   const long double peak = std::max(sorting, lcp) + kPad;
   return peak >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(peak);
 }
