@@ -224,7 +224,7 @@ if has bench; then
           --sections "$section" --out "$out" --tag "${COMMON_TAG:-h200-16core}" ${BENCH_ARGS:-} 2>&1 |
           tee "$out/common-$section.log" | cut -c1-240
         brc=${PIPESTATUS[0]}
-        echo "common section $section: rc=$brc (124: timed out; no file is written then), $(elapsed $s) s"
+        echo "common section $section: rc=$brc (124: timed out; the pairs so far are in the CSV), $(elapsed $s) s"
         [ $brc = 0 ] || rc=1
       done
     elif [ $p = approx ]; then

@@ -35,8 +35,9 @@
 #   dna/*.2bit         chrX, contigs, ecoli, reads (bench/common_substring/data/prepare_inputs.sh's
 #                      FASTA, 2 bits per base by bench/common_substring/data/dna2bit.py; about 45 MB)
 #   peers/             bin/mummer (MUMmer 3, needs only glibc), bin/hyperfine, divsufsort/ (as above),
-#                      include/nlohmann (the CLI's build needs it), VERSION
-#   SOURCE.txt         what each input is (prepare_inputs.sh), LABEL
+#                      include/nlohmann (the CLI's build needs it), VERSION, SOURCE.txt (what each
+#                      input is: prepare_inputs.sh's; in peers/ because peers/ travels with every part)
+#   LABEL
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -71,7 +72,7 @@ if [ "${1:-}" = common ]; then
   for f in chrX contigs ecoli reads; do
     [ -s "$dir/dna/$f.2bit" ] || python3 "$root/bench/common_substring/data/dna2bit.py" pack "$work/$f.fa" "$dir/dna/$f.2bit"
   done
-  cp "$work/SOURCE.txt" "$dir/SOURCE.txt"
+  cp "$work/SOURCE.txt" "$dir/peers/SOURCE.txt"  # peers/ travels with every part
   for tool in mummer hyperfine; do
     command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install_deps.sh)" >&2; exit 1; }
     cp -L "$(command -v $tool)" "$dir/peers/bin/$tool"

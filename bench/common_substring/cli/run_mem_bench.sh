@@ -20,7 +20,8 @@
 # environment:
 #   DATA      prepare_inputs.sh's folder (default corpora/common; made when absent)
 #   SIZES     MB of B (default "1 10"; the device host: "1 10 100"); INPUTS (default "dna ecoli")
-#   STRMATCH  the CLI (default: the newest build*/bin/strmatch that has `common --min-length`)
+#   STRMATCH  the CLI (default: the newest build*/bin/strmatch that has `common --min-length`, not in
+#             a build folder named *san*)
 #   BENCH     strmatch_common_bench (default: the newest build*/bench/common_substring/experiments/...)
 #   PEERS     a folder with bin/mummer and bin/hyperfine (the device carry's peers/); default: installed
 #   RUNS (3), LONG (10: a pair whose MUMmer run takes longer is timed once per tool, no warm-up),
@@ -46,6 +47,7 @@ done
 newest() {  # newest FILE among the arguments that passes the test in $test
   local best=""
   for f in "$@"; do
+    case $f in *san*) continue ;; esac  # not a sanitizer build
     [ -x "$f" ] && $test "$f" && { [ -z "$best" ] || [ "$f" -nt "$best" ]; } && best=$f
   done
   echo "$best"
@@ -158,7 +160,7 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 {
   echo "# Maximal exact matches (L >= 20) against MUMmer ($machine)"
   echo
-  echo "$(date -u +%Y-%m-%d), \`bench/common_substring/cli/run_mem_bench.sh\`; CPU: ${cpu:-unknown}, $all hardware threads."
+  echo "$(date -u +%Y-%m-%d), \`bench/common_substring/cli/run_mem_bench.sh\` at $(git -C "$root" describe --always --dirty 2>/dev/null || echo 'an unknown commit'); CPU: ${cpu:-unknown}, $all hardware threads."
   echo "MUMmer: \`$(command -v mummer)\` ($(dpkg-query -W -f='${Package} ${Version}' mummer 2>/dev/null || cat "${PEERS:-/nonexistent}/VERSION" 2>/dev/null | grep -m1 mummer || echo mummer 3)); hyperfine $(hyperfine --version | cut -d' ' -f2) (\`-N\`, \`--output=pipe\`, one warm-up and $runs runs; one run, no warm-up, where MUMmer took over $long s); strmatch: \`${strmatch:+${strmatch#$root/}}\`."
   echo
   echo "Inputs ($(sed -n 's/^chrX.fa: //p' "$data/SOURCE.txt" 2>/dev/null | head -1); the contigs and reads as in \`${data#$root/}/SOURCE.txt\`):"

@@ -104,8 +104,10 @@ if ! have 16s.fasta; then
   fi
 fi
 
-if [ -n "$carry" ] && [ -s "$carry/SOURCE.txt" ]; then
-  cp "$carry/SOURCE.txt" "$work/SOURCE.txt"
+if [ -n "$carry" ] && [ -s "$carry/peers/SOURCE.txt" ]; then
+  cp "$carry/peers/SOURCE.txt" "$work/SOURCE.txt"
+elif [ -n "$carry" ]; then
+  [ -s "$work/SOURCE.txt" ] || echo "the inputs were unpacked from $carry; its peers/SOURCE.txt (what each is) was not carried" >"$work/SOURCE.txt"
 elif [ ! -s "$work/SOURCE.txt" ]; then
   {
     echo "linux.txt: the first $text_bytes bytes of linux-6.1.tar ($(dpkg-query -W -f='${Package} ${Version}' linux-source-6.1 2>/dev/null || echo 'linux-source-6.1'))"
