@@ -11,8 +11,10 @@
 #   strmatch common --min-length 20 --fasta --max-positions 0 -j T A B
 #                                                               the CLI, every match printed, T = 1 and nproc
 #   strmatch_common_bench --mem-fasta A B --min-length 20 --threads T
-#                                                               in-process maximal_exact_matches() (the
-#                                                               program's own best of RUNS; no file reading)
+#                                                               in-process maximal_exact_matches() on the
+#                                                               CPU (the program's own best of RUNS; no
+#                                                               file reading); the CLI rows run with its
+#                                                               default backend (auto), --stats says where
 # The CLI rows are left out, with a note, when the strmatch binary has no `common --min-length`.
 #
 # usage: bench/common_substring/cli/run_mem_bench.sh OUT_DIR [MACHINE]
@@ -139,6 +141,7 @@ for input in "${inputs[@]}"; do
         "$input" "$mb" "$tool" "$threads" "$timing" "$count" "$check" "$med" "$ratio"
     }
     add_row mummer 1 process "${m_cmd[*]}" "$m_count" "$n" "$m_med" "$m_min" "$m_mean"
+    last_a=$a last_b=$b last_pair="$input $mb MB"
     threads=(1)
     [ "$all" -gt 1 ] && threads+=("$all")
     for t in "${threads[@]}"; do
@@ -161,7 +164,8 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
   echo "# Maximal exact matches (L >= 20) against MUMmer ($machine)"
   echo
   echo "$(date -u +%Y-%m-%d), \`bench/common_substring/cli/run_mem_bench.sh\` at $(git -C "$root" describe --always --dirty 2>/dev/null || echo 'an unknown commit'); CPU: ${cpu:-unknown}, $all hardware threads."
-  echo "MUMmer: \`$(command -v mummer)\` ($(dpkg-query -W -f='${Package} ${Version}' mummer 2>/dev/null || cat "${PEERS:-/nonexistent}/VERSION" 2>/dev/null | grep -m1 mummer || echo mummer 3)); hyperfine $(hyperfine --version | cut -d' ' -f2) (\`-N\`, \`--output=pipe\`, one warm-up and $runs runs; one run, no warm-up, where MUMmer took over $long s); strmatch: \`${strmatch:+${strmatch#$root/}}\`."
+  mummer_path=$(command -v mummer)
+  echo "MUMmer: \`${mummer_path#$root/}\` ($(dpkg-query -W -f='${Package} ${Version}' mummer 2>/dev/null || cat "${PEERS:-/nonexistent}/VERSION" 2>/dev/null | grep -m1 mummer || echo mummer 3)); hyperfine $(hyperfine --version | cut -d' ' -f2) (\`-N\`, \`--output=pipe\`, one warm-up and $runs runs; one run, no warm-up, where MUMmer took over $long s); strmatch: \`${strmatch:+${strmatch#$root/}}\`."
   echo
   echo "Inputs ($(sed -n 's/^chrX.fa: //p' "$data/SOURCE.txt" 2>/dev/null | head -1); the contigs and reads as in \`${data#$root/}/SOURCE.txt\`):"
   echo "\`dna\`: A = the first S bases of human chrX without its N runs (one record; 66.2 Mbp at most), B = the first"
@@ -174,6 +178,15 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
   echo "(best of RUNS; in the md: median (minimum) for the processes, median (best) in process). check: the count of"
   echo "matches equals MUMmer's. vs mummer = MUMmer's median / this row's median."
   for n in "${notes[@]}"; do echo; echo "$n"; done
+  if [ -n "$strmatch" ] && [ -n "${last_a:-}" ]; then
+    echo
+    echo "How the CLI ran (\`--stats\`, default backend, all threads, the last pair: $last_pair):"
+    echo
+    echo '```'
+    { "$strmatch" common --min-length 20 --fasta --max-positions 1 --stats "${extra[@]}" "$last_a" "$last_b" 2>&1 >/dev/null || true; } |
+      sed "s|$work/||g"
+    echo '```'
+  fi
   echo
   echo "| input | A bases | B bases | B records | tool | threads | timing | matches | check | median (min) s | vs mummer |"
   echo "|---|---:|---:|---:|---|---:|---|---:|---|---:|---:|"
