@@ -24,9 +24,11 @@
 
 namespace strmatch::cli {
 
-/// "1 file", "2 files".
+/// "1 file", "2 files"; words ending in s, x, ch or sh take "es" ("2 matches").
 inline std::string plural(std::uint64_t n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+  const std::string_view w(word);
+  const bool es = w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") || w.ends_with("sh");
+  return fmt::format("{} {}{}", n, w, n == 1 ? "" : (es ? "es" : "s"));
 }
 
 /// `s` as a JSON string literal (invalid UTF-8 replaced by U+FFFD).
