@@ -56,19 +56,39 @@
 
 #include <divsufsort.h>
 #include <divsufsort64.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <string>
 
 #include "common_substring/cpu/suffix_threads.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {
+
+void* allocate_array_bytes(std::uint64_t bytes) {
+  constexpr std::uint64_t kHuge = std::uint64_t{2} << 20;
+  void* p = nullptr;
+  if (bytes >= 2 * kHuge) {
+    p = std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge);
+#ifdef MADV_HUGEPAGE
+    if (p != nullptr) (void)::madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+#endif
+  } else {
+    p = std::malloc(bytes);
+  }
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void free_array_bytes(void* p) noexcept { std::free(p); }
 
 namespace {
 
@@ -149,8 +169,15 @@ bool is_separator(const std::uint8_t* text, std::uint64_t p) {
 
 /// l plus the number of equal, non-separator symbols at p + l and q + l (p's record ends with a
 /// separator, and the string is padded, so the 8-byte loads stay inside it).
+/// The first symbols are compared one by one with a branch: the extension is usually short, the
+/// branch is predicted, and the next position's loads start before this one's compare is done
+/// (memory-level parallelism across PLCP steps). A branch-free word compare makes l a data
+/// dependency of the loaded bytes, which serialises the cache misses of consecutive steps (measured
+/// 5x slower on mutated DNA). Words (8 bytes at a time) take over for long extensions only.
 template <int W>
 std::uint64_t extend(const std::uint8_t* text, std::uint64_t p, std::uint64_t q, std::uint64_t l) {
+  for (int k = 0; k < 8; ++k, ++l)
+    if (is_separator<W>(text, p + l) || std::memcmp(text + W * (p + l), text + W * (q + l), W) != 0) return l;
   if constexpr (std::endian::native == std::endian::little) {
     constexpr std::uint64_t kOnes = W == 1 ? 0x0101010101010101ull : 0x0001000100010001ull;
     constexpr std::uint64_t kHigh = W == 1 ? 0x8080808080808080ull : 0x8000800080008000ull;
