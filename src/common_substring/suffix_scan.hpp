@@ -17,12 +17,15 @@
 //   layout length = bytes + records (every record, empty ones too, has its terminator slot).
 // SA (`bytes` entries) lists every NON-terminator layout position, sorted by the string from that
 // position to its record's end, as if each record ended with a unique terminator smaller than every
-// byte. Ties (two equal record tails) may appear in any order.
+// byte (the GPU's order; the CPU ranks the terminator just below one byte value where every byte
+// value occurs: any one fixed rank is accepted). Ties (two equal record tails) may appear in any
+// order.
 // LCP (`bytes` entries): LCP[0] = 0; LCP[i] = the longest common prefix of the strings of SA[i - 1]
 // and SA[i], never past either record's end.
 // What the scans rely on, and nothing more: every set of suffixes sharing a prefix P (P inside
 // their records) is contiguous in SA, and LCP is exact as defined. So the output does not depend
-// on the tie order, nor on where the terminator ranks among the bytes.
+// on the tie order, nor on where the terminator ranks among the bytes (tests/common_substring/
+// suffix_scan_test.cpp checks both).
 // Index is std::uint32_t when the layout length is < 2^32, else std::uint64_t (SA and LCP alike).
 #pragma once
 

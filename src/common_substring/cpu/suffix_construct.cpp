@@ -6,52 +6,61 @@
 // From the records to one string libdivsufsort can sort (the layout: suffix_scan.hpp)
 // -----------------------------------------------------------------------------------------------
 // The layout gives every record one terminator slot; the sort must order each suffix by its
-// record's tail, the terminator ranking below every byte. libdivsufsort sorts bytes, and no byte
-// value is reserved, so:
-// - When some byte value u occurs in no record (text, DNA, most inputs), the records are copied into
-//   the layout with every byte b < u mapped to b + 1 (order preserved; u is unused so nothing
-//   collides) and every terminator slot set to 0: the separator is smaller than every mapped byte
-//   and occurs only in terminator slots. Sorting this string orders the suffixes as the layout
-//   wants: two suffixes compare equal up to the first difference inside their records, or up to
-//   a record end, where the separator (0) ranks below any byte; where both records end at once
+// record's tail, the record end acting as a terminator of one fixed rank among the bytes.
+// libdivsufsort sorts bytes, and no byte value is reserved, so:
+// - Byte mode. When some byte value u occurs in no record (text, DNA, most inputs), the records are
+//   copied into the layout with every byte b < u mapped to b + 1 (order preserved; u is unused so
+//   nothing collides) and every terminator slot set to 0: the separator is smaller than every
+//   mapped byte and occurs only in terminator slots. Sorting this string orders the suffixes as the
+//   layout wants: two suffixes compare equal up to the first difference inside their records, or
+//   up to a record end, where the separator ranks below any byte; where both records end at once
 //   (equal tails, a tie of the layout) the comparison goes on into the following records, which
 //   only breaks the tie. The suffixes starting at a separator sort first (0 begins no other
 //   suffix): dropping the first `records` entries leaves the layout's SA.
-// - When every byte value occurs, each layout position becomes two bytes: byte b -> (1 + (b >> 7),
-//   b & 0x7F), a terminator -> (0, 0). Comparing two suffixes that start at even offsets compares
-//   these pairs in order, and pair order is byte order with the terminator lowest, so the even,
-//   non-separator suffixes of the 2x string come out in the layout's order (the odd ones start in
-//   the middle of a pair and are dropped). It costs twice the sort and the text.
+// - Escape mode. When every byte value occurs, the least frequent value e (at most n / 256
+//   occurrences) is escaped: a record byte e becomes the two bytes (e, s1), a terminator (e, s0),
+//   every other byte stays one byte; s0 < s1 are the two smallest of {0, 1, 2} other than e. The
+//   codes are prefix-free and ordered: ... < e - 1 < terminator < e < e + 1 < ..., so two suffixes
+//   that start at code boundaries are compared code by code, in step, as symbol strings whose
+//   terminator ranks just below the byte e (the scans accept any fixed rank: suffix_scan.hpp).
+//   While encoding, each code byte gets the layout position its code starts (none for second
+//   bytes and terminators); after the sort one gather turns the sorted codes into layout
+//   positions, and the ones with a position are kept, in order. The string grows by the
+//   occurrences of e only (the old way, two bytes per byte, doubled the string and the sort:
+//   measured 2.5x slower on random bytes).
 //
 // LCP in the Phi/PLCP form, capped at record ends
 // ----------------------------------------------
 // Phi[SA[i]] = SA[i - 1] (in parallel); then PLCP[p] = lcp(p, Phi[p]) for the text positions p in
 // increasing order, each piece of positions on its own thread starting from 0 (Kasai's bound
 // PLCP[p] >= PLCP[p - 1] - 1 inside a piece makes the total work O(n + pieces x longest LCP));
-// PLCP overwrites Phi in place; finally LCP[i] = PLCP[SA[i]] (in parallel).
-// The comparison stops at the first separator (symbol 0), so every value is capped at the record
-// ends. Kasai's bound still holds for the capped values under the sort's order: let q = Phi[p - 1]
-// with capped lcp l >= 1 (p - 1 and p in one record). Then q + 1 precedes p in the sort's order and
-// shares l - 1 symbols with it; every suffix lying between q + 1 and p in the SA shares that
-// prefix too (a prefix that contains no separator is shared by a contiguous range of the sorted
-// suffixes), in particular Phi[p]; and l - 1 <= (distance of p to its record end), so the capped
-// lcp(Phi[p], p) >= l - 1. (If q + 1 is a separator slot, q ended its record and l = 1: nothing
-// to carry.) At a record's start the bound is not carried over (l restarts from 0): this costs at
-// most the record's length, O(n) over all records.
+// PLCP overwrites Phi in place; finally LCP[i] = PLCP[SA[i]] (in parallel). The comparison runs on
+// the layout (terminator slots hold a stop byte: 0 in byte mode; e in escape mode, where a bitmap
+// of the terminator slots tells a record byte e from a terminator) and stops at the first
+// terminator, so every value is capped at the record ends. Kasai's bound still holds for the
+// capped values under the sort's order: let q = Phi[p - 1] with capped lcp l >= 1 (p - 1 and p in
+// one record). Then q + 1 precedes p in the sort's order and shares l - 1 symbols with it; every
+// suffix lying between q + 1 and p in the SA shares that prefix too (a prefix that contains no
+// terminator is shared by a contiguous range of the sorted suffixes), in particular Phi[p]; and
+// l - 1 <= (distance of p to its record end), so the capped lcp(Phi[p], p) >= l - 1. (If q + 1 is
+// a terminator slot, q ended its record and l = 1: nothing to carry.) At a record's start the
+// bound is not carried over (l restarts from 0): this costs at most the record's length, O(n) over
+// all records.
 //
 // Threads
 // -------
-// Parallel (std::thread, pieces of at least 2^18 positions): the byte census, the copy into the
-// layout string, dropping the separator suffixes, Phi, PLCP (each piece restarts Kasai's bound),
-// the LCP gather; the scans after it (suffix_scan.cpp). Not parallel: the sort itself
-// (libdivsufsort is single-threaded, and sorts only whole strings, so its work cannot be split by
-// buckets of suffixes). On two mutated 10 MB DNA texts the sort is about 60% of "libdivsufsort +
-// Kasai on one core", so threads alone bring at most about 1.6x over that; a parallel suffix
-// sorter (e.g. prefix doubling with radix sorts, as the GPU path does) would be needed for more.
+// Parallel (std::thread, pieces of at least 2^18 positions): the byte census, the copies into the
+// sorted string and the layout string, keeping the layout's suffixes, Phi,
+// PLCP (each piece restarts Kasai's bound), the LCP gather; the scans after it (suffix_scan.cpp).
+// Not parallel: the sort itself (libdivsufsort is single-threaded, and sorts only whole strings, so
+// its work cannot be split by buckets of suffixes). On two mutated 10 MB DNA texts the sort is
+// about half of "libdivsufsort + Kasai on one core", so threads alone bring at most about 2x over
+// that; a parallel suffix sorter (e.g. prefix doubling with radix sorts, as the GPU path does)
+// would be needed for more.
 //
-// Memory (32-bit indices): the string (n bytes), the sort's SA (4 n) and the layout SA (4 n); then
-// SA, Phi/PLCP (4 n) and the string; the string is freed before the LCP array (4 n) is made: 12 n
-// at the peak. Every byte value present: 2 n string, 8 n sort SA, 4 n SA: 14 n.
+// Memory (32-bit indices, n bytes): the sorted string (n; escape mode: and a position per code,
+// 4 n), the sort's SA (4 n) and the layout SA (4 n); then the layout string, SA and Phi/PLCP
+// (4 n); the string is freed before the LCP array (4 n) is made: 12 n at the peak.
 #include "common_substring/cpu/suffix_construct.hpp"
 
 #include <divsufsort.h>
@@ -122,25 +131,26 @@ void for_each_segment(const SuffixLayout& layout, std::uint64_t begin, std::uint
   }
 }
 
-/// Which byte values occur in the records.
-std::array<bool, 256> byte_usage(const SuffixLayout& layout, unsigned threads, std::uint64_t min_piece) {
+/// How often each byte value occurs in the records.
+std::array<std::uint64_t, 256> byte_counts(const SuffixLayout& layout, unsigned threads,
+                                           std::uint64_t min_piece) {
   const std::uint64_t size = layout.size();
   const unsigned pieces = piece_count(size, threads, min_piece);
-  std::vector<std::array<bool, 256>> seen(pieces);
+  std::vector<std::array<std::uint64_t, 256>> seen(pieces);
   run_pieces(size, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
-    std::array<bool, 256>& s = seen[k];
-    s.fill(false);
+    std::array<std::uint64_t, 256>& s = seen[k];
+    s.fill(0);
     for_each_segment(
         layout, begin, end,
         [&](std::uint64_t, const std::uint8_t* data, std::uint64_t count) {
-          for (std::uint64_t i = 0; i < count; ++i) s[data[i]] = true;
+          for (std::uint64_t i = 0; i < count; ++i) ++s[data[i]];
         },
         [](std::uint64_t) {});
   });
-  std::array<bool, 256> used{};
+  std::array<std::uint64_t, 256> total{};
   for (const auto& s : seen)
-    for (int b = 0; b < 256; ++b) used[b] = used[b] || s[b];
-  return used;
+    for (int v = 0; v < 256; ++v) total[v] += s[v];
+  return total;
 }
 
 /// libdivsufsort into a new array of `len` entries (saidx_t or saidx64_t).
@@ -158,52 +168,71 @@ RawArray<W> sort_suffixes(const std::uint8_t* text, std::uint64_t len) {
   return sa;
 }
 
-/// Symbol width 1 (byte mode) or 2 (the 2-bytes-per-byte mode); symbol 0 = separator.
-template <int W>
-bool is_separator(const std::uint8_t* text, std::uint64_t p) {
-  if constexpr (W == 1)
-    return text[p] == 0;
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+
+/// The string PLCP compares, in layout positions: record bytes (mapped in byte mode) and, in every
+/// terminator slot, the byte `stop`. Byte mode (kEscape false): `stop` = 0 occurs in terminator
+/// slots only. Escape mode: `stop` = e also occurs as a record byte; `terminal` (a bitmap of the
+/// layout positions) tells the terminator slots.
+struct CompareText {
+  const std::uint8_t* text = nullptr;
+  std::uint8_t stop = 0;
+  const std::uint64_t* terminal = nullptr;
+};
+
+/// Whether layout position `pos`, whose byte is `stop`, is a terminator slot.
+template <bool kEscape>
+bool ends_at(const CompareText& c, std::uint64_t pos) {
+  if constexpr (kEscape)
+    return (c.terminal[pos >> 6] >> (pos & 63)) & 1;
   else
-    return text[2 * p] == 0 && text[2 * p + 1] == 0;
+    return true;
 }
 
-/// l plus the number of equal, non-separator symbols at p + l and q + l (p's record ends with a
-/// separator, and the string is padded, so the 8-byte loads stay inside it).
+/// l plus the number of equal symbols at p + l and q + l before either record ends (both records
+/// end with a terminator slot, and the string is padded, so the 8-byte loads stay inside it).
 /// The first symbols are compared one by one with a branch: the extension is usually short, the
 /// branch is predicted, and the next position's loads start before this one's compare is done
 /// (memory-level parallelism across PLCP steps). A branch-free word compare makes l a data
 /// dependency of the loaded bytes, which serialises the cache misses of consecutive steps (measured
 /// 5x slower on mutated DNA). Words (8 bytes at a time) take over for long extensions only.
-template <int W>
-std::uint64_t extend(const std::uint8_t* text, std::uint64_t p, std::uint64_t q, std::uint64_t l) {
-  for (int k = 0; k < 8; ++k, ++l)
-    if (is_separator<W>(text, p + l) || std::memcmp(text + W * (p + l), text + W * (q + l), W) != 0) return l;
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t kOnes = W == 1 ? 0x0101010101010101ull : 0x0001000100010001ull;
-    constexpr std::uint64_t kHigh = W == 1 ? 0x8080808080808080ull : 0x8000800080008000ull;
-    for (;;) {
+template <bool kEscape>
+std::uint64_t extend(const CompareText& c, std::uint64_t p, std::uint64_t q, std::uint64_t l) {
+  const std::uint8_t* t = c.text;
+  for (int k = 0; k < 8; ++k, ++l) {
+    const std::uint8_t x = t[p + l];
+    if (x != t[q + l]) return l;
+    if (x == c.stop && (ends_at<kEscape>(c, p + l) || ends_at<kEscape>(c, q + l))) return l;
+  }
+  const std::uint64_t stops = kOnes * c.stop;
+  for (;;) {
+    if constexpr (std::endian::native == std::endian::little) {
       std::uint64_t a = 0, b = 0;
-      std::memcpy(&a, text + W * (p + l), 8);
-      std::memcpy(&b, text + W * (q + l), 8);
-      // The lowest set bit lies in the first differing symbol or the first separator of a (the
-      // borrow trick finds the lowest zero lane exactly).
-      const std::uint64_t stop = (a ^ b) | ((a - kOnes) & ~a & kHigh);
-      if (stop == 0) {
-        l += 8 / W;
+      std::memcpy(&a, t + p + l, 8);
+      std::memcpy(&b, t + q + l, 8);
+      // The lowest set bit lies in the first differing byte or the first byte of a equal to
+      // `stop` (the borrow trick finds the lowest zero lane of a ^ stops exactly).
+      const std::uint64_t s = a ^ stops;
+      const std::uint64_t hit = (a ^ b) | ((s - kOnes) & ~s & kHigh);
+      if (hit == 0) {
+        l += 8;
         continue;
       }
-      return l + static_cast<std::uint64_t>(std::countr_zero(stop)) / (8 * W);
+      l += static_cast<std::uint64_t>(std::countr_zero(hit)) / 8;
+    } else {
+      while (t[p + l] == t[q + l] && t[p + l] != c.stop) ++l;
     }
-  } else {
-    while (!is_separator<W>(text, p + l) && std::memcmp(text + W * (p + l), text + W * (q + l), W) == 0) ++l;
-    return l;
+    if (t[p + l] != t[q + l]) return l;
+    if (ends_at<kEscape>(c, p + l) || ends_at<kEscape>(c, q + l)) return l;
+    ++l;  // a record byte equal to the escape value, on both sides: go on
   }
 }
 
-/// PLCP (indexed by layout position; terminator slots unset) of `sa` over the symbol string `text`
-/// (layout positions, separators 0): Phi, then PLCP in place, in parallel.
-template <int W, class Index>
-RawArray<Index> permuted_lcp(const std::uint8_t* text, std::uint64_t size, std::span<const Index> sa,
+/// PLCP (indexed by layout position; terminator slots unset) of `sa` over `c`: Phi, then PLCP in
+/// place, in parallel.
+template <bool kEscape, class Index>
+RawArray<Index> permuted_lcp(const CompareText& c, std::uint64_t size, std::span<const Index> sa,
                              unsigned threads, std::uint64_t min_piece) {
   const std::uint64_t n = sa.size();
   constexpr Index kNone = std::numeric_limits<Index>::max();
@@ -215,7 +244,7 @@ RawArray<Index> permuted_lcp(const std::uint8_t* text, std::uint64_t size, std::
   parallel_pieces(size, threads, min_piece, [&](unsigned, std::uint64_t begin, std::uint64_t end) {
     std::uint64_t l = 0;
     for (std::uint64_t p = begin; p < end; ++p) {
-      if (is_separator<W>(text, p)) {
+      if (c.text[p] == c.stop && ends_at<kEscape>(c, p)) {
         l = 0;
         continue;
       }
@@ -225,7 +254,7 @@ RawArray<Index> permuted_lcp(const std::uint8_t* text, std::uint64_t size, std::
         l = 0;
         continue;
       }
-      l = extend<W>(text, p, q, l);
+      l = extend<kEscape>(c, p, q, l);
       phi[p] = static_cast<Index>(l);
       if (l > 0) --l;
     }
@@ -259,30 +288,100 @@ RawArray<Index> sort_bytes(const std::uint8_t* text, const SuffixLayout& layout,
   return sa;
 }
 
-/// 2-bytes mode: the 2 x size string sorted; the even, non-separator suffixes kept (halved) in
-/// order: each piece counts its survivors, then writes them at its offset.
-template <class W, class Index>
-RawArray<Index> sort_pairs(const std::uint8_t* text, const SuffixLayout& layout, unsigned threads,
-                           std::uint64_t min_piece) {
-  const std::uint64_t len = 2 * layout.size();
-  RawArray<W> full = sort_suffixes<W>(text, len);
-  const unsigned pieces = piece_count(len, threads, min_piece);
+/// Escape mode, the sorted string: each piece of layout positions counts its extra bytes (record
+/// bytes e and terminators take two), then writes its codes at its offset, and beside each code
+/// byte the layout position it starts (kNone for second bytes and terminators: not kept).
+template <class Index>
+struct Escaped {
+  RawArray<std::uint8_t> codes;  // padded
+  std::uint64_t size = 0;        // bytes of codes
+  RawArray<Index> position;      // per code byte: its layout position, or kNone
+};
+
+template <class Index>
+Escaped<Index> escape_layout(const SuffixLayout& layout, std::uint8_t e, unsigned threads,
+                             std::uint64_t min_piece) {
+  constexpr Index kNone = std::numeric_limits<Index>::max();
+  std::uint8_t second[2];
+  for (int v = 0, k = 0; k < 2; ++v)
+    if (v != e) second[k++] = static_cast<std::uint8_t>(v);
+  const std::uint8_t s0 = second[0], s1 = second[1];  // terminator (e, s0) < byte e (e, s1)
+  const std::uint64_t size = layout.size();
+  const unsigned pieces = piece_count(size, threads, min_piece);
   std::vector<std::uint64_t> offset(pieces + 1, 0);
-  auto keep = [&](W v) { return (v & 1) == 0 && text[v] != 0; };
-  run_pieces(len, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
-    std::uint64_t c = 0;
-    for (std::uint64_t i = begin; i < end; ++i) c += keep(full[i]);
-    offset[k + 1] = c;
+  run_pieces(size, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
+    std::uint64_t extra = 0;
+    for_each_segment(
+        layout, begin, end,
+        [&](std::uint64_t, const std::uint8_t* data, std::uint64_t count) {
+          for (std::uint64_t i = 0; i < count; ++i) extra += data[i] == e;
+        },
+        [&](std::uint64_t) { ++extra; });
+    offset[k + 1] = (end - begin) + extra;
   });
   for (unsigned k = 0; k < pieces; ++k) offset[k + 1] += offset[k];
+  Escaped<Index> out;
+  out.size = offset[pieces];
+  out.codes = RawArray<std::uint8_t>(out.size + kPad);
+  out.position = RawArray<Index>(out.size);
+  std::uint8_t* t = out.codes.data.get();
+  Index* where = out.position.data.get();
+  std::memset(t + out.size, 0, kPad);
+  run_pieces(size, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
+    std::uint64_t o = offset[k];
+    for_each_segment(
+        layout, begin, end,
+        [&](std::uint64_t pos, const std::uint8_t* data, std::uint64_t count) {
+          for (std::uint64_t i = 0; i < count; ++i) {
+            where[o] = static_cast<Index>(pos + i);
+            t[o++] = data[i];
+            if (data[i] == e) {
+              where[o] = kNone;
+              t[o++] = s1;
+            }
+          }
+        },
+        [&](std::uint64_t) {
+          where[o] = kNone;
+          t[o++] = e;
+          where[o] = kNone;
+          t[o++] = s0;
+        });
+  });
+  return out;
+}
+
+/// Escape mode: the codes sorted; each entry replaced by its layout position (or kNone), then the
+/// kept ones compacted in order (each piece counts its survivors, then writes them at its offset).
+template <class W, class Index>
+RawArray<Index> sort_escaped(Escaped<Index>& esc, const SuffixLayout& layout, unsigned threads,
+                             std::uint64_t min_piece) {
+  constexpr Index kNone = std::numeric_limits<Index>::max();
+  RawArray<W> full = sort_suffixes<W>(esc.codes.data.get(), esc.size);
+  esc.codes.reset();
+  const std::uint64_t len = esc.size;
+  const unsigned pieces = piece_count(len, threads, min_piece);
+  std::vector<std::uint64_t> offset(pieces + 1, 0);
+  const Index* where = esc.position.data.get();
+  run_pieces(len, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
+    std::uint64_t c = 0;
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const Index p = where[full[i]];
+      full[i] = p == kNone ? W{-1} : static_cast<W>(p);
+      c += p != kNone;
+    }
+    offset[k + 1] = c;
+  });
+  esc.position.reset();
+  for (unsigned k = 0; k < pieces; ++k) offset[k + 1] += offset[k];
   if (offset[pieces] != layout.bytes)
-    throw InvalidArgument("internal: the 2-byte suffix sort kept " + std::to_string(offset[pieces]) +
+    throw InvalidArgument("internal: the escaped suffix sort kept " + std::to_string(offset[pieces]) +
                           " suffixes, not " + std::to_string(layout.bytes));
   RawArray<Index> sa(layout.bytes);
   run_pieces(len, pieces, [&](unsigned k, std::uint64_t begin, std::uint64_t end) {
     std::uint64_t o = offset[k];
     for (std::uint64_t i = begin; i < end; ++i)
-      if (keep(full[i])) sa[o++] = static_cast<Index>(full[i] / 2);
+      if (full[i] >= 0) sa[o++] = static_cast<Index>(full[i]);
   });
   return sa;
 }
@@ -308,74 +407,90 @@ GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout&
   const std::uint64_t size = layout.size();
 
   const std::uint64_t min_piece = std::max<std::uint64_t>(1, options.min_piece);
-  const std::array<bool, 256> used = byte_usage(layout, threads, min_piece);
-  int unused = -1;
-  for (int b = 0; b < 256 && unused < 0; ++b)
-    if (!used[b]) unused = b;
-  note.doubled = unused < 0 || options.force_doubled;
+  const std::array<std::uint64_t, 256> counts = byte_counts(layout, threads, min_piece);
+  int unused = -1, rarest = 0;
+  for (int v = 0; v < 256; ++v) {
+    if (counts[v] == 0 && unused < 0) unused = v;
+    if (counts[v] < counts[rarest]) rarest = v;
+  }
+  if (options.escape_byte >= 0 && options.escape_byte < 256) rarest = options.escape_byte;
+  note.escaped = unused < 0 || options.force_escape || options.escape_byte >= 0;
 
-  const int width = note.doubled ? 2 : 1;
-  RawArray<std::uint8_t> text(width * size + kPad);
-  std::memset(text.data.get() + width * size, 0, kPad);
+  // The layout string PLCP compares (byte mode: also the string sorted): record bytes (mapped in
+  // byte mode), terminator slots = the stop byte.
+  const std::uint8_t stop = note.escaped ? static_cast<std::uint8_t>(rarest) : 0;
   std::array<std::uint8_t, 256> map{};
-  for (int b = 0; b < 256; ++b) map[b] = static_cast<std::uint8_t>(unused >= 0 && b < unused ? b + 1 : b);
-  std::uint8_t* t = text.data.get();
-  parallel_pieces(size, threads, min_piece, [&](unsigned, std::uint64_t begin, std::uint64_t end) {
-    for_each_segment(
-        layout, begin, end,
-        [&](std::uint64_t pos, const std::uint8_t* data, std::uint64_t count) {
-          if (!note.doubled) {
+  for (int v = 0; v < 256; ++v) map[v] = static_cast<std::uint8_t>(!note.escaped && v < unused ? v + 1 : v);
+  auto layout_text = [&]() {
+    RawArray<std::uint8_t> text(size + kPad);
+    std::uint8_t* t = text.data.get();
+    std::memset(t + size, 0, kPad);
+    parallel_pieces(size, threads, min_piece, [&](unsigned, std::uint64_t begin, std::uint64_t end) {
+      for_each_segment(
+          layout, begin, end,
+          [&](std::uint64_t pos, const std::uint8_t* data, std::uint64_t count) {
             for (std::uint64_t i = 0; i < count; ++i) t[pos + i] = map[data[i]];
-          } else {
-            for (std::uint64_t i = 0; i < count; ++i) {
-              t[2 * (pos + i)] = static_cast<std::uint8_t>(1 + (data[i] >> 7));
-              t[2 * (pos + i) + 1] = static_cast<std::uint8_t>(data[i] & 0x7F);
-            }
-          }
-        },
-        [&](std::uint64_t pos) {
-          if (!note.doubled) {
-            t[pos] = 0;
-          } else {
-            t[2 * pos] = 0;
-            t[2 * pos + 1] = 0;
-          }
-        });
-  });
+          },
+          [&](std::uint64_t pos) { t[pos] = stop; });
+    });
+    return text;
+  };
 
   const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t sort_len = width * size;
-  note.sort64 = sort_len > kMaxSort32 || options.force_sort64;
-  if (!note.doubled)
-    out.sa = note.sort64 ? sort_bytes<saidx64_t, Index>(t, layout, threads, min_piece)
-                         : sort_bytes<saidx_t, Index>(t, layout, threads, min_piece);
-  else
-    out.sa = note.sort64 ? sort_pairs<saidx64_t, Index>(t, layout, threads, min_piece)
-                         : sort_pairs<saidx_t, Index>(t, layout, threads, min_piece);
+  RawArray<std::uint8_t> text;
+  RawArray<std::uint64_t> terminal;
+  if (!note.escaped) {
+    text = layout_text();
+    note.sort64 = size > kMaxSort32 || options.force_sort64;
+    out.sa = note.sort64 ? sort_bytes<saidx64_t, Index>(text.data.get(), layout, threads, min_piece)
+                         : sort_bytes<saidx_t, Index>(text.data.get(), layout, threads, min_piece);
+  } else {
+    note.terminator_rank = static_cast<unsigned>(rarest);
+    {
+      Escaped<Index> esc =
+          escape_layout<Index>(layout, static_cast<std::uint8_t>(rarest), threads, min_piece);
+      note.sort64 = esc.size > kMaxSort32 || options.force_sort64;
+      out.sa = note.sort64 ? sort_escaped<saidx64_t, Index>(esc, layout, threads, min_piece)
+                           : sort_escaped<saidx_t, Index>(esc, layout, threads, min_piece);
+    }
+    text = layout_text();
+    terminal = RawArray<std::uint64_t>(size / 64 + 1);
+    std::memset(terminal.data.get(), 0, terminal.size * sizeof(std::uint64_t));
+    for (std::uint32_t r = 0; r < layout.records(); ++r) {
+      const std::uint64_t pos = layout.start[r + 1] - 1;
+      terminal[pos >> 6] |= std::uint64_t{1} << (pos & 63);
+    }
+  }
   const auto sorted = std::chrono::steady_clock::now();
   note.sort_seconds = seconds_between(start, sorted);
 
-  RawArray<Index> plcp = note.doubled ? permuted_lcp<2, Index>(t, size, out.sa.span(), threads, min_piece)
-                                      : permuted_lcp<1, Index>(t, size, out.sa.span(), threads, min_piece);
+  const CompareText c{text.data.get(), stop, terminal.data.get()};
+  RawArray<Index> plcp = note.escaped
+                             ? permuted_lcp<true, Index>(c, size, out.sa.span(), threads, min_piece)
+                             : permuted_lcp<false, Index>(c, size, out.sa.span(), threads, min_piece);
   text.reset();  // before the LCP array is allocated: the peak is SA + PLCP + LCP
+  terminal.reset();
   out.lcp = gather_lcp<Index>(plcp, out.sa.span(), threads, min_piece);
   note.lcp_seconds = seconds_between(sorted, std::chrono::steady_clock::now());
   return out;
 }
 
 std::uint64_t generalized_suffix_array_host_bytes(std::uint64_t bytes, std::uint64_t records) {
-  // The worst case, every byte value present: the 2 x L string, its SA (4 or 8 bytes per entry)
-  // beside the layout SA; then SA, Phi/PLCP (L entries) and LCP (the string is freed first; with
-  // a free byte value the string is L bytes, the sort's SA L entries: 9 n, then 12 n for 32-bit
-  // indices). After the construction the scans hold SA, LCP and (q of N) the document array:
-  // less than either peak.
+  // Byte mode: the string and the sort's SA, then the layout SA beside the sort's SA. Escape mode
+  // (up to L + L / 256 + records codes): the codes, a position per code (Index) and the sort's SA;
+  // the codes are freed, then the positions, before the layout SA. Both: the layout string (and
+  // the terminator bitmap), SA and Phi/PLCP (L entries); the string is freed before the LCP array.
+  // After the construction the scans hold SA, LCP and (q of N) the document array: below the peak.
+  // Plus up to 2 MiB of rounding per huge-page array.
   const long double L = static_cast<long double>(bytes) + static_cast<long double>(records);
   const long double n = static_cast<long double>(bytes);
   const long double index = L > 4294967295.0L ? 8 : 4;
-  const long double sort_entry = 2 * L > static_cast<long double>(kMaxSort32) ? 8 : 4;
-  const long double sorting = 2 * L + sort_entry * 2 * L + index * n;
-  const long double lcp = std::max(2 * L + index * n + index * L, index * n + index * L + index * n);
-  const long double peak = std::max(sorting, lcp) + kPad;
+  const long double codes = L + L / 256 + records + 1;
+  const long double sort_entry = codes > static_cast<long double>(kMaxSort32) ? 8 : 4;
+  const long double sorting = std::max({L + sort_entry * L + index * n, codes * (1 + index + sort_entry),
+                                        codes * (index + sort_entry), codes * sort_entry + index * n});
+  const long double lcp = std::max(L * 1.125 + index * n + index * L, index * n + index * L + index * n);
+  const long double peak = std::max(sorting, lcp) + 2 * kPad + (std::uint64_t{8} << 20);
   return peak >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(peak);
 }
 

@@ -49,16 +49,21 @@ struct GeneralizedSuffixArray {
 
 /// How the construction ran (tests and benchmarks).
 struct SuffixConstructionInfo {
-  bool doubled = false;     ///< every byte value occurs: two bytes per byte (see the .cpp)
+  bool escaped = false;  ///< every byte value occurs: the rarest one escaped (see the .cpp)
+  /// The record end sorts as a terminator between byte values terminator_rank - 1 and
+  /// terminator_rank: 0 (below every byte) in byte mode, the escaped value in escape mode.
+  unsigned terminator_rank = 0;
   bool sort64 = false;      ///< divsufsort64 was used
-  double sort_seconds = 0;  ///< libdivsufsort alone
+  double sort_seconds = 0;  ///< libdivsufsort, with the copies around it
   double lcp_seconds = 0;   ///< Phi, PLCP and LCP
 };
 
-/// Test knobs: force the 2-bytes-per-byte encoding or divsufsort64 on small inputs; cut the
-/// parallel passes into pieces of at least `min_piece` positions.
+/// Test knobs: force the escape encoding (with the rarest byte value, present or not) or
+/// divsufsort64 on small inputs; cut the parallel passes into pieces of at least `min_piece`
+/// positions.
 struct SuffixConstructionOptions {
-  bool force_doubled = false;
+  bool force_escape = false;
+  int escape_byte = -1;  ///< >= 0: escape this byte value (implies force_escape)
   bool force_sort64 = false;
   std::uint64_t min_piece = std::uint64_t{1} << 18;
 };
@@ -71,8 +76,8 @@ GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout&
                                                              SuffixConstructionInfo* info = nullptr,
                                                              const SuffixConstructionOptions& options = {});
 
-/// Peak host memory of build_generalized_suffix_array() plus the arrays the scans add (the
-/// document array of q of N), for `bytes` of input in `records` records, in the worst case
+/// Peak host memory of build_generalized_suffix_array() (the scans after it need less: SA, LCP and
+/// the document array of q of N), for `bytes` of input in `records` records, in the worst case
 /// (every byte value present). Excludes the matches that maximal exact matches buffer.
 std::uint64_t generalized_suffix_array_host_bytes(std::uint64_t bytes, std::uint64_t records);
 
