@@ -11,6 +11,7 @@
 #include "core/backend.hpp"
 #include "core/clock.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/cuda/device.hpp"
 #include "core/names.hpp"
 #include "core/registry.hpp"
 #include "strmatch/io.hpp"
@@ -68,8 +69,12 @@ constexpr double kCpuDiagonalMaxCells =
     1u << 21;  // about 2 M cells (1000 x 1000: diagonal 0.09-0.18 ms, suffix-array 0.2-0.33; 4096 x
                // 4096: 1.3-2.4 vs 0.6-0.7 ms; one thread, 2-core machine)
 constexpr double kGpuDiagonalMaxCells = 1e11;  // at >= 3 TCUPS: about 30 ms
-/// Backend::automatic takes the GPU from this much input (both sides) when one is usable.
+/// Backend::automatic takes the GPU from this much input (both sides) when one is usable: 8 MiB
+/// while the process has no CUDA context (creating one costs 0.12-0.13 s on the H200 host, more
+/// than the CPU suffix array takes below that), 16 KiB once it has one (H200 host, the paper's
+/// pairs: 15k x 15.6k CPU suffix array 1.6 ms on 16 threads, GPU 0.6 ms; 3.3k x 3.5k 0.5 vs 0.5 ms).
 constexpr std::uint64_t kAutoGpuMinBytes = std::uint64_t{8} << 20;
+constexpr std::uint64_t kAutoGpuMinBytesWarm = std::uint64_t{16} << 10;
 
 std::string resolve_auto(Task task, Backend backend, double cells) {
   if (task != Task::longest) return "suffix-array";
@@ -97,7 +102,8 @@ Choice choose(const CommonSubstringOptions& options, Task task, std::uint64_t to
   BackendPlan plan;
   // automatic probes the GPU only for inputs it would take (the probe and a context cost about
   // 0.1-0.3 s, more than a small input's whole computation).
-  const bool small = total_bytes < kAutoGpuMinBytes;
+  const bool warm = cuda::context_creation_seconds() > 0;
+  const bool small = total_bytes < (warm ? kAutoGpuMinBytesWarm : kAutoGpuMinBytes);
   if (options.backend == Backend::automatic && small && knows(cpu_names, options.algorithm)) {
     plan = plan_backends(Backend::cpu, kWhat, options.algorithm, cpu_names, gpu_names);
   } else {
