@@ -146,10 +146,10 @@ std::vector<std::string> common_substring_algorithms(Backend backend);
 /// pair, of the records of `a` against the records of `b`. See the file comment.
 /// Complexity: dp and diagonal O(|A| |B|) time; suffix-array O(n log n) worst case for the
 /// construction (libdivsufsort), O(n) for the rest, n = |A| + |B|, plus the pairs reported.
-/// Memory: suffix-array about 12 n bytes (n + records < 2^32; about 24 n above) on the CPU; refused before any work
-/// (InsufficientMemory, saying how much it needs) when the host or the device lacks it.
-/// Errors: InvalidArgument for an unknown algorithm or more than 2^32 - 1 records;
-/// BackendUnavailable for Backend::cuda without a usable GPU; InsufficientMemory.
+/// Memory: suffix-array about 12 n bytes (n + records < 2^32; about 24 n above) on the CPU; refused before
+/// any work (InsufficientMemory, saying how much it needs) when the host or the device lacks it. Errors:
+/// InvalidArgument for an unknown algorithm or more than 2^32 - 1 records; BackendUnavailable for
+/// Backend::cuda without a usable GPU; InsufficientMemory.
 LongestCommonSubstring longest_common_substring(TextList a, TextList b, const CommonPairSink& sink = {},
                                                 const CommonSubstringOptions& options = {});
 /// One text against one text.
