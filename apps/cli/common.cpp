@@ -93,15 +93,7 @@ struct Texts {
 /// The bytes of a --files-from list, one path per line ('\n'; a '\r' before it is removed; empty
 /// lines are skipped). "-": standard input.
 std::vector<std::string> read_file_list(const std::string& list) {
-  std::FILE* f = list == "-" ? stdin : std::fopen(list.c_str(), "rb");
-  if (f == nullptr) throw IoError(fmt::format("--files-from {}: {}", list, std::strerror(errno)));
-  std::string bytes;
-  char buf[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
-  const int err = std::ferror(f) != 0 ? errno : 0;
-  if (f != stdin) std::fclose(f);
-  if (err != 0) throw IoError(fmt::format("--files-from {}: {}", list, std::strerror(err)));
+  const std::string bytes = read_option_file("--files-from", list);
   std::vector<std::string> paths;
   for (std::size_t pos = 0; pos < bytes.size();) {
     std::size_t end = bytes.find('\n', pos);

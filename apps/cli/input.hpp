@@ -80,19 +80,23 @@ inline bool default_with_filename(const std::vector<std::string>& files, bool re
   return false;
 }
 
-/// The bytes of a pattern file ("-": standard input). Throws IoError.
-inline std::string read_pattern_file(const std::string& path) {
+/// The bytes of the file an option names ("-": standard input), whole. Throws IoError
+/// "OPTION PATH: reason".
+inline std::string read_option_file(std::string_view option, const std::string& path) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw IoError(fmt::format("-f {}: {}", path, std::strerror(errno)));
+  if (f == nullptr) throw IoError(fmt::format("{} {}: {}", option, path, std::strerror(errno)));
   std::string bytes;
   char buf[65536];
   std::size_t got = 0;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.append(buf, got);
   const int err = std::ferror(f) != 0 ? errno : 0;
   if (f != stdin) std::fclose(f);
-  if (err != 0) throw IoError(fmt::format("-f {}: {}", path, std::strerror(err)));
+  if (err != 0) throw IoError(fmt::format("{} {}: {}", option, path, std::strerror(err)));
   return bytes;
 }
+
+/// The bytes of a pattern file ("-": standard input). Throws IoError.
+inline std::string read_pattern_file(const std::string& path) { return read_option_file("-f", path); }
 
 /// The patterns of -e (first, in order) then of each -f file (in order, line by line): the index
 /// is the pattern id. Rules (docs/cli.md, "Pattern sets"): lines end at '\n' (a last line without

@@ -28,6 +28,10 @@ class CommonSubstringAlgorithm {
   /// work when it exceeds the usable memory (InsufficientMemory). 0: negligible.
   virtual std::uint64_t host_bytes(std::uint64_t total_bytes) const { return total_bytes * 0; }
 
+  /// The CPU threads a call given `threads` (>= 1) runs on (SearchStats::threads): all of them
+  /// unless the algorithm is sequential.
+  virtual unsigned threads_used(unsigned threads) const noexcept { return threads; }
+
   /// length, count, pairs; stats.occurrences (pairs delivered), stats.stopped_early, stats.cells
   /// (|A| x |B| for the O(|A| |B|) methods). `sink` may be empty: count only.
   virtual LongestCommonSubstring longest(TextList a, TextList b, const CommonPairSink& sink,

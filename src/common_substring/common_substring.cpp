@@ -148,8 +148,7 @@ void finish(SearchStats& stats, const Choice& c, std::uint64_t bytes, Clock::tim
   stats.seconds = seconds_since(start);
   stats.algorithm = std::string(c.algorithm->name());
   stats.backend = c.backend;
-  // dp runs on one thread whatever was asked.
-  stats.threads = c.backend == Backend::cpu && c.algorithm->name() != "dp" ? c.threads : 1;
+  stats.threads = c.backend == Backend::cpu ? c.algorithm->threads_used(c.threads) : 1;
   if (stats.note.empty()) stats.note = c.note;
 }
 
@@ -222,9 +221,9 @@ LongestCommonSubstring longest_common_substring_resident(const void* device_a, s
   if (options.backend == Backend::cpu)
     throw InvalidArgument("a resident (device memory) input needs the cuda or auto backend");
   const auto& gpu_names = detail::cuda::gpu_common_algorithm_names();
-  detail::BackendPlan plan = detail::plan_backends(Backend::cuda, detail::kWhat, options.algorithm,
-                                                   detail::registry().names(), gpu_names);
-  (void)plan;
+  // Validates the name against the GPU's and probes the GPU (BackendUnavailable without one).
+  (void)detail::plan_backends(Backend::cuda, detail::kWhat, options.algorithm, detail::registry().names(),
+                              gpu_names);
   std::string name = options.algorithm;
   const double cells = static_cast<double>(n_a) * static_cast<double>(n_b);
   if (name == "auto") name = detail::resolve_auto(detail::Task::longest, Backend::cuda, cells);

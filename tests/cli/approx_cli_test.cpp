@@ -23,7 +23,7 @@ namespace ref = strmatch::reference;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using strmatch::test::contains;
 
 /// Runs `strmatch approx --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
 RunResult approx(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {}) {

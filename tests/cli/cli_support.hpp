@@ -37,6 +37,11 @@ struct RunResult {
   std::string err;
 };
 
+/// Whether `s` holds `part` (stdout/stderr checks).
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

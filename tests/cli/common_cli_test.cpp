@@ -31,7 +31,7 @@ namespace ref = strmatch::reference;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using strmatch::test::contains;
 
 /// Runs `strmatch common --backend cpu ARGS...` (the CPU, so that no GPU note is printed), in `cwd`
 /// when given (relative file names).

@@ -29,7 +29,7 @@ namespace {
 constexpr const char* kText = "hello world\nfoo aaaa bar\nno match\naa aa\nlast aa\nushers HE";
 constexpr const char* kPatterns = "he\nshe\nhers\n";
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using strmatch::test::contains;
 
 /// The expected `-o -b --with-pattern-id` output: OFFSET:ID:TEXT per occurrence of the reference.
 std::string expected_only(std::string_view text, const std::vector<strmatch::Match>& matches) {

@@ -190,6 +190,7 @@ bool narrow_cells(TextList a, TextList b) {
 class CommonDp final : public CommonSubstringAlgorithm {
  public:
   std::string_view name() const noexcept override { return "dp"; }
+  unsigned threads_used(unsigned) const noexcept override { return 1; }  // one rolling row, one thread
 
   /// The row (at most 8 bytes per B byte and record) and the A windows at L* (16 bytes each).
   std::uint64_t host_bytes(std::uint64_t total_bytes) const override { return 24 * total_bytes; }
