@@ -68,6 +68,11 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
   cmd.add_option("--mmap", c.mmap, help.mmap)
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_option("--io", c.io,
+                 "How regular files are read: auto (by size, output and threads: docs/cli.md), mmap, "
+                 "mmap-populate, mmap-workers, read, pread; takes precedence over --mmap")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "mmap", "mmap-populate", "mmap-workers", "read", "pread"}));
   cmd.add_flag("--stats", c.stats, help.stats);
   cmd.add_option("--progress", c.progress,
                  "Progress bar on stderr: auto (when it is a terminal), always, never")
@@ -76,6 +81,7 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
   cmd.add_option("--chunk-bytes", c.chunk_bytes, "Bytes per parallel chunk; 0: the library's default (1 MiB)")
       ->group("Advanced");
   cmd.add_option("--stream-block-bytes", c.stream_block_bytes, help.stream_block_bytes)->group("Advanced");
+  cmd.add_option("--test-truncate-after-first-block", c.test_truncate)->group("");  // tests only
 }
 
 std::string name_list(const std::vector<std::string>& names) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,14 @@ struct CommonConfig {
   std::string algorithm = "auto";
   std::string backend = "auto";
   std::string mmap = "auto";
+  std::string io = "auto";  // --io: how regular files are read (io::ReadMethod)
   std::string progress = "auto";
   std::uint64_t chunk_bytes = 0;
   std::uint64_t stream_block_bytes = 0;
+  /// Test seam (hidden option --test-truncate-after-first-block N): after the first block of each
+  /// regular file is searched, truncate the file to N bytes (the tests of a file that changes
+  /// under the search, without racing a timer).
+  std::optional<std::uint64_t> test_truncate;
 };
 
 /// Adds PATTERN and FILE; returns PATTERN (the caller's callback sets pattern_given from it).
@@ -86,8 +92,8 @@ struct EngineHelp {
   std::string stream_block_bytes;
 };
 
-/// Adds --max-line-bytes, -j, --algorithm, --backend, --mmap, --stats, --progress and, in the
-/// group "Advanced", --chunk-bytes and --stream-block-bytes.
+/// Adds --max-line-bytes, -j, --algorithm, --backend, --mmap, --io, --stats, --progress and, in
+/// the group "Advanced", --chunk-bytes and --stream-block-bytes; and the hidden test seam.
 void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help);
 
 /// "a, b, c"; "none in this build" when `names` is empty (the algorithm lists of --help).

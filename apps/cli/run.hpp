@@ -3,12 +3,15 @@
 // the FILE operands; the PATTERN operand.
 #pragma once
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,6 +47,47 @@ inline OutputMode output_mode(const CommonConfig& c, bool count_per_pattern) {
 /// A mapped file is searched in slices of about this size when a progress bar may be drawn, so
 /// that the bar moves; otherwise in one call.
 constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
+/// The slices of a mapped file under the test seam (CommonConfig::test_truncate).
+constexpr std::uint64_t kTestSliceBytes = std::uint64_t{64} << 10;
+
+/// How one input is read (docs/cli.md, "Input", has the measurements behind the rule). Anything
+/// but a regular file of size > 0 (pipes, terminals, devices, /proc files) is read with read(2).
+/// An explicit --io wins; else --mmap always maps and --mmap never reads with read(2) (their
+/// meaning before --io existed); else `auto`: files above half the usable memory are read by the
+/// workers (pread); others by the rule of auto_read_method().
+inline io::ReadMethod auto_read_method(std::uint64_t size, bool needs_text) {
+  (void)size;
+  return needs_text ? io::ReadMethod::mmap : io::ReadMethod::pread;
+}
+
+inline io::ReadMethod choose_read_method(const io::Input& in, io::MapPolicy policy, io::ReadMethod asked,
+                                         bool needs_text) {
+  if (in.kind() != io::InputKind::regular || in.size() == 0) return io::ReadMethod::read;
+  if (asked != io::ReadMethod::automatic) return asked;
+  if (policy == io::MapPolicy::always) return io::ReadMethod::mmap;
+  if (policy == io::MapPolicy::never) return io::ReadMethod::read;
+  if (!in.should_map(io::MapPolicy::automatic)) return io::ReadMethod::pread;
+  return auto_read_method(in.size(), needs_text);
+}
+
+/// Whether `method` maps the file.
+inline bool is_mapping(io::ReadMethod method) {
+  return method == io::ReadMethod::mmap || method == io::ReadMethod::mmap_populate ||
+         method == io::ReadMethod::mmap_workers;
+}
+
+/// The test seam of CommonConfig::test_truncate: truncates the regular file open as `fd` to
+/// `size` bytes (through /proc/self/fd, opened for writing). Throws IoError.
+inline void truncate_for_test(int fd, std::uint64_t size, const std::string& name) {
+  const std::string path = fmt::format("/proc/self/fd/{}", fd);
+  const int w = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (w < 0 || ::ftruncate(w, static_cast<off_t>(size)) != 0) {
+    const int err = errno;
+    if (w >= 0) ::close(w);
+    throw IoError(name + ": test truncation failed: " + std::strerror(err));
+  }
+  ::close(w);
+}
 
 /// Prints "strmatch: MESSAGE" on standard error; returns 2 (the exit status of an error).
 inline int fail(const std::string& message) {
@@ -58,6 +102,7 @@ class RunBase {
   /// `count_per_pattern`: search's --count-per-pattern (an output mode of its own).
   explicit RunBase(const CommonConfig& c, bool count_per_pattern = false)
       : policy(io::parse_map_policy(c.mmap)),
+        read_method(io::parse_read_method(c.io)),
         progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)),
         mode(output_mode(c, count_per_pattern)),
         stats_(c.stats) {
@@ -129,8 +174,9 @@ class RunBase {
     return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
   }
   std::string stats_files() const {
-    return fmt::format("{} ({} mapped, {} streamed)", plural(mapped_files + streamed_files, "file"),
-                       mapped_files, streamed_files);
+    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers)",
+                       plural(mapped_files + streamed_files + worker_read_files, "file"), mapped_files,
+                       streamed_files, worker_read_files);
   }
   std::string stats_engine(unsigned threads) const {
     return fmt::format("algorithm {}, backend {}, {}", total.algorithm.empty() ? "-" : total.algorithm,
@@ -138,6 +184,7 @@ class RunBase {
   }
 
   io::MapPolicy policy;
+  io::ReadMethod read_method;
   Output out;
   Progress progress;
   OutputMode mode;
@@ -148,6 +195,7 @@ class RunBase {
   bool note_printed = false;
   std::uint64_t mapped_files = 0;
   std::uint64_t streamed_files = 0;
+  std::uint64_t worker_read_files = 0;  // pread by the workers
   unsigned max_threads = 0;
   SearchStats total;
 

@@ -19,6 +19,7 @@
 
 #include "input.hpp"
 #include "lines.hpp"
+#include "mapping_guard.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "run.hpp"
@@ -40,18 +41,22 @@ class InputSearch : InputBase<Run> {
  public:
   InputSearch(Run& run, const std::string& name);
 
-  /// Searches a mapped text (or an empty file) or a stream. `fd` >= 0: the mapped text is the
-  /// regular file open as fd, and the exact searcher reads it on the GPU (ExactSearcher::
+  /// Searches a mapped text (or an empty file) or a stream. `gpu_fd` >= 0: the mapped text is the
+  /// regular file open as gpu_fd, and the exact searcher reads it on the GPU (ExactSearcher::
   /// find_all_file: pread straight into pinned memory); the mapping then serves only for context
-  /// (the lines of occurrences, line numbers), touching the pages it needs.
-  void search_text(std::string_view text, int fd = -1);
-  void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
-  /// The regular file open as `fd` (`size` bytes), read by the exact searcher on the GPU
-  /// (find_all_file / count_file). `w` is its mapped text, or an empty window when it is not
-  /// mapped (then only for modes where !needs_text()).
+  /// (the lines of occurrences, line numbers), touching the pages it needs. `file_fd` >= 0: the
+  /// regular file behind the text or stream, for the test seam (truncate_for_test).
+  void search_text(std::string_view text, int gpu_fd = -1, int file_fd = -1);
+  void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd = -1);
+  /// The regular file open as `fd` (`size` bytes), read by the library (find_all_file /
+  /// count_file: on the GPU, or by every CPU worker with pread). `w` is its mapped text, or an
+  /// empty window when it is not mapped (then only where file_path_serves()).
   void search_file(int fd, std::uint64_t size, const Window& w);
-  /// Whether printing needs the text's bytes: lines (default output, -c), or line numbers.
+  /// Whether printing needs the text's bytes: lines (default output, -c), line numbers, or the
+  /// text's spelling of a case-insensitive set's occurrence (-o -i).
   bool needs_text() const noexcept;
+  /// Whether search_file() without a mapping serves this input's output mode.
+  bool file_path_serves() const noexcept { return !needs_text() && mode_ != Mode::count_per_pattern; }
   /// Prints the per-input result (counts, file name, binary message, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
 
@@ -63,6 +68,10 @@ class InputSearch : InputBase<Run> {
   bool accept(std::uint64_t offset, const Window& w, std::uint32_t id = 0, std::uint64_t length = 0);
   void print_line(const MatchingLine& line);
   void after_search(const SearchStats& s);
+  /// The test seam: after the first block, truncate the file (once).
+  void maybe_truncate(int file_fd);
+
+  bool truncated_ = false;
 
   bool binary_ = false;
   std::uint64_t limit_;
@@ -101,42 +110,62 @@ class Run : public RunBase {
     const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
     // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
     // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
-    const bool gpu_file = searcher && in.kind() == io::InputKind::regular && in.size() > 0 &&
-                          searcher->file_backend(in.size()) == Backend::cuda;
+    const bool regular = in.kind() == io::InputKind::regular && in.size() > 0;
+    const bool gpu_file = searcher && regular && searcher->file_backend(in.size()) == Backend::cuda;
     try {
-      if (in.should_map(policy)) {
-        const io::MappedFile file = in.map();
-        const std::string_view text = file.bytes();
-        progress.start_file(name, text.size());
-        if (check_binary &&
-            std::memchr(text.data(), 0, std::min<std::size_t>(text.size(), cfg.binary_probe_bytes)) !=
-                nullptr)
-          s.set_binary();
-        s.search_text(text, gpu_file ? in.fd() : -1);
+      // Binary detection reads the head first: the read method may depend on it (a binary file
+      // prints counts only and needs no text).
+      std::string head;
+      if (check_binary && regular) {
+        head.resize(static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)));
+        const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
+        if (got < 0) throw IoError(name + ": " + std::strerror(errno));
+        head.resize(static_cast<std::size_t>(got));
+        if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+      }
+      io::ReadMethod method = choose_read_method(in, policy, read_method, s.needs_text());
+      if (gpu_file) method = s.needs_text() ? io::ReadMethod::mmap : io::ReadMethod::pread;
+      progress.start_file(name, in.size());
+      if (is_mapping(method)) {
+        const io::MappedFile file =
+            in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
+        const MappingGuard guard(file.bytes());
+        if (method == io::ReadMethod::mmap_workers) file.populate(cfg.threads);
+        s.search_text(file.bytes(), gpu_file ? in.fd() : -1, in.fd());
+        if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
         ++mapped_files;
-        s.report(true, text.size());
-      } else if (gpu_file && !s.needs_text()) {
-        progress.start_file(name, in.size());
-        if (check_binary) {
-          std::string head(
-              static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)), '\0');
-          const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
-          if (got < 0) throw IoError(name + ": " + std::strerror(errno));
-          if (std::memchr(head.data(), 0, static_cast<std::size_t>(got)) != nullptr) s.set_binary();
-        }
+        s.report(true, file.size());
+      } else if (method == io::ReadMethod::pread && s.file_path_serves()) {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
-        ++streamed_files;
+        ++worker_read_files;
         s.report(false, in.size());
       } else {
-        const auto source = in.stream();
-        progress.start_file(name, in.size());
-        // Peek at the head: binary detection must not depend on the stream's block size.
-        std::string head = check_binary ? io::read_up_to(*source, cfg.binary_probe_bytes) : std::string();
-        if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
-        io::PrefixedSource src(std::move(head), *source);
-        s.search_stream(src, size_hint(in));
-        ++streamed_files;
-        s.report(false, source->bytes_read());
+        std::unique_ptr<io::FdSource> fd_source;
+        std::unique_ptr<io::ParallelPreadSource> pread_source;
+        if (method == io::ReadMethod::pread) {
+          pread_source = std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name);
+        } else {
+          fd_source = in.stream();
+        }
+        ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
+        // Peek at the head of a stream: binary detection must not depend on the block size. A
+        // regular file's head was read above (pread): skip it in the source.
+        if (regular && !head.empty()) {
+          std::string skipped = io::read_up_to(raw, head.size());
+          if (skipped.size() != head.size()) throw IoError(name + ": " + std::string(io::kFileChanged));
+        } else if (check_binary) {
+          head = io::read_up_to(raw, cfg.binary_probe_bytes);
+          if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+        }
+        io::PrefixedSource src(std::move(head), raw);
+        s.search_stream(src, size_hint(in), regular ? in.fd() : -1);
+        if (pread_source) {
+          ++worker_read_files;
+          s.report(false, pread_source->bytes_read());
+        } else {
+          ++streamed_files;
+          s.report(false, fd_source->bytes_read());
+        }
       }
     } catch (const Error& e) {
       error(e.what());
@@ -186,7 +215,14 @@ InputSearch::InputSearch(Run& run, const std::string& name)
 bool InputSearch::needs_text() const noexcept {
   if (binary_) return false;  // binary inputs print counts only
   return mode_ == Mode::lines || mode_ == Mode::count_lines ||
-         (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json));
+         (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json)) ||
+         (run_.set && run_.cfg.ignore_case && mode_ == Mode::only);
+}
+
+void InputSearch::maybe_truncate(int file_fd) {
+  if (truncated_ || file_fd < 0 || !run_.cfg.test_truncate) return;
+  truncated_ = true;
+  truncate_for_test(file_fd, *run_.cfg.test_truncate, name_);
 }
 
 bool InputSearch::counting_only() const noexcept {
@@ -225,8 +261,11 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
           out.number(id);
           out.append(":");
         }
-        // The text's bytes: the pattern itself, or (-i) the text's spelling of it.
-        out.append(std::string_view(w.at(offset), static_cast<std::size_t>(length)));
+        // The pattern itself, or (-i) the text's spelling of it.
+        if (run_.cfg.ignore_case)
+          out.append(std::string_view(w.at(offset), static_cast<std::size_t>(length)));
+        else
+          out.append((*run_.patterns)[id]);
       } else {
         out.append(run_.cfg.pattern);
       }
@@ -279,13 +318,22 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   SearchStats st;
   try {
     if (counting_only()) {
-      st = run_.searcher->count_file(fd, size);
+      st = run_.set ? run_.set->count_file(fd, size) : run_.searcher->count_file(fd, size);
       delivered_ += st.occurrences;
+    } else if (run_.set) {
+      st = run_.set->find_all_file(fd, size, [&](std::span<const Match> batch) {
+        for (const Match& mt : batch)
+          if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
+        run_.progress.update(batch.back().begin);
+        maybe_truncate(fd);
+        return true;
+      });
     } else {
       st = run_.searcher->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t o : batch)
           if (!accept(o, w)) return false;
         run_.progress.update(batch.back());
+        maybe_truncate(fd);
         return true;
       });
     }
@@ -297,7 +345,7 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   run_.progress.update(size);
 }
 
-void InputSearch::search_text(std::string_view text, int fd) {
+void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
@@ -305,9 +353,9 @@ void InputSearch::search_text(std::string_view text, int fd) {
   const Window w{text, 0, 0, text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
-  if (fd >= 0) {
+  if (gpu_fd >= 0) {
     // The GPU reads the file (one call: it streams by itself); the mapping gives the context.
-    search_file(fd, n, w);
+    search_file(gpu_fd, n, w);
     if (tracker_) {
       tracker_->end_window();
       tracker_->finish();
@@ -315,7 +363,10 @@ void InputSearch::search_text(std::string_view text, int fd) {
     return;
   }
   const std::uint64_t m = std::max<std::uint64_t>(run_.longest, 1);
-  const std::uint64_t slice = run_.progress.enabled() ? kProgressSliceBytes : std::max<std::uint64_t>(n, 1);
+  // One call, or slices that let the progress bar move (and the test seam act after the first).
+  const std::uint64_t slice = run_.cfg.test_truncate    ? kTestSliceBytes
+                              : run_.progress.enabled() ? kProgressSliceBytes
+                                                        : std::max<std::uint64_t>(n, 1);
   const bool count = counting_only();
   for (std::uint64_t s = 0; s < n || s == 0; s += slice) {
     const std::uint64_t e = std::min(n, s + slice);
@@ -368,6 +419,7 @@ void InputSearch::search_text(std::string_view text, int fd) {
     after_search(st);
     run_.progress.update(e);
     if (done_ || n == 0) break;
+    maybe_truncate(file_fd);
   }
   if (tracker_) {
     tracker_->end_window();
@@ -375,7 +427,7 @@ void InputSearch::search_text(std::string_view text, int fd) {
   }
 }
 
-void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
+void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
@@ -415,6 +467,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
           if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
           run_.progress.update(b.base + b.own_end);
           if (done_) return tracker_ && tracker_->line_open();
+          maybe_truncate(file_fd);
           return true;
         },
         mo);
@@ -439,6 +492,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
         if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
         run_.progress.update(b.base + b.own_end);
         if (done_) return tracker_ && tracker_->line_open();
+        maybe_truncate(file_fd);
         return true;
       },
       so);

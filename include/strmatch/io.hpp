@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,11 +21,18 @@
 
 namespace strmatch::io {
 
+/// How a mapping's pages are faulted in.
+enum class MapPopulate : std::uint8_t {
+  lazy,    ///< page by page on first touch (madvise MADV_SEQUENTIAL)
+  kernel,  ///< all at once by mmap itself (MAP_POPULATE), on the calling thread
+};
+
 /// A read-only private mapping of a whole regular file (mmap PROT_READ, MAP_PRIVATE, then
 /// madvise MADV_SEQUENTIAL). A file of 0 bytes is never mapped: bytes() is empty. Move-only; the
 /// mapping is released by the destructor and stays valid after the descriptor is closed.
 /// As with every mmap-based reader, a file truncated by another process while it is mapped makes
-/// reading the lost pages raise SIGBUS.
+/// reading the lost pages raise SIGBUS; this library installs no signal handler (the CLI does,
+/// and reports the file as changed: docs/cli.md, "Input").
 class MappedFile {
  public:
   MappedFile() noexcept = default;
@@ -36,7 +44,8 @@ class MappedFile {
 
   /// Maps bytes [0, size) of the open file `fd` (the descriptor is not taken over). `name` is used
   /// in error messages. Throws IoError("name: reason") when mmap fails.
-  static MappedFile map(int fd, std::uint64_t size, std::string_view name);
+  static MappedFile map(int fd, std::uint64_t size, std::string_view name,
+                        MapPopulate populate = MapPopulate::lazy);
   /// Opens, maps and closes `path`. Throws IoError("path: reason") when the file cannot be opened,
   /// is not a regular file, or cannot be mapped.
   static MappedFile open(const std::string& path);
@@ -44,17 +53,29 @@ class MappedFile {
   std::string_view bytes() const noexcept { return {static_cast<const char*>(data_), size_}; }
   std::uint64_t size() const noexcept { return size_; }
 
+  /// Faults every page of the mapping in with `threads` threads (0: every hardware thread), each
+  /// over its own share, with madvise(MADV_POPULATE_READ) (Linux >= 5.14; older kernels: each
+  /// thread reads one byte per page). A hint: failures are ignored (a page that cannot be read is
+  /// met again by the search). O(size / page) page-table work, split among the threads.
+  void populate(unsigned threads) const;
+
  private:
   void* data_ = nullptr;
   std::size_t size_ = 0;
 };
 
+/// The message of the IoError thrown when a regular file ends before the size it had when it was
+/// opened (truncated while it is searched); the CLI prints it after "strmatch: FILE: ".
+inline constexpr std::string_view kFileChanged = "file changed during the search";
+
 /// A ByteSource over a file descriptor, read with read(2) (EINTR retried, short reads are
 /// normal). Closes the descriptor on destruction when it owns it. read() throws
-/// IoError("name: reason") when read(2) fails.
+/// IoError("name: reason") when read(2) fails. With a `limit` (a regular file's size when it was
+/// opened), at most `limit` bytes are read (a file that grows is read up to its old size), and
+/// read() throws IoError("name: file changed during the search") when the file ends before it.
 class FdSource final : public ByteSource {
  public:
-  FdSource(int fd, bool owns_fd, std::string name);
+  FdSource(int fd, bool owns_fd, std::string name, std::optional<std::uint64_t> limit = std::nullopt);
   ~FdSource() override;
   FdSource(const FdSource&) = delete;
   FdSource& operator=(const FdSource&) = delete;
@@ -67,7 +88,28 @@ class FdSource final : public ByteSource {
   int fd_;
   bool owns_;
   std::string name_;
+  std::optional<std::uint64_t> limit_;
   std::uint64_t bytes_read_ = 0;
+};
+
+/// A ByteSource over bytes [0, size) of a regular file in which every read() is split among
+/// `threads` threads (0: every hardware thread) that pread(2) their shares concurrently (copying
+/// from the page cache scales with the cores; one read(2) does not). Shares below 256 KiB are not
+/// split further. read() throws IoError("name: reason") when pread fails and
+/// IoError("name: file changed during the search") when the file ends before `size`. The
+/// descriptor is borrowed.
+class ParallelPreadSource final : public ByteSource {
+ public:
+  ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name);
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+  std::uint64_t bytes_read() const noexcept { return offset_; }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  unsigned threads_;
+  std::string name_;
+  std::uint64_t offset_ = 0;
 };
 
 /// A ByteSource that first returns the bytes of `head` (e.g. a block peeked at to detect binary
@@ -96,6 +138,23 @@ enum class MapPolicy : std::uint8_t {
 /// Parses "auto", "always", "never"; throws InvalidArgument otherwise.
 MapPolicy parse_map_policy(std::string_view name);
 std::string_view to_string(MapPolicy policy) noexcept;
+
+/// How the CLI reads a regular file (its --io option; docs/cli.md, "Input", has the measurements
+/// behind `automatic`).
+enum class ReadMethod : std::uint8_t {
+  automatic,      ///< chosen per file from its size, the output mode and the thread count
+  mmap,           ///< MappedFile, pages faulted in by the search
+  mmap_populate,  ///< MappedFile with MAP_POPULATE
+  mmap_workers,   ///< MappedFile, then MappedFile::populate by every worker over its share
+  read,           ///< read(2) into one reused block buffer (FdSource)
+  pread,          ///< every worker preads its own ranges (ParallelPreadSource, or the library's
+                  ///< find_all_file / count_file when the output needs no text)
+};
+
+/// Parses "auto", "mmap", "mmap-populate", "mmap-workers", "read", "pread"; throws
+/// InvalidArgument otherwise.
+ReadMethod parse_read_method(std::string_view name);
+std::string_view to_string(ReadMethod method) noexcept;
 
 /// Memory this process may use, in bytes: the physical memory (sysconf _SC_PHYS_PAGES *
 /// _SC_PAGESIZE), lowered to the cgroup limit (cgroup v2 memory.max, or v1
@@ -138,9 +197,10 @@ class Input {
   /// should_map() for this input.
   bool should_map(MapPolicy policy) const noexcept;
   /// Maps the whole file (regular files only). Throws IoError.
-  MappedFile map() const;
+  MappedFile map(MapPopulate populate = MapPopulate::lazy) const;
   /// A source reading the input from its current position (the descriptor stays owned by this
   /// Input, which must outlive the source). posix_fadvise(SEQUENTIAL) is applied where possible.
+  /// A regular file is read up to its size at open (FdSource's limit).
   std::unique_ptr<FdSource> stream() const;
 
  private:

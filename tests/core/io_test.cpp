@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,74 @@ TEST(Io, StreamsAFileInPiecesAfterAPeekedHead) {
     back.append(reinterpret_cast<char*>(buf), got);
   EXPECT_EQ(back, text);
   EXPECT_EQ(source->bytes_read(), text.size());
+}
+
+TEST(Io, ParallelPreadSourceReturnsTheFileInOrderWhateverTheSplit) {
+  TempDir dir;
+  std::mt19937_64 rng(strmatch::test::test_seed());
+  std::string text(3 * (std::size_t{1} << 20) + 12345, '\0');
+  for (auto& c : text) c = static_cast<char>(rng());
+  const io::Input in = io::Input::open(dir.write("a", text));
+  for (const unsigned threads : {1u, 2u, 3u, 7u}) {
+    for (const std::size_t block :
+         {std::size_t{1}, std::size_t{4096}, std::size_t{300001}, std::size_t{2} << 20}) {
+      io::ParallelPreadSource source(in.fd(), in.size(), threads, "a");
+      std::string back;
+      std::vector<std::uint8_t> buf(block);
+      for (std::size_t got; (got = source.read(buf.data(), buf.size())) != 0;)
+        back.append(reinterpret_cast<const char*>(buf.data()), got);
+      ASSERT_EQ(back, text) << "threads " << threads << ", block " << block << strmatch::test::rerun_hint();
+      EXPECT_EQ(source.bytes_read(), text.size());
+    }
+  }
+}
+
+TEST(Io, SourcesReportAFileThatShrinksAndStopAtTheSizeOfOneThatGrows) {
+  TempDir dir;
+  const std::string text(100000, 'x');
+  const std::string path = dir.write("a", text);
+  {
+    const io::Input in = io::Input::open(path);
+    ASSERT_EQ(::truncate(path.c_str(), 50000), 0);
+    const auto source = in.stream();
+    try {
+      (void)io::read_up_to(*source, 1 << 20);
+      FAIL() << "no exception";
+    } catch (const strmatch::IoError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": file changed during the search");
+    }
+    io::ParallelPreadSource pread(in.fd(), in.size(), 4, path);
+    try {
+      (void)io::read_up_to(pread, 1 << 20);
+      FAIL() << "no exception";
+    } catch (const strmatch::IoError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": file changed during the search");
+    }
+  }
+  strmatch::test::write_file(path, text);
+  {
+    const io::Input in = io::Input::open(path);
+    strmatch::test::write_file(path, text + text);  // grows to twice its size at open
+    const auto source = in.stream();
+    EXPECT_EQ(io::read_up_to(*source, 1 << 20).size(), text.size());
+    io::ParallelPreadSource pread(in.fd(), in.size(), 4, path);
+    EXPECT_EQ(io::read_up_to(pread, 1 << 20).size(), text.size());
+  }
+}
+
+TEST(Io, PopulatedMappingsHoldTheFile) {
+  TempDir dir;
+  std::string text(5 * (std::size_t{1} << 20) + 7, 'a');
+  for (std::size_t i = 0; i < text.size(); i += 4093) text[i] = static_cast<char>('b' + i % 20);
+  const io::Input in = io::Input::open(dir.write("a", text));
+  const io::MappedFile kernel = in.map(io::MapPopulate::kernel);
+  EXPECT_EQ(kernel.bytes(), text);
+  const io::MappedFile lazy = in.map();
+  for (const unsigned threads : {0u, 1u, 3u}) lazy.populate(threads);
+  EXPECT_EQ(lazy.bytes(), text);
+  EXPECT_EQ(io::parse_read_method("mmap-workers"), io::ReadMethod::mmap_workers);
+  EXPECT_EQ(io::to_string(io::ReadMethod::pread), "pread");
+  EXPECT_THROW((void)io::parse_read_method("async"), strmatch::InvalidArgument);
 }
 
 TEST(Io, WalkListsRegularFilesInNameOrderWithoutFollowingLinks) {

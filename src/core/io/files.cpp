@@ -11,7 +11,10 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "core/cpu/threads.hpp"
 #include "strmatch/io.hpp"
 
 namespace strmatch::io {
@@ -60,18 +63,45 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   return *this;
 }
 
-MappedFile MappedFile::map(int fd, std::uint64_t size, std::string_view name) {
+MappedFile MappedFile::map(int fd, std::uint64_t size, std::string_view name, MapPopulate populate) {
   MappedFile f;
   if (size == 0) return f;  // mmap of length 0 is an error (EINVAL): an empty view instead
   if (size > std::numeric_limits<std::size_t>::max())
     throw IoError(std::string(name) + ": file too large to map on this system");
-  void* p = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  const int flags = MAP_PRIVATE | (populate == MapPopulate::kernel ? MAP_POPULATE : 0);
+  void* p = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, flags, fd, 0);
   if (p == MAP_FAILED) throw IoError(std::string(name) + ": cannot map the file: " + std::strerror(errno));
   // A hint only: its failure does not change the answer.
   (void)::madvise(p, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
   f.data_ = p;
   f.size_ = static_cast<std::size_t>(size);
   return f;
+}
+
+void MappedFile::populate(unsigned threads) const {
+#ifndef MADV_POPULATE_READ
+  constexpr int MADV_POPULATE_READ = 22;  // Linux 5.14; older headers lack the name
+#endif
+  if (data_ == nullptr) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t pages = (size_ + page - 1) / page;
+  // Shares of at least 16 MiB: below that a thread costs more than it saves.
+  const std::size_t min_pages = (std::size_t{16} << 20) / page;
+  const unsigned t = static_cast<unsigned>(std::clamp<std::size_t>(
+      std::min<std::size_t>(detail::resolve_threads(threads), (pages + min_pages - 1) / min_pages), 1, 1024));
+  auto* base = static_cast<unsigned char*>(data_);
+  auto share = [&](unsigned i) {
+    const std::size_t b = pages * i / t * page;
+    const std::size_t e = std::min(size_, pages * (i + 1) / t * page);
+    if (b >= e) return;
+    if (::madvise(base + b, e - b, MADV_POPULATE_READ) == 0 || errno != EINVAL) return;
+    volatile unsigned char sink = 0;  // a kernel without MADV_POPULATE_READ: touch every page
+    for (std::size_t x = b; x < e; x += page) sink = sink + base[x];
+  };
+  std::vector<std::jthread> pool;
+  pool.reserve(t - 1);
+  for (unsigned i = 1; i < t; ++i) pool.emplace_back(share, i);
+  share(0);
 }
 
 MappedFile MappedFile::open(const std::string& path) {
@@ -82,8 +112,8 @@ MappedFile MappedFile::open(const std::string& path) {
 
 // --- sources ------------------------------------------------------------------------------------
 
-FdSource::FdSource(int fd, bool owns_fd, std::string name)
-    : fd_(fd), owns_(owns_fd), name_(std::move(name)) {}
+FdSource::FdSource(int fd, bool owns_fd, std::string name, std::optional<std::uint64_t> limit)
+    : fd_(fd), owns_(owns_fd), name_(std::move(name)), limit_(limit) {}
 
 FdSource::~FdSource() {
   if (owns_ && fd_ >= 0) ::close(fd_);
@@ -91,9 +121,12 @@ FdSource::~FdSource() {
 
 std::size_t FdSource::read(std::uint8_t* dst, std::size_t capacity) {
   // Linux transfers at most 0x7ffff000 bytes per read(2).
-  const std::size_t want = std::min<std::size_t>(capacity, std::size_t{1} << 30);
+  std::size_t want = std::min<std::size_t>(capacity, std::size_t{1} << 30);
+  if (limit_) want = static_cast<std::size_t>(std::min<std::uint64_t>(want, *limit_ - bytes_read_));
+  if (want == 0) return 0;
   while (true) {
     const ssize_t got = ::read(fd_, dst, want);
+    if (got == 0 && limit_ && bytes_read_ < *limit_) throw IoError(name_ + ": " + std::string(kFileChanged));
     if (got >= 0) {
       bytes_read_ += static_cast<std::uint64_t>(got);
       return static_cast<std::size_t>(got);
@@ -101,6 +134,50 @@ std::size_t FdSource::read(std::uint8_t* dst, std::size_t capacity) {
     if (errno == EINTR) continue;
     throw IoError(name_ + ": read failed: " + std::strerror(errno));
   }
+}
+
+ParallelPreadSource::ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name)
+    : fd_(fd), size_(size), threads_(detail::resolve_threads(threads)), name_(std::move(name)) {}
+
+std::size_t ParallelPreadSource::read(std::uint8_t* dst, std::size_t capacity) {
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
+  if (n == 0) return 0;
+  constexpr std::size_t kMinShare = std::size_t{256} << 10;
+  const unsigned t =
+      static_cast<unsigned>(std::clamp<std::size_t>((n + kMinShare - 1) / kMinShare, 1, threads_));
+  // Each share is read whole (pread may return less: loop); an end before `size_` is a change.
+  std::vector<int> errors(t, 0);
+  std::vector<char> short_read(t, 0);
+  auto share = [&](unsigned i) {
+    std::size_t b = n * i / t;
+    const std::size_t e = n * (i + 1) / t;
+    while (b < e) {
+      const ssize_t got = ::pread(fd_, dst + b, std::min<std::size_t>(e - b, std::size_t{1} << 30),
+                                  static_cast<off_t>(offset_ + b));
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        errors[i] = errno;
+        return;
+      }
+      if (got == 0) {
+        short_read[i] = 1;
+        return;
+      }
+      b += static_cast<std::size_t>(got);
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(t - 1);
+    for (unsigned i = 1; i < t; ++i) pool.emplace_back(share, i);
+    share(0);
+  }
+  for (unsigned i = 0; i < t; ++i) {
+    if (errors[i] != 0) throw IoError(name_ + ": read failed: " + std::strerror(errors[i]));
+    if (short_read[i] != 0) throw IoError(name_ + ": " + std::string(kFileChanged));
+  }
+  offset_ += n;
+  return n;
 }
 
 std::size_t PrefixedSource::read(std::uint8_t* dst, std::size_t capacity) {
@@ -137,6 +214,35 @@ MapPolicy parse_map_policy(std::string_view name) {
   if (name == "always") return MapPolicy::always;
   if (name == "never") return MapPolicy::never;
   throw InvalidArgument("unknown mmap policy '" + std::string(name) + "' (known: auto, always, never)");
+}
+
+ReadMethod parse_read_method(std::string_view name) {
+  if (name == "auto") return ReadMethod::automatic;
+  if (name == "mmap") return ReadMethod::mmap;
+  if (name == "mmap-populate") return ReadMethod::mmap_populate;
+  if (name == "mmap-workers") return ReadMethod::mmap_workers;
+  if (name == "read") return ReadMethod::read;
+  if (name == "pread") return ReadMethod::pread;
+  throw InvalidArgument("unknown read method '" + std::string(name) +
+                        "' (known: auto, mmap, mmap-populate, mmap-workers, read, pread)");
+}
+
+std::string_view to_string(ReadMethod method) noexcept {
+  switch (method) {
+    case ReadMethod::automatic:
+      return "auto";
+    case ReadMethod::mmap:
+      return "mmap";
+    case ReadMethod::mmap_populate:
+      return "mmap-populate";
+    case ReadMethod::mmap_workers:
+      return "mmap-workers";
+    case ReadMethod::read:
+      return "read";
+    case ReadMethod::pread:
+      return "pread";
+  }
+  return "?";
 }
 
 std::string_view to_string(MapPolicy policy) noexcept {
@@ -242,15 +348,18 @@ bool Input::should_map(MapPolicy policy) const noexcept {
   return io::should_map(kind_ == InputKind::regular, size_, policy);
 }
 
-MappedFile Input::map() const {
+MappedFile Input::map(MapPopulate populate) const {
   if (kind_ != InputKind::regular) throw IoError(name_ + ": not a regular file, cannot be mapped");
-  return MappedFile::map(fd_, size_, name_);
+  return MappedFile::map(fd_, size_, name_, populate);
 }
 
 std::unique_ptr<FdSource> Input::stream() const {
   if (kind_ == InputKind::directory) throw IoError(name_ + ": Is a directory");
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-  return std::make_unique<FdSource>(fd_, false, name_);
+  // A regular file of size 0 may be a /proc file (contents without a size): no limit then.
+  return std::make_unique<FdSource>(
+      fd_, false, name_,
+      kind_ == InputKind::regular && size_ > 0 ? std::optional<std::uint64_t>(size_) : std::nullopt);
 }
 
 }  // namespace strmatch::io
