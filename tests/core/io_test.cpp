@@ -92,7 +92,7 @@ TEST(Io, ParallelPreadSourceReturnsTheFileInOrderWhateverTheSplit) {
   const io::Input in = io::Input::open(dir.write("a", text));
   for (const unsigned threads : {1u, 2u, 3u, 7u}) {
     for (const std::size_t block :
-         {std::size_t{1}, std::size_t{4096}, std::size_t{300001}, std::size_t{2} << 20}) {
+         {std::size_t{4093}, std::size_t{65536}, std::size_t{300001}, std::size_t{2} << 20}) {
       io::ParallelPreadSource source(in.fd(), in.size(), threads, "a");
       std::string back;
       std::vector<std::uint8_t> buf(block);
