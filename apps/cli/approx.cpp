@@ -248,8 +248,8 @@ void InputRun::flush_record() {
   if (limit != 0 && length > limit)
     put_elided(length, results_word(record_results_, run_.task));
   else
-    run_.out.append(region_.substr(record_begin_, length));
-  run_.out.put(run_.terminator);
+    out().append(region_.substr(record_begin_, length));
+  out().put(run_.terminator);
 }
 
 /// One result; returns false when this input needs no further result.
@@ -266,7 +266,7 @@ bool InputRun::accept(const Result& res) {
   const std::size_t rel = static_cast<std::size_t>(res.end - base_ - 1);
   if (!record_open_ || rel >= record_end_) open_record(rel);
   ++record_results_;
-  Output& out = run_.out;
+  Output& out = this->out();
   const bool several = run_.patterns.size() > 1;
   if (mode_ == Out::only) {
     if (run_.task == Task::matches) {
@@ -393,7 +393,7 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
         break;
       }
       if (mode_ == Out::count_matches || mode_ == Out::count_lines) continue;
-      Output& out = run_.out;
+      Output& out = this->out();
       if (mode_ == Out::json) {
         out.append(R"({"type":"pair","file":)");
         out.append(json_name_);

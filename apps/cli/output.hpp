@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "strmatch/types.hpp"
 
@@ -17,12 +18,13 @@ namespace strmatch::cli {
 
 /// Collects output in a memory buffer and writes it with fwrite in pieces of about `capacity`
 /// bytes, so that printing millions of short lines costs a few system calls. Throws IoError when
-/// standard output cannot be written (e.g. a full disk).
+/// standard output cannot be written (e.g. a full disk). With a null stream it only collects
+/// (flush() does nothing; take() hands the bytes over): the output of a file searched by a worker.
 class Output {
  public:
   explicit Output(std::FILE* stream = stdout, std::size_t capacity = std::size_t{1} << 20)
       : stream_(stream), capacity_(capacity) {
-    buf_.reserve(capacity_ + 4096);
+    if (stream_ != nullptr) buf_.reserve(capacity_ + 4096);  // a worker's file: grows as needed
   }
   Output(const Output&) = delete;
   Output& operator=(const Output&) = delete;
@@ -46,8 +48,11 @@ class Output {
   /// Called before each write (e.g. to erase a progress bar from the terminal).
   void before_write(std::function<void()> hook) { before_write_ = std::move(hook); }
 
+  /// The collected bytes (emptied).
+  std::string take() { return std::exchange(buf_, std::string()); }
+
   void flush() {
-    if (buf_.empty()) return;
+    if (buf_.empty() || stream_ == nullptr) return;
     if (before_write_) before_write_();
     const std::size_t n = std::fwrite(buf_.data(), 1, buf_.size(), stream_);
     const bool ok = n == buf_.size() && std::fflush(stream_) == 0;

@@ -22,8 +22,16 @@ class Progress {
 
   bool enabled() const noexcept { return enabled_; }
 
+  /// Set on the workers of the parallel walk: their calls are ignored (the run reports each file
+  /// when it prints it).
+  static bool& on_worker() {
+    static thread_local bool worker = false;
+    return worker;
+  }
+
   /// A new input of `size` bytes (0: unknown) begins.
   void start_file(const std::string& name, std::uint64_t size) {
+    if (on_worker()) return;
     name_ = name;
     size_ = size;
     done_in_file_ = 0;
@@ -31,7 +39,7 @@ class Progress {
 
   /// `done` bytes of the current input have been searched.
   void update(std::uint64_t done) {
-    if (!enabled_) return;
+    if (!enabled_ || on_worker()) return;
     done_before_ += done - std::min(done, done_in_file_);
     done_in_file_ = done;
     const auto now = Clock::now();

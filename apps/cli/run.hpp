@@ -8,14 +8,20 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -50,14 +56,20 @@ constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
 /// The slices of a mapped file under the test seam (CommonConfig::test_truncate).
 constexpr std::uint64_t kTestSliceBytes = std::uint64_t{64} << 10;
 
+/// Files up to this size are read with one read(2) by `auto` (auto_read_method).
+constexpr std::uint64_t kSmallFileBytes = std::uint64_t{1} << 20;
+
 /// How one input is read (docs/cli.md, "Input", has the measurements behind the rule). Anything
 /// but a regular file of size > 0 (pipes, terminals, devices, /proc files) is read with read(2).
 /// An explicit --io wins; else --mmap always maps and --mmap never reads with read(2) (their
 /// meaning before --io existed); else `auto`: files above half the usable memory are read by the
 /// workers (pread); others by the rule of auto_read_method().
 inline io::ReadMethod auto_read_method(std::uint64_t size, bool needs_text) {
-  (void)size;
-  return needs_text ? io::ReadMethod::mmap : io::ReadMethod::pread;
+  (void)needs_text;
+  // Small files (most of a source tree): one read(2) into a reused buffer; a mapping costs two
+  // system calls and a fault per page (about 150 us per file on the 2-core machine, 25 us read).
+  if (size <= kSmallFileBytes) return io::ReadMethod::read;
+  return io::ReadMethod::pread;
 }
 
 inline io::ReadMethod choose_read_method(const io::Input& in, io::MapPolicy policy, io::ReadMethod asked,
@@ -112,8 +124,25 @@ class RunBase {
   RunBase& operator=(const RunBase&) = delete;
   virtual ~RunBase() = default;
 
+  /// What a worker of the parallel walk collects for one file, printed by the run in walk order.
+  struct WorkerFile {
+    Output out{nullptr};
+    std::vector<std::string> errors;
+    std::string note;
+    std::uint64_t results = 0;
+  };
+  /// The file the calling thread searches for the parallel walk; null on the run's own thread.
+  static WorkerFile*& worker_file() {
+    static thread_local WorkerFile* file = nullptr;
+    return file;
+  }
+
   /// An error about one input (or operand): printed at once; the exit status becomes 2.
   void error(const std::string& message) {
+    if (WorkerFile* f = worker_file()) {
+      f->errors.push_back(message);
+      return;
+    }
     out.flush();
     progress.clear();
     fmt::print(stderr, "strmatch: {}\n", message);
@@ -123,6 +152,10 @@ class RunBase {
 
   /// The library's note (e.g. "searched on the CPU"): the first one of the run only.
   void note(const std::string& message) {
+    if (WorkerFile* f = worker_file()) {
+      if (f->note.empty()) f->note = message;
+      return;
+    }
     if (message.empty() || note_printed) return;
     note_printed = true;
     out.flush();
@@ -131,8 +164,16 @@ class RunBase {
     std::fflush(stderr);
   }
 
-  /// One FILE operand: a file, "-", or a directory (walked with -r).
+  /// One FILE operand: a file, "-", or a directory (walked with -r; by `walk_workers` threads
+  /// when the subcommand allows it: walk_parallel()).
   void operand(const std::string& path, bool walk, bool strip_dot) {
+    if (walk && walk_workers > 1) {
+      std::error_code ec;
+      if (path != "-" && std::filesystem::is_directory(path, ec)) {
+        walk_parallel(path, strip_dot);
+        return;
+      }
+    }
     visit_operand(
         path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
         [&](const std::string& message) { error(message); }, [&] { return stop_all; });
@@ -140,6 +181,7 @@ class RunBase {
 
   /// Adds one search's statistics to the run's totals (--stats) and prints its note.
   void add_stats(const SearchStats& s) {
+    std::unique_lock lock(stats_mutex_);
     total.bytes += s.bytes;
     total.seconds += s.seconds;
     total.occurrences += s.occurrences;
@@ -147,11 +189,16 @@ class RunBase {
     if (!s.algorithm.empty()) total.algorithm = s.algorithm;
     total.backend = s.backend;
     max_threads = std::max(max_threads, s.threads);
+    lock.unlock();
     note(s.note);
   }
 
   /// After each input: `results` is what it reported (occurrences, matches); -q stops at the first.
   void input_done(std::uint64_t results) {
+    if (WorkerFile* f = worker_file()) {
+      f->results += results;
+      return;
+    }
     if (results == 0) return;
     any_match = true;
     if (mode == OutputMode::quiet) stop_all = true;
@@ -174,9 +221,9 @@ class RunBase {
     return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
   }
   std::string stats_files() const {
-    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers)",
-                       plural(mapped_files + streamed_files + worker_read_files, "file"), mapped_files,
-                       streamed_files, worker_read_files);
+    const std::uint64_t m = mapped_files, s = streamed_files, w = worker_read_files;
+    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers)", plural(m + s + w, "file"), m, s,
+                       w);
   }
   std::string stats_engine(unsigned threads) const {
     return fmt::format("algorithm {}, backend {}, {}", total.algorithm.empty() ? "-" : total.algorithm,
@@ -185,6 +232,8 @@ class RunBase {
 
   io::MapPolicy policy;
   io::ReadMethod read_method;
+  /// Interactive use shows each input's result as soon as it is known (asked once per run).
+  const bool stdout_is_terminal = ::isatty(1) == 1;
   Output out;
   Progress progress;
   OutputMode mode;
@@ -193,9 +242,11 @@ class RunBase {
   bool any_error = false;
   bool stop_all = false;
   bool note_printed = false;
-  std::uint64_t mapped_files = 0;
-  std::uint64_t streamed_files = 0;
-  std::uint64_t worker_read_files = 0;  // pread by the workers
+  std::atomic<std::uint64_t> mapped_files{0};
+  std::atomic<std::uint64_t> streamed_files{0};
+  std::atomic<std::uint64_t> worker_read_files{0};  // pread by the workers
+  /// Threads of the parallel walk of -r (walk_parallel); 0 or 1: files one after the other.
+  unsigned walk_workers = 0;
   unsigned max_threads = 0;
   SearchStats total;
 
@@ -204,8 +255,147 @@ class RunBase {
   virtual void print_stats() = 0;
 
  private:
+  /// -r over directory `dir` with walk_workers threads: one thread walks (the same order as
+  /// io::walk_directory), the workers open and search files of at most kWalkWorkerMaxBytes each on
+  /// their own (output into memory), and this thread prints each file's output, errors and note in
+  /// walk order, searching larger files itself (with every thread of the library) when their turn
+  /// comes. At most 4 * walk_workers files are in flight: memory is bounded by that many files'
+  /// output. -q stops every thread at the first result.
+  void walk_parallel(const std::string& dir, bool strip_dot);
+
   bool stats_;
+  std::mutex stats_mutex_;
 };
+
+/// Files larger than this are searched by the run's own thread during the parallel walk (with
+/// the library's threads), smaller ones by one worker each.
+constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
+
+inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
+  struct Item {
+    std::string path;
+    std::string name;                  // the display name
+    std::optional<std::string> error;  // of the walk (an unreadable directory)
+    WorkerFile file;
+    std::optional<io::Input> deferred;  // a large file, for this thread
+    std::uint64_t size = 0;
+    bool ready = false;
+  };
+  const std::uint64_t window = 4ull * walk_workers;
+  std::mutex mutex;
+  std::condition_variable work_cv, ready_cv, room_cv;
+  std::deque<Item> items;  // items[i - delivered] is item i
+  std::uint64_t produced = 0, taken = 0, delivered = 0;
+  bool walk_done = false, stop = false;
+
+  auto display = [&](const std::string& path) {
+    return strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path;
+  };
+  // Appends one item (a file, or an error of the walk) once the window has room.
+  auto push = [&](const std::string& path, std::optional<std::string> walk_error) {
+    std::unique_lock lock(mutex);
+    room_cv.wait(lock, [&] { return stop || produced - delivered < window; });
+    if (stop) return false;
+    Item& item = items.emplace_back();
+    item.path = path;
+    item.name = display(path);
+    item.error = std::move(walk_error);
+    item.ready = item.error.has_value();
+    ++produced;
+    work_cv.notify_one();
+    ready_cv.notify_one();
+    return true;
+  };
+  auto walker = [&] {
+    io::walk_directory(
+        dir, [&](const std::string& path) { return push(path, std::nullopt); },
+        [&](const std::string& p, const std::string& reason) { push(p, p + ": " + reason); });
+    std::lock_guard lock(mutex);
+    walk_done = true;
+    work_cv.notify_all();
+    ready_cv.notify_one();
+  };
+  auto worker = [&] {
+    Progress::on_worker() = true;
+    while (true) {
+      Item* item = nullptr;
+      {
+        std::unique_lock lock(mutex);
+        work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
+        if (stop || taken >= produced) return;
+        item = &items[taken - delivered];
+        ++taken;
+      }
+      if (!item->ready) {
+        worker_file() = &item->file;
+        try {
+          io::Input in = io::Input::open(item->path);
+          item->size = in.size();
+          if (in.kind() == io::InputKind::regular && in.size() > kWalkWorkerMaxBytes)
+            item->deferred.emplace(std::move(in));
+          else
+            search_input(in, item->name);
+        } catch (const Error& e) {
+          error(e.what());
+        }
+        worker_file() = nullptr;
+      }
+      std::lock_guard lock(mutex);
+      item->ready = true;
+      ready_cv.notify_one();
+    }
+  };
+
+  std::vector<std::jthread> threads;
+  auto finish_threads = [&] {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+      work_cv.notify_all();
+      room_cv.notify_all();
+    }
+    threads.clear();  // joins
+  };
+  try {
+    threads.emplace_back(walker);
+    for (unsigned i = 0; i < walk_workers; ++i) threads.emplace_back(worker);
+    while (true) {
+      Item* item = nullptr;
+      {
+        std::unique_lock lock(mutex);
+        ready_cv.wait(lock, [&] {
+          return (delivered < produced && items.front().ready) || (walk_done && delivered == produced);
+        });
+        if (delivered == produced) break;
+        item = &items.front();
+      }
+      if (item->error) {
+        error(*item->error);
+      } else {
+        out.put(item->file.out.take());
+        for (const auto& e : item->file.errors) error(e);
+        note(item->file.note);
+        if (item->deferred) {
+          search_input(*item->deferred, item->name);  // reports its results itself
+        } else {
+          progress.start_file(item->name, item->size);
+          progress.update(item->size);
+          input_done(item->file.results);
+        }
+        if (stdout_is_terminal) out.flush();
+      }
+      std::lock_guard lock(mutex);
+      items.pop_front();
+      ++delivered;
+      room_cv.notify_one();
+      if (stop_all) break;
+    }
+  } catch (...) {
+    finish_threads();
+    throw;
+  }
+  finish_threads();
+}
 
 /// The search of one input, the part every subcommand shares: its name and output prefix, the
 /// counts, the printed line's head, and the per-input report of -l, -c and --count-matches and the
@@ -227,7 +417,7 @@ class InputBase {
   /// The head of a printed line or result: [FILE:], [LINE:] with -n, [OFFSET:] with -b (when
   /// `offset` has a value).
   void put_line_head(std::uint64_t line, std::optional<std::uint64_t> offset) {
-    Output& out = run_.out;
+    Output& out = this->out();
     out.append(prefix_);
     if (run_.cfg.line_number) {
       out.number(line);
@@ -242,13 +432,13 @@ class InputBase {
   /// A line longer than --max-line-bytes, in place of its text: its length and `results` (e.g.
   /// "2 occurrences").
   void put_elided(std::uint64_t length, const std::string& results) {
-    run_.out.append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"), results));
+    out().append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"), results));
   }
 
   /// The per-input report of -l (the name, when something was found) and of -c and
   /// --count-matches ([FILE:]COUNT); nothing for -q. Returns false in the other modes.
   bool report_name_or_count() {
-    Output& out = run_.out;
+    Output& out = this->out();
     switch (mode_) {
       case OutputMode::quiet:
         return true;
@@ -275,13 +465,17 @@ class InputBase {
   }
 
   void put_json(const nlohmann::ordered_json& j) {
-    run_.out.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    out().put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   }
 
   /// Ends the per-input report: interactive use shows each input's result as soon as it is known.
   void report_done() {
-    if (::isatty(1) == 1) run_.out.flush();
+    if (run_.stdout_is_terminal) out().flush();
   }
+
+  /// Where this input's output goes: the run's standard output, or the memory of a file searched
+  /// by a worker of the parallel walk (printed in walk order by the run).
+  Output& out() { return RunBase::worker_file() != nullptr ? RunBase::worker_file()->out : run_.out; }
 
   R& run_;
   const std::string& name_;

@@ -16,6 +16,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "input.hpp"
 #include "lines.hpp"
@@ -87,6 +88,8 @@ class Run : public RunBase {
   /// of c.pattern.
   Run(const SearchConfig& c, const std::vector<std::string>* set_patterns)
       : RunBase(c, c.count_per_pattern), cfg(c) {
+    // -r searches small files on all cores at once (RunBase::walk_parallel).
+    walk_workers = c.threads != 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;
@@ -239,7 +242,7 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
     return false;
   }
   ++delivered_;
-  Output& out = run_.out;
+  Output& out = this->out();
   switch (binary_ ? Mode::count_matches : mode_) {
     case Mode::quiet:
     case Mode::list:
@@ -305,8 +308,8 @@ void InputSearch::print_line(const MatchingLine& line) {
   if (line.elided)
     put_elided(line.length, plural(line.occurrences, "occurrence"));
   else
-    run_.out.append(line.text);
-  run_.out.put('\n');
+    out().append(line.text);
+  out().put('\n');
 }
 
 void InputSearch::after_search(const SearchStats& s) {
@@ -501,7 +504,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
 }
 
 void InputSearch::report(bool mapped, std::uint64_t bytes) {
-  Output& out = run_.out;
+  Output& out = this->out();
   if (mode_ == Mode::count_per_pattern) {
     // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
     for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
