@@ -21,6 +21,7 @@
 #include "core/clock.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/io/file_driver.hpp"
 #include "core/io/pread_source.hpp"
 #include "core/names.hpp"
 #include "core/stream.hpp"
@@ -236,6 +237,42 @@ struct ApproxSearcher::Impl {
     return r;
   }
 
+  /// One chunk of a matches scan: the plateaus of the ends (lo, hi] (stream or text offsets) into
+  /// `out`, sorted, read from w = the bytes [wbase, hi) (wbase: lo less the overlap, or the start of
+  /// the buffer); begins and CIGARs traced when `positions`.
+  void chunk_plateaus(const std::uint8_t* w, std::uint64_t wbase, std::uint64_t lo, std::uint64_t hi,
+                      bool last_chunk, bool positions, std::vector<Plateau>& out) const {
+    const auto trace = [&](Plateau& pl) {
+      const std::size_t len = window(pl, wbase);
+      trace_window(pl, w + (pl.last - wbase) - len, len);
+    };
+    std::vector<ApproxEnd> ends;
+    for (std::uint32_t p = 0; p < count(); ++p) {
+      ends.clear();
+      detail::EndHits hits;
+      hits.positions = &ends;
+      cpu[p]->ends(w, static_cast<std::size_t>(hi - wbase), static_cast<std::size_t>(lo - wbase), wbase, k(),
+                   p, hits);
+      detail::add_plateaus(std::span<const ApproxEnd>(ends), lo, hi, last_chunk, out,
+                           positions ? &trace : nullptr);
+    }
+    detail::sort_plateaus(out);
+  }
+
+  /// Decides one chunk's matches (its plateaus, in chunk order) with the selector and hands them to
+  /// `sink` (null: counted in r.delivered only). Returns false when the sink stopped.
+  static bool deliver_plateaus(detail::MatchSelector& selector, std::vector<Plateau>& plateaus,
+                               std::uint64_t lo, std::uint64_t hi, bool last_chunk,
+                               const ApproxMatchSink* sink, std::vector<ApproxMatch>& batch, PieceResult& r) {
+    batch.clear();
+    selector.piece(plateaus, lo, hi, last_chunk, [&](Plateau& pl) {
+      ++r.delivered;
+      if (sink != nullptr) batch.push_back(std::move(pl.match));
+      return true;
+    });
+    return batch.empty() || (*sink)(std::span<const ApproxMatch>(batch));
+  }
+
   PieceResult cpu_matches(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
                           bool final, detail::MatchSelector& selector, const ApproxMatchSink* sink,
                           unsigned* threads_used) const {
@@ -243,40 +280,64 @@ struct ApproxSearcher::Impl {
     const unsigned threads = threads_for(ch);
     *threads_used = threads;
     const std::size_t ov = overlap(Task::matches);
-    const bool positions = sink != nullptr;
     PieceResult r;
     std::vector<ApproxMatch> batch;
     const bool complete = detail::run_ordered<Plateau>(
         ch, threads,
         [&](const detail::Chunk& c, detail::ChunkResult<Plateau>& out) {
           const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
-          const bool last_chunk = final && c.index + 1 == ch.size();
-          const auto trace = [&](Plateau& pl) {
-            const std::size_t len = window(pl, base);
-            trace_window(pl, text + (pl.last - base) - len, len);
-          };
-          std::vector<ApproxEnd> ends;
-          for (std::uint32_t p = 0; p < count(); ++p) {
-            ends.clear();
-            std::uint64_t got = 0;
-            chunk_ends(text, rs, lo, hi, base, p, k(), &ends, &got);
-            detail::add_plateaus(std::span<const ApproxEnd>(ends), base + lo, base + hi, last_chunk,
-                                 out.items, positions ? &trace : nullptr);
-          }
-          detail::sort_plateaus(out.items);
+          chunk_plateaus(text + rs, base + rs, base + lo, base + hi, final && c.index + 1 == ch.size(),
+                         sink != nullptr, out.items);
         },
         [&](const detail::Chunk& c, detail::ChunkResult<Plateau>& out) {
-          batch.clear();
-          const bool last_chunk = final && c.index + 1 == ch.size();
-          selector.piece(out.items, base + from + c.begin, base + from + c.end, last_chunk, [&](Plateau& pl) {
-            ++r.delivered;
-            if (positions) batch.push_back(std::move(pl.match));
-            return true;
-          });
-          return batch.empty() || (*sink)(std::span<const ApproxMatch>(batch));
+          return deliver_plateaus(selector, out.items, base + from + c.begin, base + from + c.end,
+                                  final && c.index + 1 == ch.size(), sink, batch, r);
         });
     r.stopped = !complete;
     return r;
+  }
+
+  /// Matches in bytes [0, size) of a file (`sink` null: counted). The CPU reads it with every
+  /// worker (core/io/file_driver.hpp: each chunk reads the overlap before its ends); where the
+  /// blocks of a stream would go to the GPU, the file is streamed through it as before.
+  SearchStats file_matches(int fd, std::uint64_t size, const ApproxMatchSink* sink) const {
+    const std::size_t ov = overlap(Task::matches);
+    std::string note;
+    const std::uint64_t block = std::max<std::uint64_t>(kDefaultBlockBytes, ov + 1);
+    if (cpu.empty() || choose(std::min(size, block), &note) == Backend::cuda) {
+      detail::PreadSource source(fd, size);
+      ApproxStreamOptions so;
+      so.positions = sink != nullptr;
+      return stream(
+          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so);
+    }
+    const auto start = Clock::now();
+    const auto ch = chunker(static_cast<std::size_t>(size), 0);
+    SearchStats s;
+    s.backend = Backend::cpu;
+    s.algorithm = std::string(cpu.front()->name());
+    s.threads = threads_for(ch);
+    s.note = note;
+    s.bytes = size;
+    s.cells = pattern_bytes * size;
+    detail::FileDriver driver(fd, ch, ov);
+    detail::MatchSelector selector;
+    PieceResult r;
+    std::vector<ApproxMatch> batch;
+    const bool complete = driver.ordered<Plateau>(
+        s.threads,
+        [&](const detail::Chunk& c, const detail::FileChunk& f, detail::ChunkResult<Plateau>& out) {
+          chunk_plateaus(f.data, f.offset, c.begin, c.end, c.index + 1 == ch.size(), sink != nullptr,
+                         out.items);
+        },
+        [&](const detail::Chunk& c, detail::ChunkResult<Plateau>& out) {
+          return deliver_plateaus(selector, out.items, c.begin, c.end, c.index + 1 == ch.size(), sink, batch,
+                                  r);
+        });
+    s.occurrences = r.delivered;
+    s.stopped_early = !complete;
+    s.seconds = seconds_since(start);
+    return s;
   }
 
   // ---- the GPU: the engine's ordered ends, then the same plateaus and selector on the host -------
@@ -770,17 +831,11 @@ SearchStats ApproxSearcher::find_all(ByteSource& source, const ApproxBlockSink& 
 }
 
 SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const {
-  detail::PreadSource source(fd, size);
-  return impl_->stream(source,
-                       [&](const ApproxStreamBlock& b) { return b.matches.empty() || sink(b.matches); }, {});
+  return impl_->file_matches(fd, size, &sink);
 }
 
 SearchStats ApproxSearcher::count_file(int fd, std::uint64_t size) const {
-  detail::PreadSource source(fd, size);
-  ApproxStreamOptions so;
-  so.positions = false;
-  return impl_->stream(
-      source, [](const ApproxStreamBlock&) { return true; }, so);
+  return impl_->file_matches(fd, size, nullptr);
 }
 
 // ---- device memory -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 #include "core/cpu/simd_level.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/env.hpp"
-#include "core/io/pread_source.hpp"
+#include "core/io/file_driver.hpp"
 #include "core/names.hpp"
 #include "core/stream.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
@@ -32,9 +32,6 @@ namespace {
 // ceiling against 76/83/76/64% for the four patterns of docs/benchmarks.md, device host, one run each).
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{64} << 20;
-// Stream blocks of the CPU path of find_all_file: 16 MiB when offsets are delivered (a block keeps
-// 8 bytes per occurrence it owns), 64 MiB when counting.
-constexpr std::size_t kFilePositionsBlockBytes = std::size_t{16} << 20;
 
 // `auto` for a FILE (find_all_file): a text already in host memory never reaches the GPU faster
 // than 16 cores scan it (detail::cuda::auto_min_bytes() is unbounded), but a file in the page cache
@@ -66,43 +63,97 @@ struct ExactSearcher::Impl {
   std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the CPU does not run this search
   detail::BackendPlan plan;
 
-  /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
-  SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
-    const auto start = Clock::now();
+  /// Searches one chunk whose bytes [c.begin, c.data_end) start at `data`: counts, or (r set)
+  /// adds its offsets to r->items, flushing them in batches of r->cap (ordered delivery).
+  std::uint64_t search_chunk(const std::uint8_t* data, const detail::Chunk& c, std::uint64_t base,
+                             detail::ChunkResult<std::uint64_t>* r) const {
+    detail::Hits hits;
+    if (r != nullptr) {
+      hits.positions = &r->items;
+      hits.limit = r->cap;
+      hits.context = r;
+      hits.full = [](detail::Hits& h) {
+        // Stopping (the sink returned false): count the rest of the chunk, store nothing.
+        if (!static_cast<detail::ChunkResult<std::uint64_t>*>(h.context)->flush()) h.positions = nullptr;
+      };
+    }
+    cpu->search(data, c.data_end - c.begin, base + c.begin, hits);
+    if (r != nullptr) r->count = hits.count;
+    return hits.count;
+  }
+
+  /// Stats of a CPU search of n bytes with `threads` workers, before the search.
+  SearchStats cpu_stats(std::uint64_t n, unsigned threads) const {
     SearchStats stats;
     stats.backend = Backend::cpu;
     stats.algorithm = std::string(cpu->name());
-    const std::size_t m = pattern.size();
-    const bool positions = sink != nullptr;
-    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
-    detail::Chunker chunker(text.size(), chunk, m - 1);
-    const unsigned threads = static_cast<unsigned>(
-        std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
     stats.threads = threads;
+    stats.bytes = n;
+    return stats;
+  }
+
+  detail::Chunker chunker(std::uint64_t n) const {
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
+    return detail::Chunker(n, chunk, pattern.size() - 1);
+  }
+  unsigned threads_for(const detail::Chunker& chunker) const {
+    return static_cast<unsigned>(
+        std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
+  }
+
+  /// The delivery of ordered chunk results to `sink`, adding their counts to *occurrences.
+  static auto deliver_to(const OffsetSink& sink, std::uint64_t* occurrences) {
+    return [&sink, occurrences](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
+      *occurrences += r.count;
+      return r.items.empty() || sink(std::span<const std::uint64_t>(r.items));
+    };
+  }
+
+  /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
+  SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
+    const auto start = Clock::now();
+    const detail::Chunker chunks = chunker(text.size());
+    SearchStats stats = cpu_stats(text.size(), threads_for(chunks));
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
     bool complete = true;
-    if (!positions) {
-      stats.occurrences = detail::run_unordered_sum(chunker, threads, [&](const detail::Chunk& c) {
-        detail::Hits hits;
-        cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
-        return hits.count;
+    if (sink == nullptr) {
+      stats.occurrences = detail::run_unordered_sum(chunks, stats.threads, [&](const detail::Chunk& c) {
+        return search_chunk(data + c.begin, c, base, nullptr);
       });
     } else {
       complete = detail::run_ordered<std::uint64_t>(
-          chunker, threads,
+          chunks, stats.threads,
           [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
-            detail::Hits hits;
-            hits.positions = &r.items;
-            cpu->search(data + c.begin, c.data_end - c.begin, base + c.begin, hits);
-            r.count = hits.count;
+            search_chunk(data + c.begin, c, base, &r);
           },
-          [&](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
-            stats.occurrences += r.count;
-            return r.items.empty() || (*sink)(std::span<const std::uint64_t>(r.items));
-          });
+          deliver_to(*sink, &stats.occurrences), detail::batch_items<std::uint64_t>());
     }
     stats.stopped_early = !complete;
-    stats.bytes = text.size();
+    stats.seconds = seconds_since(start);
+    return stats;
+  }
+
+  /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
+  /// (core/io/file_driver.hpp); `sink` null counts only.
+  SearchStats run_cpu_file(int fd, std::uint64_t size, const OffsetSink* sink) const {
+    const auto start = Clock::now();
+    const detail::Chunker chunks = chunker(size);
+    SearchStats stats = cpu_stats(size, threads_for(chunks));
+    detail::FileDriver driver(fd, chunks);
+    bool complete = true;
+    if (sink == nullptr) {
+      stats.occurrences = driver.sum(stats.threads, [&](const detail::Chunk& c, const detail::FileChunk& f) {
+        return search_chunk(f.data, c, 0, nullptr);
+      });
+    } else {
+      complete = driver.ordered<std::uint64_t>(
+          stats.threads,
+          [&](const detail::Chunk& c, const detail::FileChunk& f, detail::ChunkResult<std::uint64_t>& r) {
+            search_chunk(f.data, c, 0, &r);
+          },
+          deliver_to(*sink, &stats.occurrences), detail::batch_items<std::uint64_t>());
+    }
+    stats.stopped_early = !complete;
     stats.seconds = seconds_since(start);
     return stats;
   }
@@ -217,24 +268,8 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
     if (gpu) return *gpu;
   }
   s.require_cpu();
-  // The CPU: the streaming driver over pread blocks (bounded memory, no mapping).
-  detail::PreadSource source(fd, size);
-  StreamOptions so;
-  so.positions = sink != nullptr;
-  so.block_bytes = so.positions ? kFilePositionsBlockBytes : kDefaultBlockBytes;
-  bool stopped = false;
-  SearchStats st = find_all(
-      source,
-      [&](const StreamBlock& b) {
-        if (sink == nullptr || b.offsets.empty()) return true;
-        if (!(*sink)(b.offsets)) {
-          stopped = true;
-          return false;
-        }
-        return true;
-      },
-      so);
-  st.stopped_early = st.stopped_early || stopped;
+  // The CPU: every worker preads its own chunks (bounded memory, no mapping).
+  SearchStats st = s.run_cpu_file(fd, size, sink);
   if (!note.empty()) st.note = note;
   st.seconds = seconds_since(start);
   return st;
@@ -250,19 +285,39 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
   geometry.line_context = stream.line_context;
   SearchStats total;
   total.backend = Backend::cpu;
+  // A block's offsets are handed over in parts of about detail::kBatchBytes: each part is a block
+  // of its own (the same data) owning [first owned byte, last offset + 1), the last part the rest,
+  // so a dense block never holds all its offsets (types.hpp, StreamBlock).
+  const std::size_t batch = detail::batch_items<std::uint64_t>();
   std::vector<std::uint64_t> offsets;
   detail::drive_stream(source, geometry, [&](const detail::StreamWindow& w) {
     // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
     const std::string_view region = w.scanned();
+    const std::uint64_t origin = w.base + w.own_begin;  // stream offset of region[0]
+    StreamBlock b;
+    b.data = w.data;
+    b.base = w.base;
+    b.own_begin = w.own_begin;
+    bool stopped = false;
+    auto hand_over = [&](std::size_t own_end, bool last) {
+      b.own_end = own_end;
+      b.offsets = offsets;
+      b.occurrences = offsets.size();
+      b.last = last;
+      stopped = !sink(b);
+      offsets.clear();
+      b.own_begin = own_end;
+      return !stopped;
+    };
     offsets.clear();
     SearchStats part;
     if (stream.positions) {
-      const OffsetSink collect = [&](std::span<const std::uint64_t> batch) {
-        offsets.insert(offsets.end(), batch.begin(), batch.end());
-        return true;
+      const OffsetSink collect = [&](std::span<const std::uint64_t> got) {
+        for (const std::uint64_t o : got) offsets.push_back(origin + o);
+        if (offsets.size() < batch) return true;
+        return hand_over(static_cast<std::size_t>(offsets.back() - w.base) + 1, false);
       };
       part = impl_->search(region, &collect);
-      for (auto& o : offsets) o += w.base + w.own_begin;
     } else {
       part = impl_->search(region, nullptr);
     }
@@ -271,20 +326,18 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
     total.backend = part.backend;
     total.threads = part.threads;
     total.accumulate(part);
-
-    StreamBlock b;
-    b.data = w.data;
-    b.base = w.base;
-    b.own_begin = w.own_begin;
-    b.own_end = w.own_end;
-    b.offsets = offsets;
-    b.occurrences = part.occurrences;
-    b.last = w.last;
-    if (!sink(b)) {
-      total.stopped_early = true;
-      return false;
+    if (!stopped) {
+      if (stream.positions) {
+        hand_over(w.own_end, w.last);
+      } else {
+        b.own_end = w.own_end;
+        b.occurrences = part.occurrences;
+        b.last = w.last;
+        stopped = !sink(b);
+      }
     }
-    return true;
+    if (stopped) total.stopped_early = true;
+    return !stopped;
   });
   total.seconds = seconds_since(start);
   return total;

@@ -1,11 +1,11 @@
-// Pattern sets over a ByteSource and over a file: the shared streaming driver (core/stream.hpp)
-// with the chunker's ownership rule (an occurrence belongs to the block its begin is in).
+// Pattern sets over a ByteSource: the shared streaming driver (core/stream.hpp) with the chunker's
+// ownership rule (an occurrence belongs to the block its begin is in). Files: pattern_set.cpp.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/clock.hpp"
-#include "core/io/pread_source.hpp"
+#include "core/cpu/ordered_executor.hpp"
 #include "core/stream.hpp"
 #include "strmatch/multi.hpp"
 
@@ -24,6 +24,7 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
   SearchStats total;
   std::vector<Match> owned;
   std::vector<std::uint64_t> per_pattern;
+  const std::size_t batch_items = detail::batch_items<Match>();
   detail::drive_stream(source, geometry, [&](const detail::StreamWindow& w) {
     const std::string_view data = w.data;
     const std::size_t own_end = w.own_end;
@@ -36,18 +37,41 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
     b.last = w.last;
     const std::string_view ahead = data.substr(own_end);
     SearchStats st;
+    bool stopped = false;
     switch (options.mode) {
       case MultiStreamMode::positions: {
+        // The owned matches go to the sink in parts of about detail::kBatchBytes: each part is a
+        // block of its own (the same data) owning [first owned byte, its last match's begin), the
+        // last part the rest; the matches of one begin offset stay in one part (types.hpp,
+        // MultiStreamBlock).
         owned.clear();
+        std::uint64_t delivered = 0;
+        auto hand_over = [&](std::size_t end, std::size_t count, bool last) {
+          b.own_end = end;
+          b.matches = std::span<const Match>(owned.data(), count);
+          b.occurrences = count;
+          b.last = last;
+          delivered += count;
+          stopped = !sink(b);
+          owned.erase(owned.begin(), owned.begin() + static_cast<std::ptrdiff_t>(count));
+          b.own_begin = end;
+          return !stopped;
+        };
         st = find_all(data, [&](std::span<const Match> batch) {
           for (const Match& m : batch) {
             if (m.begin >= own_end) return false;  // ordered by begin: the rest is look-ahead
             owned.push_back(Match{m.begin + base, m.end + base, m.pattern_id});
           }
-          return true;
+          if (owned.size() < batch_items) return true;
+          // Cut before the last begin offset (its matches may go on in the next batch).
+          const std::uint64_t cut = owned.back().begin;
+          std::size_t keep = owned.size();
+          while (keep > 0 && owned[keep - 1].begin == cut) --keep;
+          if (keep == 0) return true;  // one begin offset: wait for the next one
+          return hand_over(static_cast<std::size_t>(cut - base), keep, false);
         });
-        b.matches = owned;
-        b.occurrences = owned.size();
+        if (!stopped) hand_over(own_end, owned.size(), w.last);
+        st.occurrences = delivered;
         break;
       }
       case MultiStreamMode::count: {
@@ -73,11 +97,15 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
     total.backend = st.backend;
     total.threads = std::max(total.threads, st.threads);
     if (total.note.empty()) total.note = st.note;
-    total.occurrences += b.occurrences;
     total.bytes += own_end;
-    const bool go_on = sink(b);
-    if (!go_on && !w.last) total.stopped_early = true;
-    return go_on;
+    if (options.mode == MultiStreamMode::positions) {
+      total.occurrences += st.occurrences;
+    } else {
+      total.occurrences += b.occurrences;
+      stopped = !sink(b);
+    }
+    if (stopped && !b.last) total.stopped_early = true;
+    return !stopped;
   });
   total.seconds = detail::seconds_since(t0);
   return total;
@@ -86,26 +114,6 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
 SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
                             MultiStreamOptions options) {
   return set.find_all(source, sink, options);
-}
-
-SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const {
-  detail::PreadSource source(fd, size);
-  bool stopped = false;
-  SearchStats st = find_all(source, [&](const MultiStreamBlock& b) {
-    if (b.matches.empty()) return true;
-    stopped = !sink(b.matches);
-    return !stopped;
-  });
-  st.stopped_early = st.stopped_early || stopped;
-  return st;
-}
-
-SearchStats PatternSet::count_file(int fd, std::uint64_t size) const {
-  detail::PreadSource source(fd, size);
-  MultiStreamOptions options;
-  options.mode = MultiStreamMode::count;
-  return find_all(
-      source, [](const MultiStreamBlock&) { return true; }, options);
 }
 
 }  // namespace strmatch

@@ -11,6 +11,8 @@
 #include "core/clock.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/io/file_driver.hpp"
+#include "core/io/pread_source.hpp"
 #include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/cuda/multi_cuda.hpp"
@@ -90,78 +92,159 @@ struct PatternSet::Impl {
         std::clamp<std::uint64_t>(detail::resolve_threads(options.threads), 1, chunks));
   }
 
+  detail::Chunker chunker(std::uint64_t n) const {
+    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
+    return detail::Chunker(n, chunk, table->longest - 1);
+  }
+
+  SearchStats cpu_stats(std::uint64_t n, unsigned threads) const {
+    SearchStats stats;
+    stats.backend = Backend::cpu;
+    stats.algorithm = std::string(algorithm->name());
+    stats.note = plan.note;
+    stats.threads = threads;
+    stats.bytes = n;
+    return stats;
+  }
+
+  /// Counts the occurrences chunk c owns; its bytes [c.begin, c.data_end) start at `data`.
+  std::uint64_t count_chunk(const std::uint8_t* data, const detail::Chunk& c,
+                            std::uint64_t* per_pattern = nullptr) const {
+    detail::multi::MultiHits hits;
+    hits.per_pattern = per_pattern;
+    algorithm->scan(data, c.data_end - c.begin, c.end - c.begin, c.begin, hits);
+    return hits.count;
+  }
+
+  /// The matches chunk c owns (bytes [c.begin, c.data_end) at `data`), ordered by (begin, id) with
+  /// the caller's ids, into r.items, flushed whenever they reach r.cap: a set can own thousands of
+  /// occurrences per byte, so a part of the chunk whose matches pass the cap is not kept whole but
+  /// cut by the density its scan counted into parts of about cap / 2 matches, scanned again (one
+  /// begin offset is never cut: its matches are at most the set's size).
+  void match_chunk(const std::uint8_t* data, const detail::Chunk& c, detail::ChunkResult<Match>& r) const {
+    const detail::multi::PatternTable& t = *table;
+    std::vector<Match> part;
+    std::uint64_t total = 0;
+    bool go_on = true;
+    const auto less = [](const Match& a, const Match& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.pattern_id < b.pattern_id;
+    };
+    const auto scan_part = [&](const auto& self, std::uint64_t b, std::uint64_t e) -> void {
+      if (!go_on) return;
+      part.clear();
+      detail::multi::MultiHits hits;
+      hits.positions = &part;
+      if (e - b > 1) {
+        hits.limit = r.cap;
+        hits.full = [](detail::multi::MultiHits& h) {
+          h.positions->clear();
+          h.positions = nullptr;  // count the rest, store nothing
+        };
+      }
+      const std::uint64_t read_end = std::min(c.data_end, e + t.longest - 1);
+      algorithm->scan(data + (b - c.begin), read_end - b, e - b, b, hits);
+      if (hits.positions == nullptr) {
+        const std::uint64_t len = e - b;
+        const std::uint64_t parts = std::clamp<std::uint64_t>(2 * hits.count / r.cap + 1, 2, len);
+        const std::uint64_t step = (len + parts - 1) / parts;
+        for (std::uint64_t x = b; x < e && go_on; x += step) self(self, x, std::min(e, x + step));
+        return;
+      }
+      total += hits.count;
+      if (!std::is_sorted(part.begin(), part.end(), less)) std::sort(part.begin(), part.end(), less);
+      for (Match& m : part) m.pattern_id = t.id[m.pattern_id];
+      r.items.insert(r.items.end(), part.begin(), part.end());
+      if (r.items.size() >= r.cap) go_on = r.flush();
+    };
+    scan_part(scan_part, c.begin, c.end);
+    r.count = total;
+  }
+
+  static auto deliver_to(const MatchSink& sink, std::uint64_t* occurrences) {
+    return [&sink, occurrences](const detail::Chunk&, detail::ChunkResult<Match>& r) {
+      *occurrences += r.count;
+      return r.items.empty() || sink(std::span<const Match>(r.items));
+    };
+  }
+
   /// The chunked driver. `sink` null: count only; `per_pattern` non-null: counts by input index.
   SearchStats run(std::string_view text, const MatchSink* sink,
                   std::vector<std::uint64_t>* per_pattern) const {
     if (gpu_for(text.size())) return run_gpu(text, nullptr, text.size(), sink, per_pattern);
     const auto start = Clock::now();
     const detail::multi::PatternTable& t = *table;
-    SearchStats stats;
-    stats.backend = Backend::cpu;
-    stats.algorithm = std::string(algorithm->name());
-    stats.note = plan.note;
-    const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
-    detail::Chunker chunker(text.size(), chunk, t.longest - 1);
-    const unsigned threads = threads_for(chunker.size());
-    stats.threads = threads;
+    const detail::Chunker chunks = chunker(text.size());
+    SearchStats stats = cpu_stats(text.size(), threads_for(chunks.size()));
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
-    const bool positions = sink != nullptr;
-
-    // Per-pattern counts: one array per worker in flight, summed at the end.
-    std::mutex pool_mutex;
-    std::vector<std::unique_ptr<std::vector<std::uint64_t>>> arrays;
-    std::vector<std::vector<std::uint64_t>*> free_arrays;
-    auto acquire = [&]() -> std::vector<std::uint64_t>* {
-      std::lock_guard lock(pool_mutex);
-      if (free_arrays.empty()) {
-        arrays.push_back(std::make_unique<std::vector<std::uint64_t>>(t.size(), 0));
-        return arrays.back().get();
-      }
-      auto* a = free_arrays.back();
-      free_arrays.pop_back();
-      return a;
-    };
-    auto release = [&](std::vector<std::uint64_t>* a) {
-      std::lock_guard lock(pool_mutex);
-      free_arrays.push_back(a);
-    };
-
-    const bool complete = detail::run_ordered<Match>(
-        chunker, threads,
-        [&](const detail::Chunk& c, detail::ChunkResult<Match>& r) {
-          detail::multi::MultiHits hits;
-          hits.positions = positions ? &r.items : nullptr;
-          std::vector<std::uint64_t>* counts = per_pattern != nullptr ? acquire() : nullptr;
-          if (counts != nullptr) hits.per_pattern = counts->data();
-          try {
-            algorithm->scan(data + c.begin, c.data_end - c.begin, c.end - c.begin, c.begin, hits);
-          } catch (...) {
-            if (counts != nullptr) release(counts);
-            throw;
-          }
-          if (counts != nullptr) release(counts);
-          r.count = hits.count;
-          if (positions) {
-            auto less = [](const Match& a, const Match& b) {
-              return a.begin != b.begin ? a.begin < b.begin : a.pattern_id < b.pattern_id;
-            };
-            if (!std::is_sorted(r.items.begin(), r.items.end(), less))
-              std::sort(r.items.begin(), r.items.end(), less);
-            for (Match& m : r.items) m.pattern_id = t.id[m.pattern_id];
-          }
-        },
-        [&](const detail::Chunk&, detail::ChunkResult<Match>& r) {
-          stats.occurrences += r.count;
-          if (positions && !r.items.empty()) return (*sink)(std::span<const Match>(r.items));
-          return true;
-        });
-    if (per_pattern != nullptr) {
+    bool complete = true;
+    if (sink != nullptr) {
+      complete = detail::run_ordered<Match>(
+          chunks, stats.threads,
+          [&](const detail::Chunk& c, detail::ChunkResult<Match>& r) { match_chunk(data + c.begin, c, r); },
+          deliver_to(*sink, &stats.occurrences), detail::batch_items<Match>());
+    } else if (per_pattern == nullptr) {
+      stats.occurrences = detail::run_unordered_sum(
+          chunks, stats.threads, [&](const detail::Chunk& c) { return count_chunk(data + c.begin, c); });
+    } else {
+      // Per-pattern counts: one array per worker in flight, summed at the end.
+      std::mutex pool_mutex;
+      std::vector<std::unique_ptr<std::vector<std::uint64_t>>> arrays;
+      std::vector<std::vector<std::uint64_t>*> free_arrays;
+      auto acquire = [&]() -> std::vector<std::uint64_t>* {
+        std::lock_guard lock(pool_mutex);
+        if (free_arrays.empty()) {
+          arrays.push_back(std::make_unique<std::vector<std::uint64_t>>(t.size(), 0));
+          return arrays.back().get();
+        }
+        auto* a = free_arrays.back();
+        free_arrays.pop_back();
+        return a;
+      };
+      auto release = [&](std::vector<std::uint64_t>* a) {
+        std::lock_guard lock(pool_mutex);
+        free_arrays.push_back(a);
+      };
+      stats.occurrences = detail::run_unordered_sum(chunks, stats.threads, [&](const detail::Chunk& c) {
+        std::vector<std::uint64_t>* counts = acquire();
+        try {
+          const std::uint64_t n = count_chunk(data + c.begin, c, counts->data());
+          release(counts);
+          return n;
+        } catch (...) {
+          release(counts);
+          throw;
+        }
+      });
       per_pattern->assign(t.size(), 0);
       for (const auto& a : arrays)
         for (std::size_t k = 0; k < t.size(); ++k) (*per_pattern)[t.input_index[k]] += (*a)[k];
     }
     stats.stopped_early = !complete;
-    stats.bytes = text.size();
+    stats.seconds = seconds_since(start);
+    return stats;
+  }
+
+  /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
+  /// (core/io/file_driver.hpp); `sink` null counts only.
+  SearchStats run_file(int fd, std::uint64_t size, const MatchSink* sink) const {
+    const auto start = Clock::now();
+    const detail::Chunker chunks = chunker(size);
+    SearchStats stats = cpu_stats(size, threads_for(chunks.size()));
+    detail::FileDriver driver(fd, chunks);
+    bool complete = true;
+    if (sink != nullptr) {
+      complete = driver.ordered<Match>(
+          stats.threads,
+          [&](const detail::Chunk& c, const detail::FileChunk& f, detail::ChunkResult<Match>& r) {
+            match_chunk(f.data, c, r);
+          },
+          deliver_to(*sink, &stats.occurrences), detail::batch_items<Match>());
+    } else {
+      stats.occurrences = driver.sum(stats.threads, [&](const detail::Chunk& c, const detail::FileChunk& f) {
+        return count_chunk(f.data, c);
+      });
+    }
+    stats.stopped_early = !complete;
     stats.seconds = seconds_since(start);
     return stats;
   }
@@ -291,6 +374,42 @@ bool PatternSet::uses_gpu(std::uint64_t text_bytes) const noexcept {
   } catch (const Error&) {  // a malformed STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES: the scan itself reports it
     return false;
   }
+}
+
+// ---- files: the CPU reads with every worker (core/io/file_driver.hpp); a set whose blocks would go
+// to the GPU streams the file through find_all(ByteSource&) as before -------------------------------
+
+namespace {
+// The block size of find_all(ByteSource&) (multi_stream.cpp), for the GPU's choice on files.
+constexpr std::uint64_t kStreamBlockBytes = std::uint64_t{16} << 20;
+}  // namespace
+
+SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const {
+  const Impl& s = *impl_;
+  if (!s.algorithm || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1))) {
+    detail::PreadSource source(fd, size);
+    bool stopped = false;
+    SearchStats st = find_all(source, [&](const MultiStreamBlock& b) {
+      if (b.matches.empty()) return true;
+      stopped = !sink(b.matches);
+      return !stopped;
+    });
+    st.stopped_early = st.stopped_early || stopped;
+    return st;
+  }
+  return s.run_file(fd, size, &sink);
+}
+
+SearchStats PatternSet::count_file(int fd, std::uint64_t size) const {
+  const Impl& s = *impl_;
+  if (!s.algorithm || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1))) {
+    detail::PreadSource source(fd, size);
+    MultiStreamOptions options;
+    options.mode = MultiStreamMode::count;
+    return find_all(
+        source, [](const MultiStreamBlock&) { return true; }, options);
+  }
+  return s.run_file(fd, size, nullptr);
 }
 
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

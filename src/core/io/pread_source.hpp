@@ -1,15 +1,12 @@
 // Internal: a ByteSource over bytes [0, size) of a file descriptor, read with pread (the file
-// position is neither used nor moved): the CPU side of every problem's file path.
+// position is neither used nor moved): the streaming side of the file paths (the GPU's blocks; the
+// CPU reads files through core/io/file_driver.hpp, every worker its own chunks).
 #pragma once
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <string>
 
+#include "core/io/file_driver.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {
@@ -17,25 +14,22 @@ namespace strmatch::detail {
 class PreadSource final : public ByteSource {
  public:
   PreadSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
-  /// Throws IoError when pread fails or the file ends before `size` bytes.
+  /// Throws IoError when pread fails, IoError(kFileChanged) when the file ends before `size`
+  /// bytes; never reads past `size` (a file that grows is read as it was).
   std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
-    std::size_t got = 0;
-    while (got < want) {
-      const ssize_t r = ::pread(fd_, dst + got, want - got, static_cast<off_t>(offset_ + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw IoError(std::string("reading the text file failed: ") + std::strerror(errno));
-      if (r == 0) throw IoError("reading the text file failed: the file is shorter than its size");
-      got += static_cast<std::size_t>(r);
-    }
-    offset_ += got;
-    return got;
+    if (want == 0) return 0;
+    file_driver_test::notify(fd_, reads_++);
+    pread_exactly(fd_, dst, offset_, want);
+    offset_ += want;
+    return want;
   }
 
  private:
   int fd_;
   std::uint64_t size_;
   std::uint64_t offset_ = 0;
+  std::uint64_t reads_ = 0;
 };
 
 }  // namespace strmatch::detail
