@@ -7,7 +7,10 @@
 # PROBLEM  exact | multi | approx | common | all (all: exact, then multi, for every stage but build and
 #          test; approx: the GPU approximate-search engines, stages build, test, sanitize, bench, cli,
 #          cpu-bench; common: longest common substrings, maximal exact matches, q of N, stages build,
-#          test, sanitize, bench, cli, cpu-bench, with CARRY_DIR .carry/common)
+#          test, sanitize, bench, cli, cpu-bench, with CARRY_DIR .carry/common; cli: the whole-process
+#          CLI benchmark against rg, grep and ugrep (bench/cli/run_cli_bench.sh), stages build and cli
+#          (or bench, the same), with CARRY_DIR .carry/cli (`scripts/make_device_carry.sh cli`), in
+#          its own CPU-only build, build-device-cli)
 # STAGES   comma-separated, in this order whatever the order given:
 #   build      configure (Release, CUDA on, tests and benchmarks on; nlohmann-json and Hyperscan from
 #              the carry when it has them) and build the targets of the other stages asked for, or
@@ -36,7 +39,15 @@
 #              approx: bench/approx/cli/run_cli_bench.sh with the carry's peers (tre-agrep, ugrep,
 #              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_h200-16core.{csv,md};
 #              common: bench/common_substring/cli/run_mem_bench.sh (maximal exact matches, L >= 20,
-#              against the carry's MUMmer; MEM_SIZES, default "1 10"), writes OUT_DIR/mem_h200-16core.*
+#              against the carry's MUMmer; MEM_SIZES, default "1 10"), writes OUT_DIR/mem_h200-16core.*;
+#              cli (stage cli or bench): bench/cli/run_cli_bench.sh over the carried slice repeated to
+#              the tar's size (the tree: the slice unpacked, part of the Linux tree), the carry's sets,
+#              rg, ugrep and hyperfine, the host's grep; inputs made in build-device-cli/cli-work (on
+#              disk, kept on a warm machine; CLI_WORK overrides); writes OUT_DIR/cli_h200-16core.{csv,md}
+#              (CLI_TAG names the machine; CLI_GROUPS, e.g. "file cold", picks groups and names the
+#              files cli-file-cold_...; STRMATCH_IO, RUNS, BUDGET pass through) and OUT_DIR/cli-raw.tar.gz
+#              (hyperfine's JSON of every row and the log); CLI_BENCH_TIMEOUT, default 560 s: the
+#              groups finished by then are in the files
 #   cpu-bench  the CPU benchmark of PROBLEM on this machine's cores: exact: scripts/bench.sh exact
 #              over the slice repeated to the tar's size (linux-tar, seed001, seed002-exp1; RUN_ARGS
 #              replaces that experiment list); multi: strmatch_multi_bench over 256 MB of the slice
@@ -52,20 +63,27 @@
 # One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
 # "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
 set -uo pipefail
-problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|all STAGES OUT_DIR [CARRY_DIR]"}
+problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|cli|all STAGES OUT_DIR [CARRY_DIR]"}
 stages=",${2:?stages, e.g. build,test},"
 out=${3:?out dir}
-carry_arg=${4:-$([ "$problem" = common ] && echo .carry/common || echo .carry/gpu)}
-case $problem in exact | multi | approx | common | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry=.carry/gpu ;; esac
+carry_arg=${4:-$default_carry}
+case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
   case $s in build | test | sanitize | bench | cli | cpu-bench | ctest) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
+  [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
+    { echo "device.sh: problem cli has the stages build and cli (or bench), not $s" >&2; exit 2; }
 done
 carry=$(cd "$carry_arg" 2>/dev/null && pwd || echo "$carry_arg")
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
 mkdir -p "$out"
 b=build-device
+cuda=ON tests=ON
+# The CLI benchmark times the CPU CLI as a user without a GPU builds it (no CUDA runtime to load, no
+# GPU chosen by --backend auto): a CPU-only build beside the CUDA one.
+[ "$problem" = cli ] && b=build-device-cli cuda=OFF tests=OFF
 shm=/dev/shm/strmatch-device
 mkdir -p $shm
 problems=$([ "$problem" = all ] && echo "exact multi" || echo "$problem")
@@ -79,7 +97,9 @@ rc=0
 targets=()
 want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
 for p in $problems; do
-  if [ $p = approx ]; then
+  if [ $p = cli ]; then
+    want_target strmatch_cli strmatch_pread_ceiling
+  elif [ $p = approx ]; then
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
   elif [ $p = common ]; then
     [ "$stages" = ",build," ] &&
@@ -125,12 +145,16 @@ build() {
   cached=$(sed -n 's/^STRMATCH_DIVSUFSORT_LIBRARY:FILEPATH=//p' $b/CMakeCache.txt 2>/dev/null)
   [ -z "$cached" ] || [ -e "$cached" ] || args+=(-U 'STRMATCH_DIVSUFSORT*')
   [ -s "$carry/peers/divsufsort/include/divsufsort.h" ] && args+=(-DSTRMATCH_DIVSUFSORT_HINTS="$carry/peers/divsufsort")
-  cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=ON -DSTRMATCH_BUILD_TESTS=ON \
+  cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=$cuda -DSTRMATCH_BUILD_TESTS=$tests \
     -DSTRMATCH_BUILD_BENCH=ON "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; return 1; }
   grep -i "hyperscan" "$out/cmake.log"
   ninja -C $b -j16 "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; return 1; }
   echo "build (${targets[*]}): $(elapsed $t) s"
 }
+# The cli carry's peers (and the headers and libraries the build needs) travel packed.
+if [ "$problem" = cli ] && [ -s "$carry/peers.tar.xz" ] && [ ! -x "$carry/peers/bin/hyperfine" ]; then
+  unxz "$carry/peers.tar.xz" | tar -C "$carry" -xf - || { echo "device.sh: cannot unpack $carry/peers.tar.xz"; exit 1; }
+fi
 nvidia-smi -L
 nproc
 nvcc --version | tail -1
@@ -212,7 +236,7 @@ if has sanitize; then
 fi
 
 # ---- bench ----------------------------------------------------------------------------------------
-if has bench; then
+if has bench && [ $problem != cli ]; then
   for p in $problems; do
     t=$(now)
     free -g | head -2
@@ -283,6 +307,25 @@ if has cli && [ $problem = common ]; then
   tail -40 "$out/mem-cli.log" | cut -c1-200
 fi
 
+# ---- cli (cli): the whole-process CLI benchmark (bench/cli/run_cli_bench.sh) ------------------------
+if [ $problem = cli ] && { has cli || has bench; }; then
+  # Inputs on disk (not /dev/shm: reading a tmpfs file differs from reading the page cache of a disk
+  # file, and a cold cache cannot be had there), kept on a warm machine.
+  cli_work=${CLI_WORK:-$PWD/$b/cli-work}
+  t=$(now)
+  TEXT="$carry/linux-slice.xz" SETS="$carry/sets" PEERS="$carry/peers" STRMATCH=$PWD/$b/bin/strmatch \
+    CEILING=$PWD/$b/bench/cli/strmatch_pread_ceiling WORK="$cli_work" RAW_TAR="$out/cli-raw.tar.gz" \
+    timeout ${CLI_BENCH_TIMEOUT:-560} bench/cli/run_cli_bench.sh "$out" "${CLI_TAG:-h200-16core}" ${CLI_GROUPS:-} \
+    >"$out/cli-bench.log" 2>&1
+  brc=$?
+  echo "cli: bench/cli/run_cli_bench.sh rc=$brc (124: timed out; the groups finished are in the files), $(elapsed $t) s"
+  [ $brc = 0 ] || rc=1
+  grep -v '^file \|^sets \|^tree \|^stdin \|^line \|^cold ' "$out/cli-bench.log" | tail -20 | cut -c1-200
+  for f in "$out"/cli*_"${CLI_TAG:-h200-16core}".md; do  # the checks and the targets
+    [ -s "$f" ] && sed -n '/^Checks\|^\*\*Checks/,/^## [^T]/p' "$f" | head -80
+  done
+fi
+
 # ---- cli (exact) ----------------------------------------------------------------------------------
 if has cli && [ $problem = exact ]; then
   linux=$(slice)
@@ -316,7 +359,7 @@ if has cli && [ $problem = exact ]; then
 fi
 
 # ---- cpu-bench ------------------------------------------------------------------------------------
-if has cpu-bench; then
+if has cpu-bench && [ $problem != cli ]; then
   for p in $problems; do
     if [ $p = common ]; then
       timeout ${CPU_BENCH_TIMEOUT:-300} $b/bench/common_substring/cpu/strmatch_bench_common_cpu \

@@ -38,6 +38,18 @@
 #                      include/nlohmann (the CLI's build needs it), VERSION, SOURCE.txt (what each
 #                      input is: prepare_inputs.sh's; in peers/ because peers/ travels with every part)
 #   LABEL
+#
+#        scripts/make_device_carry.sh cli [carry-dir]   (default .carry/cli)
+# builds the carry of the whole-process CLI benchmark (bench/cli/run_cli_bench.sh; scripts/device.sh
+# cli), about 42 MB, carried whole with the tree:
+#   linux-slice.xz   as above (copied from .carry/gpu when it is there: the same SLICE_MB slice)
+#   sets/            ident-100.txt, ident-2000.txt and SOURCE.txt of scripts/make_pattern_sets.py
+#                    (seed 1) over the slice (.carry/gpu/multi-sets' when there)
+#   peers.tar.xz     bin/rg, bin/ugrep, bin/hyperfine, lib/ (what ldd names for them but glibc's and
+#                    GCC's runtime), include/nlohmann (the CLI's configure), divsufsort/ (the library
+#                    links it), VERSION; xz-compressed (9 MB -> about 3 MB); scripts/device.sh unpacks
+#                    it into the carry's peers/
+#   LABEL
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -58,6 +70,89 @@ copy_divsufsort() {
   done
   dpkg-query -W -f='${Package} ${Version}\n' libdivsufsort-dev libdivsufsort3 >"$d/VERSION" 2>/dev/null || true
 }
+
+# copy_libs BINARY DIR: every library ldd resolves for BINARY, but glibc's and GCC's runtime, into
+# DIR (real files under the names the loader looks for).
+copy_libs() {
+  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
+    case $name in
+      libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | libstdc++.so.* | libgcc_s.so.* | ld-linux*) ;;
+      *) cp -L "$path" "$2/$name" ;;
+    esac
+  done
+}
+
+# find_corpora: the folder of scripts/fetch_corpora.sh that holds linux-6.1.tar (CORPORA, ./corpora,
+# /work/corpora), or nothing.
+find_corpora() {
+  if [ -n "${CORPORA:-}" ]; then echo "$CORPORA"; return; fi
+  for c in "$root/corpora" /work/corpora; do [ -s "$c/linux-6.1.tar" ] && { echo "$c"; return; }; done
+}
+
+# make_slice DIR: DIR/linux-slice.xz, the first SLICE_MB MB of linux-6.1.tar (xz), and its line in
+# DIR/LABEL; kept when it exists.
+make_slice() {
+  local d=$1 corpora
+  [ -s "$d/linux-slice.xz" ] && return 0
+  corpora=$(find_corpora)
+  [ -n "$corpora" ] && [ -s "$corpora/linux-6.1.tar" ] ||
+    { echo "no linux-6.1.tar (set CORPORA, or run scripts/fetch_corpora.sh)" >&2; exit 1; }
+  head -c $((slice_mb * 1000000)) "$corpora/linux-6.1.tar" | xz -T2 -6 >"$d/linux-slice.xz.tmp"
+  mv "$d/linux-slice.xz.tmp" "$d/linux-slice.xz"
+  echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux "$corpora/VERSIONS" 2>/dev/null || echo 'linux-source-6.1'))" >"$d/LABEL"
+}
+slice_mb=${SLICE_MB:-450}
+
+if [ "${1:-}" = cli ]; then
+  dir=${2:-.carry/cli}
+  mkdir -p "$dir"
+  if [ ! -s "$dir/linux-slice.xz" ] && [ -s "$root/.carry/gpu/linux-slice.xz" ] && [ -z "${SLICE_MB:-}" ]; then
+    cp "$root/.carry/gpu/linux-slice.xz" "$dir/linux-slice.xz"
+    grep '^linux-slice' "$root/.carry/gpu/LABEL" >"$dir/LABEL" 2>/dev/null || true
+  fi
+  make_slice "$dir"
+  grep -q '^linux-slice' "$dir/LABEL" 2>/dev/null ||
+    echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux "$(find_corpora)/VERSIONS" 2>/dev/null || echo 'linux-source-6.1'))" >>"$dir/LABEL"
+  # The sets the benchmark times: ident-100 and ident-2000 of the seeded generator, over the slice.
+  if [ ! -s "$dir/sets/SOURCE.txt" ]; then
+    if [ -s "$root/.carry/gpu/multi-sets/SOURCE.txt" ]; then
+      src="$root/.carry/gpu/multi-sets"
+    else
+      tmp=$(mktemp -d)
+      trap 'rm -rf "$tmp"' EXIT
+      xz -dc "$dir/linux-slice.xz" >"$tmp/linux-slice"
+      python3 "$root/scripts/make_pattern_sets.py" --tar "$tmp/linux-slice" --seed 1 --out "$tmp/sets"
+      src="$tmp/sets"
+    fi
+    mkdir -p "$dir/sets.tmp"
+    cp "$src/ident-100.txt" "$src/ident-2000.txt" "$src/SOURCE.txt" "$dir/sets.tmp/"
+    rm -rf "$dir/sets"
+    mv "$dir/sets.tmp" "$dir/sets"
+  fi
+  grep -q '^sets/' "$dir/LABEL" || echo "sets/: ident-100 and ident-2000 of scripts/make_pattern_sets.py --seed 1 over linux-slice (sets/SOURCE.txt)" >>"$dir/LABEL"
+  # The peers and what the CLI's build needs, packed: the device host has no package registry.
+  stage=$(mktemp -d)
+  mkdir -p "$stage/peers/bin" "$stage/peers/lib" "$stage/peers/include"
+  for tool in rg ugrep hyperfine; do
+    command -v $tool >/dev/null || { echo "$tool is not installed (scripts/install_deps.sh)" >&2; exit 1; }
+    cp -L "$(command -v $tool)" "$stage/peers/bin/$tool"
+    copy_libs "$(command -v $tool)" "$stage/peers/lib"
+    dpkg-query -W -f='${Package} ${Version}\n' "$(dpkg -S "$(readlink -f "$(command -v $tool)")" 2>/dev/null | cut -d: -f1)" \
+      >>"$stage/peers/VERSION" 2>/dev/null || echo "$tool: $("$tool" --version | head -1)" >>"$stage/peers/VERSION"
+  done
+  cp -r /usr/include/nlohmann "$stage/peers/include/"
+  copy_divsufsort "$stage/peers/divsufsort"
+  tar -C "$stage" -cf - peers | xz -T2 -9 >"$dir/peers.tar.xz.tmp"
+  mv "$dir/peers.tar.xz.tmp" "$dir/peers.tar.xz"
+  rm -rf "$stage"
+  grep -q '^peers.tar.xz' "$dir/LABEL" ||
+    echo "peers.tar.xz: peers/ with rg, ugrep, hyperfine (bin/, lib/), nlohmann-json's headers, libdivsufsort; peers/VERSION" >>"$dir/LABEL"
+  du -sb "$dir"/* | sort -n
+  total=$(du -sb "$dir" | cut -f1)
+  echo "carry $dir: $total bytes ($((total / 1048576)) MiB)"
+  [ "$total" -lt $((58 * 1048576)) ] || { echo "$dir is over 58 MiB: the tree must fit beside it in 64 MiB" >&2; exit 1; }
+  exit 0
+fi
 
 if [ "${1:-}" = common ]; then
   dir=${2:-.carry/common}
@@ -96,20 +191,9 @@ if [ "${1:-}" = common ]; then
 fi
 
 dir=${1:-.carry/gpu}
-slice_mb=${SLICE_MB:-450}
-corpora=${CORPORA:-}
-if [ -z "$corpora" ]; then
-  for c in "$root/corpora" /work/corpora; do [ -s "$c/linux-6.1.tar" ] && { corpora=$c; break; }; done
-fi
 fasta=/usr/share/microbiomeutil-data/RESOURCES/rRNA16S.gold.fasta
 mkdir -p "$dir/include"
-if [ ! -s "$dir/linux-slice.xz" ]; then
-  [ -n "$corpora" ] && [ -s "$corpora/linux-6.1.tar" ] ||
-    { echo "no linux-6.1.tar (set CORPORA, or run scripts/fetch_corpora.sh)" >&2; exit 1; }
-  head -c $((slice_mb * 1000000)) "$corpora/linux-6.1.tar" | xz -T2 -6 >"$dir/linux-slice.xz.tmp"
-  mv "$dir/linux-slice.xz.tmp" "$dir/linux-slice.xz"
-  echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux "$corpora/VERSIONS"))" >"$dir/LABEL"
-fi
+make_slice "$dir"
 if [ ! -s "$dir/dna16s.xz" ]; then
   [ -s $fasta ] || { echo "$fasta missing (microbiomeutil-data: scripts/fetch_corpora.sh installs it)" >&2; exit 1; }
   grep -v '^>' $fasta | tr -d '\n\r' | xz -T2 -9 >"$dir/dna16s.xz"
@@ -145,15 +229,6 @@ peers="$dir/peers"
 mkdir -p "$peers/bin" "$peers/lib"
 : >"$peers/VERSION.tmp"
 version() { dpkg-query -W -f='${Package} ${Version}\n' "$@" 2>/dev/null >>"$peers/VERSION.tmp" || true; }
-# copy_libs BINARY: every library ldd resolves for it, but glibc's and GCC's runtime, into lib/.
-copy_libs() {
-  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
-    case $name in
-      libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | libstdc++.so.* | libgcc_s.so.* | ld-linux*) ;;
-      *) cp -L "$path" "$peers/lib/$name" ;;
-    esac
-  done
-}
 edlib_lib=$(ls /usr/lib/x86_64-linux-gnu/libedlib.so.1 2>/dev/null || true)
 if [ -n "$edlib_lib" ] && [ -s /usr/include/edlib.h ]; then
   mkdir -p "$peers/edlib/include" "$peers/edlib/lib"
@@ -167,7 +242,7 @@ fi
 for tool in tre-agrep ugrep hyperfine; do
   if command -v "$tool" >/dev/null; then
     cp -L "$(command -v "$tool")" "$peers/bin/$tool"
-    copy_libs "$(command -v "$tool")"
+    copy_libs "$(command -v "$tool")" "$peers/lib"
     version "$(dpkg -S "$(readlink -f "$(command -v "$tool")")" 2>/dev/null | cut -d: -f1)"
   else
     echo "$tool is not installed: not in peers/ (scripts/install_deps.sh installs it)"
