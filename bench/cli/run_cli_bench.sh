@@ -59,7 +59,7 @@
 #                 peers' library path only): the device carry's; default: the installed tools
 #   WORK          inputs made here are kept for the next run (default ${TMPDIR:-/tmp}/strmatch-cli-bench,
 #                 about 3.5 GB; quick mode uses WORK/quick)
-#   RUNS (10; quick 1), BUDGET (3 s; quick 0.3): hyperfine runs per row = BUDGET / the time of one
+#   RUNS (10; quick 1), BUDGET (2 s; quick 0.3): hyperfine runs per row = BUDGET / the time of one
 #   untimed run (which also gives the counts and warms the cache), between 1 and RUNS, one warm-up run
 #   when that leaves 3 or more; COLD_RUNS (3; quick 1); LINE_MB (1024; quick 8)
 #   PATTERN_RARE ("Linus Torvalds"), PATTERN_FREQUENT (struct), PATTERN_ICASE (torvalds),
@@ -90,7 +90,7 @@ unset GREP_COLOR GREP_COLORS GREP_OPTIONS RIPGREP_CONFIG_PATH
 if [ -n "$quick" ]; then
   runs=${RUNS:-1} budget=${BUDGET:-0.3} cold_runs=${COLD_RUNS:-1} line_mb=${LINE_MB:-8}
 else
-  runs=${RUNS:-10} budget=${BUDGET:-3} cold_runs=${COLD_RUNS:-3} line_mb=${LINE_MB:-1024}
+  runs=${RUNS:-10} budget=${BUDGET:-2} cold_runs=${COLD_RUNS:-3} line_mb=${LINE_MB:-1024}
 fi
 p_rare=${PATTERN_RARE:-Linus Torvalds}
 p_freq=${PATTERN_FREQUENT:-struct}
@@ -202,7 +202,7 @@ if [ -n "$quick" ]; then
   qbytes=$((${QUICK_MB:-16} * 1000000))
   q="$work/linux-first-$qbytes.tar"
   [ -s "$q" ] && [ "$(stat -c %s "$q")" -eq "$qbytes" ] || { head -c "$qbytes" "$tree_tar" >"$q.tmp" && mv "$q.tmp" "$q"; }
-  text_label="the first $qbytes bytes of $text_label (quick mode)"
+  text_label="the first $qbytes bytes of $(basename "$source_text")$([[ $source_text == *.xz ]] && echo ' (decompressed)') (quick mode)"
   text=$q tree_tar=$q
 fi
 text_size=$(stat -c %s "$text")
@@ -455,7 +455,7 @@ write_report() {
     for t in "${peers[@]}"; do echo "$t=$(version_of $t)"; done
     echo "hyperfine=$(hyperfine --version)"
     echo "text=$text_label; $text_size bytes"
-    [ -z "$sets" ] || echo "sets=$sets ($(sed -n 's/^source: *//p; s/^seed: *//p' "$sets/SOURCE.txt" 2>/dev/null | tr '\n' ' '))"
+    [ -z "$sets" ] || echo "sets=${sets#$root/}: ident-100.txt and ident-2000.txt of scripts/make_pattern_sets.py, seed $(sed -n 's/^seed: *//p' "$sets/SOURCE.txt" 2>/dev/null), identifiers of $(sed -n 's/^source: *\([^ ]*\) (\([0-9]*\) bytes.*/\2 bytes of \1/p' "$sets/SOURCE.txt" 2>/dev/null | sed 's|/tmp/[^/]*/||')"
     [ -z "$tree" ] || echo "tree=$tree_label"
     [ -z "$line" ] || echo "line=$(stat -c %s "$line") bytes, no newline: \`tr -d '\\n\\0' < TAR | head -c\` of the text above (the tar's bytes without newlines and NUL bytes$([ -n "$quick" ] || echo ', the repeated text read twice when shorter'))"
     echo "work=$work on ${fs:-unknown file system}"
@@ -477,6 +477,7 @@ write_report() {
 t_start=$(now_us)
 say "strmatch: $strmatch; text: $text ($text_size bytes); work: $work; groups: ${groups[*]}${quick:+ (quick mode)}"
 for g in "${groups[@]}"; do
+  t_group=$(now_us)
   case $g in
     file)
       warm "$text"
@@ -529,6 +530,7 @@ for g in "${groups[@]}"; do
       ;;
   esac
   write_report
+  say "group $g: $((($(now_us) - t_group) / 1000000)) s"
 done
 say "wrote $csv and $md ($((($(now_us) - t_start) / 1000000)) s)"
 exit $rc
