@@ -215,7 +215,11 @@ class ApproxSearcher {
   SearchStats find_all(ByteSource& source, const ApproxBlockSink& sink,
                        ApproxStreamOptions stream = {}) const;
 
-  /// The regular file open as `fd`, bytes [0, size), read with pread (as ExactSearcher::find_all_file).
+  /// The regular file open as `fd`, bytes [0, size), read with pread: on the CPU every worker
+  /// preads its own chunks (the m + k - 1 bytes before each chunk's ends included) into a buffer of
+  /// its own (as ExactSearcher::find_all_file); where a stream's blocks would go to the GPU, the file
+  /// is read through find_all(ByteSource&). Errors as ExactSearcher::find_all_file (IoError("file
+  /// changed during the search") when the file ends before `size`).
   SearchStats find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const;
   SearchStats count_file(int fd, std::uint64_t size) const;
 

@@ -47,16 +47,23 @@ class ExactSearcher {
   std::string_view pattern() const noexcept;
   const ExactOptions& options() const noexcept;
 
-  /// Delivers every occurrence in `text` (host memory, n bytes) to `sink` in increasing order.
-  /// O(n) time for simd/kmp/shift-or/bndm-class algorithms on typical input (naive: O(nm));
-  /// extra memory O(threads * chunk_bytes) at worst (dense matches), independent of n.
+  /// Delivers every occurrence in `text` (host memory, n bytes) to `sink` in increasing order, in
+  /// batches of at most 131,072 offsets (1 MiB). O(n) time for simd/kmp/shift-or/bndm-class
+  /// algorithms on typical input (naive: O(nm)); extra memory at most (2 * threads + 1) batches,
+  /// whatever the density of the occurrences (docs/architecture.md, "Memory of delivery").
   SearchStats find_all(std::string_view text, const OffsetSink& sink) const;
 
   /// Counts occurrences in `text` without materialising positions.
   SearchStats count(std::string_view text) const;
 
   /// Reads `source` to its end in bounded blocks (see StreamOptions) and hands every block,
-  /// with the occurrences it owns, to `sink`. Offsets are 64-bit stream offsets.
+  /// with the occurrences it owns, to `sink`. Offsets are 64-bit stream offsets. A block owning more
+  /// than about 131,072 occurrences (1 MiB of offsets) is handed over in several calls with the
+  /// same `data`, each a block of its own: it owns [own_begin, its last offset + 1) and the next
+  /// one starts there, the last one ends at the block's own_end (and carries `last`); owned parts
+  /// still tile the stream and each call's offsets are exactly those it owns, so a sink written for
+  /// one call per block works unchanged. Memory: the stream buffer (about 2 * block_bytes) and one
+  /// such part of offsets, whatever the density.
   SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {}) const;
 
   /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
@@ -64,10 +71,15 @@ class ExactSearcher {
   /// moved) and not closed. Where file_backend(size) is cuda, several host threads pread the file
   /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 33.5-35.7
   /// GB/s for 4-8 GB files in the page cache on an H200 host against 27.1-28.4 GB/s for the CPU path
-  /// over a fresh mapping, docs/gpu.md); otherwise the CPU searches it through the streaming driver (bounded
-  /// blocks, as find_all(ByteSource&)). `auto` falls back to the CPU (with a note) only when the GPU failed
-  /// before delivering anything. Errors: IoError when reading fails or the file is shorter than
-  /// `size`; BackendUnavailable as find_all.
+  /// over a fresh mapping, docs/gpu.md); otherwise every CPU worker preads its own chunks
+  /// (chunk_bytes, default 1 MiB, plus m - 1 bytes of overlap) into a buffer of its own and searches
+  /// each while it is in cache (no mapping, no reading thread; memory: threads buffers of a chunk
+  /// and the batches of find_all). `auto` falls back to the CPU (with a note) only when the GPU failed
+  /// before delivering anything. Bytes past `size` are never read (a file that grows is searched as
+  /// it was). Errors: IoError("file changed during the search") when the file ends before `size`
+  /// (it was truncated during the search; thrown after every worker stopped, possibly after some
+  /// occurrences were delivered), IoError("reading the text file failed: REASON") when pread fails;
+  /// BackendUnavailable as find_all.
   SearchStats find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const;
 
   /// Counts the occurrences in bytes [0, size) of the regular file open as `fd` (as find_all_file).

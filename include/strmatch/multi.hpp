@@ -134,7 +134,10 @@ class PatternSet {
   const PatternSetStats& stats() const noexcept;
 
   /// Delivers every occurrence in `text` (host memory) to `sink`, ordered by (begin, id), in
-  /// batches (one per chunk that has any). Extra memory: O(threads * matches of one chunk).
+  /// batches of at most 43,690 matches (1 MiB; usually one per chunk that has any). A set can own
+  /// thousands of occurrences per byte: a part of a chunk whose matches would pass the batch is cut
+  /// into smaller parts, scanned again, and delivered as it comes, so extra memory stays at about
+  /// (3 * threads + 1) MiB whatever the density (docs/architecture.md, "Memory of delivery").
   SearchStats find_all(std::string_view text, const MatchSink& sink) const;
 
   /// Counts every occurrence without materialising positions.
@@ -154,18 +157,27 @@ class PatternSet {
 
   /// Reads `source` to its end in bounded blocks and hands every block, with the occurrences it
   /// owns (an occurrence belongs to the block its begin is in), to `sink`, in stream order (the one
-  /// streaming driver of every problem, docs/architecture.md). Memory: one buffer of block_bytes +
-  /// longest - 1 bytes, plus, in positions mode, the owned matches of one block (24 bytes each).
-  /// Counting modes count the block with its look-ahead and subtract the count of the look-ahead
-  /// alone, which is exactly the owned occurrences. Returns the totals (bytes = stream bytes read,
-  /// occurrences = owned occurrences delivered, stopped_early when the sink returned false).
-  /// Errors: IoError from the source.
+  /// streaming driver of every problem, docs/architecture.md). In positions mode a block owning more
+  /// than about 43,690 matches (1 MiB) is handed over in several calls with the same `data`, each a
+  /// block of its own owning [own_begin, own_end) with exactly the matches that begin there (the
+  /// matches of one begin offset are never split, the last call ends at the block's end and carries
+  /// `last`): owned parts still tile the stream, so a sink written for one call per block works
+  /// unchanged. Memory: one buffer of block_bytes + longest - 1 bytes, plus, in positions mode, such
+  /// a part of matches (about 1 MiB), whatever the density. Counting modes count the block with its
+  /// look-ahead and subtract the count of the look-ahead alone, which is exactly the owned
+  /// occurrences. Returns the totals (bytes = stream bytes read, occurrences = owned occurrences
+  /// delivered, stopped_early when the sink returned false). Errors: IoError from the source.
   SearchStats find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options = {}) const;
 
   /// Every occurrence in bytes [0, size) of the regular file open as `fd`, ordered by (begin, id),
-  /// to `sink`: read with pread through the streaming driver (the descriptor's position is neither
-  /// used nor moved, it is not closed; bounded memory, no mapping). Errors: IoError when reading
-  /// fails or the file is shorter than `size`.
+  /// to `sink`, read with pread (the descriptor's position is neither used nor moved, it is not
+  /// closed; no mapping): on the CPU every worker preads its own chunks (chunk_bytes plus longest - 1
+  /// bytes) into a buffer of its own and scans them while they are in cache, batches as find_all;
+  /// a set whose scans go to the GPU (uses_gpu) reads the file through find_all(ByteSource&). Bytes
+  /// past `size` are never read (a file that grows is searched as it was). Errors:
+  /// IoError("file changed during the search") when the file ends before `size` (truncated during
+  /// the search; thrown after the workers stopped), IoError("reading the text file failed: REASON")
+  /// when pread fails.
   SearchStats find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const;
   /// Counts the occurrences in bytes [0, size) of the regular file `fd` (as find_all_file).
   SearchStats count_file(int fd, std::uint64_t size) const;

@@ -153,6 +153,8 @@ struct PatternSet::Impl {
       total += hits.count;
       if (!std::is_sorted(part.begin(), part.end(), less)) std::sort(part.begin(), part.end(), less);
       for (Match& m : part) m.pattern_id = t.id[m.pattern_id];
+      // Batches stay within the cap: what is held goes first when this part would pass it.
+      if (!r.items.empty() && r.items.size() + part.size() > r.cap && !(go_on = r.flush())) return;
       r.items.insert(r.items.end(), part.begin(), part.end());
       if (r.items.size() >= r.cap) go_on = r.flush();
     };

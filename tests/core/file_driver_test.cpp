@@ -267,8 +267,7 @@ TEST(FileDriver, DenseOccurrencesComeInBoundedBatchesInOrder) {
         };
         set.find_all_file(small_file.fd(), small.size(), sink);
         ASSERT_EQ(got, want_set) << "threads " << threads << " chunk " << chunk << " " << algorithm;
-        // A batch: at most twice the cap (a part of at most the cap joins fewer than cap items).
-        EXPECT_LE(largest, 2 * strmatch::detail::batch_items<Match>());
+        EXPECT_LE(largest, strmatch::detail::batch_items<Match>());
         got.clear();
         set.find_all(small, sink);
         ASSERT_EQ(got, want_set) << "in memory, threads " << threads << " chunk " << chunk;
