@@ -234,12 +234,13 @@ def main():
         md.append("|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in grows:
             check = r["check"] if r["check"] in ("ok", "-") else f"**{r['check']}**"
-            sd = "" if r["stddev"] is None or r["runs"] == "1" else f" ± {secs(r['stddev'])}"
+            sd = "" if r["stddev"] is None or r["runs"] in ("1", "probe") else f" ± {secs(r['stddev'])}"
+            dagger = " †" if r["runs"] == "probe" else ""
             pattern = f"`{r['pattern']}`" if r["pattern"] else ""
             gb = "-" if r["gbps"] is None else f"{r['gbps']:.2f}"
             md.append(
                 f"| {r['case']} | {pattern} | {r['label']} | {r['threads']} | {r['result'] or '-'} | {check} | "
-                f"{r['same_output']} | {secs(r['mean'])}{sd} | {secs(r['min'])} | "
+                f"{r['same_output']} | {secs(r['mean'])}{sd}{dagger} | {secs(r['min'])} | "
                 f"{gb} | {fmt_ratio(r['vs'].get('rg'))} | "
                 f"{fmt_ratio(r['vs'].get('grep'))} | {fmt_ratio(r['vs'].get('ugrep'))} | "
                 f"{fmt_ratio(r['vs_fastest'])} | {fmt_ratio(r['of_ceiling'])} |")
@@ -256,6 +257,10 @@ def main():
                 seen.add(r["command"])
                 md.append(r["command"])
         md.append("```")
+        md.append("")
+    if any(r["runs"] == "probe" for r in rows):
+        md.append("†: one run only, the untimed one that gave the result (it took longer than LONG; its output went "
+                  "through tee, md5sum and wc instead of hyperfine's pipe).")
         md.append("")
     md.append("`output`: `same` when the bytes printed have the MD5 of grep's output in the case (information, not "
               "a check: ugrep joins several `-o` matches of a line with `+`, strmatch elides lines longer than "

@@ -62,6 +62,10 @@
 #   RUNS (10; quick 1), BUDGET (2 s; quick 0.3): hyperfine runs per row = BUDGET / the time of one
 #   untimed run (which also gives the counts and warms the cache), between 1 and RUNS, one warm-up run
 #   when that leaves 3 or more; COLD_RUNS (3; quick 1); LINE_MB (1024; quick 8)
+#   LONG (10 s): a row whose untimed run took longer is not run again: that run is its one time
+#   (runs "probe"; GNU grep takes some 30 s for the 1 GiB line on the 2-core machine)
+#   PATTERNS ("rare frequent icase": the file group's patterns), MODES ("count lines only": the file
+#   and line groups' output modes), e.g. PATTERNS=rare MODES=count for a quick reading comparison
 #   PATTERN_RARE ("Linus Torvalds"), PATTERN_FREQUENT (struct), PATTERN_ICASE (torvalds),
 #   PATTERN_TREE (EXPORT_SYMBOL_GPL); RAW_TAR (a .tar.gz for hyperfine's JSON exports and the log)
 set -euo pipefail
@@ -96,6 +100,14 @@ p_rare=${PATTERN_RARE:-Linus Torvalds}
 p_freq=${PATTERN_FREQUENT:-struct}
 p_icase=${PATTERN_ICASE:-torvalds}
 p_tree=${PATTERN_TREE:-EXPORT_SYMBOL_GPL}
+read -r -a file_patterns <<<"${PATTERNS:-rare frequent icase}"
+read -r -a modes <<<"${MODES:-count lines only}"
+for w in "${file_patterns[@]}"; do
+  case $w in rare | frequent | icase) ;; *) echo "run_cli_bench: PATTERNS takes rare frequent icase, not '$w'" >&2; exit 2 ;; esac
+done
+for w in "${modes[@]}"; do
+  case $w in count | lines | only) ;; *) echo "run_cli_bench: MODES takes count lines only, not '$w'" >&2; exit 2 ;; esac
+done
 name=cli
 [ ${#groups[@]} -eq ${#all_groups[@]} ] || name="cli-$(IFS=-; echo "${groups[*]}")"
 [ -n "$quick" ] && name="$name-quick"
@@ -202,7 +214,7 @@ if [ -n "$quick" ]; then
   qbytes=$((${QUICK_MB:-16} * 1000000))
   q="$work/linux-first-$qbytes.tar"
   [ -s "$q" ] && [ "$(stat -c %s "$q")" -eq "$qbytes" ] || { head -c "$qbytes" "$tree_tar" >"$q.tmp" && mv "$q.tmp" "$q"; }
-  text_label="the first $qbytes bytes of $(basename "$source_text")$([[ $source_text == *.xz ]] && echo ' (decompressed)') (quick mode)"
+  text_label="the first $qbytes bytes of $(basename "$source_text")$([[ $source_text == *.xz ]] && echo ' (decompressed)' || true) (quick mode)"
   text=$q tree_tar=$q
 fi
 text_size=$(stat -c %s "$text")
@@ -262,6 +274,7 @@ now_us() {
   if [ -n "${EPOCHREALTIME:-}" ]; then echo $((${EPOCHREALTIME/[.,]/})); else echo $(($(date +%s%N) / 1000)); fi
 }
 budget_us=$(awk -v b="$budget" 'BEGIN { printf "%d", b * 1e6 }')
+long_us=$(awk -v b="${LONG:-10}" 'BEGIN { printf "%d", b * 1e6 }')
 peer_ld=""
 [ ${#peer[@]} -gt 1 ] && peer_ld=${peer[1]#LD_LIBRARY_PATH=}
 
@@ -317,8 +330,15 @@ measure() {
     hopts+=(--prepare "bash -c 'sync; echo 3 > /proc/sys/vm/drop_caches'")
   fi
   local stats
-  stats=$([ -z "$ld" ] || export LD_LIBRARY_PATH="$ld"
-    bench_hyperfine "$raw/$id.csv" "$raw/$id.json" "$n" "$warm" "${hopts[@]}" -- "$cmdline" 2>>"$log") || stats=""
+  if [ "$kind" != cold ] && [ "$t" -gt "$long_us" ]; then
+    # Longer than LONG: the untimed run is the one measurement (its output went through the digest).
+    local ts
+    printf -v ts '%d.%06d' $((t / 1000000)) $((t % 1000000))
+    stats="$ts nan $ts $ts $ts" n=probe
+  else
+    stats=$([ -z "$ld" ] || export LD_LIBRARY_PATH="$ld"
+      bench_hyperfine "$raw/$id.csv" "$raw/$id.json" "$n" "$warm" "${hopts[@]}" -- "$cmdline" 2>>"$log") || stats=""
+  fi
   [ -n "$stats" ] || stats="nan nan nan nan nan"
   shown=$cmdline
   shown=${shown//$strmatch/strmatch}
@@ -459,7 +479,7 @@ write_report() {
     [ -z "$tree" ] || echo "tree=$tree_label"
     [ -z "$line" ] || echo "line=$(stat -c %s "$line") bytes, no newline: \`tr -d '\\n\\0' < TAR | head -c\` of the text above (the tar's bytes without newlines and NUL bytes$([ -n "$quick" ] || echo ', the repeated text read twice when shorter'))"
     echo "work=$work on ${fs:-unknown file system}"
-    echo "runs=hyperfine -i --output=pipe, at most $runs runs per row (BUDGET $budget s / one untimed run), one warm-up run when 3 or more; cold rows $cold_runs runs, no warm-up"
+    echo "runs=hyperfine -i --output=pipe, at most $runs runs per row (BUDGET $budget s / one untimed run), one warm-up run when 3 or more; cold rows $cold_runs runs, no warm-up; a row whose untimed run took over ${LONG:-10} s is timed by that run alone (marked †)"
     echo "variants=${v_labels[*]}"
     echo "extra=${extra[*]}"
     echo "elapsed=$elapsed"
@@ -482,11 +502,11 @@ for g in "${groups[@]}"; do
     file)
       warm "$text"
       ceiling_rows file "$text" "$text_size" exec
-      for pc in "rare:$p_rare" "frequent:$p_freq" "icase:$p_icase"; do
-        kindp=${pc%%:*} p=${pc#*:}
+      for kindp in "${file_patterns[@]}"; do
+        case $kindp in rare) p=$p_rare ;; frequent) p=$p_freq ;; icase) p=$p_icase ;; esac
         ic=()
         [ $kindp = icase ] && ic=(-i)
-        for mode in count lines only; do
+        for mode in "${modes[@]}"; do
           read -r -a ma <<<"$(mode_args $mode)"
           tool_rows file "$kindp $mode" "$p" $mode "$text" "$text_size" exec "${ma[@]}" "${ic[@]}" -- "$p" "$text"
         done
@@ -514,7 +534,7 @@ for g in "${groups[@]}"; do
       warm "$line"
       lsize=$(stat -c %s "$line")
       ceiling_rows line "$line" "$lsize" exec
-      for mode in count lines only; do
+      for mode in "${modes[@]}"; do
         read -r -a ma <<<"$(mode_args $mode)"
         tool_rows line "rare $mode" "$p_rare" $mode "$line" "$lsize" exec "${ma[@]}" -- "$p_rare" "$line"
       done
