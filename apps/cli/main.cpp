@@ -1,5 +1,6 @@
 // CLI: the `strmatch` command: subcommands (search, approx, common), --version, --help.
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -30,6 +31,12 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Buffers of up to 64 MiB (stream blocks, a worker's file) come from the heap and go back to it:
+  // glibc's default maps every allocation above 128 KiB and unmaps it on free, and with -r that is
+  // two system calls and a TLB shootdown on every core per file (the parallel walk was slower on 16
+  // threads than on one; docs/cli.md, "Input").
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
   CLI::App app(
       "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching, and common "
       "substrings, on CPUs (SIMD, all cores) and NVIDIA GPUs",

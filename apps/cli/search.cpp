@@ -145,18 +145,16 @@ class Run : public RunBase {
       } else {
         std::unique_ptr<io::FdSource> fd_source;
         std::unique_ptr<io::ParallelPreadSource> pread_source;
-        if (method == io::ReadMethod::pread) {
-          pread_source = std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name);
-        } else {
-          fd_source = in.stream();
-        }
+        // A regular file's head was read above (pread): the source starts after it.
+        const std::uint64_t skip = regular ? head.size() : 0;
+        if (method == io::ReadMethod::pread)
+          pread_source =
+              std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name, skip);
+        else
+          fd_source = in.stream(skip);
         ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
-        // Peek at the head of a stream: binary detection must not depend on the block size. A
-        // regular file's head was read above (pread): skip it in the source.
-        if (regular && !head.empty()) {
-          std::string skipped = io::read_up_to(raw, head.size());
-          if (skipped.size() != head.size()) throw IoError(name + ": " + std::string(io::kFileChanged));
-        } else if (check_binary) {
+        // Peek at the head of a stream: binary detection must not depend on the block size.
+        if (!regular && check_binary) {
           head = io::read_up_to(raw, cfg.binary_probe_bytes);
           if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
         }

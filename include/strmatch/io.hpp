@@ -76,6 +76,9 @@ inline constexpr std::string_view kFileChanged = "file changed during the search
 class FdSource final : public ByteSource {
  public:
   FdSource(int fd, bool owns_fd, std::string name, std::optional<std::uint64_t> limit = std::nullopt);
+  /// Counts `n` bytes as read already (the caller read them another way, e.g. pread, and moved the
+  /// descriptor's offset past them): the limit then applies to the whole file.
+  void skip_counted(std::uint64_t n) noexcept { bytes_read_ += n; }
   ~FdSource() override;
   FdSource(const FdSource&) = delete;
   FdSource& operator=(const FdSource&) = delete;
@@ -92,7 +95,7 @@ class FdSource final : public ByteSource {
   std::uint64_t bytes_read_ = 0;
 };
 
-/// A ByteSource over bytes [0, size) of a regular file in which every read() is split among
+/// A ByteSource over bytes [start, size) of a regular file in which every read() is split among
 /// `threads` threads (0: every hardware thread) that pread(2) their shares concurrently (copying
 /// from the page cache scales with the cores; one read(2) does not). Shares below 256 KiB are not
 /// split further. read() throws IoError("name: reason") when pread fails and
@@ -100,8 +103,10 @@ class FdSource final : public ByteSource {
 /// descriptor is borrowed.
 class ParallelPreadSource final : public ByteSource {
  public:
-  ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name);
+  ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name,
+                      std::uint64_t start = 0);
   std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+  /// The offset reached: `start` + the bytes returned so far.
   std::uint64_t bytes_read() const noexcept { return offset_; }
 
  private:
@@ -200,8 +205,9 @@ class Input {
   MappedFile map(MapPopulate populate = MapPopulate::lazy) const;
   /// A source reading the input from its current position (the descriptor stays owned by this
   /// Input, which must outlive the source). posix_fadvise(SEQUENTIAL) is applied where possible.
-  /// A regular file is read up to its size at open (FdSource's limit).
-  std::unique_ptr<FdSource> stream() const;
+  /// A regular file is read up to its size at open (FdSource's limit). `skip`: bytes already read
+  /// with pread (a regular file's head): the source starts after them (lseek) and counts them.
+  std::unique_ptr<FdSource> stream(std::uint64_t skip = 0) const;
 
  private:
   Input(int fd, std::string name);

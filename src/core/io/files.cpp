@@ -136,8 +136,13 @@ std::size_t FdSource::read(std::uint8_t* dst, std::size_t capacity) {
   }
 }
 
-ParallelPreadSource::ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name)
-    : fd_(fd), size_(size), threads_(detail::resolve_threads(threads)), name_(std::move(name)) {}
+ParallelPreadSource::ParallelPreadSource(int fd, std::uint64_t size, unsigned threads, std::string name,
+                                         std::uint64_t start)
+    : fd_(fd),
+      size_(size),
+      threads_(detail::resolve_threads(threads)),
+      name_(std::move(name)),
+      offset_(std::min(start, size)) {}
 
 std::size_t ParallelPreadSource::read(std::uint8_t* dst, std::size_t capacity) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
@@ -353,13 +358,17 @@ MappedFile Input::map(MapPopulate populate) const {
   return MappedFile::map(fd_, size_, name_, populate);
 }
 
-std::unique_ptr<FdSource> Input::stream() const {
+std::unique_ptr<FdSource> Input::stream(std::uint64_t skip) const {
   if (kind_ == InputKind::directory) throw IoError(name_ + ": Is a directory");
+  if (skip != 0 && ::lseek(fd_, static_cast<off_t>(skip), SEEK_CUR) < 0)
+    throw IoError(errno_message(name_, errno));
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   // A regular file of size 0 may be a /proc file (contents without a size): no limit then.
-  return std::make_unique<FdSource>(
+  auto source = std::make_unique<FdSource>(
       fd_, false, name_,
       kind_ == InputKind::regular && size_ > 0 ? std::optional<std::uint64_t>(size_) : std::nullopt);
+  source->skip_counted(skip);
+  return source;
 }
 
 }  // namespace strmatch::io
