@@ -381,7 +381,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       }
       std::lock_guard lock(mutex);
       item->ready = true;
-      ready_cv.notify_one();
+      if (item == &items.front()) ready_cv.notify_one();  // the run waits for the head only
     }
   };
 
@@ -426,7 +426,8 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       std::lock_guard lock(mutex);
       items.pop_front();
       ++delivered;
-      room_cv.notify_one();
+      // The walker waits for room; waking it once the window is half empty saves a wake-up per file.
+      if (produced - delivered <= window / 2) room_cv.notify_one();
       if (stop_all) break;
     }
   } catch (...) {
