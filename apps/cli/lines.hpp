@@ -112,6 +112,11 @@ class LineTracker {
       prefix_.clear();
       prefix_len_ = 0;
       prefix_append(s, static_cast<std::size_t>(w.data.data() + w.own_end - s));
+    } else if (line_open()) {
+      // The line holding the next owned byte is the open one, whose text line_ collects: no second
+      // copy (a line longer than the memory bound's blocks would be kept twice).
+      prefix_len_ += own_len;
+      prefix_.clear();
     } else {
       prefix_append(own, own_len);
     }

@@ -30,6 +30,11 @@ class Output {
   Output& operator=(const Output&) = delete;
 
   void put(std::string_view s) {
+    if (stream_ != nullptr && s.size() >= capacity_) {  // a long line: written from where it is
+      flush();
+      write(s);
+      return;
+    }
     buf_.append(s);
     if (buf_.size() >= capacity_) flush();
   }
@@ -53,14 +58,18 @@ class Output {
 
   void flush() {
     if (buf_.empty() || stream_ == nullptr) return;
-    if (before_write_) before_write_();
-    const std::size_t n = std::fwrite(buf_.data(), 1, buf_.size(), stream_);
-    const bool ok = n == buf_.size() && std::fflush(stream_) == 0;
+    write(buf_);
     buf_.clear();
-    if (!ok) throw IoError(std::string("write error on standard output: ") + std::strerror(errno));
   }
 
  private:
+  void write(std::string_view s) {
+    if (before_write_) before_write_();
+    const std::size_t n = std::fwrite(s.data(), 1, s.size(), stream_);
+    if (n != s.size() || std::fflush(stream_) != 0)
+      throw IoError(std::string("write error on standard output: ") + std::strerror(errno));
+  }
+
   std::FILE* stream_;
   std::size_t capacity_;
   std::string buf_;

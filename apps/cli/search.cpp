@@ -306,7 +306,7 @@ void InputSearch::print_line(const MatchingLine& line) {
   if (line.elided)
     put_elided(line.length, plural(line.occurrences, "occurrence"));
   else
-    out().append(line.text);
+    out().put(line.text);
   out().put('\n');
 }
 
