@@ -318,6 +318,10 @@ Input Input::open(const std::string& path) {
 
 Input Input::standard_input() {
   Input in(0, "(standard input)");
+  struct stat st {};
+  // A pipe of 1 MiB instead of 64 KiB: a sixteenth of the reads and wake-ups (a hint: refused
+  // above /proc/sys/fs/pipe-max-size for unprivileged users, then the pipe stays as it is).
+  if (::fstat(0, &st) == 0 && S_ISFIFO(st.st_mode)) (void)::fcntl(0, F_SETPIPE_SZ, 1 << 20);
   if (in.kind_ == InputKind::regular) {
     const off_t pos = ::lseek(0, 0, SEEK_CUR);
     if (pos != 0) {  // partly consumed by someone else: read from where it stands
@@ -362,7 +366,10 @@ std::unique_ptr<FdSource> Input::stream(std::uint64_t skip) const {
   if (kind_ == InputKind::directory) throw IoError(name_ + ": Is a directory");
   if (skip != 0 && ::lseek(fd_, static_cast<off_t>(skip), SEEK_CUR) < 0)
     throw IoError(errno_message(name_, errno));
-  (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  // Read-ahead hint for what is read in several calls (not for the small files of a tree: one
+  // system call per file saved).
+  if (kind_ != InputKind::regular || size_ > (std::uint64_t{1} << 20))
+    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   // A regular file of size 0 may be a /proc file (contents without a size): no limit then.
   auto source = std::make_unique<FdSource>(
       fd_, false, name_,
