@@ -420,20 +420,24 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   };
   auto worker = [&] {
     Progress::on_worker() = true;
-    Item* done = nullptr;  // marked ready under the lock that takes the next item
+    // Runs of up to 8 consecutive files per lock (16 workers taking one file each per lock
+    // contended more than they searched); marked ready under the lock that takes the next run.
+    std::vector<Item*> done;
     std::unique_lock lock(mutex);
     while (true) {
-      if (done != nullptr) {
-        done->ready = true;
-        if (!printing && done == &items.front()) print_ready(lock);
-        done = nullptr;
+      if (!done.empty()) {
+        for (Item* d : done) d->ready = true;
+        if (!printing && done.front() == &items.front()) print_ready(lock);
+        done.clear();
       }
       work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
       if (stop || taken >= produced) return;
-      Item* item = &items[taken - delivered];
-      ++taken;
+      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / walk_workers, 1, 8);
+      for (std::uint64_t k = 0; k < run; ++k) done.push_back(&items[taken + k - delivered]);
+      taken += run;
       lock.unlock();
-      if (!item->ready) {
+      for (Item* item : done) {
+        if (item->ready) continue;  // an error of the walk
         worker_file() = &item->file;
         try {
           io::Input in = io::Input::open(item->path);
@@ -447,7 +451,6 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         }
         worker_file() = nullptr;
       }
-      done = item;
       lock.lock();
     }
   };
