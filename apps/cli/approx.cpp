@@ -24,6 +24,7 @@
 #include <span>
 
 #include "input.hpp"
+#include "mapping_guard.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "run.hpp"
@@ -160,12 +161,24 @@ class Run : public RunBase {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
     InputRun s(*this, name);
     try {
-      if (in.should_map(policy)) {
-        const io::MappedFile file = in.map();
+      // The reading of `search` (docs/cli.md, "How a file is read"); the output always needs the text.
+      const io::ReadMethod method = choose_read_method(in, policy, read_method, true);
+      if (is_mapping(method)) {
+        const io::MappedFile file =
+            in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
+        const MappingGuard guard(file.bytes());
+        if (method == io::ReadMethod::mmap_workers) file.populate(cfg.threads);
         progress.start_file(name, file.size());
         s.search_text(file.bytes());
+        if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
         ++mapped_files;
         s.report(true, file.size());
+      } else if (method == io::ReadMethod::pread) {
+        io::ParallelPreadSource source(in.fd(), in.size(), cfg.threads, name);
+        progress.start_file(name, in.size());
+        s.search_stream(source, size_hint(in));
+        ++worker_read_files;
+        s.report(false, source.bytes_read());
       } else {
         const auto source = in.stream();
         progress.start_file(name, in.size());

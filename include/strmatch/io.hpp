@@ -97,7 +97,7 @@ class FdSource final : public ByteSource {
 
 /// A ByteSource over bytes [start, size) of a regular file in which every read() is split among
 /// `threads` threads (0: every hardware thread) that pread(2) their shares concurrently (copying
-/// from the page cache scales with the cores; one read(2) does not). Shares below 256 KiB are not
+/// from the page cache scales with the cores; one read(2) does not). Shares below 4 MiB are not
 /// split further. read() throws IoError("name: reason") when pread fails and
 /// IoError("name: file changed during the search") when the file ends before `size`. The
 /// descriptor is borrowed.

@@ -147,7 +147,7 @@ ParallelPreadSource::ParallelPreadSource(int fd, std::uint64_t size, unsigned th
 std::size_t ParallelPreadSource::read(std::uint8_t* dst, std::size_t capacity) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size_ - offset_));
   if (n == 0) return 0;
-  constexpr std::size_t kMinShare = std::size_t{256} << 10;
+  constexpr std::size_t kMinShare = std::size_t{4} << 20;  // a thread per share costs tens of us
   const unsigned t =
       static_cast<unsigned>(std::clamp<std::size_t>((n + kMinShare - 1) / kMinShare, 1, threads_));
   // Each share is read whole (pread may return less: loop); an end before `size_` is a change.
