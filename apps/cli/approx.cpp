@@ -24,7 +24,6 @@
 #include <span>
 
 #include "input.hpp"
-#include "mapping_guard.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "run.hpp"
@@ -164,15 +163,9 @@ class Run : public RunBase {
       // The reading of `search` (docs/cli.md, "How a file is read"); the output always needs the text.
       const io::ReadMethod method = choose_read_method(in, policy, read_method, true);
       if (is_mapping(method)) {
-        const io::MappedFile file =
-            in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
-        const MappingGuard guard(file.bytes());
-        if (method == io::ReadMethod::mmap_workers) file.populate(cfg.threads);
-        progress.start_file(name, file.size());
-        s.search_text(file.bytes());
-        if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
-        ++mapped_files;
-        s.report(true, file.size());
+        progress.start_file(name, in.size());
+        search_mapped(in, method, cfg.threads, name, [&](std::string_view text) { s.search_text(text); });
+        s.report(true, in.size());
       } else if (method == io::ReadMethod::pread) {
         io::ParallelPreadSource source(in.fd(), in.size(), cfg.threads, name);
         progress.start_file(name, in.size());

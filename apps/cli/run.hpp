@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "input.hpp"
+#include "mapping_guard.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -215,6 +216,22 @@ class RunBase {
     visit_operand(
         path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
         [&](const std::string& message) { error(message); }, [&] { return stop_all; });
+  }
+
+  /// Searches the regular file `in` through a mapping made as `method` says (a mapping method):
+  /// maps it (MAP_POPULATE for mmap-populate), guards it against truncation (MappingGuard),
+  /// faults it in with `threads` workers for mmap-workers, calls search(bytes), counts it as
+  /// mapped. Throws IoError("NAME: file changed during the search") when it shrank meanwhile.
+  template <class Search>
+  void search_mapped(const io::Input& in, io::ReadMethod method, unsigned threads, const std::string& name,
+                     Search&& search) {
+    const io::MappedFile file =
+        in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
+    const MappingGuard guard(file.bytes());
+    if (method == io::ReadMethod::mmap_workers) file.populate(threads);
+    search(file.bytes());
+    if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
+    ++mapped_files;
   }
 
   /// Adds one search's statistics to the run's totals (--stats) and prints its note.

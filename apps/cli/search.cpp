@@ -20,7 +20,6 @@
 
 #include "input.hpp"
 #include "lines.hpp"
-#include "mapping_guard.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "run.hpp"
@@ -132,14 +131,9 @@ class Run : public RunBase {
       if (gpu_file) method = s.needs_text() ? io::ReadMethod::mmap : io::ReadMethod::pread;
       progress.start_file(name, in.size());
       if (is_mapping(method)) {
-        const io::MappedFile file =
-            in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
-        const MappingGuard guard(file.bytes());
-        if (method == io::ReadMethod::mmap_workers) file.populate(cfg.threads);
-        s.search_text(file.bytes(), gpu_file ? in.fd() : -1, in.fd());
-        if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
-        ++mapped_files;
-        s.report(true, file.size());
+        search_mapped(in, method, cfg.threads, name,
+                      [&](std::string_view text) { s.search_text(text, gpu_file ? in.fd() : -1, in.fd()); });
+        s.report(true, in.size());
       } else if (method == io::ReadMethod::pread && s.file_path_serves()) {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
         ++worker_read_files;
@@ -164,8 +158,7 @@ class Run : public RunBase {
         // Blocks of 256 KiB per thread, so that a block is still in the caches when it is searched
         // (64 MiB blocks ran at half the speed on the 2-core machine; blocks below 4 MiB per
         // thread are read by one pread, ParallelPreadSource).
-        const unsigned threads =
-            cfg.threads != 0 ? cfg.threads : std::max(1u, std::thread::hardware_concurrency());
+        const unsigned threads = walk_workers;  // cfg.threads resolved
         const std::uint64_t cap =
             pread_source ? std::clamp<std::uint64_t>(std::uint64_t{threads} << 18, 256 << 10, 64 << 20) : 0;
         s.search_stream(src, size_hint(in), regular ? in.fd() : -1, cap);
