@@ -22,6 +22,10 @@ std::string_view to_string(Backend backend) noexcept;
 /// Parses "auto", "cpu" or "cuda". Throws InvalidArgument for anything else.
 Backend parse_backend(std::string_view name);
 
+/// The most worker threads a search accepts: a `threads` option above it is InvalidArgument (the CLI's
+/// -j refuses it too). Far above any machine's cores; it keeps a typo from starting 10^5 threads.
+inline constexpr unsigned kMaxThreads = 1024;
+
 /// Base of every error strmatch throws. The CLI maps each to exit status 2.
 class Error : public std::runtime_error {
  public:
