@@ -1,0 +1,861 @@
+"""Independent reference of the `strmatch` CLI for the differential fuzzer (cli_fuzz.py).
+
+Pure Python, standard library only, and no strmatch code: every rule below is written from
+docs/cli.md and the contract in include/strmatch/approx.hpp, in the most naive form that states
+it (every offset tried, the whole DP matrix kept), so that a disagreement means a defect on one
+side, decided by reading the docs.
+
+A case is a dict (see cli_fuzz.py, `Case`); `search(case)` and `approx(case)` return an
+`Expected`: stdout bytes (or a list of JSON objects with wildcards), the exit status, and the
+stderr lines the docs specify (a list of exact byte lines; every other stderr must be empty).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+from dataclasses import dataclass, field
+
+STDIN_NAME = b"(standard input)"
+MISSING = object()  # a path that does not exist
+DIR = None  # the value of a directory in case["fs"]
+BINARY_HEAD = 64 * 1024  # a NUL in the first 64 KiB makes an input binary
+ANY = object()  # JSON wildcard: any value of the key is accepted (seconds, ...)
+
+
+class AnyOf:
+    """JSON wildcard: one of these values."""
+
+    def __init__(self, *values):
+        self.values = values
+
+    def __repr__(self):
+        return "AnyOf%r" % (self.values,)
+
+
+@dataclass
+class Expected:
+    stdout: bytes = b""
+    status: int = 1
+    stderr: list = field(default_factory=list)  # exact lines (bytes, without '\n'), in order
+    json: list | None = None  # with --json: one list of (key, value) pairs per stdout line
+
+
+_UPPER = bytes(range(65, 91))
+_LOWER = bytes(range(97, 123))
+_FOLD = bytes.maketrans(_UPPER, _LOWER)
+
+
+def fold(b: bytes) -> bytes:
+    """ASCII case folding: A-Z become a-z, every other byte is kept."""
+    return b.translate(_FOLD)
+
+
+def plural(n: int, word: str) -> bytes:
+    if n != 1:
+        word = word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
+    return ("%d %s" % (n, word)).encode()
+
+
+def is_word_byte(c: int) -> bool:
+    return c == 95 or 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122
+
+
+# ----------------------------------------------------------------------------------------------
+# Inputs: the operands expanded into (name, bytes) or an error line, as docs/cli.md "Inputs" says.
+
+
+def fnmatch_c(name: bytes, glob: bytes) -> bool:
+    """fnmatch(3) without flags on bytes: *, ?, [...] (with ! and ^ negation and ranges), \\ escapes."""
+    import fnmatch as _f
+    import re
+
+    # Python's fnmatch.translate handles *, ? and [] (with ! negation); ^ as negation and \ escapes
+    # are added here. Patterns the generator produces use only *, ? and plain bytes.
+    s = glob.decode("latin-1")
+    rx = _f.translate(s)
+    return re.match(rx, name.decode("latin-1"), re.S) is not None
+
+
+def expand_inputs(case) -> list:
+    """Inputs in search order: ('file', name, data) | ('error', line) | ('stdin', name, data)."""
+    fs = case["fs"]
+    opts = case["opts"]
+    out = []
+    operands = case["files"]
+    if not operands:
+        operands = [b"-"]
+    for op in operands:
+        if op == b"-":
+            out.append(("file", STDIN_NAME, case["stdin"] or b""))
+            continue
+        node = fs.get(op, MISSING)
+        if node is MISSING:
+            out.append(("error", b"strmatch: " + op + b": No such file or directory"))
+        elif isinstance(node, bytes):
+            out.append(("file", op, node))
+        elif opts.get("r"):
+            out.extend(walk(fs, op, opts))
+        else:
+            out.append(("error", b"strmatch: " + op + b": Is a directory"))
+    return out
+
+
+def glob_ok(name: bytes, opts) -> bool:
+    """--include / --exclude on the file's base name (grep: the last of several that match? no:
+    GNU grep 3.8 excludes a file when any --exclude matches it, and with any --include it needs one
+    to match; command-line files are filtered too)."""
+    base = name.rsplit(b"/", 1)[-1]
+    for g in opts.get("exclude", []):
+        if fnmatch_c(base, g):
+            return False
+    inc = opts.get("include", [])
+    if inc and not any(fnmatch_c(base, g) for g in inc):
+        return False
+    return True
+
+
+def walk(fs, root: bytes, opts) -> list:
+    out = []
+    prefix = root + b"/"
+    children = sorted({p[len(prefix):].split(b"/", 1)[0] for p in fs if p.startswith(prefix)})
+    for c in children:
+        path = prefix + c
+        node = fs[path]
+        if isinstance(node, bytes):
+            if glob_ok(path, opts):
+                out.append(("file", path, node))
+        else:
+            if any(fnmatch_c(c, g) for g in opts.get("exclude_dir", [])):
+                continue
+            out.extend(walk(fs, path, opts))
+    return out
+
+
+def show_names(case) -> bool:
+    opts = case["opts"]
+    hflag = opts.get("H_h")  # "H", "h" or None (the last one given)
+    if hflag == "H":
+        return True
+    if hflag == "h":
+        return False
+    files = case["files"]
+    if len(files) > 1:
+        return True
+    if opts.get("r") and files and not isinstance(case["fs"].get(files[0], b""), bytes):
+        return True
+    return False
+
+
+# ----------------------------------------------------------------------------------------------
+# Exact search and pattern sets.
+
+
+def occurrences(text: bytes, patterns: list, icase: bool) -> list:
+    """Every (offset, pattern id), overlapping ones included, ordered by (offset, id)."""
+    t = fold(text) if icase else text
+    occ = []
+    for pid, p in enumerate(patterns):
+        q = fold(p) if icase else p
+        i = t.find(q)
+        while i >= 0:
+            occ.append((i, pid))
+            i = t.find(q, i + 1)
+    occ.sort()
+    return occ
+
+
+class Lines:
+    """Records of a text split at `sep` (a record excludes its separator)."""
+
+    def __init__(self, text: bytes, sep: int = 10):
+        self.text = text
+        self.sep = sep
+        starts = [0]
+        i = text.find(bytes([sep]))
+        while i >= 0:
+            starts.append(i + 1)
+            i = text.find(bytes([sep]), i + 1)
+        if starts[-1] == len(text):
+            starts.pop()  # a final separator does not start an empty line
+        self.starts = starts
+
+    def __len__(self):
+        return len(self.starts)
+
+    def index(self, offset: int) -> int:
+        """0-based index of the record holding byte `offset`."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def bounds(self, idx: int):
+        s = self.starts[idx]
+        e = self.text.find(bytes([self.sep]), s)
+        if e < 0:
+            e = len(self.text)
+        return s, e
+
+
+def json_name(name: bytes) -> str:
+    return name.decode("utf-8", "replace")
+
+
+def word_ok(text: bytes, lines: Lines, off: int, m: int) -> bool:
+    """-w for a literal (GNU grep): the occurrence is preceded and followed by a non-word byte or
+    the line's edge."""
+    if off > 0 and is_word_byte(text[off - 1]):
+        return False
+    e = off + m
+    if e < len(text) and is_word_byte(text[e]):
+        return False
+    return True
+
+
+def search(case) -> Expected:
+    opts = case["opts"]
+    patterns = case["patterns"]
+    is_set = case["is_set"]
+    icase = bool(opts.get("i"))
+    sep = 0 if opts.get("z") else 10
+    names = show_names(case)
+    limit = opts.get("m")
+    mode = output_mode(opts)
+    exp = Expected()
+    found = False
+    error = False
+    stdout = []
+    json_objs = []
+    for item in expand_inputs(case):
+        if item[0] == "error":
+            if not opts.get("s"):
+                exp.stderr.append(item[1])
+            error = True
+            continue
+        _, name, text = item
+        prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
+        occ = occurrences(text, patterns, icase)
+        lines = Lines(text, sep)
+        if opts.get("x"):
+            occ = [(o, p) for (o, p) in occ
+                   if lines.bounds(lines.index(o)) == (o, o + len(patterns[p]))]
+        elif opts.get("w"):
+            occ = [(o, p) for (o, p) in occ if word_ok(text, lines, o, len(patterns[p]))]
+        if opts.get("v"):
+            res = search_inverted(case, name, text, occ, lines, prefix, mode)
+            n_res, out = res
+        else:
+            n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
+            json_objs.extend(objs)
+        stdout.append(out)
+        if n_res:
+            found = True
+            if mode == "q":
+                break
+    exp.stdout = b"".join(stdout)
+    if mode == "json":
+        exp.json = json_objs
+    if found and mode == "q":
+        exp.status = 0
+    elif error:
+        exp.status = 2
+    else:
+        exp.status = 0 if found else 1
+    return exp
+
+
+def output_mode(opts) -> str:
+    if opts.get("q"):
+        return "q"
+    if opts.get("l"):
+        return "l"
+    if opts.get("L"):
+        return "L"
+    if opts.get("count_matches"):
+        return "count_matches"
+    if opts.get("c"):
+        return "c"
+    if opts.get("count_per_pattern"):
+        return "count_per_pattern"
+    if opts.get("json"):
+        return "json"
+    if opts.get("o"):
+        return "o"
+    return "lines"
+
+
+def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
+    """(results found in this input, stdout bytes, json objects) for one input."""
+    opts = case["opts"]
+    patterns = case["patterns"]
+    limit = opts.get("m")
+    total = len(occ)
+    if limit is not None:
+        occ = occ[:limit]
+    binary = b"\0" in text[:BINARY_HEAD] and not opts.get("a") and not opts.get("z")
+    eol = b"\0" if opts.get("z") else b"\n"
+    out = []
+    objs = []
+    if mode == "q":
+        return len(occ), b"", objs
+    if mode == "l":
+        return len(occ), (name + (b"\0" if opts.get("Z") else b"\n")) if occ else b"", objs
+    if mode == "L":
+        return len(occ), b"" if occ else (name + (b"\0" if opts.get("Z") else b"\n")), objs
+    if mode == "count_matches":
+        return len(occ), prefix + str(len(occ)).encode() + b"\n", objs
+    if mode == "c":
+        nlines = len({lines.index(o) for o, _ in occ})
+        return len(occ), prefix + str(nlines).encode() + b"\n", objs
+    if mode == "count_per_pattern":
+        counts = [0] * len(patterns)
+        for _, p in occ:
+            counts[p] += 1
+        for pid, p in enumerate(patterns):
+            out.append(prefix + str(counts[pid]).encode() + b":")
+            if opts.get("with_pattern_id"):
+                out.append(str(pid).encode() + b":")
+            out.append(p + b"\n")
+        return len(occ), b"".join(out), objs
+    if mode == "json":
+        jname = json_name(name)
+        for o, p in occ:
+            obj = [("type", "match"), ("file", jname), ("offset", o)]
+            if opts.get("n"):
+                obj.append(("line", lines.index(o) + 1))
+            if case["is_set"]:
+                obj.append(("pattern_id", p))
+                pat = patterns[p]
+                try:
+                    obj.append(("pattern", pat.decode("utf-8")))
+                except UnicodeDecodeError:
+                    obj.append(("pattern", ANY))
+            objs.append(obj)
+        stopped = AnyOf(True, False) if (limit is not None and len(occ) == limit and total == limit) \
+            else (limit is not None and total > limit)
+        objs.append([("type", "summary"), ("file", jname),
+                     ("bytes", len(text) if not stopped is True else ANY),
+                     ("occurrences", len(occ)), ("input", input_kind(case, name)),
+                     ("stopped_early", stopped), ("seconds", ANY)])
+        return len(occ), b"", objs
+    if binary:
+        if occ:
+            out.append(b"binary file " + name + b" matches (" + plural(len(occ), "occurrence") + b")\n")
+        return len(occ), b"".join(out), objs
+    if mode == "o":
+        for o, p in occ:
+            out.append(prefix)
+            if opts.get("n"):
+                out.append(str(lines.index(o) + 1).encode() + b":")
+            if opts.get("b"):
+                out.append(str(o).encode() + b":")
+            if case["is_set"] and opts.get("with_pattern_id"):
+                out.append(str(p).encode() + b":")
+            out.append(text[o:o + len(patterns[p])] + eol)
+        return len(occ), b"".join(out), objs
+    # lines
+    per_line = {}
+    for o, _ in occ:
+        li = lines.index(o)
+        per_line[li] = per_line.get(li, 0) + 1
+    if any(opts.get(k) for k in ("A", "B")):
+        return len(occ), context_lines(case, text, lines, sorted(per_line), per_line, prefix, False), objs
+    mlb = opts.get("max_line_bytes", 4096)
+    for li in sorted(per_line):
+        s, e = lines.bounds(li)
+        out.append(prefix)
+        if opts.get("n"):
+            out.append(str(li + 1).encode() + b":")
+        if opts.get("b"):
+            out.append(str(s).encode() + b":")
+        if mlb and e - s > mlb:
+            out.append(b"[long line elided: " + plural(e - s, "byte") + b", " +
+                       plural(per_line[li], "occurrence") + b"]")
+        else:
+            out.append(text[s:e])
+        out.append(eol)
+    return len(occ), b"".join(out), objs
+
+
+def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
+    """-v: the lines without any occurrence (grep -v -F); -m counts selected lines then (grep)."""
+    opts = case["opts"]
+    matched = {lines.index(o) for o, _ in occ}
+    sel = [li for li in range(len(lines)) if li not in matched]
+    if opts.get("m") is not None:
+        sel = sel[:opts["m"]]
+    binary = b"\0" in text[:BINARY_HEAD] and not opts.get("a") and not opts.get("z")
+    eol = b"\0" if opts.get("z") else b"\n"
+    zname = (b"\0" if opts.get("Z") else b"\n")
+    if mode == "q":
+        return len(sel), b""
+    if mode == "l":
+        return len(sel), name + zname if sel else b""
+    if mode == "L":
+        return len(sel), b"" if sel else name + zname
+    if mode in ("c", "count_matches"):
+        return len(sel), prefix + str(len(sel)).encode() + b"\n"
+    if binary:
+        return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "line") + b")\n") if sel else b""
+    if any(opts.get(k) for k in ("A", "B")):
+        return len(sel), context_lines(case, text, lines, sel, {}, prefix, True)
+    out = []
+    mlb = opts.get("max_line_bytes", 4096)
+    for li in sel:
+        s, e = lines.bounds(li)
+        out.append(prefix)
+        if opts.get("n"):
+            out.append(str(li + 1).encode() + b":")
+        if opts.get("b"):
+            out.append(str(s).encode() + b":")
+        if mlb and e - s > mlb:
+            out.append(b"[long line elided: " + plural(e - s, "byte") + b", 0 occurrences]")
+        else:
+            out.append(text[s:e])
+        out.append(eol)
+    return len(sel), b"".join(out)
+
+
+def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, inverted: bool) -> bytes:
+    """-A/-B/-C as GNU grep: selected lines with ':' after the prefixes, context lines with '-',
+    '--' between groups that are not adjacent."""
+    opts = case["opts"]
+    a = opts.get("A", 0)
+    b = opts.get("B", 0)
+    eol = b"\0" if opts.get("z") else b"\n"
+    names_sep_sel = b":"
+    names_sep_ctx = b"-"
+    sel = set(selected)
+    show = []
+    last = -1
+    out = []
+    mlb = opts.get("max_line_bytes", 4096)
+    printed_any = False
+    # grep: after the last selected line of a -m limited run, trailing context is still printed.
+    for li in selected:
+        lo = max(0, li - b, last + 1)
+        if printed_any and lo > last + 1:
+            out.append(b"--\n")
+        for c in range(lo, li + 1):
+            out.append(_line_out(case, text, lines, c, prefix, names_sep_sel if c in sel else names_sep_ctx,
+                                 per_line.get(c, 0), mlb, eol))
+        last = li
+        printed_any = True
+        # after-context up to the next selected line
+        hi = min(len(lines) - 1, li + a)
+        nxt = [x for x in selected if x > li]
+        stop = min(hi, nxt[0] - 1) if nxt else hi
+        for c in range(li + 1, stop + 1):
+            out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx, 0, mlb, eol))
+            last = c
+    return b"".join(out)
+
+
+def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol):
+    opts = case["opts"]
+    s, e = lines.bounds(li)
+    p = prefix[:-1] + sep if prefix else b""
+    out = [p]
+    if opts.get("n"):
+        out.append(str(li + 1).encode() + sep)
+    if opts.get("b"):
+        out.append(str(s).encode() + sep)
+    if mlb and e - s > mlb:
+        out.append(b"[long line elided: " + plural(e - s, "byte") + b", " + plural(nocc, "occurrence") + b"]")
+    else:
+        out.append(text[s:e])
+    out.append(eol)
+    return b"".join(out)
+
+
+def input_kind(case, name):
+    """`input` of the JSON summary where docs/cli.md fixes it, else a wildcard."""
+    io = case["opts"].get("io")
+    if case["cmd"] == "approx" and "approx-json-input" in case.get("known", ()) and \
+            case["opts"].get("mmap") != "never":
+        return ANY
+    data = case["stdin"] if name == STDIN_NAME else case["fs"].get(name)
+    if not data:
+        return ANY  # an empty file is never mapped; docs/cli.md does not say what it is called
+    if name == STDIN_NAME and case.get("stdin_kind") == "pipe":
+        return "streamed"
+    if io in ("mmap", "mmap-populate", "mmap-workers"):
+        return "mapped"
+    if io == "read":
+        return "streamed"
+    if io is None and case["opts"].get("mmap") == "never":
+        return "streamed"
+    return ANY
+
+
+# ----------------------------------------------------------------------------------------------
+# Approximate search (include/strmatch/approx.hpp's contract; docs/cli.md "Approximate search").
+
+
+def sellers_matrix(p: bytes, t: bytes):
+    """Semi-global DP (free first row): C[j][i] for columns j = 0..n, rows i = 0..m."""
+    m = len(p)
+    col = list(range(m + 1))
+    cols = [col]
+    for j in range(1, len(t) + 1):
+        c = t[j - 1]
+        new = [0] * (m + 1)
+        prev = col
+        for i in range(1, m + 1):
+            v = prev[i - 1] + (p[i - 1] != c)
+            w = prev[i] + 1
+            if w < v:
+                v = w
+            w = new[i - 1] + 1
+            if w < v:
+                v = w
+            new[i] = v
+        cols.append(new)
+        col = new
+    return cols
+
+
+def traceback(p: bytes, t: bytes, cols, e: int, i0=None):
+    """From cell (m, e): diagonal first, then I (a pattern byte), then D (a text byte).
+    Returns (begin, cigar)."""
+    i = len(p) if i0 is None else i0
+    j = e
+    ops = []
+    while i > 0:
+        cur = cols[j][i]
+        if j > 0 and cur == cols[j - 1][i - 1] + (p[i - 1] != t[j - 1]):
+            ops.append("=" if p[i - 1] == t[j - 1] else "X")
+            i -= 1
+            j -= 1
+        elif cur == cols[j][i - 1] + 1:
+            ops.append("I")
+            i -= 1
+        else:
+            ops.append("D")
+            j -= 1
+    ops.reverse()
+    return j, rle(ops)
+
+
+def rle(ops) -> str:
+    out = []
+    k = 0
+    while k < len(ops):
+        r = k
+        while r < len(ops) and ops[r] == ops[k]:
+            r += 1
+        out.append("%d%s" % (r - k, ops[k]))
+        k = r
+    return "".join(out)
+
+
+def line_d(p: bytes, t: bytes, metric: str):
+    """d(e) for e = 0..len(t) of one record (None: no end there), and the DP columns (edit)."""
+    m = len(p)
+    if metric == "edit":
+        cols = sellers_matrix(p, t)
+        return [m] + [cols[j][m] for j in range(1, len(t) + 1)], cols
+    d = [None] * (len(t) + 1)
+    for e in range(m, len(t) + 1):
+        d[e] = sum(1 for a, b in zip(p, t[e - m:e]) if a != b)
+    return d, None
+
+
+def local_minima(d, k):
+    """Plateau ends e (1..n) of local minima of d within k (absent ends count as larger)."""
+    n = len(d) - 1
+    out = []
+    big = float("inf")
+    e = 1
+    while e <= n:
+        v = d[e]
+        if v is None or v > k:
+            e += 1
+            continue
+        s = e
+        while e + 1 <= n and d[e + 1] == v:
+            e += 1
+        before = d[s - 1] if s - 1 >= 0 else None
+        before = big if before is None else before
+        after = d[e + 1] if e + 1 <= n else None
+        after = big if after is None else after
+        if before > v and after > v:
+            out.append(e)
+        e += 1
+    return out
+
+
+def approx_records(case, text: bytes, patterns):
+    """Per record: (start, end, [(end_abs, pid, dist, begin_abs, cigar)] results)."""
+    opts = case["opts"]
+    metric = opts.get("metric", "edit")
+    sep = 0 if opts.get("z") else 10
+    lines = Lines(text, sep)
+    k = opts.get("k", 0)
+    task = "best" if opts.get("best") else "ends" if opts.get("ends") else "matches"
+    recs = []
+    for li in range(len(lines)):
+        s, e = lines.bounds(li)
+        t = text[s:e]
+        res = []
+        for pid, p in enumerate(patterns):
+            d, cols = line_d(p, t, metric)
+            if task == "matches":
+                for end in local_minima(d, k):
+                    if metric == "edit":
+                        b, cig = traceback(p, t, cols, end)
+                    else:
+                        b = end - len(p)
+                        cig = rle(["=" if x == y else "X" for x, y in zip(p, t[b:end])])
+                    res.append((s + end, pid, d[end], s + b, cig))
+            else:
+                for end in range(1, len(t) + 1):
+                    if d[end] is not None:
+                        res.append((s + end, pid, d[end], None, None))
+        recs.append((s, e, res))
+    if task == "ends":
+        recs = [(s, e, [r for r in res if r[2] <= k]) for s, e, res in recs]
+    elif task == "best":
+        best = []
+        for pid in range(len(patterns)):
+            ds = [r[2] for _, _, res in recs for r in res if r[1] == pid]
+            mn = min(ds) if ds else None
+            if mn is not None and "k" in opts and mn > opts["k"]:
+                mn = None
+            best.append(mn)
+        recs = [(s, e, sorted([r for r in res if best[r[1]] is not None and r[2] == best[r[1]]],
+                              key=lambda r: (r[0], r[1]))) for s, e, res in recs]
+        return lines, recs, best
+    for _, _, res in recs:
+        res.sort(key=lambda r: (r[0], r[1]))
+    return lines, recs, None
+
+
+def align_pair(p: bytes, t: bytes, mode: str):
+    """(distance, end, cigar) of `p` against a prefix (prefix) or the whole (global) of `t`."""
+    m = len(p)
+    cols = []
+    col = list(range(m + 1))
+    cols.append(col)
+    for j in range(1, len(t) + 1):
+        c = t[j - 1]
+        new = [j] + [0] * m
+        for i in range(1, m + 1):
+            new[i] = min(col[i - 1] + (p[i - 1] != c), col[i] + 1, new[i - 1] + 1)
+        cols.append(new)
+        col = new
+    if mode == "global":
+        e = len(t)
+    else:
+        best = min(cols[j][m] for j in range(len(t) + 1))
+        e = next(j for j in range(len(t) + 1) if cols[j][m] == best)
+    # traceback without a free first row: row 0 is C[0][j] = j (D moves down to column 0)
+    i, j = m, e
+    ops = []
+    while i > 0 or j > 0:
+        cur = cols[j][i]
+        if i > 0 and j > 0 and cur == cols[j - 1][i - 1] + (p[i - 1] != t[j - 1]):
+            ops.append("=" if p[i - 1] == t[j - 1] else "X")
+            i -= 1
+            j -= 1
+        elif i > 0 and cur == cols[j][i - 1] + 1:
+            ops.append("I")
+            i -= 1
+        else:
+            ops.append("D")
+            j -= 1
+    ops.reverse()
+    return cols[e][m], e, rle(ops)
+
+
+def approx(case) -> Expected:
+    opts = case["opts"]
+    patterns = case["patterns"]
+    names = show_names(case)
+    mode = output_mode(opts)
+    several = len(patterns) > 1
+    exp = Expected()
+    found = False
+    error = False
+    out = []
+    objs = []
+    eol = b"\0" if opts.get("z") else b"\n"
+    pair = opts.get("mode", "infix") != "infix"
+    for item in expand_inputs(case):
+        if item[0] == "error":
+            if not opts.get("s"):
+                exp.stderr.append(item[1])
+            error = True
+            continue
+        _, name, text = item
+        prefix = name + b":" if names else b""
+        jname = json_name(name)
+        if pair:
+            n_res, o, js = approx_pairs(case, name, text, prefix)
+            out.append(o)
+            objs.extend(js)
+            if n_res:
+                found = True
+                if mode == "q":
+                    break
+            continue
+        lines, recs, best = approx_records(case, text, patterns)
+        results = [(r, li) for li, (_, _, res) in enumerate(recs) for r in res]
+        n_res = len(results)
+        matching = [li for li, (_, _, res) in enumerate(recs) if res]
+        ends = opts.get("ends") or opts.get("best")
+        if mode == "q":
+            pass
+        elif mode == "l":
+            if n_res:
+                out.append(name + b"\n")
+        elif mode == "count_matches":
+            out.append(prefix + str(n_res).encode() + b"\n")
+        elif mode == "c":
+            out.append(prefix + str(len(matching)).encode() + b"\n")
+        elif mode == "json":
+            for (end, pid, dist, b, cig), li in results:
+                obj = [("type", "end" if ends else "match"), ("file", jname)]
+                if opts.get("n"):
+                    obj.append(("line", li + 1))
+                obj.append(("pattern_id", pid))
+                if not ends:
+                    obj.append(("begin", b))
+                obj.append(("end", end))
+                obj.append(("distance", dist))
+                if opts.get("cigar") and not ends:
+                    obj.append(("cigar", cig))
+                objs.append(obj)
+            summ = [("type", "summary"), ("file", jname), ("bytes", len(text)), ("occurrences", n_res),
+                    ("matching_lines", len(matching)), ("input", input_kind(case, name)), ("seconds", ANY)]
+            if opts.get("best"):
+                summ.append(("best", best))
+            objs.append(summ)
+        elif mode == "o":
+            for (end, pid, dist, b, cig), li in results:
+                out.append(prefix)
+                if opts.get("n"):
+                    out.append(str(li + 1).encode() + b":")
+                if ends:
+                    out.append(str(end).encode() + b":")
+                    if several:
+                        out.append(str(pid).encode() + b":")
+                    out.append(str(dist).encode() + eol)
+                    continue
+                if opts.get("b"):
+                    out.append(str(b).encode() + b":")
+                if several:
+                    out.append(str(pid).encode() + b":")
+                out.append(str(dist).encode() + b":")
+                if opts.get("cigar"):
+                    out.append(cig.encode() + b":")
+                out.append(text[b:end] + eol)
+        else:
+            mlb = opts.get("max_line_bytes", 4096)
+            for li in matching:
+                s, e = lines.bounds(li)
+                out.append(prefix)
+                if opts.get("n"):
+                    out.append(str(li + 1).encode() + b":")
+                if opts.get("b"):
+                    out.append(str(s).encode() + b":")
+                if mlb and e - s > mlb:
+                    out.append(b"[long line elided: " + plural(e - s, "byte") + b", " +
+                               plural(len(recs[li][2]), "end" if ends else "match") + b"]")
+                else:
+                    out.append(text[s:e])
+                out.append(eol)
+        if n_res:
+            found = True
+            if mode == "q":
+                break
+    exp.stdout = b"".join(out)
+    if mode == "json":
+        exp.json = objs
+    if found and mode == "q":
+        exp.status = 0
+    elif error:
+        exp.status = 2
+    else:
+        exp.status = 0 if found else 1
+    return exp
+
+
+def approx_pairs(case, name, text, prefix):
+    opts = case["opts"]
+    patterns = case["patterns"]
+    several = len(patterns) > 1
+    mode = output_mode(opts)
+    lines = Lines(text, 0 if opts.get("z") else 10)
+    k = opts.get("k")
+    res = []
+    for li in range(len(lines)):
+        s, e = lines.bounds(li)
+        for pid, p in enumerate(patterns):
+            dist, end, cig = align_pair(p, text[s:e], opts["mode"])
+            if k is None or dist <= k:
+                res.append((li, s, pid, dist, end, cig))
+    out = []
+    objs = []
+    if mode == "l":
+        if res:
+            out.append(name + b"\n")
+    elif mode == "count_matches":
+        out.append(prefix + str(len(res)).encode() + b"\n")
+    elif mode == "c":
+        out.append(prefix + str(len({r[0] for r in res})).encode() + b"\n")
+    elif mode == "json":
+        for li, s, pid, dist, end, cig in res:
+            obj = [("type", "pair"), ("file", json_name(name)), ("line", li + 1), ("pattern_id", pid),
+                   ("distance", dist), ("end", end)]
+            if opts.get("cigar"):
+                obj.append(("cigar", cig))
+            objs.append(obj)
+        objs.append(ANY)  # the summary: not specified for pairs in docs/cli.md
+    elif mode != "q":
+        for li, s, pid, dist, end, cig in res:
+            out.append(prefix)
+            if opts.get("n"):
+                out.append(str(li + 1).encode() + b":")
+            if opts.get("b"):
+                out.append(str(s).encode() + b":")
+            if several:
+                out.append(str(pid).encode() + b":")
+            out.append(str(dist).encode() + b":" + str(end).encode())
+            if opts.get("cigar"):
+                out.append(b":" + cig.encode())
+            out.append(b"\n")
+    return len(res), b"".join(out), objs
+
+
+# ----------------------------------------------------------------------------------------------
+# JSON comparison with wildcards.
+
+
+def json_lines_match(expected: list, stdout: bytes):
+    """None when stdout's lines are the expected objects (keys in order), else a reason."""
+    lines = stdout.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    else:
+        return "stdout does not end with a newline"
+    if len(lines) != len(expected):
+        return "%d JSON lines, expected %d" % (len(lines), len(expected))
+    for n, (line, exp) in enumerate(zip(lines, expected)):
+        try:
+            got = json.loads(line.decode("utf-8", "surrogateescape"), object_pairs_hook=list)
+        except ValueError as e:
+            return "line %d is not JSON: %s" % (n + 1, e)
+        if exp is ANY:
+            continue
+        if [k for k, _ in got] != [k for k, _ in exp]:
+            return "line %d keys %r, expected %r" % (n + 1, [k for k, _ in got], [k for k, _ in exp])
+        for (k, v), (_, w) in zip(got, exp):
+            if w is ANY:
+                continue
+            if isinstance(w, AnyOf):
+                if v not in w.values:
+                    return "line %d %s=%r, expected one of %r" % (n + 1, k, v, w.values)
+                continue
+            if v != w or type(v) is not type(w):
+                return "line %d %s=%r, expected %r" % (n + 1, k, v, w)
+    return None
