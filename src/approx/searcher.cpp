@@ -744,6 +744,7 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (patterns.empty()) throw InvalidArgument("no pattern given");
+  detail::check_threads(options.threads);
   if (options.separator < -1 || options.separator > 255)
     throw InvalidArgument("the record separator must be a byte (0..255) or -1 for none, not " +
                           std::to_string(options.separator));

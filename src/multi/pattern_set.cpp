@@ -256,6 +256,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
     : impl_(std::make_unique<Impl>()) {
   const auto start = Clock::now();
   Impl& s = *impl_;
+  detail::check_threads(options.threads);
   s.options = std::move(options);
   if (patterns.empty()) throw InvalidArgument("the pattern set is empty: give at least one pattern");
   if (patterns.size() > 0xFFFFFFFFull) throw InvalidArgument("too many patterns (at most 2^32 - 1)");
