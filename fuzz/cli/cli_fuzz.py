@@ -271,6 +271,9 @@ def gen_inputs(rng, case, text, alpha, nl, special, cmd):
             names.append(name)
         if rng.random() < 0.15:
             names.insert(rng.randrange(len(names) + 1), b"missing.txt")
+        if rng.random() < 0.08:
+            fs[b"adir"] = None  # a directory without -r: an error, the others are searched
+            names.insert(rng.randrange(len(names) + 1), b"adir")
         if rng.random() < 0.1 and case["stdin"] is None:
             case["stdin"] = gen_text(rng, rng.randrange(0, 200), alpha, nl, special)
             case["stdin_kind"] = "pipe"
@@ -329,6 +332,13 @@ def gen_search_opts(rng, caps, case):
     mode = rng.choice(modes)
     if mode != "lines":
         opts[mode] = True
+    if rng.random() < 0.15:
+        # a second output mode: docs/cli.md's priority -q > -l > --count-matches/-c > --json > -o > lines
+        excl = {"json": {"c", "count_matches", "l", "count_per_pattern"}, "c": {"count_matches", "count_per_pattern"},
+                "count_matches": {"count_per_pattern"}}
+        second = rng.choice([x for x in modes if x != "lines"])
+        if not any(second in excl.get(x, ()) or x in excl.get(second, ()) for x in list(opts)):
+            opts[second] = True
     for f, p in (("n", 0.3), ("b", 0.3), ("a", 0.15)):
         if rng.random() < p:
             opts[f] = True
@@ -577,7 +587,7 @@ def grep_comparable(case):
         return False
     if any(case["f_crlf"]):
         return False
-    if b"missing.txt" in case["files"]:
+    if b"missing.txt" in case["files"] or b"adir" in case["files"]:
         return False
     return True
 
@@ -833,6 +843,10 @@ def features(case):
         f.append("several-files")
     if b"missing.txt" in case["files"]:
         f.append("missing-file")
+    if b"adir" in case["files"]:
+        f.append("directory-operand")
+    if grep_comparable(case):
+        f.append("grep-oracle")
     if case["is_set"] or case["pat_arg"] is None:
         f.append("set")
     if case["pat_f"]:
