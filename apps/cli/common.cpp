@@ -146,6 +146,8 @@ class Run {
     fmt::print(stderr, "strmatch: {}\n", message);
     std::fflush(stderr);
   }
+  /// A note the user needs (results left out). The library's note (why --backend auto ran on the
+  /// CPU) is not one: --stats prints it (stats_line), nothing else does.
   void note(const std::string& message) {
     if (message.empty()) return;
     out_.flush();
@@ -342,10 +344,10 @@ void Run::stats_line(const SearchStats& s, const std::string& result) {
   fmt::print(
       stderr,
       "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s (read in {:.6f} s){}; {}, {}; {}; algorithm {}, "
-      "backend {}, {}\n",
+      "backend {}, {}{}{}\n",
       s.bytes, s.seconds, s.gbps(), read_seconds_, cells, plural(sources_.size(), "file"),
       plural(texts, "text"), result, s.algorithm.empty() ? "-" : s.algorithm, to_string(s.backend),
-      plural(s.threads, "thread"));
+      plural(s.threads, "thread"), s.note.empty() ? "" : "; ", s.note);
 }
 
 void Run::run_longest() {
@@ -427,7 +429,6 @@ void Run::run_longest() {
     out_.put(fmt::format("count: {}\npairs: {}\n", r.count, r.pairs));
   }
   out_.flush();
-  note(r.stats.note);
   cut_note(r.pairs, "pairs");
   if (cfg_.stats)
     stats_line(r.stats, fmt::format("longest common substring: length {}, {}, {}", r.length,
@@ -485,7 +486,6 @@ void Run::run_maximal() {
   else
     out_.put(fmt::format("matches: {}\n", delivered));
   out_.flush();
-  note(s.note);
   cut_note(delivered, "matches");
   if (cfg_.stats)
     stats_line(s, fmt::format("{} of length >= {}",
@@ -549,7 +549,6 @@ void Run::run_shared() {
     out_.put(fmt::format("count: {}\n", r.count));
   }
   out_.flush();
-  note(r.stats.note);
   cut_note(r.count, "strings");
   if (cfg_.stats)
     stats_line(r.stats, fmt::format("longest substring of {} of {} texts: length {}, {}", cfg_.min_docs,

@@ -3,10 +3,12 @@
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 
 #include "approx.hpp"
 #include "common.hpp"
+#include "help_format.hpp"
 #include "search.hpp"
 #include "strmatch/exact.hpp"
 
@@ -41,6 +43,9 @@ int main(int argc, char** argv) {
       "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching, and common "
       "substrings, on CPUs (SIMD, all cores) and NVIDIA GPUs",
       "strmatch");
+  // Before the subcommands are added: each copies the formatter.
+  app.formatter(std::make_shared<strmatch::cli::HelpFormatter>());
+  app.failure_message(strmatch::cli::usage_error_message);
   app.set_help_flag("--help", "Print this help message and exit");
   app.set_version_flag("--version", version_text,
                        "Print the version, the compiled backends and the SIMD level");
