@@ -1,0 +1,193 @@
+// libFuzzer target: pattern sets (PatternSet). Each input decodes into a text, 1..12 patterns
+// (pieces of the text or input bytes; ids distinct, repeated or arbitrary; some ASCII
+// case-insensitive, or the whole set with PatternSetOptions::case_insensitive), an algorithm (every
+// name of pattern_set_algorithms(cpu), auto included), threads (1..4), a chunk size, a stream block
+// size, mode and read step, and an early-stop point. The set is run through find_all, count,
+// count_per_pattern, the streamed find_all over a ByteSource of short reads (every
+// MultiStreamMode), find_all_file / count_file over an in-memory file and a sink that stops early;
+// each result is compared with the naive reference (src/reference/multi.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "reference/multi.hpp"
+#include "strmatch/multi.hpp"
+
+namespace {
+
+using namespace strmatch;
+using fuzz::Case;
+
+std::string fmt_match(const Match& m) {
+  return "[" + std::to_string(m.begin) + "," + std::to_string(m.end) + ")#" + std::to_string(m.pattern_id);
+}
+std::string fmt_count(std::uint64_t c) { return std::to_string(c); }
+
+const std::vector<std::string>& algorithms() {
+  static const std::vector<std::string> names = pattern_set_algorithms(Backend::cpu);
+  return names;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  const std::string& algorithm =
+      algorithms()[in.ConsumeIntegralInRange<std::size_t>(0, algorithms().size() - 1)];
+  PatternSetOptions options;
+  options.algorithm = algorithm;
+  options.backend = Backend::cpu;
+  options.threads = fuzz::pick_threads(in);
+  options.chunk_bytes = fuzz::pick_size(in);
+  options.case_insensitive = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  MultiStreamOptions stream;
+  stream.block_bytes = fuzz::pick_size(in, true);
+  stream.mode = static_cast<MultiStreamMode>(in.ConsumeIntegralInRange<int>(0, 2));
+  const std::size_t step = in.ConsumeIntegralInRange<std::size_t>(1, 4096);
+  const std::size_t stop_after = in.ConsumeIntegralInRange<std::size_t>(0, 64);
+  const bool use_file = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  const int id_rule = in.ConsumeIntegralInRange<int>(0, 2);  // 0: index, 1: small (repeats), 2: any
+  const std::size_t count = in.ConsumeIntegralInRange<std::size_t>(1, 12);
+  const std::string alphabet = fuzz::pick_alphabet(in, true);
+  const std::string text = fuzz::pick_text(in, alphabet, 512, 2048);
+
+  std::vector<Pattern> patterns;
+  std::vector<reference::RefPattern> ref;
+  for (std::size_t i = 0; i < count; ++i) {
+    Pattern p;
+    p.bytes = fuzz::pick_pattern(in, text, alphabet, 24);
+    p.id = id_rule == 0   ? static_cast<std::uint32_t>(i)
+           : id_rule == 1 ? in.ConsumeIntegralInRange<std::uint32_t>(0, 3)
+                          : in.ConsumeIntegral<std::uint32_t>();
+    const bool ci = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+    p.flags = ci ? PatternFlags::case_insensitive : PatternFlags::none;
+    ref.push_back({p.bytes, p.id, ci || options.case_insensitive});
+    patterns.push_back(std::move(p));
+  }
+  bool invalid = false;
+  for (const Pattern& p : patterns) invalid |= p.bytes.empty();
+
+  Case c;
+  c.text("text", text);
+  for (std::size_t i = 0; i < patterns.size(); ++i)
+    c.add("pattern " + std::to_string(i),
+          fuzz::quote(patterns[i].bytes) + " id " + std::to_string(patterns[i].id) +
+              (has_flag(patterns[i].flags, PatternFlags::case_insensitive) ? " case-insensitive" : ""));
+  c.add("algorithm", algorithm).add("threads", options.threads).add("chunk_bytes", options.chunk_bytes);
+  c.add("set case_insensitive", options.case_insensitive).add("stream block_bytes", stream.block_bytes);
+  c.add("stream mode (0 positions, 1 count, 2 per pattern)", static_cast<int>(stream.mode));
+  c.add("read step", step).add("stop_after (0: none)", stop_after).add("file", use_file);
+
+  const std::vector<Match> expected = invalid ? std::vector<Match>{} : reference::multi_find_all(text, ref);
+  const std::vector<std::uint64_t> expected_per =
+      invalid ? std::vector<std::uint64_t>{} : reference::multi_count_per_pattern(text, ref);
+  std::size_t longest = 0;
+  for (const Pattern& p : patterns) longest = std::max(longest, p.bytes.size());
+
+  fuzz::run_checked(c, "PatternSet", invalid, [&] {
+    const PatternSet set(patterns, options);
+    fuzz::expect_value<std::size_t>(c, "size()", patterns.size(), set.size());
+
+    std::vector<Match> got;
+    SearchStats st = set.find_all(text, [&](std::span<const Match> batch) {
+      fuzz::expect_true(c, "find_all: batch of at least one match", !batch.empty());
+      got.insert(got.end(), batch.begin(), batch.end());
+      return true;
+    });
+    fuzz::expect_equal(c, "find_all matches", expected, got, fmt_match);
+    fuzz::expect_value<std::uint64_t>(c, "find_all stats.occurrences", expected.size(), st.occurrences);
+    fuzz::expect_value<std::uint64_t>(c, "find_all stats.bytes", text.size(), st.bytes);
+
+    st = set.count(text);
+    fuzz::expect_value<std::uint64_t>(c, "count", expected.size(), st.occurrences);
+    const PatternCounts per = set.count_per_pattern(text);
+    fuzz::expect_equal(c, "count_per_pattern", expected_per, per.per_pattern, fmt_count);
+    fuzz::expect_value<std::uint64_t>(c, "count_per_pattern total", expected.size(), per.stats.occurrences);
+
+    {
+      test::StringSource source(text, step);
+      std::vector<Match> streamed;
+      std::vector<std::uint64_t> streamed_per(patterns.size(), 0);
+      std::uint64_t owned_to = 0, counted = 0;
+      bool saw_last = false;
+      st = set.find_all(
+          source,
+          [&](const MultiStreamBlock& b) {
+            fuzz::expect_true(c, "stream: no block after the last", !saw_last);
+            fuzz::expect_true(c, "stream: own_begin <= own_end <= data.size()",
+                              b.own_begin <= b.own_end && b.own_end <= b.data.size());
+            fuzz::expect_true(
+                c, "stream: data is the stream's bytes at base",
+                b.base + b.data.size() <= text.size() && text.compare(b.base, b.data.size(), b.data) == 0);
+            fuzz::expect_value(c, "stream: owned parts tile the stream (next owned byte)", owned_to,
+                               b.base + b.own_begin);
+            for (const Match& m : b.matches)
+              fuzz::expect_true(c, "stream: a match begins in the owned part and lies whole in data",
+                                m.begin >= b.base + b.own_begin && m.begin < b.base + b.own_end &&
+                                    m.end <= b.base + b.data.size(),
+                                fmt_match(m));
+            if (stream.mode == MultiStreamMode::positions)
+              fuzz::expect_value<std::uint64_t>(c, "stream: occurrences == matches.size()", b.matches.size(),
+                                                b.occurrences);
+            if (stream.mode == MultiStreamMode::count_per_pattern) {
+              fuzz::expect_value<std::size_t>(c, "stream: per_pattern.size()", patterns.size(),
+                                              b.per_pattern.size());
+              for (std::size_t i = 0; i < b.per_pattern.size() && i < patterns.size(); ++i)
+                streamed_per[i] += b.per_pattern[i];
+            }
+            streamed.insert(streamed.end(), b.matches.begin(), b.matches.end());
+            counted += b.occurrences;
+            owned_to = b.base + b.own_end;
+            saw_last = b.last;
+            return true;
+          },
+          stream);
+      if (stream.mode == MultiStreamMode::positions)
+        fuzz::expect_equal(c, "stream matches", expected, streamed, fmt_match);
+      if (stream.mode == MultiStreamMode::count_per_pattern)
+        fuzz::expect_equal(c, "stream per-pattern counts", expected_per, streamed_per, fmt_count);
+      fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", expected.size(),
+                                        counted);
+      fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", expected.size(), st.occurrences);
+      if (!text.empty()) {
+        fuzz::expect_true(c, "stream: the last block says last", saw_last);
+        fuzz::expect_value<std::uint64_t>(c, "stream: owned parts cover the stream", text.size(), owned_to);
+      }
+    }
+
+    if (stop_after > 0) {
+      fuzz::StopAfter stop{stop_after};
+      std::vector<Match> part;
+      st = set.find_all(text, [&](std::span<const Match> batch) {
+        fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
+        part.insert(part.end(), batch.begin(), batch.end());
+        return stop.take(batch.size());
+      });
+      fuzz::expect_true(
+          c, "early stop: a prefix of the answer",
+          part.size() <= expected.size() && std::equal(part.begin(), part.end(), expected.begin()),
+          fuzz::show(part, fmt_match));
+      fuzz::expect_value<std::size_t>(c, "early stop: matches before the stop",
+                                      std::min(stop_after, expected.size()),
+                                      std::min(stop_after, part.size()));
+      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, st.stopped_early);
+    }
+
+    if (use_file) {
+      const fuzz::MemFile file(text);
+      if (file.fd() >= 0) {
+        std::vector<Match> from_file;
+        set.find_all_file(file.fd(), text.size(), [&](std::span<const Match> batch) {
+          from_file.insert(from_file.end(), batch.begin(), batch.end());
+          return true;
+        });
+        fuzz::expect_equal(c, "find_all_file matches", expected, from_file, fmt_match);
+        st = set.count_file(file.fd(), text.size());
+        fuzz::expect_value<std::uint64_t>(c, "count_file", expected.size(), st.occurrences);
+      }
+    }
+  });
+  return 0;
+}

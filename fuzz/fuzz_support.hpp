@@ -1,0 +1,253 @@
+// What every libFuzzer target shares: decoding an input into texts, patterns and options, printing
+// a failing case compactly, and aborting. The targets compare every CPU algorithm of a problem with
+// its naive reference (src/reference/); this header holds no reference of its own.
+#pragma once
+
+#include <fuzzer/FuzzedDataProvider.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strmatch/types.hpp"
+#include "support/test_support.hpp"  // alphabet(), StringSource: shared with the tests
+
+namespace strmatch::fuzz {
+
+/// Bytes as a C string literal body: printable ASCII as is, the rest as \n, \t, \xHH.
+inline std::string escape(std::string_view s) {
+  std::string out;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+inline std::string quote(std::string_view s) {
+  return "\"" + escape(s) + "\" (" + std::to_string(s.size()) + " bytes)";
+}
+
+/// The description of one case: inputs and options, added to as the target decodes them.
+class Case {
+ public:
+  template <class T>
+  Case& add(std::string_view key, const T& value) {
+    std::ostringstream o;
+    o << "  " << key << ": " << value << "\n";
+    out_ += o.str();
+    return *this;
+  }
+  Case& text(std::string_view key, std::string_view bytes) { return add(key, quote(bytes)); }
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+/// Prints the case, what was checked, the expected and the produced values, and aborts (libFuzzer
+/// saves the input as a crash-* file).
+[[noreturn]] inline void fail(const Case& c, std::string_view check, std::string_view expected,
+                              std::string_view got) {
+  std::fprintf(stderr, "\n==== strmatch fuzz: MISMATCH in %.*s\n%s  expected: %.*s\n  got:      %.*s\n",
+               static_cast<int>(check.size()), check.data(), c.str().c_str(),
+               static_cast<int>(expected.size()), expected.data(), static_cast<int>(got.size()), got.data());
+  std::fflush(stderr);
+  std::abort();
+}
+
+/// Formats a vector compactly: its size and up to 12 items from `from` on.
+template <class T, class F>
+std::string show(const std::vector<T>& v, const F& fmt, std::size_t from = 0) {
+  std::ostringstream o;
+  o << v.size() << " items";
+  if (v.empty()) return o.str();
+  from = std::min(from, v.size() - 1);
+  o << (from > 0 ? " [from #" + std::to_string(from) + "]: " : ": ");
+  for (std::size_t i = from; i < v.size() && i < from + 12; ++i) o << (i > from ? " " : "") << fmt(v[i]);
+  if (v.size() > from + 12) o << " ...";
+  return o.str();
+}
+
+/// Compares two vectors; on a difference, fails showing both from the first differing item.
+template <class T, class F>
+void expect_equal(const Case& c, std::string_view check, const std::vector<T>& expected,
+                  const std::vector<T>& got, const F& fmt) {
+  if (expected == got) return;
+  std::size_t i = 0;
+  while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+  const std::size_t from = i >= 2 ? i - 2 : 0;
+  fail(c, std::string(check) + " (first difference at #" + std::to_string(i) + ")", show(expected, fmt, from),
+       show(got, fmt, from));
+}
+
+template <class T>
+void expect_value(const Case& c, std::string_view check, const T& expected, const T& got) {
+  if (expected == got) return;
+  std::ostringstream e, g;
+  e << expected;
+  g << got;
+  fail(c, check, e.str(), g.str());
+}
+
+inline void expect_true(const Case& c, std::string_view check, bool ok, std::string_view detail = "") {
+  if (!ok) fail(c, check, "the invariant holds", detail.empty() ? "it does not" : detail);
+}
+
+/// Runs `body`; an InvalidArgument is accepted only when `invalid` (the documented rules say the
+/// arguments are bad; it is then required); any other exception fails the case.
+template <class Body>
+void run_checked(const Case& c, std::string_view what, bool invalid, const Body& body) {
+  try {
+    body();
+  } catch (const InvalidArgument& e) {
+    if (!invalid)
+      fail(c, std::string(what) + ": InvalidArgument on valid arguments", "no exception", e.what());
+    return;
+  } catch (const std::exception& e) {
+    fail(c, std::string(what) + ": unexpected exception", "no exception", e.what());
+  }
+  if (invalid) fail(c, std::string(what) + ": invalid arguments accepted", "InvalidArgument", "no exception");
+}
+
+// ---- decoding -----------------------------------------------------------------------------------
+
+/// An alphabet for the text and the patterns: raw bytes (NUL, 0xFF, CR, LF included) or 2, 4, 26
+/// symbols (small alphabets make dense and periodic matches), optionally with upper case.
+inline std::string pick_alphabet(FuzzedDataProvider& in, bool allow_mixed_case = false) {
+  static const int sigmas[] = {256, 2, 4, 26};
+  const int sigma = sigmas[in.ConsumeIntegralInRange<int>(0, 3)];
+  const bool mixed = allow_mixed_case && sigma < 256 && in.ConsumeBool();
+  std::string a = test::alphabet(sigma, mixed);
+  if (sigma < 256 && in.ConsumeIntegralInRange<int>(0, 3) == 0) a += '\n';  // records / lines
+  return a;
+}
+
+/// Maps raw bytes onto `alphabet` (every byte stays a byte of the alphabet).
+inline std::string map_to(std::string s, std::string_view alphabet) {
+  if (alphabet.size() == 256) return s;
+  for (char& ch : s) ch = alphabet[static_cast<unsigned char>(ch) % alphabet.size()];
+  return s;
+}
+
+/// A text: bytes of the input mapped onto the alphabet, repeated (periodic texts, and lengths that
+/// cross chunk and block boundaries) up to `max_bytes`.
+inline std::string pick_text(FuzzedDataProvider& in, std::string_view alphabet, std::size_t max_raw,
+                             std::size_t max_bytes) {
+  const std::size_t repeat =
+      in.ConsumeIntegralInRange<int>(0, 3) == 0 ? in.ConsumeIntegralInRange<std::size_t>(2, 64) : 1;
+  const std::string unit = map_to(in.ConsumeRandomLengthString(max_raw), alphabet);
+  std::string t;
+  for (std::size_t r = 0; r < repeat && t.size() + unit.size() <= max_bytes; ++r) t += unit;
+  if (t.empty()) t = unit.substr(0, max_bytes);
+  return t;
+}
+
+/// A pattern of up to max_bytes: a piece of the text (so that it occurs), perhaps with one byte
+/// changed, or bytes of the input mapped onto the alphabet.
+inline std::string pick_pattern(FuzzedDataProvider& in, std::string_view text, std::string_view alphabet,
+                                std::size_t max_bytes) {
+  std::string p;
+  if (!text.empty() && in.ConsumeBool()) {
+    const std::size_t at = in.ConsumeIntegralInRange<std::size_t>(0, text.size() - 1);
+    const std::size_t len = in.ConsumeIntegralInRange<std::size_t>(1, max_bytes);
+    p = std::string(text.substr(at, len));
+    if (!p.empty() && in.ConsumeIntegralInRange<int>(0, 3) == 0)
+      p[in.ConsumeIntegralInRange<std::size_t>(0, p.size() - 1)] =
+          alphabet[in.ConsumeIntegralInRange<std::size_t>(0, alphabet.size() - 1)];
+  } else {
+    p = map_to(in.ConsumeRandomLengthString(max_bytes), alphabet);
+  }
+  return p;
+}
+
+/// Worker threads: 1..4, one in three cases out of four. A search with several threads and chunks
+/// starts its threads per call, which costs about 1 ms each under AddressSanitizer on a loaded
+/// 2-core machine (0.1 ms without it): mostly one thread keeps thousands of executions per second.
+inline unsigned pick_threads(FuzzedDataProvider& in) {
+  return in.ConsumeIntegralInRange<int>(0, 3) < 3 ? 1 : in.ConsumeIntegralInRange<unsigned>(2, 4);
+}
+
+/// Stream block sizes are never 0 (the default: 16-64 MiB buffers, whose shadow memory ASan
+/// poisons at every call: 20-50 ms an execution).
+/// A chunk or block size: the default (0) unless `nonzero`, tiny (1..16: many chunk boundaries in a small
+/// text), a value near a power of two, or any value up to 4096.
+inline std::size_t pick_size(FuzzedDataProvider& in, bool nonzero = false) {
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0:
+      if (!nonzero) return 0;
+      [[fallthrough]];
+    case 1:
+      return in.ConsumeIntegralInRange<std::size_t>(1, 16);
+    case 2: {
+      const std::size_t p2 = std::size_t{1} << in.ConsumeIntegralInRange<int>(4, 12);
+      return p2 - 1 + in.ConsumeIntegralInRange<std::size_t>(0, 2);
+    }
+    default:
+      return in.ConsumeIntegralInRange<std::size_t>(1, 4096);
+  }
+}
+
+/// An anonymous in-memory file (memfd) holding `bytes`, for the find_all_file / count_file paths
+/// (pread by every worker). Closed on destruction; fd() is -1 when memfd_create failed.
+class MemFile {
+ public:
+  explicit MemFile(std::string_view bytes) {
+    fd_ = ::memfd_create("strmatch-fuzz", MFD_CLOEXEC);
+    if (fd_ < 0) return;
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t w = ::write(fd_, bytes.data() + done, bytes.size() - done);
+      if (w <= 0) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+      done += static_cast<std::size_t>(w);
+    }
+  }
+  ~MemFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+/// Sink bookkeeping of an early stop: the sink returns false once `stop_after` items arrived.
+struct StopAfter {
+  std::size_t stop_after = 0;
+  std::size_t received = 0;
+  bool returned_false = false;
+  /// Call with each batch's size; returns what the sink returns.
+  bool take(std::size_t batch) {
+    received += batch;
+    if (received >= stop_after) returned_false = true;
+    return !returned_false;
+  }
+};
+
+}  // namespace strmatch::fuzz
