@@ -68,6 +68,11 @@ std::string HelpFormatter::make_description(const CLI::App* app) const {
   return desc.empty() ? std::string() : wrap_text(desc, 0, kWidth);
 }
 
+std::string HelpFormatter::make_footer(const CLI::App* app) const {
+  const std::string footer = app->get_footer();
+  return footer.empty() ? std::string() : wrap_text(footer, 0, kWidth);
+}
+
 std::string usage_error_message(const CLI::App* app, const CLI::Error& e) {
   std::string message = std::string("strmatch: ") + e.what() + "\n";
   if (app == nullptr) return message;

@@ -18,6 +18,8 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_option(const CLI::Option* opt, bool is_positional) const override;
   /// A subcommand of the top-level list: its name, its description on the next lines.
   std::string make_subcommand(const CLI::App* sub) const override;
+  /// The footer (output formats, exit status), wrapped.
+  std::string make_footer(const CLI::App* app) const override;
   /// The command's description, wrapped.
   std::string make_description(const CLI::App* app) const override;
   /// "-e, --regexp" (CLI11 writes "-e,--regexp").
