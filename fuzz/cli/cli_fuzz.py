@@ -29,6 +29,7 @@ import reference as ref  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUN_TIMEOUT = 30
+SHRINK_SECONDS = 90  # wall time spent minimising one failure
 
 # Known CLI defects (see README.md "Known defects"): each, when enabled, makes the fuzzer avoid or
 # tolerate the behaviour so that it can go on finding others. `--known-defects none` turns all off.
@@ -315,10 +316,12 @@ def gen_common_perf(rng, caps, case, algos, chunk_min, block_min):
     if chunk_min and rng.random() < 0.4:
         opts["chunk"] = rng.choice([chunk_min, chunk_min + rng.randrange(0, 100), chunk_min * 2,
                                     rng.choice([4096, 65536, 1 << 20])])
-        opts["chunk"] = max(opts["chunk"], chunk_min)
+        biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
+        opts["chunk"] = max(opts["chunk"], chunk_min, biggest // 256)
     if block_min and rng.random() < 0.4:
-        opts["block"] = max(block_min, rng.choice([block_min, block_min + rng.randrange(0, 100), block_min * 2,
-                                                   65536]))
+        biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
+        opts["block"] = max(block_min, biggest // 256, rng.choice([block_min, block_min + rng.randrange(0, 100),
+                                                                   block_min * 2, 65536]))
 
 
 def gen_search_opts(rng, caps, case):
@@ -652,9 +655,11 @@ def shrink(case, binary, known, still_fails):
     """Greedy: drop options, files, patterns; cut the text; shorten patterns; while it still fails."""
     best = copy.deepcopy(case)
     budget = [400]
+    deadline = time.time() + SHRINK_SECONDS
 
     def try_(c):
-        if budget[0] <= 0:
+        if budget[0] <= 0 or time.time() > deadline:
+            budget[0] = 0
             return False
         budget[0] -= 1
         try:
@@ -894,6 +899,12 @@ def case_rng(seed, index):
 
 
 def run_case(args):
+    t0 = time.time()
+    r = run_case_inner(args)
+    return r + (time.time() - t0,)
+
+
+def run_case_inner(args):
     seed, index, binary, known, outdir, grep_oracle, cmd = args
     caps = _CAPS
     rng = case_rng(seed, index)
@@ -970,6 +981,8 @@ def main(argv=None):
     else:
         indices = iter(range(a.cases) if a.cases is not None else range(1 << 62))
     stop = False
+    slow = []
+    last_report = start
     with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs), initializer=worker_init, initargs=(binary,)) as ex:
         pending = set()
 
@@ -988,8 +1001,15 @@ def main(argv=None):
             done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 pending.discard(fut)
-                index, feats, fail, tag = fut.result()
+                index, feats, fail, tag, secs = fut.result()
+                slow.append((secs, index))
+                slow.sort(reverse=True)
+                del slow[5:]
                 n_run += 1
+                if time.time() - last_report > 60:
+                    last_report = time.time()
+                    print("cli_fuzz: %d cases, %d failures, %.0f s" % (n_run, len(failures), last_report - start),
+                          flush=True)
                 counts.update(feats)
                 if fail:
                     failures.append(fail)
@@ -1009,6 +1029,7 @@ def main(argv=None):
                     break
     el = time.time() - start
     print("cli_fuzz: %d cases in %.1f s (seed %d), %d failures" % (n_run, el, seed, len(failures)))
+    print("slowest cases (s, index): " + ", ".join("%.1f %d" % x for x in slow))
     print("features: " + ", ".join("%s %d" % (k, v) for k, v in sorted(counts.items())))
     for f in failures:
         print("FAIL " + f)
