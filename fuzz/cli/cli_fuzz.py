@@ -56,9 +56,10 @@ class Caps:
         def has(flag, text=h):
             return re.search(rb"(^|[\s,])" + re.escape(flag.encode()) + rb"([\s,=\[]|$)", text, re.M) is not None
 
-        self.flags = {f: has(f) for f in ["-F", "-w", "-x", "-v", "-L", "-s", "-A", "-B", "-C", "--color", "-z",
+        self.flags = {f: has(f) for f in ["-F", "-w", "-x", "-v", "-L", "-s", "-A", "-B", "-C", "--color", "--colour", "-z",
                                            "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes"]}
+        self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io"]}
         m = re.search(rb"Exact search: ([a-z0-9, -]+) \(cpu\)", h)
         self.exact_algos = [a.strip().decode() for a in m.group(1).split(b",")] if m else ["auto"]
@@ -78,6 +79,12 @@ class Caps:
                                    "--algorithm", a, "abc", p])
                     if r.returncode in (0, 1):
                         self.approx_algos[metric].append(a)
+            # hidden test seams that take any size (used when present)
+            self.test_chunk = run_plain([binary, "search", "--test-chunk-bytes", "7", "abc", p]).returncode in (0, 1)
+            self.test_block = run_plain([binary, "search", "--test-stream-block-bytes", "7", "abc", p]).returncode in (0, 1)
+            self.approx_test_chunk = run_plain([binary, "approx", "--test-chunk-bytes", "7", "abc", p]).returncode in (0, 1)
+            self.approx_test_block = run_plain([binary, "approx", "--test-stream-block-bytes", "7", "abc",
+                                                p]).returncode in (0, 1)
             self.chunk_min = self._minimum(["search", "-j", "2", "--chunk-bytes"], p)
             self.block_min = self._minimum(["search", "--mmap", "never", "--stream-block-bytes"], p)
             self.approx_chunk_min = self._minimum(["approx", "-j", "2", "--chunk-bytes"], p)
@@ -92,6 +99,7 @@ class Caps:
 
     def summary(self):
         on = [f for f, v in self.flags.items() if v]
+        on += [n for n in ("test_chunk", "test_block", "approx_test_chunk", "approx_test_block") if getattr(self, n)]
         return ("flags: %s; exact: %s; sets: %s; approx edit: %s, hamming: %s; chunk min %s, block min %s"
                 % (" ".join(on), ",".join(self.exact_algos), ",".join(self.set_algos),
                    ",".join(self.approx_algos["edit"]), ",".join(self.approx_algos["hamming"]),
@@ -318,6 +326,13 @@ def gen_common_perf(rng, caps, case, algos, chunk_min, block_min):
                                     rng.choice([4096, 65536, 1 << 20])])
         biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
         opts["chunk"] = max(opts["chunk"], chunk_min, biggest // 256)
+    test_chunk, test_block = (caps.test_chunk, caps.test_block) if case["cmd"] == "search" else \
+        (caps.approx_test_chunk, caps.approx_test_block)
+    biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
+    if test_chunk and rng.random() < 0.25:
+        opts["test_chunk"] = max(1, biggest // 256, rng.choice([1, 2, 7, 16, 64, 100, 1000]))
+    if test_block and rng.random() < 0.25:
+        opts["test_block"] = max(1, biggest // 256, rng.choice([1, 2, 7, 16, 64, 100, 1000]))
     if block_min and rng.random() < 0.4:
         biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
         opts["block"] = max(block_min, biggest // 256, rng.choice([block_min, block_min + rng.randrange(0, 100),
@@ -381,6 +396,8 @@ def gen_search_opts(rng, caps, case):
         else:
             opts[c] = v
         opts["ctx_flag"] = c
+    if caps.flags["--color"] and rng.random() < 0.1:
+        opts["color"] = rng.choice(["always", "never", "auto"])
     if opts.get("r") and caps.flags["--include"] and rng.random() < 0.3:
         opts["include"] = [rng.choice([b"*.txt", b"*.log", b"?.txt", b"a*"])]
     if opts.get("r") and caps.flags["--exclude"] and rng.random() < 0.3:
@@ -449,6 +466,8 @@ def build_argv(case, binary):
     if "ctx_flag" in o:
         c = o["ctx_flag"]
         argv += ["-" + c, str(o["A"] if c in ("A", "C") else o["B"])]
+    if "color" in o:
+        argv.append("--color=" + o["color"])
     for g in o.get("include", []):
         argv.append(b"--include=" + g)
     for g in o.get("exclude", []):
@@ -458,7 +477,8 @@ def build_argv(case, binary):
     if "k" in o:
         argv += ["-k", str(o["k"])]
     for k, f in (("metric", "--metric"), ("mode", "--mode"), ("algorithm", "--algorithm"), ("io", "--io"),
-                 ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes")):
+                 ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes"),
+                 ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes")):
         if k in o:
             argv += [f, str(o[k])]
     argv += ["--backend", "cpu"] if case.get("backend_cpu") else []
@@ -560,7 +580,9 @@ def compare(case, exp, out, err, status, known):
     err = filter_known(err, known)
     if status != exp.status:
         return "status %s, expected %s" % (status, exp.status)
-    if exp.json is not None:
+    if exp.stdout is None:
+        pass  # not predicted by the reference (--color=always): the grep oracle checks it
+    elif exp.json is not None:
         why = ref.json_lines_match(exp.json, out)
         if why:
             return "json: " + why
@@ -591,8 +613,8 @@ def grep_comparable(case):
         return False
     if "m" in o:
         return False
-    if any(o.get(k) for k in ("o", "count_matches", "json", "count_per_pattern", "with_pattern_id", "A",
-                              "B", "z", "Z", "w", "x", "v", "L", "max_line_bytes")):
+    if any(o.get(k) for k in ("o", "count_matches", "json", "count_per_pattern", "with_pattern_id",
+                              "max_line_bytes")):
         return False
     if "max_line_bytes" not in o:
         # default elision at 4096 bytes: only when no line is longer
@@ -605,8 +627,6 @@ def grep_comparable(case):
     if any(b"\n" in p for p in case["patterns"]):
         return False
     if any(case["f_crlf"]):
-        return False
-    if b"missing.txt" in case["files"] or b"adir" in case["files"]:
         return False
     return True
 
@@ -621,6 +641,7 @@ def grep_check(case, binary):
     gargv = [b"/usr/bin/grep", b"-F"]
     skip_next = False
     drop_val = {b"--algorithm", b"--io", b"--mmap", b"-j", b"--chunk-bytes", b"--stream-block-bytes", b"--backend",
+                b"--test-chunk-bytes", b"--test-stream-block-bytes",
                 b"--max-line-bytes"}
     for a in argv[2:]:
         if skip_next:

@@ -94,7 +94,8 @@ def expand_inputs(case) -> list:
         if node is MISSING:
             out.append(("error", b"strmatch: " + op + b": No such file or directory"))
         elif isinstance(node, bytes):
-            out.append(("file", op, node))
+            if glob_ok(op, opts):  # grep filters command-line files by --include/--exclude too
+                out.append(("file", op, node))
         elif opts.get("r"):
             out.extend(walk(fs, op, opts))
         else:
@@ -256,6 +257,8 @@ def search(case) -> Expected:
     exp.stdout = b"".join(stdout)
     if mode == "json":
         exp.json = json_objs
+    if opts.get("color") == "always" and mode in ("lines", "o", "c", "l", "L", "count_matches"):
+        exp.stdout = None  # grep's SGR sequences: compared with GNU grep only
     if found and mode == "q":
         exp.status = 0
     elif error:
