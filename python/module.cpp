@@ -1,0 +1,1060 @@
+// strmatch._strmatch: the Python binding (pybind11) of the public API: exact search, pattern sets,
+// approximate search and common substrings. Texts are taken through the buffer protocol without a
+// copy, the GIL is released while the library works, results come back as numpy arrays
+// (docs/python.md).
+#include <fcntl.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "strmatch/strmatch.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace {
+
+// ---- errors ------------------------------------------------------------------------------------
+
+PyObject* g_error = nullptr;                // strmatch.Error(RuntimeError)
+PyObject* g_backend_unavailable = nullptr;  // strmatch.BackendUnavailable(Error)
+PyObject* g_insufficient_memory = nullptr;  // strmatch.InsufficientMemory(Error, MemoryError)
+
+// Sets the Python exception of a library error, its message starting with "strmatch: ".
+void set_error(PyObject* type, const char* what) {
+  const std::string_view prefix = "strmatch: ";
+  const std::string message = std::string_view(what).starts_with(prefix) ? what : std::string(prefix) + what;
+  PyErr_SetString(type, message.c_str());
+}
+
+void translate(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const strmatch::InvalidArgument& e) {
+    set_error(PyExc_ValueError, e.what());
+  } catch (const strmatch::IoError& e) {
+    set_error(PyExc_OSError, e.what());
+  } catch (const strmatch::BackendUnavailable& e) {
+    set_error(g_backend_unavailable, e.what());
+  } catch (const strmatch::InsufficientMemory& e) {
+    set_error(g_insufficient_memory, e.what());
+  } catch (const strmatch::Error& e) {
+    set_error(g_error, e.what());
+  }
+}
+
+// ---- texts -------------------------------------------------------------------------------------
+
+// Texts at or above this size are searched with the GIL released. Below it the search takes less
+// time than releasing and taking back the GIL (measured: bench/python/README.md), and no other
+// thread could run meanwhile anyway.
+constexpr std::size_t kReleaseBytes = 4096;
+
+// The bytes of a text argument, without a copy: a str's UTF-8 form (cached in the str object by
+// CPython), or a C-contiguous buffer (bytes, bytearray, memoryview, numpy array, mmap, ...), held
+// (PyObject_GetBuffer) until the search returns so that it cannot be resized or freed meanwhile.
+class Text {
+ public:
+  explicit Text(py::handle obj, const char* what = "text") {
+    if (PyUnicode_Check(obj.ptr())) {
+      Py_ssize_t n = 0;
+      const char* p = PyUnicode_AsUTF8AndSize(obj.ptr(), &n);
+      if (p == nullptr) throw py::error_already_set();
+      view_ = std::string_view(p, static_cast<std::size_t>(n));
+      return;
+    }
+    if (!PyObject_CheckBuffer(obj.ptr())) {
+      throw py::type_error(std::string("strmatch: ") + what +
+                           " must be bytes-like (bytes, bytearray, memoryview, numpy array, mmap) or "
+                           "str, not '" +
+                           Py_TYPE(obj.ptr())->tp_name + "'");
+    }
+    if (PyObject_GetBuffer(obj.ptr(), &buffer_, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+    held_ = true;
+    view_ = std::string_view(static_cast<const char*>(buffer_.buf), static_cast<std::size_t>(buffer_.len));
+  }
+  ~Text() {
+    if (held_) PyBuffer_Release(&buffer_);
+  }
+  Text(const Text&) = delete;
+  Text& operator=(const Text&) = delete;
+
+  std::string_view view() const noexcept { return view_; }
+  bool release_gil() const noexcept { return view_.size() >= kReleaseBytes; }
+
+ private:
+  Py_buffer buffer_{};
+  bool held_ = false;
+  std::string_view view_;
+};
+
+// Runs f() with the GIL released when `release`.
+template <class F>
+auto maybe_released(bool release, F&& f) {
+  if (release) {
+    py::gil_scoped_release unlocked;
+    return f();
+  }
+  return f();
+}
+
+// A list of texts (one side of a common-substring call): one text or a sequence of them.
+class TextListArg {
+ public:
+  explicit TextListArg(py::handle obj, const char* what) {
+    if (PyUnicode_Check(obj.ptr()) || PyObject_CheckBuffer(obj.ptr())) {
+      texts_.emplace_back(std::make_unique<Text>(obj, what));
+    } else {
+      for (py::handle item : py::iter(obj)) texts_.emplace_back(std::make_unique<Text>(item, what));
+    }
+    for (const auto& t : texts_) {
+      views_.push_back(t->view());
+      bytes_ += t->view().size();
+    }
+  }
+  strmatch::TextList list() const noexcept { return views_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  std::vector<std::unique_ptr<Text>> texts_;
+  std::vector<std::string_view> views_;
+  std::size_t bytes_ = 0;
+};
+
+// ---- files -------------------------------------------------------------------------------------
+
+// A file opened for a search: OSError (with errno and the file name, so FileNotFoundError,
+// IsADirectoryError, PermissionError) when it cannot be opened.
+class OpenFile {
+ public:
+  explicit OpenFile(const py::object& path) {
+    py::bytes encoded = py::module_::import("os").attr("fsencode")(path);
+    name_ = std::string(encoded);
+    fd_ = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) fail(path);
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail(path);
+    if (S_ISDIR(st.st_mode)) {
+      errno = EISDIR;
+      fail(path);
+    }
+    regular_ = S_ISREG(st.st_mode);
+    size_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
+  }
+  ~OpenFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+
+  int fd() const noexcept { return fd_; }
+  bool regular() const noexcept { return regular_; }
+  std::uint64_t size() const noexcept { return size_; }
+  const std::string& name() const noexcept { return name_; }
+
+ private:
+  [[noreturn]] void fail(const py::object& path) {
+    const int saved = errno;
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    errno = saved;
+    PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path.ptr());
+    throw py::error_already_set();
+  }
+  int fd_ = -1;
+  bool regular_ = false;
+  std::uint64_t size_ = 0;
+  std::string name_;
+};
+
+// ---- results -----------------------------------------------------------------------------------
+
+// The structured dtypes of the results, laid out as the C++ structs (so results need no copy).
+// Created once at import and never freed (no Python object may be released after finalisation).
+struct Dtypes {
+  py::dtype match, approx_match, approx_end, pair, mem, position;
+};
+Dtypes* g_dtypes = nullptr;
+
+py::dtype make_dtype(std::vector<std::string> names, std::vector<std::string> formats,
+                     std::vector<std::size_t> offsets, std::size_t itemsize) {
+  py::dict spec("names"_a = names, "formats"_a = formats, "offsets"_a = offsets, "itemsize"_a = itemsize);
+  return py::dtype::from_args(spec);
+}
+
+// A numpy array that owns `items` (no copy).
+template <class T>
+py::array owned_array(std::vector<T>&& items, const py::dtype& dtype) {
+  auto* owner = new std::vector<T>(std::move(items));
+  py::capsule capsule(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array(dtype, {owner->size()}, {sizeof(T)}, owner->data(), capsule);
+}
+template <class T>
+py::array owned_array(std::vector<T>&& items) {
+  return owned_array(std::move(items), py::dtype::of<T>());
+}
+// A numpy array holding a copy of `items` (a batch the library reuses after the callback).
+template <class T>
+py::array copied_array(std::span<const T> items, const py::dtype& dtype) {
+  return py::array(dtype, {items.size()}, {sizeof(T)}, items.data());
+}
+
+// Approximate matches as a flat record (the CIGAR, a string, travels apart).
+struct ApproxMatchRecord {
+  std::uint64_t begin;
+  std::uint64_t end;
+  std::uint32_t distance;
+  std::uint32_t pattern_id;
+};
+static_assert(sizeof(ApproxMatchRecord) == 24);
+static_assert(sizeof(strmatch::Match) == 24 && offsetof(strmatch::Match, pattern_id) == 16);
+static_assert(sizeof(strmatch::ApproxEnd) == 16);
+static_assert(sizeof(strmatch::TextPosition) == 16 && offsetof(strmatch::TextPosition, offset) == 8);
+static_assert(sizeof(strmatch::CommonSubstringPair) == 32);
+static_assert(sizeof(strmatch::MaximalExactMatch) == 40);
+
+// Approximate matches to a structured array; with CIGARs, a copy with an object field "cigar".
+py::object approx_matches_array(std::span<const strmatch::ApproxMatch> matches, bool cigar) {
+  std::vector<ApproxMatchRecord> records;
+  records.reserve(matches.size());
+  for (const auto& m : matches) records.push_back({m.begin, m.end, m.distance, m.pattern_id});
+  py::array plain = owned_array(std::move(records), g_dtypes->approx_match);
+  if (!cigar) return plain;
+  py::module_ np = py::module_::import("numpy");
+  py::list descr;
+  for (const char* f : {"begin", "end"}) descr.append(py::make_tuple(f, "<u8"));
+  for (const char* f : {"distance", "pattern_id"}) descr.append(py::make_tuple(f, "<u4"));
+  descr.append(py::make_tuple("cigar", "O"));
+  py::object out = np.attr("empty")(matches.size(), "dtype"_a = descr);
+  for (const char* f : {"begin", "end", "distance", "pattern_id"}) out[py::str(f)] = plain[py::str(f)];
+  py::list cigars;
+  for (const auto& m : matches) cigars.append(py::str(m.cigar));
+  if (!matches.empty()) out[py::str("cigar")] = cigars;
+  return out;
+}
+
+// A Python callback given to a search: called (GIL taken) with one numpy batch at a time. An
+// exception stops the search and is raised again once the library returned; returning False stops
+// the search quietly.
+template <class Item>
+class Callback {
+ public:
+  using Convert = std::function<py::object(std::span<const Item>)>;
+  Callback(py::function fn, Convert convert) : fn_(std::move(fn)), convert_(std::move(convert)) {}
+  bool operator()(std::span<const Item> items) {
+    py::gil_scoped_acquire gil;
+    try {
+      py::object result = fn_(convert_(items));
+      return result.ptr() != Py_False;
+    } catch (py::error_already_set& e) {
+      error_.emplace(std::move(e));
+      return false;
+    }
+  }
+  // Raises the callback's exception, if any (call with the GIL held).
+  void rethrow() {
+    if (error_) {
+      py::error_already_set e = std::move(*error_);
+      error_.reset();
+      throw e;
+    }
+  }
+
+ private:
+  py::function fn_;
+  Convert convert_;
+  std::optional<py::error_already_set> error_;
+};
+
+py::object with_stats(py::object value, const strmatch::SearchStats& stats, bool return_stats) {
+  if (!return_stats) return value;
+  return py::make_tuple(std::move(value), py::cast(stats));
+}
+
+strmatch::Backend backend_arg(const std::string& name) { return strmatch::parse_backend(name); }
+
+// ---- exact search ------------------------------------------------------------------------------
+
+using strmatch::ExactSearcher;
+
+py::object exact_find_all(const ExactSearcher& s, py::handle text_obj, py::object callback,
+                          bool return_stats) {
+  Text text(text_obj);
+  if (!callback.is_none()) {
+    Callback<std::uint64_t> cb(callback.cast<py::function>(), [](std::span<const std::uint64_t> batch) {
+      return copied_array(batch, py::dtype::of<std::uint64_t>());
+    });
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = s.find_all(text.view(), [&](std::span<const std::uint64_t> b) { return cb(b); });
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<std::uint64_t> offsets;
+  const auto stats = maybe_released(text.release_gil(), [&] {
+    return s.find_all(text.view(), [&](std::span<const std::uint64_t> b) {
+      offsets.insert(offsets.end(), b.begin(), b.end());
+      return true;
+    });
+  });
+  return with_stats(owned_array(std::move(offsets)), stats, return_stats);
+}
+
+py::object exact_count(const ExactSearcher& s, py::handle text_obj, bool return_stats) {
+  Text text(text_obj);
+  const auto stats = maybe_released(text.release_gil(), [&] { return s.count(text.view()); });
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+// The file's occurrences to `sink`: a regular file through find_all_file / count_file (pread by
+// every worker), anything else (a pipe, a character device) streamed in blocks.
+template <class Searcher, class Sink>
+strmatch::SearchStats exact_file(const Searcher& s, const OpenFile& f, const Sink* sink) {
+  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
+  strmatch::io::FdSource source(f.fd(), false, f.name());
+  strmatch::StreamOptions opts;
+  opts.positions = sink != nullptr;
+  return s.find_all(
+      source,
+      [&](const strmatch::StreamBlock& block) {
+        return block.offsets.empty() || !sink || (*sink)(block.offsets);
+      },
+      opts);
+}
+
+py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, py::object callback,
+                               bool return_stats) {
+  OpenFile file(path);
+  if (!callback.is_none()) {
+    Callback<std::uint64_t> cb(callback.cast<py::function>(), [](std::span<const std::uint64_t> batch) {
+      return copied_array(batch, py::dtype::of<std::uint64_t>());
+    });
+    strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) { return cb(b); };
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = exact_file(s, file, &sink);
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<std::uint64_t> offsets;
+  strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
+    offsets.insert(offsets.end(), b.begin(), b.end());
+    return true;
+  };
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = exact_file(s, file, &sink);
+  }
+  return with_stats(owned_array(std::move(offsets)), stats, return_stats);
+}
+
+py::object exact_count_file(const ExactSearcher& s, const py::object& path, bool return_stats) {
+  OpenFile file(path);
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = exact_file<ExactSearcher, strmatch::OffsetSink>(s, file, nullptr);
+  }
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+// ---- pattern sets ------------------------------------------------------------------------------
+
+using strmatch::PatternSet;
+
+strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py::object ids,
+                                      const std::string& algorithm, const std::string& backend,
+                                      unsigned threads, bool case_insensitive, std::size_t chunk_bytes) {
+  std::vector<strmatch::Pattern> list;
+  if (PyUnicode_Check(patterns.ptr()) || PyBytes_Check(patterns.ptr())) {
+    throw py::type_error(
+        "strmatch: patterns must be an iterable of patterns (a list of bytes or str), not one " +
+        std::string(Py_TYPE(patterns.ptr())->tp_name));
+  }
+  for (py::handle item : py::iter(patterns)) {
+    Text t(item, "a pattern");
+    strmatch::Pattern p;
+    p.bytes = std::string(t.view());
+    p.id = static_cast<std::uint32_t>(list.size());
+    list.push_back(std::move(p));
+  }
+  if (!ids.is_none()) {
+    auto v = ids.cast<std::vector<std::uint32_t>>();
+    if (v.size() != list.size()) {
+      throw py::value_error("strmatch: ids has " + std::to_string(v.size()) + " entries for " +
+                            std::to_string(list.size()) + " patterns");
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) list[i].id = v[i];
+  }
+  if (!flags.is_none()) {
+    if (py::isinstance<py::int_>(flags)) {
+      const auto f = flags.cast<unsigned>();
+      if (f > 1) throw py::value_error("strmatch: unknown pattern flags " + std::to_string(f));
+      for (auto& p : list) p.flags = static_cast<strmatch::PatternFlags>(f);
+    } else {
+      auto v = flags.cast<std::vector<unsigned>>();
+      if (v.size() != list.size()) {
+        throw py::value_error("strmatch: flags has " + std::to_string(v.size()) + " entries for " +
+                              std::to_string(list.size()) + " patterns");
+      }
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] > 1) throw py::value_error("strmatch: unknown pattern flags " + std::to_string(v[i]));
+        list[i].flags = static_cast<strmatch::PatternFlags>(v[i]);
+      }
+    }
+  }
+  strmatch::PatternSetOptions opts;
+  opts.algorithm = algorithm;
+  opts.backend = backend_arg(backend);
+  opts.threads = threads;
+  opts.case_insensitive = case_insensitive;
+  opts.chunk_bytes = chunk_bytes;
+  py::gil_scoped_release unlocked;
+  return PatternSet(std::span<const strmatch::Pattern>(list), opts);
+}
+
+py::object set_find_all(const PatternSet& s, py::handle text_obj, py::object callback, bool return_stats) {
+  Text text(text_obj);
+  if (!callback.is_none()) {
+    Callback<strmatch::Match> cb(callback.cast<py::function>(), [](std::span<const strmatch::Match> batch) {
+      return copied_array(batch, g_dtypes->match);
+    });
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = s.find_all(text.view(), [&](std::span<const strmatch::Match> b) { return cb(b); });
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<strmatch::Match> matches;
+  const auto stats = maybe_released(text.release_gil(), [&] {
+    return s.find_all(text.view(), [&](std::span<const strmatch::Match> b) {
+      matches.insert(matches.end(), b.begin(), b.end());
+      return true;
+    });
+  });
+  return with_stats(owned_array(std::move(matches), g_dtypes->match), stats, return_stats);
+}
+
+py::object set_count(const PatternSet& s, py::handle text_obj, bool return_stats) {
+  Text text(text_obj);
+  const auto stats = maybe_released(text.release_gil(), [&] { return s.count(text.view()); });
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+py::object set_count_per_pattern(const PatternSet& s, py::handle text_obj, bool return_stats) {
+  Text text(text_obj);
+  auto counts = maybe_released(text.release_gil(), [&] { return s.count_per_pattern(text.view()); });
+  return with_stats(owned_array(std::move(counts.per_pattern)), counts.stats, return_stats);
+}
+
+template <class Sink>
+strmatch::SearchStats set_file(const PatternSet& s, const OpenFile& f, const Sink* sink) {
+  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
+  strmatch::io::FdSource source(f.fd(), false, f.name());
+  strmatch::MultiStreamOptions opts;
+  opts.mode = sink ? strmatch::MultiStreamMode::positions : strmatch::MultiStreamMode::count;
+  return s.find_all(
+      source,
+      [&](const strmatch::MultiStreamBlock& block) {
+        return block.matches.empty() || !sink || (*sink)(block.matches);
+      },
+      opts);
+}
+
+py::object set_find_all_file(const PatternSet& s, const py::object& path, py::object callback,
+                             bool return_stats) {
+  OpenFile file(path);
+  if (!callback.is_none()) {
+    Callback<strmatch::Match> cb(callback.cast<py::function>(), [](std::span<const strmatch::Match> batch) {
+      return copied_array(batch, g_dtypes->match);
+    });
+    strmatch::MatchSink sink = [&](std::span<const strmatch::Match> b) { return cb(b); };
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = set_file(s, file, &sink);
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<strmatch::Match> matches;
+  strmatch::MatchSink sink = [&](std::span<const strmatch::Match> b) {
+    matches.insert(matches.end(), b.begin(), b.end());
+    return true;
+  };
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = set_file(s, file, &sink);
+  }
+  return with_stats(owned_array(std::move(matches), g_dtypes->match), stats, return_stats);
+}
+
+py::object set_count_file(const PatternSet& s, const py::object& path, bool return_stats) {
+  OpenFile file(path);
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = set_file<strmatch::MatchSink>(s, file, nullptr);
+  }
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+// ---- approximate search ------------------------------------------------------------------------
+
+using strmatch::ApproxSearcher;
+
+int separator_arg(const py::object& sep) {
+  if (sep.is_none()) return -1;
+  if (py::isinstance<py::int_>(sep)) return sep.cast<int>();  // range checked by the library
+  Text t(sep, "separator");
+  if (t.view().size() != 1) throw py::value_error("strmatch: separator must be one byte or an int 0..255");
+  return static_cast<unsigned char>(t.view()[0]);
+}
+
+ApproxSearcher make_approx(py::handle patterns, std::uint32_t max_errors, const std::string& metric,
+                           const std::string& algorithm, const std::string& backend, unsigned threads,
+                           const py::object& separator, bool cigar, py::object best_limit,
+                           std::size_t chunk_bytes) {
+  strmatch::ApproxOptions opts;
+  opts.max_errors = max_errors;
+  opts.metric = strmatch::parse_approx_metric(metric);
+  opts.algorithm = algorithm;
+  opts.backend = backend_arg(backend);
+  opts.threads = threads;
+  opts.separator = separator_arg(separator);
+  opts.cigar = cigar;
+  opts.chunk_bytes = chunk_bytes;
+  if (!best_limit.is_none()) opts.best_limit = best_limit.cast<std::uint32_t>();
+  if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr())) {
+    Text t(patterns, "pattern");
+    std::string p(t.view());
+    py::gil_scoped_release unlocked;
+    return ApproxSearcher(std::string_view(p), opts);
+  }
+  std::vector<std::string> list;
+  for (py::handle item : py::iter(patterns)) list.emplace_back(Text(item, "a pattern").view());
+  py::gil_scoped_release unlocked;
+  return ApproxSearcher(std::span<const std::string>(list), opts);
+}
+
+py::object approx_find_all(const ApproxSearcher& s, py::handle text_obj, py::object callback,
+                           bool return_stats) {
+  Text text(text_obj);
+  const bool cigar = s.options().cigar;
+  if (!callback.is_none()) {
+    Callback<strmatch::ApproxMatch> cb(
+        callback.cast<py::function>(),
+        [cigar](std::span<const strmatch::ApproxMatch> b) { return approx_matches_array(b, cigar); });
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = s.find_all(text.view(), [&](std::span<const strmatch::ApproxMatch> b) { return cb(b); });
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<strmatch::ApproxMatch> matches;
+  const auto stats = maybe_released(text.release_gil(), [&] {
+    return s.find_all(text.view(), [&](std::span<const strmatch::ApproxMatch> b) {
+      matches.insert(matches.end(), b.begin(), b.end());
+      return true;
+    });
+  });
+  return with_stats(approx_matches_array(matches, cigar), stats, return_stats);
+}
+
+py::object approx_find_ends(const ApproxSearcher& s, py::handle text_obj, py::object callback,
+                            bool return_stats) {
+  Text text(text_obj);
+  if (!callback.is_none()) {
+    Callback<strmatch::ApproxEnd> cb(
+        callback.cast<py::function>(),
+        [](std::span<const strmatch::ApproxEnd> b) { return copied_array(b, g_dtypes->approx_end); });
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = s.find_ends(text.view(), [&](std::span<const strmatch::ApproxEnd> b) { return cb(b); });
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<strmatch::ApproxEnd> ends;
+  const auto stats = maybe_released(text.release_gil(), [&] {
+    return s.find_ends(text.view(), [&](std::span<const strmatch::ApproxEnd> b) {
+      ends.insert(ends.end(), b.begin(), b.end());
+      return true;
+    });
+  });
+  return with_stats(owned_array(std::move(ends), g_dtypes->approx_end), stats, return_stats);
+}
+
+template <class F>
+py::object approx_counter(py::handle text_obj, bool return_stats, F&& f) {
+  Text text(text_obj);
+  const auto stats = maybe_released(text.release_gil(), [&] { return f(text.view()); });
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+py::object approx_best(const ApproxSearcher& s, py::handle text_obj, bool ends, bool return_stats) {
+  Text text(text_obj);
+  std::vector<strmatch::ApproxEnd> found;
+  strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> b) {
+    found.insert(found.end(), b.begin(), b.end());
+    return true;
+  };
+  auto best = maybe_released(text.release_gil(), [&] { return s.best(text.view(), ends ? &sink : nullptr); });
+  py::object distance = owned_array(std::move(best.distance));
+  py::object value =
+      ends ? py::object(py::make_tuple(distance, owned_array(std::move(found), g_dtypes->approx_end)))
+           : distance;
+  return with_stats(value, best.stats, return_stats);
+}
+
+template <class Sink>
+strmatch::SearchStats approx_file(const ApproxSearcher& s, const OpenFile& f, const Sink* sink) {
+  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
+  strmatch::io::FdSource source(f.fd(), false, f.name());
+  strmatch::ApproxStreamOptions opts;
+  opts.positions = sink != nullptr;
+  return s.find_all(
+      source,
+      [&](const strmatch::ApproxStreamBlock& block) {
+        return block.matches.empty() || !sink || (*sink)(block.matches);
+      },
+      opts);
+}
+
+py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path, py::object callback,
+                                bool return_stats) {
+  OpenFile file(path);
+  const bool cigar = s.options().cigar;
+  if (!callback.is_none()) {
+    Callback<strmatch::ApproxMatch> cb(
+        callback.cast<py::function>(),
+        [cigar](std::span<const strmatch::ApproxMatch> b) { return approx_matches_array(b, cigar); });
+    strmatch::ApproxMatchSink sink = [&](std::span<const strmatch::ApproxMatch> b) { return cb(b); };
+    strmatch::SearchStats stats;
+    {
+      py::gil_scoped_release unlocked;
+      stats = approx_file(s, file, &sink);
+    }
+    cb.rethrow();
+    return py::cast(stats);
+  }
+  std::vector<strmatch::ApproxMatch> matches;
+  strmatch::ApproxMatchSink sink = [&](std::span<const strmatch::ApproxMatch> b) {
+    matches.insert(matches.end(), b.begin(), b.end());
+    return true;
+  };
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = approx_file(s, file, &sink);
+  }
+  return with_stats(approx_matches_array(matches, cigar), stats, return_stats);
+}
+
+py::object approx_count_file(const ApproxSearcher& s, const py::object& path, bool return_stats) {
+  OpenFile file(path);
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = approx_file<strmatch::ApproxMatchSink>(s, file, nullptr);
+  }
+  if (!return_stats) return py::int_(stats.occurrences);
+  return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
+}
+
+// ---- common substrings -------------------------------------------------------------------------
+
+strmatch::CommonSubstringOptions common_options(const std::string& algorithm, const std::string& backend,
+                                                unsigned threads) {
+  strmatch::CommonSubstringOptions opts;
+  opts.algorithm = algorithm;
+  opts.backend = backend_arg(backend);
+  opts.threads = threads;
+  return opts;
+}
+
+py::object longest_common(py::handle a_obj, py::handle b_obj, bool pairs, const std::string& algorithm,
+                          const std::string& backend, unsigned threads) {
+  TextListArg a(a_obj, "a"), b(b_obj, "b");
+  std::vector<strmatch::CommonSubstringPair> found;
+  strmatch::CommonPairSink sink;
+  if (pairs) {
+    sink = [&](std::span<const strmatch::CommonSubstringPair> batch) {
+      found.insert(found.end(), batch.begin(), batch.end());
+      return true;
+    };
+  }
+  const auto opts = common_options(algorithm, backend, threads);
+  strmatch::LongestCommonSubstring r;
+  {
+    py::gil_scoped_release unlocked;
+    r = strmatch::longest_common_substring(a.list(), b.list(), sink, opts);
+  }
+  py::object result = py::module_::import("strmatch")
+                          .attr("CommonSubstringResult")(
+                              r.length, r.count, r.pairs,
+                              pairs ? py::object(owned_array(std::move(found), g_dtypes->pair)) : py::none(),
+                              py::cast(r.stats));
+  return result;
+}
+
+py::object maximal_matches(py::handle a_obj, py::handle b_obj, std::uint64_t min_length, bool unique,
+                           const std::string& algorithm, const std::string& backend, unsigned threads,
+                           bool return_stats) {
+  TextListArg a(a_obj, "a"), b(b_obj, "b");
+  std::vector<strmatch::MaximalExactMatch> found;
+  strmatch::MaximalMatchOptions match;
+  match.min_length = min_length;
+  match.unique = unique;
+  const auto opts = common_options(algorithm, backend, threads);
+  strmatch::SearchStats stats;
+  {
+    py::gil_scoped_release unlocked;
+    stats = strmatch::maximal_exact_matches(
+        a.list(), b.list(), match,
+        [&](std::span<const strmatch::MaximalExactMatch> batch) {
+          found.insert(found.end(), batch.begin(), batch.end());
+          return true;
+        },
+        opts);
+  }
+  return with_stats(owned_array(std::move(found), g_dtypes->mem), stats, return_stats);
+}
+
+py::object longest_shared(py::handle texts_obj, std::uint32_t min_texts, const std::string& algorithm,
+                          const std::string& backend, unsigned threads, bool return_stats) {
+  TextListArg texts(texts_obj, "texts");
+  struct Found {
+    std::uint64_t length;
+    std::vector<strmatch::TextPosition> occurrences;
+  };
+  std::vector<Found> found;
+  const auto opts = common_options(algorithm, backend, threads);
+  strmatch::SharedSubstrings r;
+  {
+    py::gil_scoped_release unlocked;
+    r = strmatch::longest_shared_substring(
+        texts.list(), min_texts,
+        [&](const strmatch::SharedSubstring& s) {
+          found.push_back({s.length, {s.occurrences.begin(), s.occurrences.end()}});
+          return true;
+        },
+        opts);
+  }
+  py::list strings;
+  for (auto& f : found) strings.append(owned_array(std::move(f.occurrences), g_dtypes->position));
+  py::object value = py::make_tuple(r.length, strings);
+  return with_stats(value, r.stats, return_stats);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_strmatch, m) {
+  m.doc() = "strmatch's compiled core; import strmatch (the package) instead.";
+
+  // Docstrings: one source, the typing stub strmatch/__init__.pyi (read by strmatch._docstrings);
+  // kept for the process's life (pybind11 keeps pointers to some of them).
+  auto* docs = new std::map<std::string, std::string>;
+  try {
+    py::dict loaded = py::module_::import("strmatch._docstrings").attr("load")();
+    for (auto item : loaded) (*docs)[item.first.cast<std::string>()] = item.second.cast<std::string>();
+  } catch (py::error_already_set&) {
+    // Without the stub (a bare extension), help() shows the signatures only.
+  }
+  const auto D = [docs](const std::string& key) -> const char* {
+    const auto it = docs->find(key);
+    return it == docs->end() ? nullptr : it->second.c_str();
+  };
+
+  g_error = PyErr_NewExceptionWithDoc("strmatch.Error", D("Error"), PyExc_RuntimeError, nullptr);
+  g_backend_unavailable =
+      PyErr_NewExceptionWithDoc("strmatch.BackendUnavailable", D("BackendUnavailable"), g_error, nullptr);
+  py::tuple mem_bases = py::make_tuple(py::handle(g_error), py::handle(PyExc_MemoryError));
+  g_insufficient_memory = PyErr_NewExceptionWithDoc("strmatch.InsufficientMemory", D("InsufficientMemory"),
+                                                    mem_bases.ptr(), nullptr);
+  m.attr("Error") = py::handle(g_error);
+  m.attr("BackendUnavailable") = py::handle(g_backend_unavailable);
+  m.attr("InsufficientMemory") = py::handle(g_insufficient_memory);
+  py::register_exception_translator(translate);
+
+  g_dtypes = new Dtypes;
+  g_dtypes->match = make_dtype({"begin", "end", "pattern_id"}, {"<u8", "<u8", "<u4"}, {0, 8, 16}, 24);
+  g_dtypes->approx_match = make_dtype({"begin", "end", "distance", "pattern_id"},
+                                      {"<u8", "<u8", "<u4", "<u4"}, {0, 8, 16, 20}, 24);
+  g_dtypes->approx_end = make_dtype({"end", "distance", "pattern_id"}, {"<u8", "<u4", "<u4"}, {0, 8, 12}, 16);
+  g_dtypes->pair = make_dtype({"a_text", "a_offset", "b_text", "b_offset"}, {"<u4", "<u8", "<u4", "<u8"},
+                              {0, 8, 16, 24}, 32);
+  g_dtypes->mem = make_dtype({"a_text", "a_offset", "b_text", "b_offset", "length"},
+                             {"<u4", "<u8", "<u4", "<u8", "<u8"}, {0, 8, 16, 24, 32}, 40);
+  g_dtypes->position = make_dtype({"text", "offset"}, {"<u4", "<u8"}, {0, 8}, 16);
+  m.attr("MATCH_DTYPE") = g_dtypes->match;
+  m.attr("APPROX_MATCH_DTYPE") = g_dtypes->approx_match;
+  m.attr("APPROX_END_DTYPE") = g_dtypes->approx_end;
+  m.attr("PAIR_DTYPE") = g_dtypes->pair;
+  m.attr("MAXIMAL_MATCH_DTYPE") = g_dtypes->mem;
+  m.attr("POSITION_DTYPE") = g_dtypes->position;
+  m.attr("NO_DISTANCE") = py::int_(strmatch::kNoDistance);
+  m.attr("CASE_INSENSITIVE") = py::int_(static_cast<int>(strmatch::PatternFlags::case_insensitive));
+  m.attr("RELEASE_GIL_BYTES") = py::int_(kReleaseBytes);
+
+  py::class_<strmatch::SearchStats>(m, "SearchStats", D("SearchStats"))
+      .def_readonly("bytes", &strmatch::SearchStats::bytes, D("SearchStats.bytes"))
+      .def_readonly("occurrences", &strmatch::SearchStats::occurrences, D("SearchStats.occurrences"))
+      .def_readonly("seconds", &strmatch::SearchStats::seconds, D("SearchStats.seconds"))
+      .def_readonly("algorithm", &strmatch::SearchStats::algorithm, D("SearchStats.algorithm"))
+      .def_property_readonly(
+          "backend",
+          [](const strmatch::SearchStats& s) { return std::string(strmatch::to_string(s.backend)); },
+          D("SearchStats.backend"))
+      .def_readonly("threads", &strmatch::SearchStats::threads, D("SearchStats.threads"))
+      .def_readonly("stopped_early", &strmatch::SearchStats::stopped_early, D("SearchStats.stopped_early"))
+      .def_readonly("note", &strmatch::SearchStats::note, D("SearchStats.note"))
+      .def_readonly("cells", &strmatch::SearchStats::cells, D("SearchStats.cells"))
+      .def_property_readonly("gbps", &strmatch::SearchStats::gbps, D("SearchStats.gbps"))
+      .def_property_readonly("gcups", &strmatch::SearchStats::gcups, D("SearchStats.gcups"))
+      .def(
+          "__repr__",
+          [](const strmatch::SearchStats& s) {
+            return py::str(
+                       "SearchStats(bytes={}, occurrences={}, seconds={:.6f}, algorithm='{}', backend='{}', "
+                       "threads={}, stopped_early={}, note='{}', cells={})")
+                .format(s.bytes, s.occurrences, s.seconds, s.algorithm, strmatch::to_string(s.backend),
+                        s.threads, s.stopped_early, s.note, s.cells);
+          },
+          D("SearchStats.__repr__"));
+
+  py::class_<strmatch::PatternSetStats>(m, "PatternSetStats", D("PatternSetStats"))
+      .def_readonly("algorithm", &strmatch::PatternSetStats::algorithm, D("PatternSetStats.algorithm"))
+      .def_readonly("patterns", &strmatch::PatternSetStats::patterns, D("PatternSetStats.patterns"))
+      .def_readonly("shortest", &strmatch::PatternSetStats::shortest, D("PatternSetStats.shortest"))
+      .def_readonly("longest", &strmatch::PatternSetStats::longest, D("PatternSetStats.longest"))
+      .def_readonly("pattern_bytes", &strmatch::PatternSetStats::pattern_bytes,
+                    D("PatternSetStats.pattern_bytes"))
+      .def_readonly("compile_seconds", &strmatch::PatternSetStats::compile_seconds,
+                    D("PatternSetStats.compile_seconds"))
+      .def_readonly("memory_bytes", &strmatch::PatternSetStats::memory_bytes,
+                    D("PatternSetStats.memory_bytes"))
+      .def_readonly("hot_bytes", &strmatch::PatternSetStats::hot_bytes, D("PatternSetStats.hot_bytes"))
+      .def_readonly("fast_memory_bytes", &strmatch::PatternSetStats::fast_memory_bytes,
+                    D("PatternSetStats.fast_memory_bytes"))
+      .def_readonly("fits_in_fast_memory", &strmatch::PatternSetStats::fits_in_fast_memory,
+                    D("PatternSetStats.fits_in_fast_memory"))
+      .def_readonly("detail", &strmatch::PatternSetStats::detail, D("PatternSetStats.detail"))
+      .def_readonly("gpu_algorithm", &strmatch::PatternSetStats::gpu_algorithm,
+                    D("PatternSetStats.gpu_algorithm"))
+      .def_readonly("gpu_memory_bytes", &strmatch::PatternSetStats::gpu_memory_bytes,
+                    D("PatternSetStats.gpu_memory_bytes"))
+      .def_readonly("gpu_detail", &strmatch::PatternSetStats::gpu_detail, D("PatternSetStats.gpu_detail"))
+      .def(
+          "__repr__",
+          [](const strmatch::PatternSetStats& s) {
+            return py::
+                str("PatternSetStats(algorithm='{}', patterns={}, shortest={}, longest={}, memory_bytes={}, "
+                    "compile_seconds={:.6f}, gpu_algorithm='{}')")
+                    .format(s.algorithm, s.patterns, s.shortest, s.longest, s.memory_bytes, s.compile_seconds,
+                            s.gpu_algorithm);
+          },
+          D("PatternSetStats.__repr__"));
+
+  // -- ExactSearcher
+  py::class_<ExactSearcher>(m, "ExactSearcher", D("ExactSearcher"))
+      .def(py::init([](py::handle pattern, const std::string& algorithm, const std::string& backend,
+                       unsigned threads, std::size_t chunk_bytes) {
+             Text p(pattern, "pattern");
+             strmatch::ExactOptions opts;
+             opts.algorithm = algorithm;
+             opts.backend = backend_arg(backend);
+             opts.threads = threads;
+             opts.chunk_bytes = chunk_bytes;
+             return ExactSearcher(p.view(), opts);
+           }),
+           py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+           py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u)
+      .def_property_readonly(
+          "pattern", [](const ExactSearcher& s) { return py::bytes(std::string(s.pattern())); },
+          D("ExactSearcher.pattern"))
+      .def_property_readonly(
+          "algorithm", [](const ExactSearcher& s) { return s.options().algorithm; },
+          D("ExactSearcher.algorithm"))
+      .def_property_readonly(
+          "backend",
+          [](const ExactSearcher& s) { return std::string(strmatch::to_string(s.options().backend)); },
+          D("ExactSearcher.backend"))
+      .def_property_readonly(
+          "threads", [](const ExactSearcher& s) { return s.options().threads; }, D("ExactSearcher.threads"))
+      .def("count", &exact_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
+           D("ExactSearcher.count"))
+      .def("find_all", &exact_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+           py::arg("return_stats") = false, D("ExactSearcher.find_all"))
+      .def("find_all_file", &exact_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+           py::kw_only(), py::arg("return_stats") = false, D("ExactSearcher.find_all_file"))
+      .def("count_file", &exact_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
+           D("ExactSearcher.count_file"));
+
+  // -- PatternSet
+  py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
+      .def(py::init(&make_pattern_set), py::arg("patterns"), py::kw_only(), py::arg("flags") = py::none(),
+           py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+           py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u)
+      .def("__len__", &PatternSet::size, D("PatternSet.__len__"))
+      .def_property_readonly("stats", &PatternSet::stats, D("PatternSet.stats"))
+      .def_property_readonly(
+          "algorithm", [](const PatternSet& s) { return s.options().algorithm; }, D("PatternSet.algorithm"))
+      .def_property_readonly(
+          "backend",
+          [](const PatternSet& s) { return std::string(strmatch::to_string(s.options().backend)); },
+          D("PatternSet.backend"))
+      .def_property_readonly(
+          "threads", [](const PatternSet& s) { return s.options().threads; }, D("PatternSet.threads"))
+      .def("count", &set_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
+           D("PatternSet.count"))
+      .def("count_per_pattern", &set_count_per_pattern, py::arg("text"), py::kw_only(),
+           py::arg("return_stats") = false, D("PatternSet.count_per_pattern"))
+      .def("find_all", &set_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+           py::arg("return_stats") = false, D("PatternSet.find_all"))
+      .def("find_all_file", &set_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+           py::kw_only(), py::arg("return_stats") = false, D("PatternSet.find_all_file"))
+      .def("count_file", &set_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
+           D("PatternSet.count_file"));
+
+  // -- ApproxSearcher
+  py::class_<ApproxSearcher>(m, "ApproxSearcher", D("ApproxSearcher"))
+      .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors"),
+           py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+           py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
+           py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u)
+      .def("__len__", &ApproxSearcher::size, D("ApproxSearcher.__len__"))
+      .def_property_readonly(
+          "patterns",
+          [](const ApproxSearcher& s) {
+            py::list out;
+            for (std::size_t i = 0; i < s.size(); ++i) out.append(py::bytes(std::string(s.pattern(i))));
+            return out;
+          },
+          D("ApproxSearcher.patterns"))
+      .def_property_readonly(
+          "max_errors", [](const ApproxSearcher& s) { return s.options().max_errors; },
+          D("ApproxSearcher.max_errors"))
+      .def_property_readonly(
+          "metric",
+          [](const ApproxSearcher& s) { return std::string(strmatch::to_string(s.options().metric)); },
+          D("ApproxSearcher.metric"))
+      .def_property_readonly(
+          "algorithm", [](const ApproxSearcher& s) { return s.options().algorithm; },
+          D("ApproxSearcher.algorithm"))
+      .def_property_readonly("cpu_algorithm", &ApproxSearcher::cpu_algorithm,
+                             D("ApproxSearcher.cpu_algorithm"))
+      .def_property_readonly("gpu_algorithm", &ApproxSearcher::gpu_algorithm,
+                             D("ApproxSearcher.gpu_algorithm"))
+      .def("find_all", &approx_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+           py::arg("return_stats") = false, D("ApproxSearcher.find_all"))
+      .def(
+          "count",
+          [](const ApproxSearcher& s, py::handle text, bool rs) {
+            return approx_counter(text, rs, [&](std::string_view t) { return s.count(t); });
+          },
+          py::arg("text"), py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.count"))
+      .def("find_ends", &approx_find_ends, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+           py::arg("return_stats") = false, D("ApproxSearcher.find_ends"))
+      .def(
+          "count_ends",
+          [](const ApproxSearcher& s, py::handle text, bool rs) {
+            return approx_counter(text, rs, [&](std::string_view t) { return s.count_ends(t); });
+          },
+          py::arg("text"), py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.count_ends"))
+      .def("best", &approx_best, py::arg("text"), py::kw_only(), py::arg("ends") = false,
+           py::arg("return_stats") = false, D("ApproxSearcher.best"))
+      .def("find_all_file", &approx_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+           py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.find_all_file"))
+      .def("count_file", &approx_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
+           D("ApproxSearcher.count_file"));
+
+  m.def(
+      "align",
+      [](py::handle pattern, py::handle text, const std::string& mode, bool cigar) {
+        Text p(pattern, "pattern"), t(text);
+        const auto md = strmatch::parse_approx_mode(mode);
+        strmatch::ApproxAlignment a;
+        {
+          py::gil_scoped_release unlocked;
+          a = strmatch::align(p.view(), t.view(), md, cigar);
+        }
+        return py::module_::import("strmatch")
+            .attr("Alignment")(a.distance, a.begin, a.end, cigar ? py::object(py::str(a.cigar)) : py::none());
+      },
+      py::arg("pattern"), py::arg("text"), py::kw_only(), py::arg("mode") = "infix", py::arg("cigar") = false,
+      D("align"));
+
+  // -- common substrings
+  m.def("longest_common_substring", &longest_common, py::arg("a"), py::arg("b"), py::kw_only(),
+        py::arg("pairs") = false, py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+        py::arg("threads") = 0u, D("longest_common_substring"));
+  m.def("maximal_exact_matches", &maximal_matches, py::arg("a"), py::arg("b"), py::kw_only(),
+        py::arg("min_length") = 20u, py::arg("unique") = false, py::arg("algorithm") = "auto",
+        py::arg("backend") = "cpu", py::arg("threads") = 0u, py::arg("return_stats") = false,
+        D("maximal_exact_matches"));
+  m.def("longest_shared_substring", &longest_shared, py::arg("texts"), py::arg("min_texts"), py::kw_only(),
+        py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u,
+        py::arg("return_stats") = false, D("longest_shared_substring"));
+
+  // -- names and build facts
+  m.def(
+      "exact_algorithms", [](const std::string& b) { return strmatch::exact_algorithms(backend_arg(b)); },
+      py::arg("backend") = "cpu", D("exact_algorithms"));
+  m.def(
+      "pattern_set_algorithms",
+      [](const std::string& b) { return strmatch::pattern_set_algorithms(backend_arg(b)); },
+      py::arg("backend") = "cpu", D("pattern_set_algorithms"));
+  m.def(
+      "approx_algorithms", [](const std::string& b) { return strmatch::approx_algorithms(backend_arg(b)); },
+      py::arg("backend") = "cpu", D("approx_algorithms"));
+  m.def(
+      "common_substring_algorithms",
+      [](const std::string& b) { return strmatch::common_substring_algorithms(backend_arg(b)); },
+      py::arg("backend") = "cpu", D("common_substring_algorithms"));
+  m.def(
+      "build_info",
+      [] {
+        const auto info = strmatch::build_info();
+        return py::dict("version"_a = info.version, "cuda_compiled"_a = info.cuda_compiled,
+                        "simd_level"_a = info.simd_level);
+      },
+      D("build_info"));
+  m.def(
+      "cuda_available",
+      [] {
+        std::string why;
+        const bool ok = strmatch::cuda::available(&why);
+        return py::make_tuple(ok, why);
+      },
+      D("cuda_available"));
+}

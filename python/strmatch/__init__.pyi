@@ -1,0 +1,547 @@
+"""strmatch: exact search, pattern sets, approximate search and common substrings on the CPU
+(SIMD, all cores) and NVIDIA GPUs, from Python.
+
+Texts are bytes. A text argument is any object with the buffer protocol (bytes, bytearray,
+memoryview, numpy arrays, mmap.mmap), searched in place: never copied, held (its buffer exported,
+so a bytearray cannot be resized) until the call returns. Multi-byte numpy arrays are searched as
+their raw bytes. A str is searched as its UTF-8 encoding (CPython caches that encoding in the str
+object: no copy after the first use), so offsets are UTF-8 byte offsets, not character indices.
+
+Every occurrence is reported, overlapping ones included ("aa" in "aaaa": 0, 1, 2), with 64-bit
+byte offsets, in increasing order, whatever the backend, thread count or chunk size.
+
+The GIL is released while the library searches a text of RELEASE_GIL_BYTES (4096) bytes or more
+and during every file search, alignment and common-substring computation, so several Python
+threads search at once (every method is thread-safe). Below that size a search takes less time
+than releasing and taking back the GIL.
+
+Errors: ValueError (bad arguments: an empty pattern, an unknown algorithm or backend, k >= m),
+TypeError (a text that is neither bytes-like nor str), OSError (files: FileNotFoundError,
+IsADirectoryError, ..., and "file changed during the search"), BackendUnavailable (backend='cuda'
+where no GPU is usable or CUDA was not compiled), InsufficientMemory (a MemoryError).
+
+See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from typing import Callable, Iterable, Iterator, Literal, NamedTuple, Sequence, overload
+
+import numpy
+import numpy.typing as npt
+
+Text = bytes | bytearray | memoryview | mmap.mmap | npt.NDArray[numpy.generic] | str
+"""A text: a bytes-like object (searched in place) or a str (its UTF-8 bytes)."""
+PathLike = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+BackendName = Literal["cpu", "cuda", "auto"]
+OffsetArray = npt.NDArray[numpy.uint64]
+StructuredArray = npt.NDArray[numpy.void]
+
+__version__: str
+RELEASE_GIL_BYTES: int
+"""Texts of at least this many bytes are searched with the GIL released (4096)."""
+NO_DISTANCE: int
+"""ApproxSearcher.best()'s distance where a pattern has no end (2**32 - 1)."""
+CASE_INSENSITIVE: int
+"""PatternSet flag: ASCII case-insensitive ('A'..'Z' equal 'a'..'z'; other bytes exact)."""
+MATCH_DTYPE: numpy.dtype
+"""PatternSet matches: begin (uint64), end (uint64), pattern_id (uint32); 24 bytes a record."""
+APPROX_MATCH_DTYPE: numpy.dtype
+"""ApproxSearcher matches: begin, end (uint64), distance, pattern_id (uint32)."""
+APPROX_END_DTYPE: numpy.dtype
+"""ApproxSearcher ends: end (uint64), distance, pattern_id (uint32)."""
+PAIR_DTYPE: numpy.dtype
+"""Longest common substring start pairs: a_text (uint32), a_offset (uint64), b_text, b_offset."""
+MAXIMAL_MATCH_DTYPE: numpy.dtype
+"""Maximal exact matches: a_text, a_offset, b_text, b_offset, length (uint64)."""
+POSITION_DTYPE: numpy.dtype
+"""A place in a list of texts: text (uint32 index), offset (uint64)."""
+
+class Error(RuntimeError):
+    """Base of strmatch's own errors (bad arguments raise ValueError, files OSError)."""
+
+class BackendUnavailable(Error):
+    """An explicitly requested backend cannot run here: backend='cuda' without a usable GPU, a
+    build without CUDA, or any CUDA error. backend='auto' never raises it: it falls back to the
+    CPU and says why in SearchStats.note."""
+
+class InsufficientMemory(Error, MemoryError):
+    """The input needs more host or device memory than there is; raised before any work, the
+    message says how much it needs."""
+
+class SearchStats:
+    """What one search did (read-only; the C++ strmatch::SearchStats). Returned by the methods
+    called with return_stats=True and by the callback forms of find_all."""
+
+    bytes: int
+    """Text bytes scanned, each byte once."""
+    occurrences: int
+    """Occurrences (matches, ends) delivered or counted."""
+    seconds: float
+    """Wall-clock seconds of the library call (the Python call around it excluded)."""
+    algorithm: str
+    """The algorithm that ran (never 'auto')."""
+    backend: str
+    """'cpu' or 'cuda': where the search ran."""
+    threads: int
+    """Worker threads used."""
+    stopped_early: bool
+    """A callback returned False or raised."""
+    note: str
+    """Why backend='auto' chose as it did, or another remark; may be empty."""
+    cells: int
+    """Approximate search: dynamic-programming cells, m x bytes summed over the patterns; else 0."""
+    @property
+    def gbps(self) -> float:
+        """Throughput, 10**9 bytes per second (0 when seconds is 0)."""
+    @property
+    def gcups(self) -> float:
+        """10**9 DP cells per second (GCUPS; approximate search)."""
+
+class PatternSetStats:
+    """What compiling a PatternSet produced (read-only)."""
+
+    algorithm: str
+    """The CPU algorithm chosen (never 'auto'; empty when the set has only a GPU compilation)."""
+    patterns: int
+    """Number of patterns, duplicates included."""
+    shortest: int
+    """Shortest pattern length, bytes."""
+    longest: int
+    """Longest pattern length, bytes."""
+    pattern_bytes: int
+    """Sum of the pattern lengths, bytes."""
+    compile_seconds: float
+    """Wall-clock seconds of the compilation."""
+    memory_bytes: int
+    """Bytes of the compiled form the scan reads."""
+    hot_bytes: int
+    """Bytes of the structure touched on every text byte."""
+    fast_memory_bytes: int
+    """The per-core L2 cache size, bytes (0 when unknown)."""
+    fits_in_fast_memory: bool
+    """hot_bytes fits in fast_memory_bytes."""
+    detail: str
+    """Algorithm-specific facts, e.g. 'states=1234 classes=40'."""
+    gpu_algorithm: str
+    """The GPU compilation's algorithm, empty when none."""
+    gpu_memory_bytes: int
+    """Device memory of the GPU compilation, bytes."""
+    gpu_detail: str
+    """Algorithm-specific facts of the GPU compilation."""
+
+class ExactSearcher:
+    """One pattern compiled for exact search: compile once, search many texts, from many threads.
+
+    An occurrence is an offset i with text[i:i+m] == pattern (m = len(pattern)); every one is
+    reported, overlapping ones included: ExactSearcher(b"aa").find_all(b"aaaa") is [0, 1, 2].
+
+    Algorithms (exact_algorithms()): 'auto' (the fastest for the pattern, by measured rules),
+    'naive', 'kmp' (Knuth, Morris, Pratt 1977), 'horspool' (Horspool 1980), 'sunday' (Sunday's
+    Quick Search, 1990), 'shift-or' (Baeza-Yates, Gonnet 1992), 'bndm' (Navarro, Raffinot 1998),
+    'simd' (a two-byte SIMD filter and verification, AVX-512BW/AVX2/SSE2 chosen at run time, after
+    Song, Lu, Luo and Wang's SIMD and multithreaded exact matching). On the GPU (backend='cuda'):
+    'tile-filter' (the default) and 'sunday' (Xu and Zhu, "A fast string matching algorithm
+    accelerated by the GPU"). O(n) for the filter and automaton algorithms on typical input.
+
+    Args:
+        pattern: the bytes to find (bytes-like or str, UTF-8); at least one byte.
+        algorithm: a name from exact_algorithms(backend).
+        backend: 'cpu' (default), 'cuda', or 'auto' (the GPU when usable and the text large
+            enough, else the CPU with a note in SearchStats.note).
+        threads: CPU worker threads; 0 (default) means every hardware thread (1024 at most).
+        chunk_bytes: bytes of text one chunk owns (0: 1 MiB); results never depend on it.
+
+    Raises:
+        ValueError: empty pattern, unknown algorithm or backend name, threads > 1024.
+        BackendUnavailable: backend='cuda' and no GPU is usable.
+
+    Example:
+        >>> s = strmatch.ExactSearcher(b"GGATCC")
+        >>> s.count(b"xxGGATCCyyGGATCC")
+        2
+        >>> s.find_all(b"xxGGATCCyyGGATCC")
+        array([ 2, 10], dtype=uint64)
+    """
+
+    def __init__(
+        self,
+        pattern: Text,
+        *,
+        algorithm: str = "auto",
+        backend: BackendName = "cpu",
+        threads: int = 0,
+        chunk_bytes: int = 0,
+    ) -> None: ...
+    @property
+    def pattern(self) -> bytes:
+        """The pattern's bytes."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm asked for (possibly 'auto'; SearchStats.algorithm says which ran)."""
+    @property
+    def backend(self) -> str:
+        """The backend asked for: 'cpu', 'cuda' or 'auto'."""
+    @property
+    def threads(self) -> int:
+        """The thread count asked for (0: every hardware thread)."""
+    @overload
+    def count(self, text: Text) -> int: ...
+    @overload
+    def count(self, text: Text, *, return_stats: Literal[True]) -> tuple[int, SearchStats]: ...
+    def count(self, text: Text, *, return_stats: bool = False) -> int | tuple[int, SearchStats]:
+        """The number of occurrences in text, without materialising any offset.
+
+        Returns an int, or (int, SearchStats) with return_stats=True.
+        Raises TypeError for a text that is neither bytes-like nor str.
+        """
+    @overload
+    def find_all(self, text: Text, callback: None = None) -> OffsetArray: ...
+    @overload
+    def find_all(
+        self, text: Text, callback: None = None, *, return_stats: Literal[True]
+    ) -> tuple[OffsetArray, SearchStats]: ...
+    @overload
+    def find_all(self, text: Text, callback: Callable[[OffsetArray], bool | None]) -> SearchStats: ...
+    def find_all(self, text: Text, callback=None, *, return_stats: bool = False):
+        """Every occurrence's offset in text, increasing.
+
+        Without a callback: a 1-D numpy array of dtype uint64 (8 bytes per occurrence, so a text
+        dense with occurrences gives a large array: use the callback or finditer() then).
+        With a callback: callback(batch) is called with consecutive 1-D uint64 arrays of at most
+        131,072 offsets (each its own copy, safe to keep), in order, on the calling thread, the
+        GIL held; returning False stops the search; an exception raised by the callback stops the
+        search and propagates from find_all. Returns the SearchStats then.
+        """
+    def finditer(self, text: Text, *, max_pending: int = 4) -> Iterator[OffsetArray]:
+        """The offsets of find_all(text) as a stream of uint64 batches (at most 131,072 each): the
+        search runs in a background thread, at most max_pending batches ahead of the consumer, so
+        memory stays bounded however many occurrences there are. Leaving the loop early (break,
+        close(), garbage collection) stops the search. The search's exceptions are raised from
+        the loop."""
+    @overload
+    def find_all_file(self, path: PathLike, callback: None = None) -> OffsetArray: ...
+    @overload
+    def find_all_file(
+        self, path: PathLike, callback: None = None, *, return_stats: Literal[True]
+    ) -> tuple[OffsetArray, SearchStats]: ...
+    @overload
+    def find_all_file(self, path: PathLike, callback: Callable[[OffsetArray], bool | None]) -> SearchStats: ...
+    def find_all_file(self, path: PathLike, callback=None, *, return_stats: bool = False):
+        """find_all() over the bytes of the file at path, read by the library (a regular file:
+        every worker preads its own chunks, no mapping, memory bounded; a pipe or device: read in
+        blocks). The GIL is released throughout.
+
+        Raises OSError (FileNotFoundError, IsADirectoryError, PermissionError, ...; OSError
+        'file changed during the search' when the file shrinks meanwhile).
+        """
+    @overload
+    def count_file(self, path: PathLike) -> int: ...
+    @overload
+    def count_file(self, path: PathLike, *, return_stats: Literal[True]) -> tuple[int, SearchStats]: ...
+    def count_file(self, path: PathLike, *, return_stats: bool = False) -> int | tuple[int, SearchStats]:
+        """count() over the bytes of the file at path (as find_all_file). Raises OSError."""
+
+class PatternSet:
+    """A set of patterns compiled once, then used to scan any number of texts from many threads.
+
+    An occurrence is (begin, pattern_id) with text[begin:begin+m] equal to a pattern of length m
+    with that id (under its flags). Every occurrence of every pattern is reported: overlapping ones,
+    patterns nested in others and duplicates (each with its id). Matches are ordered by (begin,
+    pattern_id).
+
+    Algorithms (pattern_set_algorithms()): 'auto' (by the set's size and shape), 'naive',
+    'aho-corasick' (Aho and Corasick, "Efficient string matching: an aid to bibliographic search",
+    1975), 'm-bndm' (multi-pattern BNDM, Navarro and Raffinot; Zhao and Wu's "Research on Multiple
+    Pattern String Matching with Bit-parallelism Based on GPU"), 'teddy' (Hyperscan's SIMD
+    nibble-mask filter), 'fdr' (Hyperscan's bucketed shift-or, Wang et al., NSDI 2019). On the GPU:
+    'qgram-filter' and 'm-bndm'.
+
+    Args:
+        patterns: an iterable of patterns, each bytes-like or str (UTF-8), at least one byte each.
+            Pattern i has id i unless ids says otherwise.
+        flags: one int for every pattern, or a sequence with one int per pattern: 0 or
+            CASE_INSENSITIVE.
+        ids: a sequence of uint32 ids, one per pattern (need not be distinct nor dense).
+        algorithm, backend, threads, chunk_bytes: as ExactSearcher.
+        case_insensitive: every pattern ASCII case-insensitive.
+
+    Raises:
+        ValueError: an empty set, an empty pattern (the message gives its index), an unknown
+            algorithm, flags or ids of the wrong length.
+        TypeError: patterns given as one bytes or str (pass a list), a pattern that is not
+            bytes-like nor str.
+        BackendUnavailable: backend='cuda' without a usable GPU.
+
+    Example:
+        >>> ps = strmatch.PatternSet([b"he", b"she", b"hers"])
+        >>> ps.find_all(b"ushers").tolist()
+        [(1, 4, 1), (2, 4, 0), (2, 6, 2)]
+    """
+
+    def __init__(
+        self,
+        patterns: Iterable[Text],
+        *,
+        flags: int | Sequence[int] | None = None,
+        ids: Sequence[int] | None = None,
+        algorithm: str = "auto",
+        backend: BackendName = "cpu",
+        threads: int = 0,
+        case_insensitive: bool = False,
+        chunk_bytes: int = 0,
+    ) -> None: ...
+    def __len__(self) -> int:
+        """Number of patterns."""
+    @property
+    def stats(self) -> PatternSetStats:
+        """What the compilation produced (algorithm chosen, memory, ...)."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm asked for (possibly 'auto'; stats.algorithm says which was built)."""
+    @property
+    def backend(self) -> str:
+        """The backend asked for."""
+    @property
+    def threads(self) -> int:
+        """The thread count asked for (0: every hardware thread)."""
+    @overload
+    def count(self, text: Text) -> int: ...
+    @overload
+    def count(self, text: Text, *, return_stats: Literal[True]) -> tuple[int, SearchStats]: ...
+    def count(self, text: Text, *, return_stats: bool = False) -> int | tuple[int, SearchStats]:
+        """The number of occurrences of every pattern in text, without materialising them."""
+    @overload
+    def count_per_pattern(self, text: Text) -> OffsetArray: ...
+    @overload
+    def count_per_pattern(self, text: Text, *, return_stats: Literal[True]) -> tuple[OffsetArray, SearchStats]: ...
+    def count_per_pattern(self, text: Text, *, return_stats: bool = False):
+        """Occurrences per pattern: a uint64 array of len(self) counts, indexed like the patterns
+        given to the constructor (not by id)."""
+    @overload
+    def find_all(self, text: Text, callback: None = None) -> StructuredArray: ...
+    @overload
+    def find_all(
+        self, text: Text, callback: None = None, *, return_stats: Literal[True]
+    ) -> tuple[StructuredArray, SearchStats]: ...
+    @overload
+    def find_all(self, text: Text, callback: Callable[[StructuredArray], bool | None]) -> SearchStats: ...
+    def find_all(self, text: Text, callback=None, *, return_stats: bool = False):
+        """Every occurrence, ordered by (begin, pattern_id): a 1-D structured array of MATCH_DTYPE
+        (fields begin and end, uint64 byte offsets, end exclusive; pattern_id, uint32), 24 bytes
+        per match, returned without a copy. m['begin'] and m['pattern_id'] are plain arrays;
+        pandas.DataFrame(m) makes a frame.
+
+        With a callback: callback(batch) gets consecutive MATCH_DTYPE arrays (at most 43,690
+        matches each, copies); False stops; an exception stops the search and propagates.
+        Returns the SearchStats then.
+        """
+    def finditer(self, text: Text, *, max_pending: int = 4) -> Iterator[StructuredArray]:
+        """The matches of find_all(text) as a stream of MATCH_DTYPE batches, searched in a
+        background thread at most max_pending batches ahead (as ExactSearcher.finditer)."""
+    def find_all_file(self, path: PathLike, callback=None, *, return_stats: bool = False):
+        """find_all() over the file at path (as ExactSearcher.find_all_file). Raises OSError."""
+    def count_file(self, path: PathLike, *, return_stats: bool = False):
+        """count() over the file at path. Raises OSError."""
+
+class ApproxSearcher:
+    """A pattern, or a batch of patterns, compiled for approximate search within k errors.
+
+    Metric 'edit' (Levenshtein: substitutions, insertions, deletions) or 'hamming'
+    (substitutions only). d(e) is the smallest distance between the pattern and any substring of
+    the text ending at byte offset e (Sellers' semi-global distance).
+    - find_all: one match per local minimum of d within k (a plateau of equal d reports its last
+      end), with its begin (one traceback) and, with cigar=True, its CIGAR in SAM's letters
+      (=, X, I, D). Exact search's "aa" in "aaaa" is ONE match here: [2, 4).
+    - find_ends: every end e with d(e) <= k.
+    - best: each pattern's minimum distance and the ends reaching it (k not needed).
+    Results are ordered by (end, pattern_id); a batch reports pattern i with pattern_id i.
+
+    Algorithms (approx_algorithms()): 'auto'; 'dp' (P. H. Sellers, "The theory and computation of
+    evolutionary distances: pattern recognition", 1980: O(m n), the reference); 'wavefront' (the
+    anti-diagonal wavefront of Man and Song's approximate string matching on the GPU); 'myers'
+    (G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
+    programming", 1999, with Hyyro's blocks: O(ceil(m/64) n)); 'hamming' (k mismatches).
+
+    Args:
+        patterns: one pattern (bytes-like or str) or an iterable of them (a batch).
+        max_errors: k, the largest distance reported; below every pattern's length.
+        metric: 'edit' or 'hamming'.
+        algorithm, backend, threads, chunk_bytes: as ExactSearcher.
+        separator: a record separator (one byte, or an int 0..255): no match contains it, the
+            search restarts after it (b'\\n': lines). None: no separator.
+        cigar: compute each match's CIGAR (find_all's array gains an object field 'cigar').
+        best_limit: best() reports nothing for a minimum above it.
+
+    Raises:
+        ValueError: no pattern, an empty pattern, k >= m, an unknown metric or algorithm, an
+            algorithm that does not compute the metric, a separator outside 0..255.
+        BackendUnavailable: backend='cuda' without a usable GPU.
+
+    Example:
+        >>> a = strmatch.ApproxSearcher(b"ababa", max_errors=1, cigar=True)
+        >>> a.find_all(b"aaabbbaa").tolist()
+        [(2, 7, 1, 0, '2=1X2=')]
+    """
+
+    def __init__(
+        self,
+        patterns: Text | Iterable[Text],
+        *,
+        max_errors: int,
+        metric: Literal["edit", "hamming"] = "edit",
+        algorithm: str = "auto",
+        backend: BackendName = "cpu",
+        threads: int = 0,
+        separator: bytes | int | None = None,
+        cigar: bool = False,
+        best_limit: int | None = None,
+        chunk_bytes: int = 0,
+    ) -> None: ...
+    def __len__(self) -> int:
+        """Number of patterns."""
+    @property
+    def patterns(self) -> list[bytes]:
+        """The patterns, in pattern_id order."""
+    @property
+    def max_errors(self) -> int:
+        """k."""
+    @property
+    def metric(self) -> str:
+        """'edit' or 'hamming'."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm asked for (possibly 'auto')."""
+    @property
+    def cpu_algorithm(self) -> str:
+        """The CPU algorithm resolved (empty when none)."""
+    @property
+    def gpu_algorithm(self) -> str:
+        """The GPU algorithm resolved (empty when none)."""
+    def find_all(self, text: Text, callback=None, *, return_stats: bool = False):
+        """The matches (local minima of d within k), ordered by (end, pattern_id): a structured
+        array of APPROX_MATCH_DTYPE (begin, end: uint64, end exclusive; distance, pattern_id:
+        uint32), plus an object field 'cigar' (str) when the searcher was built with cigar=True.
+        With a callback: batches of the same dtype; False stops; exceptions propagate; returns
+        the SearchStats."""
+    def finditer(self, text: Text, *, max_pending: int = 4) -> Iterator[StructuredArray]:
+        """The matches of find_all(text) as a stream of batches (background thread, bounded)."""
+    def count(self, text: Text, *, return_stats: bool = False):
+        """The number of matches."""
+    def find_ends(self, text: Text, callback=None, *, return_stats: bool = False):
+        """Every end within k: a structured array of APPROX_END_DTYPE (end: uint64, distance,
+        pattern_id: uint32), ordered by (end, pattern_id). With k = 0 these are the end offsets
+        of exact search's occurrences. Callback as find_all."""
+    def count_ends(self, text: Text, *, return_stats: bool = False):
+        """The number of ends within k."""
+    def best(self, text: Text, *, ends: bool = False, return_stats: bool = False):
+        """Each pattern's minimum distance over every end: a uint32 array of len(self) (NO_DISTANCE
+        where a pattern has no end, or the minimum is above best_limit). With ends=True a tuple
+        (distance, ends) where ends (APPROX_END_DTYPE) are every end reaching the minimum."""
+    def find_all_file(self, path: PathLike, callback=None, *, return_stats: bool = False):
+        """find_all() over the file at path (read by every worker with pread). Raises OSError."""
+    def count_file(self, path: PathLike, *, return_stats: bool = False):
+        """count() over the file at path. Raises OSError."""
+
+class Alignment(NamedTuple):
+    """align()'s result: the distance, the aligned part [begin, end) of the text, the CIGAR."""
+
+    distance: int
+    begin: int
+    end: int
+    cigar: str | None
+
+def align(pattern: Text, text: Text, *, mode: Literal["infix", "prefix", "global"] = "infix",
+          cigar: bool = False) -> Alignment:
+    """Aligns pattern to text with the edit distance (Edlib's modes): 'infix' (HW: the pattern
+    anywhere in the text, the smallest best end), 'prefix' (SHW: against a prefix of the text),
+    'global' (NW: against all of it). O(m n) time. cigar=True adds the CIGAR (=, X, I, D).
+    Raises ValueError for an empty pattern or an unknown mode."""
+
+class CommonSubstringResult(NamedTuple):
+    """longest_common_substring()'s result."""
+
+    length: int
+    """L*: the longest common substring's length (0 when the sides share no byte)."""
+    count: int
+    """Distinct strings of length L* on both sides."""
+    pairs: int
+    """(a, b) start pairs of them."""
+    pair_positions: StructuredArray | None
+    """With pairs=True: every start pair, PAIR_DTYPE (a_text, a_offset, b_text, b_offset), ordered."""
+    stats: SearchStats
+    """What the computation did."""
+
+def longest_common_substring(
+    a: Text | Sequence[Text],
+    b: Text | Sequence[Text],
+    *,
+    pairs: bool = False,
+    algorithm: str = "auto",
+    backend: BackendName = "cpu",
+    threads: int = 0,
+) -> CommonSubstringResult:
+    """The longest common substrings of a and b: L*, how many distinct ones, and with pairs=True
+    every (a, b) start pair. A side is one text or a sequence of texts (records); no substring
+    crosses records; positions are (record index, offset).
+
+    Algorithms (common_substring_algorithms()): 'dp' (the matrix recurrence, O(|A| |B|)),
+    'diagonal' (Zhang, Mu, Huang and Ma's sweep of the diagonals, the longest common substring on
+    the GPU for protocol signatures), 'suffix-array' (U. Manber and G. Myers, "Suffix arrays: a new
+    method for on-line string searches", with Kasai et al.'s LCP array: O(n) after construction).
+    Memory: suffix-array about 12 bytes per text byte.
+
+    Example: longest_common_substring(b"xabcdy", b"abcdzabcd", pairs=True) has length 4, count 1,
+    pairs 2: (0, 1, 0, 0) and (0, 1, 0, 5).
+    Raises ValueError (unknown algorithm), InsufficientMemory, BackendUnavailable.
+    """
+
+def maximal_exact_matches(
+    a: Text | Sequence[Text],
+    b: Text | Sequence[Text],
+    *,
+    min_length: int = 20,
+    unique: bool = False,
+    algorithm: str = "auto",
+    backend: BackendName = "cpu",
+    threads: int = 0,
+    return_stats: bool = False,
+) -> StructuredArray:
+    """Every maximal exact match of a against b of at least min_length bytes (MUMmer's -maxmatch,
+    forward strand): a MAXIMAL_MATCH_DTYPE array (a_text, a_offset, b_text, b_offset, length)
+    ordered by (a, b). unique=True keeps MUMs (the string occurs once in a and once in b).
+    Raises ValueError for min_length 0 or unique with 'dp'/'diagonal'."""
+
+def longest_shared_substring(
+    texts: Sequence[Text],
+    min_texts: int,
+    *,
+    algorithm: str = "auto",
+    backend: BackendName = "cpu",
+    threads: int = 0,
+    return_stats: bool = False,
+) -> tuple[int, list[StructuredArray]]:
+    """The longest substrings found in at least min_texts (q) of the N texts: (L*_q, strings),
+    each string a POSITION_DTYPE array (text id, smallest offset there) of every text containing
+    it, strings ordered by first occurrence. Babenko and Starikovskaya's sliding window over the
+    suffix array. Raises ValueError for q < 2 or q > N."""
+
+def exact_algorithms(backend: BackendName = "cpu") -> list[str]:
+    """ExactSearcher's algorithm names for a backend, 'auto' first."""
+
+def pattern_set_algorithms(backend: BackendName = "cpu") -> list[str]:
+    """PatternSet's algorithm names for a backend, 'auto' first (empty for 'cuda' without CUDA)."""
+
+def approx_algorithms(backend: BackendName = "cpu") -> list[str]:
+    """ApproxSearcher's algorithm names for a backend, 'auto' first."""
+
+def common_substring_algorithms(backend: BackendName = "cpu") -> list[str]:
+    """The common-substring algorithm names for a backend, 'auto' first."""
+
+def build_info() -> dict[str, str | bool]:
+    """{'version': ..., 'cuda_compiled': bool, 'simd_level': 'avx512bw' | 'avx2' | 'sse2' | 'scalar'}."""
+
+def cuda_available() -> tuple[bool, str]:
+    """(True, '') when a usable GPU is present and CUDA was compiled, else (False, why)."""
