@@ -155,6 +155,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.add("threads", threads).add("chunk_bytes", chunk).add("stream block_bytes", block).add("read step", step);
   c.add("line_context", line_context).add("stop_after (0: none; even: positions)", stop_after);
   c.add("file", use_file);
+  fuzz::trace(c);
 
   const std::vector<std::uint64_t> expected = reference::exact_find_all(text, p);
   std::optional<fuzz::MemFile> file;

@@ -79,6 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.add("set case_insensitive", options.case_insensitive).add("stream block_bytes", stream.block_bytes);
   c.add("stream mode (0 positions, 1 count, 2 per pattern)", static_cast<int>(stream.mode));
   c.add("read step", step).add("stop_after (0: none)", stop_after).add("file", use_file);
+  fuzz::trace(c);
 
   const std::vector<Match> expected = invalid ? std::vector<Match>{} : reference::multi_find_all(text, ref);
   const std::vector<std::uint64_t> expected_per =

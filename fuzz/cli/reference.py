@@ -458,7 +458,7 @@ def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, i
 def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol):
     opts = case["opts"]
     s, e = lines.bounds(li)
-    p = prefix[:-1] + sep if prefix else b""
+    p = (prefix if opts.get("Z") else prefix[:-1] + sep) if prefix else b""
     out = [p]
     if opts.get("n"):
         out.append(str(li + 1).encode() + sep)

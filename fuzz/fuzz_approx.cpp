@@ -1,0 +1,296 @@
+// libFuzzer target: approximate search (ApproxSearcher, align). Each input decodes into a text,
+// 1..3 patterns (a batch when more than one), k, the metric (edit or hamming), an algorithm (every
+// name of approx_algorithms(cpu), auto included), threads (1..4), a chunk size, a record separator,
+// CIGARs on or off, best()'s limit, a stream block size, task, mode and read step, an early-stop
+// point and an alignment mode. The searcher is run through find_all (matches, begins, CIGARs),
+// count, find_ends, count_ends, best (with and without a sink), the streamed find_all over a
+// ByteSource of short reads, find_all_file / count_file over an in-memory file and a sink that
+// stops early; align() of the first pattern in the chosen mode. Every result is compared with the
+// naive reference (src/reference/approx.hpp: Sellers' DP and its traceback), pattern by pattern.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "reference/approx.hpp"
+#include "strmatch/approx.hpp"
+
+namespace {
+
+using namespace strmatch;
+using fuzz::Case;
+namespace ref = strmatch::reference;
+
+std::string fmt_end(const ApproxEnd& e) {
+  return std::to_string(e.end) + ":" + std::to_string(e.distance) + "#" + std::to_string(e.pattern_id);
+}
+std::string fmt_match(const ApproxMatch& m) {
+  return "[" + std::to_string(m.begin) + "," + std::to_string(m.end) + ")d" + std::to_string(m.distance) +
+         "#" + std::to_string(m.pattern_id) + (m.cigar.empty() ? "" : " " + m.cigar);
+}
+std::string fmt_distance(std::uint32_t d) { return d == kNoDistance ? "none" : std::to_string(d); }
+
+const std::vector<std::string>& algorithms() {
+  static const std::vector<std::string> names = approx_algorithms(Backend::cpu);
+  return names;
+}
+
+bool by_end_then_id(const auto& a, const auto& b) {
+  return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
+}
+
+/// What the reference says, merged over the batch and ordered by (end, pattern_id).
+struct Expected {
+  std::vector<ApproxEnd> ends;
+  std::vector<ApproxMatch> matches;
+  std::vector<std::uint32_t> best;   // per pattern (kNoDistance: none or above the limit)
+  std::vector<ApproxEnd> best_ends;  // ends reaching each pattern's best
+};
+
+Expected expect(const std::vector<std::string>& patterns, const std::string& text, const ApproxOptions& o) {
+  const ref::ApproxMetric metric =
+      o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+  Expected x;
+  for (std::uint32_t id = 0; id < patterns.size(); ++id) {
+    for (const auto& [e, d] : ref::approx_ends(patterns[id], text, o.max_errors, metric, o.separator))
+      x.ends.push_back(ApproxEnd{e, d, id});
+    for (const ref::ApproxMatch& m :
+         ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator))
+      x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
+    auto [best, ends] = ref::approx_best(patterns[id], text, metric, o.separator);
+    if (best != ref::kNoEnd && best > o.best_limit) best = ref::kNoEnd, ends.clear();
+    x.best.push_back(best == ref::kNoEnd ? kNoDistance : best);
+    for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, id});
+  }
+  std::stable_sort(x.ends.begin(), x.ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
+  std::stable_sort(x.matches.begin(), x.matches.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
+  std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
+  return x;
+}
+
+/// align()'s expected answer from the reference: prefix and global by approx_pair; infix from
+/// best()'s smallest best end (end 0 when the text is empty) and the traceback from there.
+ApproxAlignment expect_alignment(const std::string& p, const std::string& t, ApproxMode mode, bool cigar) {
+  ApproxAlignment a;
+  if (mode == ApproxMode::infix) {
+    const auto [best, ends] = ref::approx_best(p, t);
+    const std::uint64_t e = ends.empty() ? 0 : ends.front();
+    a.end = e;
+    a.cigar = ref::approx_traceback(p, t, e, &a.begin, &a.distance);
+  } else {
+    const ref::ApproxMatch m = ref::approx_pair(
+        p, t, mode == ApproxMode::prefix ? ref::ApproxMode::prefix : ref::ApproxMode::global);
+    a.distance = m.distance;
+    a.begin = m.begin;
+    a.end = m.end;
+    a.cigar = m.cigar;
+  }
+  if (!cigar) a.cigar.clear();
+  return a;
+}
+
+}  // namespace
+
+namespace strmatch {
+// For fuzz::expect_value (found by argument-dependent lookup).
+std::ostream& operator<<(std::ostream& o, const ApproxAlignment& a) {
+  return o << "distance " << a.distance << " [" << a.begin << "," << a.end << ") cigar '" << a.cigar << "'";
+}
+}  // namespace strmatch
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  ApproxOptions o;
+  o.algorithm = algorithms()[in.ConsumeIntegralInRange<std::size_t>(0, algorithms().size() - 1)];
+  o.metric = in.ConsumeBool() ? ApproxMetric::hamming : ApproxMetric::edit;
+  o.backend = Backend::cpu;
+  o.threads = fuzz::pick_threads(in);
+  o.chunk_bytes = fuzz::pick_size(in);
+  o.cigar = in.ConsumeBool();
+  o.best_limit = in.ConsumeBool() ? kNoDistance : in.ConsumeIntegralInRange<std::uint32_t>(0, 8);
+  ApproxStreamOptions stream;
+  stream.block_bytes = fuzz::pick_size(in, true);
+  stream.task = in.ConsumeBool() ? ApproxTask::ends : ApproxTask::matches;
+  stream.positions = in.ConsumeIntegralInRange<int>(0, 3) != 0;
+  stream.line_context = in.ConsumeBool();
+  const std::size_t step = in.ConsumeIntegralInRange<std::size_t>(1, 4096);
+  const std::size_t stop_after = in.ConsumeIntegralInRange<std::size_t>(0, 32);
+  const bool use_file = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  const auto align_mode = static_cast<ApproxMode>(in.ConsumeIntegralInRange<int>(0, 2));
+  const std::size_t count =
+      in.ConsumeIntegralInRange<int>(0, 3) == 0 ? in.ConsumeIntegralInRange<std::size_t>(2, 3) : 1;
+  const bool single_constructor = count == 1 && in.ConsumeBool();
+  const int k_pick = in.ConsumeIntegralInRange<int>(0, 15);  // 15: k = shortest m (invalid)
+  const int sep_pick = in.ConsumeIntegralInRange<int>(0, 15);
+  const std::string alphabet = fuzz::pick_alphabet(in);
+  // sep_pick: 0..7 none, 8..11 '\n', 12..13 the alphabet's first byte, 14 -2, 15 256 (invalid).
+  o.separator = sep_pick < 8     ? -1
+                : sep_pick < 12  ? '\n'
+                : sep_pick < 14  ? static_cast<unsigned char>(alphabet[0])
+                : sep_pick == 14 ? -2
+                                 : 256;
+  const std::string text = fuzz::pick_text(in, alphabet, 384, 768);
+  std::vector<std::string> patterns;
+  for (std::size_t i = 0; i < count; ++i) patterns.push_back(fuzz::pick_pattern(in, text, alphabet, 24));
+  std::size_t shortest = SIZE_MAX;
+  for (const std::string& p : patterns) shortest = std::min(shortest, p.size());
+  o.max_errors = shortest == 0  ? 0
+                 : k_pick == 15 ? static_cast<std::uint32_t>(shortest)
+                                : static_cast<std::uint32_t>(k_pick % std::min<std::size_t>(shortest, 5));
+
+  const bool invalid =
+      shortest == 0 || o.max_errors >= shortest || o.separator < -1 || o.separator > 255 ||
+      (o.algorithm == "hamming" && o.metric == ApproxMetric::edit) ||
+      ((o.algorithm == "myers" || o.algorithm == "wavefront") && o.metric == ApproxMetric::hamming);
+  // approx.hpp also lists "dp with hamming" among the refused pairs, but the registry
+  // (cpu_approx_supports) has dp compute both metrics, and it does: dp is checked for both here.
+
+  Case c;
+  c.text("text", text);
+  for (std::size_t i = 0; i < patterns.size(); ++i) c.text("pattern " + std::to_string(i), patterns[i]);
+  c.add("k", o.max_errors).add("metric", to_string(o.metric)).add("algorithm", o.algorithm);
+  c.add("threads", o.threads).add("chunk_bytes", o.chunk_bytes).add("separator", o.separator);
+  c.add("cigar", o.cigar).add("best_limit", fmt_distance(o.best_limit));
+  c.add("stream block_bytes", stream.block_bytes)
+      .add("stream task", stream.task == ApproxTask::ends ? "ends" : "matches")
+      .add("stream positions", stream.positions)
+      .add("stream line_context", stream.line_context)
+      .add("read step", step);
+  c.add("stop_after (0: none)", stop_after).add("file", use_file).add("align mode", to_string(align_mode));
+  c.add("constructor", single_constructor ? "one pattern" : "batch").add("invalid", invalid);
+  fuzz::trace(c);
+
+  fuzz::run_checked(c, "ApproxSearcher", invalid, [&] {
+    const ApproxSearcher searcher = single_constructor
+                                        ? ApproxSearcher(patterns[0], o)
+                                        : ApproxSearcher(std::span<const std::string>(patterns), o);
+    const Expected x = expect(patterns, text, o);
+
+    std::vector<ApproxMatch> matches;
+    SearchStats st = searcher.find_all(text, [&](std::span<const ApproxMatch> batch) {
+      fuzz::expect_true(c, "find_all: batch of at least one match", !batch.empty());
+      matches.insert(matches.end(), batch.begin(), batch.end());
+      return true;
+    });
+    fuzz::expect_equal(c, "find_all matches", x.matches, matches, fmt_match);
+    fuzz::expect_value<std::uint64_t>(c, "find_all stats.occurrences", x.matches.size(), st.occurrences);
+    fuzz::expect_value<std::uint64_t>(c, "count", x.matches.size(), searcher.count(text).occurrences);
+
+    std::vector<ApproxEnd> ends;
+    st = searcher.find_ends(text, [&](std::span<const ApproxEnd> batch) {
+      fuzz::expect_true(c, "find_ends: batch of at least one end", !batch.empty());
+      ends.insert(ends.end(), batch.begin(), batch.end());
+      return true;
+    });
+    fuzz::expect_equal(c, "find_ends", x.ends, ends, fmt_end);
+    fuzz::expect_value<std::uint64_t>(c, "count_ends", x.ends.size(), searcher.count_ends(text).occurrences);
+
+    const ApproxBest plain = searcher.best(text);
+    fuzz::expect_equal(c, "best distances (no sink)", x.best, plain.distance, fmt_distance);
+    std::vector<ApproxEnd> best_ends;
+    const ApproxEndSink best_sink = [&](std::span<const ApproxEnd> batch) {
+      best_ends.insert(best_ends.end(), batch.begin(), batch.end());
+      return true;
+    };
+    const ApproxBest with_ends = searcher.best(text, &best_sink);
+    fuzz::expect_equal(c, "best distances", x.best, with_ends.distance, fmt_distance);
+    fuzz::expect_equal(c, "best ends", x.best_ends, best_ends, fmt_end);
+    fuzz::expect_value<std::uint64_t>(c, "best stats.occurrences", x.best_ends.size(),
+                                      with_ends.stats.occurrences);
+
+    {
+      test::StringSource source(text, step);
+      std::vector<ApproxMatch> s_matches;
+      std::vector<ApproxEnd> s_ends;
+      std::uint64_t owned_to = 0, counted = 0;
+      bool saw_last = false;
+      st = searcher.find_all(
+          source,
+          [&](const ApproxStreamBlock& b) {
+            fuzz::expect_true(c, "stream: no block after the last", !saw_last);
+            fuzz::expect_true(c, "stream: own_begin <= own_end <= data.size()",
+                              b.own_begin <= b.own_end && b.own_end <= b.data.size());
+            fuzz::expect_true(
+                c, "stream: data is the stream's bytes at base",
+                b.base + b.data.size() <= text.size() && text.compare(b.base, b.data.size(), b.data) == 0);
+            fuzz::expect_value(c, "stream: owned parts tile the stream (next owned byte)", owned_to,
+                               b.base + b.own_begin);
+            for (const ApproxEnd& e : b.ends)
+              fuzz::expect_true(c, "stream: an end is owned (e - 1 in the owned part)",
+                                e.end >= b.base + b.own_begin + 1 && e.end <= b.base + b.own_end, fmt_end(e));
+            for (const ApproxMatch& m : b.matches)
+              fuzz::expect_true(c, "stream: a match is decided here and lies whole in data",
+                                m.end >= b.base + b.own_begin && m.end <= b.base + b.own_end &&
+                                    m.end <= b.base + b.data.size() &&
+                                    // an owned match lies whole in data; one decided late (the
+                                    // previous block's last owned end) need not
+                                    (m.begin >= b.base || m.end == b.base + b.own_begin),
+                                fmt_match(m) + " in block base " + std::to_string(b.base) + " own [" +
+                                    std::to_string(b.own_begin) + "," + std::to_string(b.own_end) +
+                                    ") data " + std::to_string(b.data.size()) + " bytes");
+            if (stream.positions)
+              fuzz::expect_value<std::uint64_t>(c, "stream: occurrences == delivered items",
+                                                b.matches.size() + b.ends.size(), b.occurrences);
+            s_matches.insert(s_matches.end(), b.matches.begin(), b.matches.end());
+            s_ends.insert(s_ends.end(), b.ends.begin(), b.ends.end());
+            counted += b.occurrences;
+            owned_to = b.base + b.own_end;
+            saw_last = b.last;
+            return true;
+          },
+          stream);
+      const std::uint64_t want = stream.task == ApproxTask::ends ? x.ends.size() : x.matches.size();
+      if (stream.positions && stream.task == ApproxTask::ends)
+        fuzz::expect_equal(c, "stream ends", x.ends, s_ends, fmt_end);
+      if (stream.positions && stream.task == ApproxTask::matches)
+        fuzz::expect_equal(c, "stream matches", x.matches, s_matches, fmt_match);
+      fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", want, counted);
+      fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", want, st.occurrences);
+      if (!text.empty()) {
+        fuzz::expect_true(c, "stream: the last block says last", saw_last);
+        fuzz::expect_value<std::uint64_t>(c, "stream: owned parts cover the stream", text.size(), owned_to);
+      }
+    }
+
+    if (stop_after > 0) {
+      fuzz::StopAfter stop{stop_after};
+      std::vector<ApproxMatch> part;
+      st = searcher.find_all(text, [&](std::span<const ApproxMatch> batch) {
+        fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
+        part.insert(part.end(), batch.begin(), batch.end());
+        return stop.take(batch.size());
+      });
+      fuzz::expect_true(
+          c, "early stop: a prefix of the answer",
+          part.size() <= x.matches.size() && std::equal(part.begin(), part.end(), x.matches.begin()),
+          fuzz::show(part, fmt_match));
+      fuzz::expect_value<std::size_t>(c, "early stop: matches before the stop",
+                                      std::min(stop_after, x.matches.size()),
+                                      std::min(stop_after, part.size()));
+      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, st.stopped_early);
+    }
+
+    if (use_file) {
+      const fuzz::MemFile file(text);
+      if (file.fd() >= 0) {
+        std::vector<ApproxMatch> from_file;
+        searcher.find_all_file(file.fd(), text.size(), [&](std::span<const ApproxMatch> batch) {
+          from_file.insert(from_file.end(), batch.begin(), batch.end());
+          return true;
+        });
+        fuzz::expect_equal(c, "find_all_file matches", x.matches, from_file, fmt_match);
+        fuzz::expect_value<std::uint64_t>(c, "count_file", x.matches.size(),
+                                          searcher.count_file(file.fd(), text.size()).occurrences);
+      }
+    }
+  });
+
+  if (!patterns[0].empty()) {
+    fuzz::run_checked(c, "align", false, [&] {
+      const ApproxAlignment got = align(patterns[0], text, align_mode, o.cigar);
+      fuzz::expect_value(c, "align", expect_alignment(patterns[0], text, align_mode, o.cigar), got);
+    });
+  }
+  return 0;
+}
