@@ -131,6 +131,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 : sep_pick == 14 ? -2
                                  : 256;
   const std::string text = fuzz::pick_text(in, alphabet, 384, 768);
+  stream.block_bytes = fuzz::stream_block(stream.block_bytes, o.threads, text.size());
   std::vector<std::string> patterns;
   for (std::size_t i = 0; i < count; ++i) patterns.push_back(fuzz::pick_pattern(in, text, alphabet, 24));
   std::size_t shortest = SIZE_MAX;
@@ -203,19 +204,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       test::StringSource source(text, step);
       std::vector<ApproxMatch> s_matches;
       std::vector<ApproxEnd> s_ends;
-      std::uint64_t owned_to = 0, counted = 0;
-      bool saw_last = false;
+      std::uint64_t counted = 0;
+      fuzz::BlockTiling tiling(c, text);
       st = searcher.find_all(
           source,
           [&](const ApproxStreamBlock& b) {
-            fuzz::expect_true(c, "stream: no block after the last", !saw_last);
-            fuzz::expect_true(c, "stream: own_begin <= own_end <= data.size()",
-                              b.own_begin <= b.own_end && b.own_end <= b.data.size());
-            fuzz::expect_true(
-                c, "stream: data is the stream's bytes at base",
-                b.base + b.data.size() <= text.size() && text.compare(b.base, b.data.size(), b.data) == 0);
-            fuzz::expect_value(c, "stream: owned parts tile the stream (next owned byte)", owned_to,
-                               b.base + b.own_begin);
+            tiling.next(b);
             for (const ApproxEnd& e : b.ends)
               fuzz::expect_true(c, "stream: an end is owned (e - 1 in the owned part)",
                                 e.end >= b.base + b.own_begin + 1 && e.end <= b.base + b.own_end, fmt_end(e));
@@ -235,8 +229,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             s_matches.insert(s_matches.end(), b.matches.begin(), b.matches.end());
             s_ends.insert(s_ends.end(), b.ends.begin(), b.ends.end());
             counted += b.occurrences;
-            owned_to = b.base + b.own_end;
-            saw_last = b.last;
             return true;
           },
           stream);
@@ -247,29 +239,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::expect_equal(c, "stream matches", x.matches, s_matches, fmt_match);
       fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", want, counted);
       fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", want, st.occurrences);
-      if (!text.empty()) {
-        fuzz::expect_true(c, "stream: the last block says last", saw_last);
-        fuzz::expect_value<std::uint64_t>(c, "stream: owned parts cover the stream", text.size(), owned_to);
-      }
+      tiling.finish();
     }
 
-    if (stop_after > 0) {
-      fuzz::StopAfter stop{stop_after};
-      std::vector<ApproxMatch> part;
-      st = searcher.find_all(text, [&](std::span<const ApproxMatch> batch) {
-        fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
-        part.insert(part.end(), batch.begin(), batch.end());
-        return stop.take(batch.size());
-      });
-      fuzz::expect_true(
-          c, "early stop: a prefix of the answer",
-          part.size() <= x.matches.size() && std::equal(part.begin(), part.end(), x.matches.begin()),
-          fuzz::show(part, fmt_match));
-      fuzz::expect_value<std::size_t>(c, "early stop: matches before the stop",
-                                      std::min(stop_after, x.matches.size()),
-                                      std::min(stop_after, part.size()));
-      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, st.stopped_early);
-    }
+    if (stop_after > 0)
+      fuzz::check_early_stop(c, stop_after, x.matches, fmt_match,
+                             [&](const ApproxMatchSink& sink) { return searcher.find_all(text, sink); });
 
     if (use_file) {
       const fuzz::MemFile file(text);

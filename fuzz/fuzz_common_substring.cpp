@@ -100,26 +100,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::expect_value(c, "longest (no sink): count", longest.count, no_sink.count);
     fuzz::expect_value<std::uint64_t>(c, "longest (no sink): pairs", longest.pairs.size(), no_sink.pairs);
 
-    if (stop_after > 0) {
-      fuzz::StopAfter stop{stop_after};
-      std::vector<CommonSubstringPair> part;
-      const LongestCommonSubstring r = longest_common_substring(
-          a, b,
-          [&](std::span<const CommonSubstringPair> batch) {
-            fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
-            part.insert(part.end(), batch.begin(), batch.end());
-            return stop.take(batch.size());
-          },
-          options);
-      fuzz::expect_true(
-          c, "early stop: a prefix of the pairs",
-          part.size() <= longest.pairs.size() && std::equal(part.begin(), part.end(), longest.pairs.begin()),
-          fuzz::show(part, fmt_pair));
-      fuzz::expect_value<std::size_t>(c, "early stop: pairs before the stop",
-                                      std::min(stop_after, longest.pairs.size()),
-                                      std::min(stop_after, part.size()));
-      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, r.stats.stopped_early);
-    }
+    if (stop_after > 0)
+      fuzz::check_early_stop(c, stop_after, longest.pairs, fmt_pair, [&](const CommonPairSink& sink) {
+        return longest_common_substring(a, b, sink, options).stats;
+      });
   });
 
   const bool mem_invalid =

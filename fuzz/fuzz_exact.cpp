@@ -58,23 +58,16 @@ void check_algorithm(const Case& base_case, const std::string& algorithm, const 
     {
       test::StringSource source(text, step);
       StreamOptions so;
-      so.block_bytes = block;
+      so.block_bytes = fuzz::stream_block(block, threads, text.size());
       so.line_context = line_context;
       so.positions = stop_after % 2 == 0;
       std::vector<std::uint64_t> streamed;
-      std::uint64_t owned_to = 0, counted = 0;
-      bool saw_last = false;
+      std::uint64_t counted = 0;
+      fuzz::BlockTiling tiling(c, text);
       st = searcher.find_all(
           source,
           [&](const StreamBlock& b) {
-            fuzz::expect_true(c, "stream: no block after the last", !saw_last);
-            fuzz::expect_true(c, "stream: own_begin <= own_end <= data.size()",
-                              b.own_begin <= b.own_end && b.own_end <= b.data.size());
-            fuzz::expect_true(
-                c, "stream: data is the stream's bytes at base",
-                b.base + b.data.size() <= text.size() && text.compare(b.base, b.data.size(), b.data) == 0);
-            fuzz::expect_value(c, "stream: owned parts tile the stream (next owned byte)", owned_to,
-                               b.base + b.own_begin);
+            tiling.next(b);
             fuzz::expect_true(
                 c, "stream: at least m - 1 bytes of context when available",
                 b.own_begin >= std::min<std::uint64_t>(pattern.size() - 1, b.base + b.own_begin));
@@ -86,8 +79,6 @@ void check_algorithm(const Case& base_case, const std::string& algorithm, const 
                                                 b.occurrences);
             streamed.insert(streamed.end(), b.offsets.begin(), b.offsets.end());
             counted += b.occurrences;
-            owned_to = b.base + b.own_end;
-            saw_last = b.last;
             return true;
           },
           so);
@@ -95,30 +86,13 @@ void check_algorithm(const Case& base_case, const std::string& algorithm, const 
       fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", expected.size(),
                                         counted);
       fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", expected.size(), st.occurrences);
-      if (!text.empty()) {
-        fuzz::expect_true(c, "stream: the last block says last", saw_last);
-        fuzz::expect_value<std::uint64_t>(c, "stream: owned parts cover the stream", text.size(), owned_to);
-      }
+      tiling.finish();
     }
 
     // A sink that stops early: what arrived is a prefix of the answer, at least stop_after long.
-    if (stop_after > 0) {
-      fuzz::StopAfter stop{stop_after};
-      std::vector<std::uint64_t> part;
-      st = searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
-        fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
-        part.insert(part.end(), batch.begin(), batch.end());
-        return stop.take(batch.size());
-      });
-      fuzz::expect_true(
-          c, "early stop: a prefix of the answer",
-          part.size() <= expected.size() && std::equal(part.begin(), part.end(), expected.begin()),
-          fuzz::show(part, fmt_offset));
-      fuzz::expect_value<std::size_t>(c, "early stop: offsets before the stop",
-                                      std::min(stop_after, expected.size()),
-                                      std::min(stop_after, part.size()));
-      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, st.stopped_early);
-    }
+    if (stop_after > 0)
+      fuzz::check_early_stop(c, stop_after, expected, fmt_offset,
+                             [&](const OffsetSink& sink) { return searcher.find_all(text, sink); });
 
     if (file_fd >= 0) {
       std::vector<std::uint64_t> from_file;

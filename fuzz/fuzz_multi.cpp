@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string alphabet = fuzz::pick_alphabet(in, true);
   const std::string text = fuzz::pick_text(in, alphabet, 512, 2048);
 
+  stream.block_bytes = fuzz::stream_block(stream.block_bytes, options.threads, text.size());
   std::vector<Pattern> patterns;
   std::vector<reference::RefPattern> ref;
   for (std::size_t i = 0; i < count; ++i) {
@@ -111,19 +112,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       test::StringSource source(text, step);
       std::vector<Match> streamed;
       std::vector<std::uint64_t> streamed_per(patterns.size(), 0);
-      std::uint64_t owned_to = 0, counted = 0;
-      bool saw_last = false;
+      std::uint64_t counted = 0;
+      fuzz::BlockTiling tiling(c, text);
       st = set.find_all(
           source,
           [&](const MultiStreamBlock& b) {
-            fuzz::expect_true(c, "stream: no block after the last", !saw_last);
-            fuzz::expect_true(c, "stream: own_begin <= own_end <= data.size()",
-                              b.own_begin <= b.own_end && b.own_end <= b.data.size());
-            fuzz::expect_true(
-                c, "stream: data is the stream's bytes at base",
-                b.base + b.data.size() <= text.size() && text.compare(b.base, b.data.size(), b.data) == 0);
-            fuzz::expect_value(c, "stream: owned parts tile the stream (next owned byte)", owned_to,
-                               b.base + b.own_begin);
+            tiling.next(b);
             for (const Match& m : b.matches)
               fuzz::expect_true(c, "stream: a match begins in the owned part and lies whole in data",
                                 m.begin >= b.base + b.own_begin && m.begin < b.base + b.own_end &&
@@ -140,8 +134,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
             streamed.insert(streamed.end(), b.matches.begin(), b.matches.end());
             counted += b.occurrences;
-            owned_to = b.base + b.own_end;
-            saw_last = b.last;
             return true;
           },
           stream);
@@ -152,29 +144,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", expected.size(),
                                         counted);
       fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", expected.size(), st.occurrences);
-      if (!text.empty()) {
-        fuzz::expect_true(c, "stream: the last block says last", saw_last);
-        fuzz::expect_value<std::uint64_t>(c, "stream: owned parts cover the stream", text.size(), owned_to);
-      }
+      tiling.finish();
     }
 
-    if (stop_after > 0) {
-      fuzz::StopAfter stop{stop_after};
-      std::vector<Match> part;
-      st = set.find_all(text, [&](std::span<const Match> batch) {
-        fuzz::expect_true(c, "early stop: no batch after the sink returned false", !stop.returned_false);
-        part.insert(part.end(), batch.begin(), batch.end());
-        return stop.take(batch.size());
-      });
-      fuzz::expect_true(
-          c, "early stop: a prefix of the answer",
-          part.size() <= expected.size() && std::equal(part.begin(), part.end(), expected.begin()),
-          fuzz::show(part, fmt_match));
-      fuzz::expect_value<std::size_t>(c, "early stop: matches before the stop",
-                                      std::min(stop_after, expected.size()),
-                                      std::min(stop_after, part.size()));
-      fuzz::expect_value(c, "early stop: stats.stopped_early", stop.returned_false, st.stopped_early);
-    }
+    if (stop_after > 0)
+      fuzz::check_early_stop(c, stop_after, expected, fmt_match,
+                             [&](const MatchSink& sink) { return set.find_all(text, sink); });
 
     if (use_file) {
       const fuzz::MemFile file(text);

@@ -221,6 +221,13 @@ inline std::size_t pick_size(FuzzedDataProvider& in, bool nonzero = false) {
   }
 }
 
+/// A stream block size for a text of n bytes: `block`, raised with several threads so that a stream
+/// has at most 32 blocks (each block's search starts its threads: thousands of tiny blocks with 2-4
+/// threads took 40 s under ASan on the loaded 2-core machine, a libFuzzer timeout).
+inline std::size_t stream_block(std::size_t block, unsigned threads, std::size_t n) {
+  return threads > 1 ? std::max(block, n / 32 + 1) : block;
+}
+
 /// An anonymous in-memory file (memfd) holding `bytes`, for the find_all_file / count_file paths
 /// (pread by every worker). Closed on destruction; fd() is -1 when memfd_create failed.
 class MemFile {
@@ -250,17 +257,59 @@ class MemFile {
   int fd_ = -1;
 };
 
-/// Sink bookkeeping of an early stop: the sink returns false once `stop_after` items arrived.
-struct StopAfter {
-  std::size_t stop_after = 0;
-  std::size_t received = 0;
-  bool returned_false = false;
-  /// Call with each batch's size; returns what the sink returns.
-  bool take(std::size_t batch) {
-    received += batch;
-    if (received >= stop_after) returned_false = true;
-    return !returned_false;
+/// The checks every streamed search's blocks share (StreamBlock, MultiStreamBlock,
+/// ApproxStreamBlock): own_begin <= own_end <= data.size(), `data` is the stream's bytes at `base`,
+/// the owned parts tile the stream, no block follows the one marked `last`, and (finish()) a
+/// non-empty stream ends with a block marked `last` and owned parts covering it.
+class BlockTiling {
+ public:
+  BlockTiling(const Case& c, std::string_view text) : c_(c), text_(text) {}
+  template <class Block>
+  void next(const Block& b) {
+    expect_true(c_, "stream: no block after the last", !saw_last_);
+    expect_true(c_, "stream: own_begin <= own_end <= data.size()",
+                b.own_begin <= b.own_end && b.own_end <= b.data.size());
+    expect_true(c_, "stream: data is the stream's bytes at base",
+                b.base + b.data.size() <= text_.size() && text_.substr(b.base, b.data.size()) == b.data);
+    expect_value(c_, "stream: owned parts tile the stream (next owned byte)", owned_to_,
+                 b.base + b.own_begin);
+    owned_to_ = b.base + b.own_end;
+    saw_last_ = b.last;
   }
+  void finish() const {
+    if (text_.empty()) return;
+    expect_true(c_, "stream: the last block says last", saw_last_);
+    expect_value<std::uint64_t>(c_, "stream: owned parts cover the stream", text_.size(), owned_to_);
+  }
+
+ private:
+  const Case& c_;
+  std::string_view text_;
+  std::uint64_t owned_to_ = 0;
+  bool saw_last_ = false;
 };
+
+/// A search whose sink returns false once `stop_after` (> 0) items arrived: `search(sink)` runs it
+/// with that sink and returns its SearchStats. Checks that no batch follows the false, that what
+/// arrived is a prefix of `expected` at least min(stop_after, expected.size()) long, and
+/// stats.stopped_early.
+template <class T, class F, class Search>
+void check_early_stop(const Case& c, std::size_t stop_after, const std::vector<T>& expected, const F& fmt,
+                      const Search& search) {
+  std::vector<T> part;
+  bool returned_false = false;
+  const SearchStats st = search([&](std::span<const T> batch) {
+    expect_true(c, "early stop: no batch after the sink returned false", !returned_false);
+    part.insert(part.end(), batch.begin(), batch.end());
+    returned_false = part.size() >= stop_after;
+    return !returned_false;
+  });
+  expect_true(c, "early stop: a prefix of the answer",
+              part.size() <= expected.size() && std::equal(part.begin(), part.end(), expected.begin()),
+              show(part, fmt));
+  expect_value<std::size_t>(c, "early stop: items before the stop", std::min(stop_after, expected.size()),
+                            std::min(stop_after, part.size()));
+  expect_value(c, "early stop: stats.stopped_early", returned_false, st.stopped_early);
+}
 
 }  // namespace strmatch::fuzz

@@ -37,6 +37,10 @@ KNOWN_DEFECTS = {
     "approx-json-input": "approx --json says input \"mapped\" for files read with --io read/pread/auto",
     "m0-prints": "-m 0 with -c, --count-matches, --count-per-pattern or --json prints counts / summaries "
                  "(docs/cli.md: '-m 0 prints nothing (status 1)'; grep -c -m 0 prints nothing)",
+    "context-forms": "-A/-B/-C with --json, --count-matches or --count-per-pattern print the lines "
+                     "(json: no match objects; counts: 0 per pattern)",
+    "w-x-pattern-id": "-o --with-pattern-id with -w or -x prints no pattern id",
+    "z-line-numbers": "-n with -z counts newlines, not NUL-terminated records",
     "gpu-note": "a note 'strmatch: note: no usable GPU ...' on stderr of every command (issue 15, part 3)",
 }
 
@@ -48,8 +52,8 @@ KNOWN_DEFECTS = {
 class Caps:
     def __init__(self, binary):
         self.binary = binary
-        h = run_plain([binary, "search", "--help"]).stdout
-        ha = run_plain([binary, "approx", "--help"]).stdout
+        h = re.sub(rb"[ \t]*\n[ \t]+", b" ", run_plain([binary, "search", "--help"]).stdout)
+        ha = re.sub(rb"[ \t]*\n[ \t]+", b" ", run_plain([binary, "approx", "--help"]).stdout)
         self.search_help = h
         self.approx_help = ha
 
@@ -57,7 +61,7 @@ class Caps:
             return re.search(rb"(^|[\s,])" + re.escape(flag.encode()) + rb"([\s,=\[]|$)", text, re.M) is not None
 
         self.flags = {f: has(f) for f in ["-F", "-w", "-x", "-v", "-L", "-s", "-A", "-B", "-C", "--color", "--colour", "-z",
-                                           "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--json",
+                                           "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--group-separator", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io"]}
@@ -177,7 +181,7 @@ def gen_pattern(rng, text: bytes, alpha: bytes, maxlen=12) -> bytes:
     return p or bytes([rng.choice(alpha)])
 
 
-def gen_case(rng: random.Random, caps: Caps, cmd=None) -> dict:
+def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
     cmd = cmd or ("approx" if rng.random() < 0.25 else "search")
     asize = rng.choice([2, 4, 26, 256])
     alpha = ALPHABETS[asize]
@@ -191,7 +195,8 @@ def gen_case(rng: random.Random, caps: Caps, cmd=None) -> dict:
     text = gen_text(rng, size, alpha, nl, special)
     opts = {}
     case = {"cmd": cmd, "opts": opts, "fs": {}, "files": [], "stdin": None, "stdin_kind": None,
-            "patterns": [], "is_set": False, "pat_e": [], "pat_f": [], "pat_arg": None, "f_crlf": []}
+            "patterns": [], "is_set": False, "pat_e": [], "pat_f": [], "pat_arg": None, "f_crlf": [],
+            "known": tuple(sorted(known))}
     # patterns
     if cmd == "search":
         nset = rng.random()
@@ -384,11 +389,16 @@ def gen_search_opts(rng, caps, case):
         opts.pop("w", None)
     if caps.flags["-v"] and rng.random() < 0.1 and mode in ("lines", "c", "l", "q", "L"):
         opts["v"] = True
+    line_flags = [f for f in ("w", "x", "v") if opts.get(f)]
+    if line_flags:
+        # usage errors: -w/-x/-v only with the lines, -o, -c, -l, -L and -q forms
+        for k in ("count_matches", "json", "count_per_pattern"):
+            opts.pop(k, None)
     if caps.flags["-Z"] and rng.random() < 0.07:
         opts["Z"] = True
     if caps.flags["-z"] and rng.random() < 0.07:
         opts["z"] = True
-    if caps.flags["-A"] and mode == "lines" and rng.random() < 0.12:
+    if caps.flags["-A"] and rng.random() < 0.15:
         c = rng.choice(["A", "B", "C"])
         v = rng.choice([0, 1, 2, 3])
         if c == "C":
@@ -398,10 +408,41 @@ def gen_search_opts(rng, caps, case):
         opts["ctx_flag"] = c
     if caps.flags["--color"] and rng.random() < 0.1:
         opts["color"] = rng.choice(["always", "never", "auto"])
-    if opts.get("r") and caps.flags["--include"] and rng.random() < 0.3:
-        opts["include"] = [rng.choice([b"*.txt", b"*.log", b"?.txt", b"a*"])]
-    if opts.get("r") and caps.flags["--exclude"] and rng.random() < 0.3:
-        opts["exclude"] = [rng.choice([b"*.txt", b"*.log", b"c*", b"z.dat"])]
+    globs = []
+    while caps.flags["--include"] and rng.random() < (0.4 if opts.get("r") else 0.05) and len(globs) < 3:
+        globs.append((rng.choice(["include", "exclude"]),
+                      rng.choice([b"*.txt", b"*.log", b"?.txt", b"a*", b"c*", b"z.dat", b"f1*", b"d/*.txt"])))
+    if globs:
+        opts["globs"] = globs
+    if "ctx_flag" in opts and caps.flags.get("--group-separator") and rng.random() < 0.3:
+        opts["group_sep"] = rng.choice([b"", b"==", b"-- x --", None])  # None: --no-group-separator
+    if any(opts.get(f) for f in ("w", "x", "v", "A", "B", "color")):
+        # a pattern holding the line separator cannot be used with them (a usage error)
+        sep = b"\0" if opts.get("z") else b"\n"
+        for key in ("pat_e",):
+            case[key] = [p.replace(sep, b"_") for p in case[key]]
+        case["pat_f"] = [[p.replace(sep, b"_") for p in f] for f in case["pat_f"]]
+        if case["pat_arg"] is not None:
+            case["pat_arg"] = case["pat_arg"].replace(sep, b"_")
+            case["patterns"] = [case["pat_arg"]]
+        else:
+            case["patterns"] = case["pat_e"] + [p for f in case["pat_f"] for p in f]
+    known = case.get("known", ())
+    if any(opts.get(k) for k in ("o", "c", "l", "L", "q", "count_matches", "count_per_pattern", "json")) and \
+            "ctx_flag" in opts and rng.random() < 0.7:
+        for k in ("A", "B", "ctx_flag", "group_sep"):
+            opts.pop(k, None)
+    if opts.get("o") and opts.get("v") and "ctx_flag" in opts:
+        del opts["v"]  # -o -v with context: a usage error
+    if "context-forms" in known and any(opts.get(k) for k in ("json", "count_matches", "count_per_pattern")):
+        for k in ("A", "B", "ctx_flag", "group_sep"):
+            opts.pop(k, None)
+    if "w-x-pattern-id" in known and (opts.get("w") or opts.get("x")):
+        opts.pop("with_pattern_id", None)
+    if "z-line-numbers" in known and opts.get("z"):
+        opts.pop("n", None)
+    if opts.get("L") and opts.get("json"):
+        del opts["json"]  # a usage error, as -l with --json
     if opts.get("r") and caps.flags["--exclude-dir"] and rng.random() < 0.2:
         opts["exclude_dir"] = [rng.choice([b"sub", b"deeper", b"s*"])]
 
@@ -468,10 +509,10 @@ def build_argv(case, binary):
         argv += ["-" + c, str(o["A"] if c in ("A", "C") else o["B"])]
     if "color" in o:
         argv.append("--color=" + o["color"])
-    for g in o.get("include", []):
-        argv.append(b"--include=" + g)
-    for g in o.get("exclude", []):
-        argv.append(b"--exclude=" + g)
+    for kind, g in o.get("globs", []):
+        argv.append(b"--" + kind.encode() + b"=" + g)
+    if "group_sep" in o:
+        argv.append(b"--no-group-separator" if o["group_sep"] is None else b"--group-separator=" + o["group_sep"])
     for g in o.get("exclude_dir", []):
         argv.append(b"--exclude-dir=" + g)
     if "k" in o:
@@ -879,7 +920,7 @@ def features(case):
         if k in ("A", "B"):
             continue
         v = o[k]
-        if k in ("j", "algorithm", "io", "mmap", "metric", "mode", "H_h", "ctx_flag"):
+        if k in ("j", "algorithm", "io", "mmap", "metric", "mode", "H_h", "ctx_flag", "color"):
             f.append("%s=%s" % (k, v))
         else:
             f.append(k)
@@ -929,7 +970,7 @@ def run_case_inner(args):
     seed, index, binary, known, outdir, grep_oracle, cmd = args
     caps = _CAPS
     rng = case_rng(seed, index)
-    case = gen_case(rng, caps, cmd)
+    case = gen_case(rng, caps, cmd, known)
     if not valid(case):
         return index, features(case), None, None
     if "gpu-note" not in known:

@@ -94,7 +94,7 @@ def expand_inputs(case) -> list:
         if node is MISSING:
             out.append(("error", b"strmatch: " + op + b": No such file or directory"))
         elif isinstance(node, bytes):
-            if glob_ok(op, opts):  # grep filters command-line files by --include/--exclude too
+            if glob_ok(op, opts, True):  # grep filters command-line files by --include/--exclude too
                 out.append(("file", op, node))
         elif opts.get("r"):
             out.extend(walk(fs, op, opts))
@@ -103,18 +103,25 @@ def expand_inputs(case) -> list:
     return out
 
 
-def glob_ok(name: bytes, opts) -> bool:
-    """--include / --exclude on the file's base name (grep: the last of several that match? no:
-    GNU grep 3.8 excludes a file when any --exclude matches it, and with any --include it needs one
-    to match; command-line files are filtered too)."""
-    base = name.rsplit(b"/", 1)[-1]
-    for g in opts.get("exclude", []):
-        if fnmatch_c(base, g):
-            return False
-    inc = opts.get("include", [])
-    if inc and not any(fnmatch_c(base, g) for g in inc):
-        return False
-    return True
+def glob_ok(name: bytes, opts, command_line=False) -> bool:
+    """--include / --exclude (GNU grep): the last one that matches decides; when none matches the
+    file is searched unless the first of them is --include. A file in the walk is matched by its
+    base name, a command-line file by any suffix of its name that starts after a '/'."""
+    globs = opts.get("globs", [])  # [("include" | "exclude", glob)] in command-line order
+    if not globs:
+        return True
+    if command_line:
+        parts = name.split(b"/")
+        cands = [b"/".join(parts[i:]) for i in range(len(parts))]
+    else:
+        cands = [name.rsplit(b"/", 1)[-1]]
+    verdict = None
+    for kind, g in globs:
+        if any(fnmatch_c(c, g) for c in cands):
+            verdict = kind == "include"
+    if verdict is None:
+        verdict = globs[0][0] != "include"
+    return verdict
 
 
 def walk(fs, root: bytes, opts) -> list:
@@ -212,10 +219,16 @@ def word_ok(text: bytes, lines: Lines, off: int, m: int) -> bool:
     return True
 
 
+def is_set(case) -> bool:
+    """A pattern-set search: -e/-f, or one PATTERN with -i, --count-per-pattern, --with-pattern-id."""
+    o = case["opts"]
+    return case["pat_arg"] is None or bool(o.get("i") or o.get("count_per_pattern") or o.get("with_pattern_id"))
+
+
 def search(case) -> Expected:
     opts = case["opts"]
     patterns = case["patterns"]
-    is_set = case["is_set"]
+    case = dict(case, is_set=is_set(case))
     icase = bool(opts.get("i"))
     sep = 0 if opts.get("z") else 10
     names = show_names(case)
@@ -347,7 +360,15 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
             out.append(b"binary file " + name + b" matches (" + plural(len(occ), "occurrence") + b")\n")
         return len(occ), b"".join(out), objs
     if mode == "o":
+        seps = set()
+        if "ctx_flag" in opts:
+            seps = context_separators(case, lines, sorted({lines.index(o) for o, _ in occ}))
+        done_sep = set()
         for o, p in occ:
+            li = lines.index(o)
+            if li in seps and li not in done_sep:
+                done_sep.add(li)
+                out.append(opts.get("group_sep", b"--") + b"\n")
             out.append(prefix)
             if opts.get("n"):
                 out.append(str(lines.index(o) + 1).encode() + b":")
@@ -362,7 +383,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     for o, _ in occ:
         li = lines.index(o)
         per_line[li] = per_line.get(li, 0) + 1
-    if any(opts.get(k) for k in ("A", "B")):
+    if "ctx_flag" in opts:
         return len(occ), context_lines(case, text, lines, sorted(per_line), per_line, prefix, False), objs
     mlb = opts.get("max_line_bytes", 4096)
     for li in sorted(per_line):
@@ -393,6 +414,8 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
     zname = (b"\0" if opts.get("Z") else b"\n")
     if mode == "q":
         return len(sel), b""
+    if mode == "o":
+        return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
     if mode == "l":
         return len(sel), name + zname if sel else b""
     if mode == "L":
@@ -400,8 +423,8 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
     if mode in ("c", "count_matches"):
         return len(sel), prefix + str(len(sel)).encode() + b"\n"
     if binary:
-        return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "line") + b")\n") if sel else b""
-    if any(opts.get(k) for k in ("A", "B")):
+        return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") if sel else b""
+    if "ctx_flag" in opts:
         return len(sel), context_lines(case, text, lines, sel, {}, prefix, True)
     out = []
     mlb = opts.get("max_line_bytes", 4096)
@@ -421,6 +444,14 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
 
 
 def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, inverted: bool) -> bytes:
+    state = case.setdefault("_ctx_state", {"printed": False})
+    body = _context_lines(case, text, lines, selected, per_line, prefix, inverted, state["printed"])
+    if body:
+        state["printed"] = True
+    return body
+
+
+def _context_lines(case, text, lines, selected, per_line, prefix, inverted, printed_before) -> bytes:
     """-A/-B/-C as GNU grep: selected lines with ':' after the prefixes, context lines with '-',
     '--' between groups that are not adjacent."""
     opts = case["opts"]
@@ -434,12 +465,12 @@ def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, i
     last = -1
     out = []
     mlb = opts.get("max_line_bytes", 4096)
-    printed_any = False
+    printed_any = printed_before
     # grep: after the last selected line of a -m limited run, trailing context is still printed.
     for li in selected:
         lo = max(0, li - b, last + 1)
-        if printed_any and lo > last + 1:
-            out.append(b"--\n")
+        if printed_any and (lo > last + 1 or last < 0) and opts.get("group_sep", b"--") is not None:
+            out.append(opts.get("group_sep", b"--") + b"\n")
         for c in range(lo, li + 1):
             out.append(_line_out(case, text, lines, c, prefix, names_sep_sel if c in sel else names_sep_ctx,
                                  per_line.get(c, 0), mlb, eol))
@@ -453,6 +484,29 @@ def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, i
             out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx, 0, mlb, eol))
             last = c
     return b"".join(out)
+
+
+def context_separators(case, lines, selected) -> set:
+    """-o with context: the selected lines before which grep prints a group separator (the context
+    lines themselves are not printed)."""
+    opts = case["opts"]
+    if opts.get("group_sep", b"--") is None:
+        return set()
+    state = case.setdefault("_ctx_state", {"printed": False})
+    a = opts.get("A", 0)
+    b = opts.get("B", 0)
+    out = set()
+    last = -1
+    for li in selected:
+        lo = max(0, li - b, last + 1)
+        if state["printed"] and (lo > last + 1 or last < 0):
+            out.add(li)
+        state["printed"] = True
+        nxt = [x for x in selected if x > li]
+        hi = min(len(lines) - 1, li + a)
+        last = min(hi, nxt[0] - 1) if nxt else hi
+        last = max(last, li)
+    return out
 
 
 def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol):
