@@ -1,0 +1,168 @@
+"""ApproxSearcher and align against Sellers' DP in Python, Edlib (python3-edlib) and Levenshtein
+(python3-levenshtein)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import strmatch
+from conftest import BACKEND, random_bytes, rerun_hint, rng
+from reference import edit_distance, exact_offsets, hamming_column, sellers_column
+
+EDIT_ALGORITHMS = [a for a in strmatch.approx_algorithms(BACKEND) if a != "hamming"]
+
+
+@pytest.mark.parametrize("algorithm", EDIT_ALGORITHMS)
+@pytest.mark.parametrize("sigma", [2, 4, 26, 256])
+def test_ends_and_best_against_sellers(algorithm, sigma):
+    r = rng(f"approx:{algorithm}:{sigma}")
+    for round_ in range(15):
+        n = r.choice([0, 1, 10, 64, 65, 300])
+        m = r.choice([1, 2, 4, 7, 12, 20])
+        text = random_bytes(r, n, sigma)
+        pattern = random_bytes(r, m, sigma)
+        k = r.randrange(m)
+        d = sellers_column(pattern, text)
+        threads, chunk = r.choice([(1, 0), (2, 64), (3, 100)])
+        a = strmatch.ApproxSearcher(pattern, max_errors=k, algorithm=algorithm, backend=BACKEND,
+                                    threads=threads, chunk_bytes=chunk)
+        ends = a.find_ends(text)
+        assert ends.dtype == strmatch.APPROX_END_DTYPE
+        want = [(e, d[e], 0) for e in range(1, n + 1) if d[e] <= k]
+        assert ends.tolist() == want, f"round {round_} k={k}; {rerun_hint()}"
+        assert a.count_ends(text) == len(want)
+        best = a.best(text)
+        assert best.dtype == np.uint32
+        assert best.tolist() == ([min(d[1:])] if n else [strmatch.NO_DISTANCE])
+        matches = a.find_all(text)
+        # Every match ends at an end within k, at a local minimum, with that distance.
+        assert a.count(text) == len(matches)
+        for b, e, dist, pid in matches.tolist():
+            assert d[e] == dist <= k and pid == 0 and b <= e
+            assert e == n or d[e + 1] > d[e]
+            assert edit_distance(pattern, text[b:e]) == dist
+
+
+def test_paper_example_and_cigar():
+    a = strmatch.ApproxSearcher(b"ababa", max_errors=1, cigar=True, backend=BACKEND)
+    m = a.find_all(b"aaabbbaa")
+    assert m.tolist() == [(2, 7, 1, 0, "2=1X2=")]
+    assert m["cigar"][0] == "2=1X2=" and m["begin"].dtype == np.uint64
+    a2 = strmatch.ApproxSearcher(b"ababa", max_errors=2, backend=BACKEND)
+    assert a2.find_ends(b"aaabbbaa")["end"].tolist() == [3, 4, 5, 6, 7, 8]
+    assert a2.find_all(b"aaabbbaa").tolist() == [(2, 7, 1, 0)]
+    dist, ends = a2.best(b"aaabbbaa", ends=True)
+    assert dist.tolist() == [1] and ends.tolist() == [(7, 1, 0)]
+
+
+def test_k0_ends_are_exact_occurrences():
+    r = rng("k0")
+    text = random_bytes(r, 5000, 2)
+    pattern = text[100:106]
+    a = strmatch.ApproxSearcher(pattern, max_errors=0, backend=BACKEND)
+    assert a.find_ends(text)["end"].tolist() == [o + 6 for o in exact_offsets(text, pattern)]
+
+
+def test_hamming_and_batches():
+    if "hamming" not in strmatch.approx_algorithms(BACKEND):
+        pytest.skip("no hamming algorithm on this backend")
+    r = rng("hamming")
+    text = random_bytes(r, 2000, 4)
+    patterns = [random_bytes(r, 8, 4), random_bytes(r, 12, 4)]
+    a = strmatch.ApproxSearcher(patterns, max_errors=2, metric="hamming", backend=BACKEND)
+    assert len(a) == 2 and a.patterns == patterns and a.metric == "hamming"
+    want = []
+    for i, p in enumerate(patterns):
+        want += [(e, d, i) for e, d in hamming_column(p, text).items() if d <= 2]
+    want.sort(key=lambda t: (t[0], t[2]))
+    assert a.find_ends(text).tolist() == want, rerun_hint()
+
+
+def test_separator_no_match_crosses_it():
+    a = strmatch.ApproxSearcher(b"abcd", max_errors=1, separator=b"\n", backend=BACKEND)
+    assert a.find_ends(b"ab\ncd").tolist() == []
+    assert a.count(b"xabcx\nabd") == 2
+    assert strmatch.ApproxSearcher(b"abcd", max_errors=1, separator=10).count(b"ab\ncd") == 0
+
+
+def test_against_edlib():
+    edlib = pytest.importorskip("edlib")
+    r = rng("edlib")
+    for _ in range(30):
+        text = random_bytes(r, r.randint(1, 400), 4)
+        pattern = random_bytes(r, r.randint(1, 30), 4)
+        best, ends = strmatch.ApproxSearcher(pattern, max_errors=0, backend=BACKEND).best(text, ends=True)
+        e = edlib.align(pattern, text, mode="HW", task="locations")
+        assert best[0] == e["editDistance"], rerun_hint()
+        # Edlib's locations are inclusive [start, end]: its ends, end + 1 here.
+        assert sorted({end + 1 for _, end in e["locations"]}) == ends["end"].tolist(), rerun_hint()
+
+
+def test_align_against_levenshtein_and_edlib():
+    Levenshtein = pytest.importorskip("Levenshtein")
+    edlib = pytest.importorskip("edlib")
+    r = rng("align")
+    for _ in range(50):
+        a = random_bytes(r, r.randint(1, 60), 4)
+        b = random_bytes(r, r.randint(0, 60), 4)
+        g = strmatch.align(a, b, mode="global", cigar=True)
+        assert g.distance == Levenshtein.distance(a.decode(), b.decode()) == edit_distance(a, b)
+        assert g.begin == 0 and g.end == len(b) and g.cigar
+        p = strmatch.align(a, b, mode="prefix")
+        assert p.distance == edlib.align(a, b, mode="SHW")["editDistance"] and p.cigar is None
+        i = strmatch.align(a, b, mode="infix")
+        if b:
+            assert i.distance == edlib.align(a, b, mode="HW")["editDistance"]
+
+
+def test_approx_errors():
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher(b"abc", max_errors=3)  # k >= m
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher(b"", max_errors=0)
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher(b"abc", max_errors=1, metric="cosine")
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher(b"abc", max_errors=1, algorithm="hamming")  # not the edit metric
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher(b"abc", max_errors=1, separator=300)
+    with pytest.raises(ValueError):
+        strmatch.ApproxSearcher(b"abc", max_errors=1, separator=b"ab")
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.ApproxSearcher([], max_errors=0)
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.align(b"", b"abc")
+    with pytest.raises(ValueError, match="^strmatch: "):
+        strmatch.align(b"a", b"abc", mode="local")
+    with pytest.raises(TypeError):
+        strmatch.ApproxSearcher(b"abc")  # max_errors is required
+
+
+def test_approx_callback_finditer_files(tmp_path):
+    r = rng("approx-files")
+    text = random_bytes(r, 300_000, 4)
+    a = strmatch.ApproxSearcher(b"acgtacgt", max_errors=2, backend=BACKEND, chunk_bytes=4096, cigar=True)
+    full = a.find_all(text)
+    assert len(full) > 100
+    batches = []
+    stats = a.find_all(text, batches.append)
+    assert stats.occurrences == len(full) and stats.cells > 0
+    joined = np.concatenate(batches)
+    assert joined.tolist() == full.tolist()
+    assert np.concatenate(list(a.finditer(text))).tolist() == full.tolist()
+    path = tmp_path / "reads"
+    path.write_bytes(text)
+    assert a.find_all_file(path).tolist() == full.tolist()
+    assert a.count_file(path) == len(full)
+    ends = []
+    a.find_ends(text, ends.append)
+    assert np.concatenate(ends).tolist() == a.find_ends(text).tolist()
+
+    def boom(batch):
+        raise ZeroDivisionError("stop")
+
+    with pytest.raises(ZeroDivisionError):
+        a.find_all(text, boom)
+    with pytest.raises(ZeroDivisionError):
+        a.find_ends(text, boom)
