@@ -41,6 +41,10 @@ KNOWN_DEFECTS = {
                      "(json: no match objects; counts: 0 per pattern)",
     "w-x-pattern-id": "-o --with-pattern-id with -w or -x prints no pattern id",
     "z-line-numbers": "-n with -z counts newlines, not NUL-terminated records",
+    "group-sep-empty-eq": "--group-separator= (empty, '=' form) takes the next argument as SEP; "
+                          "the fuzzer passes an empty SEP as a separate argument instead",
+    "context-m-elided": "with -A/-B/-C and -m N, an elided line's count is every occurrence of the line, not "
+                        "those among the first N (8 for 2 without context)",
     "gpu-note": "a note 'strmatch: note: no usable GPU ...' on stderr of every command (issue 15, part 3)",
 }
 
@@ -437,6 +441,8 @@ def gen_search_opts(rng, caps, case):
     if "context-forms" in known and any(opts.get(k) for k in ("json", "count_matches", "count_per_pattern")):
         for k in ("A", "B", "ctx_flag", "group_sep"):
             opts.pop(k, None)
+    if "context-m-elided" in known and "ctx_flag" in opts and "m" in opts:
+        opts.pop("max_line_bytes", None)
     if "w-x-pattern-id" in known and (opts.get("w") or opts.get("x")):
         opts.pop("with_pattern_id", None)
     if "z-line-numbers" in known and opts.get("z"):
@@ -512,7 +518,12 @@ def build_argv(case, binary):
     for kind, g in o.get("globs", []):
         argv.append(b"--" + kind.encode() + b"=" + g)
     if "group_sep" in o:
-        argv.append(b"--no-group-separator" if o["group_sep"] is None else b"--group-separator=" + o["group_sep"])
+        if o["group_sep"] is None:
+            argv.append(b"--no-group-separator")
+        elif o["group_sep"] == b"" and "group-sep-empty-eq" in case.get("known", ()):
+            argv += [b"--group-separator", b""]
+        else:
+            argv.append(b"--group-separator=" + o["group_sep"])
     for g in o.get("exclude_dir", []):
         argv.append(b"--exclude-dir=" + g)
     if "k" in o:
@@ -739,14 +750,10 @@ def shrink(case, binary, known, still_fails):
             if k in ("r",):
                 continue
             c = copy.deepcopy(best)
-            del c["opts"][k]
-            if k in ("A", "B"):
-                c["opts"].pop("ctx_flag", None)
-                c["opts"].pop("A", None)
-                c["opts"].pop("B", None)
-            if k == "ctx_flag":
-                c["opts"].pop("A", None)
-                c["opts"].pop("B", None)
+            c["opts"].pop(k, None)
+            if k in ("A", "B", "ctx_flag"):
+                for x in ("A", "B", "ctx_flag", "group_sep"):
+                    c["opts"].pop(x, None)
             if try_(c):
                 best = c
                 changed = True
