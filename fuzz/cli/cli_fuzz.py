@@ -420,7 +420,7 @@ def gen_search_opts(rng, caps, case):
         opts["globs"] = globs
     if "ctx_flag" in opts and caps.flags.get("--group-separator") and rng.random() < 0.3:
         opts["group_sep"] = rng.choice([b"", b"==", b"-- x --", None])  # None: --no-group-separator
-    if any(opts.get(f) for f in ("w", "x", "v", "A", "B", "color")):
+    if any(opts.get(f) for f in ("w", "x", "v", "color")) or "ctx_flag" in opts:
         # a pattern holding the line separator cannot be used with them (a usage error)
         sep = b"\0" if opts.get("z") else b"\n"
         for key in ("pat_e",):
