@@ -284,10 +284,10 @@ def search(case) -> Expected:
 def output_mode(opts) -> str:
     if opts.get("q"):
         return "q"
+    if opts.get("L"):
+        return "L"  # the fuzzer writes -l before -L: the last wins
     if opts.get("l"):
         return "l"
-    if opts.get("L"):
-        return "L"
     if opts.get("count_matches"):
         return "count_matches"
     if opts.get("c"):
