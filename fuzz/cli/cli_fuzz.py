@@ -665,6 +665,8 @@ def grep_comparable(case):
         return False
     if "m" in o:
         return False
+    if o.get("L") and b"adir" in case["files"]:
+        return False  # grep -L lists a directory operand it cannot search; docs: an error, not a list
     if any(o.get(k) for k in ("o", "count_matches", "json", "count_per_pattern", "with_pattern_id",
                               "max_line_bytes")):
         return False
