@@ -6,7 +6,10 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
-          libedlib-dev libdivsufsort-dev mummer tre-agrep ugrep hyperfine)
+          libedlib-dev libdivsufsort-dev mummer tre-agrep ugrep hyperfine
+          clang libclang-rt-14-dev
+          python3-dev pybind11-dev python3-numpy python3-pytest
+          python3-ahocorasick python3-edlib python3-levenshtein python3-regex)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
