@@ -351,7 +351,8 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
         stopped = AnyOf(True, False) if (limit is not None and len(occ) == limit and total == limit) \
             else (limit is not None and total > limit)
         objs.append([("type", "summary"), ("file", jname),
-                     ("bytes", len(text) if not stopped is True else ANY),
+                     # "the bytes read when streamed": fewer when -m stopped the search
+                     ("bytes", len(text) if limit is None or len(occ) < limit else ANY),
                      ("occurrences", len(occ)), ("input", input_kind(case, name)),
                      ("stopped_early", stopped), ("seconds", ANY)])
         return len(occ), b"", objs
@@ -387,18 +388,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
         return len(occ), context_lines(case, text, lines, sorted(per_line), per_line, prefix, False), objs
     mlb = opts.get("max_line_bytes", 4096)
     for li in sorted(per_line):
-        s, e = lines.bounds(li)
-        out.append(prefix)
-        if opts.get("n"):
-            out.append(str(li + 1).encode() + b":")
-        if opts.get("b"):
-            out.append(str(s).encode() + b":")
-        if mlb and e - s > mlb:
-            out.append(b"[long line elided: " + plural(e - s, "byte") + b", " +
-                       plural(per_line[li], "occurrence") + b"]")
-        else:
-            out.append(text[s:e])
-        out.append(eol)
+        out.append(_line_out(case, text, lines, li, prefix, b":", per_line[li], mlb, eol))
     return len(occ), b"".join(out), objs
 
 
@@ -414,7 +404,7 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
     zname = (b"\0" if opts.get("Z") else b"\n")
     if mode == "q":
         return len(sel), b""
-    if mode == "o":
+    if mode == "o" and not (binary and "o-v-binary" in case.get("known", ())):
         return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
     if mode == "l":
         return len(sel), name + zname if sel else b""
@@ -426,21 +416,8 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
         return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") if sel else b""
     if "ctx_flag" in opts:
         return len(sel), context_lines(case, text, lines, sel, {}, prefix, True)
-    out = []
     mlb = opts.get("max_line_bytes", 4096)
-    for li in sel:
-        s, e = lines.bounds(li)
-        out.append(prefix)
-        if opts.get("n"):
-            out.append(str(li + 1).encode() + b":")
-        if opts.get("b"):
-            out.append(str(s).encode() + b":")
-        if mlb and e - s > mlb:
-            out.append(b"[long line elided: " + plural(e - s, "byte") + b", 0 occurrences]")
-        else:
-            out.append(text[s:e])
-        out.append(eol)
-    return len(sel), b"".join(out)
+    return len(sel), b"".join(_line_out(case, text, lines, li, prefix, b":", 0, mlb, eol) for li in sel)
 
 
 def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, inverted: bool) -> bytes:
@@ -509,7 +486,8 @@ def context_separators(case, lines, selected) -> set:
     return out
 
 
-def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol):
+def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol, word="occurrence"):
+    """One record with its prefixes (name, -n, -b, each followed by `sep`), or its elision."""
     opts = case["opts"]
     s, e = lines.bounds(li)
     p = (prefix if opts.get("Z") else prefix[:-1] + sep) if prefix else b""
@@ -519,7 +497,7 @@ def _line_out(case, text, lines, li, prefix, sep, nocc, mlb, eol):
     if opts.get("b"):
         out.append(str(s).encode() + sep)
     if mlb and e - s > mlb:
-        out.append(b"[long line elided: " + plural(e - s, "byte") + b", " + plural(nocc, "occurrence") + b"]")
+        out.append(b"[long line elided: " + plural(e - s, "byte") + b", " + plural(nocc, word) + b"]")
     else:
         out.append(text[s:e])
     out.append(eol)
@@ -811,18 +789,8 @@ def approx(case) -> Expected:
         else:
             mlb = opts.get("max_line_bytes", 4096)
             for li in matching:
-                s, e = lines.bounds(li)
-                out.append(prefix)
-                if opts.get("n"):
-                    out.append(str(li + 1).encode() + b":")
-                if opts.get("b"):
-                    out.append(str(s).encode() + b":")
-                if mlb and e - s > mlb:
-                    out.append(b"[long line elided: " + plural(e - s, "byte") + b", " +
-                               plural(len(recs[li][2]), "end" if ends else "match") + b"]")
-                else:
-                    out.append(text[s:e])
-                out.append(eol)
+                out.append(_line_out(case, text, lines, li, prefix, b":", len(recs[li][2]), mlb, eol,
+                                     "end" if ends else "match"))
         if n_res:
             found = True
             if mode == "q":
