@@ -48,6 +48,8 @@ KNOWN_DEFECTS = {
     "v-m-twice": "-v -m N prints the N-th selected line twice (printf 'x\\ny\\n' | strmatch search -v -m 1 a)",
     "o-v-binary": "-o -v on a binary file prints 'binary file NAME matches (N selected lines)' where docs say "
                   "-o -v prints nothing",
+    "w-x-elided-count": "with -w or -x an elided line's count includes the occurrences they reject "
+                        "(printf 'TGG\\rGG' > f; strmatch search -w --max-line-bytes 2 GG f: 2 occurrences, not 1)",
     "gpu-note": "a note 'strmatch: note: no usable GPU ...' on stderr of every command (issue 15, part 3)",
 }
 
@@ -450,6 +452,8 @@ def gen_search_opts(rng, caps, case):
             opts.pop(k, None)
     if "ctx_flag" in opts:
         opts.pop("max_line_bytes", None)  # the count of an elided context line: docs/cli.md does not say
+    if "w-x-elided-count" in known and (opts.get("w") or opts.get("x")):
+        opts.pop("max_line_bytes", None)
     if "v-m-twice" in known and opts.get("v"):
         opts.pop("m", None)
     if "context-m-elided" in known and "ctx_flag" in opts and "m" in opts:
