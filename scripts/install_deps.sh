@@ -8,7 +8,7 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
           libedlib-dev libdivsufsort-dev mummer tre-agrep ugrep hyperfine
           clang libclang-rt-14-dev
-          python3-dev pybind11-dev python3-numpy python3-pytest
+          python3-dev pybind11-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
           python3-ahocorasick python3-edlib python3-levenshtein python3-regex)
 missing=()
 for p in "${PACKAGES[@]}"; do
