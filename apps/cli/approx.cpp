@@ -141,7 +141,7 @@ class Run : public RunBase {
       o.algorithm = c.algorithm;
       o.backend = parse_backend(c.backend);
       o.threads = c.threads;
-      o.chunk_bytes = static_cast<std::size_t>(c.chunk_bytes);
+      o.chunk_bytes = static_cast<std::size_t>(c.chunk());
       o.separator = static_cast<unsigned char>(separator);
       o.cigar = c.cigar;
       if (task == Task::best && c.max_errors_given) o.best_limit = c.max_errors;
@@ -478,37 +478,12 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
     search_text(all);
     return;
   }
-  const std::size_t block =
-      stream_block_bytes(run_.cfg.stream_block_bytes, size_hint, std::uint64_t{16} << 20);
-  std::string buf;
-  std::uint64_t base = 0;
-  bool eof = false;
-  while (!eof && !done_) {
-    // buf holds no separator here: it is the tail of the last record read so far.
-    const std::size_t have = buf.size();
-    buf.resize(have + block);
-    std::size_t got = 0;
-    while (got < block) {
-      const std::size_t n =
-          source.read(reinterpret_cast<std::uint8_t*>(buf.data() + have + got), block - got);
-      if (n == 0) {
-        eof = true;
-        break;
-      }
-      got += n;
-    }
-    buf.resize(have + got);
-    std::size_t cut = buf.size();
-    if (!eof) {
-      const void* p = got == 0 ? nullptr : memrchr(buf.data() + have, run_.separator, got);
-      if (p == nullptr) continue;  // one record longer than the block: read on
-      cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data()) + 1;
-    }
-    if (cut > 0) search_region(std::string_view(buf.data(), cut), base);
-    base += cut;
-    buf.erase(0, cut);
-    run_.progress.update(base);
-  }
+  const std::size_t block = stream_block_bytes(run_.cfg.stream_block(), size_hint, std::uint64_t{16} << 20);
+  read_record_regions(source, block, run_.separator, [&](std::string_view region, std::uint64_t base) {
+    search_region(region, base);
+    run_.progress.update(base + region.size());
+    return !done_;
+  });
 }
 
 void InputRun::report(bool mapped, std::uint64_t bytes) {
@@ -536,51 +511,64 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   CLI::App* cmd = app.add_subcommand(
       "approx", "Print the lines of FILEs holding PATTERN within k errors (edit or Hamming distance)");
   auto* pattern = add_operands(*cmd, c);
+  // Input.
+  add_input_options(*cmd, c, "Records end with NUL instead of newline (input and the lines/-o output)");
+  // Patterns.
   auto* k = cmd->add_option("-k,--max-errors", c.max_errors,
                             "K: the largest distance reported (default 0); must be below the pattern's "
-                            "length. (tre-agrep's -k means a literal pattern; its K is -E K)");
-  cmd->callback([&c, pattern, k] {
+                            "length. (tre-agrep's -k means a literal pattern; its K is -E K)")
+                ->check(unsigned_range(0, std::numeric_limits<std::uint32_t>::max()))
+                ->group(kGroupPatterns);
+  cmd->callback([&c, cmd, pattern, k] {
     c.pattern_given = pattern->count() > 0;
     c.max_errors_given = k->count() > 0;
+    resolve_parse_order(*cmd, c);
   });
   cmd->add_option("--metric", c.metric,
                   "edit (Levenshtein: substitutions, insertions, deletions) or hamming (substitutions only)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"edit", "hamming"}));
+      ->check(CLI::IsMember({"edit", "hamming"}))
+      ->group(kGroupPatterns);
   cmd->add_option("--mode", c.mode,
                   "infix: PATTERN anywhere in a line; prefix: PATTERN against a prefix of each line; global: "
                   "against the whole line (prefix/global: one result per line, edit distance)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"infix", "prefix", "global"}));
+      ->check(CLI::IsMember({"infix", "prefix", "global"}))
+      ->group(kGroupPatterns);
   cmd->add_flag("--best", c.best,
                 "Report each pattern's smallest distance in each file and every end reaching it (with -k: "
-                "only when it is at most K)");
-  cmd->add_flag("--ends", c.ends, "Report every end offset within K (no begin) instead of matches");
-  cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json");
+                "only when it is at most K)")
+      ->group(kGroupPatterns);
+  cmd->add_flag("--ends", c.ends, "Report every end offset within K (no begin) instead of matches")
+      ->group(kGroupPatterns);
   add_pattern_options(*cmd, c,
                       "A pattern (repeatable; a literal byte string); ids: -e patterns first, in order");
-  add_recursive_option(*cmd, c);
+  // Output.
   const OutputOptions o = add_output_options(
       *cmd, c,
       {"Print each match ([BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT) or end (END:[ID:]DISTANCE) instead of its line",
        "Prefix the 0-based byte offset of each match's begin (-o) or line (default output)",
        "Prefix the 1-based line number (record number with -z)",
        "Print the number of matches (ends with --ends/--best) of each file", "match", "a match"});
-  cmd->add_flag("-z,--null-data", c.null_data,
-                "Records end with NUL instead of newline (input and the lines/-o output)");
+  cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json")
+      ->group(kGroupOutput);
   add_filename_options(*cmd, c);
   auto* json = cmd->add_flag("--json", c.json,
                              "Print one JSON object per match (end, pair) and a summary object per file");
-  json->excludes(o.count)->excludes(o.count_matches)->excludes(o.list);
-  add_engine_options(
-      *cmd, c,
-      {"match",
-       "Infix search: " + name_list(approx_algorithms(Backend::cpu)) + " (cpu); " +
-           name_list(approx_algorithms(Backend::cuda)) +
-           " (cuda). With --backend auto a name only one backend has pins that backend",
-       "auto: map regular files up to half the usable memory, stream the rest; always; never",
-       "Print bytes, seconds, GB/s, DP cells and GCUPS (10^9 cells/s), algorithm, backend on stderr",
-       "Bytes read per block when streaming (cut after the last separator); 0: the default (16 MiB)"});
+  json->group(kGroupOutput);
+  json->excludes(o.count)->excludes(o.count_matches)->excludes(o.list)->excludes(o.list_without);
+  // Performance.
+  add_engine_options(*cmd, c,
+                     {"match",
+                      "Infix search: " + name_list(approx_algorithms(Backend::cpu)) + " (cpu); " +
+                          name_list(approx_algorithms(Backend::cuda)) +
+                          " (cuda). With --backend auto a name only one backend has pins that backend",
+                      "auto: map regular files up to half the usable memory, stream the rest; always; never",
+                      "Print bytes, seconds, GB/s, DP cells and GCUPS (10^9 cells/s), algorithm, backend "
+                      "(and why) on stderr",
+                      "Bytes read per block when streaming (cut after the last separator); 0: the default "
+                      "(16 MiB; a smaller "
+                      "regular file: its size, at least 64 KiB); else 65536 (64 KiB) to 1073741824 (1 GiB)"});
   cmd->footer(
       "Output: matching lines (each once): a line matches when some part of it is within K errors of\n"
       "PATTERN. --mode prefix/global: one line [FILE:][LINE:][ID:]DISTANCE:END[:CIGAR] per line and "
@@ -589,8 +577,11 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   return cmd;
 }
 
-int run_approx(const ApproxConfig& given) {
+namespace {
+
+int run_approx_guarded(const ApproxConfig& given) {
   ApproxConfig config = given;
+  if (const std::string m = check_common_options(config); !m.empty()) return fail(m);
   if (!take_pattern_operand(config, "approx")) return 2;
   if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
     auto patterns = load_config_patterns(config, kMaxPatternBytes);
@@ -602,6 +593,12 @@ int run_approx(const ApproxConfig& given) {
     return fail(fmt::format("the pattern is {} bytes long; the limit is {} bytes", config.pattern.size(),
                             kMaxPatternBytes));
   return run_operands<Run>(config, config, std::vector<std::string>{config.pattern});
+}
+
+}  // namespace
+
+int run_approx(const ApproxConfig& given) {
+  return guarded_run([&] { return run_approx_guarded(given); });
 }
 
 }  // namespace strmatch::cli

@@ -17,7 +17,6 @@ struct ApproxConfig : CommonConfig {
   bool best = false;
   bool ends = false;
   bool cigar = false;
-  bool null_data = false;  // -z
 };
 
 /// Adds the `approx` subcommand and its options to `app`, storing into `config`.

@@ -39,11 +39,15 @@ inline std::string json_string(const std::string& s) {
 /// One FILE operand: a file, "-", or a directory (walked when `walk`, else an error). Each input is
 /// opened and handed to on_input(input, display name); errors go to on_error(message). `strip_dot`:
 /// names of files found below "./" lose that prefix (grep -r without FILE). The walk stops once
-/// stop() is true.
+/// stop() is true. `filter` (--include/--exclude/--exclude-dir): a FILE operand it skips
+/// (`operand`: matched as a command-line name; standard input never is) and the files and
+/// directories of the walk it skips are not searched; `implicit_dot`: the operand is the "." of -r
+/// without FILE, which --exclude-dir does not skip (as grep).
 inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
                           const std::function<void(io::Input& in, const std::string& name)>& on_input,
                           const std::function<void(const std::string& message)>& on_error,
-                          const std::function<bool()>& stop) {
+                          const std::function<bool()>& stop, const io::PathFilter* filter = nullptr,
+                          bool implicit_dot = false, bool operand = true) {
   std::optional<io::Input> in;
   try {
     in.emplace(io::Input::open(path));
@@ -52,6 +56,7 @@ inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
     return;
   }
   if (in->kind() == io::InputKind::directory) {
+    if (filter != nullptr && operand && !implicit_dot && filter->skip_dir(path, true)) return;
     if (!walk) {
       on_error(path + ": Is a directory");
       return;
@@ -61,12 +66,13 @@ inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
         path,
         [&](const std::string& file) {
           // grep -r without FILE searches "." and names its files without the "./".
-          visit_operand(file, false, strip_dot, on_input, on_error, stop);
+          visit_operand(file, false, strip_dot, on_input, on_error, stop, nullptr, false, false);
           return !stop();
         },
-        [&](const std::string& p, const std::string& reason) { on_error(p + ": " + reason); });
+        [&](const std::string& p, const std::string& reason) { on_error(p + ": " + reason); }, filter);
     return;
   }
+  if (filter != nullptr && operand && !in->is_standard_input() && filter->skip_file(path, true)) return;
   on_input(*in, strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path);
 }
 

@@ -30,14 +30,18 @@ struct Window {
 /// order and for the end of each owned part).
 class LineCounter {
  public:
+  /// `separator`: the byte that ends a line ('\n'; NUL with -z).
+  explicit LineCounter(char separator = '\n') : sep_(separator) {}
+
   /// The line number of the byte at `offset`.
   std::uint64_t line_of(const Window& w, std::uint64_t offset) {
-    line_ += static_cast<std::uint64_t>(std::count(w.at(pos_), w.at(offset), '\n'));
+    line_ += static_cast<std::uint64_t>(std::count(w.at(pos_), w.at(offset), sep_));
     pos_ = offset;
     return line_;
   }
 
  private:
+  char sep_;
   std::uint64_t pos_ = 0;
   std::uint64_t line_ = 1;
 };
@@ -58,13 +62,15 @@ struct MatchingLine {
 /// `emit` once it is complete, over one or several windows. Keeps at most `limit` bytes of a
 /// line (the elision limit, 0: no limit) whatever the window sizes, so a streamed input gives the
 /// same lines as a mapped one. `keep_text` false: lines are counted and numbered, never copied.
+/// `separator`: the byte that ends a line ('\n'; NUL with -z).
 template <class Emit>
 class LineTracker {
  public:
-  LineTracker(Emit emit, std::uint64_t limit, bool keep_text, LineCounter* counter)
+  LineTracker(Emit emit, std::uint64_t limit, bool keep_text, LineCounter* counter, char separator = '\n')
       : emit_(std::move(emit)),
         limit_(limit == 0 ? UINT64_MAX : limit),
         keep_(keep_text),
+        sep_(separator),
         counter_(counter) {}
 
   /// Starts a window; completes a line left open by the previous window when its end is here.
@@ -72,7 +78,7 @@ class LineTracker {
     w_ = &w;
     if (line_.active && !line_.end_known) {
       const std::size_t from = static_cast<std::size_t>(line_.collected_to - w.base);
-      const void* nl = std::memchr(w.data.data() + from, '\n', w.data.size() - from);
+      const void* nl = std::memchr(w.data.data() + from, sep_, w.data.size() - from);
       const std::size_t to = nl != nullptr
                                  ? static_cast<std::size_t>(static_cast<const char*>(nl) - w.data.data())
                                  : w.data.size();
@@ -105,7 +111,7 @@ class LineTracker {
     if (w.last) return;  // no window follows
     const char* own = w.data.data() + w.own_begin;
     const std::size_t own_len = w.own_end - w.own_begin;
-    const void* nl = own_len != 0 ? memrchr(own, '\n', own_len) : nullptr;
+    const void* nl = own_len != 0 ? memrchr(own, sep_, own_len) : nullptr;
     if (nl != nullptr) {
       const char* s = static_cast<const char*>(nl) + 1;
       line_start_ = w.base + static_cast<std::uint64_t>(s - w.data.data());
@@ -168,7 +174,7 @@ class LineTracker {
     const Window& w = *w_;
     const char* data = w.data.data();
     const std::size_t rel = static_cast<std::size_t>(offset - w.base);
-    const void* back = memrchr(data + w.own_begin, '\n', rel - w.own_begin);
+    const void* back = memrchr(data + w.own_begin, sep_, rel - w.own_begin);
     line_ = Line{};
     line_.active = true;
     line_.occurrences = 1;
@@ -188,7 +194,7 @@ class LineTracker {
         line_.keep = false;
     }
     if (counter_ != nullptr) line_.line_number = counter_->line_of(w, offset);
-    const void* fwd = std::memchr(data + rel, '\n', w.data.size() - rel);
+    const void* fwd = std::memchr(data + rel, sep_, w.data.size() - rel);
     const std::size_t to =
         fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
     append(data + from, to - from);
@@ -214,6 +220,7 @@ class LineTracker {
   Emit emit_;
   std::uint64_t limit_;
   bool keep_;
+  char sep_;
   LineCounter* counter_;
   const Window* w_ = nullptr;
   Line line_;

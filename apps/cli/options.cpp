@@ -1,9 +1,33 @@
 // CLI: registration of the options search and approx share (options.hpp).
 #include "options.hpp"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <charconv>
+
+#include "strmatch/types.hpp"
 
 namespace strmatch::cli {
+
+CLI::Validator unsigned_range(std::uint64_t min, std::uint64_t max, bool zero_ok) {
+  const std::string range = min == max ? std::to_string(min) : fmt::format("{}..{}", min, max);
+  const std::string description = zero_ok && min > 0 ? "0 or " + range : range;
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        std::uint64_t n = 0;
+        const char* end = v.data() + v.size();
+        const auto [p, ec] = std::from_chars(v.data(), end, n);
+        // from_chars takes no '+' and no space; a '-' is refused here (CLI11 would wrap -1 to 2^64 - 1).
+        const bool parsed = !v.empty() && v[0] != '-' && ec == std::errc() && p == end;
+        if (parsed && ((zero_ok && n == 0) || (n >= min && n <= max))) return {};
+        return fmt::format("'{}' is not {} (an integer {}{})", v,
+                           parsed ? "in range" : "a non-negative integer",
+                           zero_ok && min > 0 ? "0 or from " : "from ",
+                           min == max ? std::to_string(min) : fmt::format("{} to {}", min, max));
+      },
+      description, "unsigned_range");
+}
 
 CLI::Option* add_operands(CLI::App& cmd, CommonConfig& c) {
   cmd.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // as grep: the last one wins
@@ -15,73 +39,217 @@ CLI::Option* add_operands(CLI::App& cmd, CommonConfig& c) {
   return pattern;
 }
 
+void add_input_options(CLI::App& cmd, CommonConfig& c, const std::string& null_data_help) {
+  cmd.add_flag("-r,--recursive", c.recursive,
+               "Search directories given as FILE recursively (symbolic links inside are not followed)")
+      ->group(kGroupInput);
+  cmd.add_option("--include", c.include,
+                 "With -r: search only files whose base name matches GLOB (fnmatch; repeatable; also "
+                 "command-line files, by any name suffix after a '/', as grep)")
+      ->type_name("GLOB")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false)
+      ->group(kGroupInput);
+  cmd.add_option("--exclude", c.exclude,
+                 "Skip files whose base name matches GLOB (command-line files: any name suffix after a "
+                 "'/'); the last --include/--exclude that matches decides")
+      ->type_name("GLOB")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false)
+      ->group(kGroupInput);
+  cmd.add_option("--exclude-dir", c.exclude_dir,
+                 "With -r: skip directories whose base name matches GLOB (also a directory FILE, but "
+                 "not the '.' searched without FILE)")
+      ->type_name("GLOB")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false)
+      ->group(kGroupInput);
+  cmd.add_flag("-z,--null-data", c.null_data, null_data_help)->group(kGroupInput);
+}
+
 void add_pattern_options(CLI::App& cmd, CommonConfig& c, const std::string& regexp_help) {
   cmd.add_option("-e,--regexp", c.patterns_e, regexp_help)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->group(kGroupPatterns);
   cmd.add_option("-f,--file", c.pattern_files,
                  "Read patterns from this file, one per line (repeatable; '-': standard input); ids follow "
                  "the -e patterns, file by file, line by line")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->group(kGroupPatterns);
+  cmd.add_flag("-F,--fixed-strings", c.fixed_strings,
+               "Accepted for grep's users: every pattern is a literal byte string anyway")
+      ->group(kGroupPatterns);
 }
 
-void add_recursive_option(CLI::App& cmd, CommonConfig& c) {
-  cmd.add_flag("-r,--recursive", c.recursive,
-               "Search directories given as FILE recursively (symbolic links inside are not followed)");
+void add_line_selection_options(CLI::App& cmd, CommonConfig& c, bool word_and_line) {
+  if (word_and_line) {
+    cmd.add_flag("-w,--word-regexp", c.word,
+                 "Only occurrences that are whole words: the bytes before and after are not ASCII letters, "
+                 "digits or '_' (or are the line's ends)")
+        ->group(kGroupPatterns);
+    cmd.add_flag("-x,--line-regexp", c.line_regexp, "Only occurrences that are a whole line")
+        ->group(kGroupPatterns);
+  }
+  cmd.add_flag("-v,--invert-match", c.invert, "Select the lines without any match")->group(kGroupPatterns);
 }
 
 OutputOptions add_output_options(CLI::App& cmd, CommonConfig& c, const OutputHelp& help) {
   OutputOptions o;
-  cmd.add_flag("-o,--only-matching", c.only_matching, help.only_matching);
-  cmd.add_flag("-b,--byte-offset", c.byte_offset, help.byte_offset);
-  cmd.add_flag("-n,--line-number", c.line_number, help.line_number);
-  o.count = cmd.add_flag("-c,--count", c.count_lines, "Print the number of matching lines of each file");
-  o.count_matches = cmd.add_flag("--count-matches", c.count_matches, help.count_matches);
+  cmd.add_flag("-o,--only-matching", c.only_matching, help.only_matching)->group(kGroupOutput);
+  cmd.add_flag("-b,--byte-offset", c.byte_offset, help.byte_offset)->group(kGroupOutput);
+  cmd.add_flag("-n,--line-number", c.line_number, help.line_number)->group(kGroupOutput);
+  o.count = cmd.add_flag("-c,--count", c.count_lines,
+                         "Print the number of selected lines of each file (with -v: lines without " +
+                             help.a_result + ")")
+                ->group(kGroupOutput);
+  o.count_matches = cmd.add_flag("--count-matches", c.count_matches, help.count_matches)->group(kGroupOutput);
   o.list = cmd.add_flag("-l,--files-with-matches", c.files_with_matches,
-                        "Print the name of each file with " + help.a_result);
-  cmd.add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first " + help.result);
+                        "Print the name of each file with " + help.a_result +
+                            " (with -v: with a line without one); the last of -l and -L wins")
+               ->group(kGroupOutput);
+  o.list_without = cmd.add_flag("-L,--files-without-match", c.files_without_match,
+                                "Print the name of each file without " + help.a_result +
+                                    " (with -v: whose every line has one)")
+                       ->group(kGroupOutput);
+  cmd.add_flag("-q,--quiet,--silent", c.quiet, "Print nothing; exit 0 at the first " + help.result)
+      ->group(kGroupOutput);
+  cmd.add_flag("-s,--no-messages", c.no_messages,
+               "No messages about missing or unreadable files (the exit status is still 2)")
+      ->group(kGroupOutput);
   o.count->excludes(o.count_matches);
   return o;
 }
 
 void add_filename_options(CLI::App& cmd, CommonConfig& c) {
-  auto* with =
-      cmd.add_flag("-H,--with-filename", c.with_filename, "Prefix each output line with the file name");
-  auto* without = cmd.add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name");
-  with->excludes(without);
+  cmd.add_flag("-H,--with-filename", c.with_filename,
+               "Prefix each output line with the file name (the last of -H and -h wins)")
+      ->group(kGroupOutput);
+  cmd.add_flag("-h,--no-filename", c.no_filename, "Never prefix the file name")->group(kGroupOutput);
+  cmd.add_flag("-Z,--null", c.null,
+               "Print a NUL byte after each file name instead of ':' (or, with -l/-L, of the newline)")
+      ->group(kGroupOutput);
+}
+
+void add_context_options(CLI::App& cmd, CommonConfig& c) {
+  const CLI::Validator lines = unsigned_range(0, std::numeric_limits<std::int64_t>::max());
+  cmd.add_option("-A,--after-context", c.after_context, "Print NUM lines of context after each selected line")
+      ->type_name("NUM")
+      ->check(lines)
+      ->group(kGroupOutput);
+  cmd.add_option("-B,--before-context", c.before_context,
+                 "Print NUM lines of context before each selected line")
+      ->type_name("NUM")
+      ->check(lines)
+      ->group(kGroupOutput);
+  cmd.add_option("-C,--context", c.context,
+                 "Print NUM lines of context around each selected line (-A and -B win over it); groups "
+                 "are separated by '--'")
+      ->type_name("NUM")
+      ->check(lines)
+      ->group(kGroupOutput);
+  cmd.add_option("--group-separator", c.group_separator,
+                 "Print SEP between groups of context lines (default '--')")
+      ->type_name("SEP")
+      ->group(kGroupOutput);
+  cmd.add_flag("--no-group-separator", c.no_group_separator, "Print nothing between groups of context lines")
+      ->group(kGroupOutput);
+  cmd.add_flag("--color{auto},--colour{auto}", c.color,
+               "--color[=WHEN]: colour matches, file names, numbers and separators as grep (GREP_COLORS); "
+               "WHEN: never (default), always, auto (the default WHEN: when standard output is a terminal "
+               "and NO_COLOR is not set)")
+      ->group(kGroupOutput);
 }
 
 void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) {
   cmd.add_option("--max-line-bytes", c.max_line_bytes,
                  "Elide lines longer than this many bytes, printing their length and " + help.result +
                      " count; 0: never")
-      ->capture_default_str();
-  cmd.add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
-      ->capture_default_str();
-  cmd.add_option("--algorithm", c.algorithm, help.algorithm)->capture_default_str();
-  cmd.add_option(
-         "--backend", c.backend,
-         "auto (GPU when usable and worth it, else CPU with a note), cpu, or cuda (an error without a GPU)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(unsigned_range(0, std::numeric_limits<std::uint64_t>::max()))
+      ->group(kGroupOutput);
+  cmd.set_help_flag("--help", "Print this help message and exit")->group(kGroupOutput);
+  cmd.add_option("-j,--threads", c.threads,
+                 fmt::format("Worker threads; 0: every hardware thread (at most {})", kMaxThreads))
+      ->capture_default_str()
+      ->check(unsigned_range(0, kMaxThreads))
+      ->group(kGroupPerformance);
+  cmd.add_option("--algorithm", c.algorithm, help.algorithm)->capture_default_str()->group(kGroupPerformance);
+  cmd.add_option("--backend", c.backend,
+                 "auto (the GPU when usable and worth it, else the CPU; --stats says which and why), cpu, "
+                 "or cuda (an error without a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->group(kGroupPerformance);
   cmd.add_option("--mmap", c.mmap, help.mmap)
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->group(kGroupPerformance);
   cmd.add_option("--io", c.io,
                  "How regular files are read: auto (by size, output and threads: docs/cli.md), mmap, "
                  "mmap-populate, mmap-workers, read, pread; takes precedence over --mmap")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "mmap", "mmap-populate", "mmap-workers", "read", "pread"}));
-  cmd.add_flag("--stats", c.stats, help.stats);
+      ->check(CLI::IsMember({"auto", "mmap", "mmap-populate", "mmap-workers", "read", "pread"}))
+      ->group(kGroupPerformance);
+  cmd.add_flag("--stats", c.stats, help.stats)->group(kGroupPerformance);
   cmd.add_option("--progress", c.progress,
                  "Progress bar on stderr: auto (when it is a terminal), always, never")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd.add_option("--chunk-bytes", c.chunk_bytes, "Bytes per parallel chunk; 0: the library's default (1 MiB)")
-      ->group("Advanced");
-  cmd.add_option("--stream-block-bytes", c.stream_block_bytes, help.stream_block_bytes)->group("Advanced");
-  cmd.add_option("--test-truncate-after-first-block", c.test_truncate)->group("");  // tests only
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->group(kGroupPerformance);
+  cmd.add_option("--chunk-bytes", c.chunk_bytes,
+                 fmt::format("Bytes per parallel chunk; 0: the library's default (1 MiB); else {} (4 KiB) to "
+                             "{} (1 GiB)",
+                             kMinChunkBytes, kMaxBlockBytes))
+      ->check(unsigned_range(kMinChunkBytes, kMaxBlockBytes, true))
+      ->group(kGroupPerformance);
+  cmd.add_option("--stream-block-bytes", c.stream_block_bytes, help.stream_block_bytes)
+      ->check(unsigned_range(kMinStreamBlockBytes, kMaxBlockBytes, true))
+      ->group(kGroupPerformance);
+  // Tests only (hidden).
+  const CLI::Validator any_size = unsigned_range(0, kMaxBlockBytes);
+  cmd.add_option("--test-truncate-after-first-block", c.test_truncate)
+      ->check(unsigned_range(0, std::numeric_limits<std::uint64_t>::max()))
+      ->group("");
+  cmd.add_option("--test-chunk-bytes", c.test_chunk_bytes)->check(any_size)->group("");
+  cmd.add_option("--test-stream-block-bytes", c.test_stream_block_bytes)->check(any_size)->group("");
+}
+
+void resolve_parse_order(const CLI::App& cmd, CommonConfig& c) {
+  c.file_globs.clear();
+  std::size_t include = 0, exclude = 0;
+  for (const CLI::Option* o : cmd.parse_order()) {
+    const std::string& name = o->get_name();
+    if (name == "--with-filename" || name == "--no-filename") {
+      c.with_filename = name == "--with-filename";
+      c.no_filename = !c.with_filename;
+    } else if (name == "--files-with-matches" || name == "--files-without-match") {
+      c.files_with_matches = name == "--files-with-matches";
+      c.files_without_match = !c.files_with_matches;
+    } else if (name == "--group-separator") {
+      c.no_group_separator = false;
+    } else if (name == "--no-group-separator") {
+      c.no_group_separator = true;
+    } else if (name == "--include" && include < c.include.size()) {
+      c.file_globs.emplace_back(true, c.include[include++]);
+    } else if (name == "--exclude" && exclude < c.exclude.size()) {
+      c.file_globs.emplace_back(false, c.exclude[exclude++]);
+    }
+  }
+  // grep's synonyms of --color's WHEN.
+  if (c.color == "yes" || c.color == "force") c.color = "always";
+  if (c.color == "no" || c.color == "none") c.color = "never";
+  if (c.color == "tty" || c.color == "if-tty") c.color = "auto";
+}
+
+std::string check_common_options(const CommonConfig& c) {
+  if (c.color != "auto" && c.color != "always" && c.color != "never")
+    return fmt::format(
+        "--color={}: WHEN must be auto, always or never (or grep's synonyms yes, force, tty, "
+        "if-tty, no, none)",
+        c.color);
+  return {};
 }
 
 std::string name_list(const std::vector<std::string>& names) {

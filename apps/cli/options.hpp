@@ -4,13 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace CLI {
 class App;
 class Option;
+class Validator;
 }  // namespace CLI
 
 namespace strmatch::cli {
@@ -32,8 +35,29 @@ struct CommonConfig {
   bool quiet = false;
   bool json = false;
   bool stats = false;
-  bool with_filename = false;
+  bool with_filename = false;  // the last of -H and -h wins (resolve_parse_order)
   bool no_filename = false;
+  bool files_without_match = false;             // -L (the last of -l and -L wins)
+  bool fixed_strings = false;                   // -F: accepted; every pattern is a literal
+  bool no_messages = false;                     // -s: no messages about missing or unreadable files
+  bool null = false;                            // -Z: NUL after file names
+  bool null_data = false;                       // -z: records end with NUL
+  bool word = false;                            // -w
+  bool line_regexp = false;                     // -x
+  bool invert = false;                          // -v
+  std::optional<std::uint64_t> after_context;   // -A
+  std::optional<std::uint64_t> before_context;  // -B
+  std::optional<std::uint64_t> context;         // -C (-A and -B win over it, as grep)
+  std::string color = "never";                  // --color[=WHEN]: auto (no WHEN), always, never
+  std::string group_separator = "--";           // --group-separator / --no-group-separator
+  bool no_group_separator = false;
+  /// Whether -A, -B or -C was given (even 0: grep then prints group separators).
+  bool context_given() const noexcept { return after_context || before_context || context; }
+  std::vector<std::string> include;      // --include GLOB (in order, with exclude: filter_order)
+  std::vector<std::string> exclude;      // --exclude GLOB
+  std::vector<std::string> exclude_dir;  // --exclude-dir GLOB
+  /// The --include/--exclude globs in command-line order (true: include), from the parse order.
+  std::vector<std::pair<bool, std::string>> file_globs;
   std::uint64_t max_line_bytes = 4096;
   unsigned threads = 0;
   std::string algorithm = "auto";
@@ -43,21 +67,53 @@ struct CommonConfig {
   std::string progress = "auto";
   std::uint64_t chunk_bytes = 0;
   std::uint64_t stream_block_bytes = 0;
+  /// Test seams (hidden --test-chunk-bytes / --test-stream-block-bytes, any size; 0: the default): override
+  /// the two sizes below their documented minimum, to put chunk and block boundaries everywhere.
+  std::optional<std::uint64_t> test_chunk_bytes;
+  std::optional<std::uint64_t> test_stream_block_bytes;
+
+  /// The chunk and block sizes in effect (a test seam, else the option).
+  std::uint64_t chunk() const noexcept { return test_chunk_bytes ? *test_chunk_bytes : chunk_bytes; }
+  std::uint64_t stream_block() const noexcept {
+    return test_stream_block_bytes ? *test_stream_block_bytes : stream_block_bytes;
+  }
+  /// -A and -B after -C.
+  std::uint64_t after() const noexcept { return after_context ? *after_context : context.value_or(0); }
+  std::uint64_t before() const noexcept { return before_context ? *before_context : context.value_or(0); }
   /// Test seam (hidden option --test-truncate-after-first-block N): after the first block of each
   /// regular file is searched, truncate the file to N bytes (the tests of a file that changes
   /// under the search, without racing a timer).
   std::optional<std::uint64_t> test_truncate;
 };
 
+/// The sections of --help, in this order (the groups of the options).
+inline constexpr const char* kGroupInput = "Input";
+inline constexpr const char* kGroupPatterns = "Patterns";
+inline constexpr const char* kGroupOutput = "Output";
+inline constexpr const char* kGroupPerformance = "Performance";
+
+/// Limits of the numeric options (docs/cli.md, "Option values").
+inline constexpr std::uint64_t kMinChunkBytes = std::uint64_t{4} << 10;
+inline constexpr std::uint64_t kMinStreamBlockBytes = std::uint64_t{64} << 10;
+inline constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{1} << 30;
+
+/// A CLI11 check: the value is an unsigned decimal integer (no sign, no leading space) within
+/// [min, max], or 0 when `zero_ok`; anything else (a negative number, 2^64, "1k") is refused with
+/// a message giving the range. Its description ("0 or 4096..1073741824") is shown by --help.
+CLI::Validator unsigned_range(std::uint64_t min, std::uint64_t max, bool zero_ok = false);
+
 /// Adds PATTERN and FILE; returns PATTERN (the caller's callback sets pattern_given from it).
 /// Also makes the last of a repeated option win (as grep).
 CLI::Option* add_operands(CLI::App& cmd, CommonConfig& c);
 
-/// Adds -e (help `regexp_help`) and -f.
+/// Adds the options of the group "Input": -r, --include, --exclude, --exclude-dir, -z.
+void add_input_options(CLI::App& cmd, CommonConfig& c, const std::string& null_data_help);
+
+/// Adds -e (help `regexp_help`), -f and -F (group "Patterns").
 void add_pattern_options(CLI::App& cmd, CommonConfig& c, const std::string& regexp_help);
 
-/// Adds -r.
-void add_recursive_option(CLI::App& cmd, CommonConfig& c);
+/// Adds -w, -x (for `search`) and -v (group "Patterns").
+void add_line_selection_options(CLI::App& cmd, CommonConfig& c, bool word_and_line);
 
 /// The help texts of the output options that differ between the subcommands. `result`: what one
 /// result is called ("occurrence", "match"); `a_result`: with its article ("an occurrence").
@@ -75,13 +131,17 @@ struct OutputOptions {
   CLI::Option* count = nullptr;
   CLI::Option* count_matches = nullptr;
   CLI::Option* list = nullptr;
+  CLI::Option* list_without = nullptr;
 };
 
-/// Adds -o, -b, -n, -c, --count-matches, -l, -q (-c excludes --count-matches).
+/// Adds -o, -b, -n, -c, --count-matches, -l, -L, -q, -s (-c excludes --count-matches), group "Output".
 OutputOptions add_output_options(CLI::App& cmd, CommonConfig& c, const OutputHelp& help);
 
-/// Adds -H and -h (each excludes the other).
+/// Adds -H, -h and -Z (group "Output").
 void add_filename_options(CLI::App& cmd, CommonConfig& c);
+
+/// Adds -A, -B, -C, --group-separator, --no-group-separator and --color (group "Output").
+void add_context_options(CLI::App& cmd, CommonConfig& c);
 
 /// The help texts of the engine options that differ between the subcommands.
 struct EngineHelp {
@@ -92,9 +152,18 @@ struct EngineHelp {
   std::string stream_block_bytes;
 };
 
-/// Adds --max-line-bytes, -j, --algorithm, --backend, --mmap, --io, --stats, --progress and, in
-/// the group "Advanced", --chunk-bytes and --stream-block-bytes; and the hidden test seam.
+/// Adds --max-line-bytes (group "Output") and, in the group "Performance", -j, --algorithm,
+/// --backend, --mmap, --io, --stats, --progress, --chunk-bytes and --stream-block-bytes; and the
+/// hidden test seams. Call it last: it also moves --help to the end of the group "Output".
 void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help);
+
+/// In the subcommand's callback: the on/off pairs whose last one wins (as grep): -H/-h, -l/-L,
+/// --group-separator/--no-group-separator; the --include/--exclude globs in command-line order.
+void resolve_parse_order(const CLI::App& cmd, CommonConfig& c);
+
+/// The checks of the options every searching subcommand shares that CLI11 cannot express (a
+/// --color value). Returns the message of the first problem, or an empty string.
+std::string check_common_options(const CommonConfig& c);
 
 /// "a, b, c"; "none in this build" when `names` is empty (the algorithm lists of --help).
 std::string name_list(const std::vector<std::string>& names);

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -32,19 +33,20 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "records.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::cli {
 
 /// What is printed for each input; one per run, chosen from the options by priority (quiet >
-/// files-with-matches > count-per-pattern (search only) > count-matches > count > json >
-/// only-matching > lines).
+/// files-with-matches or -without-match > count-per-pattern (search only) > count-matches > count >
+/// json > only-matching > lines), as grep's (-q > -l/-L > -c > -o).
 enum class OutputMode { quiet, list, count_per_pattern, count_matches, count_lines, json, only, lines };
 
 inline OutputMode output_mode(const CommonConfig& c, bool count_per_pattern) {
   if (c.quiet) return OutputMode::quiet;
-  if (c.files_with_matches) return OutputMode::list;
+  if (c.files_with_matches || c.files_without_match) return OutputMode::list;
   if (count_per_pattern) return OutputMode::count_per_pattern;
   if (c.count_matches) return OutputMode::count_matches;
   if (c.count_lines) return OutputMode::count_lines;
@@ -140,6 +142,9 @@ inline void truncate_for_test(int fd, std::uint64_t size, const std::string& nam
   ::close(w);
 }
 
+/// The start of the library's note when --backend auto finds no usable GPU (printed by --stats only).
+inline constexpr std::string_view kNoGpuNote = "no usable GPU";
+
 /// Prints "strmatch: MESSAGE" on standard error; returns 2 (the exit status of an error).
 inline int fail(const std::string& message) {
   fmt::print(stderr, "strmatch: {}\n", message);
@@ -156,8 +161,14 @@ class RunBase {
         read_method(io::parse_read_method(c.io)),
         progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)),
         mode(output_mode(c, count_per_pattern)),
+        list_without(c.files_without_match),
+        null_names(c.null),
+        no_messages(c.no_messages),
+        colors(Colors::from_environment(use_color(c.color))),
         stats_(c.stats) {
     if (progress.enabled()) out.before_write([this] { progress.clear(); });
+    for (const auto& [include, glob] : c.file_globs) filter.add_file_glob(include, glob);
+    for (const auto& glob : c.exclude_dir) filter.add_dir_glob(glob);
   }
   RunBase(const RunBase&) = delete;
   RunBase& operator=(const RunBase&) = delete;
@@ -176,21 +187,29 @@ class RunBase {
     return file;
   }
 
-  /// An error about one input (or operand): printed at once; the exit status becomes 2.
+  /// An error about one input (or operand): printed at once (not with -s); the exit status becomes 2.
   void error(const std::string& message) {
     if (WorkerFile* f = worker_file()) {
       f->errors.push_back(message);
       return;
     }
+    any_error = true;
+    if (no_messages) return;
     out.flush();
     progress.clear();
     fmt::print(stderr, "strmatch: {}\n", message);
     std::fflush(stderr);
-    any_error = true;
   }
 
-  /// The library's note (e.g. "searched on the CPU"): the first one of the run only.
+  /// The library's note (e.g. "GPU search failed (...): searched on the CPU"): the first one of the
+  /// run only. The note of --backend auto finding no usable GPU is not printed (running on the CPU
+  /// is normal there): --stats gives it (backend_reason).
   void note(const std::string& message) {
+    if (message.rfind(kNoGpuNote, 0) == 0) {
+      std::lock_guard lock(stats_mutex_);
+      if (backend_reason.empty()) backend_reason = message;
+      return;
+    }
     if (WorkerFile* f = worker_file()) {
       if (f->note.empty()) f->note = message;
       return;
@@ -203,19 +222,32 @@ class RunBase {
     std::fflush(stderr);
   }
 
+  /// --color's WHEN: "always", or "auto" when standard output is a terminal, TERM is set and not
+  /// "dumb" (as grep) and NO_COLOR is not set to a non-empty value (https://no-color.org; grep
+  /// ignores it).
+  static bool use_color(const std::string& when) {
+    if (when == "always") return true;
+    if (when != "auto" || ::isatty(1) != 1) return false;
+    const char* term = std::getenv("TERM");
+    const char* no_color = std::getenv("NO_COLOR");
+    return term != nullptr && std::string_view(term) != "dumb" && (no_color == nullptr || *no_color == '\0');
+  }
+
   /// One FILE operand: a file, "-", or a directory (walked with -r; by `walk_workers` threads
   /// when the subcommand allows it: walk_parallel()).
   void operand(const std::string& path, bool walk, bool strip_dot) {
-    if (walk && walk_workers > 1) {
+    if (walk && walk_workers > 1 && !sequential_walk) {
       std::error_code ec;
       if (path != "-" && std::filesystem::is_directory(path, ec)) {
+        if (!filter.empty() && !strip_dot && filter.skip_dir(path, true)) return;
         walk_parallel(path, strip_dot);
         return;
       }
     }
     visit_operand(
         path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
-        [&](const std::string& message) { error(message); }, [&] { return stop_all; });
+        [&](const std::string& message) { error(message); }, [&] { return stop_all; },
+        filter.empty() ? nullptr : &filter, strip_dot);
   }
 
   /// Searches the regular file `in` through a mapping made as `method` says (a mapping method):
@@ -281,8 +313,9 @@ class RunBase {
                        w);
   }
   std::string stats_engine(unsigned threads) const {
-    return fmt::format("algorithm {}, backend {}, {}", total.algorithm.empty() ? "-" : total.algorithm,
-                       to_string(total.backend), plural(threads, "thread"));
+    return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,
+                       to_string(total.backend), backend_reason.empty() ? "" : " (" + backend_reason + ")",
+                       plural(threads, "thread"));
   }
 
   io::MapPolicy policy;
@@ -292,6 +325,17 @@ class RunBase {
   Output out;
   Progress progress;
   OutputMode mode;
+  bool list_without = false;  // -L: the list mode prints the files without a result
+  bool null_names = false;    // -Z
+  bool no_messages = false;   // -s
+  io::PathFilter filter;      // --include, --exclude, --exclude-dir
+  /// Why --backend auto ran on the CPU (the library's note), for --stats.
+  std::string backend_reason;
+  Colors colors;  // --color
+  /// Whether a line was printed with -A/-B/-C: a group separator precedes the next group.
+  bool group_used = false;
+  /// -r walks without the parallel walk (its files' output would depend on the files before).
+  bool sequential_walk = false;
   bool with_filename = false;
   bool any_match = false;
   bool any_error = false;
@@ -378,7 +422,8 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
           batch.emplace_back(path, std::nullopt);
           return batch.size() < kBatch || hand_over();
         },
-        [&](const std::string& p, const std::string& reason) { batch.emplace_back(p, p + ": " + reason); });
+        [&](const std::string& p, const std::string& reason) { batch.emplace_back(p, p + ": " + reason); },
+        filter.empty() ? nullptr : &filter);
     hand_over();
     std::lock_guard lock(mutex);
     walk_done = true;
@@ -506,7 +551,15 @@ template <class R>
 class InputBase {
  protected:
   InputBase(R& run, const std::string& name) : run_(run), name_(name), mode_(run.mode) {
-    if (run.with_filename) prefix_ = name + ":";
+    if (run.with_filename) {
+      Output o(nullptr);
+      run.colors.put(o, run.colors.fn, name);
+      if (run.null_names)
+        o.put('\0');
+      else
+        run.colors.put(o, run.colors.se, ":");
+      prefix_ = o.take();
+    }
     if (mode_ == OutputMode::json) json_name_ = json_string(name);
   }
 
@@ -545,9 +598,9 @@ class InputBase {
       case OutputMode::quiet:
         return true;
       case OutputMode::list:
-        if (delivered_ > 0) {
-          out.append(name_);
-          out.put('\n');
+        if ((delivered_ > 0) != run_.list_without) {
+          run_.colors.put(out, run_.colors.fn, name_);
+          out.put(run_.null_names ? '\0' : '\n');
         }
         return true;
       case OutputMode::count_matches:
@@ -650,6 +703,25 @@ int run_operands(const CommonConfig& c, Args&&... args) {
     }
     return run->finish();
   } catch (const Error& e) {  // standard output failed
+    std::fflush(stdout);
+    return fail(e.what());
+  }
+}
+
+/// Runs `body` (a subcommand's run; returns its exit status), turning every exception that
+/// escapes it into a message and status 2: nothing aborts the process (a thread that cannot be
+/// started, memory that cannot be had).
+template <class Body>
+int guarded_run(Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    return fail("out of memory");
+  } catch (const std::system_error& e) {
+    std::fflush(stdout);
+    return fail(std::string("system error: ") + e.what());
+  } catch (const std::exception& e) {
     std::fflush(stdout);
     return fail(e.what());
   }

@@ -59,6 +59,10 @@ class InputSearch : InputBase<Run> {
   bool needs_text() const noexcept;
   /// Whether search_file() without a mapping serves this input's output mode.
   bool file_path_serves() const noexcept { return !needs_text() && mode_ != Mode::count_per_pattern; }
+  /// The line selection of -w, -x, -v, -A/-B/-C and --color (records.hpp): a mapped text, or a
+  /// stream read in regions of whole records.
+  void select_text(std::string_view text);
+  void select_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
   /// Prints the per-input result (counts, file name, binary message, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
 
@@ -67,6 +71,9 @@ class InputSearch : InputBase<Run> {
 
  private:
   bool counting_only() const noexcept;
+  void make_selector();
+  /// Searches one region of whole records for the selector.
+  bool select_region(std::string_view region, std::uint64_t base);
   bool accept(std::uint64_t offset, const Window& w, std::uint32_t id = 0, std::uint64_t length = 0);
   void print_line(const MatchingLine& line);
   void after_search(const SearchStats& s);
@@ -81,6 +88,7 @@ class InputSearch : InputBase<Run> {
   bool stopped_early_ = false;
   LineCounter counter_;
   std::optional<LineTracker<std::function<void(const MatchingLine&)>>> tracker_;
+  std::optional<LineSelector> selector_;
 };
 
 class Run : public RunBase {
@@ -97,21 +105,39 @@ class Run : public RunBase {
       o.algorithm = c.algorithm;
       o.backend = parse_backend(c.backend);
       o.threads = c.threads;
-      o.chunk_bytes = static_cast<std::size_t>(c.chunk_bytes);
+      o.chunk_bytes = static_cast<std::size_t>(c.chunk());
       o.case_insensitive = c.ignore_case;
       set.emplace(std::span<const std::string>(*set_patterns), o);
       longest = set->stats().longest;
     } else {
       searcher.emplace(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
-                                               static_cast<std::size_t>(c.chunk_bytes)});
+                                               static_cast<std::size_t>(c.chunk())});
       longest = c.pattern.size();
+    }
+    separator = c.null_data ? '\0' : '\n';
+    select = c.word || c.line_regexp || c.invert || c.context_given() ||
+             (colors.enabled && (mode == Mode::lines || mode == Mode::only));
+    // With context, the separator before a file's first group depends on the files printed before.
+    sequential_walk = select && c.context_given();
+    if (select) {
+      const auto holds_separator = [&](const std::string& p) {
+        return p.find(separator) != std::string::npos;
+      };
+      const bool any = set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_separator)
+                           : holds_separator(c.pattern);
+      if (any)
+        throw InvalidArgument(
+            fmt::format("a pattern holding the line separator ({}) cannot be used with -w, -x, -v, -A/-B/-C "
+                        "or --color (each "
+                        "line is searched on its own)",
+                        c.null_data ? "NUL, -z" : "newline"));
     }
   }
 
   void search_input(io::Input& in, const std::string& display_name) override {
     const std::string& name = in.is_standard_input() ? in.name() : display_name;
     InputSearch s(*this, name);
-    const bool check_binary = !cfg.text && (mode == Mode::lines || mode == Mode::only);
+    const bool check_binary = !cfg.text && !cfg.null_data && (mode == Mode::lines || mode == Mode::only);
     // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
     // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
     const bool regular = in.kind() == io::InputKind::regular && in.size() > 0;
@@ -130,7 +156,33 @@ class Run : public RunBase {
       io::ReadMethod method = choose_read_method(in, policy, read_method, s.needs_text());
       if (gpu_file) method = s.needs_text() ? io::ReadMethod::mmap : io::ReadMethod::pread;
       progress.start_file(name, in.size());
-      if (is_mapping(method)) {
+      if (select && is_mapping(method)) {
+        search_mapped(in, method, cfg.threads, name, [&](std::string_view text) { s.select_text(text); });
+        s.report(true, in.size());
+      } else if (select) {
+        std::unique_ptr<io::FdSource> fd_source;
+        std::unique_ptr<io::ParallelPreadSource> pread_source;
+        const std::uint64_t skip = regular ? head.size() : 0;
+        if (method == io::ReadMethod::pread)
+          pread_source =
+              std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name, skip);
+        else
+          fd_source = in.stream(skip);
+        ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
+        if (!regular && check_binary) {
+          head = io::read_up_to(raw, cfg.binary_probe_bytes);
+          if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+        }
+        io::PrefixedSource src(std::move(head), raw);
+        s.select_stream(src, size_hint(in));
+        if (pread_source) {
+          ++worker_read_files;
+          s.report(false, pread_source->bytes_read());
+        } else {
+          ++streamed_files;
+          s.report(false, fd_source->bytes_read());
+        }
+      } else if (is_mapping(method)) {
         search_mapped(in, method, cfg.threads, name,
                       [&](std::string_view text) { s.search_text(text, gpu_file ? in.fd() : -1, in.fd()); });
         s.report(true, in.size());
@@ -206,16 +258,20 @@ class Run : public RunBase {
   std::optional<PatternSet> set;          // or a pattern set
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;  // longest pattern, bytes
+  char separator = '\n';      // ends a line: '\n', NUL with -z
+  bool select = false;        // the line selection of records.hpp (-w, -x, -v, context, colour)
 };
 
 InputSearch::InputSearch(Run& run, const std::string& name)
     : InputBase(run, name),
       limit_(run.cfg.max_count < 0 ? std::numeric_limits<std::uint64_t>::max()
-                                   : static_cast<std::uint64_t>(run.cfg.max_count)) {
+                                   : static_cast<std::uint64_t>(run.cfg.max_count)),
+      counter_(run.separator) {
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
 }
 
 bool InputSearch::needs_text() const noexcept {
+  if (run_.select) return true;
   if (binary_) return false;  // binary inputs print counts only
   return mode_ == Mode::lines || mode_ == Mode::count_lines ||
          (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json)) ||
@@ -272,7 +328,7 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
       } else {
         out.append(run_.cfg.pattern);
       }
-      out.put('\n');
+      out.put(run_.separator);
       break;
     }
     case Mode::json: {
@@ -309,7 +365,7 @@ void InputSearch::print_line(const MatchingLine& line) {
     put_elided(line.length, plural(line.occurrences, "occurrence"));
   else
     out().put(line.text);
-  out().put('\n');
+  out().put(run_.separator);
 }
 
 void InputSearch::after_search(const SearchStats& s) {
@@ -352,7 +408,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr);
+                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
   const Window w{text, 0, 0, text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
@@ -435,7 +491,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines)
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr);
+                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
@@ -444,7 +500,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   // block holds 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file
   // streamed by choice (--mmap never, empty, /proc) may be small: a block of its size, at least
   // 64 KiB, keeps the buffers in proportion.
-  so.block_bytes = stream_block_bytes(run_.cfg.stream_block_bytes, size_hint,
+  so.block_bytes = stream_block_bytes(run_.cfg.stream_block(), size_hint,
                                       block_cap != 0 ? block_cap
                                       : so.positions ? std::uint64_t{16} << 20
                                                      : std::uint64_t{64} << 20);
@@ -506,6 +562,95 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   if (tracker_) tracker_->finish();
 }
 
+void InputSearch::make_selector() {
+  const SearchConfig& c = run_.cfg;
+  SelectOptions o;
+  using SM = SelectOptions::Mode;
+  o.mode = binary_                      ? SM::count
+           : mode_ == Mode::quiet       ? SM::quiet
+           : mode_ == Mode::list        ? SM::list
+           : mode_ == Mode::count_lines ? SM::count
+           : mode_ == Mode::only        ? SM::only
+                                        : SM::lines;
+  o.word = c.word;
+  o.line = c.line_regexp;
+  o.invert = c.invert;
+  o.before = c.before();
+  o.after = c.after();
+  o.context_given = c.context_given();
+  o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
+  o.max_line_bytes = c.max_line_bytes;
+  o.line_number = c.line_number;
+  o.byte_offset = c.byte_offset;
+  o.limit = limit_;
+  o.separator = o.terminator = run_.separator;
+  if (run_.with_filename) o.name = name_;
+  o.null_names = run_.null_names;
+  OccurrenceFinder finder = [this](std::string_view text,
+                                   const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
+    if (run_.set) {
+      (void)run_.set->find_all(text, [&](std::span<const Match> batch) {
+        for (const Match& mt : batch)
+          if (!sink(mt.begin, mt.end)) return false;
+        return true;
+      });
+    } else {
+      const std::uint64_t m = run_.cfg.pattern.size();
+      (void)run_.searcher->find_all(text, [&](std::span<const std::uint64_t> batch) {
+        for (const std::uint64_t b : batch)
+          if (!sink(b, b + m)) return false;
+        return true;
+      });
+    }
+  };
+  selector_.emplace(o, run_.colors, out(), run_.group_used, std::move(finder));
+}
+
+bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
+  LineSelector& sel = *selector_;
+  sel.begin_region(region, base);
+  SearchStats st;
+  if (run_.set) {
+    st = run_.set->find_all(region, [&](std::span<const Match> batch) {
+      for (const Match& mt : batch)
+        if (!sel.occurrence(base + mt.begin, base + mt.end)) return false;
+      return true;
+    });
+  } else {
+    const std::uint64_t m = run_.cfg.pattern.size();
+    st = run_.searcher->find_all(region, [&](std::span<const std::uint64_t> batch) {
+      for (const std::uint64_t b : batch)
+        if (!sel.occurrence(base + b, base + b + m)) return false;
+      return true;
+    });
+  }
+  const bool more = sel.end_region();
+  st.bytes = region.size();
+  after_search(st);
+  delivered_ = run_.cfg.invert ? sel.selected() : sel.occurrences();
+  lines_ = sel.selected();
+  done_ = !more;
+  run_.progress.update(base + region.size());
+  return more;
+}
+
+void InputSearch::select_text(std::string_view text) {
+  make_selector();
+  if (limit_ == 0) return;  // -m 0
+  select_region(text, 0);
+  selector_->finish();
+}
+
+void InputSearch::select_stream(ByteSource& source, std::optional<std::uint64_t> size_hint) {
+  make_selector();
+  if (limit_ == 0) return;  // -m 0
+  const std::size_t block = stream_block_bytes(run_.cfg.stream_block(), size_hint, std::uint64_t{16} << 20);
+  read_record_regions(source, block, run_.separator, [&](std::string_view region, std::uint64_t base) {
+    return select_region(region, base);
+  });
+  selector_->finish();
+}
+
 void InputSearch::report(bool mapped, std::uint64_t bytes) {
   Output& out = this->out();
   if (mode_ == Mode::count_per_pattern) {
@@ -529,7 +674,9 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
     put_json(summary);
   } else if (mode_ == Mode::lines || mode_ == Mode::only) {
     if (binary_ && delivered_ > 0)
-      out.put(fmt::format("binary file {} matches ({})\n", name_, plural(delivered_, "occurrence")));
+      out.put(
+          fmt::format("binary file {} matches ({})\n", name_,
+                      run_.cfg.invert ? plural(lines_, "selected line") : plural(delivered_, "occurrence")));
   } else {
     report_name_or_count();
   }
@@ -545,38 +692,57 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   CLI::App* cmd =
       app.add_subcommand("search", "Print every occurrence of PATTERN (a literal byte string) in FILEs");
   auto* pattern = add_operands(*cmd, c);
-  cmd->callback([&c, pattern] { c.pattern_given = pattern->count() > 0; });
+  cmd->callback([&c, cmd, pattern] {
+    c.pattern_given = pattern->count() > 0;
+    resolve_parse_order(*cmd, c);
+  });
+  // Input.
+  add_input_options(*cmd, c,
+                    "Lines end with NUL instead of newline, in the input and in the lines and -o output (as "
+                    "grep -z: NUL bytes then do not make a file binary)");
+  cmd->add_flag("-a,--text", c.text,
+                "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)")
+      ->group(kGroupInput);
+  // Patterns.
   add_pattern_options(
       *cmd, c, "A pattern of the set (repeatable; a literal byte string); ids: -e patterns first, in order");
   cmd->add_flag("-i,--ignore-case", c.ignore_case,
-                "ASCII case-insensitive: A-Z equal a-z (runs the pattern-set search, also for one pattern)");
-  auto* per_pattern = cmd->add_flag(
-      "--count-per-pattern", c.count_per_pattern,
-      "Print, per file, one line per pattern in id order: [FILE:]COUNT:PATTERN (every pattern, 0 too)");
-  cmd->add_flag("--with-pattern-id", c.with_pattern_id,
-                "With -o and --count-per-pattern, print the pattern id before the text: OFFSET:ID:TEXT");
-  add_recursive_option(*cmd, c);
-  cmd->add_flag("-a,--text", c.text,
-                "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)");
+                "ASCII case-insensitive: A-Z equal a-z (runs the pattern-set search, also for one pattern)")
+      ->group(kGroupPatterns);
+  add_line_selection_options(*cmd, c, true);
+  // Output.
   const OutputOptions o =
       add_output_options(*cmd, c,
                          {"Print each occurrence (every overlapping one) instead of its line",
                           "Prefix the 0-based byte offset of each occurrence (-o) or line (default output)",
                           "Prefix the 1-based line number", "Print the number of occurrences in each file",
                           "occurrence", "an occurrence"});
-  cmd->add_option("-m,--max-count", c.max_count,
-                  "Stop each file after its first N occurrences (in offset order; N counts occurrences)")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            return !v.empty() && v[0] == '-' ? std::string("N must be >= 0") : std::string();
-          },
-          "N>=0", "non-negative"));
+  cmd->add_option(
+         "-m,--max-count", c.max_count,
+         "Stop each file after its first N occurrences (in offset order; N counts occurrences; with -v: "
+         "selected lines)")
+      ->type_name("N")
+      ->check(unsigned_range(0, std::numeric_limits<std::int64_t>::max()))
+      ->group(kGroupOutput);
+  auto* per_pattern = cmd->add_flag(
+      "--count-per-pattern", c.count_per_pattern,
+      "Print, per file, one line per pattern in id order: [FILE:]COUNT:PATTERN (every pattern, 0 too)");
+  per_pattern->group(kGroupOutput);
+  cmd->add_flag("--with-pattern-id", c.with_pattern_id,
+                "With -o and --count-per-pattern, print the pattern id before the text: OFFSET:ID:TEXT")
+      ->group(kGroupOutput);
   add_filename_options(*cmd, c);
+  add_context_options(*cmd, c);
   auto* json = cmd->add_flag(
       "--json", c.json, "Print one JSON object per occurrence and a summary object per file (docs/cli.md)");
-  json->excludes(o.count)->excludes(o.count_matches)->excludes(o.list)->excludes(per_pattern);
+  json->group(kGroupOutput);
+  json->excludes(o.count)
+      ->excludes(o.count_matches)
+      ->excludes(o.list)
+      ->excludes(o.list_without)
+      ->excludes(per_pattern);
   per_pattern->excludes(o.count)->excludes(o.count_matches);
-  // The names this build has, from the library (the cuda lists are empty without CUDA).
+  // Performance. The names this build has, from the library (the cuda lists are empty without CUDA).
   add_engine_options(
       *cmd, c,
       {"occurrence",
@@ -587,27 +753,57 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
            " (cuda). With --backend auto a name only one backend has pins that backend",
        "auto: map regular files up to half the usable memory, stream the rest; always: map every "
        "regular file; never: stream everything",
-       "Print bytes, seconds, GB/s (10^9 B/s), algorithm, backend, threads on stderr",
-       "Bytes read per block when streaming; 0: the default (64 MiB)"});
+       "Print bytes, seconds, GB/s (10^9 B/s), algorithm, backend (and why), threads on stderr",
+       "Bytes read per block when streaming; 0: the default (16 MiB when occurrences or lines are printed, "
+       "64 MiB when counting; a smaller regular file: its size, at least 64 KiB); else 65536 (64 KiB) to "
+       "1073741824 (1 GiB)"});
   cmd->footer(
       "Output: matching lines (each once), prefixed by FILE: when several files are searched.\n"
       "Pattern sets: -e P (repeatable) and -f FILE (one pattern per line); -o prints OFFSET:TEXT with -b.\n"
-      "Exit status: 0 if an occurrence was found, 1 if none, 2 if an error occurred (with -q and an\n"
-      "occurrence: 0). Occurrences overlap: 'aa' occurs 3 times in 'aaaa'. See docs/cli.md.");
+      "Exit status: 0 if a line was selected, 1 if none, 2 if an error occurred (with -q and a selected\n"
+      "line: 0). Occurrences overlap: 'aa' occurs 3 times in 'aaaa'. See docs/cli.md.");
   return cmd;
 }
 
+namespace {
+
+/// The combinations of grep's line selection with our own output modes that are refused (grep
+/// has no such modes); the message, or empty.
+std::string check_search_options(const SearchConfig& c) {
+  if (std::string m = check_common_options(c); !m.empty()) return m;
+  const char* selection = c.invert ? "-v" : c.word ? "-w" : c.line_regexp ? "-x" : nullptr;
+  if (selection != nullptr && !c.quiet && !c.files_with_matches && !c.files_without_match) {
+    const char* other = c.count_per_pattern ? "--count-per-pattern"
+                        : c.count_matches   ? "--count-matches"
+                        : c.json            ? "--json"
+                                            : nullptr;
+    if (other != nullptr)
+      return fmt::format("{} works with the default output, -o, -c, -l, -L and -q, not with {}", selection,
+                         other);
+  }
+  if (c.invert && c.only_matching && c.context_given() && !c.quiet && !c.files_with_matches &&
+      !c.files_without_match && !c.count_lines)
+    return "-o -v with -A/-B/-C is not supported (grep prints the occurrences of the context lines there)";
+  return {};
+}
+
+}  // namespace
+
 int run_search(const SearchConfig& given) {
-  SearchConfig config = given;
-  if (!take_pattern_operand(config, "search")) return 2;
-  const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
-                        config.count_per_pattern || config.with_pattern_id;
-  if (!set_mode) return run_operands<Run>(config, config, nullptr);
-  // -i etc. with one PATTERN: a set of one.
-  if (config.patterns_e.empty() && config.pattern_files.empty()) config.patterns_e.push_back(config.pattern);
-  const auto patterns = load_config_patterns(config, kMaxPatternBytes);
-  if (!patterns) return 2;
-  return run_operands<Run>(config, config, &*patterns);
+  return guarded_run([&] {
+    SearchConfig config = given;
+    if (const std::string m = check_search_options(config); !m.empty()) return fail(m);
+    if (!take_pattern_operand(config, "search")) return 2;
+    const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
+                          config.count_per_pattern || config.with_pattern_id;
+    if (!set_mode) return run_operands<Run>(config, config, nullptr);
+    // -i etc. with one PATTERN: a set of one.
+    if (config.patterns_e.empty() && config.pattern_files.empty())
+      config.patterns_e.push_back(config.pattern);
+    const auto patterns = load_config_patterns(config, kMaxPatternBytes);
+    if (!patterns) return 2;
+    return run_operands<Run>(config, config, &*patterns);
+  });
 }
 
 }  // namespace strmatch::cli

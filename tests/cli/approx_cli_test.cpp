@@ -204,8 +204,8 @@ TEST_F(ApproxCliTest, RandomMatchesEveryModeAgainstReference) {
                    " pattern " + pattern + "; " + strmatch::test::rerun_hint());
       check_all_modes(model, {"-k", std::to_string(k), pattern}, path, dir);
       check_all_modes(model,
-                      {"-k", std::to_string(k), "--mmap", "never", "--stream-block-bytes",
-                       std::to_string(1 + rng() % 40), "-j", "2", "--chunk-bytes", "16", pattern},
+                      {"-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes",
+                       std::to_string(1 + rng() % 40), "-j", "2", "--test-chunk-bytes", "16", pattern},
                       path, dir);
     }
   }
@@ -228,11 +228,11 @@ TEST_F(ApproxCliTest, EndsAndBestAgainstReference) {
                     {"--ends", "-k", std::to_string(k), pattern}, path, dir);
     check_all_modes(
         Model(text, {pattern}, k, Model::Task::ends),
-        {"--ends", "-k", std::to_string(k), "--mmap", "never", "--stream-block-bytes", "9", pattern}, path,
+        {"--ends", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "9", pattern}, path,
         dir);
     const Model best(text, {pattern}, 0, Model::Task::best);
     check_all_modes(best, {"--best", pattern}, path, dir);
-    check_all_modes(best, {"--best", "--mmap", "never", "--stream-block-bytes", "5", pattern}, path, dir);
+    check_all_modes(best, {"--best", "--mmap", "never", "--test-stream-block-bytes", "5", pattern}, path, dir);
 #ifdef STRMATCH_TEST_HAVE_JSON
     const RunResult r = approx({"--best", "--json", pattern, path}, dir);
     const auto sum = nlohmann::json::parse(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1));
@@ -270,7 +270,7 @@ TEST_F(ApproxCliTest, BatchesFromEAndF) {
     check_all_modes(Model(text, pats, k), {"-k", std::to_string(k), "-e", pats[0], "-f", pfile}, path, dir);
     check_all_modes(Model(text, pats, k, Model::Task::ends),
                     {"--ends", "-k", std::to_string(k), "-e", pats[0], "-f", pfile, "--mmap", "never",
-                     "--stream-block-bytes", "13"},
+                     "--test-stream-block-bytes", "13"},
                     path, dir);
   }
 }
@@ -314,7 +314,7 @@ TEST_F(ApproxCliTest, NullDataRecords) {
     const Model model(text, {pattern}, k, Model::Task::matches, ref::ApproxMetric::edit, '\0');
     check_all_modes(model, {"-z", "-k", std::to_string(k), pattern}, path, dir);
     check_all_modes(model,
-                    {"-z", "-k", std::to_string(k), "--mmap", "never", "--stream-block-bytes", "11", pattern},
+                    {"-z", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "11", pattern},
                     path, dir);
   }
 }
@@ -390,7 +390,7 @@ TEST_F(ApproxCliTest, PairModesPerLine) {
       r = approx({"--mode", mode, "-n", "-k", "2", "-e", pats[0], "-e", pats[1], path}, dir);
       EXPECT_EQ(r.out, want) << r.err;
       r = approx({"--mode", mode, "-c", "-k", "2", "-e", pats[0], "-e", pats[1], "--mmap", "never",
-                  "--stream-block-bytes", "7", path},
+                  "--test-stream-block-bytes", "7", path},
                  dir);
       EXPECT_EQ(r.out, std::to_string(reported_lines) + "\n") << r.err;
       r = approx({"--mode", mode, "--count-matches", "-k", "2", "-e", pats[0], "-e", pats[1], path}, dir);

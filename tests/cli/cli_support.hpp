@@ -95,15 +95,28 @@ struct Stdin {
   std::string data;                            // file: a path; pipe: the bytes written to the pipe
 };
 
-/// Runs STRMATCH_CLI_PATH with `args` (argv[1..]), standard output and error going to files of
-/// `dir`, in working directory `cwd` (empty: inherited).
-inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& dir, const Stdin& in = {},
-                         const std::string& cwd = {}) {
+/// Runs the program `program` (a path) with `args` (argv[1..]), standard output and error going to
+/// files of `dir`, in working directory `cwd` (empty: inherited), with the environment of the tests
+/// plus `env` ("NAME=VALUE" entries, which replace variables of the same name).
+inline RunResult run_program(const std::string& program, const std::vector<std::string>& args,
+                             const TempDir& dir, const Stdin& in = {}, const std::string& cwd = {},
+                             const std::vector<std::string>& env = {}) {
   static int counter = 0;
   const std::string out_path = dir.file("stdout." + std::to_string(counter));
   const std::string err_path = dir.file("stderr." + std::to_string(counter));
   ++counter;
-  std::vector<std::string> argv_s = {STRMATCH_CLI_PATH};
+  std::vector<std::string> env_s = env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& mine : env) replaced = replaced || mine.rfind(name + "=", 0) == 0;
+    if (!replaced) env_s.push_back(entry);
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_s = {program};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -130,7 +143,7 @@ inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& di
     std::filesystem::current_path(cwd);
   }
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   if (!saved_cwd.empty()) std::filesystem::current_path(saved_cwd);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error(std::string("posix_spawn failed for ") + argv[0]);
@@ -151,6 +164,13 @@ inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& di
   r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+/// Runs STRMATCH_CLI_PATH with `args` (argv[1..]), standard output and error going to files of
+/// `dir`, in working directory `cwd` (empty: inherited), with the tests' environment plus `env`.
+inline RunResult run_cli(const std::vector<std::string>& args, const TempDir& dir, const Stdin& in = {},
+                         const std::string& cwd = {}, const std::vector<std::string>& env = {}) {
+  return run_program(STRMATCH_CLI_PATH, args, dir, in, cwd, env);
 }
 
 /// The expected outputs, computed from the reference's occurrences and the text alone.

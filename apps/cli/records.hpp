@@ -1,0 +1,478 @@
+// CLI: grep's line selection for `search` when a line's fate needs more than "holds an
+// occurrence": -w and -x (which occurrences qualify), -v (lines without one), -A/-B/-C (context
+// lines and group separators) and --color (the matches inside each printed line). The input is
+// handed over in regions of whole records (read_record_regions: a mapped file is one region, a
+// stream is cut after the last separator of each block); the occurrences of a region arrive in
+// order of their first byte, and every record is visited once.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "input.hpp"
+#include "output.hpp"
+#include "strmatch/types.hpp"
+
+namespace strmatch::cli {
+
+/// grep's colours (GNU grep 3.8): the SGR parameters of each part, from GREP_COLORS. A part whose
+/// parameters are empty is printed without escape sequences.
+struct Colors {
+  bool enabled = false;
+  std::string ms = "01;31", mc = "01;31", sl, cx, fn = "35", ln = "32", bn = "32", se = "36";
+  bool rv = false;
+  bool ne = false;  // no "\33[K" (erase to the end of line) after each sequence
+
+  /// The default colours changed by GREP_COLORS (`name=value` or a boolean `name`, ':'-separated;
+  /// `mt=` sets ms and mc; unknown names are ignored; parsing stops at a malformed entry, as grep).
+  static Colors from_environment(bool enabled) {
+    Colors c;
+    c.enabled = enabled;
+    const char* env = std::getenv("GREP_COLORS");
+    if (env == nullptr) return c;
+    std::string_view rest(env);
+    while (!rest.empty()) {
+      const std::size_t colon = rest.find(':');
+      const std::string_view item = rest.substr(0, colon);
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+      const std::size_t eq = item.find('=');
+      const std::string_view name = item.substr(0, eq);
+      if (eq == std::string_view::npos) {
+        if (name == "rv")
+          c.rv = true;
+        else if (name == "ne")
+          c.ne = true;
+        continue;
+      }
+      const std::string value(item.substr(eq + 1));
+      if (value.find_first_not_of("0123456789;") != std::string::npos) break;  // malformed: stop
+      if (name == "mt")
+        c.ms = c.mc = value;
+      else if (name == "ms")
+        c.ms = value;
+      else if (name == "mc")
+        c.mc = value;
+      else if (name == "sl")
+        c.sl = value;
+      else if (name == "cx")
+        c.cx = value;
+      else if (name == "fn")
+        c.fn = value;
+      else if (name == "ln")
+        c.ln = value;
+      else if (name == "bn")
+        c.bn = value;
+      else if (name == "se")
+        c.se = value;
+    }
+    return c;
+  }
+
+  void start(Output& out, const std::string& sgr) const {
+    if (!enabled || sgr.empty()) return;
+    out.append("\33[");
+    out.append(sgr);
+    out.append(ne ? "m" : "m\33[K");
+  }
+  void end(Output& out, const std::string& sgr) const {
+    if (!enabled || sgr.empty()) return;
+    out.append(ne ? "\33[m" : "\33[m\33[K");
+  }
+  /// `text` in the colour `sgr`.
+  void put(Output& out, const std::string& sgr, std::string_view text) const {
+    start(out, sgr);
+    out.append(text);
+    end(out, sgr);
+  }
+};
+
+/// Reads `source` in blocks of `block` bytes and calls on_region(region, base) with whole records
+/// (each ends with `separator`, except the input's last one), bytes [base, base + size) of the
+/// input; the rest of a block waits for the next one, and a record longer than a block is read
+/// whole first. Stops when on_region returns false. Memory: a block plus the longest record.
+inline void read_record_regions(
+    ByteSource& source, std::size_t block, char separator,
+    const std::function<bool(std::string_view region, std::uint64_t base)>& on_region) {
+  std::string buf;
+  std::uint64_t base = 0;
+  bool eof = false;
+  while (!eof) {
+    // buf holds no separator here: it is the tail of the last record read so far.
+    const std::size_t have = buf.size();
+    buf.resize(have + block);
+    std::size_t got = 0;
+    while (got < block) {
+      const std::size_t n =
+          source.read(reinterpret_cast<std::uint8_t*>(buf.data() + have + got), block - got);
+      if (n == 0) {
+        eof = true;
+        break;
+      }
+      got += n;
+    }
+    buf.resize(have + got);
+    std::size_t cut = buf.size();
+    if (!eof) {
+      const void* p = got == 0 ? nullptr : memrchr(buf.data() + have, separator, got);
+      if (p == nullptr) continue;  // one record longer than the block: read on
+      cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    }
+    if (cut > 0 && !on_region(std::string_view(buf.data(), cut), base)) return;
+    base += cut;
+    buf.erase(0, cut);
+  }
+}
+
+/// Whether `c` is a word byte for -w: an ASCII letter, digit or '_'.
+inline bool is_word_byte(char c) noexcept {
+  const unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
+}
+
+/// What a LineSelector selects and prints.
+struct SelectOptions {
+  enum class Mode { quiet, list, count, only, lines };
+  Mode mode = Mode::lines;
+  bool word = false;    // -w
+  bool line = false;    // -x
+  bool invert = false;  // -v
+  std::uint64_t before = 0, after = 0;
+  bool context_given = false;  // -A, -B or -C given (even 0): group separators are printed
+  std::optional<std::string> group_separator = std::string("--");
+  std::uint64_t max_line_bytes = 0;  // 0: never elide
+  bool line_number = false, byte_offset = false;
+  /// -m: occurrences that qualify (selected lines with -v); then the trailing context, and stop.
+  std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+  char separator = '\n';    // ends a record
+  char terminator = '\n';   // ends a printed line
+  std::string name;         // the file name printed before each line ("" for none)
+  bool null_names = false;  // -Z: NUL after the name instead of the separator character
+};
+
+/// The occurrences of a text, for --color: calls sink(begin, end) for every occurrence of any
+/// pattern in `text` in order of (begin, pattern id); the sink returns false to stop.
+using OccurrenceFinder =
+    std::function<void(std::string_view text, const std::function<bool(std::uint64_t, std::uint64_t)>& sink)>;
+
+/// Selects the lines of one input as grep does with -w, -x, -v, -A/-B/-C and prints them (or
+/// counts them, or stops at the first) into `out`. Feed it: for each region of whole records,
+/// begin_region(), occurrence() for each occurrence in order, end_region(); then finish().
+class LineSelector {
+ public:
+  /// `group_used`: whether anything was printed before by the run (a separator then precedes the
+  /// first group of this input, as grep); `finder`: the occurrences of one line, for --color.
+  LineSelector(const SelectOptions& o, const Colors& colors, Output& out, bool& group_used,
+               OccurrenceFinder finder)
+      : o_(o), colors_(colors), out_(out), used_(group_used), finder_(std::move(finder)) {}
+
+  /// Starts the region `r`, bytes [base, base + r.size()) of the input, whole records.
+  void begin_region(std::string_view r, std::uint64_t base) {
+    r_ = r;
+    base_ = base;
+    open_record(0);
+  }
+
+  /// The occurrence [begin, end) (input offsets), in order of begin. Returns false when the input
+  /// needs no further occurrence.
+  bool occurrence(std::uint64_t begin, std::uint64_t end) {
+    if (done_) return false;
+    const std::size_t b = static_cast<std::size_t>(begin - base_), e = static_cast<std::size_t>(end - base_);
+    if (b > rec_end_) move_to(b);
+    if (e > rec_end_) return true;  // crosses the record's end (a pattern holding the separator)
+    ++rec_occurrences_;
+    if (limit_reached_) return !done_;
+    const bool qualifies = (!o_.line || (b == rec_begin_ && e == rec_end_)) &&
+                           (!o_.word || ((b == rec_begin_ || !is_word_byte(r_[b - 1])) &&
+                                         (e == rec_end_ || !is_word_byte(r_[e]))));
+    if (!qualifies) return true;
+    rec_matching_ = true;
+    if (o_.invert) return true;
+    ++occurrences_;
+    if (o_.mode == SelectOptions::Mode::only) {
+      if (!rec_selected_) select_record();
+      put_head(rec_line(), begin, ':');
+      colors_.put(out_, colors_.ms, r_.substr(b, e - b));
+      out_.put(o_.terminator);
+    } else if (o_.mode == SelectOptions::Mode::quiet || o_.mode == SelectOptions::Mode::list) {
+      ++selected_;
+      done_ = true;
+      return false;
+    }
+    if (occurrences_ >= o_.limit) {
+      limit_reached_ = true;
+      rec_limit_ = true;
+      if (o_.after == 0 || !printing()) {
+        finish_record();
+        done_ = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// Ends the region: visits its remaining records and keeps the lines that may become leading
+  /// context (at most -B of them). Returns false when the input needs nothing more.
+  bool end_region() {
+    if (!done_) move_to(r_.size());
+    if (!done_) finish_record();
+    for (auto& c : before_)
+      if (!c.owned) {
+        c.text = std::string(c.view);
+        c.view = c.text;
+        c.owned = true;
+      }
+    return !done_;
+  }
+
+  /// Ends the input (after its last region).
+  void finish() {}
+
+  bool done() const noexcept { return done_; }
+  /// Selected lines (lines with a qualifying occurrence; with -v, lines without one).
+  std::uint64_t selected() const noexcept { return selected_; }
+  /// Qualifying occurrences delivered (at most the limit).
+  std::uint64_t occurrences() const noexcept { return occurrences_; }
+
+ private:
+  struct Kept {  // a line that may be printed as leading context
+    std::uint64_t index = 0, number = 0, offset = 0, length = 0, occurrences = 0;
+    bool matching = false, owned = false;
+    std::string_view view;
+    std::string text;
+  };
+
+  bool printing() const noexcept {
+    return o_.mode == SelectOptions::Mode::lines || o_.mode == SelectOptions::Mode::only;
+  }
+  bool context() const noexcept { return o_.context_given || o_.before > 0 || o_.after > 0; }
+  bool per_record() const noexcept { return o_.invert || context(); }
+
+  /// The current record starts at region offset `b`.
+  void open_record(std::size_t b) {
+    rec_begin_ = b;
+    const void* nl = b < r_.size() ? std::memchr(r_.data() + b, o_.separator, r_.size() - b) : nullptr;
+    rec_end_ = nl == nullptr ? r_.size() : static_cast<std::size_t>(static_cast<const char*>(nl) - r_.data());
+    rec_matching_ = rec_selected_ = rec_limit_ = false;
+    rec_occurrences_ = 0;
+  }
+
+  std::uint64_t rec_line() const noexcept { return line_; }
+
+  /// Finishes records until the one holding region offset `pos` (or the region's end) is current.
+  void move_to(std::size_t pos) {
+    while (pos > rec_end_ && !done_) {
+      if (rec_end_ >= r_.size()) return;  // the region's last record (no separator)
+      finish_record();
+      if (done_) return;
+      if (!per_record()) {
+        // Nothing happens on lines without an occurrence: jump, counting the separators.
+        const std::size_t from = rec_end_ + 1;
+        const void* back = pos > from ? memrchr(r_.data() + from, o_.separator, pos - from) : nullptr;
+        if (back != nullptr) {
+          const std::size_t start = static_cast<std::size_t>(static_cast<const char*>(back) - r_.data()) + 1;
+          const std::uint64_t skipped =
+              1 + static_cast<std::uint64_t>(std::count(r_.data() + from, r_.data() + start, o_.separator));
+          line_ += skipped;
+          index_ += skipped;
+          open_record(start);
+          continue;
+        }
+      }
+      ++line_;
+      ++index_;
+      open_record(rec_end_ + 1);
+    }
+  }
+
+  /// Decides the current record (called once per record, when its occurrences are all known).
+  void finish_record() {
+    if (rec_begin_ == r_.size() && (rec_begin_ > 0 || r_.empty()))
+      return;  // after the region's last separator
+    if (limit_reached_ && !rec_limit_) {
+      // After the limit: the trailing context, whatever the lines hold.
+      if (pending_after_ > 0) {
+        print_record(rec_begin_, rec_end_, '-', rec_matching_);
+        --pending_after_;
+      }
+      if (pending_after_ == 0) done_ = true;
+      return;
+    }
+    const bool selected = rec_matching_ != o_.invert;
+    if (selected) {
+      if (!rec_selected_) select_record();
+      if (o_.mode == SelectOptions::Mode::lines) print_record(rec_begin_, rec_end_, ':', !o_.invert);
+      if (o_.invert && selected_ >= o_.limit) {
+        limit_reached_ = true;
+        rec_limit_ = true;
+        if (pending_after_ == 0 || !printing()) done_ = true;
+      }
+      return;
+    }
+    if (!printing()) return;
+    if (pending_after_ > 0) {
+      print_record(rec_begin_, rec_end_, '-', rec_matching_);
+      --pending_after_;
+    } else if (o_.before > 0) {
+      Kept k;
+      k.index = index_;
+      k.number = line_;
+      k.offset = base_ + rec_begin_;
+      k.length = rec_end_ - rec_begin_;
+      k.occurrences = rec_occurrences_;
+      k.matching = rec_matching_;
+      if (o_.max_line_bytes == 0 || k.length <= o_.max_line_bytes) k.view = r_.substr(rec_begin_, k.length);
+      before_.push_back(std::move(k));
+      if (before_.size() > o_.before) before_.pop_front();
+    }
+  }
+
+  /// The current record is selected: counts it, stops -q/-l, prints the group separator and the
+  /// leading context.
+  void select_record() {
+    rec_selected_ = true;
+    ++selected_;
+    if (o_.mode == SelectOptions::Mode::quiet || o_.mode == SelectOptions::Mode::list) {
+      done_ = true;
+      return;
+    }
+    if (!printing()) return;
+    const std::uint64_t first = before_.empty() ? index_ : before_.front().index;
+    if (context() && used_ && o_.group_separator && (!printed_any_ || first != last_printed_ + 1)) {
+      colors_.put(out_, colors_.se, *o_.group_separator);
+      out_.put('\n');
+    }
+    for (const Kept& k : before_) {
+      if (o_.mode == SelectOptions::Mode::lines)
+        print_line(k.view, k.number, k.offset, k.length, k.occurrences, '-', k.matching);
+    }
+    before_.clear();
+    if (context()) used_ = true;  // run-wide: only with context (sequential walk), never from two threads
+    printed_any_ = true;
+    last_printed_ = index_;
+    pending_after_ = o_.after;
+  }
+
+  void print_record(std::size_t b, std::size_t e, char sep, bool matching) {
+    if (o_.mode == SelectOptions::Mode::lines)
+      print_line(r_.substr(b, e - b), line_, base_ + b, e - b, rec_occurrences_, sep, matching);
+    if (context()) used_ = true;
+    printed_any_ = true;
+    last_printed_ = index_;
+  }
+
+  /// [NAME sep][LINE sep][OFFSET sep], coloured.
+  void put_head(std::uint64_t number, std::uint64_t offset, char sep) {
+    const char s[1] = {sep};
+    if (!o_.name.empty()) {
+      colors_.put(out_, colors_.fn, o_.name);
+      if (o_.null_names)
+        out_.append(std::string_view("\0", 1));
+      else
+        colors_.put(out_, colors_.se, std::string_view(s, 1));
+    }
+    if (o_.line_number) {
+      colors_.put(out_, colors_.ln, fmt::format_int(number).str());
+      colors_.put(out_, colors_.se, std::string_view(s, 1));
+    }
+    if (o_.byte_offset) {
+      colors_.put(out_, colors_.bn, fmt::format_int(offset).str());
+      colors_.put(out_, colors_.se, std::string_view(s, 1));
+    }
+  }
+
+  /// One printed line (selected: sep ':', context: '-'); `text` empty when elided.
+  void print_line(std::string_view text, std::uint64_t number, std::uint64_t offset, std::uint64_t length,
+                  std::uint64_t occurrences, char sep, bool matching) {
+    put_head(number, offset, sep);
+    if (o_.max_line_bytes != 0 && length > o_.max_line_bytes) {
+      out_.append(fmt::format("[long line elided: {} byte{}, {} occurrence{}]", length,
+                              length == 1 ? "" : "s", occurrences, occurrences == 1 ? "" : "s"));
+      out_.put(o_.terminator);
+      return;
+    }
+    if (!colors_.enabled) {
+      out_.put(text);
+      out_.put(o_.terminator);
+      return;
+    }
+    // grep's print_line_middle and print_line_tail: the matches, leftmost first and longest at one
+    // start, without overlap, in the match colour; the rest in the line colour.
+    const bool selected = sep == ':';
+    const std::string& line_color = (selected != (o_.invert && colors_.rv)) ? colors_.sl : colors_.cx;
+    const std::string& match_color = selected ? colors_.ms : colors_.mc;
+    std::size_t cur = 0;
+    if (matching && !match_color.empty()) {
+      std::size_t pend_b = 0, pend_e = 0;
+      bool pend = false;
+      auto flush = [&] {
+        if (!pend) return;
+        colors_.start(out_, line_color);
+        out_.append(text.substr(cur, pend_b - cur));
+        colors_.put(out_, match_color, text.substr(pend_b, pend_e - pend_b));
+        cur = pend_e;
+        pend = false;
+      };
+      finder_(text, [&](std::uint64_t b64, std::uint64_t e64) {
+        const std::size_t b = static_cast<std::size_t>(b64), e = static_cast<std::size_t>(e64);
+        if (b < cur || e == b) return true;
+        const bool ok = (!o_.line || (b == 0 && e == text.size())) &&
+                        (!o_.word || ((b == 0 || !is_word_byte(text[b - 1])) &&
+                                      (e == text.size() || !is_word_byte(text[e]))));
+        if (!ok) return true;
+        if (pend && b == pend_b) {
+          pend_e = std::max(pend_e, e);
+        } else if (!pend || b >= pend_e) {
+          flush();
+          pend = true;
+          pend_b = b;
+          pend_e = e;
+        }
+        return true;
+      });
+      flush();
+    }
+    std::size_t tail = text.size();
+    if (tail > cur && text[tail - 1] == '\r') --tail;  // grep leaves a CR before the end uncoloured
+    if (tail > cur && !line_color.empty()) {
+      colors_.put(out_, line_color, text.substr(cur, tail - cur));
+      cur = tail;
+    }
+    out_.append(text.substr(cur));
+    out_.put(o_.terminator);
+  }
+
+  SelectOptions o_;
+  const Colors& colors_;
+  Output& out_;
+  bool& used_;
+  OccurrenceFinder finder_;
+
+  std::string_view r_;
+  std::uint64_t base_ = 0;
+  std::size_t rec_begin_ = 0, rec_end_ = 0;
+  bool rec_matching_ = false, rec_selected_ = false;
+  bool rec_limit_ = false;  // the record whose occurrence reached the limit (-m)
+  std::uint64_t rec_occurrences_ = 0;
+  std::uint64_t line_ = 1;   // number of the current record
+  std::uint64_t index_ = 0;  // 0-based index of the current record
+  std::uint64_t last_printed_ = 0;
+  bool printed_any_ = false;
+  std::uint64_t pending_after_ = 0;
+  std::deque<Kept> before_;
+  std::uint64_t selected_ = 0, occurrences_ = 0;
+  bool limit_reached_ = false;
+  bool done_ = false;
+};
+
+}  // namespace strmatch::cli

@@ -1,0 +1,326 @@
+// CLI tests of grep's flags in `strmatch search`: each case runs GNU grep (`LC_ALL=C grep -F ...`,
+// /usr/bin/grep) and strmatch on the same files and compares standard output byte for byte and the
+// exit status, on named edge cases and on random inputs (the seed: STRMATCH_TEST_SEED). Where the
+// semantics differ by design (overlapping -o, -m counting occurrences: docs/cli.md, "Differences
+// from grep") the inputs avoid the difference. Skipped, visibly, where /usr/bin/grep is missing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_support.hpp"
+
+using strmatch::test::run_cli;
+using strmatch::test::run_program;
+using strmatch::test::RunResult;
+using strmatch::test::Stdin;
+using strmatch::test::TempDir;
+
+namespace {
+
+constexpr const char* kGrep = "/usr/bin/grep";
+
+/// Byte-exact rendering for failure messages (escapes NUL, ESC, newline).
+std::string show(const std::string& s) {
+  std::string o;
+  for (const unsigned char c : s) {
+    if (c == '\n')
+      o += "\\n\n";
+    else if (c == 0)
+      o += "\\0";
+    else if (c == 27)
+      o += "\\e";
+    else if (c == '\r')
+      o += "\\r";
+    else
+      o += static_cast<char>(c);
+  }
+  return o;
+}
+
+class GrepCompat : public strmatch::test::CliBinaryTest {
+ protected:
+  void SetUp() override {
+    CliBinaryTest::SetUp();
+    if (IsSkipped()) return;
+    if (::access(kGrep, X_OK) != 0)
+      GTEST_SKIP() << kGrep << " is missing: the comparisons with GNU grep are skipped";
+  }
+
+  /// grep -F ARGS and strmatch search ARGS (plus `extra`, strmatch only) in `cwd`: same stdout
+  /// and status. `env` applies to both.
+  void same(const std::vector<std::string>& args, const TempDir& dir, const std::string& context = "",
+            const std::vector<std::string>& extra = {}, const std::vector<std::string>& env = {},
+            const std::string& cwd = {}, bool sort_lines = false) {
+    std::vector<std::string> g = {"-F"};
+    g.insert(g.end(), args.begin(), args.end());
+    std::vector<std::string> genv = env;
+    genv.push_back("LC_ALL=C");
+    RunResult want = run_program(kGrep, g, dir, {}, cwd, genv);
+    std::vector<std::string> s = {"search", "--backend", "cpu"};
+    s.insert(s.end(), extra.begin(), extra.end());
+    s.insert(s.end(), args.begin(), args.end());
+    RunResult got = run_cli(s, dir, {}, cwd, env);
+    if (sort_lines) {
+      for (RunResult* r : {&want, &got}) {
+        std::vector<std::string> lines;
+        std::istringstream in(r->out);
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+        std::sort(lines.begin(), lines.end());
+        r->out.clear();
+        for (const auto& l : lines) r->out += l + "\n";
+      }
+    }
+    std::string cmd;
+    for (const auto& a : s) cmd += " '" + a + "'";
+    EXPECT_EQ(show(got.out), show(want.out)) << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
+    EXPECT_EQ(got.status, want.status)
+        << context << "\nstrmatch" << cmd << "\nstderr: " << got.err << "\ngrep stderr: " << want.err;
+  }
+};
+
+constexpr const char* kLines = "x1\na\nb\nc\nx2\nd\nfoo x bar\nxx\ne\nf\ng\nh\nx3";
+
+}  // namespace
+
+TEST_F(GrepCompat, FixedStringsAndFileNamesAndLastOfPairWins) {
+  TempDir dir;
+  const std::string a = dir.write("a", kLines), b = dir.write("b", "nothing\n");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"x", a},
+                                                                                    {"-H", "x", a},
+                                                                                    {"-H", "-h", "x", a, b},
+                                                                                    {"-h", "-H", "x", a},
+                                                                                    {"-l", "x", a, b},
+                                                                                    {"-L", "x", a, b},
+                                                                                    {"-l", "-L", "x", a, b},
+                                                                                    {"-L", "-l", "x", a, b},
+                                                                                    {"-c", "-l", "x", a, b},
+                                                                                    {"-L", "-c", "x", a, b},
+                                                                                    {"-q", "-L", "x", b},
+                                                                                    {"-L", "x", a},
+                                                                                    {"-Z", "-l", "x", a, b},
+                                                                                    {"-Z", "-L", "x", a, b},
+                                                                                    {"-Z", "-c", "x", a, b},
+                                                                                    {"-Z", "-n", "x", a, b},
+                                                                                    {"-c", "-o", "x", a}})
+    same(args, dir);
+}
+
+TEST_F(GrepCompat, NoMessagesKeepsStatusTwo) {
+  TempDir dir;
+  const std::string a = dir.write("a", kLines);
+  same({"-s", "x", dir.file("missing"), a}, dir);
+  same({"-s", "x", dir.path()}, dir);  // a directory without -r
+  const RunResult r = strmatch::test::search({"-s", "x", dir.file("missing")}, dir);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST_F(GrepCompat, WordLineAndInvert) {
+  TempDir dir;
+  const std::string a =
+      dir.write("a", "x\nax\nx_\n_x\nx-y\n(x)\nxx x\nx\r\n\nmid x mid\n9x\nx9\n\tx\t\nlast x");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-w", "x", a},
+                                             {"-w", "-n", "-b", "x", a},
+                                             {"-w", "-o", "-b", "x", a},
+                                             {"-x", "x", a},
+                                             {"-x", "-c", "x", a},
+                                             {"-v", "x", a},
+                                             {"-v", "-c", "x", a},
+                                             {"-v", "-n", "x", a},
+                                             {"-v", "-o", "x", a},
+                                             {"-v", "-l", "x", a},
+                                             {"-v", "-L", "x", a},
+                                             {"-v", "-q", "x", a},
+                                             {"-w", "-v", "x", a},
+                                             {"-x", "-v", "x", a},
+                                             {"-w", "-x", "x", a},
+                                             {"-w", "-c", "x", a},
+                                             {"-w", "-e", "x", "-e", "mid", a},
+                                             {"-x", "-e", "x", "-e", "last x", a},
+                                             {"-v", "-m", "2", "x", a},
+                                             {"-w", "-l", "mid", a},
+                                             {"-w", "-L", "9", a}})
+    same(args, dir);
+}
+
+TEST_F(GrepCompat, ContextAndGroupSeparators) {
+  TempDir dir;
+  const std::string a = dir.write("a", kLines), b = dir.write("b", "x at start\nno\nno\nno\nx at end");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-A1", "x", a},
+                                             {"-B2", "x", a},
+                                             {"-C1", "-n", "x", a},
+                                             {"-C1", "-n", "-b", "x", a, b},
+                                             {"-A0", "x", a},
+                                             {"-A0", "x", a, b},
+                                             {"-C5", "x", a},
+                                             {"-B1", "-A3", "-C0", "x", a},
+                                             {"-C1", "--group-separator=##", "x", a},
+                                             {"-C1", "--no-group-separator", "x", a},
+                                             {"-C1", "--no-group-separator", "--group-separator=@", "x", a},
+                                             {"-o", "-C1", "x", a},
+                                             {"-v", "-A1", "-n", "x", a},
+                                             {"-v", "-B1", "x", a},
+                                             {"-m1", "-A2", "x", a},
+                                             {"-m2", "-C1", "-n", "x", a},
+                                             {"-v", "-m2", "-A1", "x", a},
+                                             {"-c", "-C2", "x", a},
+                                             {"-l", "-C2", "x", a, b},
+                                             {"-Z", "-C1", "x", a, b},
+                                             {"-w", "-C1", "x", a}})
+    same(args, dir);
+  // Streamed in tiny regions: the context crosses every region boundary.
+  for (const char* block : {"1", "3", "8"})
+    same({"-C2", "-n", "x", a}, dir, std::string("block ") + block,
+         {"--mmap", "never", "--test-stream-block-bytes", block});
+}
+
+TEST_F(GrepCompat, NullData) {
+  TempDir dir;
+  const std::string a = dir.write("a", std::string("a\0b x\0c\nx\0\0x", 12));
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-z", "x", a},
+                                             {"-z", "-n", "x", a},
+                                             {"-z", "-c", "x", a},
+                                             {"-z", "-v", "x", a},
+                                             {"-z", "-o", "-b", "x", a},
+                                             {"-z", "-l", "x", a},
+                                             {"-z", "-C1", "x", a},
+                                             {"-z", "-x", "x", a}})
+    same(args, dir);
+}
+
+TEST_F(GrepCompat, Colors) {
+  TempDir dir;
+  const std::string a = dir.write("a", kLines), b = dir.write("b", "ab ab\r\nzz\nab\n");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--color=always", "x", a},
+           {"--color=always", "-n", "-b", "-H", "x", a},
+           {"--color=always", "-C1", "-n", "x", a, b},
+           {"--color=always", "-o", "-b", "ab", b},
+           {"--color=always", "-c", "ab", a, b},
+           {"--color=always", "-l", "ab", a, b},
+           {"--color=always", "-v", "-A1", "ab", b},
+           {"--color=always", "-w", "x", a},
+           {"--color=always", "-e", "ab", "-e", "b a", b},
+           {"--color=always", "-Z", "-n", "ab", a, b},
+           {"--color=never", "x", a},
+           {"--colour=always", "ab", b},
+           {"--color=auto", "x", a}})  // standard output is a file: no colour
+    same(args, dir);
+  same({"--color=always", "-n", "-C1", "x", a}, dir, "GREP_COLORS", {},
+       {"GREP_COLORS=mt=01;32:fn=34:ln=33:se=35:ne"});
+  same({"--color=always", "-b", "-o", "x", a}, dir, "GREP_COLORS sl/bn", {},
+       {"GREP_COLORS=ms=4:bn=1;2:sl=7"});
+}
+
+TEST_F(GrepCompat, IncludeExcludeAndDirectories) {
+  TempDir dir;
+  const std::string root = dir.path() + "/t";
+  std::filesystem::create_directories(root + "/d/sub");
+  std::filesystem::create_directories(root + "/e");
+  for (const char* f : {"a.c", "b.h", "d/c.c", "d/sub/e.c", "e/f.c", "d/g.txt"})
+    dir.write(std::string("t/") + f, "x\n");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--include=*.c", "x", "a.c", "b.h"},
+                                             {"--exclude=*.c", "x", "a.c", "b.h"},
+                                             {"--exclude=d/*.c", "-r", "x", "d"},
+                                             {"--include=d/*.c", "-r", "x", "d", "."},
+                                             {"--exclude-dir=d", "-r", "x", "d"},
+                                             {"--exclude-dir=d", "-r", "x"},
+                                             {"--exclude-dir=.", "-r", "x", "."},
+                                             {"--exclude-dir=sub", "-r", "x"},
+                                             {"--exclude-dir=sub/", "-r", "x"},
+                                             {"--include=*.c", "--exclude=a.c", "-r", "x"},
+                                             {"--exclude=a.c", "--include=*.c", "-r", "x"},
+                                             {"--include=*.h", "--include=a.c", "-r", "x"},
+                                             {"--exclude=[a-c].*", "-r", "-l", "x", "."},
+                                             {"--include=*.txt", "-r", "-c", "x"},
+                                             {"--include=*.h", "x", "./a.c"},
+                                             {"--exclude=*.c", "-r", "-L", "nope"}})
+    for (const char* j : {"1", "3"})
+      same(args, dir, std::string("-j ") + j, {"-j", j}, {}, root, true);  // grep walks unsorted
+}
+
+TEST_F(GrepCompat, EdgeCases) {
+  TempDir dir;
+  const std::string empty = dir.write("empty", ""), nonl = dir.write("nonl", "a\nx"),
+                    crlf = dir.write("crlf", "x\r\ny x\r\nz\r\n"), nl = dir.write("nl", "\n\n\n"),
+                    nul = dir.write("nul", std::string("a\0x\nb\0\ny x\0", 12));
+  for (const std::string& f : {empty, nonl, crlf, nl})
+    for (const std::vector<std::string>& opts : std::vector<std::vector<std::string>>{
+             {}, {"-v"}, {"-c"}, {"-v", "-c"}, {"-x"}, {"-w"}, {"-C1"}, {"-L"}, {"-n", "-v", "-B1"}}) {
+      std::vector<std::string> args = opts;
+      args.insert(args.end(), {"x", f});
+      same(args, dir, f);
+      args.insert(args.begin(), {"--color=always", "-n"});
+      same(args, dir, f);
+    }
+  for (const std::vector<std::string>& opts : std::vector<std::vector<std::string>>{
+           {"-a"}, {"-a", "-v"}, {"-a", "-w", "-n"}, {"-a", "-C1"}, {"-a", "-c", "-v"}}) {
+    std::vector<std::string> args = opts;
+    args.insert(args.end(), {"x", nul});
+    same(args, dir, "NUL bytes");
+  }
+}
+
+// Random texts over a small alphabet (dense matches, empty lines, CR), random patterns that cannot
+// overlap themselves (so -o and --color need no overlapping occurrences; -o gets one pattern, since
+// two can overlap each other), random flags; mapped and streamed in small regions.
+TEST_F(GrepCompat, RandomInputs) {
+  std::mt19937_64 rng(strmatch::test::test_seed());
+  SCOPED_TRACE(strmatch::test::rerun_hint());
+  TempDir dir;
+  const std::vector<std::string> patterns = {"a", "b", "ab", "a b", "abc", "c_", "b\r"};
+  const std::string alphabet = "aabbc _\n\n\r-";
+  for (int round = 0; round < 120; ++round) {
+    std::string text;
+    const std::size_t n = rng() % 200;
+    for (std::size_t i = 0; i < n; ++i) text += alphabet[rng() % alphabet.size()];
+    const std::string f = dir.write("r" + std::to_string(round % 3), text);
+    const std::string g = dir.write("s", "ab\nzz\n");
+    std::vector<std::string> args;
+    auto flag = [&](const char* name, int percent) {
+      if (static_cast<int>(rng() % 100) < percent) args.push_back(name);
+    };
+    flag("-v", 30);
+    flag("-w", 30);
+    flag("-x", 10);
+    flag("-n", 40);
+    flag("-b", 20);
+    flag("-H", 10);
+    flag("-Z", 10);
+    flag("--color=always", 25);
+    const int ctx = static_cast<int>(rng() % 4);
+    if (ctx == 1) args.insert(args.end(), {"-A", std::to_string(rng() % 3)});
+    if (ctx == 2) args.insert(args.end(), {"-B", std::to_string(rng() % 3)});
+    if (ctx == 3) args.insert(args.end(), {"-C", std::to_string(rng() % 3)});
+    const int out = static_cast<int>(rng() % 6);
+    const bool invert = std::find(args.begin(), args.end(), "-v") != args.end();
+    if (out == 1) args.push_back("-c");
+    if (out == 2) args.push_back("-l");
+    if (out == 3) args.push_back("-L");
+    if (out == 4 && !(invert && ctx != 0)) args.push_back("-o");
+    if (out == 5 && invert) args.insert(args.end(), {"-m", std::to_string(rng() % 3)});
+    const bool only = std::find(args.begin(), args.end(), "-o") != args.end();
+    if (rng() % 3 == 0 && !only) {  // two different patterns (-o: see the file's head)
+      const std::size_t p1 = rng() % patterns.size();
+      const std::size_t p2 = (p1 + 1 + rng() % (patterns.size() - 1)) % patterns.size();
+      args.insert(args.end(), {"-e", patterns[p1], "-e", patterns[p2]});
+    } else {
+      args.push_back(patterns[rng() % patterns.size()]);
+    }
+    args.push_back(f);
+    if (rng() % 4 == 0) args.push_back(g);
+    std::string context = "text: " + show(text);
+    same(args, dir, context);
+    same(args, dir, context + " (streamed)",
+         {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});
+  }
+}
