@@ -154,10 +154,11 @@ struct SelectOptions {
   bool line_number = false, byte_offset = false;
   /// -m: occurrences that qualify (selected lines with -v); then the trailing context, and stop.
   std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-  char separator = '\n';    // ends a record
-  char terminator = '\n';   // ends a printed line
-  std::string name;         // the file name printed before each line ("" for none)
-  bool null_names = false;  // -Z: NUL after the name instead of the separator character
+  char separator = '\n';         // ends a record
+  char terminator = '\n';        // ends a printed line
+  std::string name;              // the file name printed before each line ("" for none)
+  bool null_names = false;       // -Z: NUL after the name instead of the separator character
+  bool with_pattern_id = false;  // -o prints ID: before each occurrence
 };
 
 /// The occurrences of a text, for --color: calls sink(begin, end) for every occurrence of any
@@ -183,25 +184,29 @@ class LineSelector {
     open_record(0);
   }
 
-  /// The occurrence [begin, end) (input offsets), in order of begin. Returns false when the input
-  /// needs no further occurrence.
-  bool occurrence(std::uint64_t begin, std::uint64_t end) {
+  /// The occurrence [begin, end) (input offsets) of pattern `id`, in order of begin. Returns false
+  /// when the input needs no further occurrence.
+  bool occurrence(std::uint64_t begin, std::uint64_t end, std::uint32_t id = 0) {
     if (done_) return false;
     const std::size_t b = static_cast<std::size_t>(begin - base_), e = static_cast<std::size_t>(end - base_);
     if (b > rec_end_) move_to(b);
     if (e > rec_end_) return true;  // crosses the record's end (a pattern holding the separator)
-    ++rec_occurrences_;
     if (limit_reached_) return !done_;
     const bool qualifies = (!o_.line || (b == rec_begin_ && e == rec_end_)) &&
                            (!o_.word || ((b == rec_begin_ || !is_word_byte(r_[b - 1])) &&
                                          (e == rec_end_ || !is_word_byte(r_[e]))));
     if (!qualifies) return true;
+    ++rec_occurrences_;  // those that count (an elided line says how many)
     rec_matching_ = true;
     if (o_.invert) return true;
     ++occurrences_;
     if (o_.mode == SelectOptions::Mode::only) {
       if (!rec_selected_) select_record();
       put_head(rec_line(), begin, ':');
+      if (o_.with_pattern_id) {
+        out_.number(id);
+        out_.append(":");
+      }
       colors_.put(out_, colors_.ms, r_.substr(b, e - b));
       out_.put(o_.terminator);
     } else if (o_.mode == SelectOptions::Mode::quiet || o_.mode == SelectOptions::Mode::list) {

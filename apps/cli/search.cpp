@@ -115,8 +115,12 @@ class Run : public RunBase {
       longest = c.pattern.size();
     }
     separator = c.null_data ? '\0' : '\n';
-    select = c.word || c.line_regexp || c.invert || c.context_given() ||
-             (colors.enabled && (mode == Mode::lines || mode == Mode::only));
+    // Context and colour mean nothing to --json, --count-matches and --count-per-pattern (as grep's
+    // context with -c); -w, -x and -v are refused with them (check_search_options).
+    const bool line_modes =
+        mode != Mode::json && mode != Mode::count_matches && mode != Mode::count_per_pattern;
+    select = line_modes && (c.word || c.line_regexp || c.invert || c.context_given() ||
+                            (colors.enabled && (mode == Mode::lines || mode == Mode::only)));
     // With context, the separator before a file's first group depends on the files printed before.
     sequential_walk = select && c.context_given();
     if (select) {
@@ -586,6 +590,7 @@ void InputSearch::make_selector() {
   o.separator = o.terminator = run_.separator;
   if (run_.with_filename) o.name = name_;
   o.null_names = run_.null_names;
+  o.with_pattern_id = run_.set && c.with_pattern_id;
   OccurrenceFinder finder = [this](std::string_view text,
                                    const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     if (run_.set) {
@@ -613,7 +618,7 @@ bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
   if (run_.set) {
     st = run_.set->find_all(region, [&](std::span<const Match> batch) {
       for (const Match& mt : batch)
-        if (!sel.occurrence(base + mt.begin, base + mt.end)) return false;
+        if (!sel.occurrence(base + mt.begin, base + mt.end, mt.pattern_id)) return false;
       return true;
     });
   } else {

@@ -324,3 +324,29 @@ TEST_F(GrepCompat, RandomInputs) {
          {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});
   }
 }
+
+// Where our output forms go beyond grep's, the line selection keeps them (hand-checked expectations;
+// cases the CLI fuzzer found).
+TEST_F(GrepCompat, SelectionKeepsOurOutputForms) {
+  TempDir dir;
+  const std::string bb = dir.write("bb", "bb\n"), b6 = dir.write("b6", "bbbbaa"),
+                    gg = dir.write("gg", "TGG\rGG"), xy = dir.write("xy", "x\ny\n"),
+                    t = dir.write("t", "ab x\nab\n");
+  using strmatch::test::search;
+  for (const char* sel : {"-x", "-w", "-B0"})
+    EXPECT_EQ(search({"-o", "--with-pattern-id", sel, "-e", "bb", bb}, dir).out, "0:bb\n") << sel;
+  // An elided line counts the occurrences that count: within -m, and words only with -w.
+  EXPECT_EQ(search({"-m", "2", "--max-line-bytes", "5", "-A", "1", "b", b6}, dir).out,
+            "[long line elided: 6 bytes, 2 occurrences]\n");
+  EXPECT_EQ(search({"-w", "--max-line-bytes", "2", "GG", gg}, dir).out,
+            "[long line elided: 6 bytes, 1 occurrence]\n");
+  same({"-v", "-m", "1", "-n", "a", xy}, dir);
+  // Context means nothing to the count and JSON forms (as grep's context with -c).
+  EXPECT_EQ(search({"--count-matches", "-C", "1", "ab", t}, dir).out, "2\n");
+  EXPECT_EQ(search({"--count-per-pattern", "-A", "1", "-e", "ab", "-e", "x", t}, dir).out, "2:ab\n1:x\n");
+  const RunResult json = search({"--json", "-B", "2", "x", t}, dir);
+  EXPECT_EQ(json.out.rfind(R"({"type":"match","file":)", 0), 0u) << json.out;
+  // -o -v on a binary file: the binary-file line (documented).
+  const std::string bin = dir.write("bin", std::string("a\0\nb\n", 5));
+  EXPECT_EQ(search({"-o", "-v", "x", bin}, dir).out, "binary file " + bin + " matches (2 selected lines)\n");
+}
