@@ -101,10 +101,12 @@ struct ExactSearcher::Impl {
         std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
   }
 
-  /// The delivery of ordered chunk results to `sink`, adding their counts to *occurrences.
+  /// The delivery of ordered chunk results to `sink`, adding the offsets handed over to
+  /// *occurrences (a chunk's parts delivered before its last carry count 0: a sink stopping
+  /// inside a chunk would leave them uncounted).
   static auto deliver_to(const OffsetSink& sink, std::uint64_t* occurrences) {
     return [&sink, occurrences](const detail::Chunk&, detail::ChunkResult<std::uint64_t>& r) {
-      *occurrences += r.count;
+      *occurrences += r.items.size();
       return r.items.empty() || sink(std::span<const std::uint64_t>(r.items));
     };
   }

@@ -162,9 +162,11 @@ struct PatternSet::Impl {
     r.count = total;
   }
 
+  /// The delivery of ordered chunk results to `sink`, adding the matches handed over to
+  /// *occurrences (a chunk's parts delivered before its last carry count 0).
   static auto deliver_to(const MatchSink& sink, std::uint64_t* occurrences) {
     return [&sink, occurrences](const detail::Chunk&, detail::ChunkResult<Match>& r) {
-      *occurrences += r.count;
+      *occurrences += r.items.size();
       return r.items.empty() || sink(std::span<const Match>(r.items));
     };
   }

@@ -56,6 +56,24 @@ TEST(Driver, SinkReturningFalseStopsDelivery) {
   EXPECT_EQ(got, 300u);
 }
 
+TEST(Driver, OccurrencesCountWhatWasDeliveredWhenTheSinkStopsInsideAChunk) {
+  // One chunk of 2 Mi occurrences is delivered in several parts (bounded batches); stopping after
+  // the first part must still count what the sink received (it reported 0).
+  const std::string text(std::size_t{2} << 20, 'a');
+  strmatch::ExactOptions o;
+  o.threads = 1;
+  o.chunk_bytes = std::size_t{4} << 20;
+  std::uint64_t got = 0;
+  const auto stats = strmatch::ExactSearcher("a", o).find_all(text, [&](std::span<const std::uint64_t> b) {
+    got += b.size();
+    return false;
+  });
+  EXPECT_TRUE(stats.stopped_early);
+  ASSERT_GT(got, 0u);
+  ASSERT_LT(got, text.size());
+  EXPECT_EQ(stats.occurrences, got);
+}
+
 TEST(Stream, BlocksTileTheStreamAndFindEveryOccurrence) {
   std::mt19937_64 rng(test_seed() + 2);
   for (int round = 0; round < 30; ++round) {

@@ -185,6 +185,25 @@ TEST(MultiApi, SinkReturningFalseStops) {
   EXPECT_EQ(got, 600u);  // 3 chunks of 100 starts, "a" and "aa" at each
 }
 
+TEST(MultiApi, OccurrencesCountWhatWasDeliveredWhenTheSinkStopsInsideAChunk) {
+  // One chunk of 4 Mi matches is delivered in several parts; stopping after the first part must
+  // still count what the sink received.
+  const std::string text(std::size_t{2} << 20, 'a');
+  strmatch::PatternSetOptions o;
+  o.threads = 1;
+  o.chunk_bytes = std::size_t{4} << 20;
+  const strmatch::PatternSet set(std::vector<Pattern>{{"a", 0}, {"aa", 1}}, o);
+  std::uint64_t got = 0;
+  const auto stats = set.find_all(text, [&](std::span<const Match> b) {
+    got += b.size();
+    return false;
+  });
+  EXPECT_TRUE(stats.stopped_early);
+  ASSERT_GT(got, 0u);
+  ASSERT_LT(got, 2 * text.size());
+  EXPECT_EQ(stats.occurrences, got);
+}
+
 TEST(MultiApi, StatsDescribeTheCompiledForm) {
   for (const auto& algo : kAlgorithms) {
     strmatch::PatternSetOptions o;
