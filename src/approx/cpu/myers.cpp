@@ -74,8 +74,14 @@ struct MyersRun {
 #undef STRMATCH_MYERS_WIDTH
 
 #ifdef STRMATCH_X86
+// GCC takes a target pragma for the included kernels; clang ignores it and takes an attribute on
+// every function of the region instead (the fuzz build, fuzz/, compiles with clang).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt")
+#endif
 #define STRMATCH_MYERS_NS myers_avx2
 #define STRMATCH_MYERS_LANES 4
 #define STRMATCH_MYERS_WIDTH 4
@@ -83,10 +89,19 @@ struct MyersRun {
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
 #undef STRMATCH_MYERS_WIDTH
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw"))), \
+                             apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw")
+#endif
 #define STRMATCH_MYERS_NS myers_avx512
 #define STRMATCH_MYERS_LANES 8
 #define STRMATCH_MYERS_WIDTH 8
@@ -94,7 +109,11 @@ struct MyersRun {
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
 #undef STRMATCH_MYERS_WIDTH
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif
 
 namespace {
