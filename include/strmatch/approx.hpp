@@ -111,10 +111,11 @@ enum class ApproxTask : std::uint8_t { matches, ends };
 /// offsets e with e - 1 in [base + own_begin, base + own_end): owned parts of successive blocks tile the
 /// stream exactly (count '\n' in each owned part for line numbers). The bytes before own_begin are
 /// context carried from the previous block (the longest m + k - 1 of them, or 2m - 2, when available),
-/// so every owned match lies whole in `data`. A match is delivered with the block that decides it:
-/// its end is owned by this block, or it is the previous block's last owned end (a plateau that reached
-/// the end of the previous block's owned part; never with line_context and the separator '\n' unless the
-/// previous block held no '\n'). `matches` / `ends` are ordered by (end, pattern_id).
+/// so every match whose end this block owns lies whole in `data`. A match is delivered with the block
+/// that decides it: its end is owned by this block, or it is the previous block's last owned end (a
+/// plateau that reached the end of the previous block's owned part; never with line_context and the
+/// separator '\n' unless the previous block held no '\n'); such a late match may begin before `base`
+/// (its bytes were in the previous block). `matches` / `ends` are ordered by (end, pattern_id).
 struct ApproxStreamBlock {
   std::string_view data;
   std::uint64_t base = 0;
@@ -178,7 +179,8 @@ struct ApproxBest {
 ///
 /// Errors: InvalidArgument for no pattern, an empty pattern (a batch's message gives its index),
 /// k >= m, a separator outside -1..255, an unknown algorithm or one that does not compute the
-/// metric (hamming with edit, dp/wavefront/myers with hamming); BackendUnavailable for
+/// metric (hamming with edit, wavefront/myers with hamming; dp and pigeonhole compute both);
+/// BackendUnavailable for
 /// Backend::cuda without a usable GPU.
 class ApproxSearcher {
  public:
