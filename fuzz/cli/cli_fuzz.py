@@ -457,7 +457,7 @@ def gen_search_opts(rng, caps, case):
     if "v-m-twice" in known and opts.get("v"):
         opts.pop("m", None)
     if "context-m-elided" in known and "ctx_flag" in opts and "m" in opts:
-        opts.pop("max_line_bytes", None)
+        opts.pop("m", None)  # (the default --max-line-bytes 4096 elides too)
     if "w-x-pattern-id" in known and (opts.get("w") or opts.get("x") or "ctx_flag" in opts):
         opts.pop("with_pattern_id", None)
     if "z-line-numbers" in known and opts.get("z"):
