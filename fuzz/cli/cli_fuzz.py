@@ -56,7 +56,7 @@ KNOWN_DEFECTS = {
 
 # Known defects no longer seen in the binary: kept for older binaries, not tolerated by default
 # (`--known-defects all` still tolerates them).
-RESOLVED = {"gpu-note", "approx-json-input"}
+RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count"}
 
 # ----------------------------------------------------------------------------------------------
 # What this binary offers (probed once).
