@@ -160,37 +160,15 @@ class Run : public RunBase {
       io::ReadMethod method = choose_read_method(in, policy, read_method, s.needs_text());
       if (gpu_file) method = s.needs_text() ? io::ReadMethod::mmap : io::ReadMethod::pread;
       progress.start_file(name, in.size());
-      if (select && is_mapping(method)) {
-        search_mapped(in, method, cfg.threads, name, [&](std::string_view text) { s.select_text(text); });
+      if (is_mapping(method)) {
+        search_mapped(in, method, cfg.threads, name, [&](std::string_view text) {
+          if (select)
+            s.select_text(text);
+          else
+            s.search_text(text, gpu_file ? in.fd() : -1, in.fd());
+        });
         s.report(true, in.size());
-      } else if (select) {
-        std::unique_ptr<io::FdSource> fd_source;
-        std::unique_ptr<io::ParallelPreadSource> pread_source;
-        const std::uint64_t skip = regular ? head.size() : 0;
-        if (method == io::ReadMethod::pread)
-          pread_source =
-              std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name, skip);
-        else
-          fd_source = in.stream(skip);
-        ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
-        if (!regular && check_binary) {
-          head = io::read_up_to(raw, cfg.binary_probe_bytes);
-          if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
-        }
-        io::PrefixedSource src(std::move(head), raw);
-        s.select_stream(src, size_hint(in));
-        if (pread_source) {
-          ++worker_read_files;
-          s.report(false, pread_source->bytes_read());
-        } else {
-          ++streamed_files;
-          s.report(false, fd_source->bytes_read());
-        }
-      } else if (is_mapping(method)) {
-        search_mapped(in, method, cfg.threads, name,
-                      [&](std::string_view text) { s.search_text(text, gpu_file ? in.fd() : -1, in.fd()); });
-        s.report(true, in.size());
-      } else if (method == io::ReadMethod::pread && s.file_path_serves()) {
+      } else if (method == io::ReadMethod::pread && s.file_path_serves() && !select) {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
         ++worker_read_files;
         s.report(false, in.size());
@@ -217,7 +195,10 @@ class Run : public RunBase {
         const unsigned threads = walk_workers;  // cfg.threads resolved
         const std::uint64_t cap =
             pread_source ? std::clamp<std::uint64_t>(std::uint64_t{threads} << 18, 256 << 10, 64 << 20) : 0;
-        s.search_stream(src, size_hint(in), regular ? in.fd() : -1, cap);
+        if (select)
+          s.select_stream(src, size_hint(in));
+        else
+          s.search_stream(src, size_hint(in), regular ? in.fd() : -1, cap);
         if (pread_source) {
           ++worker_read_files;
           s.report(false, pread_source->bytes_read());
@@ -799,6 +780,9 @@ int run_search(const SearchConfig& given) {
     SearchConfig config = given;
     if (const std::string m = check_search_options(config); !m.empty()) return fail(m);
     if (!take_pattern_operand(config, "search")) return 2;
+    // -m 0: nothing is searched, nothing printed, status 1 (as grep, which still lists files for
+    // -l/-L: there the searches below stop before their first occurrence).
+    if (config.max_count == 0 && !config.files_with_matches && !config.files_without_match) return 1;
     const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
                           config.count_per_pattern || config.with_pattern_id;
     if (!set_mode) return run_operands<Run>(config, config, nullptr);

@@ -341,6 +341,8 @@ TEST_F(GrepCompat, SelectionKeepsOurOutputForms) {
   EXPECT_EQ(search({"-w", "--max-line-bytes", "2", "GG", gg}, dir).out,
             "[long line elided: 6 bytes, 1 occurrence]\n");
   same({"-v", "-m", "1", "-n", "a", xy}, dir);
+  for (const char* form : {"-c", "-l", "-L", "-q", "-o", "-n"})
+    same({form, "-m", "0", "x", xy, t}, dir, form);
   // Context means nothing to the count and JSON forms (as grep's context with -c).
   EXPECT_EQ(search({"--count-matches", "-C", "1", "ab", t}, dir).out, "2\n");
   EXPECT_EQ(search({"--count-per-pattern", "-A", "1", "-e", "ab", "-e", "x", t}, dir).out, "2:ab\n1:x\n");
