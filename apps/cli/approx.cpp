@@ -553,6 +553,15 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json")
       ->group(kGroupOutput);
   add_filename_options(*cmd, c);
+  // grep's line selection, context and colour: not offered by approx yet; accepted by the parser
+  // (hidden) so that run_approx refuses them with a clear message.
+  cmd->add_flag("-w,--word-regexp", c.word)->group("");
+  cmd->add_flag("-x,--line-regexp", c.line_regexp)->group("");
+  cmd->add_flag("-v,--invert-match", c.invert)->group("");
+  cmd->add_option("-A,--after-context", c.after_context)->group("");
+  cmd->add_option("-B,--before-context", c.before_context)->group("");
+  cmd->add_option("-C,--context", c.context)->group("");
+  cmd->add_flag("--color{auto},--colour{auto}", c.color)->group("");
   auto* json = cmd->add_flag("--json", c.json,
                              "Print one JSON object per match (end, pair) and a summary object per file");
   json->group(kGroupOutput);
@@ -582,6 +591,14 @@ namespace {
 int run_approx_guarded(const ApproxConfig& given) {
   ApproxConfig config = given;
   if (const std::string m = check_common_options(config); !m.empty()) return fail(m);
+  const char* missing = config.word               ? "-w"
+                        : config.line_regexp      ? "-x"
+                        : config.invert           ? "-v"
+                        : config.context_given()  ? "-A/-B/-C"
+                        : config.color != "never" ? "--color"
+                                                  : nullptr;
+  if (missing != nullptr)
+    return fail(fmt::format("approx: {} is not offered by approx (only by search; docs/cli.md)", missing));
   if (!take_pattern_operand(config, "approx")) return 2;
   if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
     auto patterns = load_config_patterns(config, kMaxPatternBytes);

@@ -155,3 +155,19 @@ TEST_F(OptionValues, HelpShowsTheSectionsInOrder) {
     EXPECT_TRUE(contains(r.out, "4096..1073741824")) << sub;  // the range of --chunk-bytes
   }
 }
+
+TEST_F(OptionValues, ApproxRefusesTheLineSelectionItDoesNotOffer) {
+  TempDir dir;
+  const std::string f = dir.write("f", "abc\n");
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+           {"-w"}, {"-x"}, {"-v"}, {"-A", "1"}, {"-C", "0"}, {"--color=always"}}) {
+    std::vector<std::string> args = {"approx"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"abc", f});
+    const RunResult r = run_cli(args, dir);
+    EXPECT_EQ(r.status, 2) << extra[0];
+    EXPECT_EQ(r.out, "") << extra[0];
+    EXPECT_TRUE(contains(r.err, "strmatch: approx: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, "is not offered by approx")) << r.err;
+  }
+}
