@@ -607,11 +607,13 @@ CLI::App* add_common_command(CLI::App& app, CommonSubstringConfig& c) {
   auto* min_docs =
       cmd->add_option("--min-docs", c.min_docs,
                       "q: the longest substrings occurring in at least q of the N FILEs (2 <= q <= N; "
-                      "with --fasta, of the N records)");
+                      "with --fasta, of the N records)")
+          ->check(unsigned_range(2, std::numeric_limits<std::uint32_t>::max()));
   auto* min_length =
       cmd->add_option("--min-length", c.min_length,
                       "L >= 1: print every maximal exact match of length >= L (MUMmer's -maxmatch -l "
-                      "L) instead of the longest common substrings");
+                      "L) instead of the longest common substrings")
+          ->check(unsigned_range(1, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_flag(
       "--unique", c.unique,
       "Maximal unique matches (MUMs: the string occurs once in A and once in B); without --min-length "
@@ -628,13 +630,17 @@ CLI::App* add_common_command(CLI::App& app, CommonSubstringConfig& c) {
          "--max-positions", c.max_positions,
          "Print at most N pairs (matches, strings); the rest are counted, a note on stderr says so; 0: "
          "all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(unsigned_range(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--max-shown-bytes", c.max_shown_bytes,
                   "Show at most this many bytes of each substring in the text output, then ...(+N bytes); 0: "
                   "all")
-      ->capture_default_str();
-  cmd->add_option("-j,--threads", c.threads, "Worker threads; 0: every hardware thread")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(unsigned_range(0, std::numeric_limits<std::uint64_t>::max()));
+  cmd->add_option("-j,--threads", c.threads,
+                  fmt::format("Worker threads; 0: every hardware thread; at most {}", kMaxThreads))
+      ->capture_default_str()
+      ->check(unsigned_range(0, kMaxThreads));
   cmd->add_option(
          "--algorithm", c.algorithm,
          "cpu: " + name_list(common_substring_algorithms(Backend::cpu)) +
