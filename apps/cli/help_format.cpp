@@ -46,10 +46,20 @@ std::string HelpFormatter::make_option_opts(const CLI::Option* opt) const {
 }
 
 std::string HelpFormatter::make_option_name(const CLI::Option* opt, bool is_positional) const {
-  std::string names = CLI::Formatter::make_option_name(opt, is_positional);  // "-e,--regexp"
+  // "-e,--regexp"; a flag with a value when given alone reads "--color{auto},--colour{auto}".
+  const std::string names = CLI::Formatter::make_option_name(opt, is_positional);
   std::string out;
-  for (const char c : names) out += c == ',' ? std::string(", ") : std::string(1, c);
-  return out;
+  bool optional_value = false;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == '{') {
+      optional_value = true;
+      i = names.find('}', i);
+      if (i == std::string::npos) break;
+    } else {
+      out += names[i] == ',' ? std::string(", ") : std::string(1, names[i]);
+    }
+  }
+  return optional_value ? out + " [=WHEN]" : out;
 }
 
 std::string HelpFormatter::make_option(const CLI::Option* opt, bool is_positional) const {

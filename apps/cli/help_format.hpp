@@ -22,7 +22,8 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_footer(const CLI::App* app) const override;
   /// The command's description, wrapped.
   std::string make_description(const CLI::App* app) const override;
-  /// "-e, --regexp" (CLI11 writes "-e,--regexp").
+  /// "-e, --regexp" (CLI11 writes "-e,--regexp"); a flag that also takes a value (--color, the only
+  /// one) reads "--color, --colour [=WHEN]".
   std::string make_option_name(const CLI::Option* opt, bool is_positional) const override;
   std::string make_option_opts(const CLI::Option* opt) const override;
 };
