@@ -101,7 +101,11 @@ void* device_copy(const void* host, std::size_t n, std::size_t pad) {
   std::uint8_t* p = nullptr;
   STRMATCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n + pad, 1)));
   if (n != 0) {
-    const cudaError_t e = cudaMemcpy(p + pad, host, n, cudaMemcpyHostToDevice);
+    // From pageable memory cudaMemcpy may return before the DMA into p has finished (CUDA's "API
+    // synchronization behavior"); a kernel on a non-blocking stream could then read a partial text
+    // (the resident pattern-set tests failed so when other processes loaded the GPU). Wait for it.
+    cudaError_t e = cudaMemcpy(p + pad, host, n, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
       (void)cudaFree(p);
       STRMATCH_CUDA_CHECK(e);
