@@ -781,16 +781,19 @@ int run_search(const SearchConfig& given) {
     if (const std::string m = check_search_options(config); !m.empty()) return fail(m);
     if (!take_pattern_operand(config, "search")) return 2;
     // -m 0: nothing is searched, nothing printed, status 1 (as grep, which still lists files for
-    // -l/-L: there the searches below stop before their first occurrence).
-    if (config.max_count == 0 && !config.files_with_matches && !config.files_without_match) return 1;
+    // -l/-L: there the searches below stop before their first occurrence). Pattern files are still
+    // read first, as grep does: a missing one is status 2, a CRLF one warns.
+    const bool stop_before_search =
+        config.max_count == 0 && !config.files_with_matches && !config.files_without_match;
     const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
                           config.count_per_pattern || config.with_pattern_id;
-    if (!set_mode) return run_operands<Run>(config, config, nullptr);
+    if (!set_mode) return stop_before_search ? 1 : run_operands<Run>(config, config, nullptr);
     // -i etc. with one PATTERN: a set of one.
     if (config.patterns_e.empty() && config.pattern_files.empty())
       config.patterns_e.push_back(config.pattern);
     const auto patterns = load_config_patterns(config, kMaxPatternBytes);
     if (!patterns) return 2;
+    if (stop_before_search) return 1;
     return run_operands<Run>(config, config, &*patterns);
   });
 }

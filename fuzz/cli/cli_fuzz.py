@@ -56,7 +56,8 @@ KNOWN_DEFECTS = {
 
 # Known defects no longer seen in the binary: kept for older binaries, not tolerated by default
 # (`--known-defects all` still tolerates them).
-RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count"}
+RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count", "m0-prints", "context-forms", "w-x-pattern-id",
+            "z-line-numbers", "context-m-elided", "v-m-twice"}
 
 # ----------------------------------------------------------------------------------------------
 # What this binary offers (probed once).

@@ -263,8 +263,9 @@ def search(case) -> Expected:
             n_res, out = res
         else:
             n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
-            if limit == 0 and "m0-prints" not in case.get("known", ()):
-                out, objs = b"", []  # "-m 0 prints nothing (status 1)"
+            if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
+                # "-m 0 prints nothing (status 1)"; -L still lists the file (nothing was found), as grep
+                out, objs = b"", []
             json_objs.extend(objs)
         stdout.append(out)
         if n_res:

@@ -101,6 +101,20 @@ TEST_F(Cli, MaxCountTakesTheFirstOccurrencesOfEachFile) {
   EXPECT_EQ(search({"-m", "-1", "aa", f}, dir).status, 2);
 }
 
+TEST_F(Cli, MaxCountZeroStillReadsPatternFiles) {
+  // grep -m 0 -f FILE reads FILE before stopping: a missing one is status 2, a CRLF one warns.
+  TempDir dir;
+  const std::string f = dir.write("a.txt", kText);
+  const std::string crlf = dir.write("crlf.pat", "aa\r\n");
+  const RunResult missing = search({"-m", "0", "-f", dir.path() + "/none.pat", f}, dir);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("none.pat"), std::string::npos);
+  const RunResult warned = search({"-m", "0", "-f", crlf, f}, dir);
+  EXPECT_EQ(warned.status, 1);
+  EXPECT_EQ(warned.out, "");
+  EXPECT_NE(warned.err.find("removed the trailing carriage return"), std::string::npos);
+}
+
 TEST_F(Cli, FileNamePrefixes) {
   TempDir dir;
   const std::string f = dir.write("a.txt", kText);
