@@ -56,6 +56,14 @@
 #              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_h200-16core.{csv,md};
 #              common: strmatch_bench_common_cpu (Google Benchmark, one thread), OUT_DIR/common-kernels.json
 #   ctest      the whole ctest suite (every test binary; CTEST_TIMEOUT, default 240 s)
+#   python     the Python module (pybind11 and the interpreter of the host's python3: its pip
+#              packages) and its pytest suite with STRMATCH_TEST_BACKEND=cuda (PYTEST_TIMEOUT,
+#              default 240 s), then the suite's exact and pattern-set tests under compute-sanitizer
+#              memcheck (PYSAN_TIMEOUT, default 200 s); OUT_DIR/pytest-cuda.log, pytest-memcheck.log
+#   fuzz       the CLI's differential fuzzer (fuzz/cli/cli_fuzz.py) over the CUDA build's CLI: for
+#              each backend of FUZZ_BACKENDS (default "cuda cpu"), FUZZ_PROCS processes (default 8)
+#              of FUZZ_SECONDS each (default 120), seeds FUZZ_SEED+0.. (default 1000), --keep-going;
+#              failures in OUT_DIR/fuzz-failures.tar.gz, logs OUT_DIR/fuzz-BACKEND-SEED.log
 # CARRY_DIR  made by scripts/make_device_carry.sh (default .carry/gpu): linux-slice.xz, dna16s.xz,
 #            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/, peers/ (divsufsort/ among
 #            them: the library's CPU suffix array links it). common: `scripts/make_device_carry.sh
@@ -70,7 +78,7 @@ case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry
 carry_arg=${4:-$default_carry}
 case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
-  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest) ;;
+  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
@@ -123,6 +131,8 @@ for p in $problems; do
       cpu-bench,exact) want_target strmatch_experiments ;;
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
+      python,*) want_target strmatch_python ;;
+      fuzz,*) want_target strmatch_cli ;;
     esac
   done
 done
@@ -145,6 +155,12 @@ build() {
   cached=$(sed -n 's/^STRMATCH_DIVSUFSORT_LIBRARY:FILEPATH=//p' $b/CMakeCache.txt 2>/dev/null)
   [ -z "$cached" ] || [ -e "$cached" ] || args+=(-U 'STRMATCH_DIVSUFSORT*')
   [ -s "$carry/peers/divsufsort/include/divsufsort.h" ] && args+=(-DSTRMATCH_DIVSUFSORT_HINTS="$carry/peers/divsufsort")
+  # The Python module (stage python): pybind11 and the interpreter from the host's python3 (pip's
+  # pybind11 gives its CMake package directory).
+  if has python; then
+    args+=(-DSTRMATCH_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
+      -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+  fi
   cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=$cuda -DSTRMATCH_BUILD_TESTS=$tests \
     -DSTRMATCH_BUILD_BENCH=ON "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; return 1; }
   grep -i "hyperscan" "$out/cmake.log"
@@ -390,6 +406,39 @@ if has cpu-bench && [ $problem != cli ]; then
       tail -12 "$out/cpu-bench-multi.log"
     fi
   done
+fi
+
+# ---- python ---------------------------------------------------------------------------------------
+if has python; then
+  export PYTHONPATH="$PWD/$b/python" PYTHONDONTWRITEBYTECODE=1
+  python3 -c 'import strmatch; print("strmatch", strmatch.__version__, "cuda_available", strmatch.cuda_available())'
+  STRMATCH_TEST_BACKEND=cuda timeout ${PYTEST_TIMEOUT:-240} python3 -m pytest -q -p no:cacheprovider tests/python \
+    >"$out/pytest-cuda.log" 2>&1 || rc=1
+  tail -15 "$out/pytest-cuda.log"
+  STRMATCH_TEST_BACKEND=cuda timeout ${PYSAN_TIMEOUT:-200} compute-sanitizer --tool memcheck --leak-check no \
+    --error-exitcode 1 python3 -m pytest -q -p no:cacheprovider tests/python/test_exact.py tests/python/test_multi.py \
+    -k "not large and not gil and not memory" >"$out/pytest-memcheck.log" 2>&1 || rc=1
+  tail -8 "$out/pytest-memcheck.log"
+fi
+
+# ---- fuzz -----------------------------------------------------------------------------------------
+if has fuzz; then
+  fails=$shm/fuzz-failures
+  rm -rf $fails
+  for backend in ${FUZZ_BACKENDS:-cuda cpu}; do
+    pids=()
+    for i in $(seq 0 $((${FUZZ_PROCS:-8} - 1))); do
+      seed=$((${FUZZ_SEED:-1000} + i))
+      python3 fuzz/cli/cli_fuzz.py --binary $b/bin/strmatch --backend $backend --seed $seed \
+        --seconds ${FUZZ_SECONDS:-120} --jobs 1 --keep-going --failures $fails/$backend \
+        >"$out/fuzz-$backend-$seed.log" 2>&1 &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait $p || rc=1; done
+    for f in "$out"/fuzz-$backend-*.log; do grep -h "cases in" "$f" | sed "s/^/$backend: /"; done
+    grep -h "^FAIL" "$out"/fuzz-$backend-*.log | sort -u | head -20
+  done
+  [ -d $fails ] && tar -C $shm -czf "$out/fuzz-failures.tar.gz" fuzz-failures
 fi
 
 # ---- ctest ----------------------------------------------------------------------------------------

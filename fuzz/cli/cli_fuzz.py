@@ -63,9 +63,15 @@ RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count", "m0-prints", "c
 # What this binary offers (probed once).
 
 
+# The backend every search and approx case names (--backend); None: the binary's default (auto).
+BACKEND = None
+
+
 class Caps:
-    def __init__(self, binary):
+    def __init__(self, binary, backend=None):
         self.binary = binary
+        self.backend = backend
+        lists = "cuda" if backend == "cuda" else "cpu"
         h = re.sub(rb"[ \t]*\n[ \t]+", b" ", run_plain([binary, "search", "--help"]).stdout)
         ha = re.sub(rb"[ \t]*\n[ \t]+", b" ", run_plain([binary, "approx", "--help"]).stdout)
         self.search_help = h
@@ -79,12 +85,17 @@ class Caps:
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io"]}
-        m = re.search(rb"Exact search: ([a-z0-9, -]+) \(cpu\)", h)
-        self.exact_algos = [a.strip().decode() for a in m.group(1).split(b",")] if m else ["auto"]
-        m = re.search(rb"pattern sets\): ([a-z0-9, -]+) \(cpu\)", h)
-        self.set_algos = [a.strip().decode() for a in m.group(1).split(b",")] if m else ["auto"]
-        m = re.search(rb"Infix search: ([a-z0-9, -]+) \(cpu\)", ha)
-        algos = [a.strip().decode() for a in m.group(1).split(b",")] if m else ["auto"]
+        # --algorithm's help: "Exact search: A, B (cpu); C, D (cuda). With -e/-f/-i (pattern sets): ..."
+        def names(text, head):
+            m = re.search(re.escape(head) + rb": ([a-z0-9, -]+) \(cpu\); ([a-z0-9, -]*) \(cuda\)", text)
+            if not m:
+                return ["auto"]
+            picked = m.group(1) if lists == "cpu" else m.group(2)
+            return [a.strip().decode() for a in picked.split(b",") if a.strip()] or ["auto"]
+
+        self.exact_algos = names(h, b"Exact search")
+        self.set_algos = names(h, b"(pattern sets)")
+        algos = names(ha, b"Infix search")
         # which approx algorithm computes which metric: ask the binary on a tiny input
         self.approx_algos = {"edit": [], "hamming": []}
         with tempfile.TemporaryDirectory() as d:
@@ -93,7 +104,7 @@ class Caps:
                 f.write(b"abcabd\n")
             for metric in ("edit", "hamming"):
                 for a in algos:
-                    r = run_plain([binary, "approx", "--backend", "cpu", "-k", "1", "--metric", metric,
+                    r = run_plain([binary, "approx", "--backend", backend or "cpu", "-k", "1", "--metric", metric,
                                    "--algorithm", a, "abc", p])
                     if r.returncode in (0, 1):
                         self.approx_algos[metric].append(a)
@@ -118,8 +129,8 @@ class Caps:
     def summary(self):
         on = [f for f, v in self.flags.items() if v]
         on += [n for n in ("test_chunk", "test_block", "approx_test_chunk", "approx_test_block") if getattr(self, n)]
-        return ("flags: %s; exact: %s; sets: %s; approx edit: %s, hamming: %s; chunk min %s, block min %s"
-                % (" ".join(on), ",".join(self.exact_algos), ",".join(self.set_algos),
+        return ("backend: %s; flags: %s; exact: %s; sets: %s; approx edit: %s, hamming: %s; chunk min %s, block min %s"
+                % (self.backend or "default (auto)", " ".join(on), ",".join(self.exact_algos), ",".join(self.set_algos),
                    ",".join(self.approx_algos["edit"]), ",".join(self.approx_algos["hamming"]),
                    self.chunk_min, self.block_min))
 
@@ -549,7 +560,7 @@ def build_argv(case, binary):
                  ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes")):
         if k in o:
             argv += [f, str(o[k])]
-    argv += ["--backend", "cpu"] if case.get("backend_cpu") else []
+    argv += ["--backend", BACKEND] if BACKEND else []
     for p in case["pat_e"]:
         argv.append(b"--regexp=" + p if p.startswith(b"-") else b"-e")
         if not p.startswith(b"-"):
@@ -971,9 +982,11 @@ def features(case):
 _CAPS = None
 
 
-def worker_init(binary):
+def worker_init(binary, backend=None):
+    global BACKEND
+    BACKEND = backend
     global _CAPS
-    _CAPS = Caps(binary)
+    _CAPS = Caps(binary, backend)
 
 
 def case_rng(seed, index):
@@ -1033,6 +1046,9 @@ def main(argv=None):
                          "'all' or 'none'" % ",".join(KNOWN_DEFECTS))
     ap.add_argument("--no-grep", action="store_true", help="do not cross-check with /usr/bin/grep -F")
     ap.add_argument("--only", choices=["search", "approx"], default=None, help="only this subcommand")
+    ap.add_argument("--backend", choices=["cpu", "cuda", "auto"], default=None,
+                    help="add --backend NAME to every search and approx command and draw --algorithm from that "
+                         "backend's names (default: no --backend, the binary's auto)")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args(argv)
     binary = a.binary
@@ -1061,7 +1077,9 @@ def main(argv=None):
             return 2
     seed = a.seed if a.seed is not None else int(time.time()) % 1000000
     seconds = a.seconds if a.seconds is not None else (None if a.cases is not None else 20)
-    caps = Caps(binary)
+    global BACKEND
+    BACKEND = a.backend
+    caps = Caps(binary, a.backend)
     print("cli_fuzz: binary %s, seed %d, known defects tolerated: %s" % (binary, seed, ",".join(sorted(known)) or "none"))
     print("cli_fuzz: " + caps.summary())
     counts = collections.Counter()
@@ -1076,7 +1094,7 @@ def main(argv=None):
     stop = False
     slow = []
     last_report = start
-    with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs), initializer=worker_init, initargs=(binary,)) as ex:
+    with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs), initializer=worker_init, initargs=(binary, a.backend)) as ex:
         pending = set()
 
         def submit_next():
