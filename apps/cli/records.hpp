@@ -159,6 +159,11 @@ struct SelectOptions {
   std::string name;              // the file name printed before each line ("" for none)
   bool null_names = false;       // -Z: NUL after the name instead of the separator character
   bool with_pattern_id = false;  // -o prints ID: before each occurrence
+  /// What one occurrence is called in an elided line's count ("3 occurrences"; approx: "match").
+  std::string result_one = "occurrence", result_many = "occurrences";
+  /// -o: prints the current occurrence in the subcommand's own form (approx's DISTANCE and CIGAR),
+  /// given its line number, in place of [FILE:][LINE:][OFFSET:][ID:]TEXT; empty: that form.
+  std::function<void(std::uint64_t line_number)> print_only;
 };
 
 /// The occurrences of a text, for --color: calls sink(begin, end) for every occurrence of any
@@ -169,6 +174,9 @@ using OccurrenceFinder =
 /// Selects the lines of one input as grep does with -w, -x, -v, -A/-B/-C and prints them (or
 /// counts them, or stops at the first) into `out`. Feed it: for each region of whole records,
 /// begin_region(), occurrence() for each occurrence in order, end_region(); then finish().
+/// The order: by begin for -o's printing and -m (which stop at the limit-th occurrence); the
+/// selection itself only needs the records in non-decreasing order and no occurrence crossing a
+/// record's end, so approx feeds its matches in its own (end, pattern id) order.
 class LineSelector {
  public:
   /// `group_used`: whether anything was printed before by the run (a separator then precedes the
@@ -184,8 +192,8 @@ class LineSelector {
     open_record(0);
   }
 
-  /// The occurrence [begin, end) (input offsets) of pattern `id`, in order of begin. Returns false
-  /// when the input needs no further occurrence.
+  /// The occurrence [begin, end) (input offsets) of pattern `id`, in order of begin (or as the class
+  /// comment allows). Returns false when the input needs no further occurrence.
   bool occurrence(std::uint64_t begin, std::uint64_t end, std::uint32_t id = 0) {
     if (done_) return false;
     const std::size_t b = static_cast<std::size_t>(begin - base_), e = static_cast<std::size_t>(end - base_);
@@ -202,13 +210,17 @@ class LineSelector {
     ++occurrences_;
     if (o_.mode == SelectOptions::Mode::only) {
       if (!rec_selected_) select_record();
-      put_head(rec_line(), begin, ':');
-      if (o_.with_pattern_id) {
-        out_.number(id);
-        out_.append(":");
+      if (o_.print_only) {
+        o_.print_only(rec_line());
+      } else {
+        put_head(rec_line(), begin, ':');
+        if (o_.with_pattern_id) {
+          out_.number(id);
+          out_.append(":");
+        }
+        colors_.put(out_, colors_.ms, r_.substr(b, e - b));
+        out_.put(o_.terminator);
       }
-      colors_.put(out_, colors_.ms, r_.substr(b, e - b));
-      out_.put(o_.terminator);
     } else if (o_.mode == SelectOptions::Mode::quiet || o_.mode == SelectOptions::Mode::list) {
       ++selected_;
       done_ = true;
@@ -401,8 +413,8 @@ class LineSelector {
                   std::uint64_t occurrences, char sep, bool matching) {
     put_head(number, offset, sep);
     if (o_.max_line_bytes != 0 && length > o_.max_line_bytes) {
-      out_.append(fmt::format("[long line elided: {} byte{}, {} occurrence{}]", length,
-                              length == 1 ? "" : "s", occurrences, occurrences == 1 ? "" : "s"));
+      out_.append(fmt::format("[long line elided: {} byte{}, {} {}]", length, length == 1 ? "" : "s",
+                              occurrences, occurrences == 1 ? o_.result_one : o_.result_many));
       out_.put(o_.terminator);
       return;
     }
