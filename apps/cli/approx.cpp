@@ -8,6 +8,12 @@
 // the whole input would. A mapped file is one region (slices of whole records when a progress bar
 // may be drawn); a streamed input is read in blocks, each cut after its last separator (the rest
 // waits for the next block), so memory is bounded by a block plus the longest record.
+//
+// grep's -v, -A/-B/-C and --color go through search's line selection (records.hpp, LineSelector):
+// the matches of a region are fed to it in the library's (end, pattern id) order, which visits the
+// records in order (a match never crosses one), all it needs; -o prints approx's own form through
+// its hook, in that order; --color finds the matches of a printed line by searching that line alone
+// (the DP restarts at each record, so they are the line's matches in the whole input).
 #include "approx.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +32,7 @@
 #include "input.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "records.hpp"
 #include "run.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/io.hpp"
@@ -80,14 +87,22 @@ class InputRun : InputBase<Run> {
   /// may end without a separator).
   void search_region(std::string_view r, std::uint64_t base);
   void search_pairs(std::string_view r, std::uint64_t base);
+  /// The line selection of -v, -A/-B/-C and --color (LineSelector) over one region.
+  void select_region(std::string_view r, std::uint64_t base);
+  void make_selector();
   bool accept(const Result& res);
+  /// -o's line of the match `res` on line `line`: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT
+  /// (coloured with --color).
+  void put_match(std::uint64_t line, const Result& res);
   void open_record(std::size_t rel);
   void flush_record();
   std::uint64_t line_at(std::size_t rel);
   /// Whether line numbers are counted (-n; pairs always carry theirs in JSON).
   bool numbers() const noexcept;
 
-  std::vector<std::uint32_t> best_;  // --best: each pattern's minimum (kNoDistance: none)
+  std::vector<std::uint32_t> best_;       // --best: each pattern's minimum (kNoDistance: none)
+  std::optional<LineSelector> selector_;  // Run::select
+  Result current_;                        // the match fed to the selector (for -o's hook)
   // The current region and the record of the last result in it (offsets relative to the region).
   std::string_view region_;
   std::uint64_t base_ = 0;
@@ -154,6 +169,12 @@ class Run : public RunBase {
       searcher.emplace(std::span<const std::string>(patterns), o);
     }
     terminator = c.null_data ? '\0' : '\n';
+    // grep's line selection (-v, context, colour) over the matches; context and colour mean nothing
+    // to --json and --count-matches (as search's), and -v is refused with them (check_approx_options).
+    const bool line_modes = this->mode != Out::json && this->mode != Out::count_matches;
+    select = task == Task::matches && line_modes &&
+             (c.invert || c.context_given() ||
+              (colors.enabled && (this->mode == Out::lines || this->mode == Out::only)));
   }
 
   void search_input(io::Input& in, const std::string& display_name) override {
@@ -213,11 +234,52 @@ class Run : public RunBase {
   ApproxMode pair_mode = ApproxMode::infix;
   char separator = '\n';
   char terminator = '\n';
+  bool select = false;  // the line selection of records.hpp (-v, -A/-B/-C, --color)
   std::uint64_t reported = 0;
 };
 
 InputRun::InputRun(Run& run, const std::string& name) : InputBase(run, name) {
   if (run.task == Task::best) best_.assign(run.patterns.size(), kNoDistance);
+  if (run.select) make_selector();
+}
+
+void InputRun::make_selector() {
+  const ApproxConfig& c = run_.cfg;
+  SelectOptions o;
+  using SM = SelectOptions::Mode;
+  o.mode = mode_ == Out::quiet         ? SM::quiet
+           : mode_ == Out::list        ? SM::list
+           : mode_ == Out::count_lines ? SM::count
+           : mode_ == Out::only        ? SM::only
+                                       : SM::lines;
+  o.invert = c.invert;
+  o.before = c.before();
+  o.after = c.after();
+  o.context_given = c.context_given();
+  o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
+  o.max_line_bytes = c.max_line_bytes;
+  o.line_number = c.line_number;
+  o.byte_offset = c.byte_offset;
+  o.separator = o.terminator = run_.separator;
+  if (run_.with_filename) o.name = name_;
+  o.null_names = run_.null_names;
+  o.result_one = "match";
+  o.result_many = "matches";
+  if (mode_ == Out::only) o.print_only = [this](std::uint64_t line) { put_match(line, current_); };
+  // --color: the matches of one printed line, by begin (the selector colours the leftmost, the
+  // longest of those starting there, then the next one starting after its end).
+  OccurrenceFinder finder = [this](std::string_view line,
+                                   const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    (void)run_.searcher->find_all(line, [&](std::span<const ApproxMatch> batch) {
+      for (const ApproxMatch& mt : batch) spans.emplace_back(mt.begin, mt.end);
+      return true;
+    });
+    std::sort(spans.begin(), spans.end());
+    for (const auto& [b, e] : spans)
+      if (!sink(b, e)) return;
+  };
+  selector_.emplace(o, run_.colors, out(), run_.group_used, std::move(finder));
 }
 
 bool InputRun::numbers() const noexcept { return run_.cfg.line_number || run_.task == Task::pairs; }
@@ -274,28 +336,17 @@ bool InputRun::accept(const Result& res) {
   ++record_results_;
   Output& out = this->out();
   const bool several = run_.patterns.size() > 1;
-  if (mode_ == Out::only) {
-    if (run_.task == Task::matches) {
-      put_line_head(record_line_, res.begin);
-    } else {
-      put_line_head(record_line_, std::nullopt);
-      out.number(res.end);
-      out.append(":");
-    }
+  if (mode_ == Out::only && run_.task == Task::matches) {
+    put_match(record_line_, res);
+  } else if (mode_ == Out::only) {
+    put_line_head(record_line_, std::nullopt);
+    out.number(res.end);
+    out.append(":");
     if (several) {
       out.number(res.pattern_id);
       out.append(":");
     }
     out.number(res.distance);
-    if (run_.task == Task::matches) {
-      out.append(":");
-      if (run_.cfg.cigar) {
-        out.append(res.cigar);
-        out.append(":");
-      }
-      out.append(region_.substr(static_cast<std::size_t>(res.begin - base_),
-                                static_cast<std::size_t>(res.end - res.begin)));
-    }
     out.put(run_.terminator);
   } else if (mode_ == Out::json) {
     out.append(run_.task == Task::matches ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
@@ -324,11 +375,62 @@ bool InputRun::accept(const Result& res) {
   return true;
 }
 
+void InputRun::put_match(std::uint64_t line, const Result& res) {
+  Output& out = this->out();
+  const Colors& colors = run_.colors;
+  out.append(prefix_);  // coloured by InputBase
+  if (run_.cfg.line_number) {
+    colors.put(out, colors.ln, fmt::format_int(line).str());
+    colors.put(out, colors.se, ":");
+  }
+  if (run_.cfg.byte_offset) {
+    colors.put(out, colors.bn, fmt::format_int(res.begin).str());
+    colors.put(out, colors.se, ":");
+  }
+  if (run_.patterns.size() > 1) {
+    out.number(res.pattern_id);
+    out.append(":");
+  }
+  out.number(res.distance);
+  out.append(":");
+  if (run_.cfg.cigar) {
+    out.append(res.cigar);
+    out.append(":");
+  }
+  colors.put(out, colors.ms,
+             region_.substr(static_cast<std::size_t>(res.begin - base_),
+                            static_cast<std::size_t>(res.end - res.begin)));
+  out.put(run_.terminator);
+}
+
+void InputRun::select_region(std::string_view r, std::uint64_t base) {
+  LineSelector& sel = *selector_;
+  const std::uint64_t before = sel.occurrences();
+  sel.begin_region(r, base);
+  SearchStats st = run_.searcher->find_all(r, [&](std::span<const ApproxMatch> batch) {
+    for (const ApproxMatch& mt : batch) {
+      current_ = Result{base + mt.begin, base + mt.end, mt.distance, mt.pattern_id, mt.cigar, true};
+      if (!sel.occurrence(current_.begin, current_.end, mt.pattern_id)) return false;
+    }
+    return true;
+  });
+  done_ = !sel.end_region();
+  st.bytes = r.size();
+  add_search(st);
+  run_.reported += sel.occurrences() - before;
+  delivered_ = run_.cfg.invert ? sel.selected() : sel.occurrences();
+  lines_ = sel.selected();
+}
+
 void InputRun::search_region(std::string_view r, std::uint64_t base) {
   region_ = r;
   base_ = base;
   record_open_ = false;
   counted_to_ = 0;
+  if (run_.select) {
+    select_region(r, base);
+    return;
+  }
   if (run_.task == Task::pairs) {
     search_pairs(r, base);
   } else {
@@ -543,6 +645,10 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
       ->group(kGroupPatterns);
   add_pattern_options(*cmd, c,
                       "A pattern (repeatable; a literal byte string); ids: -e patterns first, in order");
+  add_line_selection_options(*cmd, c, false);
+  // -w and -x: accepted by the parser (hidden) so that run_approx refuses them with the reason.
+  cmd->add_flag("-w,--word-regexp", c.word)->group("");
+  cmd->add_flag("-x,--line-regexp", c.line_regexp)->group("");
   // Output.
   const OutputOptions o = add_output_options(
       *cmd, c,
@@ -553,15 +659,7 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   cmd->add_flag("--cigar", c.cigar, "Add each match's alignment as a CIGAR (=, X, I, D) to -o and --json")
       ->group(kGroupOutput);
   add_filename_options(*cmd, c);
-  // grep's line selection, context and colour: not offered by approx yet; accepted by the parser
-  // (hidden) so that run_approx refuses them with a clear message.
-  cmd->add_flag("-w,--word-regexp", c.word)->group("");
-  cmd->add_flag("-x,--line-regexp", c.line_regexp)->group("");
-  cmd->add_flag("-v,--invert-match", c.invert)->group("");
-  cmd->add_option("-A,--after-context", c.after_context)->group("");
-  cmd->add_option("-B,--before-context", c.before_context)->group("");
-  cmd->add_option("-C,--context", c.context)->group("");
-  cmd->add_flag("--color{auto},--colour{auto}", c.color)->group("");
+  add_context_options(*cmd, c);
   auto* json = cmd->add_flag("--json", c.json,
                              "Print one JSON object per match (end, pair) and a summary object per file");
   json->group(kGroupOutput);
@@ -588,17 +686,42 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
 
 namespace {
 
+/// The combinations of grep's line selection with approx's tasks and output forms that are refused;
+/// the message, or empty.
+std::string check_approx_options(const ApproxConfig& c) {
+  if (std::string m = check_common_options(c); !m.empty()) return m;
+  if (c.word || c.line_regexp)
+    return fmt::format(
+        "approx: {} is not offered by approx: an approximate match has no fixed extent (its begin "
+        "and end move with the errors), so whether it is a whole word or line is not defined (docs/cli.md)",
+        c.word ? "-w" : "-x");
+  const char* selection = c.invert             ? "-v"
+                          : c.context_given()  ? "-A/-B/-C"
+                          : c.color != "never" ? "--color"
+                                               : nullptr;
+  if (selection == nullptr) return {};
+  if (c.mode != "infix")
+    return fmt::format(
+        "approx: {} does not work with --mode {} (one result per line and pattern: no match to select "
+        "lines by or to colour)",
+        selection, c.mode);
+  if (c.best || c.ends)
+    return fmt::format(
+        "approx: {} does not work with --{} (an end has no begin: no match to select lines by or to colour)",
+        selection, c.best ? "best" : "ends");
+  const bool lists = c.quiet || c.files_with_matches || c.files_without_match;
+  if (c.invert && !lists && (c.count_matches || c.json))
+    return fmt::format("approx: -v works with the default output, -o, -c, -l, -L and -q, not with {}",
+                       c.count_matches ? "--count-matches" : "--json");
+  if (c.invert && c.only_matching && c.context_given() && !lists && !c.count_lines)
+    return "approx: -o -v with -A/-B/-C is not supported (grep prints the matches of the context lines "
+           "there)";
+  return {};
+}
+
 int run_approx_guarded(const ApproxConfig& given) {
   ApproxConfig config = given;
-  if (const std::string m = check_common_options(config); !m.empty()) return fail(m);
-  const char* missing = config.word               ? "-w"
-                        : config.line_regexp      ? "-x"
-                        : config.invert           ? "-v"
-                        : config.context_given()  ? "-A/-B/-C"
-                        : config.color != "never" ? "--color"
-                                                  : nullptr;
-  if (missing != nullptr)
-    return fail(fmt::format("approx: {} is not offered by approx (only by search; docs/cli.md)", missing));
+  if (const std::string m = check_approx_options(config); !m.empty()) return fail(m);
   if (!take_pattern_operand(config, "approx")) return 2;
   if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
     auto patterns = load_config_patterns(config, kMaxPatternBytes);
