@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -246,19 +247,26 @@ py::object approx_matches_array(std::span<const strmatch::ApproxMatch> matches, 
   return out;
 }
 
-// A Python callback given to a search: called (GIL taken) with one numpy batch at a time. An
-// exception stops the search and is raised again once the library returned; returning False stops
-// the search quietly.
+// A Python callback given to a search: called (GIL taken) with one numpy batch at a time, each of
+// at most 1 MiB of items (131,072 offsets; the library's CPU batches are that size, the GPU's can be
+// far larger and are cut). An exception stops the search and is raised again once the library
+// returned; returning False stops the search quietly.
 template <class Item>
 class Callback {
  public:
   using Convert = std::function<py::object(std::span<const Item>)>;
+  static constexpr std::size_t kMaxItems = std::max<std::size_t>(1, (std::size_t{1} << 20) / sizeof(Item));
   Callback(py::function fn, Convert convert) : fn_(std::move(fn)), convert_(std::move(convert)) {}
   bool operator()(std::span<const Item> items) {
     py::gil_scoped_acquire gil;
     try {
-      py::object result = fn_(convert_(items));
-      return result.ptr() != Py_False;
+      do {
+        const std::span<const Item> piece = items.first(std::min(items.size(), kMaxItems));
+        items = items.subspan(piece.size());
+        py::object result = fn_(convert_(piece));
+        if (result.ptr() == Py_False) return false;
+      } while (!items.empty());
+      return true;
     } catch (py::error_already_set& e) {
       error_.emplace(std::move(e));
       return false;

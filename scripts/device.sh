@@ -63,7 +63,7 @@
 #   fuzz       the CLI's differential fuzzer (fuzz/cli/cli_fuzz.py) over the CUDA build's CLI: for
 #              each backend of FUZZ_BACKENDS (default "cuda cpu"), FUZZ_PROCS processes (default 8)
 #              of FUZZ_SECONDS each (default 120), seeds FUZZ_SEED+0.. (default 1000), --keep-going;
-#              failures in OUT_DIR/fuzz-failures.tar.gz, logs OUT_DIR/fuzz-BACKEND-SEED.log
+#              the logs (logs/BACKEND-SEED.log) and failing cases in OUT_DIR/fuzz.tar.gz
 # CARRY_DIR  made by scripts/make_device_carry.sh (default .carry/gpu): linux-slice.xz, dna16s.xz,
 #            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/, peers/ (divsufsort/ among
 #            them: the library's CPU suffix array links it). common: `scripts/make_device_carry.sh
@@ -423,22 +423,23 @@ fi
 
 # ---- fuzz -----------------------------------------------------------------------------------------
 if has fuzz; then
-  fails=$shm/fuzz-failures
-  rm -rf $fails
+  fz=$shm/fuzz
+  rm -rf $fz
+  mkdir -p $fz/logs
   for backend in ${FUZZ_BACKENDS:-cuda cpu}; do
     pids=()
     for i in $(seq 0 $((${FUZZ_PROCS:-8} - 1))); do
       seed=$((${FUZZ_SEED:-1000} + i))
       python3 fuzz/cli/cli_fuzz.py --binary $b/bin/strmatch --backend $backend --seed $seed \
-        --seconds ${FUZZ_SECONDS:-120} --jobs 1 --keep-going --failures $fails/$backend \
-        >"$out/fuzz-$backend-$seed.log" 2>&1 &
+        --seconds ${FUZZ_SECONDS:-120} --jobs 1 --keep-going --failures $fz/failures/$backend \
+        >"$fz/logs/$backend-$seed.log" 2>&1 &
       pids+=($!)
     done
     for p in "${pids[@]}"; do wait $p || rc=1; done
-    for f in "$out"/fuzz-$backend-*.log; do grep -h "cases in" "$f" | sed "s/^/$backend: /"; done
-    grep -h "^FAIL" "$out"/fuzz-$backend-*.log | sort -u | head -20
+    for f in "$fz"/logs/$backend-*.log; do grep -h "cases in" "$f" | sed "s/^/$backend: /"; done
+    grep -h -A1 "^FAIL" "$fz"/logs/$backend-*.log | grep -v "^--" | sort -u | head -40
   done
-  [ -d $fails ] && tar -C $shm -czf "$out/fuzz-failures.tar.gz" fuzz-failures
+  tar -C $fz -czf "$out/fuzz.tar.gz" .  # the logs and the failing cases (one file: few come back)
 fi
 
 # ---- ctest ----------------------------------------------------------------------------------------

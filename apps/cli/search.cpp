@@ -158,7 +158,9 @@ class Run : public RunBase {
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
       }
       io::ReadMethod method = choose_read_method(in, policy, read_method, s.needs_text());
-      if (gpu_file) method = s.needs_text() ? io::ReadMethod::mmap : io::ReadMethod::pread;
+      // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
+      // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
+      if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
       progress.start_file(name, in.size());
       if (is_mapping(method)) {
         search_mapped(in, method, cfg.threads, name, [&](std::string_view text) {

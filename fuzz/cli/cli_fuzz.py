@@ -221,7 +221,7 @@ def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
     opts = {}
     case = {"cmd": cmd, "opts": opts, "fs": {}, "files": [], "stdin": None, "stdin_kind": None,
             "patterns": [], "is_set": False, "pat_e": [], "pat_f": [], "pat_arg": None, "f_crlf": [],
-            "known": tuple(sorted(known))}
+            "known": tuple(sorted(known)), "backend": BACKEND}
     # patterns
     if cmd == "search":
         nset = rng.random()

@@ -524,6 +524,8 @@ def input_kind(case, name):
         return ANY  # an empty file is never mapped; docs/cli.md does not say what it is called
     if name == STDIN_NAME and case.get("stdin_kind") == "pipe":
         return "streamed"
+    if case.get("backend") == "cuda" and case["cmd"] == "search" and not case.get("is_set"):
+        return ANY  # the GPU reads a file itself when the output needs no text (docs/cli.md)
     if io in ("mmap", "mmap-populate", "mmap-workers"):
         return "mapped"
     if io == "read":

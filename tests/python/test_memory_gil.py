@@ -49,7 +49,10 @@ def test_no_copy_of_large_buffers():
     assert res.returncode == 0, res.stderr
     grew, *counts = (int(x) for x in res.stdout.split())
     assert counts == [1, 1, 1, 1, 1]
-    assert grew < 64 << 20, f"peak memory grew by {grew / 2**20:.1f} MiB while searching 512 MiB views"
+    # The GPU path holds pinned staging slots (up to 4 of at most 64 MiB, docs/gpu.md), result
+    # windows and the CUDA runtime's host memory; a copy of the text would add another 512 MiB.
+    limit = (64 << 20) if BACKEND == "cpu" else (448 << 20)
+    assert grew < limit, f"peak memory grew by {grew / 2**20:.1f} MiB while searching 512 MiB views"
 
 
 def test_mmap_is_searched_in_place(tmp_path):
