@@ -244,22 +244,13 @@ InputRun::InputRun(Run& run, const std::string& name) : InputBase(run, name) {
 }
 
 void InputRun::make_selector() {
-  const ApproxConfig& c = run_.cfg;
-  SelectOptions o;
+  SelectOptions o = SelectOptions::from_config(run_.cfg);  // -w and -x are refused before
   using SM = SelectOptions::Mode;
   o.mode = mode_ == Out::quiet         ? SM::quiet
            : mode_ == Out::list        ? SM::list
            : mode_ == Out::count_lines ? SM::count
            : mode_ == Out::only        ? SM::only
                                        : SM::lines;
-  o.invert = c.invert;
-  o.before = c.before();
-  o.after = c.after();
-  o.context_given = c.context_given();
-  o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
-  o.max_line_bytes = c.max_line_bytes;
-  o.line_number = c.line_number;
-  o.byte_offset = c.byte_offset;
   o.separator = o.terminator = run_.separator;
   if (run_.with_filename) o.name = name_;
   o.null_names = run_.null_names;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "input.hpp"
+#include "options.hpp"
 #include "output.hpp"
 #include "strmatch/types.hpp"
 
@@ -164,6 +165,24 @@ struct SelectOptions {
   /// -o: prints the current occurrence in the subcommand's own form (approx's DISTANCE and CIGAR),
   /// given its line number, in place of [FILE:][LINE:][OFFSET:][ID:]TEXT; empty: that form.
   std::function<void(std::uint64_t line_number)> print_only;
+
+  /// The fields every searching subcommand takes from its options as they are: -w, -x, -v,
+  /// -A/-B/-C, the group separator, --max-line-bytes, -n, -b. The caller sets the mode, the limit,
+  /// the separators and the name.
+  static SelectOptions from_config(const CommonConfig& c) {
+    SelectOptions o;
+    o.word = c.word;
+    o.line = c.line_regexp;
+    o.invert = c.invert;
+    o.before = c.before();
+    o.after = c.after();
+    o.context_given = c.context_given();
+    o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
+    o.max_line_bytes = c.max_line_bytes;
+    o.line_number = c.line_number;
+    o.byte_offset = c.byte_offset;
+    return o;
+  }
 };
 
 /// The occurrences of a text, for --color: calls sink(begin, end) for every occurrence of any
