@@ -551,7 +551,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
 
 void InputSearch::make_selector() {
   const SearchConfig& c = run_.cfg;
-  SelectOptions o;
+  SelectOptions o = SelectOptions::from_config(c);
   using SM = SelectOptions::Mode;
   o.mode = binary_                      ? SM::count
            : mode_ == Mode::quiet       ? SM::quiet
@@ -559,16 +559,6 @@ void InputSearch::make_selector() {
            : mode_ == Mode::count_lines ? SM::count
            : mode_ == Mode::only        ? SM::only
                                         : SM::lines;
-  o.word = c.word;
-  o.line = c.line_regexp;
-  o.invert = c.invert;
-  o.before = c.before();
-  o.after = c.after();
-  o.context_given = c.context_given();
-  o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
-  o.max_line_bytes = c.max_line_bytes;
-  o.line_number = c.line_number;
-  o.byte_offset = c.byte_offset;
   o.limit = limit_;
   o.separator = o.terminator = run_.separator;
   if (run_.with_filename) o.name = name_;

@@ -15,32 +15,14 @@
 #include "cli/cli_support.hpp"
 
 using strmatch::test::contains;
+using strmatch::test::kGrep;
 using strmatch::test::run_cli;
-using strmatch::test::run_program;
+using strmatch::test::run_grep_fixed;
 using strmatch::test::RunResult;
+using strmatch::test::show_bytes;
 using strmatch::test::TempDir;
 
 namespace {
-
-constexpr const char* kGrep = "/usr/bin/grep";
-
-/// Byte-exact rendering for failure messages (escapes NUL, ESC, CR, newline).
-std::string show(const std::string& s) {
-  std::string o;
-  for (const unsigned char c : s) {
-    if (c == '\n')
-      o += "\\n\n";
-    else if (c == 0)
-      o += "\\0";
-    else if (c == 27)
-      o += "\\e";
-    else if (c == '\r')
-      o += "\\r";
-    else
-      o += static_cast<char>(c);
-  }
-  return o;
-}
 
 std::string command(const std::vector<std::string>& args) {
   std::string cmd = "strmatch";
@@ -71,11 +53,7 @@ class ApproxGrep : public strmatch::test::CliBinaryTest {
   /// same stdout and status. `env` applies to all three.
   void same(const std::vector<std::string>& args, const TempDir& dir, const std::string& context = "",
             const std::vector<std::string>& extra = {}, const std::vector<std::string>& env = {}) {
-    std::vector<std::string> g = {"-F"};
-    g.insert(g.end(), args.begin(), args.end());
-    std::vector<std::string> genv = env;
-    genv.push_back("LC_ALL=C");
-    const RunResult want = run_program(kGrep, g, dir, {}, {}, genv);
+    const RunResult want = run_grep_fixed(args, dir, {}, env);
     std::vector<std::string> s = {"search", "--backend", "cpu"};
     s.insert(s.end(), args.begin(), args.end());
     const RunResult by_search = run_cli(s, dir, {}, {}, env);
@@ -83,9 +61,10 @@ class ApproxGrep : public strmatch::test::CliBinaryTest {
     a.insert(a.end(), args.begin(), args.end());
     const RunResult got = approx(a, dir, env);
     const std::string cmd = command(a);
-    EXPECT_EQ(show(got.out), show(want.out)) << context << "\napprox: " << cmd << "\nstderr: " << got.err;
+    EXPECT_EQ(show_bytes(got.out), show_bytes(want.out))
+        << context << "\napprox: " << cmd << "\nstderr: " << got.err;
     EXPECT_EQ(got.status, want.status) << context << "\napprox: " << cmd << "\nstderr: " << got.err;
-    EXPECT_EQ(show(by_search.out), show(want.out)) << context << "\nsearch: " << command(s);
+    EXPECT_EQ(show_bytes(by_search.out), show_bytes(want.out)) << context << "\nsearch: " << command(s);
   }
 };
 
@@ -160,10 +139,10 @@ TEST_F(ApproxGrep, OnlyMatchingWithContextPrintsTheSeparators) {
   const std::string a = dir.write("a", "x1\na\nb\nc\nx2\nd\nfoo x bar\nx x\ne\nf\ng\nh\nx3\n");
   for (const std::vector<std::string>& ctx :
        std::vector<std::vector<std::string>>{{"-C1"}, {"-A0"}, {"-B2"}, {"-C1", "--group-separator=##"}}) {
-    std::vector<std::string> g = {"-F", "-o"};
+    std::vector<std::string> g = {"-o"};
     g.insert(g.end(), ctx.begin(), ctx.end());
     g.insert(g.end(), {"x", a});
-    const RunResult want = run_program(kGrep, g, dir, {}, {}, {"LC_ALL=C"});
+    const RunResult want = run_grep_fixed(g, dir);
     std::string expected;
     for (std::size_t p = 0; p < want.out.size();) {
       const std::size_t nl = want.out.find('\n', p);
@@ -175,7 +154,7 @@ TEST_F(ApproxGrep, OnlyMatchingWithContextPrintsTheSeparators) {
     args.insert(args.end(), ctx.begin(), ctx.end());
     args.insert(args.end(), {"x", a});
     const RunResult got = approx(args, dir);
-    EXPECT_EQ(show(got.out), show(expected)) << command(args);
+    EXPECT_EQ(show_bytes(got.out), show_bytes(expected)) << command(args);
     EXPECT_EQ(got.status, 0);
   }
 }
@@ -282,7 +261,7 @@ TEST_F(ApproxGrep, RandomInputsWithKZero) {
     }
     args.push_back(f);
     if (rng() % 4 == 0) args.push_back(g);
-    const std::string context = "text: " + show(text);
+    const std::string context = "text: " + show_bytes(text);
     same(args, dir, context);
     same(args, dir, context + " (streamed)",
          {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});
@@ -401,7 +380,7 @@ TEST_F(ApproxGrepK, RandomInvertCountAndContextAgainstANaiveDp) {
     std::string ctx = "k " + std::to_string(k) + (hamming ? " hamming" : " edit") + ", patterns";
     for (const auto& p : patterns) ctx += " " + p;
     for (std::size_t i = 0; i < files; ++i)
-      ctx += "\nfile " + std::to_string(i) + ": " + show(strmatch::test::read_file(paths[i]));
+      ctx += "\nfile " + std::to_string(i) + ": " + show_bytes(strmatch::test::read_file(paths[i]));
     auto run = [&](std::vector<std::string> args, bool streamed) {
       args.insert(args.begin(), base.begin(), base.end());
       if (streamed) args.insert(args.begin(), {"--mmap", "never", "--test-stream-block-bytes", "5"});
@@ -419,7 +398,7 @@ TEST_F(ApproxGrepK, RandomInvertCountAndContextAgainstANaiveDp) {
       for (const bool s : f.selected) (s ? any_selected : any_inverted) += 1;
     for (const bool streamed : {false, true}) {
       const RunResult v = run({"-v", "-n"}, streamed);
-      EXPECT_EQ(show(v.out), show(reference_lines(inverted, 0, 0, false, true))) << ctx << v.err;
+      EXPECT_EQ(show_bytes(v.out), show_bytes(reference_lines(inverted, 0, 0, false, true))) << ctx << v.err;
       EXPECT_EQ(v.status, any_inverted > 0 ? 0 : 1) << ctx << v.err;
       // -c and -c -v.
       std::string count, count_v, list_v, list_without_v;
@@ -439,10 +418,12 @@ TEST_F(ApproxGrepK, RandomInvertCountAndContextAgainstANaiveDp) {
       // Context around the selected lines (and around the inverted ones).
       const std::size_t before = rng() % 3, after = rng() % 3;
       const RunResult c = run({"-n", "-B", std::to_string(before), "-A", std::to_string(after)}, streamed);
-      EXPECT_EQ(show(c.out), show(reference_lines(ref, before, after, true, true))) << ctx << c.err;
+      EXPECT_EQ(show_bytes(c.out), show_bytes(reference_lines(ref, before, after, true, true)))
+          << ctx << c.err;
       EXPECT_EQ(c.status, any_selected > 0 ? 0 : 1) << ctx << c.err;
       const RunResult cvx = run({"-v", "-C", std::to_string(after)}, streamed);
-      EXPECT_EQ(show(cvx.out), show(reference_lines(inverted, after, after, true, false))) << ctx << cvx.err;
+      EXPECT_EQ(show_bytes(cvx.out), show_bytes(reference_lines(inverted, after, after, true, false)))
+          << ctx << cvx.err;
     }
   }
 }
@@ -495,7 +476,7 @@ TEST_F(ApproxGrepK, ColorsMarkMatchesWithinK) {
       std::string plain;
       std::vector<std::string> spans;
       strip_colors(colored.out, plain, spans);
-      EXPECT_EQ(show(plain), show(plain_run.out)) << command(args);
+      EXPECT_EQ(show_bytes(plain), show_bytes(plain_run.out)) << command(args);
       EXPECT_EQ(colored.status, plain_run.status) << command(args);
       for (const std::string& s : spans) {
         // The span as a whole: within k of a pattern (a global alignment: no free start).
@@ -554,7 +535,8 @@ TEST_F(ApproxGrepK, ColorsMarkMatchesWithinK) {
     }
     std::vector<std::string> color_args = base;
     color_args.insert(color_args.begin(), "--color=always");
-    EXPECT_EQ(show(approx(color_args, dir).out), show(expected)) << command(color_args) << ": " << show(text);
+    EXPECT_EQ(show_bytes(approx(color_args, dir).out), show_bytes(expected))
+        << command(color_args) << ": " << show_bytes(text);
   }
 }
 

@@ -237,6 +237,36 @@ struct Expected {
   }
 };
 
+/// Byte-exact rendering of an output for failure messages (escapes NUL, ESC, CR; newline as \n).
+inline std::string show_bytes(const std::string& s) {
+  std::string o;
+  for (const unsigned char c : s) {
+    if (c == '\n')
+      o += "\\n\n";
+    else if (c == 0)
+      o += "\\0";
+    else if (c == 27)
+      o += "\\e";
+    else if (c == '\r')
+      o += "\\r";
+    else
+      o += static_cast<char>(c);
+  }
+  return o;
+}
+
+/// GNU grep, the reference of the grep-compatibility tests.
+constexpr const char* kGrep = "/usr/bin/grep";
+
+/// Runs `LC_ALL=C grep -F ARGS...` (with `env` too) as run_program does.
+inline RunResult run_grep_fixed(const std::vector<std::string>& args, const TempDir& dir,
+                                const std::string& cwd = {}, std::vector<std::string> env = {}) {
+  std::vector<std::string> g = {"-F"};
+  g.insert(g.end(), args.begin(), args.end());
+  env.push_back("LC_ALL=C");
+  return run_program(kGrep, g, dir, {}, cwd, env);
+}
+
 /// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).
 inline RunResult search(std::vector<std::string> args, const TempDir& dir, const Stdin& in = {},
                         const std::string& cwd = {}) {

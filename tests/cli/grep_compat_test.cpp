@@ -14,33 +14,15 @@
 
 #include "cli/cli_support.hpp"
 
+using strmatch::test::kGrep;
 using strmatch::test::run_cli;
-using strmatch::test::run_program;
+using strmatch::test::run_grep_fixed;
 using strmatch::test::RunResult;
+using strmatch::test::show_bytes;
 using strmatch::test::Stdin;
 using strmatch::test::TempDir;
 
 namespace {
-
-constexpr const char* kGrep = "/usr/bin/grep";
-
-/// Byte-exact rendering for failure messages (escapes NUL, ESC, newline).
-std::string show(const std::string& s) {
-  std::string o;
-  for (const unsigned char c : s) {
-    if (c == '\n')
-      o += "\\n\n";
-    else if (c == 0)
-      o += "\\0";
-    else if (c == 27)
-      o += "\\e";
-    else if (c == '\r')
-      o += "\\r";
-    else
-      o += static_cast<char>(c);
-  }
-  return o;
-}
 
 class GrepCompat : public strmatch::test::CliBinaryTest {
  protected:
@@ -56,11 +38,7 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
   void same(const std::vector<std::string>& args, const TempDir& dir, const std::string& context = "",
             const std::vector<std::string>& extra = {}, const std::vector<std::string>& env = {},
             const std::string& cwd = {}, bool sort_lines = false) {
-    std::vector<std::string> g = {"-F"};
-    g.insert(g.end(), args.begin(), args.end());
-    std::vector<std::string> genv = env;
-    genv.push_back("LC_ALL=C");
-    RunResult want = run_program(kGrep, g, dir, {}, cwd, genv);
+    RunResult want = run_grep_fixed(args, dir, cwd, env);
     std::vector<std::string> s = {"search", "--backend", "cpu"};
     s.insert(s.end(), extra.begin(), extra.end());
     s.insert(s.end(), args.begin(), args.end());
@@ -77,7 +55,8 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
     }
     std::string cmd;
     for (const auto& a : s) cmd += " '" + a + "'";
-    EXPECT_EQ(show(got.out), show(want.out)) << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
+    EXPECT_EQ(show_bytes(got.out), show_bytes(want.out))
+        << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
     EXPECT_EQ(got.status, want.status)
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err << "\ngrep stderr: " << want.err;
   }
@@ -318,7 +297,7 @@ TEST_F(GrepCompat, RandomInputs) {
     }
     args.push_back(f);
     if (rng() % 4 == 0) args.push_back(g);
-    std::string context = "text: " + show(text);
+    std::string context = "text: " + show_bytes(text);
     same(args, dir, context);
     same(args, dir, context + " (streamed)",
          {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});

@@ -156,11 +156,11 @@ TEST_F(OptionValues, HelpShowsTheSectionsInOrder) {
   }
 }
 
-TEST_F(OptionValues, ApproxRefusesTheLineSelectionItDoesNotOffer) {
+TEST_F(OptionValues, ApproxRefusesWordAndLineRegexp) {
   TempDir dir;
   const std::string f = dir.write("f", "abc\n");
-  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
-           {"-w"}, {"-x"}, {"-v"}, {"-A", "1"}, {"-C", "0"}, {"--color=always"}}) {
+  for (const std::vector<std::string>& extra :
+       std::vector<std::vector<std::string>>{{"-w"}, {"-x"}, {"--word-regexp"}, {"--line-regexp"}}) {
     std::vector<std::string> args = {"approx"};
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"abc", f});
