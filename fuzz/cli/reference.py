@@ -318,17 +318,8 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     eol = b"\0" if opts.get("z") else b"\n"
     out = []
     objs = []
-    if mode == "q":
-        return len(occ), b"", objs
-    if mode == "l":
-        return len(occ), (name + (b"\0" if opts.get("Z") else b"\n")) if occ else b"", objs
-    if mode == "L":
-        return len(occ), b"" if occ else (name + (b"\0" if opts.get("Z") else b"\n")), objs
     if mode == "count_matches":
         return len(occ), prefix + str(len(occ)).encode() + b"\n", objs
-    if mode == "c":
-        nlines = len({lines.index(o) for o, _ in occ})
-        return len(occ), prefix + str(nlines).encode() + b"\n", objs
     if mode == "count_per_pattern":
         counts = [0] * len(patterns)
         for _, p in occ:
@@ -361,83 +352,113 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
                      ("occurrences", len(occ)), ("input", input_kind(case, name)),
                      ("stopped_early", stopped), ("seconds", ANY)])
         return len(occ), b"", objs
-    if binary:
-        if occ:
-            out.append(b"binary file " + name + b" matches (" + plural(len(occ), "occurrence") + b")\n")
-        return len(occ), b"".join(out), objs
-    if mode == "o":
-        seps = set()
-        if "ctx_flag" in opts:
-            seps = context_separators(case, lines, sorted({lines.index(o) for o, _ in occ}))
-        done_sep = set()
-        for o, p in occ:
-            li = lines.index(o)
-            if li in seps and li not in done_sep:
-                done_sep.add(li)
-                out.append(opts.get("group_sep", b"--") + b"\n")
-            out.append(prefix)
-            if opts.get("n"):
-                out.append(str(lines.index(o) + 1).encode() + b":")
-            if opts.get("b"):
-                out.append(str(o).encode() + b":")
-            if case["is_set"] and opts.get("with_pattern_id"):
-                out.append(str(p).encode() + b":")
-            out.append(text[o:o + len(patterns[p])] + eol)
-        return len(occ), b"".join(out), objs
-    # lines
     per_line = {}
     for o, _ in occ:
         li = lines.index(o)
         per_line[li] = per_line.get(li, 0) + 1
-    if "ctx_flag" in opts:
-        return len(occ), context_lines(case, text, lines, sorted(per_line), per_line, prefix, False), objs
-    mlb = opts.get("max_line_bytes", 4096)
+    only = []
+    if mode == "o":
+        for o, p in occ:
+            f = []
+            if opts.get("n"):
+                f.append(str(lines.index(o) + 1).encode() + b":")
+            if opts.get("b"):
+                f.append(str(o).encode() + b":")
+            if case["is_set"] and opts.get("with_pattern_id"):
+                f.append(str(p).encode() + b":")
+            f.append(text[o:o + len(patterns[p])] + eol)
+            only.append((lines.index(o), b"".join(f)))
+    elided = per_line
     if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")):
-        per_line = {li: case["_raw_per_line"].get(li, 0) for li in per_line}
-    for li in sorted(per_line):
-        out.append(_line_out(case, text, lines, li, prefix, b":", per_line[li], mlb, eol))
-    return len(occ), b"".join(out), objs
+        elided = {li: case["_raw_per_line"].get(li, 0) for li in per_line}
+    _, body = select_lines(case, name, text, lines, prefix, mode, per_line, only, binary=binary, elided=elided)
+    return len(occ), body, objs
 
 
 def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     """-v: the lines without any occurrence (grep -v -F); -m counts selected lines then (grep)."""
     opts = case["opts"]
-    matched = {lines.index(o) for o, _ in occ}
-    sel = [li for li in range(len(lines)) if li not in matched]
-    if opts.get("m") is not None:
-        sel = sel[:opts["m"]]
+    matched = {}
+    for o, _ in occ:
+        matched[lines.index(o)] = matched.get(lines.index(o), 0) + 1
     binary = b"\0" in text[:BINARY_HEAD] and not opts.get("a") and not opts.get("z")
+    raw = case["_raw_per_line"] if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")) \
+        else {}
+    return select_lines(case, name, text, lines, prefix, mode, matched, (), binary=binary, elided=raw)
+
+
+def select_lines(case, name, text, lines: Lines, prefix: bytes, mode: str, matched: dict, only=(),
+                 word="occurrence", binary=False, elided=None):
+    """grep's line selection and its printing, shared by `search` (occurrences) and `approx` (its
+    matches): docs/cli.md "Selecting lines", "Context" and approx's "grep's line selection".
+    For the forms q, l, L, c (and --count-matches with -v), o and lines (with -v, -A/-B/-C).
+
+    matched: {line index: the matches of that line that count} for the lines holding one;
+    only: -o's lines [(line index, bytes after the name prefix)] in print order (their form is the
+    subcommand's); word: what an elided line counts; binary: print the binary-file line instead of
+    lines (search only; approx has no binary files); elided: the counts an elided line (without
+    context) gives, default `matched` (with -v: 0). -v selects the lines not in `matched` (the first
+    -m of them). Returns (selected lines, stdout bytes)."""
+    opts = case["opts"]
     eol = b"\0" if opts.get("z") else b"\n"
-    zname = (b"\0" if opts.get("Z") else b"\n")
+    zname = b"\0" if opts.get("Z") else b"\n"
+    mlb = opts.get("max_line_bytes", 4096)
+    if opts.get("v"):
+        sel = [li for li in range(len(lines)) if li not in matched]
+        if opts.get("m") is not None:
+            sel = sel[:opts["m"]]
+        elided = {} if elided is None else elided
+    else:
+        sel = sorted(matched)
+        elided = matched if elided is None else elided
     if mode == "q":
         return len(sel), b""
-    if mode == "o" and not (binary and "o-v-binary" in case.get("known", ())):
-        return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
     if mode == "l":
         return len(sel), name + zname if sel else b""
     if mode == "L":
         return len(sel), b"" if sel else name + zname
-    if mode in ("c", "count_matches"):
+    if mode == "c" or (mode == "count_matches" and opts.get("v")):
         return len(sel), prefix + str(len(sel)).encode() + b"\n"
+    if opts.get("v"):
+        if mode == "o" and not (binary and "o-v-binary" in case.get("known", ())):
+            return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
+        if binary:
+            return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") \
+                if sel else b""
+        if "ctx_flag" in opts:
+            return len(sel), context_lines(case, text, lines, sel, {}, prefix, True, word)
+        return len(sel), b"".join(_line_out(case, text, lines, li, prefix, b":", elided.get(li, 0), mlb, eol, word)
+                                  for li in sel)
     if binary:
-        return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") if sel else b""
+        n = sum(matched.values())
+        return len(sel), (b"binary file " + name + b" matches (" + plural(n, word) + b")\n") if n else b""
+    out = []
+    if mode == "o":
+        seps = context_separators(case, lines, sel) if "ctx_flag" in opts else set()
+        done_sep = set()
+        for li, body in only:
+            if li in seps and li not in done_sep:
+                done_sep.add(li)
+                out.append(opts.get("group_sep", b"--") + b"\n")
+            out.append(prefix + body)
+        return len(sel), b"".join(out)
     if "ctx_flag" in opts:
-        return len(sel), context_lines(case, text, lines, sel, {}, prefix, True)
-    mlb = opts.get("max_line_bytes", 4096)
-    raw = case["_raw_per_line"] if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")) \
-        else {}
-    return len(sel), b"".join(_line_out(case, text, lines, li, prefix, b":", raw.get(li, 0), mlb, eol) for li in sel)
+        return len(sel), context_lines(case, text, lines, sel, matched, prefix, False, word)
+    for li in sel:
+        out.append(_line_out(case, text, lines, li, prefix, b":", elided[li], mlb, eol, word))
+    return len(sel), b"".join(out)
 
 
-def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, inverted: bool) -> bytes:
+def context_lines(case, text, lines: Lines, selected, per_line, prefix: bytes, inverted: bool,
+                  word="occurrence") -> bytes:
     state = case.setdefault("_ctx_state", {"printed": False})
-    body = _context_lines(case, text, lines, selected, per_line, prefix, inverted, state["printed"])
+    body = _context_lines(case, text, lines, selected, per_line, prefix, inverted, state["printed"], word)
     if body:
         state["printed"] = True
     return body
 
 
-def _context_lines(case, text, lines, selected, per_line, prefix, inverted, printed_before) -> bytes:
+def _context_lines(case, text, lines, selected, per_line, prefix, inverted, printed_before, word) -> bytes:
     """-A/-B/-C as GNU grep: selected lines with ':' after the prefixes, context lines with '-',
     '--' between groups that are not adjacent."""
     opts = case["opts"]
@@ -459,7 +480,7 @@ def _context_lines(case, text, lines, selected, per_line, prefix, inverted, prin
             out.append(opts.get("group_sep", b"--") + b"\n")
         for c in range(lo, li + 1):
             out.append(_line_out(case, text, lines, c, prefix, names_sep_sel if c in sel else names_sep_ctx,
-                                 per_line.get(c, 0), mlb, eol))
+                                 per_line.get(c, 0), mlb, eol, word))
         last = li
         printed_any = True
         # after-context up to the next selected line
@@ -467,7 +488,7 @@ def _context_lines(case, text, lines, selected, per_line, prefix, inverted, prin
         nxt = [x for x in selected if x > li]
         stop = min(hi, nxt[0] - 1) if nxt else hi
         for c in range(li + 1, stop + 1):
-            out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx, 0, mlb, eol))
+            out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx, 0, mlb, eol, word))
             last = c
     return b"".join(out)
 
