@@ -84,7 +84,9 @@ class Caps:
                                            "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--group-separator", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
-        self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io"]}
+        self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io",
+                                                     "-A", "--color", "--colour", "--group-separator"]}
+        self.approx_flags["--color"] = self.approx_flags["--color"] or self.approx_flags["--colour"]
         # --algorithm's help: "Exact search: A, B (cpu); C, D (cuda). With -e/-f/-i (pattern sets): ..."
         def names(text, head):
             m = re.search(re.escape(head) + rb": ([a-z0-9, -]+) \(cpu\); ([a-z0-9, -]*) \(cuda\)", text)
@@ -500,9 +502,17 @@ def gen_approx_opts(rng, caps, case):
     elif r < 0.42:
         opts["best"] = True
     modes = ["lines"] * 4 + ["o"] * 4 + ["c", "count_matches", "l", "q", "json", "json"]
+    if caps.approx_flags["-L"]:
+        modes += ["L"]
     mode = rng.choice(modes)
     if mode != "lines":
         opts[mode] = True
+    if rng.random() < 0.1:
+        # a list on top (the priority; -v with --json/--count-matches is allowed then): -q with any,
+        # -l/-L not with --json (a usage error of its own)
+        second = rng.choice(["q", "l", "L"] if caps.approx_flags["-L"] else ["q", "l"])
+        if second == "q" or not opts.get("json"):
+            opts[second] = True
     for f, p in (("n", 0.3), ("b", 0.3)):
         if rng.random() < p:
             opts[f] = True
@@ -514,6 +524,51 @@ def gen_approx_opts(rng, caps, case):
         opts["z"] = True
     if rng.random() < 0.15:
         opts["max_line_bytes"] = rng.choice([0, 1, 5, 20, 100])
+    if caps.approx_flags["-Z"] and rng.random() < 0.1:
+        opts["Z"] = True
+    gen_approx_selection(rng, caps, case)
+
+
+def gen_approx_selection(rng, caps, case):
+    """grep's -v, -A/-B/-C (group separators) and --color on approx (docs/cli.md, approx's "grep's line
+    selection"); sometimes a combination the docs refuse (status 2): -w/-x; -v, context or colour
+    with --ends/--best/--mode prefix/global; -v with --json/--count-matches without -q/-l/-L; -o -v
+    with context."""
+    opts = case["opts"]
+    allowed = opts.get("mode", "infix") == "infix" and not opts.get("ends") and not opts.get("best")
+    refuse = rng.random() < 0.1
+    if allowed or refuse:
+        if caps.approx_flags["-v"] and rng.random() < 0.3:
+            opts["v"] = True
+        if caps.approx_flags["-A"] and rng.random() < 0.3:
+            c = rng.choice(["A", "B", "C"])
+            v = rng.choice([0, 1, 2, 3])
+            if c == "C":
+                opts["A"] = opts["B"] = v
+            else:
+                opts[c] = v
+            opts["ctx_flag"] = c
+        if caps.approx_flags["--color"] and rng.random() < 0.2:
+            opts["color"] = rng.choice(["never", "auto", "always"])
+    if refuse and rng.random() < 0.25:
+        opts[rng.choice(["w", "x"])] = True
+    lists = opts.get("q") or opts.get("l") or opts.get("L")
+    if not refuse:
+        if opts.get("v") and not lists and (opts.get("json") or opts.get("count_matches")):
+            del opts["v"]
+        if opts.get("v") and opts.get("o") and "ctx_flag" in opts and not lists and not opts.get("c"):
+            del opts["v"]
+    if "ctx_flag" in opts and caps.approx_flags["--group-separator"] and rng.random() < 0.3:
+        opts["group_sep"] = rng.choice([b"", b"==", b"-- x --", None])  # None: --no-group-separator
+    if "ctx_flag" in opts and opts.get("v"):
+        # with -v the context lines are those with matches: how many an elided one counts is not in
+        # docs/cli.md, so no line is elided then
+        sep = 0 if opts.get("z") else 10
+        texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
+        longest = max((len(r) for t in texts for r in t.split(bytes([sep]))), default=0)
+        limit = opts.get("max_line_bytes", 4096)
+        if limit and longest > limit:
+            opts["max_line_bytes"] = 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -605,6 +660,8 @@ def write_files(case, d):
 
 def expected_of(case):
     exp = ref.search(case) if case["cmd"] == "search" else ref.approx(case)
+    if exp.usage_error:
+        return exp  # refused before the pattern files are read: no CRLF warning
     # warnings for -f files with CRLF line ends (docs/cli.md, "Pattern files: the rules")
     warn = []
     for k, pats in enumerate(case["pat_f"]):
@@ -650,6 +707,11 @@ def filter_known(stderr: bytes, known) -> bytes:
     return stderr
 
 
+def strip_sgr(b: bytes) -> bytes:
+    """grep's colour sequences (\\33[...m and \\33[K) removed."""
+    return re.sub(rb"\x1b\[[0-9;]*m(\x1b\[K)?", b"", b)
+
+
 def compare(case, exp, out, err, status, known):
     """None if the binary agrees with the reference, else a one-line reason."""
     if status == "timeout":
@@ -659,12 +721,27 @@ def compare(case, exp, out, err, status, known):
     err = filter_known(err, known)
     if status != exp.status:
         return "status %s, expected %s" % (status, exp.status)
+    if exp.usage_error:
+        # docs/cli.md: "Every error message starts with `strmatch: `", "a message naming the option"
+        if out:
+            return "usage error: stdout not empty (%d bytes)" % len(out)
+        lines = err.split(b"\n")
+        if len(lines) != 2 or lines[1] or not lines[0].startswith(b"strmatch: ") or \
+                not any(re.search(rb"(^|[\s/])" + re.escape(n.encode()) + rb"([\s/=,:]|$)", lines[0])
+                        for n in exp.usage_error):
+            return "usage error: stderr %r, expected one line 'strmatch: ...' naming one of %s" % (
+                err[:300], " ".join(exp.usage_error))
+        return None
     if exp.stdout is None:
         pass  # not predicted by the reference (--color=always): the grep oracle checks it
     elif exp.json is not None:
         why = ref.json_lines_match(exp.json, out)
         if why:
             return "json: " + why
+    elif exp.strip_sgr:
+        if strip_sgr(out) != strip_sgr(exp.stdout):
+            return "stdout without its SGR sequences differs (%d bytes, expected %d)" % (
+                len(strip_sgr(out)), len(strip_sgr(exp.stdout)))
     elif out != exp.stdout:
         return "stdout differs (%d bytes, expected %d)" % (len(out), len(exp.stdout))
     want = b"".join(line + b"\n" for line in exp.stderr)
@@ -688,8 +765,18 @@ def check(case, binary, known):
 
 def grep_comparable(case):
     o = case["opts"]
-    if case["cmd"] != "search" or case["opts"].get("r"):
+    if case["opts"].get("r"):
         return False
+    if case["cmd"] == "approx":
+        # docs/cli.md, approx's "grep's line selection": with k = 0 the selected and printed lines are
+        # grep -F's (-v and context included); not its -o, counts of matches, JSON, --ends/--best,
+        # the pair modes, nor colour (touching exact occurrences are one match), nor refusals
+        if o.get("k", 0) != 0 or o.get("mode", "infix") != "infix" or o.get("ends") or o.get("best"):
+            return False
+        if o.get("w") or o.get("x") or ref.approx_refusal(o):
+            return False
+        if o.get("color") == "always" and not exact_occurrences_apart(case):
+            return False  # touching or overlapping exact occurrences are one match: coloured as one
     if "m" in o:
         return False
     if b"adir" in case["files"]:
@@ -713,6 +800,17 @@ def grep_comparable(case):
     return True
 
 
+def exact_occurrences_apart(case):
+    """No two exact occurrences (of any patterns) in an input overlap or touch: with k = 0 approx's
+    matches are then grep's occurrences, and --color=always colours the same bytes as grep."""
+    texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
+    for t in texts:
+        occ = sorted((o, o + len(case["patterns"][p])) for o, p in ref.occurrences(t, case["patterns"], False))
+        if any(b2 <= e1 for (_, e1), (b2, _) in zip(occ, occ[1:])):
+            return False
+    return True
+
+
 def grep_check(case, binary):
     """None, or a reason when GNU grep -F disagrees with strmatch on a case docs call identical."""
     if not os.path.exists("/usr/bin/grep") or not grep_comparable(case):
@@ -725,6 +823,8 @@ def grep_check(case, binary):
     drop_val = {b"--algorithm", b"--io", b"--mmap", b"-j", b"--chunk-bytes", b"--stream-block-bytes", b"--backend",
                 b"--test-chunk-bytes", b"--test-stream-block-bytes",
                 b"--max-line-bytes"}
+    if case["cmd"] == "approx":
+        drop_val |= {b"-k", b"--metric"}  # k = 0: exact matches, in either metric
     for a in argv[2:]:
         if skip_next:
             skip_next = False
@@ -732,6 +832,8 @@ def grep_check(case, binary):
         if a in drop_val:
             skip_next = True
             continue
+        if a == b"--cigar" and case["cmd"] == "approx":
+            continue  # changes -o and --json only
         gargv.append(a)
     with tempfile.TemporaryDirectory(prefix="strmatch-fuzz-") as d:
         write_files(c, d)
@@ -965,6 +1067,8 @@ def features(case):
         f.append("directory-operand")
     if grep_comparable(case):
         f.append("grep-oracle")
+    if case["cmd"] == "approx" and ref.approx_refusal(o):
+        f.append("usage-error")
     if case["is_set"] or case["pat_arg"] is None:
         f.append("set")
     if case["pat_f"]:

@@ -40,6 +40,12 @@ class Expected:
     status: int = 1
     stderr: list = field(default_factory=list)  # exact lines (bytes, without '\n'), in order
     json: list | None = None  # with --json: one list of (key, value) pairs per stdout line
+    # a usage error (status 2, nothing on stdout): stderr is one line starting with "strmatch: " that
+    # names one of these options (the docs fix the prefix and that the option is named, not the words)
+    usage_error: list | None = None
+    # --color=always where the reference does not place the colours: stdout is compared with grep's
+    # SGR sequences removed from both sides (what is printed, but not where the colours go)
+    strip_sgr: bool = False
 
 
 _UPPER = bytes(range(65, 91))
@@ -736,13 +742,42 @@ def align_pair(p: bytes, t: bytes, mode: str):
     return cols[e][m], e, rle(ops)
 
 
+def approx_refusal(opts):
+    """The options docs/cli.md refuses with approx ("Options"; "grep's line selection": where they are
+    refused): None, or the options the message may name."""
+    if opts.get("w") or opts.get("x"):
+        return ["-w" if opts.get("w") else "-x"]
+    named = []
+    if opts.get("v"):
+        named.append("-v")
+    if "ctx_flag" in opts:
+        named += ["-A", "-B", "-C", "--context", "--after-context", "--before-context"]
+    if opts.get("color", "never") != "never":
+        named += ["--color", "--colour"]
+    if not named:
+        return None
+    if opts.get("mode", "infix") != "infix" or opts.get("ends") or opts.get("best"):
+        return named
+    lists = opts.get("q") or opts.get("l") or opts.get("L")
+    if opts.get("v") and not lists and (opts.get("count_matches") or opts.get("json")):
+        return ["-v"]
+    if opts.get("v") and opts.get("o") and "ctx_flag" in opts and not lists and not opts.get("c"):
+        return ["-o", "-v"]
+    return None
+
+
 def approx(case) -> Expected:
     opts = case["opts"]
+    refused = approx_refusal(opts)
+    if refused:
+        return Expected(b"", 2, [], None, refused)
+    case = dict(case)  # the context state (_ctx_state) is this run's
     patterns = case["patterns"]
     names = show_names(case)
     mode = output_mode(opts)
     several = len(patterns) > 1
     exp = Expected()
+    exp.strip_sgr = opts.get("color") == "always"
     found = False
     error = False
     out = []
@@ -756,7 +791,7 @@ def approx(case) -> Expected:
             error = True
             continue
         _, name, text = item
-        prefix = name + b":" if names else b""
+        prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
         jname = json_name(name)
         if pair:
             n_res, o, js = approx_pairs(case, name, text, prefix)
@@ -772,15 +807,8 @@ def approx(case) -> Expected:
         n_res = len(results)
         matching = [li for li, (_, _, res) in enumerate(recs) if res]
         ends = opts.get("ends") or opts.get("best")
-        if mode == "q":
-            pass
-        elif mode == "l":
-            if n_res:
-                out.append(name + b"\n")
-        elif mode == "count_matches":
+        if mode == "count_matches":
             out.append(prefix + str(n_res).encode() + b"\n")
-        elif mode == "c":
-            out.append(prefix + str(len(matching)).encode() + b"\n")
         elif mode == "json":
             for (end, pid, dist, b, cig), li in results:
                 obj = [("type", "end" if ends else "match"), ("file", jname)]
@@ -799,30 +827,34 @@ def approx(case) -> Expected:
             if opts.get("best"):
                 summ.append(("best", best))
             objs.append(summ)
-        elif mode == "o":
-            for (end, pid, dist, b, cig), li in results:
-                out.append(prefix)
-                if opts.get("n"):
-                    out.append(str(li + 1).encode() + b":")
-                if ends:
-                    out.append(str(end).encode() + b":")
-                    if several:
-                        out.append(str(pid).encode() + b":")
-                    out.append(str(dist).encode() + eol)
-                    continue
-                if opts.get("b"):
-                    out.append(str(b).encode() + b":")
-                if several:
-                    out.append(str(pid).encode() + b":")
-                out.append(str(dist).encode() + b":")
-                if opts.get("cigar"):
-                    out.append(cig.encode() + b":")
-                out.append(text[b:end] + eol)
         else:
-            mlb = opts.get("max_line_bytes", 4096)
-            for li in matching:
-                out.append(_line_out(case, text, lines, li, prefix, b":", len(recs[li][2]), mlb, eol,
-                                     "end" if ends else "match"))
+            # q, l, L, c, -o and lines: grep's line selection over the matches (-v, context), as search's
+            only = []
+            for (end, pid, dist, b, cig), li in results if mode == "o" else ():
+                f = []
+                if opts.get("n"):
+                    f.append(str(li + 1).encode() + b":")
+                if ends:
+                    f.append(str(end).encode() + b":")
+                    if several:
+                        f.append(str(pid).encode() + b":")
+                    f.append(str(dist).encode() + eol)
+                else:
+                    if opts.get("b"):
+                        f.append(str(b).encode() + b":")
+                    if several:
+                        f.append(str(pid).encode() + b":")
+                    f.append(str(dist).encode() + b":")
+                    if opts.get("cigar"):
+                        f.append(cig.encode() + b":")
+                    f.append(text[b:end] + eol)
+                only.append((li, b"".join(f)))
+            per_line = {li: len(recs[li][2]) for li in matching}
+            n_sel, body = select_lines(case, name, text, lines, prefix, mode, per_line, only,
+                                       "end" if ends else "match")
+            out.append(body)
+            if opts.get("v"):
+                n_res = n_sel  # the selected lines (the exit status, -q)
         if n_res:
             found = True
             if mode == "q":
@@ -855,9 +887,13 @@ def approx_pairs(case, name, text, prefix):
                 res.append((li, s, pid, dist, end, cig))
     out = []
     objs = []
+    zname = b"\0" if opts.get("Z") else b"\n"
     if mode == "l":
         if res:
-            out.append(name + b"\n")
+            out.append(name + zname)
+    elif mode == "L":
+        if not res:
+            out.append(name + zname)
     elif mode == "count_matches":
         out.append(prefix + str(len(res)).encode() + b"\n")
     elif mode == "c":
