@@ -241,6 +241,12 @@ def search(case) -> Expected:
     limit = opts.get("m")
     mode = output_mode(opts)
     exp = Expected()
+    if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
+        # "-m 0 prints nothing and searches nothing (status 1), except that -L -m 0 lists every file"
+        # (docs/cli.md): no input is opened, so a missing one is no error (grep -m 0 neither), and
+        # -v selects no line
+        exp.json = [] if mode == "json" else None
+        return exp
     found = False
     error = False
     stdout = []
