@@ -371,6 +371,17 @@ def gen_common_perf(rng, caps, case, algos, chunk_min, block_min):
                                                                    block_min * 2, 65536]))
 
 
+def draw_context(rng, opts):
+    """-A, -B or -C with 0-3 lines (-C sets both)."""
+    c = rng.choice(["A", "B", "C"])
+    v = rng.choice([0, 1, 2, 3])
+    if c == "C":
+        opts["A"] = opts["B"] = v
+    else:
+        opts[c] = v
+    opts["ctx_flag"] = c
+
+
 def gen_search_opts(rng, caps, case):
     opts = case["opts"]
     algos = caps.set_algos if case["is_set"] else caps.exact_algos
@@ -426,13 +437,7 @@ def gen_search_opts(rng, caps, case):
     if caps.flags["-z"] and rng.random() < 0.07:
         opts["z"] = True
     if caps.flags["-A"] and rng.random() < 0.15:
-        c = rng.choice(["A", "B", "C"])
-        v = rng.choice([0, 1, 2, 3])
-        if c == "C":
-            opts["A"] = opts["B"] = v
-        else:
-            opts[c] = v
-        opts["ctx_flag"] = c
+        draw_context(rng, opts)
     if caps.flags["--color"] and rng.random() < 0.1:
         opts["color"] = rng.choice(["always", "never", "auto"])
     globs = []
@@ -541,13 +546,7 @@ def gen_approx_selection(rng, caps, case):
         if caps.approx_flags["-v"] and rng.random() < 0.3:
             opts["v"] = True
         if caps.approx_flags["-A"] and rng.random() < 0.3:
-            c = rng.choice(["A", "B", "C"])
-            v = rng.choice([0, 1, 2, 3])
-            if c == "C":
-                opts["A"] = opts["B"] = v
-            else:
-                opts[c] = v
-            opts["ctx_flag"] = c
+            draw_context(rng, opts)
         if caps.approx_flags["--color"] and rng.random() < 0.2:
             opts["color"] = rng.choice(["never", "auto", "always"])
     if refuse and rng.random() < 0.25:
