@@ -50,6 +50,8 @@ KNOWN_DEFECTS = {
                   "-o -v prints nothing",
     "w-x-elided-count": "with -w or -x an elided line's count includes the occurrences they reject "
                         "(printf 'TGG\\rGG' > f; strmatch search -w --max-line-bytes 2 GG f: 2 occurrences, not 1)",
+    "l-m0-opens": "search -l -m 0 opens its inputs: a missing FILE or a directory is reported, status 2 "
+                  "(docs/cli.md: -m 0 searches nothing, status 1; grep -l -m 0 a missing.txt: status 1, silent)",
     "gpu-note": "a note 'strmatch: note: no usable GPU ...' on stderr of every command (issue 15, part 3)",
 }
 
