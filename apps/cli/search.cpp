@@ -772,11 +772,11 @@ int run_search(const SearchConfig& given) {
     SearchConfig config = given;
     if (const std::string m = check_search_options(config); !m.empty()) return fail(m);
     if (!take_pattern_operand(config, "search")) return 2;
-    // -m 0: nothing is searched, nothing printed, status 1 (as grep, which still lists files for
-    // -l/-L: there the searches below stop before their first occurrence). Pattern files are still
-    // read first, as grep does: a missing one is status 2, a CRLF one warns.
-    const bool stop_before_search =
-        config.max_count == 0 && !config.files_with_matches && !config.files_without_match;
+    // -m 0: nothing is searched or opened, nothing printed, status 1 (as grep 3.8, which still
+    // opens and lists the files for -L: there the searches below stop before their first
+    // occurrence). Pattern files are still read first, as grep does: a missing one is status 2, a
+    // CRLF one warns.
+    const bool stop_before_search = config.max_count == 0 && !config.files_without_match;
     const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
                           config.count_per_pattern || config.with_pattern_id;
     if (!set_mode) return stop_before_search ? 1 : run_operands<Run>(config, config, nullptr);

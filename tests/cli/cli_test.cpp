@@ -113,6 +113,15 @@ TEST_F(Cli, MaxCountZeroStillReadsPatternFiles) {
   EXPECT_EQ(warned.status, 1);
   EXPECT_EQ(warned.out, "");
   EXPECT_NE(warned.err.find("removed the trailing carriage return"), std::string::npos);
+  // grep 3.8: -l -m 0 opens no input (a missing one is no error); -L -m 0 opens and lists each.
+  const RunResult l = search({"-l", "-m", "0", "aa", dir.path() + "/none.txt", f}, dir);
+  EXPECT_EQ(l.status, 1);
+  EXPECT_EQ(l.out, "");
+  EXPECT_EQ(l.err, "");
+  const RunResult big_l = search({"-L", "-m", "0", "aa", dir.path() + "/none.txt", f}, dir);
+  EXPECT_EQ(big_l.status, 2);
+  EXPECT_EQ(big_l.out, f + "\n");
+  EXPECT_NE(big_l.err.find("none.txt"), std::string::npos);
 }
 
 TEST_F(Cli, FileNamePrefixes) {
