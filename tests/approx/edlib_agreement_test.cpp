@@ -172,9 +172,12 @@ void expect_pairs_agree(std::string_view p, std::string_view t, const std::strin
   const EdlibAnswer shw = edlib(p, t, EDLIB_MODE_SHW);
   EXPECT_EQ(static_cast<std::uint32_t>(shw.distance), prefix.distance) << what << " prefix";
   EXPECT_EQ(shw.ends, best_ends) << what << " prefix";
-  EXPECT_EQ(shw.empty_end, row[0] == prefix.distance) << what << " prefix (Edlib's location -1)";
-  // strmatch's prefix end, the smallest best end: Edlib's first location + 1 (0 for location -1).
-  EXPECT_EQ(prefix.end, shw.empty_end ? 0 : shw.ends.at(0)) << what << " prefix";
+  // Edlib's location -1 (the empty alignment) is a best end. Edlib does not always report it when
+  // it ties: the clang build's inputs (argument evaluation order draws other texts) hold
+  // m = 64, n = 9 without a shared byte, every end tied at 64, and Edlib reports ends 1..9 only.
+  if (shw.empty_end) EXPECT_EQ(row[0], prefix.distance) << what << " prefix (Edlib's location -1)";
+  // strmatch's prefix end, the smallest best end (0 when the empty alignment is a best).
+  EXPECT_EQ(prefix.end, row[0] == prefix.distance ? 0 : best_ends.at(0)) << what << " prefix";
 }
 
 /// m = 1..500 with the word boundaries of bit-parallel algorithms.
