@@ -59,7 +59,8 @@ KNOWN_DEFECTS = {
 # Known defects no longer seen in the binary: kept for older binaries, not tolerated by default
 # (`--known-defects all` still tolerates them).
 RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count", "m0-prints", "context-forms", "w-x-pattern-id",
-            "z-line-numbers", "context-m-elided", "v-m-twice", "l-m0-opens"}
+            "z-line-numbers", "context-m-elided", "v-m-twice", "l-m0-opens",
+            "o-v-binary"}
 
 # ----------------------------------------------------------------------------------------------
 # What this binary offers (probed once).

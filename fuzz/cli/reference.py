@@ -437,8 +437,9 @@ def select_lines(case, name, text, lines: Lines, prefix: bytes, mode: str, match
     if mode == "c" or (mode == "count_matches" and opts.get("v")):
         return len(sel), prefix + str(len(sel)).encode() + b"\n"
     if opts.get("v"):
-        if mode == "o" and not (binary and "o-v-binary" in case.get("known", ())):
+        if mode == "o" and not binary:
             return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
+        # on a binary file the binary-file line, as docs/cli.md says (grep prints its message too)
         if binary:
             return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") \
                 if sel else b""
