@@ -16,6 +16,7 @@
 #include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/cuda/multi_cuda.hpp"
+#include "multi/sort_matches.hpp"
 #include "strmatch/multi.hpp"
 
 namespace strmatch {
@@ -123,12 +124,9 @@ struct PatternSet::Impl {
   /// begin offset is never cut: its matches are at most the set's size).
   void match_chunk(const std::uint8_t* data, const detail::Chunk& c, detail::ChunkResult<Match>& r) const {
     const detail::multi::PatternTable& t = *table;
-    std::vector<Match> part;
+    std::vector<Match> part, scratch;
     std::uint64_t total = 0;
     bool go_on = true;
-    const auto less = [](const Match& a, const Match& b) {
-      return a.begin != b.begin ? a.begin < b.begin : a.pattern_id < b.pattern_id;
-    };
     const auto scan_part = [&](const auto& self, std::uint64_t b, std::uint64_t e) -> void {
       if (!go_on) return;
       part.clear();
@@ -151,7 +149,7 @@ struct PatternSet::Impl {
         return;
       }
       total += hits.count;
-      if (!std::is_sorted(part.begin(), part.end(), less)) std::sort(part.begin(), part.end(), less);
+      detail::multi::sort_matches(part, scratch);
       for (Match& m : part) m.pattern_id = t.id[m.pattern_id];
       // Batches stay within the cap: what is held goes first when this part would pass it.
       if (!r.items.empty() && r.items.size() + part.size() > r.cap && !(go_on = r.flush())) return;
