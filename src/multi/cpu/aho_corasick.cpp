@@ -79,7 +79,7 @@ class AhoCorasick final : public MultiAlgorithm {
     const std::uint64_t dense = dense_.size() * 4ull + dense16_.size() * 2ull;
     const std::uint64_t sparse = label_.size() + first_child_.size() * 4ull + fail_.size() * 4ull;
     const std::uint64_t outputs = out_start_.size() * 4ull + outs_.size() * 4ull + out_link_.size() * 4ull +
-                                  has_out_.size() + out_len_.size() * 4ull;
+                                  chain_count_.size() * 4ull + has_out_.size() + out_len_.size() * 4ull;
     m.total = dense + sparse + outputs + 256;
     m.hot = dense + sparse + 256;
     m.detail = "states=" + std::to_string(states_) + " classes=" + std::to_string(stride_) +
@@ -193,6 +193,7 @@ class AhoCorasick final : public MultiAlgorithm {
     fail_.assign(states_, 0);
     out_link_.assign(states_, kNone);
     has_out_.assign(states_, 0);
+    chain_count_.assign(states_, 0);
     dense_.assign(static_cast<std::size_t>(dense_states_) * stride_, 0);
 
     auto own_out = [&](std::uint32_t s) { return out_start_[s + 1] > out_start_[s]; };
@@ -223,6 +224,8 @@ class AhoCorasick final : public MultiAlgorithm {
         fail_[v] = f;
         out_link_[v] = own_out(f) ? f : out_link_[f];
         has_out_[v] = (own_out(v) || out_link_[v] != kNone) ? 1 : 0;
+        chain_count_[v] =
+            (out_start_[v + 1] - out_start_[v]) + (out_link_[v] != kNone ? chain_count_[out_link_[v]] : 0);
       }
       if (u < dense_states_) {
         std::uint32_t* row = &dense_[static_cast<std::size_t>(u) * stride_];
@@ -276,6 +279,12 @@ class AhoCorasick final : public MultiAlgorithm {
   // Reports the patterns ending at text[i] in state s (and along its output links).
   __attribute__((noinline)) void report(std::uint32_t s, std::size_t i, std::size_t own, std::uint64_t base,
                                         const std::uint8_t* text, MultiHits& hits) const {
+    // Counting only, at an owned end: every pattern on the chain begins before `own` (its begin is
+    // at most i), so the chain's size is the count (a folded automaton checks each instead).
+    if (i < own && hits.positions == nullptr && hits.per_pattern == nullptr && !fold_all_) {
+      hits.count += chain_count_[s];
+      return;
+    }
     const PatternTable& t = *t_;
     std::uint32_t x = out_start_[s + 1] > out_start_[s] ? s : out_link_[s];
     while (x != kNone) {
@@ -392,6 +401,7 @@ class AhoCorasick final : public MultiAlgorithm {
   std::vector<std::uint32_t> out_len_;   // depth of s (length of the patterns ending there)
   std::vector<std::uint32_t> out_link_;  // nearest proper suffix state that ends a pattern
   std::vector<std::uint8_t> has_out_;
+  std::vector<std::uint32_t> chain_count_;  // patterns ending at s and along its output links
 };
 
 }  // namespace
