@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -207,6 +209,82 @@ template <class T>
 py::array owned_array(std::vector<T>&& items) {
   return owned_array(std::move(items), py::dtype::of<T>());
 }
+// The growing result of a search (offsets, matches, ends, pairs), handed to numpy without a copy.
+// Up to kMapBytes the items live in a std::vector. Past it they move once to an anonymous mapping
+// with huge pages advised (MADV_HUGEPAGE), grown by mremap: growth copies nothing, and the result
+// faults in 2 MiB pages instead of 4 KiB ones. Measured on the 2-core development machine, whose
+// page faults cost about 5 us each (a virtual machine): 2.4 M matches (58 MB) of a pattern set
+// took 0.65 s to collect by vector growth against 0.25 s for the search (bench/python/README.md).
+template <class T>
+class ResultArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  static constexpr std::size_t kMapBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+  ResultArray() = default;
+  ResultArray(const ResultArray&) = delete;
+  ResultArray& operator=(const ResultArray&) = delete;
+  ~ResultArray() {
+    if (map_ != nullptr) ::munmap(map_, map_bytes_);
+  }
+
+  /// Appends a batch (any thread; no Python API is used). Throws std::bad_alloc.
+  void append(std::span<const T> items) {
+    if (map_ == nullptr) {
+      if ((small_.size() + items.size()) * sizeof(T) <= kMapBytes) {
+        small_.insert(small_.end(), items.begin(), items.end());
+        return;
+      }
+      reserve(small_.size() + items.size());
+      if (!small_.empty()) std::memcpy(map_, small_.data(), small_.size() * sizeof(T));
+      size_ = small_.size();
+      std::vector<T>().swap(small_);
+    } else if ((size_ + items.size()) * sizeof(T) > map_bytes_) {
+      reserve(size_ + items.size());
+    }
+    if (!items.empty()) std::memcpy(map_ + size_, items.data(), items.size() * sizeof(T));
+    size_ += items.size();
+  }
+
+  /// The items as a one-dimensional numpy array of `dtype` that owns them (call once, GIL held).
+  py::array take(const py::dtype& dtype) {
+    if (map_ == nullptr) return owned_array(std::move(small_), dtype);
+    struct Mapping {
+      void* address;
+      std::size_t bytes;
+    };
+    auto* mapping = new Mapping{map_, map_bytes_};
+    map_ = nullptr;
+    py::capsule owner(mapping, [](void* p) {
+      auto* m = static_cast<Mapping*>(p);
+      ::munmap(m->address, m->bytes);
+      delete m;
+    });
+    return py::array(dtype, {size_}, {sizeof(T)}, static_cast<const T*>(mapping->address), owner);
+  }
+  py::array take() { return take(py::dtype::of<T>()); }
+
+ private:
+  void reserve(std::size_t items) {
+    std::size_t bytes = std::max(items * sizeof(T), 2 * map_bytes_);
+    bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void* p = map_ == nullptr
+                  ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                  : ::mremap(map_, map_bytes_, bytes, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without transparent huge pages, 4 KiB pages
+    map_ = static_cast<T*>(p);
+    map_bytes_ = bytes;
+  }
+
+  std::vector<T> small_;
+  T* map_ = nullptr;
+  std::size_t size_ = 0;  // items in map_
+  std::size_t map_bytes_ = 0;
+};
+
 // A numpy array holding a copy of `items` (a batch the library reuses after the callback).
 template <class T>
 py::array copied_array(std::span<const T> items, const py::dtype& dtype) {
@@ -313,14 +391,14 @@ py::object exact_find_all(const ExactSearcher& s, py::handle text_obj, py::objec
     cb.rethrow();
     return py::cast(stats);
   }
-  std::vector<std::uint64_t> offsets;
+  ResultArray<std::uint64_t> offsets;
   const auto stats = maybe_released(text.release_gil(), [&] {
     return s.find_all(text.view(), [&](std::span<const std::uint64_t> b) {
-      offsets.insert(offsets.end(), b.begin(), b.end());
+      offsets.append(b);
       return true;
     });
   });
-  return with_stats(owned_array(std::move(offsets)), stats, return_stats);
+  return with_stats(offsets.take(), stats, return_stats);
 }
 
 py::object exact_count(const ExactSearcher& s, py::handle text_obj, bool return_stats) {
@@ -362,9 +440,9 @@ py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, p
     cb.rethrow();
     return py::cast(stats);
   }
-  std::vector<std::uint64_t> offsets;
+  ResultArray<std::uint64_t> offsets;
   strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) {
-    offsets.insert(offsets.end(), b.begin(), b.end());
+    offsets.append(b);
     return true;
   };
   strmatch::SearchStats stats;
@@ -372,7 +450,7 @@ py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, p
     py::gil_scoped_release unlocked;
     stats = exact_file(s, file, &sink);
   }
-  return with_stats(owned_array(std::move(offsets)), stats, return_stats);
+  return with_stats(offsets.take(), stats, return_stats);
 }
 
 py::object exact_count_file(const ExactSearcher& s, const py::object& path, bool return_stats) {
@@ -455,14 +533,14 @@ py::object set_find_all(const PatternSet& s, py::handle text_obj, py::object cal
     cb.rethrow();
     return py::cast(stats);
   }
-  std::vector<strmatch::Match> matches;
+  ResultArray<strmatch::Match> matches;
   const auto stats = maybe_released(text.release_gil(), [&] {
     return s.find_all(text.view(), [&](std::span<const strmatch::Match> b) {
-      matches.insert(matches.end(), b.begin(), b.end());
+      matches.append(b);
       return true;
     });
   });
-  return with_stats(owned_array(std::move(matches), g_dtypes->match), stats, return_stats);
+  return with_stats(matches.take(g_dtypes->match), stats, return_stats);
 }
 
 py::object set_count(const PatternSet& s, py::handle text_obj, bool return_stats) {
@@ -508,9 +586,9 @@ py::object set_find_all_file(const PatternSet& s, const py::object& path, py::ob
     cb.rethrow();
     return py::cast(stats);
   }
-  std::vector<strmatch::Match> matches;
+  ResultArray<strmatch::Match> matches;
   strmatch::MatchSink sink = [&](std::span<const strmatch::Match> b) {
-    matches.insert(matches.end(), b.begin(), b.end());
+    matches.append(b);
     return true;
   };
   strmatch::SearchStats stats;
@@ -518,7 +596,7 @@ py::object set_find_all_file(const PatternSet& s, const py::object& path, py::ob
     py::gil_scoped_release unlocked;
     stats = set_file(s, file, &sink);
   }
-  return with_stats(owned_array(std::move(matches), g_dtypes->match), stats, return_stats);
+  return with_stats(matches.take(g_dtypes->match), stats, return_stats);
 }
 
 py::object set_count_file(const PatternSet& s, const py::object& path, bool return_stats) {
@@ -611,14 +689,14 @@ py::object approx_find_ends(const ApproxSearcher& s, py::handle text_obj, py::ob
     cb.rethrow();
     return py::cast(stats);
   }
-  std::vector<strmatch::ApproxEnd> ends;
+  ResultArray<strmatch::ApproxEnd> ends;
   const auto stats = maybe_released(text.release_gil(), [&] {
     return s.find_ends(text.view(), [&](std::span<const strmatch::ApproxEnd> b) {
-      ends.insert(ends.end(), b.begin(), b.end());
+      ends.append(b);
       return true;
     });
   });
-  return with_stats(owned_array(std::move(ends), g_dtypes->approx_end), stats, return_stats);
+  return with_stats(ends.take(g_dtypes->approx_end), stats, return_stats);
 }
 
 template <class F>
@@ -629,18 +707,23 @@ py::object approx_counter(py::handle text_obj, bool return_stats, F&& f) {
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
 }
 
+py::object approx_count(const ApproxSearcher& s, py::handle text_obj, bool return_stats) {
+  return approx_counter(text_obj, return_stats, [&](std::string_view t) { return s.count(t); });
+}
+py::object approx_count_ends(const ApproxSearcher& s, py::handle text_obj, bool return_stats) {
+  return approx_counter(text_obj, return_stats, [&](std::string_view t) { return s.count_ends(t); });
+}
+
 py::object approx_best(const ApproxSearcher& s, py::handle text_obj, bool ends, bool return_stats) {
   Text text(text_obj);
-  std::vector<strmatch::ApproxEnd> found;
+  ResultArray<strmatch::ApproxEnd> found;
   strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> b) {
-    found.insert(found.end(), b.begin(), b.end());
+    found.append(b);
     return true;
   };
   auto best = maybe_released(text.release_gil(), [&] { return s.best(text.view(), ends ? &sink : nullptr); });
   py::object distance = owned_array(std::move(best.distance));
-  py::object value =
-      ends ? py::object(py::make_tuple(distance, owned_array(std::move(found), g_dtypes->approx_end)))
-           : distance;
+  py::object value = ends ? py::object(py::make_tuple(distance, found.take(g_dtypes->approx_end))) : distance;
   return with_stats(value, best.stats, return_stats);
 }
 
@@ -713,11 +796,11 @@ strmatch::CommonSubstringOptions common_options(const std::string& algorithm, co
 py::object longest_common(py::handle a_obj, py::handle b_obj, bool pairs, const std::string& algorithm,
                           const std::string& backend, unsigned threads) {
   TextListArg a(a_obj, "a"), b(b_obj, "b");
-  std::vector<strmatch::CommonSubstringPair> found;
+  ResultArray<strmatch::CommonSubstringPair> found;
   strmatch::CommonPairSink sink;
   if (pairs) {
     sink = [&](std::span<const strmatch::CommonSubstringPair> batch) {
-      found.insert(found.end(), batch.begin(), batch.end());
+      found.append(batch);
       return true;
     };
   }
@@ -730,8 +813,7 @@ py::object longest_common(py::handle a_obj, py::handle b_obj, bool pairs, const 
   py::object result = py::module_::import("strmatch")
                           .attr("CommonSubstringResult")(
                               r.length, r.count, r.pairs,
-                              pairs ? py::object(owned_array(std::move(found), g_dtypes->pair)) : py::none(),
-                              py::cast(r.stats));
+                              pairs ? py::object(found.take(g_dtypes->pair)) : py::none(), py::cast(r.stats));
   return result;
 }
 
@@ -739,7 +821,7 @@ py::object maximal_matches(py::handle a_obj, py::handle b_obj, std::uint64_t min
                            const std::string& algorithm, const std::string& backend, unsigned threads,
                            bool return_stats) {
   TextListArg a(a_obj, "a"), b(b_obj, "b");
-  std::vector<strmatch::MaximalExactMatch> found;
+  ResultArray<strmatch::MaximalExactMatch> found;
   strmatch::MaximalMatchOptions match;
   match.min_length = min_length;
   match.unique = unique;
@@ -750,12 +832,12 @@ py::object maximal_matches(py::handle a_obj, py::handle b_obj, std::uint64_t min
     stats = strmatch::maximal_exact_matches(
         a.list(), b.list(), match,
         [&](std::span<const strmatch::MaximalExactMatch> batch) {
-          found.insert(found.end(), batch.begin(), batch.end());
+          found.append(batch);
           return true;
         },
         opts);
   }
-  return with_stats(owned_array(std::move(found), g_dtypes->mem), stats, return_stats);
+  return with_stats(found.take(g_dtypes->mem), stats, return_stats);
 }
 
 py::object longest_shared(py::handle texts_obj, std::uint32_t min_texts, const std::string& algorithm,
@@ -783,6 +865,91 @@ py::object longest_shared(py::handle texts_obj, std::uint32_t min_texts, const s
   py::object value = py::make_tuple(r.length, strings);
   return with_stats(value, r.stats, return_stats);
 }
+
+// ---- fast calls --------------------------------------------------------------------------------
+
+// count(text) is called once per small text in loops over many (a pandas column, a list of
+// lines), where pybind11's general dispatcher (argument records, keyword matching, overload
+// resolution) costs several times the search of a short text. These methods are therefore also
+// plain CPython METH_FASTCALL methods: the common call obj.count(text) with one positional
+// argument goes straight to the library; any other form (keywords, wrong arity) is handed to the
+// pybind11 function, which parses it and raises pybind11's errors. Measured in
+// bench/python/bench_python.py (group "overhead").
+template <class Searcher>
+struct FastMethod {
+  using Impl = py::object (*)(const Searcher&, py::handle, bool);
+  static inline const py::detail::type_info* type = nullptr;  // Searcher's pybind11 type record
+};
+
+// The C++ exception in flight as the Python exception pybind11 would raise (call in a catch).
+void restore_python_error() {
+  try {
+    throw;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const strmatch::Error&) {
+    translate(std::current_exception());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "strmatch: unknown C++ exception");
+  }
+}
+
+template <class Searcher, py::object (*Impl)(const Searcher&, py::handle, bool)>
+struct FastCount {
+  static inline PyObject* general = nullptr;  // the pybind11 function (unbound), for other call forms
+  static inline PyMethodDef def{};
+
+  static PyObject* call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    if (nargs != 1 || kwnames != nullptr) return call_general(self, args, nargs, kwnames);
+    try {
+      py::detail::type_caster_generic caster(FastMethod<Searcher>::type);
+      if (!caster.load(self, false) || caster.value == nullptr)
+        return call_general(self, args, nargs, kwnames);
+      return Impl(*static_cast<const Searcher*>(caster.value), args[0], false).release().ptr();
+    } catch (...) {
+      restore_python_error();
+      return nullptr;
+    }
+  }
+  static PyObject* call_general(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const Py_ssize_t total = nargs + (kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0);
+    std::vector<PyObject*> with_self(static_cast<std::size_t>(total) + 1);
+    with_self[0] = self;
+    std::copy(args, args + total, with_self.begin() + 1);
+    return PyObject_Vectorcall(general, with_self.data(), static_cast<std::size_t>(nargs) + 1, kwnames);
+  }
+  // Replaces cls.name (defined with pybind11 by the caller) by the fast method with the same doc.
+  static void install(py::class_<Searcher>& cls, const char* name) {
+    if (FastMethod<Searcher>::type == nullptr)
+      FastMethod<Searcher>::type = py::detail::get_type_info(typeid(Searcher));
+    py::object defined = cls.attr("__dict__")[name];
+    general = defined.release().ptr();  // kept for the process's life, like the method itself
+    auto* doc = new std::string(std::string(name) + "($self, /, text, *, return_stats=False)\n--\n\n");
+    py::object pydoc = py::getattr(py::handle(general), "__doc__", py::none());
+    if (!pydoc.is_none()) {
+      // pybind11's doc starts with its own signature line; the library's text follows it.
+      const std::string text = pydoc.cast<std::string>();
+      const auto cut = text.find('\n');
+      std::string rest = cut == std::string::npos ? text : text.substr(cut + 1);
+      rest.erase(
+          0, rest.find_first_not_of('\n') == std::string::npos ? rest.size() : rest.find_first_not_of('\n'));
+      *doc += rest;
+      while (!doc->empty() && doc->back() == '\n') doc->pop_back();
+    }
+    def = PyMethodDef{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&call)),
+                      METH_FASTCALL | METH_KEYWORDS, doc->c_str()};
+    py::object descr = py::reinterpret_steal<py::object>(
+        PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &def));
+    if (!descr) throw py::error_already_set();
+    if (PyObject_SetAttrString(cls.ptr(), name, descr.ptr()) != 0) throw py::error_already_set();
+  }
+};
 
 }  // namespace
 
@@ -894,117 +1061,118 @@ PYBIND11_MODULE(_strmatch, m) {
           D("PatternSetStats.__repr__"));
 
   // -- ExactSearcher
-  py::class_<ExactSearcher>(m, "ExactSearcher", D("ExactSearcher"))
-      .def(py::init([](py::handle pattern, const std::string& algorithm, const std::string& backend,
-                       unsigned threads, std::size_t chunk_bytes) {
-             Text p(pattern, "pattern");
-             strmatch::ExactOptions opts;
-             opts.algorithm = algorithm;
-             opts.backend = backend_arg(backend);
-             opts.threads = threads;
-             opts.chunk_bytes = chunk_bytes;
-             return ExactSearcher(p.view(), opts);
-           }),
-           py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
-           py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u)
-      .def_property_readonly(
-          "pattern", [](const ExactSearcher& s) { return py::bytes(std::string(s.pattern())); },
-          D("ExactSearcher.pattern"))
-      .def_property_readonly(
-          "algorithm", [](const ExactSearcher& s) { return s.options().algorithm; },
-          D("ExactSearcher.algorithm"))
-      .def_property_readonly(
-          "backend",
-          [](const ExactSearcher& s) { return std::string(strmatch::to_string(s.options().backend)); },
-          D("ExactSearcher.backend"))
-      .def_property_readonly(
-          "threads", [](const ExactSearcher& s) { return s.options().threads; }, D("ExactSearcher.threads"))
-      .def("count", &exact_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
-           D("ExactSearcher.count"))
-      .def("find_all", &exact_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
-           py::arg("return_stats") = false, D("ExactSearcher.find_all"))
-      .def("find_all_file", &exact_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
-           py::kw_only(), py::arg("return_stats") = false, D("ExactSearcher.find_all_file"))
-      .def("count_file", &exact_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
-           D("ExactSearcher.count_file"));
+  auto exact_class =
+      py::class_<ExactSearcher>(m, "ExactSearcher", D("ExactSearcher"))
+          .def(py::init([](py::handle pattern, const std::string& algorithm, const std::string& backend,
+                           unsigned threads, std::size_t chunk_bytes) {
+                 Text p(pattern, "pattern");
+                 strmatch::ExactOptions opts;
+                 opts.algorithm = algorithm;
+                 opts.backend = backend_arg(backend);
+                 opts.threads = threads;
+                 opts.chunk_bytes = chunk_bytes;
+                 return ExactSearcher(p.view(), opts);
+               }),
+               py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+               py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u)
+          .def_property_readonly(
+              "pattern", [](const ExactSearcher& s) { return py::bytes(std::string(s.pattern())); },
+              D("ExactSearcher.pattern"))
+          .def_property_readonly(
+              "algorithm", [](const ExactSearcher& s) { return s.options().algorithm; },
+              D("ExactSearcher.algorithm"))
+          .def_property_readonly(
+              "backend",
+              [](const ExactSearcher& s) { return std::string(strmatch::to_string(s.options().backend)); },
+              D("ExactSearcher.backend"))
+          .def_property_readonly(
+              "threads", [](const ExactSearcher& s) { return s.options().threads; },
+              D("ExactSearcher.threads"))
+          .def("count", &exact_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
+               D("ExactSearcher.count"))
+          .def("find_all", &exact_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+               py::arg("return_stats") = false, D("ExactSearcher.find_all"))
+          .def("find_all_file", &exact_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+               py::kw_only(), py::arg("return_stats") = false, D("ExactSearcher.find_all_file"))
+          .def("count_file", &exact_count_file, py::arg("path"), py::kw_only(),
+               py::arg("return_stats") = false, D("ExactSearcher.count_file"));
+
+  FastCount<ExactSearcher, &exact_count>::install(exact_class, "count");
 
   // -- PatternSet
-  py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
-      .def(py::init(&make_pattern_set), py::arg("patterns"), py::kw_only(), py::arg("flags") = py::none(),
-           py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
-           py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u)
-      .def("__len__", &PatternSet::size, D("PatternSet.__len__"))
-      .def_property_readonly("stats", &PatternSet::stats, D("PatternSet.stats"))
-      .def_property_readonly(
-          "algorithm", [](const PatternSet& s) { return s.options().algorithm; }, D("PatternSet.algorithm"))
-      .def_property_readonly(
-          "backend",
-          [](const PatternSet& s) { return std::string(strmatch::to_string(s.options().backend)); },
-          D("PatternSet.backend"))
-      .def_property_readonly(
-          "threads", [](const PatternSet& s) { return s.options().threads; }, D("PatternSet.threads"))
-      .def("count", &set_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
-           D("PatternSet.count"))
-      .def("count_per_pattern", &set_count_per_pattern, py::arg("text"), py::kw_only(),
-           py::arg("return_stats") = false, D("PatternSet.count_per_pattern"))
-      .def("find_all", &set_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
-           py::arg("return_stats") = false, D("PatternSet.find_all"))
-      .def("find_all_file", &set_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
-           py::kw_only(), py::arg("return_stats") = false, D("PatternSet.find_all_file"))
-      .def("count_file", &set_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
-           D("PatternSet.count_file"));
+  auto set_class =
+      py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
+          .def(py::init(&make_pattern_set), py::arg("patterns"), py::kw_only(), py::arg("flags") = py::none(),
+               py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+               py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u)
+          .def("__len__", &PatternSet::size, D("PatternSet.__len__"))
+          .def_property_readonly("stats", &PatternSet::stats, D("PatternSet.stats"))
+          .def_property_readonly(
+              "algorithm", [](const PatternSet& s) { return s.options().algorithm; },
+              D("PatternSet.algorithm"))
+          .def_property_readonly(
+              "backend",
+              [](const PatternSet& s) { return std::string(strmatch::to_string(s.options().backend)); },
+              D("PatternSet.backend"))
+          .def_property_readonly(
+              "threads", [](const PatternSet& s) { return s.options().threads; }, D("PatternSet.threads"))
+          .def("count", &set_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
+               D("PatternSet.count"))
+          .def("count_per_pattern", &set_count_per_pattern, py::arg("text"), py::kw_only(),
+               py::arg("return_stats") = false, D("PatternSet.count_per_pattern"))
+          .def("find_all", &set_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+               py::arg("return_stats") = false, D("PatternSet.find_all"))
+          .def("find_all_file", &set_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+               py::kw_only(), py::arg("return_stats") = false, D("PatternSet.find_all_file"))
+          .def("count_file", &set_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
+               D("PatternSet.count_file"));
+
+  FastCount<PatternSet, &set_count>::install(set_class, "count");
 
   // -- ApproxSearcher
-  py::class_<ApproxSearcher>(m, "ApproxSearcher", D("ApproxSearcher"))
-      .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors"),
-           py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
-           py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
-           py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u)
-      .def("__len__", &ApproxSearcher::size, D("ApproxSearcher.__len__"))
-      .def_property_readonly(
-          "patterns",
-          [](const ApproxSearcher& s) {
-            py::list out;
-            for (std::size_t i = 0; i < s.size(); ++i) out.append(py::bytes(std::string(s.pattern(i))));
-            return out;
-          },
-          D("ApproxSearcher.patterns"))
-      .def_property_readonly(
-          "max_errors", [](const ApproxSearcher& s) { return s.options().max_errors; },
-          D("ApproxSearcher.max_errors"))
-      .def_property_readonly(
-          "metric",
-          [](const ApproxSearcher& s) { return std::string(strmatch::to_string(s.options().metric)); },
-          D("ApproxSearcher.metric"))
-      .def_property_readonly(
-          "algorithm", [](const ApproxSearcher& s) { return s.options().algorithm; },
-          D("ApproxSearcher.algorithm"))
-      .def_property_readonly("cpu_algorithm", &ApproxSearcher::cpu_algorithm,
-                             D("ApproxSearcher.cpu_algorithm"))
-      .def_property_readonly("gpu_algorithm", &ApproxSearcher::gpu_algorithm,
-                             D("ApproxSearcher.gpu_algorithm"))
-      .def("find_all", &approx_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
-           py::arg("return_stats") = false, D("ApproxSearcher.find_all"))
-      .def(
-          "count",
-          [](const ApproxSearcher& s, py::handle text, bool rs) {
-            return approx_counter(text, rs, [&](std::string_view t) { return s.count(t); });
-          },
-          py::arg("text"), py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.count"))
-      .def("find_ends", &approx_find_ends, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
-           py::arg("return_stats") = false, D("ApproxSearcher.find_ends"))
-      .def(
-          "count_ends",
-          [](const ApproxSearcher& s, py::handle text, bool rs) {
-            return approx_counter(text, rs, [&](std::string_view t) { return s.count_ends(t); });
-          },
-          py::arg("text"), py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.count_ends"))
-      .def("best", &approx_best, py::arg("text"), py::kw_only(), py::arg("ends") = false,
-           py::arg("return_stats") = false, D("ApproxSearcher.best"))
-      .def("find_all_file", &approx_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
-           py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.find_all_file"))
-      .def("count_file", &approx_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
-           D("ApproxSearcher.count_file"));
+  auto approx_class =
+      py::class_<ApproxSearcher>(m, "ApproxSearcher", D("ApproxSearcher"))
+          .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors"),
+               py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+               py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
+               py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u)
+          .def("__len__", &ApproxSearcher::size, D("ApproxSearcher.__len__"))
+          .def_property_readonly(
+              "patterns",
+              [](const ApproxSearcher& s) {
+                py::list out;
+                for (std::size_t i = 0; i < s.size(); ++i) out.append(py::bytes(std::string(s.pattern(i))));
+                return out;
+              },
+              D("ApproxSearcher.patterns"))
+          .def_property_readonly(
+              "max_errors", [](const ApproxSearcher& s) { return s.options().max_errors; },
+              D("ApproxSearcher.max_errors"))
+          .def_property_readonly(
+              "metric",
+              [](const ApproxSearcher& s) { return std::string(strmatch::to_string(s.options().metric)); },
+              D("ApproxSearcher.metric"))
+          .def_property_readonly(
+              "algorithm", [](const ApproxSearcher& s) { return s.options().algorithm; },
+              D("ApproxSearcher.algorithm"))
+          .def_property_readonly("cpu_algorithm", &ApproxSearcher::cpu_algorithm,
+                                 D("ApproxSearcher.cpu_algorithm"))
+          .def_property_readonly("gpu_algorithm", &ApproxSearcher::gpu_algorithm,
+                                 D("ApproxSearcher.gpu_algorithm"))
+          .def("find_all", &approx_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
+               py::arg("return_stats") = false, D("ApproxSearcher.find_all"))
+          .def("count", &approx_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
+               D("ApproxSearcher.count"))
+          .def("find_ends", &approx_find_ends, py::arg("text"), py::arg("callback") = py::none(),
+               py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.find_ends"))
+          .def("count_ends", &approx_count_ends, py::arg("text"), py::kw_only(),
+               py::arg("return_stats") = false, D("ApproxSearcher.count_ends"))
+          .def("best", &approx_best, py::arg("text"), py::kw_only(), py::arg("ends") = false,
+               py::arg("return_stats") = false, D("ApproxSearcher.best"))
+          .def("find_all_file", &approx_find_all_file, py::arg("path"), py::arg("callback") = py::none(),
+               py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.find_all_file"))
+          .def("count_file", &approx_count_file, py::arg("path"), py::kw_only(),
+               py::arg("return_stats") = false, D("ApproxSearcher.count_file"));
 
   m.def(
       "align",
@@ -1021,6 +1189,9 @@ PYBIND11_MODULE(_strmatch, m) {
       },
       py::arg("pattern"), py::arg("text"), py::kw_only(), py::arg("mode") = "infix", py::arg("cigar") = false,
       D("align"));
+
+  FastCount<ApproxSearcher, &approx_count>::install(approx_class, "count");
+  FastCount<ApproxSearcher, &approx_count_ends>::install(approx_class, "count_ends");
 
   // -- common substrings
   m.def("longest_common_substring", &longest_common, py::arg("a"), py::arg("b"), py::kw_only(),

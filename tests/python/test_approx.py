@@ -166,3 +166,16 @@ def test_approx_callback_finditer_files(tmp_path):
         a.find_all(text, boom)
     with pytest.raises(ZeroDivisionError):
         a.find_ends(text, boom)
+
+
+def test_dense_ends_past_one_mebibyte():
+    # find_ends past 1 MiB of results (python/module.cpp, ResultArray) against the Sellers column.
+    r = rng("approx-dense")
+    text = random_bytes(r, 200_000, 4)
+    pattern = random_bytes(r, 6, 4)
+    s = strmatch.ApproxSearcher([pattern], max_errors=3, backend=BACKEND)
+    column = sellers_column(pattern, text)
+    want = [(e, d, 0) for e, d in enumerate(column) if e >= 1 and d <= 3]
+    got = s.find_ends(text)
+    assert len(got) * got.dtype.itemsize > 1 << 20
+    assert got.tolist() == want, rerun_hint()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import mmap
 import os
 import pathlib
@@ -311,3 +312,40 @@ def test_properties_and_docs():
     info = strmatch.build_info()
     assert set(info) == {"version", "cuda_compiled", "simd_level"}
     assert (pathlib.Path(strmatch.__file__).parent / "py.typed").exists()
+
+
+def test_count_call_forms():
+    """count(text) has a fast path for one positional argument; every other form is parsed by the
+    general binding. Both give the same counts and the same errors."""
+    text = b"xabcabcab" * 7
+    searchers = [
+        (strmatch.ExactSearcher(b"abc", backend=BACKEND), "count", 14),
+        (strmatch.PatternSet([b"abc", b"ab"], backend=BACKEND), "count", 14 + 21),
+        (strmatch.ApproxSearcher([b"abd"], max_errors=1, backend=BACKEND), "count", 21),
+        (strmatch.ApproxSearcher([b"abd"], max_errors=1, backend=BACKEND), "count_ends", None),
+    ]
+    for s, name, want in searchers:
+        method = getattr(s, name)
+        n = method(text)
+        if want is not None:
+            assert n == want, name
+        assert method(text=text) == n
+        assert method(text, return_stats=False) == n
+        got, stats = method(text, return_stats=True)
+        assert got == n and stats.bytes == len(text)
+        assert getattr(type(s), name)(s, text) == n  # unbound
+        assert method(memoryview(text)) == n and method(text.decode()) == n
+        with pytest.raises(TypeError):
+            method()
+        with pytest.raises(TypeError):
+            method(text, text)
+        with pytest.raises(TypeError):
+            method(text, no_such_keyword=1)
+        with pytest.raises(TypeError):
+            getattr(type(s), name)(42, text)  # not an instance of the class
+        with pytest.raises(TypeError, match="bytes-like"):
+            method(7)
+        with pytest.raises(UnicodeEncodeError):
+            method("\ud800")  # a lone surrogate has no UTF-8 form
+        assert "return_stats" in str(inspect.signature(getattr(type(s), name)))
+        assert getattr(type(s), name).__doc__

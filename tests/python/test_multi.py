@@ -155,3 +155,22 @@ def test_pandas_style_column_scan():
     assert hits == [0, 1, 3, 0]
     total = sum((ps.count_per_pattern(rec) for rec in records), np.zeros(3, np.uint64))
     assert total.tolist() == [2, 1, 1]
+
+
+def test_dense_results_past_one_mebibyte(tmp_path):
+    # Results past 1 MiB are collected in a growing mapping (python/module.cpp, ResultArray): a
+    # dense set whose matches fill several growth steps, checked against the find loops, for
+    # find_all, find_all_file and the chunk sizes that cut the results into many batches.
+    r = rng("multi-dense")
+    text = random_bytes(r, 400_000, 4)
+    patterns = sorted({random_bytes(r, m, 4) for m in (1, 2, 2, 2, 3, 3, 5)})
+    want = set_matches(text, patterns, list(range(len(patterns))), [False] * len(patterns))
+    assert len(want) * strmatch.MATCH_DTYPE.itemsize > 3 << 20  # several mapping sizes
+    for chunk in (0, 4096):
+        ps = strmatch.PatternSet(patterns, backend=BACKEND, chunk_bytes=chunk)
+        got = ps.find_all(text)
+        assert as_tuples(got) == want, rerun_hint()
+        del got  # the mapping is released with the array
+    path = tmp_path / "dense"
+    path.write_bytes(text)
+    assert as_tuples(strmatch.PatternSet(patterns, backend=BACKEND).find_all_file(path)) == want
