@@ -370,6 +370,11 @@ class RunBase {
 /// the library's threads), smaller ones by one worker each.
 constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
 
+/// Threads that list directories ahead of the parallel walk (io::walk_directory's listers): one
+/// per 4 workers, at most 4, none below 4 workers (docs/cli.md, "Reading"; STRMATCH_WALK_LISTERS
+/// overrides).
+inline unsigned walk_listers(unsigned workers) { return workers >= 4 ? std::min(workers / 4, 4u) : 0; }
+
 inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   struct Item {
     std::string path;
@@ -423,7 +428,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
           return batch.size() < kBatch || hand_over();
         },
         [&](const std::string& p, const std::string& reason) { batch.emplace_back(p, p + ": " + reason); },
-        filter.empty() ? nullptr : &filter);
+        filter.empty() ? nullptr : &filter, walk_listers(walk_workers));
     hand_over();
     std::lock_guard lock(mutex);
     walk_done = true;

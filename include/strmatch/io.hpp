@@ -258,8 +258,11 @@ class PathFilter {
 /// function then returns false, else true.
 /// With a `filter`, files and directories it skips (PathFilter::skip_file / skip_dir of their base
 /// names) are not visited.
+/// `listers` > 0: that many threads list directories (opendir, readdir, sort) ahead of the walk,
+/// depth first, at most 65,536 listed entries ahead of it; the calls, their order and their thread
+/// (the caller's) are those of the walk without them. Memory: the listings ahead, O(65,536 names).
 bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter = nullptr);
+                    const PathFilter* filter = nullptr, unsigned listers = 0);
 
 }  // namespace strmatch::io

@@ -34,6 +34,9 @@ constexpr Variable kVariables[] = {
      "16777216", "smallest host-memory text that a pattern set's auto scans on the GPU"},
     {"STRMATCH_CUDA_MULTI_SLOTS", Scope::library, Kind::unsigned_integer, 2, 16, "2..16",
      "2 (positions), 4 (counting)", "staging slots of a pattern set's host-to-GPU stream"},
+    {"STRMATCH_WALK_LISTERS", Scope::library, Kind::unsigned_integer, 0, 64, "0..64",
+     "the caller's (strmatch -r: workers / 4, at most 4, 0 below 4 workers)",
+     "threads listing directories ahead of a recursive walk (0: the walking thread lists)"},
     // --- the library: pattern-set tuning (experiments and tests)
     {"STRMATCH_AC_DENSE_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes", "33554432",
      "Aho-Corasick: budget of the dense transition table near the root"},

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -150,6 +152,101 @@ TEST(Io, PopulatedMappingsHoldTheFile) {
   EXPECT_EQ(io::parse_read_method("mmap-workers"), io::ReadMethod::mmap_workers);
   EXPECT_EQ(io::to_string(io::ReadMethod::pread), "pread");
   EXPECT_THROW((void)io::parse_read_method("async"), strmatch::InvalidArgument);
+}
+
+namespace walk_reference {
+// The walk's order from std::filesystem: depth first, each directory's entries in byte order of
+// their names, regular files only, links not followed, directories the filter skips left out.
+void collect(const std::filesystem::path& dir, const io::PathFilter* filter, std::vector<std::string>& out) {
+  std::vector<std::filesystem::directory_entry> entries(std::filesystem::directory_iterator(dir), {});
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.path().filename().string() < b.path().filename().string();
+  });
+  for (const auto& e : entries) {
+    const std::string name = e.path().filename().string();
+    const auto st = e.symlink_status();
+    if (std::filesystem::is_regular_file(st)) {
+      if (filter == nullptr || !filter->skip_file(name, false)) out.push_back(e.path().string());
+    } else if (std::filesystem::is_directory(st)) {
+      if (filter == nullptr || !filter->skip_dir(name, false)) collect(e.path(), filter, out);
+    }
+  }
+}
+}  // namespace walk_reference
+
+TEST(Io, WalkWithListersAheadMatchesTheReferenceOnRandomTrees) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 171);
+  for (int round = 0; round < 4; ++round) {
+    TempDir dir;
+    const std::string root = dir.file("t");
+    std::filesystem::create_directories(root);
+    // A random tree: up to 4 levels, directories of 0..30 entries, names sharing prefixes.
+    std::vector<std::pair<std::string, int>> todo{{root, 0}};
+    const char* stems[] = {"a", "ab", "b", "x.c", "x.h", "Makefile", "z"};
+    while (!todo.empty()) {
+      auto [d, depth] = todo.back();
+      todo.pop_back();
+      const int n = static_cast<int>(rng() % 31);
+      for (int i = 0; i < n; ++i) {
+        const std::string name = std::string(stems[rng() % 7]) + std::to_string(rng() % 50);
+        const std::string path = d + "/" + name;
+        if (std::filesystem::exists(std::filesystem::symlink_status(path))) continue;
+        const unsigned kind = static_cast<unsigned>(rng() % 10);
+        if (kind < 2 && depth < 4) {
+          std::filesystem::create_directory(path);
+          todo.emplace_back(path, depth + 1);
+        } else if (kind == 2) {
+          std::filesystem::create_symlink(root, path);  // never followed
+        } else {
+          strmatch::test::write_file(path, "");
+        }
+      }
+    }
+    io::PathFilter exclude;
+    exclude.add_dir_glob("ab*");
+    exclude.add_file_glob(false, "*.h*");
+    const std::vector<const io::PathFilter*> filters{nullptr, &exclude};
+    for (const io::PathFilter* filter : filters) {
+      std::vector<std::string> want;
+      walk_reference::collect(root, filter, want);
+      for (unsigned listers : {0u, 1u, 3u, 8u}) {
+        std::vector<std::string> files, errors;
+        const bool complete = io::walk_directory(
+            root,
+            [&](const std::string& p) {
+              files.push_back(p);
+              return true;
+            },
+            [&](const std::string& p, const std::string& why) { errors.push_back(p + ": " + why); }, filter,
+            listers);
+        ASSERT_TRUE(complete);
+        ASSERT_EQ(files, want) << "round " << round << " listers " << listers << "; "
+                               << strmatch::test::rerun_hint();
+        ASSERT_TRUE(errors.empty());
+        // Stopping at a random file: the same prefix, false returned, the listers joined.
+        if (want.empty()) continue;
+        const std::size_t stop_at = rng() % want.size();
+        files.clear();
+        EXPECT_FALSE(io::walk_directory(
+            root,
+            [&](const std::string& p) {
+              files.push_back(p);
+              return files.size() <= stop_at;
+            },
+            [](const std::string&, const std::string&) {}, filter, listers));
+        EXPECT_EQ(files, std::vector<std::string>(want.begin(), want.begin() + stop_at + 1));
+      }
+    }
+  }
+}
+
+TEST(Io, WalkWithListersReportsAMissingDirectory) {
+  TempDir dir;
+  std::vector<std::string> errors;
+  EXPECT_TRUE(io::walk_directory(
+      dir.file("missing"), [](const std::string&) { return true; },
+      [&](const std::string& p, const std::string& why) { errors.push_back(p + ": " + why); }, nullptr, 4));
+  EXPECT_EQ(errors, std::vector<std::string>{dir.file("missing") + ": No such file or directory"});
 }
 
 TEST(Io, WalkListsRegularFilesInNameOrderWithoutFollowingLinks) {

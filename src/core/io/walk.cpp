@@ -1,5 +1,6 @@
-// Input layer: the directory walk of recursive search (opendir/readdir, sorted, no symlinks) and
-// grep's --include/--exclude/--exclude-dir filter.
+// Input layer: the directory walk of recursive search (opendir/readdir, sorted, no symlinks; the
+// listing optionally done ahead by lister threads) and grep's --include/--exclude/--exclude-dir
+// filter.
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -7,10 +8,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
+#include "core/env.hpp"
 #include "strmatch/io.hpp"
 
 namespace strmatch::io {
@@ -75,24 +84,33 @@ bool PathFilter::skip_dir(const std::string& name, bool command_line) const {
   return false;
 }
 
-bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
-                    const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter) {
+namespace {
+
+struct Entry {
+  std::string name;
+  unsigned char type;  // DT_REG, DT_DIR, or another kind (skipped)
+};
+
+/// One directory's listing: the errors met, (path, reason) in the order the walk reports them,
+/// and its entries sorted by name.
+struct Listing {
+  std::vector<std::pair<std::string, std::string>> errors;
+  std::vector<Entry> entries;
+};
+
+Listing list_directory(const std::string& dir) {
+  Listing out;
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) {
-    on_error(dir, std::strerror(errno));
-    return true;
+    out.errors.emplace_back(dir, std::strerror(errno));
+    return out;
   }
-  struct Entry {
-    std::string name;
-    unsigned char type;
-  };
-  std::vector<Entry> entries;
+  std::vector<Entry>& entries = out.entries;
   while (true) {
     errno = 0;
     const dirent* e = ::readdir(d);
     if (e == nullptr) {
-      if (errno != 0) on_error(dir, std::strerror(errno));
+      if (errno != 0) out.errors.emplace_back(dir, std::strerror(errno));
       break;
     }
     if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
@@ -104,26 +122,173 @@ bool walk_directory(const std::string& dir, const std::function<bool(const std::
     if (e.type != DT_UNKNOWN) continue;
     struct stat st {};
     if (::fstatat(dfd, e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      on_error(join_path(dir, e.name), std::strerror(errno));
-      e.type = DT_SOCK;  // reported; skipped below like any non-regular entry
+      out.errors.emplace_back(join_path(dir, e.name), std::strerror(errno));
+      e.type = DT_SOCK;  // reported; skipped like any non-regular entry
       continue;
     }
     e.type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
   }
   ::closedir(d);
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
-  for (const auto& e : entries) {
-    const std::string path = join_path(dir, e.name);
+  return out;
+}
+
+/// A directory of the walk: listed once (by the walking thread or a lister), visited once.
+struct Node {
+  enum class State { queued, running, done };
+  explicit Node(std::string p) : path(std::move(p)) {}
+  std::string path;
+  State state = State::queued;
+  Listing listing;
+  std::vector<std::shared_ptr<Node>> children;  // its subdirectories the filter keeps, in name order
+  std::exception_ptr failure;                   // of a lister (rethrown by the walker)
+};
+
+/// Lists node and makes its children's nodes (not listed yet).
+void expand(Node& node, const PathFilter* filter) {
+  node.listing = list_directory(node.path);
+  for (const Entry& e : node.listing.entries)
+    if (e.type == DT_DIR && (filter == nullptr || !filter->skip_dir(e.name, false)))
+      node.children.push_back(std::make_shared<Node>(join_path(node.path, e.name)));
+}
+
+/// Lister threads that list directories ahead of the walk. Listed nodes push their children on a
+/// stack, the first child on top, so the listers go depth first, in the walk's order; the walker
+/// lists a node itself when no lister has taken it yet, and waits for one a lister is listing.
+/// At most kMaxAhead entries are listed and not yet visited: the listers wait past that.
+class ListAhead {
+ public:
+  static constexpr std::uint64_t kMaxAhead = std::uint64_t{1} << 16;
+
+  ListAhead(unsigned listers, const PathFilter* filter) : filter_(filter) {
+    threads_.reserve(listers);
+    for (unsigned i = 0; i < listers; ++i) threads_.emplace_back([this] { lister(); });
+  }
+  ~ListAhead() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    work_cv_.notify_all();
+    threads_.clear();  // joins
+  }
+  ListAhead(const ListAhead&) = delete;
+  ListAhead& operator=(const ListAhead&) = delete;
+
+  /// Returns once node is listed (listing it on this thread when nobody has started it).
+  void ready(const std::shared_ptr<Node>& node) {
+    std::unique_lock lock(mutex_);
+    if (node->state == Node::State::queued) {
+      node->state = Node::State::running;
+      lock.unlock();
+      run(*node);
+      lock.lock();
+    } else if (node->state == Node::State::running) {
+      walker_waits_ = true;
+      done_cv_.wait(lock, [&] { return node->state == Node::State::done; });
+      walker_waits_ = false;
+    }
+    if (node->failure) std::rethrow_exception(node->failure);
+  }
+  /// The walker has visited node's entries: they no longer count as ahead.
+  void visited(const Node& node) {
+    bool room = false;
+    {
+      std::lock_guard lock(mutex_);
+      const bool full = ahead_ >= kMaxAhead;
+      ahead_ -= std::min<std::uint64_t>(ahead_, node.listing.entries.size());
+      room = full && ahead_ < kMaxAhead;
+    }
+    if (room) work_cv_.notify_all();  // the listers waited for it
+  }
+
+ private:
+  // Lists node (state running, set by the caller), pushes its children, marks it done.
+  void run(Node& node) {
+    try {
+      expand(node, filter_);
+    } catch (...) {
+      node.failure = std::current_exception();
+    }
+    bool wake_walker = false;
+    {
+      std::lock_guard lock(mutex_);
+      ahead_ += node.listing.entries.size();
+      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack_.push_back(*it);
+      node.state = Node::State::done;
+      wake_walker = walker_waits_;
+    }
+    if (wake_walker) done_cv_.notify_all();
+    if (!node.children.empty()) work_cv_.notify_all();
+  }
+  void lister() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      work_cv_.wait(lock, [&] { return stop_ || (!stack_.empty() && ahead_ < kMaxAhead); });
+      if (stop_) return;
+      std::shared_ptr<Node> node = std::move(stack_.back());
+      stack_.pop_back();
+      if (node->state != Node::State::queued) continue;  // the walker took it
+      node->state = Node::State::running;
+      lock.unlock();
+      run(*node);
+      lock.lock();
+    }
+  }
+
+  const PathFilter* filter_;
+  std::mutex mutex_;
+  std::condition_variable work_cv_, done_cv_;
+  std::vector<std::shared_ptr<Node>> stack_;
+  std::uint64_t ahead_ = 0;
+  bool stop_ = false;
+  bool walker_waits_ = false;
+  std::vector<std::jthread> threads_;
+};
+
+bool visit(const std::shared_ptr<Node>& node, ListAhead* ahead,
+           const std::function<bool(const std::string& path)>& on_file,
+           const std::function<void(const std::string& path, const std::string& reason)>& on_error,
+           const PathFilter* filter) {
+  if (ahead != nullptr)
+    ahead->ready(node);
+  else
+    expand(*node, filter);
+  for (const auto& [path, reason] : node->listing.errors) on_error(path, reason);
+  std::size_t next_child = 0;
+  bool go_on = true;
+  for (const Entry& e : node->listing.entries) {
     if (e.type == DT_REG) {
       if (filter != nullptr && filter->skip_file(e.name, false)) continue;
-      if (!on_file(path)) return false;
+      if (!on_file(join_path(node->path, e.name))) {
+        go_on = false;
+        break;
+      }
     } else if (e.type == DT_DIR) {
       if (filter != nullptr && filter->skip_dir(e.name, false)) continue;
-      if (!walk_directory(path, on_file, on_error, filter)) return false;
+      std::shared_ptr<Node> child = std::move(node->children[next_child++]);
+      if (!visit(child, ahead, on_file, on_error, filter)) {
+        go_on = false;
+        break;
+      }
     }
     // Symbolic links, FIFOs, sockets, devices: skipped.
   }
-  return true;
+  if (ahead != nullptr) ahead->visited(*node);
+  return go_on;
+}
+
+}  // namespace
+
+bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
+                    const std::function<void(const std::string& path, const std::string& reason)>& on_error,
+                    const PathFilter* filter, unsigned listers) {
+  // STRMATCH_WALK_LISTERS=N overrides the caller's choice (measurements, tests).
+  if (const auto forced = detail::env::unsigned_value("STRMATCH_WALK_LISTERS"))
+    listers = static_cast<unsigned>(std::min<std::uint64_t>(*forced, 64));
+  std::optional<ListAhead> ahead;
+  if (listers > 0) ahead.emplace(listers, filter);
+  return visit(std::make_shared<Node>(dir), ahead ? &*ahead : nullptr, on_file, on_error, filter);
 }
 
 }  // namespace strmatch::io
