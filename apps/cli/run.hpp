@@ -18,6 +18,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -393,7 +394,9 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   const std::uint64_t window = 64ull * walk_workers;  // files in flight: every worker busy
   std::mutex mutex;
   std::condition_variable work_cv, room_cv;
-  std::deque<Item> items;  // items[i - delivered] is item i
+  // items[i - delivered] is item i. Items are made and destroyed outside the lock (their strings
+  // and buffers are allocations); only the pointers move under it.
+  std::deque<std::unique_ptr<Item>> items;
   std::uint64_t produced = 0, taken = 0, delivered = 0;
   bool walk_done = false, stop = false, walker_waits = false;
 
@@ -402,21 +405,27 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   };
   // The walker's batch: (path, error of the walk).
   std::vector<std::pair<std::string, std::optional<std::string>>> batch;
+  std::vector<std::unique_ptr<Item>> fresh;
   auto hand_over = [&] {
-    std::unique_lock lock(mutex);
+    fresh.clear();
     for (auto& [path, walk_error] : batch) {
+      auto item = std::make_unique<Item>();
+      item->name = display(path);
+      item->path = std::move(path);
+      item->error = std::move(walk_error);
+      item->ready = item->error.has_value();
+      fresh.push_back(std::move(item));
+    }
+    batch.clear();
+    std::unique_lock lock(mutex);
+    for (auto& item : fresh) {
       walker_waits = true;
       room_cv.wait(lock, [&] { return stop || produced - delivered < window; });
       walker_waits = false;
       if (stop) return false;
-      Item& item = items.emplace_back();
-      item.name = display(path);
-      item.path = std::move(path);
-      item.error = std::move(walk_error);
-      item.ready = item.error.has_value();
+      items.push_back(std::move(item));
       ++produced;
     }
-    batch.clear();
     work_cv.notify_all();
     return true;
   };
@@ -441,43 +450,56 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   auto print_ready = [&](std::unique_lock<std::mutex>& lock) {
     printing = true;
     std::vector<Item*> ready;
-    while (!stop && !items.empty() && items.front().ready) {
-      ready.clear();
-      for (std::size_t i = 0; i < items.size() && items[i].ready; ++i) ready.push_back(&items[i]);
-      lock.unlock();
-      const bool on_worker = Progress::on_worker();
-      Progress::on_worker() = false;
-      try {
-        for (Item* item : ready) {
-          if (stop_all) break;
-          if (item->error) {
-            error(*item->error);
-            continue;
+    std::vector<std::unique_ptr<Item>> printed;  // destroyed with the lock released
+    while (true) {
+      while (!stop && !items.empty() && items.front()->ready) {
+        ready.clear();
+        for (std::size_t i = 0; i < items.size() && items[i]->ready; ++i) ready.push_back(items[i].get());
+        lock.unlock();
+        printed.clear();
+        const bool on_worker = Progress::on_worker();
+        Progress::on_worker() = false;
+        try {
+          for (Item* item : ready) {
+            if (stop_all) break;
+            if (item->error) {
+              error(*item->error);
+              continue;
+            }
+            out.put(item->file.out.take());
+            for (const auto& e : item->file.errors) error(e);
+            note(item->file.note);
+            if (item->deferred) {
+              search_input(*item->deferred, item->name);  // with every thread of the library
+            } else {
+              progress.start_file(item->name, item->size);
+              progress.update(item->size);
+              input_done(item->file.results);
+            }
+            if (stdout_is_terminal) out.flush();
           }
-          out.put(item->file.out.take());
-          for (const auto& e : item->file.errors) error(e);
-          note(item->file.note);
-          if (item->deferred) {
-            search_input(*item->deferred, item->name);  // with every thread of the library
-          } else {
-            progress.start_file(item->name, item->size);
-            progress.update(item->size);
-            input_done(item->file.results);
-          }
-          if (stdout_is_terminal) out.flush();
+        } catch (...) {
+          lock.lock();
+          if (!failure) failure = std::current_exception();
+          stop = true;
+          break;
         }
-      } catch (...) {
+        Progress::on_worker() = on_worker;
         lock.lock();
-        if (!failure) failure = std::current_exception();
-        stop = true;
-        break;
+        for (std::size_t i = 0; i < ready.size(); ++i) {
+          printed.push_back(std::move(items.front()));
+          items.pop_front();
+        }
+        delivered += ready.size();
+        if (walker_waits && produced - delivered <= window / 2) room_cv.notify_one();
+        if (stop_all) stop = true;
       }
-      Progress::on_worker() = on_worker;
+      if (printed.empty()) break;
+      // The printed items go with the lock released; then the front is checked again (a worker that
+      // readied it meanwhile saw `printing` and left it to this loop).
+      lock.unlock();
+      printed.clear();
       lock.lock();
-      for (std::size_t i = 0; i < ready.size(); ++i) items.pop_front();
-      delivered += ready.size();
-      if (walker_waits && produced - delivered <= window / 2) room_cv.notify_one();
-      if (stop_all) stop = true;
     }
     printing = false;
     if (stop) {
@@ -494,13 +516,13 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
     while (true) {
       if (!done.empty()) {
         for (Item* d : done) d->ready = true;
-        if (!printing && done.front() == &items.front()) print_ready(lock);
+        if (!printing && done.front() == items.front().get()) print_ready(lock);
         done.clear();
       }
       work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
       if (stop || taken >= produced) return;
       const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / walk_workers, 1, 8);
-      for (std::uint64_t k = 0; k < run; ++k) done.push_back(&items[taken + k - delivered]);
+      for (std::uint64_t k = 0; k < run; ++k) done.push_back(items[taken + k - delivered].get());
       taken += run;
       lock.unlock();
       for (Item* item : done) {
