@@ -74,12 +74,16 @@ void launch_myers_words(dim3 grid, std::size_t shared, cudaStream_t stream, cons
                         const ax::Output& out) {
   static bool configured = false;  // the shared-memory opt-in, once per instantiation
   if (!configured) {
-    STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(ax::myers_kernel<Word, W>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(256 * W * sizeof(Word))));
+    for (const void* kernel : {reinterpret_cast<const void*>(ax::myers_kernel<Word, W, false>),
+                               reinterpret_cast<const void*>(ax::myers_kernel<Word, W, true>)})
+      STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(256 * W * sizeof(Word))));
     configured = true;
   }
-  ax::myers_kernel<Word, W><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, out);
+  if (r.separator >= 0)
+    ax::myers_kernel<Word, W, true><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, out);
+  else
+    ax::myers_kernel<Word, W, false><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, out);
   STRMATCH_CUDA_CHECK(cudaGetLastError());
 }
 

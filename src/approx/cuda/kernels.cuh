@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace strmatch::detail::cuda::approx {
 
@@ -143,7 +144,8 @@ __device__ __forceinline__ int myers_word(Word& pv, Word& mv, Word eq, int hin, 
 /// (blockIdx.y indexes pats[pat_base + blockIdx.y]), one text segment of r.seg owned ends per thread.
 /// Preconditions: blockDim.x == kThreads; dynamic shared memory 256 * W * sizeof(Word) (the match
 /// masks, built here from the pattern bytes); r.overlap >= m + k - 1 (ends) or 2m - 2 (minima).
-template <typename Word, int W>
+/// kSeparator: r.separator >= 0 (without one, a column tests no byte for it).
+template <typename Word, int W, bool kSeparator>
 __global__ void __launch_bounds__(kThreads)
     myers_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats, std::uint32_t pat_base,
                  Output out) {
@@ -181,16 +183,22 @@ __global__ void __launch_bounds__(kThreads)
       mv[w] = 0;
     }
     std::uint32_t score = m;
-    // One column: text byte c ends at e.
-    auto step = [&](unsigned c, std::uint64_t e) {
-      if (static_cast<int>(c) == sep) {  // the DP restarts: this column is column 0 again
+    // One column: text byte c ends at e. Out: 0 the overlap before the owned ends (no output),
+    // 1 counting, 2 minima or records (a compile-time constant: each loop below is compiled for
+    // one, so an owned column pays no test of the end or the task; counts go to `hits`, 32 bits,
+    // added to `count` once per 16 columns).
+    std::uint32_t hits = 0;
+    auto step = [&](unsigned c, std::uint64_t e, auto out_kind) {
+      if constexpr (kSeparator) {
+        if (static_cast<int>(c) == sep) {  // the DP restarts: this column is column 0 again
 #pragma unroll
-        for (int w = 0; w < W; ++w) {
-          pv[w] = ~Word(0);
-          mv[w] = 0;
+          for (int w = 0; w < W; ++w) {
+            pv[w] = ~Word(0);
+            mv[w] = 0;
+          }
+          score = m;
+          return;
         }
-        score = m;
-        return;
       }
       const Word* eq = peq + c * W;
       int h = 0;  // the free first row: no horizontal change
@@ -198,36 +206,48 @@ __global__ void __launch_bounds__(kThreads)
       for (int w = 0; w < W; ++w)  // words past the pattern's last (a class rounds W up) are skipped
         if (w < words) h = myers_word<Word>(pv[w], mv[w], eq[w], h, w == words - 1 ? last_bit : B - 1);
       score = static_cast<std::uint32_t>(static_cast<int>(score) + h);
-      if (e > a) {
-        if (task == Task::minima) {
+      constexpr int kind = decltype(out_kind)::value;
+      if constexpr (kind == 1) {
+        hits += score <= k ? 1u : 0u;
+      } else if constexpr (kind == 2) {
+        if (task == Task::minima)
           best = min(best, score);
-        } else if (score <= k) {
-          if (task == Task::count)
-            ++count;
-          else
-            emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
-        }
+        else if (score <= k)
+          emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
       }
     };
-    for (std::uint64_t pos = s; pos < b;) {
-      std::uint64_t lo, hi;
-      const unsigned first = load16(r.text, r.len, pos, &lo, &hi);
-      const std::uint64_t room = b - pos;
-      const unsigned last = room < 16 - first ? first + static_cast<unsigned>(room) : 16u;
-      if constexpr (W <= 2) {
-        if (first == 0 && last == 16) {  // a whole aligned block: constant shifts
+    // Bytes [from, to) (each ends the column after it), in aligned 16-byte loads.
+    auto scan = [&](std::uint64_t from, std::uint64_t to, auto out_kind) {
+      for (std::uint64_t pos = from; pos < to;) {
+        std::uint64_t lo, hi;
+        const unsigned first = load16(r.text, r.len, pos, &lo, &hi);
+        const std::uint64_t room = to - pos;
+        const unsigned last = room < 16 - first ? first + static_cast<unsigned>(room) : 16u;
+        hits = 0;
+        if constexpr (W <= 2) {
+          if (first == 0 && last == 16) {  // a whole aligned block: constant shifts
 #pragma unroll
-          for (unsigned j = 0; j < 16; ++j)
-            step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff), pos + j + 1);
-          pos += 16;
-          continue;
+            for (unsigned j = 0; j < 16; ++j)
+              step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff), pos + j + 1,
+                   out_kind);
+            pos += 16;
+            count += hits;
+            continue;
+          }
         }
+        for (unsigned j = first; j < last; ++j)
+          step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff),
+               pos + (j - first) + 1, out_kind);
+        pos += last - first;
+        count += hits;
       }
-      for (unsigned j = first; j < last; ++j)
-        step(static_cast<unsigned>((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0xff),
-             pos + (j - first) + 1);
-      pos += last - first;
-    }
+    };
+    // Bytes [s, a) end the overlap's columns (no end owned); bytes [a, b) end the owned ends (a, b].
+    scan(s, a, std::integral_constant<int, 0>{});
+    if (task == Task::count)
+      scan(a, b, std::integral_constant<int, 1>{});
+    else
+      scan(a, b, std::integral_constant<int, 2>{});
   }
   finish_block(out, count, best, p.id);
 }
