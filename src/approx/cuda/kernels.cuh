@@ -183,10 +183,10 @@ __global__ void __launch_bounds__(kThreads)
       mv[w] = 0;
     }
     std::uint32_t score = m;
-    // One column: text byte c ends at e. Out: 0 the overlap before the owned ends (no output),
-    // 1 counting, 2 minima or records (a compile-time constant: each loop below is compiled for
-    // one, so an owned column pays no test of the end or the task; counts go to `hits`, 32 bits,
-    // added to `count` once per 16 columns).
+    // One column: text byte c ends at e. out_kind: 0 the overlap before the owned ends (no
+    // output), 1 counting, 2 minima, 3 records (a compile-time constant: each loop below is
+    // compiled for one, so an owned column pays no test of the end or the task; counts go to
+    // `hits`, 32 bits, added to `count` once per 16 columns).
     std::uint32_t hits = 0;
     auto step = [&](unsigned c, std::uint64_t e, auto out_kind) {
       if constexpr (kSeparator) {
@@ -210,10 +210,9 @@ __global__ void __launch_bounds__(kThreads)
       if constexpr (kind == 1) {
         hits += score <= k ? 1u : 0u;
       } else if constexpr (kind == 2) {
-        if (task == Task::minima)
-          best = min(best, score);
-        else if (score <= k)
-          emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
+        best = min(best, score);
+      } else if constexpr (kind == 3) {
+        if (score <= k) emit_record(out, ((e - r.own_lo) << 32) | p.id, score);
       }
     };
     // Bytes [from, to) (each ends the column after it), in aligned 16-byte loads.
@@ -246,8 +245,10 @@ __global__ void __launch_bounds__(kThreads)
     scan(s, a, std::integral_constant<int, 0>{});
     if (task == Task::count)
       scan(a, b, std::integral_constant<int, 1>{});
-    else
+    else if (task == Task::minima)
       scan(a, b, std::integral_constant<int, 2>{});
+    else
+      scan(a, b, std::integral_constant<int, 3>{});
   }
   finish_block(out, count, best, p.id);
 }
