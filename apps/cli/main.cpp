@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "approx.hpp"
 #include "common.hpp"
 #include "help_format.hpp"
+#include "options.hpp"
 #include "search.hpp"
 #include "strmatch/exact.hpp"
 
@@ -56,8 +58,12 @@ int main(int argc, char** argv) {
   CLI::App* approx_cmd = strmatch::cli::add_approx_command(app, approx);
   strmatch::cli::CommonSubstringConfig common;
   CLI::App* common_cmd = strmatch::cli::add_common_command(app, common);
+  // grep's --NAME= (an empty value) as CLI11 reads it: --NAME and an empty argument.
+  const std::vector<std::string> args = strmatch::cli::split_empty_long_values(app, argc, argv);
+  std::vector<const char*> args_c;
+  for (const std::string& a : args) args_c.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args_c.size()), args_c.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -258,4 +258,51 @@ std::string name_list(const std::vector<std::string>& names) {
   return out.empty() ? std::string("none in this build") : out;
 }
 
+std::vector<std::string> split_empty_long_values(const CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  if (argc < 2) return out;
+  const CLI::App* sub = nullptr;
+  try {
+    sub = app.get_subcommand(argv[1]);
+  } catch (const CLI::OptionNotFound&) {
+    return out;
+  }
+  const auto takes_value = [sub](const std::string& name) {
+    const CLI::Option* o = sub->get_option_no_throw(name);
+    return o != nullptr && o->get_items_expected_max() > 0;
+  };
+  out.resize(2);
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") {  // operands only from here
+      out.insert(out.end(), argv + i, argv + argc);
+      break;
+    }
+    if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
+      const std::size_t eq = a.find('=');
+      if (eq == std::string::npos) {
+        out.push_back(a);
+        if (takes_value(a) && i + 1 < argc) out.emplace_back(argv[++i]);  // its value, whatever it looks like
+      } else if (eq + 1 == a.size() && takes_value(a.substr(0, eq))) {
+        out.push_back(a.substr(0, eq));
+        out.emplace_back();
+      } else {
+        out.push_back(a);
+      }
+      continue;
+    }
+    out.push_back(a);
+    if (a.size() > 1 && a[0] == '-') {
+      // Short options clustered (-iw, -A1): the first that takes a value takes the rest, or the
+      // next argument when it is last.
+      for (std::size_t j = 1; j < a.size(); ++j) {
+        if (!takes_value(std::string("-") + a[j])) continue;
+        if (j + 1 == a.size() && i + 1 < argc) out.emplace_back(argv[++i]);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace strmatch::cli

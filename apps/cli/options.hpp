@@ -168,4 +168,11 @@ std::string check_common_options(const CommonConfig& c);
 /// "a, b, c"; "none in this build" when `names` is empty (the algorithm lists of --help).
 std::string name_list(const std::vector<std::string>& names);
 
+/// The command line with each `--NAME=` whose value is empty (grep's `--group-separator=`: an empty
+/// separator) given as two arguments, `--NAME` and an empty one: CLI11 reads an empty `=` value as
+/// no value and takes the next argument instead. Only options of the subcommand (argv[1]) that take
+/// a value are split, and only where an option can stand: not after `--`, not as the value of the
+/// option before it (`-e --x=` keeps `--x=` as -e's pattern). argv[0] is kept.
+std::vector<std::string> split_empty_long_values(const CLI::App& app, int argc, const char* const* argv);
+
 }  // namespace strmatch::cli

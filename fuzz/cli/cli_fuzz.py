@@ -60,7 +60,7 @@ KNOWN_DEFECTS = {
 # (`--known-defects all` still tolerates them).
 RESOLVED = {"gpu-note", "approx-json-input", "w-x-elided-count", "m0-prints", "context-forms", "w-x-pattern-id",
             "z-line-numbers", "context-m-elided", "v-m-twice", "l-m0-opens",
-            "o-v-binary"}
+            "o-v-binary", "group-sep-empty-eq"}
 
 # ----------------------------------------------------------------------------------------------
 # What this binary offers (probed once).

@@ -141,6 +141,10 @@ TEST_F(GrepCompat, ContextAndGroupSeparators) {
                                              {"-C5", "x", a},
                                              {"-B1", "-A3", "-C0", "x", a},
                                              {"-C1", "--group-separator=##", "x", a},
+                                             // An empty SEP in the '=' form (CLI11 would take "x"):
+                                             {"-C1", "--group-separator=", "x", a},
+                                             {"-A0", "--group-separator=", "-n", "x", a, b},
+                                             {"-C1", "--group-separator", "", "x", a},
                                              {"-C1", "--no-group-separator", "x", a},
                                              {"-C1", "--no-group-separator", "--group-separator=@", "x", a},
                                              {"-o", "-C1", "x", a},
@@ -158,6 +162,19 @@ TEST_F(GrepCompat, ContextAndGroupSeparators) {
   for (const char* block : {"1", "3", "8"})
     same({"-C2", "-n", "x", a}, dir, std::string("block ") + block,
          {"--mmap", "never", "--test-stream-block-bytes", block});
+}
+
+TEST_F(GrepCompat, EmptyEqualsValueIsSplitOnlyWhereAnOptionStands) {
+  TempDir dir;
+  const std::string a = dir.write("a", "x\n--group-separator=\n--exclude=\ny\n");
+  // As the value of -e, after -e's cluster, and after "--", `--NAME=` stays a pattern or operand.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"-e", "--group-separator=", a},
+           {"-ie", "--exclude=", a},
+           {"-n", "-e", "y", "--", "--group-separator=", a},
+           {"-A0", "--group-separator=", "-e", "--exclude=", "-e", "x", a},
+           {"-r", "--exclude=", "--include=", "x", a}})
+    same(args, dir);
 }
 
 TEST_F(GrepCompat, NullData) {
