@@ -168,12 +168,12 @@ TEST_F(GrepCompat, EmptyEqualsValueIsSplitOnlyWhereAnOptionStands) {
   TempDir dir;
   const std::string a = dir.write("a", "x\n--group-separator=\n--exclude=\ny\n");
   // As the value of -e, after -e's cluster, and after "--", `--NAME=` stays a pattern or operand.
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"-e", "--group-separator=", a},
-           {"-ie", "--exclude=", a},
-           {"-n", "-e", "y", "--", "--group-separator=", a},
-           {"-A0", "--group-separator=", "-e", "--exclude=", "-e", "x", a},
-           {"-r", "--exclude=", "--include=", "x", a}})
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-e", "--group-separator=", a},
+                                             {"-ie", "--exclude=", a},
+                                             {"-n", "-e", "y", "--", "--group-separator=", a},
+                                             {"-A0", "--group-separator=", "-e", "--exclude=", "-e", "x", a},
+                                             {"-r", "--exclude=", "--include=", "x", a}})
     same(args, dir);
 }
 
