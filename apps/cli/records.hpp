@@ -190,6 +190,25 @@ struct SelectOptions {
 using OccurrenceFinder =
     std::function<void(std::string_view text, const std::function<bool(std::uint64_t, std::uint64_t)>& sink)>;
 
+/// Makes `twin` a CPU copy of a searcher (ExactSearcher, PatternSet, ApproxSearcher) built from
+/// (patterns, options), for an OccurrenceFinder: it searches one line at a time, from inside the
+/// sink of the main search. One line never needs the GPU, and a GPU search made from inside a GPU
+/// scan's sink would wait for the engine it is called from (core/backend.hpp, GpuScanLock). The same
+/// algorithm when the CPU has it, else auto (every algorithm finds the same occurrences). Only for
+/// Backend::cuda: with automatic the library itself runs such nested searches on the CPU, and cpu
+/// needs nothing; `twin` stays empty and the main searcher serves.
+template <typename Searcher, typename Patterns, typename Options>
+void make_cpu_line_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
+  if (options.backend != Backend::cuda) return;
+  options.backend = Backend::cpu;
+  try {
+    twin.emplace(patterns, options);
+  } catch (const InvalidArgument&) {  // a GPU-only algorithm name
+    options.algorithm = "auto";
+    twin.emplace(patterns, options);
+  }
+}
+
 /// Selects the lines of one input as grep does with -w, -x, -v, -A/-B/-C and prints them (or
 /// counts them, or stops at the first) into `out`. Feed it: for each region of whole records,
 /// begin_region(), occurrence() for each occurrence in order, end_region(); then finish().

@@ -109,9 +109,11 @@ class Run : public RunBase {
       o.case_insensitive = c.ignore_case;
       set.emplace(std::span<const std::string>(*set_patterns), o);
       longest = set->stats().longest;
+      set_options = o;
     } else {
-      searcher.emplace(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
-                                               static_cast<std::size_t>(c.chunk())});
+      exact_options =
+          ExactOptions{c.algorithm, parse_backend(c.backend), c.threads, static_cast<std::size_t>(c.chunk())};
+      searcher.emplace(c.pattern, exact_options);
       longest = c.pattern.size();
     }
     separator = c.null_data ? '\0' : '\n';
@@ -123,6 +125,9 @@ class Run : public RunBase {
                             (colors.enabled && (mode == Mode::lines || mode == Mode::only)));
     // With context, the separator before a file's first group depends on the files printed before.
     sequential_walk = select && c.context_given();
+    // The selector searches single lines from inside the main search's sink: on the CPU.
+    if (select && set) make_cpu_line_twin(line_set, std::span<const std::string>(*set_patterns), set_options);
+    if (select && searcher) make_cpu_line_twin(line_searcher, c.pattern, exact_options);
     if (select) {
       const auto holds_separator = [&](const std::string& p) {
         return p.find(separator) != std::string::npos;
@@ -241,8 +246,12 @@ class Run : public RunBase {
   }
 
   const SearchConfig& cfg;
-  std::optional<ExactSearcher> searcher;  // exact search of cfg.pattern
-  std::optional<PatternSet> set;          // or a pattern set
+  std::optional<ExactSearcher> searcher;       // exact search of cfg.pattern
+  std::optional<PatternSet> set;               // or a pattern set
+  std::optional<ExactSearcher> line_searcher;  // their CPU twins for the selector's single lines
+  std::optional<PatternSet> line_set;          // (make_cpu_line_twin), empty on the CPU backend
+  ExactOptions exact_options;
+  PatternSetOptions set_options;
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;  // longest pattern, bytes
   char separator = '\n';      // ends a line: '\n', NUL with -z
@@ -567,14 +576,16 @@ void InputSearch::make_selector() {
   OccurrenceFinder finder = [this](std::string_view text,
                                    const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     if (run_.set) {
-      (void)run_.set->find_all(text, [&](std::span<const Match> batch) {
+      const PatternSet& set = run_.line_set ? *run_.line_set : *run_.set;
+      (void)set.find_all(text, [&](std::span<const Match> batch) {
         for (const Match& mt : batch)
           if (!sink(mt.begin, mt.end)) return false;
         return true;
       });
     } else {
       const std::uint64_t m = run_.cfg.pattern.size();
-      (void)run_.searcher->find_all(text, [&](std::span<const std::uint64_t> batch) {
+      const ExactSearcher& searcher = run_.line_searcher ? *run_.line_searcher : *run_.searcher;
+      (void)searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t b : batch)
           if (!sink(b, b + m)) return false;
         return true;

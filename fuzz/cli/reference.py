@@ -444,7 +444,8 @@ def select_lines(case, name, text, lines: Lines, prefix: bytes, mode: str, match
             return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") \
                 if sel else b""
         if "ctx_flag" in opts:
-            return len(sel), context_lines(case, text, lines, sel, {}, prefix, True, word)
+            # context lines hold occurrences with -v: an elided one gives its count (docs/cli.md)
+            return len(sel), context_lines(case, text, lines, sel, matched, prefix, True, word)
         return len(sel), b"".join(_line_out(case, text, lines, li, prefix, b":", elided.get(li, 0), mlb, eol, word)
                                   for li in sel)
     if binary:
@@ -492,6 +493,9 @@ def _context_lines(case, text, lines, selected, per_line, prefix, inverted, prin
     mlb = opts.get("max_line_bytes", 4096)
     printed_any = printed_before
     # grep: after the last selected line of a -m limited run, trailing context is still printed.
+    # An elided after-context line counts its occurrences with -v (without -v it holds none), but
+    # not after the -m-th selected line: the search stopped there, as for -m without -v.
+    stopped = opts.get("m") is not None and len(selected) >= opts["m"]
     for li in selected:
         lo = max(0, li - b, last + 1)
         if printed_any and (lo > last + 1 or last < 0) and opts.get("group_sep", b"--") is not None:
@@ -505,8 +509,10 @@ def _context_lines(case, text, lines, selected, per_line, prefix, inverted, prin
         hi = min(len(lines) - 1, li + a)
         nxt = [x for x in selected if x > li]
         stop = min(hi, nxt[0] - 1) if nxt else hi
+        after_counts = inverted and not (stopped and li == selected[-1])
         for c in range(li + 1, stop + 1):
-            out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx, 0, mlb, eol, word))
+            out.append(_line_out(case, text, lines, c, prefix, names_sep_ctx,
+                                 per_line.get(c, 0) if after_counts else 0, mlb, eol, word))
             last = c
     return b"".join(out)
 

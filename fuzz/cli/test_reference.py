@@ -31,6 +31,19 @@ class Search(unittest.TestCase):
         c = case("search", [b"a"], b"a" * 5000, max_line_bytes=4096)
         self.assertEqual(ref.search(c).stdout, b"[long line elided: 5000 bytes, 5000 occurrences]\n")
 
+    def test_inverted_context_elision(self):
+        # docs/cli.md: with -v an elided context line gives its own occurrences, except the trailing
+        # context after the -m-th selected line (the search stopped there)
+        long = b"ab" + b"c" * 5000 + b"ab"
+        text = b"x\n" + long + b"\ny\n" + long + b"\n"
+        e = b"[long line elided: 5004 bytes, 2 occurrences]\n"
+        c = case("search", [b"ab"], text, v=True, A=1, ctx_flag="A")
+        self.assertEqual(ref.search(c).stdout, b"x\n" + e + b"y\n" + e)
+        c = case("search", [b"ab"], text, v=True, B=1, ctx_flag="B")
+        self.assertEqual(ref.search(c).stdout, b"x\n" + e + b"y\n")
+        c = case("search", [b"ab"], text, v=True, m=2, A=1, ctx_flag="A")
+        self.assertEqual(ref.search(c).stdout, b"x\n" + e + b"y\n[long line elided: 5004 bytes, 0 occurrences]\n")
+
     def test_m_counts_occurrences(self):
         c = case("search", [b"a"], b"aa\naa\naa\n", c=True, m=3)
         self.assertEqual(ref.search(c).stdout, b"2\n")

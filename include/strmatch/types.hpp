@@ -61,6 +61,12 @@ class InsufficientMemory : public Error {
 /// Receives begin offsets of occurrences (0-based, 64-bit, relative to the whole text or stream)
 /// in strictly increasing order, in batches of any size >= 1. Return false to stop the search:
 /// no further batch is delivered after that.
+///
+/// Every sink (OffsetSink, MatchSink, the block and approximate sinks) may search again, with any
+/// searcher. A GPU search delivers on the calling thread while it holds its GPU engine, so a search
+/// made from inside its sink that would need that same engine runs on the CPU with the automatic
+/// backend when its algorithm has a CPU path (same results), and throws InvalidArgument otherwise
+/// (Backend::cuda compiles no CPU path; GPU-only algorithms): it never waits for itself.
 using OffsetSink = std::function<bool(std::span<const std::uint64_t> offsets)>;
 
 /// One occurrence of a pattern of a set: text[begin, end) equals pattern `pattern_id`.

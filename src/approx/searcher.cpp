@@ -128,7 +128,7 @@ struct ApproxSearcher::Impl {
       *note = plan.note;
       return plan.choose(n, min);
     }
-    if (n < min) return Backend::cpu;
+    if (n < min || (!cpu.empty() && detail::nested_gpu_scan())) return Backend::cpu;
     const bool usable = gpu_usable();
     *note = probe_note;
     return usable ? Backend::cuda : Backend::cpu;
@@ -344,7 +344,7 @@ struct ApproxSearcher::Impl {
 
   PieceResult gpu_piece(const void* text, std::size_t n, std::size_t from, std::uint64_t base, bool resident,
                         bool final, Task task, detail::MatchSelector* selector, const Out& out) const {
-    std::lock_guard lock(gpu_mutex);
+    const detail::GpuScanLock lock(gpu_mutex);
     PieceResult r;
     bool stopped = false;
     if (task == Task::ends) {
@@ -542,7 +542,7 @@ struct ApproxSearcher::Impl {
     bool on_gpu = choose(n, &s.note) == Backend::cuda;
     if (on_gpu) {
       try {
-        std::lock_guard lock(gpu_mutex);
+        const detail::GpuScanLock lock(gpu_mutex);
         result.distance = engine().minima(text, n, false);
         s.backend = Backend::cuda;
         s.algorithm = std::string(gpu->name());
@@ -616,7 +616,7 @@ struct ApproxSearcher::Impl {
     if (!any) return true;
     for (const std::string& p : patterns)
       if (kk >= p.size()) return false;
-    std::lock_guard lock(gpu_mutex);
+    const detail::GpuScanLock lock(gpu_mutex);
     std::vector<ApproxEnd> kept;
     bool stopped = false;
     const ApproxEndSink filter = [&](std::span<const ApproxEnd> batch) {
@@ -798,7 +798,7 @@ std::string ApproxSearcher::cpu_algorithm() const {
 }
 std::string ApproxSearcher::gpu_algorithm() const {
   if (!impl_->gpu_usable()) return std::string();
-  std::lock_guard lock(impl_->gpu_mutex);
+  const detail::GpuScanLock lock(impl_->gpu_mutex);
   return std::string(impl_->engine().name());
 }
 

@@ -3,11 +3,37 @@
 #include "core/backend.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/cuda/device.hpp"
 #include "core/names.hpp"
 
 namespace strmatch {
+
+namespace detail {
+namespace {
+// The engine locks the calling thread holds (nesting is shallow: a sink calling another problem's
+// GPU search at most).
+thread_local std::vector<const std::mutex*> held_scan_locks;
+}  // namespace
+
+bool nested_gpu_scan() noexcept { return !held_scan_locks.empty(); }
+
+GpuScanLock::GpuScanLock(std::mutex& engine_mutex) : mutex_(engine_mutex) {
+  if (std::find(held_scan_locks.begin(), held_scan_locks.end(), &mutex_) != held_scan_locks.end())
+    throw InvalidArgument(
+        "a sink searched again with the GPU engine that is delivering to it (a nested GPU search on one "
+        "thread would wait for itself): search from another thread, or with an algorithm the CPU has");
+  mutex_.lock();
+  held_scan_locks.push_back(&mutex_);
+}
+
+GpuScanLock::~GpuScanLock() {
+  held_scan_locks.erase(std::find(held_scan_locks.begin(), held_scan_locks.end(), &mutex_));
+  mutex_.unlock();
+}
+
+}  // namespace detail
 
 std::string_view to_string(Backend backend) noexcept {
   switch (backend) {

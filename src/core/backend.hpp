@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,25 @@ inline std::string unavailable_message(std::string_view why) {
   throw BackendUnavailable(unavailable_message(why));
 }
 
+/// True while the calling thread is inside a GPU scan (in one of the sinks it delivers to, which run
+/// on the scanning thread while the engine is locked).
+bool nested_gpu_scan() noexcept;
+
+/// A GPU engine's lock for one scan, marked on the calling thread. A sink that searched again with
+/// the engine it is called from would wait for itself forever: that thread gets InvalidArgument
+/// instead, and BackendPlan::choose sends such nested searches to the CPU wherever the algorithm has
+/// one (the results are the same by contract). Other threads wait for the lock as before.
+class GpuScanLock {
+ public:
+  explicit GpuScanLock(std::mutex& engine_mutex);
+  ~GpuScanLock();
+  GpuScanLock(const GpuScanLock&) = delete;
+  GpuScanLock& operator=(const GpuScanLock&) = delete;
+
+ private:
+  std::mutex& mutex_;
+};
+
 /// What a problem compiles for (backend, algorithm name), decided once when it is compiled.
 struct BackendPlan {
   Backend backend = Backend::cpu;  ///< as requested
@@ -29,9 +49,11 @@ struct BackendPlan {
 
   /// Where a scan of `n` bytes of host memory runs: cuda when a GPU compilation exists and either
   /// the backend is cuda, the CPU lacks the algorithm, or n >= min_gpu_bytes (auto's measured
-  /// threshold for this kind of input); cpu otherwise.
+  /// threshold for this kind of input); cpu otherwise, and cpu for a search made from inside a GPU
+  /// scan's sink whenever the CPU has the algorithm (GpuScanLock), whatever the backend asked for.
   Backend choose(std::uint64_t n, std::uint64_t min_gpu_bytes) const noexcept {
     if (!gpu) return Backend::cpu;
+    if (cpu && nested_gpu_scan()) return Backend::cpu;
     if (backend == Backend::cuda || !cpu || n >= min_gpu_bytes) return Backend::cuda;
     return Backend::cpu;
   }

@@ -184,3 +184,48 @@ TEST_F(CliGpu, FileLargerThanTheSmallTextPathStreamsInChunks) {
   }
   EXPECT_EQ(search_on("cpu", {"-o", "-b", "needle", f}, dir).out, expected);
 }
+
+// The line selection (--color, -w, -x, -v, context) searches single lines from inside the main
+// search's sink. With --backend cuda that search used to wait for the GPU engine it was called from
+// (approx --color on a pipe hung); the lines now go to a CPU twin of the searcher (records.hpp,
+// make_cpu_line_twin). Outputs equal the CPU backend's; one of them is also checked literally.
+TEST_F(CliGpu, LineSelectionNeverWaitsForTheGpuItIsCalledFrom) {
+  TempDir dir;
+  const std::string text = "aaaaaaabbbbbbbabbabbbaabbb\rbbabb\naab\nab ab\nxyz\n";
+  const std::string f = dir.write("t.txt", text);
+  const std::vector<std::vector<std::string>> cases = {
+      {"search", "--color=always", "b"},
+      {"search", "-w", "ab"},
+      {"search", "-x", "ab ab"},
+      {"search", "-v", "b"},
+      {"search", "-A", "1", "--color=always", "ab"},
+      {"search", "--color=always", "-e", "b", "-e", "ab"},
+      {"search", "-w", "-e", "ab", "-e", "xyz"},
+      {"approx", "--color=always", "-A", "1", "--group-separator=", "b"},
+      {"approx", "--color=always", "-k", "1", "abb"},
+      {"approx", "-v", "-k", "1", "xyz"},
+  };
+  for (const auto& args : cases) {
+    for (const bool pipe : {false, true}) {
+      std::vector<std::string> cpu_args = args, gpu_args = args;
+      cpu_args.insert(cpu_args.begin() + 1, {"--backend", "cpu"});
+      gpu_args.insert(gpu_args.begin() + 1, {"--backend", "cuda"});
+      strmatch::test::Stdin in;
+      if (pipe) {
+        in.kind = strmatch::test::Stdin::pipe;
+        in.data = text;
+      } else {
+        cpu_args.push_back(f);
+        gpu_args.push_back(f);
+      }
+      const RunResult cpu = run_cli(cpu_args, dir, in);
+      const RunResult gpu = run_cli(gpu_args, dir, in);
+      SCOPED_TRACE(join(gpu_args) + (pipe ? " (pipe)" : ""));
+      EXPECT_EQ(gpu.status, cpu.status) << gpu.err;
+      EXPECT_EQ(gpu.out, cpu.out);
+      EXPECT_EQ(gpu.err, "");
+    }
+  }
+  const RunResult w = run_cli({"search", "--backend", "cuda", "-w", "ab", f}, dir);
+  EXPECT_EQ(w.out, "ab ab\n");
+}

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/chunker.hpp"
 #include "core/clock.hpp"
 #include "core/cpu/threads.hpp"
@@ -138,7 +139,7 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
   }
 
   Engine& e = engine();
-  std::lock_guard<std::mutex> lock(e.mu);
+  const GpuScanLock lock(e.mu);
   std::uint64_t delivered = 0;
   try {
     std::uint64_t chunk = tuning.chunk_bytes;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "core/backend.hpp"
 #include "core/bits.hpp"
 #include "core/chunker.hpp"
 #include "core/clock.hpp"
@@ -112,7 +113,7 @@ class EngineBase : public MultiEngine {
   SearchStats scan_resident(const void* device_text, std::uint64_t n, const MatchSink* sink,
                             std::uint64_t* per_pattern) const override {
     const auto start = Clock::now();
-    std::lock_guard<std::mutex> lock(mu_);
+    const GpuScanLock lock(mu_);
     SearchStats stats = base_stats(n);
     const auto* text = static_cast<const std::uint8_t*>(device_text);
     if (n == 0) return finish(stats, start);
@@ -145,7 +146,7 @@ class EngineBase : public MultiEngine {
   SearchStats scan_host(std::string_view text, const MatchSink* sink, std::uint64_t* per_pattern,
                         const StreamTuning& tuning) const override {
     const auto start = Clock::now();
-    std::lock_guard<std::mutex> lock(mu_);
+    const GpuScanLock lock(mu_);
     const std::uint64_t n = text.size();
     SearchStats stats = base_stats(n);
     if (n == 0) return finish(stats, start);
