@@ -68,7 +68,11 @@ void check_records(TextList texts, std::string_view side) {
 constexpr double kCpuDiagonalMaxCells =
     1u << 21;  // about 2 M cells (1000 x 1000: diagonal 0.09-0.18 ms, suffix-array 0.2-0.33; 4096 x
                // 4096: 1.3-2.4 vs 0.6-0.7 ms; one thread, 2-core machine)
-constexpr double kGpuDiagonalMaxCells = 1e11;  // at >= 3 TCUPS: about 30 ms
+// GPU: packed-diagonal while its cells cost less than the suffix array's fixed launches (about
+// 0.5 ms): crossovers near 5e7 cells (H200) and 1e8 (H100) between the paper's 3.3k x 3.5k pair
+// (packed-diagonal 0.26-0.39 ms, suffix array 0.54-0.88 ms, H100) and its 15k x 15.6k pair (1.1-2.1
+// vs 0.6-1.3 ms); at 150k x 150k 10.9-12.8 vs 2.0-2.8 ms (bench/results/common_substring/paper_*).
+constexpr double kGpuDiagonalMaxCells = 5e7;
 /// Backend::automatic takes the GPU from this much input (both sides) when one is usable: 8 MiB
 /// while the process has no CUDA context (creating one costs 0.12-0.13 s on the H200 host, more
 /// than the CPU suffix array takes below that), 16 KiB once it has one (H200 host, the paper's
