@@ -144,12 +144,18 @@ struct Node {
   std::exception_ptr failure;                   // of a lister (rethrown by the walker)
 };
 
-/// Lists node and makes its children's nodes (not listed yet).
+/// Lists node, keeps the entries the walk visits (regular files and directories the filter does
+/// not skip; symbolic links, FIFOs, sockets and devices are dropped) and makes its children's nodes
+/// (not listed yet), one per kept directory, in order.
 void expand(Node& node, const PathFilter* filter) {
   node.listing = list_directory(node.path);
+  std::erase_if(node.listing.entries, [filter](const Entry& e) {
+    if (e.type == DT_REG) return filter != nullptr && filter->skip_file(e.name, false);
+    if (e.type == DT_DIR) return filter != nullptr && filter->skip_dir(e.name, false);
+    return true;
+  });
   for (const Entry& e : node.listing.entries)
-    if (e.type == DT_DIR && (filter == nullptr || !filter->skip_dir(e.name, false)))
-      node.children.push_back(std::make_shared<Node>(join_path(node.path, e.name)));
+    if (e.type == DT_DIR) node.children.push_back(std::make_shared<Node>(join_path(node.path, e.name)));
 }
 
 /// Lister threads that list directories ahead of the walk. Listed nodes push their children on a
@@ -257,22 +263,19 @@ bool visit(const std::shared_ptr<Node>& node, ListAhead* ahead,
   for (const auto& [path, reason] : node->listing.errors) on_error(path, reason);
   std::size_t next_child = 0;
   bool go_on = true;
-  for (const Entry& e : node->listing.entries) {
+  for (const Entry& e : node->listing.entries) {  // regular files and directories (expand)
+    bool more = true;
     if (e.type == DT_REG) {
-      if (filter != nullptr && filter->skip_file(e.name, false)) continue;
-      if (!on_file(join_path(node->path, e.name))) {
-        go_on = false;
-        break;
-      }
-    } else if (e.type == DT_DIR) {
-      if (filter != nullptr && filter->skip_dir(e.name, false)) continue;
-      std::shared_ptr<Node> child = std::move(node->children[next_child++]);
-      if (!visit(child, ahead, on_file, on_error, filter)) {
-        go_on = false;
-        break;
-      }
+      more = on_file(join_path(node->path, e.name));
+    } else {
+      // Taken out of the parent: a subtree is freed once visited.
+      const std::shared_ptr<Node> child = std::move(node->children[next_child++]);
+      more = visit(child, ahead, on_file, on_error, filter);
     }
-    // Symbolic links, FIFOs, sockets, devices: skipped.
+    if (!more) {
+      go_on = false;
+      break;
+    }
   }
   if (ahead != nullptr) ahead->visited(*node);
   return go_on;
