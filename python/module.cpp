@@ -877,7 +877,6 @@ py::object longest_shared(py::handle texts_obj, std::uint32_t min_texts, const s
 // bench/python/bench_python.py (group "overhead").
 template <class Searcher>
 struct FastMethod {
-  using Impl = py::object (*)(const Searcher&, py::handle, bool);
   static inline const py::detail::type_info* type = nullptr;  // Searcher's pybind11 type record
 };
 
