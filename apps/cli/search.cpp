@@ -109,11 +109,9 @@ class Run : public RunBase {
       o.case_insensitive = c.ignore_case;
       set.emplace(std::span<const std::string>(*set_patterns), o);
       longest = set->stats().longest;
-      set_options = o;
     } else {
-      exact_options =
-          ExactOptions{c.algorithm, parse_backend(c.backend), c.threads, static_cast<std::size_t>(c.chunk())};
-      searcher.emplace(c.pattern, exact_options);
+      searcher.emplace(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
+                                               static_cast<std::size_t>(c.chunk())});
       longest = c.pattern.size();
     }
     separator = c.null_data ? '\0' : '\n';
@@ -126,8 +124,9 @@ class Run : public RunBase {
     // With context, the separator before a file's first group depends on the files printed before.
     sequential_walk = select && c.context_given();
     // The selector searches single lines from inside the main search's sink: on the CPU.
-    if (select && set) make_cpu_line_twin(line_set, std::span<const std::string>(*set_patterns), set_options);
-    if (select && searcher) make_cpu_line_twin(line_searcher, c.pattern, exact_options);
+    if (select && set)
+      make_cpu_line_twin(line_set, std::span<const std::string>(*set_patterns), set->options());
+    if (select && searcher) make_cpu_line_twin(line_searcher, c.pattern, searcher->options());
     if (select) {
       const auto holds_separator = [&](const std::string& p) {
         return p.find(separator) != std::string::npos;
@@ -250,8 +249,6 @@ class Run : public RunBase {
   std::optional<PatternSet> set;               // or a pattern set
   std::optional<ExactSearcher> line_searcher;  // their CPU twins for the selector's single lines
   std::optional<PatternSet> line_set;          // (make_cpu_line_twin), empty on the CPU backend
-  ExactOptions exact_options;
-  PatternSetOptions set_options;
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;  // longest pattern, bytes
   char separator = '\n';      // ends a line: '\n', NUL with -z
