@@ -108,7 +108,10 @@ class LineTracker {
   void end_window() {
     const Window& w = *w_;
     w_ = nullptr;
-    if (w.last) return;  // no window follows
+    if (w.last) {  // no window follows; a line viewed in this one is emitted while it lives
+      if (line_.active && line_.view.data() != nullptr) flush();
+      return;
+    }
     const char* own = w.data.data() + w.own_begin;
     const std::size_t own_len = w.own_end - w.own_begin;
     const void* nl = own_len != 0 ? memrchr(own, sep_, own_len) : nullptr;
@@ -126,6 +129,14 @@ class LineTracker {
     } else {
       prefix_append(own, own_len);
     }
+  }
+
+  /// Starts the input at `offset`, a line start (the search of a piece or of the rest of an input
+  /// starts there): before any window.
+  void start_at(std::uint64_t offset) noexcept {
+    line_start_ = offset;
+    prefix_len_ = 0;
+    prefix_.clear();
   }
 
   /// True while a line holding an occurrence is not complete (its end lies in a later window).
@@ -149,6 +160,9 @@ class LineTracker {
     std::uint64_t occurrences = 0;
     std::uint64_t line_number = 0;
     std::string text;
+    /// The line's bytes in the current window, instead of `text`, when it lies whole in the last
+    /// window (a mapped input, a piece): emitted before that window ends, so never copied.
+    std::string_view view;
   };
 
   void prefix_append(const char* p, std::size_t n) {
@@ -197,7 +211,14 @@ class LineTracker {
     const void* fwd = std::memchr(data + rel, sep_, w.data.size() - rel);
     const std::size_t to =
         fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
-    append(data + from, to - from);
+    if (w.last && line_.length == 0) {
+      // The whole line is in this window, which no other follows: a view of it.
+      line_.length = to - from;
+      line_.keep = line_.keep && line_.length <= limit_;
+      if (line_.keep) line_.view = std::string_view(data + from, to - from);
+    } else {
+      append(data + from, to - from);
+    }
     line_.collected_to = w.base + to;
     if (fwd != nullptr || w.last) {
       line_.end_known = true;
@@ -212,7 +233,8 @@ class LineTracker {
     out.line_number = line_.line_number;
     out.occurrences = line_.occurrences;
     out.elided = line_.length > limit_;
-    if (!out.elided && keep_) out.text = line_.text;
+    if (!out.elided && keep_)
+      out.text = line_.view.data() != nullptr ? line_.view : std::string_view(line_.text);
     emit_(out);
     line_.active = false;
   }

@@ -214,6 +214,9 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
       ->group("");
   cmd.add_option("--test-chunk-bytes", c.test_chunk_bytes)->check(any_size)->group("");
   cmd.add_option("--test-stream-block-bytes", c.test_stream_block_bytes)->check(any_size)->group("");
+  cmd.add_option("--test-piece-bytes", c.test_piece_bytes)
+      ->check(unsigned_range(0, kMaxBlockBytes))
+      ->group("");
 }
 
 void resolve_parse_order(const CLI::App& cmd, CommonConfig& c) {

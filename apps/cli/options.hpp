@@ -84,6 +84,10 @@ struct CommonConfig {
   /// regular file is searched, truncate the file to N bytes (the tests of a file that changes
   /// under the search, without racing a timer).
   std::optional<std::uint64_t> test_truncate;
+  /// Test seam (hidden option --test-piece-bytes N, search only): the search in pieces of whole
+  /// lines (search.cpp, search_pieces) with pieces of N bytes, whatever the input's size; 0: never
+  /// in pieces (the serial consumer, for measurements).
+  std::optional<std::uint64_t> test_piece_bytes;
 };
 
 /// The sections of --help, in this order (the groups of the options).

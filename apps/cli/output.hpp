@@ -53,6 +53,9 @@ class Output {
   /// Called before each write (e.g. to erase a progress bar from the terminal).
   void before_write(std::function<void()> hook) { before_write_ = std::move(hook); }
 
+  /// Bytes collected and not yet written.
+  std::size_t size() const noexcept { return buf_.size(); }
+
   /// The collected bytes (emptied).
   std::string take() { return std::exchange(buf_, std::string()); }
 

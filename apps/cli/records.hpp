@@ -191,15 +191,15 @@ using OccurrenceFinder =
     std::function<void(std::string_view text, const std::function<bool(std::uint64_t, std::uint64_t)>& sink)>;
 
 /// Makes `twin` a CPU copy of a searcher (ExactSearcher, PatternSet, ApproxSearcher) built from
-/// (patterns, options), for an OccurrenceFinder: it searches one line at a time, from inside the
-/// sink of the main search. One line never needs the GPU, and a GPU search made from inside a GPU
-/// scan's sink would wait for the engine it is called from (core/backend.hpp, GpuScanLock). The same
-/// algorithm when the CPU has it, else auto (every algorithm finds the same occurrences). Only for
-/// Backend::cuda: with automatic the library itself runs such nested searches on the CPU, and cpu
-/// needs nothing; `twin` stays empty and the main searcher serves.
+/// (patterns, options) (make_cpu_twin: the same algorithm when the CPU has it, else auto; the
+/// search in pieces makes one-thread twins with it). make_cpu_line_twin: for an OccurrenceFinder: it searches
+/// one line at a time, from inside the sink of the main search. One line never needs the GPU, and a GPU
+/// search made from inside a GPU scan's sink would wait for the engine it is called from (core/backend.hpp,
+/// GpuScanLock). The same algorithm when the CPU has it, else auto (every algorithm finds the same
+/// occurrences). Only for Backend::cuda: with automatic the library itself runs such nested searches on the
+/// CPU, and cpu needs nothing; `twin` stays empty and the main searcher serves.
 template <typename Searcher, typename Patterns, typename Options>
-void make_cpu_line_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
-  if (options.backend != Backend::cuda) return;
+void make_cpu_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
   options.backend = Backend::cpu;
   try {
     twin.emplace(patterns, options);
@@ -207,6 +207,10 @@ void make_cpu_line_twin(std::optional<Searcher>& twin, const Patterns& patterns,
     options.algorithm = "auto";
     twin.emplace(patterns, options);
   }
+}
+template <typename Searcher, typename Patterns, typename Options>
+void make_cpu_line_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
+  if (options.backend == Backend::cuda) make_cpu_twin(twin, patterns, options);
 }
 
 /// Selects the lines of one input as grep does with -w, -x, -v, -A/-B/-C and prints them (or

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,9 +19,12 @@
 #include <optional>
 #include <thread>
 
+#include "core/chunker.hpp"
+#include "core/cpu/ordered_executor.hpp"
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
+#include "pieces.hpp"
 #include "progress.hpp"
 #include "run.hpp"
 #include "strmatch/exact.hpp"
@@ -46,10 +50,27 @@ class InputSearch : InputBase<Run> {
   /// find_all_file: pread straight into pinned memory); the mapping then serves only for context
   /// (the lines of occurrences, line numbers), touching the pages it needs. `file_fd` >= 0: the
   /// regular file behind the text or stream, for the test seam (truncate_for_test).
-  void search_text(std::string_view text, int gpu_fd = -1, int file_fd = -1);
+  /// `from`: the offset of a line start where the search starts (the rest of an input after
+  /// search_pieces; not with -n or the GPU).
+  void search_text(std::string_view text, int gpu_fd = -1, int file_fd = -1, std::uint64_t from = 0);
   /// `block_cap`: the largest stream block (0: 16 MiB with positions, 64 MiB counting).
+  /// `origin`: the input offset of the source's first byte, a line start (the rest of an input
+  /// after search_pieces; not with -n).
   void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd = -1,
-                     std::uint64_t block_cap = 0);
+                     std::uint64_t block_cap = 0, std::uint64_t origin = 0);
+  /// Whether search_pieces() serves this input of `size` bytes: the output is lines, -c, -o or
+  /// --json without -n, -m, the line selection or a binary file; several threads, the CPU, no
+  /// pattern holding the line separator, no progress bar or test seam, not a file of the -r
+  /// walk's workers; an input of at least kPieceMinInputBytes (any, with --test-piece-bytes).
+  bool pieces_serve(std::uint64_t size) const noexcept;
+  /// Searches the input in pieces of whole lines (pieces.hpp) on every thread of the run: each
+  /// thread searches a piece with a one-thread CPU twin of the searcher and formats its output
+  /// into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
+  /// printed in piece order. `text`: the mapped input; else (empty data) the regular file `fd` of
+  /// `size` bytes is read by pread (read_piece). Returns the offset from which the rest of the
+  /// input must be searched serially (with the library's threads): `size` when done, less when a
+  /// line was longer than a piece may reach (kPieceTailBytes past its end).
+  std::uint64_t search_pieces(std::string_view text, int fd, std::uint64_t size);
   /// The regular file open as `fd` (`size` bytes), read by the library (find_all_file /
   /// count_file: on the GPU, or by every CPU worker with pread). `w` is its mapped text, or an
   /// empty window when it is not mapped (then only where file_path_serves()).
@@ -75,6 +96,10 @@ class InputSearch : InputBase<Run> {
   /// Searches one region of whole records for the selector.
   bool select_region(std::string_view region, std::uint64_t base);
   bool accept(std::uint64_t offset, const Window& w, std::uint32_t id = 0, std::uint64_t length = 0);
+  /// The piece `lines` of search_pieces, on a worker: its output goes to the worker's memory
+  /// (RunBase::worker_file), handed to `r` (and flushed: printed when its turn comes) whenever
+  /// it holds kPieceOutputBytes. Returns its search's statistics.
+  SearchStats search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r);
   void print_line(const MatchingLine& line);
   void after_search(const SearchStats& s);
   /// The test seam: after the first block, truncate the file (once).
@@ -127,13 +152,11 @@ class Run : public RunBase {
     if (select && set)
       make_cpu_line_twin(line_set, std::span<const std::string>(*set_patterns), set->options());
     if (select && searcher) make_cpu_line_twin(line_searcher, c.pattern, searcher->options());
+    const auto holds_separator = [&](const std::string& p) { return p.find(separator) != std::string::npos; };
+    pattern_holds_separator = set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_separator)
+                                  : holds_separator(c.pattern);
     if (select) {
-      const auto holds_separator = [&](const std::string& p) {
-        return p.find(separator) != std::string::npos;
-      };
-      const bool any = set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_separator)
-                           : holds_separator(c.pattern);
-      if (any)
+      if (pattern_holds_separator)
         throw InvalidArgument(
             fmt::format("a pattern holding the line separator ({}) cannot be used with -w, -x, -v, -A/-B/-C "
                         "or --color (each "
@@ -170,12 +193,27 @@ class Run : public RunBase {
         search_mapped(in, method, cfg.threads, name, [&](std::string_view text) {
           if (select)
             s.select_text(text);
-          else
+          else if (!gpu_file && s.pieces_serve(text.size())) {
+            // Pieces of whole lines; a line too long for a piece: the rest with every thread.
+            const std::uint64_t rest = s.search_pieces(text, -1, text.size());
+            if (rest < text.size()) s.search_text(text, -1, in.fd(), rest);
+          } else
             s.search_text(text, gpu_file ? in.fd() : -1, in.fd());
         });
         s.report(true, in.size());
       } else if (method == io::ReadMethod::pread && s.file_path_serves() && !select) {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
+        ++worker_read_files;
+        s.report(false, in.size());
+      } else if (method == io::ReadMethod::pread && !select && !gpu_file && s.pieces_serve(in.size())) {
+        // Output that needs the text (lines, -c): pieces of whole lines, each read and searched by
+        // one thread (the library's file path above serves the rest as fast); a line too long for a
+        // piece sends the rest of the file to the serial stream.
+        const std::uint64_t rest = s.search_pieces(std::string_view(), in.fd(), in.size());
+        if (rest < in.size()) {
+          io::ParallelPreadSource src(in.fd(), in.size(), cfg.threads, name, rest);
+          s.search_stream(src, in.size() - rest, in.fd(), pread_block_cap(), rest);
+        }
         ++worker_read_files;
         s.report(false, in.size());
       } else {
@@ -195,12 +233,7 @@ class Run : public RunBase {
           if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
         }
         io::PrefixedSource src(std::move(head), raw);
-        // Blocks of 256 KiB per thread, so that a block is still in the caches when it is searched
-        // (64 MiB blocks ran at half the speed on the 2-core machine; blocks below 4 MiB per
-        // thread are read by one pread, ParallelPreadSource).
-        const unsigned threads = walk_workers;  // cfg.threads resolved
-        const std::uint64_t cap =
-            pread_source ? std::clamp<std::uint64_t>(std::uint64_t{threads} << 18, 256 << 10, 64 << 20) : 0;
+        const std::uint64_t cap = pread_source ? pread_block_cap() : 0;
         if (select)
           s.select_stream(src, size_hint(in));
         else
@@ -217,6 +250,13 @@ class Run : public RunBase {
       error(e.what());
     }
     input_done(s.occurrences());
+  }
+
+  /// The stream block of a ParallelPreadSource: 256 KiB per thread, so that a block is still in
+  /// the caches when it is searched (64 MiB blocks ran at half the speed on the 2-core machine;
+  /// blocks below 4 MiB per thread are read by one pread, ParallelPreadSource).
+  std::uint64_t pread_block_cap() const {
+    return std::clamp<std::uint64_t>(std::uint64_t{walk_workers} << 18, 256 << 10, 64 << 20);
   }
 
   void print_stats() override {
@@ -249,10 +289,14 @@ class Run : public RunBase {
   std::optional<PatternSet> set;               // or a pattern set
   std::optional<ExactSearcher> line_searcher;  // their CPU twins for the selector's single lines
   std::optional<PatternSet> line_set;          // (make_cpu_line_twin), empty on the CPU backend
+  /// One-thread CPU twins of the searcher for search_pieces (made at its first use).
+  std::optional<ExactSearcher> piece_searcher;
+  std::optional<PatternSet> piece_set;
   const std::vector<std::string>* patterns = nullptr;
-  std::uint64_t longest = 0;  // longest pattern, bytes
-  char separator = '\n';      // ends a line: '\n', NUL with -z
-  bool select = false;        // the line selection of records.hpp (-w, -x, -v, context, colour)
+  std::uint64_t longest = 0;             // longest pattern, bytes
+  bool pattern_holds_separator = false;  // some pattern holds `separator`
+  char separator = '\n';                 // ends a line: '\n', NUL with -z
+  bool select = false;                   // the line selection of records.hpp (-w, -x, -v, context, colour)
 };
 
 InputSearch::InputSearch(Run& run, const std::string& name)
@@ -397,12 +441,14 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   run_.progress.update(size);
 }
 
-void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd) {
+void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, std::uint64_t from) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
-  if (lines)
+  if (lines) {
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
                      mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
-  const Window w{text, 0, 0, text.size(), true};
+    tracker_->start_at(from);
+  }
+  const Window w{text, 0, static_cast<std::size_t>(from), text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
   if (gpu_fd >= 0) {
@@ -420,7 +466,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd) {
                               : run_.progress.enabled() ? kProgressSliceBytes
                                                         : std::max<std::uint64_t>(n, 1);
   const bool count = counting_only();
-  for (std::uint64_t s = 0; s < n || s == 0; s += slice) {
+  for (std::uint64_t s = from; s < n || s == from; s += slice) {
     const std::uint64_t e = std::min(n, s + slice);
     const std::string_view region = text.substr(s, std::min(n, e + m - 1) - s);
     SearchStats st;
@@ -480,11 +526,13 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd) {
 }
 
 void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd,
-                                std::uint64_t block_cap) {
+                                std::uint64_t block_cap, std::uint64_t origin) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
-  if (lines)
+  if (lines) {
     tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
                      mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
+    tracker_->start_at(origin);
+  }
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
@@ -507,7 +555,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     const SearchStats st = run_.set->find_all(
         source,
         [&](const MultiStreamBlock& b) {
-          const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
+          const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
           if (tracker_) tracker_->begin_window(w);
           if (!done_) {
             if (count) {
@@ -515,12 +563,12 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
               for (std::size_t i = 0; i < b.per_pattern.size(); ++i) per_pattern_[i] += b.per_pattern[i];
             } else {
               for (const Match& mt : b.matches)
-                if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) break;
+                if (!accept(origin + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) break;
             }
           }
           if (tracker_) tracker_->end_window();
-          if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
-          run_.progress.update(b.base + b.own_end);
+          if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
+          run_.progress.update(w.base + b.own_end);
           if (done_) return tracker_ && tracker_->line_open();
           maybe_truncate(file_fd);
           return true;
@@ -533,19 +581,19 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const SearchStats st = run_.searcher->find_all(
       source,
       [&](const StreamBlock& b) {
-        const Window w{b.data, b.base, b.own_begin, b.own_end, b.last};
+        const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
         if (tracker_) tracker_->begin_window(w);
         if (!done_) {
           if (count) {
             delivered_ += b.occurrences;
           } else {
             for (const std::uint64_t o : b.offsets)
-              if (!accept(o, w)) break;
+              if (!accept(origin + o, w)) break;
           }
         }
         if (tracker_) tracker_->end_window();
-        if (numbers && !done_ && !b.last) counter_.line_of(w, b.base + b.own_end);
-        run_.progress.update(b.base + b.own_end);
+        if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
+        run_.progress.update(w.base + b.own_end);
         if (done_) return tracker_ && tracker_->line_open();
         maybe_truncate(file_fd);
         return true;
@@ -553,6 +601,186 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
       so);
   after_search(st);
   if (tracker_) tracker_->finish();
+}
+
+/// search_pieces: inputs below this size are searched as before (one search, one consumer).
+constexpr std::uint64_t kPieceMinInputBytes = std::uint64_t{8} << 20;
+/// Output bytes a piece holds before it hands them over (and waits for its turn to be printed).
+constexpr std::size_t kPieceOutputBytes = std::size_t{1} << 20;
+/// How far past its nominal end a piece follows its last line; a longer line and the rest of the
+/// input are searched serially, with every thread of the library (a file of one long line).
+constexpr std::uint64_t kPieceTailBytes = std::uint64_t{4} << 20;
+
+bool InputSearch::pieces_serve(std::uint64_t size) const noexcept {
+  const SearchConfig& c = run_.cfg;
+  if (RunBase::worker_file() != nullptr || run_.select || binary_ || counting_only()) return false;
+  if (mode_ != Mode::lines && mode_ != Mode::count_lines && mode_ != Mode::only && mode_ != Mode::json)
+    return false;
+  if (limit_ != std::numeric_limits<std::uint64_t>::max() || c.line_number || run_.walk_workers < 2)
+    return false;
+  if (run_.progress.enabled() || c.test_truncate || run_.pattern_holds_separator) return false;
+  if (run_.set ? run_.set->options().backend == Backend::cuda || run_.set->uses_gpu(size)
+               : run_.searcher->options().backend == Backend::cuda)
+    return false;
+  return c.test_piece_bytes ? *c.test_piece_bytes != 0 : size >= kPieceMinInputBytes;
+}
+
+SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r) {
+  const bool track = mode_ == Mode::lines || mode_ == Mode::count_lines;
+  if (track) {
+    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
+                     mode_ == Mode::lines, nullptr, run_.separator);
+    tracker_->start_at(lines.base);
+  }
+  const Window w{lines.data, lines.base, 0, lines.data.size(), true};
+  if (tracker_) tracker_->begin_window(w);
+  Output& out = this->out();
+  bool stopped = false;
+  // Hands the output over once it holds kPieceOutputBytes: false when the run stops.
+  const auto hand_over = [&] {
+    if (out.size() < kPieceOutputBytes) return true;
+    r.items.push_back(out.take());
+    stopped = !r.flush();
+    return !stopped;
+  };
+  SearchStats st;
+  if (run_.set) {
+    st = run_.piece_set->find_all(lines.data, [&](std::span<const Match> batch) {
+      for (const Match& mt : batch) {
+        accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
+        if (!hand_over()) return false;
+      }
+      return true;
+    });
+  } else {
+    st = run_.piece_searcher->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
+      for (const std::uint64_t o : batch) {
+        accept(lines.base + o, w);
+        if (!hand_over()) return false;
+      }
+      return true;
+    });
+  }
+  if (tracker_ && !stopped) {
+    tracker_->end_window();
+    tracker_->finish();
+  }
+  if (out.size() != 0) r.items.push_back(out.take());
+  st.bytes = lines.data.size();
+  return st;
+}
+
+std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uint64_t size) {
+  const auto start = std::chrono::steady_clock::now();
+  const SearchConfig& c = run_.cfg;
+  if (run_.set && !run_.piece_set) {
+    PatternSetOptions o = run_.set->options();
+    o.threads = 1;
+    o.backend = Backend::cpu;
+    make_cpu_twin(run_.piece_set, std::span<const std::string>(*run_.patterns), o);
+  }
+  if (!run_.set && !run_.piece_searcher) {
+    ExactOptions o = run_.searcher->options();
+    o.threads = 1;
+    o.backend = Backend::cpu;
+    make_cpu_twin(run_.piece_searcher, c.pattern, o);
+  }
+  const unsigned threads = run_.walk_workers;
+  // Pieces read by pread: 1 MiB, so that a piece is still in the caches when it is searched (4 and
+  // 8 MiB pieces were 1.3x and 1.6x slower on the 2-core machine). A mapping: about 8 per thread,
+  // 1 to 8 MiB (fewer wake-ups of the printing thread).
+  const std::uint64_t piece = c.test_piece_bytes ? *c.test_piece_bytes
+                              : text.data() == nullptr
+                                  ? std::uint64_t{1} << 20
+                                  : std::clamp<std::uint64_t>(size / (std::uint64_t{threads} * 8),
+                                                              std::uint64_t{1} << 20, std::uint64_t{8} << 20);
+  const detail::Chunker pieces(size, piece, 0);
+  struct PieceResult {
+    SearchStats stats;
+    std::uint64_t occurrences = 0;
+    std::uint64_t lines = 0;
+    std::uint64_t spill = kNoSpill;
+  };
+  std::vector<PieceResult> results(static_cast<std::size_t>(pieces.size()));
+  // The first piece that spilled: the pieces after it are not searched (the serial rest covers them).
+  std::atomic<std::uint64_t> first_spill{std::numeric_limits<std::uint64_t>::max()};
+  const auto work = [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
+    if (ch.index > first_spill.load(std::memory_order_relaxed)) return;
+    thread_local PieceBuffer buffer;  // a worker's piece, when read by pread
+    const PieceLines lines =
+        text.data() != nullptr
+            ? piece_of_text(text, ch.begin, ch.end, run_.separator, kPieceTailBytes)
+            : read_piece(fd, size, ch.begin, ch.end, run_.separator, buffer, kPieceTailBytes);
+    PieceResult& pr = results[static_cast<std::size_t>(ch.index)];
+    pr.spill = lines.spill;
+    if (lines.spill != kNoSpill) {
+      std::uint64_t seen = first_spill.load();
+      while (ch.index < seen && !first_spill.compare_exchange_weak(seen, ch.index)) {
+      }
+    }
+    if (lines.data.empty()) return;
+    RunBase::WorkerFile file;
+    RunBase::worker_file() = &file;
+    try {
+      InputSearch one(run_, name_);
+      pr.stats = one.search_piece(lines, r);
+      pr.occurrences = one.delivered_;
+      pr.lines = one.lines_;
+    } catch (...) {
+      RunBase::worker_file() = nullptr;
+      throw;
+    }
+    RunBase::worker_file() = nullptr;
+  };
+  std::uint64_t rest = size;
+  SearchStats total;
+  // The run's searcher on no bytes: the note of its backend choice (--stats: why the CPU).
+  total.note =
+      (run_.set ? run_.set->count(std::string_view()) : run_.searcher->count(std::string_view())).note;
+  // Adds piece i's counts; false (and `rest` set) when it spilled.
+  const auto add = [&](std::uint64_t i) {
+    const PieceResult& pr = results[static_cast<std::size_t>(i)];
+    delivered_ += pr.occurrences;
+    lines_ += pr.lines;
+    if (!pr.stats.algorithm.empty()) {
+      total.algorithm = pr.stats.algorithm;
+      total.backend = pr.stats.backend;
+    }
+    total.accumulate(pr.stats);
+    if (pr.spill == kNoSpill) return true;
+    rest = pr.spill;
+    return false;
+  };
+  try {
+    if (mode_ == Mode::count_lines) {
+      // Nothing is printed: the pieces run in any order (no printing thread to wake), and their
+      // counts are added in order up to the first that spilled.
+      (void)detail::run_unordered_sum(pieces, threads, [&](const detail::Chunk& ch) {
+        detail::ChunkResult<std::string> none;
+        work(ch, none);
+        return std::uint64_t{0};
+      });
+      for (std::uint64_t i = 0; i < pieces.size() && add(i); ++i) {
+      }
+    } else {
+      detail::run_ordered<std::string>(
+          pieces, threads, work,
+          [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
+            for (const std::string& bytes : r.items) run_.out.put(bytes);
+            return r.partial || add(ch.index);
+          },
+          1);
+    }
+  } catch (const IoError& e) {
+    throw IoError(name_ + ": " + e.what());
+  }
+  total.bytes = rest;
+  total.occurrences = delivered_;
+  total.threads = threads;
+  total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  after_search(total);
+  run_.progress.update(rest);
+  return rest;
 }
 
 void InputSearch::make_selector() {

@@ -116,6 +116,7 @@ class Caps:
             # hidden test seams that take any size (used when present)
             self.test_chunk = run_plain([binary, "search", "--test-chunk-bytes", "7", "abc", p]).returncode in (0, 1)
             self.test_block = run_plain([binary, "search", "--test-stream-block-bytes", "7", "abc", p]).returncode in (0, 1)
+            self.test_piece = run_plain([binary, "search", "--test-piece-bytes", "7", "abc", p]).returncode in (0, 1)
             self.approx_test_chunk = run_plain([binary, "approx", "--test-chunk-bytes", "7", "abc", p]).returncode in (0, 1)
             self.approx_test_block = run_plain([binary, "approx", "--test-stream-block-bytes", "7", "abc",
                                                 p]).returncode in (0, 1)
@@ -133,7 +134,8 @@ class Caps:
 
     def summary(self):
         on = [f for f, v in self.flags.items() if v]
-        on += [n for n in ("test_chunk", "test_block", "approx_test_chunk", "approx_test_block") if getattr(self, n)]
+        on += [n for n in ("test_chunk", "test_block", "test_piece", "approx_test_chunk", "approx_test_block")
+               if getattr(self, n)]
         return ("backend: %s; flags: %s; exact: %s; sets: %s; approx edit: %s, hamming: %s; chunk min %s, block min %s"
                 % (self.backend or "default (auto)", " ".join(on), ",".join(self.exact_algos), ",".join(self.set_algos),
                    ",".join(self.approx_algos["edit"]), ",".join(self.approx_algos["hamming"]),
@@ -368,6 +370,9 @@ def gen_common_perf(rng, caps, case, algos, chunk_min, block_min):
         opts["test_chunk"] = max(1, biggest // 256, rng.choice([1, 2, 7, 16, 64, 100, 1000]))
     if test_block and rng.random() < 0.25:
         opts["test_block"] = max(1, biggest // 256, rng.choice([1, 2, 7, 16, 64, 100, 1000]))
+    # the search in pieces of whole lines (several threads: -j is drawn above or the default)
+    if case["cmd"] == "search" and caps.test_piece and rng.random() < 0.3:
+        opts["test_piece"] = max(1, biggest // 256, rng.choice([1, 2, 7, 16, 64, 100, 1000]))
     if block_min and rng.random() < 0.4:
         biggest = max([len(v) for v in case["fs"].values() if isinstance(v, bytes)] + [len(case["stdin"] or b"")])
         opts["block"] = max(block_min, biggest // 256, rng.choice([block_min, block_min + rng.randrange(0, 100),
@@ -614,7 +619,8 @@ def build_argv(case, binary):
         argv += ["-k", str(o["k"])]
     for k, f in (("metric", "--metric"), ("mode", "--mode"), ("algorithm", "--algorithm"), ("io", "--io"),
                  ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes"),
-                 ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes")):
+                 ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes"),
+                 ("test_piece", "--test-piece-bytes")):
         if k in o:
             argv += [f, str(o[k])]
     argv += ["--backend", BACKEND] if BACKEND else []
@@ -825,7 +831,7 @@ def grep_check(case, binary):
     gargv = [b"/usr/bin/grep", b"-F"]
     skip_next = False
     drop_val = {b"--algorithm", b"--io", b"--mmap", b"-j", b"--chunk-bytes", b"--stream-block-bytes", b"--backend",
-                b"--test-chunk-bytes", b"--test-stream-block-bytes",
+                b"--test-chunk-bytes", b"--test-stream-block-bytes", b"--test-piece-bytes",
                 b"--max-line-bytes"}
     if case["cmd"] == "approx":
         drop_val |= {b"-k", b"--metric"}  # k = 0: exact matches, in either metric

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -433,6 +435,89 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
         << strmatch::test::rerun_hint();
   }
   EXPECT_EQ(runs, 6 * 8 * 4);
+}
+
+// --- the search in pieces of whole lines (several threads, large inputs) -------------------------
+
+// Every output mode the pieces serve, mapped and read by pread, with pieces of a few bytes to a few
+// hundred (lines cross the nominal piece ends, pieces hold no line start at all), against the
+// reference; the piece and serial paths of a pattern set must print the same bytes.
+TEST_F(Cli, SearchInPiecesMatchesTheReference) {
+  const std::uint64_t seed = strmatch::test::test_seed();
+  std::mt19937_64 rng(seed);
+  TempDir dir;
+  int runs = 0;
+  for (int round = 0; round < 8; ++round) {
+    const std::size_t n = rng() % 6000;
+    const double rate = round % 4 == 0 ? 0.0005 : 0.03;  // long lines, or short ones
+    const std::string text = strmatch::test::random_lines(rng, n, round % 2 == 0 ? "ab" : "abc", rate);
+    const std::string f = dir.write("p" + std::to_string(round) + ".txt", text);
+    const std::size_t m = 1 + rng() % 3;
+    const std::string pattern = strmatch::test::random_text(rng, m, "ab");
+    const Expected all(text, pattern);
+    const std::string prefix = f + ":";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{}, all.lines_output(text, "", false, false, 4096)},
+        {{"-b", "-H", "--max-line-bytes", "20"}, all.lines_output(text, prefix, false, true, 20)},
+        {{"-o", "-b"}, all.only_output(text, pattern, "", false, true)},
+        {{"-c"}, std::to_string(all.lines.size()) + "\n"}};
+    const std::string piece = std::to_string(1 + rng() % 300);
+    const std::string threads = std::to_string(2 + rng() % 3);
+    for (const auto& [options, expected] : cases) {
+      for (const char* io : {"mmap", "pread"}) {
+        std::vector<std::string> args = options;
+        args.insert(args.end(), {"--io", io, "-j", threads, "--test-piece-bytes", piece, "--", pattern, f});
+        const RunResult r = search(args, dir);
+        ++runs;
+        std::string shown;
+        for (const auto& a : args) shown += " '" + a + "'";
+        ASSERT_EQ(r.out, expected) << "strmatch search" << shown << "\n" << strmatch::test::rerun_hint();
+        ASSERT_EQ(r.status, all.offsets.empty() ? 1 : 0) << shown;
+      }
+    }
+    // A pattern set (-e twice; -i): pieces against the serial consumer (--test-piece-bytes 0).
+    for (const std::vector<std::string>& options :
+         std::vector<std::vector<std::string>>{{"-o", "-b"}, {"-i"}, {"--json"}, {"-c"}}) {
+      for (const char* io : {"mmap", "pread"}) {
+        std::vector<std::string> args = options;
+        args.insert(args.end(), {"--io", io, "-j", threads, "-e", pattern, "-e", "ba"});
+        std::vector<std::string> pieces = args, serial = args;
+        pieces.insert(pieces.end(), {"--test-piece-bytes", piece, f});
+        serial.insert(serial.end(), {"--test-piece-bytes", "0", f});
+        const auto without_seconds = [](std::string s) {
+          return std::regex_replace(s, std::regex("\"seconds\":[0-9.e+-]+"), "\"seconds\":0");
+        };
+        const RunResult a = search(pieces, dir), b = search(serial, dir);
+        ++runs;
+        ASSERT_EQ(without_seconds(a.out), without_seconds(b.out)) << strmatch::test::rerun_hint();
+        ASSERT_EQ(a.status, b.status);
+      }
+    }
+  }
+  EXPECT_EQ(runs, 8 * (4 * 2 + 4 * 2));
+}
+
+// A line longer than a piece may reach (4 MiB past its end), mapped or read by pread: the pieces before it
+// print, and the rest of the file, from the start of that line, is searched serially.
+TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "line " + std::to_string(i) + " x\n";
+  const std::uint64_t long_start = text.size();
+  text += std::string(5u << 20, 'y') + "x" + std::string(1000, 'y') + "\n";
+  for (int i = 0; i < 300; ++i) text += "after " + std::to_string(i) + " x\n";
+  const std::string f = dir.write("long.txt", text);
+  const Expected all(text, "x");
+  for (const char* io : {"pread", "mmap"}) {
+    for (const char* piece : {"100", "1000000"}) {
+      const RunResult r = search({"-b", "--io", io, "-j", "3", "--test-piece-bytes", piece, "x", f}, dir);
+      EXPECT_EQ(r.out, all.lines_output(text, "", false, true, 4096)) << io << " " << piece;
+      EXPECT_TRUE(strmatch::test::contains(
+          r.out, std::to_string(long_start) + ":[long line elided: 5243881 bytes, 1 occurrence]"));
+      const RunResult c = search({"-c", "--io", io, "-j", "3", "--test-piece-bytes", piece, "x", f}, dir);
+      EXPECT_EQ(c.out, "601\n") << io << " " << piece;
+    }
+  }
 }
 
 // --- offsets past 4 GiB ---------------------------------------------------------------------------
