@@ -1040,7 +1040,7 @@ def write_failure(outdir, tag, case, binary, reason, exp, got):
         if exp.json is not None:
             f.write(("\n".join(repr(o) for o in exp.json) + "\n").encode())
         else:
-            f.write(exp.stdout)
+            f.write(exp.stdout if exp.stdout is not None else b"")  # None: the reference gives no bytes
     with open(os.path.join(d, "expected.stderr"), "wb") as f:
         f.write(b"".join(line + b"\n" for line in exp.stderr))
     with open(os.path.join(d, "actual.stdout"), "wb") as f:
