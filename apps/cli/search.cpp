@@ -184,7 +184,8 @@ class Run : public RunBase {
         head.resize(static_cast<std::size_t>(got));
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
       }
-      io::ReadMethod method = choose_read_method(in, policy, read_method, s.needs_text());
+      const io::ReadMethod chosen = choose_read_method(in, policy, read_method, s.needs_text());
+      io::ReadMethod method = chosen;
       // `auto` with several threads, where the pieces serve the output: every thread preads and
       // searches its own pieces. On the 16-core host that beat every mapping, whose page faults on
       // 16 threads contend (the tar, all threads: 0.026 s against 0.047 s for the rare pattern,
@@ -212,10 +213,17 @@ class Run : public RunBase {
       } else if (method == io::ReadMethod::pread && !select && !gpu_file && s.pieces_serve(in.size()) &&
                  (rest = s.search_pieces(std::string_view(), in.fd(), in.size())) == in.size()) {
         // Pieces of whole lines, each read and searched by one thread. A line too long for a piece
-        // leaves the rest to the paths below: from its start (stream), or, when the file's first
-        // line is the long one (nothing was printed), the whole file as without pieces.
+        // leaves the rest, from its start, to the paths below: a mapping where `auto` would have
+        // mapped the file, else the stream, or the whole file as without pieces when that line is
+        // the file's first (nothing was printed).
         ++worker_read_files;
         s.report(false, in.size());
+      } else if (rest != kNoSpill && is_mapping(chosen)) {
+        // The rest as `auto` would have read the whole file (a mapping on the 16-core host, where
+        // the library searches it on every thread: a file of one long line).
+        search_mapped(in, chosen, cfg.threads, name,
+                      [&](std::string_view text) { s.search_text(text, -1, in.fd(), rest); });
+        s.report(true, in.size());
       } else if (rest != 0 && rest != kNoSpill) {
         io::ParallelPreadSource src(in.fd(), in.size(), cfg.threads, name, rest);
         s.search_stream(src, in.size() - rest, in.fd(), pread_block_cap(), rest);

@@ -508,7 +508,8 @@ TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
   for (int i = 0; i < 300; ++i) text += "after " + std::to_string(i) + " x\n";
   const std::string f = dir.write("long.txt", text);
   const Expected all(text, "x");
-  for (const char* io : {"pread", "mmap"}) {
+  // auto: pieces read by pread, the rest as the probe of rule 5 (docs/cli.md) would read the file.
+  for (const char* io : {"pread", "mmap", "auto"}) {
     for (const char* piece : {"100", "1000000"}) {
       const RunResult r = search({"-b", "--io", io, "-j", "3", "--test-piece-bytes", piece, "x", f}, dir);
       EXPECT_EQ(r.out, all.lines_output(text, "", false, true, 4096)) << io << " " << piece;
