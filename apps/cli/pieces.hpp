@@ -102,6 +102,28 @@ inline PieceLines piece_of_text(std::string_view text, std::uint64_t begin, std:
   return {text.substr(static_cast<std::size_t>(p), static_cast<std::size_t>(q - p)), p, kNoSpill};
 }
 
+/// Whether a separator lies in the first `limit` bytes of the regular file `fd` (`size` bytes), or
+/// the file is shorter: false for a file whose first line is longer than a piece may reach, which
+/// is then searched without pieces (a file of one long line). Reads 64 KiB, more only while no
+/// separator was seen. Throws as read_piece.
+inline bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit) {
+  std::string buffer;
+  for (std::uint64_t offset = 0, step = std::uint64_t{64} << 10; offset < std::min(size, limit); step *= 2) {
+    const std::uint64_t n = std::min({step, size - offset, limit - offset});
+    buffer.resize(static_cast<std::size_t>(n));
+    detail::pread_exactly(fd, reinterpret_cast<std::uint8_t*>(buffer.data()), offset, buffer.size());
+    if (std::memchr(buffer.data(), separator, buffer.size()) != nullptr) return true;
+    offset += n;
+  }
+  return size <= limit;
+}
+
+/// The same for a text in memory.
+inline bool first_line_ends_within(std::string_view text, char separator, std::uint64_t limit) {
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(text.size(), limit));
+  return std::memchr(text.data(), separator, n) != nullptr || text.size() <= limit;
+}
+
 /// The piece [begin, end) of the regular file open as `fd` (`size` bytes), read with pread into
 /// `buffer` (reused): bytes [begin - 1, end) and then its last line's end, in steps, at most
 /// `tail_cap` bytes past `end`; a last line longer than that spills (PieceLines::spill). Throws

@@ -63,6 +63,10 @@ class InputSearch : InputBase<Run> {
   /// pattern holding the line separator, no progress bar or test seam, not a file of the -r
   /// walk's workers; an input of at least kPieceMinInputBytes (any, with --test-piece-bytes).
   bool pieces_serve(std::uint64_t size) const noexcept;
+  /// The nominal piece of an input of `size` bytes: read by pread (`pread`) or mapped.
+  std::uint64_t piece_bytes(std::uint64_t size, bool pread) const noexcept;
+  /// How far the first piece of an input of `size` bytes reads at most (piece and kPieceTailBytes).
+  std::uint64_t piece_reach(std::uint64_t size) const noexcept;
   /// Searches the input in pieces of whole lines (pieces.hpp) on every thread of the run: each
   /// thread searches a piece with a one-thread CPU twin of the searcher and formats its output
   /// into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
@@ -190,8 +194,11 @@ class Run : public RunBase {
       // searches its own pieces. On the 16-core host that beat every mapping, whose page faults on
       // 16 threads contend (the tar, all threads: 0.026 s against 0.047 s for the rare pattern,
       // docs/cli.md, "How a file is read").
-      if (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic && !gpu_file &&
-          !select && regular && s.pieces_serve(in.size()))
+      // A file whose first line is longer than a piece may reach (a file of one long line) is read
+      // without pieces, as `auto` chose.
+      const bool pieces = !gpu_file && !select && regular && s.pieces_serve(in.size()) &&
+                          first_line_ends_within(in.fd(), in.size(), separator, s.piece_reach(in.size()));
+      if (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic && pieces)
         method = io::ReadMethod::pread;
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
@@ -202,7 +209,7 @@ class Run : public RunBase {
         search_mapped(in, method, cfg.threads, name, [&](std::string_view text) {
           if (select)
             s.select_text(text);
-          else if (!gpu_file && s.pieces_serve(text.size())) {
+          else if (pieces) {
             // Pieces of whole lines; a line too long for a piece: the rest with every thread.
             const std::uint64_t left = s.search_pieces(text, -1, text.size());
             if (left < text.size()) s.search_text(text, -1, in.fd(), left);
@@ -210,7 +217,7 @@ class Run : public RunBase {
             s.search_text(text, gpu_file ? in.fd() : -1, in.fd());
         });
         s.report(true, in.size());
-      } else if (method == io::ReadMethod::pread && !select && !gpu_file && s.pieces_serve(in.size()) &&
+      } else if (method == io::ReadMethod::pread && pieces &&
                  (rest = s.search_pieces(std::string_view(), in.fd(), in.size())) == in.size()) {
         // Pieces of whole lines, each read and searched by one thread. A line too long for a piece
         // leaves the rest, from its start, to the paths below: a mapping where `auto` would have
@@ -642,6 +649,20 @@ bool InputSearch::pieces_serve(std::uint64_t size) const noexcept {
   return c.test_piece_bytes ? *c.test_piece_bytes != 0 : size >= kPieceMinInputBytes;
 }
 
+std::uint64_t InputSearch::piece_bytes(std::uint64_t size, bool pread) const noexcept {
+  if (run_.cfg.test_piece_bytes) return *run_.cfg.test_piece_bytes;
+  // Read by pread: 1 MiB, so that a piece is still in the caches when it is searched (4 and 8 MiB
+  // pieces were 1.3x and 1.6x slower on the 2-core machine). A mapping: about 8 per thread, 1 to
+  // 8 MiB (fewer wake-ups of the printing thread).
+  if (pread) return std::uint64_t{1} << 20;
+  return std::clamp<std::uint64_t>(size / (std::uint64_t{run_.walk_workers} * 8), std::uint64_t{1} << 20,
+                                   std::uint64_t{8} << 20);
+}
+
+std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
+  return std::max(piece_bytes(size, true), piece_bytes(size, false)) + kPieceTailBytes;
+}
+
 SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r) {
   const bool track = mode_ == Mode::lines || mode_ == Mode::count_lines;
   if (track) {
@@ -703,14 +724,7 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
     make_cpu_twin(run_.piece_searcher, c.pattern, o);
   }
   const unsigned threads = run_.walk_workers;
-  // Pieces read by pread: 1 MiB, so that a piece is still in the caches when it is searched (4 and
-  // 8 MiB pieces were 1.3x and 1.6x slower on the 2-core machine). A mapping: about 8 per thread,
-  // 1 to 8 MiB (fewer wake-ups of the printing thread).
-  const std::uint64_t piece = c.test_piece_bytes ? *c.test_piece_bytes
-                              : text.data() == nullptr
-                                  ? std::uint64_t{1} << 20
-                                  : std::clamp<std::uint64_t>(size / (std::uint64_t{threads} * 8),
-                                                              std::uint64_t{1} << 20, std::uint64_t{8} << 20);
+  const std::uint64_t piece = piece_bytes(size, text.data() == nullptr);
   const detail::Chunker pieces(size, piece, 0);
   struct PieceResult {
     SearchStats stats;
