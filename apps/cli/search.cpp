@@ -240,6 +240,28 @@ class Run : public RunBase {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
         ++worker_read_files;
         s.report(false, in.size());
+      } else if (method == io::ReadMethod::read && regular && in.size() <= kSmallFileBytes &&
+                 !cfg.test_truncate) {
+        // A small regular file (most of a source tree): one pread into this thread's buffer (or the
+        // head read above, when it is the whole file), searched in memory as a mapping is, without
+        // the stream driver's blocks. A file that ends before its size: "file changed".
+        thread_local std::string buffer;
+        std::string_view text = head;
+        if (head.size() != in.size()) {
+          buffer.resize(static_cast<std::size_t>(in.size()));
+          try {
+            detail::pread_exactly(in.fd(), reinterpret_cast<std::uint8_t*>(buffer.data()), 0, buffer.size());
+          } catch (const IoError& e) {
+            throw IoError(name + ": " + e.what());
+          }
+          text = buffer;
+        }
+        if (select)
+          s.select_text(text);
+        else
+          s.search_text(text, -1, in.fd());
+        ++streamed_files;
+        s.report(false, in.size());
       } else {
         std::unique_ptr<io::FdSource> fd_source;
         std::unique_ptr<io::ParallelPreadSource> pread_source;
