@@ -105,6 +105,9 @@ class InputSearch : InputBase<Run> {
   /// it holds kPieceOutputBytes. Returns its search's statistics.
   SearchStats search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r);
   void print_line(const MatchingLine& line);
+  /// The line tracker of the default output and -c, over an input whose search starts at the line
+  /// start `at`.
+  void start_tracker(std::uint64_t at);
   void after_search(const SearchStats& s);
   /// The test seam: after the first block, truncate the file (once).
   void maybe_truncate(int file_fd);
@@ -451,6 +454,12 @@ void InputSearch::print_line(const MatchingLine& line) {
   out().put(run_.separator);
 }
 
+void InputSearch::start_tracker(std::uint64_t at) {
+  tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
+                   mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
+  tracker_->start_at(at);
+}
+
 void InputSearch::after_search(const SearchStats& s) {
   stopped_early_ = stopped_early_ || s.stopped_early;
   add_search(s);
@@ -489,11 +498,7 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
 
 void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, std::uint64_t from) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
-  if (lines) {
-    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
-    tracker_->start_at(from);
-  }
+  if (lines) start_tracker(from);
   const Window w{text, 0, static_cast<std::size_t>(from), text.size(), true};
   if (tracker_) tracker_->begin_window(w);
   const std::uint64_t n = text.size();
@@ -574,11 +579,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
 void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd,
                                 std::uint64_t block_cap, std::uint64_t origin) {
   const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
-  if (lines) {
-    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                     mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
-    tracker_->start_at(origin);
-  }
+  if (lines) start_tracker(origin);
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
@@ -686,12 +687,7 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
 }
 
 SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r) {
-  const bool track = mode_ == Mode::lines || mode_ == Mode::count_lines;
-  if (track) {
-    tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                     mode_ == Mode::lines, nullptr, run_.separator);
-    tracker_->start_at(lines.base);
-  }
+  if (mode_ == Mode::lines || mode_ == Mode::count_lines) start_tracker(lines.base);  // no -n: no counter
   const Window w{lines.data, lines.base, 0, lines.data.size(), true};
   if (tracker_) tracker_->begin_window(w);
   Output& out = this->out();
