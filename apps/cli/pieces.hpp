@@ -104,11 +104,13 @@ inline PieceLines piece_of_text(std::string_view text, std::uint64_t begin, std:
 
 /// Whether a separator lies in the first `limit` bytes of the regular file `fd` (`size` bytes), or
 /// the file is shorter: false for a file whose first line is longer than a piece may reach, which
-/// is then searched without pieces (a file of one long line). Reads 64 KiB, more only while no
-/// separator was seen. Throws as read_piece.
+/// is then searched without pieces (a file of one long line). Reads 64 KiB, then 256 KiB at a time
+/// into the same buffer while no separator was seen (a buffer grown to `limit` cost a page fault
+/// per 4 KiB: 0.06 s for 12 MiB on the 2-core machine). Throws as read_piece.
 inline bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit) {
   std::string buffer;
-  for (std::uint64_t offset = 0, step = std::uint64_t{64} << 10; offset < std::min(size, limit); step *= 2) {
+  for (std::uint64_t offset = 0, step = std::uint64_t{64} << 10; offset < std::min(size, limit);
+       step = std::uint64_t{256} << 10) {
     const std::uint64_t n = std::min({step, size - offset, limit - offset});
     buffer.resize(static_cast<std::size_t>(n));
     detail::pread_exactly(fd, reinterpret_cast<std::uint8_t*>(buffer.data()), offset, buffer.size());
