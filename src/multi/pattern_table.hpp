@@ -9,12 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/alphabet.hpp"
+
 namespace strmatch::detail::multi {
 
-/// ASCII lower case ('A'..'Z' -> 'a'..'z'), every other byte unchanged.
-inline constexpr std::uint8_t fold(std::uint8_t c) noexcept {
-  return static_cast<std::uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-}
+/// ASCII lower case (core/alphabet.hpp).
+inline constexpr std::uint8_t fold(std::uint8_t c) noexcept { return ascii_fold(c); }
 
 /// The patterns in internal order: sorted by (id, input index), so that ordering matches by
 /// (begin, internal index) orders them by (begin, id). Immutable after construction.

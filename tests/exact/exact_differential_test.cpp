@@ -4,6 +4,7 @@
 // Rerun a failure with the printed STRMATCH_TEST_SEED=<seed>; STRMATCH_LONG_TESTS=1 runs more rounds.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <iostream>
 #include <random>
@@ -12,8 +13,10 @@
 
 #include "core/cpu/simd_level.hpp"
 #include "core/hits.hpp"
+#include "exact/cpu/algorithms.hpp"
 #include "exact/cpu/simd/simd_search.hpp"
 #include "reference/exact.hpp"
+#include "reference/multi.hpp"
 #include "strmatch/exact.hpp"
 #include "support/test_support.hpp"
 
@@ -169,6 +172,74 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
       }
     }
   }
+}
+
+TEST(ExactCpuDifferential, CaseInsensitiveSimdAtEveryLevelMatchesTheReference) {
+  // Letters of both cases and the non-letters that differ from a letter only in bit 0x20 ('@' and
+  // '`', '[' and '{', 0xC1 and 0xE1): only 'A'..'Z' and 'a'..'z' may fold.
+  using strmatch::detail::SimdLevel;
+  static const std::string kPool = std::string("aAbBzZ@`[{_") + '\xc1' + '\xe1';
+  std::mt19937_64 rng(test_seed() ^ 0xf01d);
+  const int rounds = long_tests() ? 2000 : 400;
+  std::vector<SimdLevel> levels;
+  for (SimdLevel l :
+       {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::ssse3, SimdLevel::avx2, SimdLevel::avx512bw})
+    if (l <= strmatch::detail::cpu_simd_level()) levels.push_back(l);
+  for (int round = 0; round < rounds; ++round) {
+    const std::string alphabet = kPool.substr(0, 2 + rng() % (kPool.size() - 1));
+    const std::size_t n = round < 301 ? static_cast<std::size_t>(round) : rng() % 2000;
+    const std::size_t m = 1 + (rng() % 8 == 0 ? rng() % 100 : rng() % 12);
+    std::string text = random_text(rng, n, alphabet);
+    std::string pattern = random_text(rng, m, alphabet);
+    // Copies of the pattern in random case, some at the very end.
+    const auto recased = [&] {
+      std::string q = pattern;
+      for (char& ch : q)
+        if (std::isalpha(static_cast<unsigned char>(ch)) && rng() % 2 == 0) ch = static_cast<char>(ch ^ 0x20);
+      return q;
+    };
+    if (m <= n)
+      for (int k = 0; k < 4; ++k) text.replace(k == 0 ? n - m : rng() % (n - m + 1), m, recased());
+    std::vector<std::uint64_t> expected;
+    for (const strmatch::Match& mt : strmatch::reference::multi_find_all(text, {{pattern, 0, true}}))
+      expected.push_back(mt.begin);
+    for (SimdLevel level : levels) {
+      static constexpr int kCompared[] = {0, 1, 2, 3, 4, 8};
+      const int compared = kCompared[(round / 2) % 6];
+      const bool guard = round % 2 == 0;
+      const auto algo = strmatch::detail::make_simd_at_level(pattern, level, compared, guard, true);
+      std::vector<std::uint64_t> got;
+      strmatch::detail::Hits hits;
+      hits.positions = &got;
+      algo->search(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 7, hits);
+      for (auto& o : got) o -= 7;
+      ASSERT_EQ(got, expected) << "simd level " << strmatch::detail::to_string(level)
+                               << " compared=" << compared << " guard=" << guard << " n=" << n << " m=" << m
+                               << " round=" << round << "; " << rerun_hint();
+      strmatch::detail::Hits counter;
+      algo->search(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, counter);
+      ASSERT_EQ(counter.count, expected.size()) << "count mode round=" << round << "; " << rerun_hint();
+    }
+  }
+}
+
+TEST(ExactCpuDifferential, CaseInsensitiveGuardFoldsToo) {
+  // "aA" repeated: every window passes a filter on the pattern's letters, so the guard hands the
+  // text to the case-insensitive kmp, which must still fold.
+  std::string text;
+  for (int i = 0; i < 150000; ++i) text += i % 3 == 0 ? 'A' : 'a';
+  const std::string pattern = "aaAb";
+  text.replace(140000, 4, "AaaB");
+  const auto algo = strmatch::detail::make_simd_case_insensitive(pattern);
+  std::vector<std::uint64_t> got;
+  strmatch::detail::Hits hits;
+  hits.positions = &got;
+  algo->search(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, hits);
+  EXPECT_EQ(got, std::vector<std::uint64_t>{140000});
+  const auto kmp = strmatch::detail::make_kmp_case_insensitive(pattern);
+  got.clear();
+  kmp->search(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, hits);
+  EXPECT_EQ(got, std::vector<std::uint64_t>{140000});
 }
 
 TEST(ExactCpuDifferential, SimdLevelsAboveTheCpuAreRefused) {

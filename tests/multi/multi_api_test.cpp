@@ -351,3 +351,31 @@ TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
   EXPECT_EQ(pick(16, 10), teddy ? "teddy" : "fdr");
   EXPECT_EQ(pick(17, 10), "fdr");
 }
+
+TEST(MultiApi, AutoSearchesOnePatternWithExactSearchsFilter) {
+  // One pattern, case-sensitive or not (grep -i PATTERN): the simd filter where SIMD exists.
+  const bool simd = strmatch::detail::simd_level() != strmatch::detail::SimdLevel::scalar;
+  for (const bool nocase : {false, true}) {
+    strmatch::PatternSetOptions o;
+    o.case_insensitive = nocase;
+    const strmatch::PatternSet one(std::vector<std::string>{"Torvalds"}, o);
+    if (simd || !nocase) EXPECT_EQ(one.stats().algorithm, "simd") << nocase;
+    // Ids, case folding and chunk borders as the set's other algorithms give them.
+    const std::string text = "TORVALDS torvalds ToRvAlDs Torvald";
+    std::vector<std::uint64_t> begins;
+    (void)one.find_all(text, [&](std::span<const strmatch::Match> batch) {
+      for (const strmatch::Match& mt : batch) {
+        EXPECT_EQ(mt.pattern_id, 0u);
+        EXPECT_EQ(mt.end - mt.begin, 8u);
+        begins.push_back(mt.begin);
+      }
+      return true;
+    });
+    const std::vector<std::uint64_t> want =
+        nocase ? std::vector<std::uint64_t>{0, 9, 18} : std::vector<std::uint64_t>{};
+    EXPECT_EQ(begins, want);
+  }
+  strmatch::PatternSetOptions o;
+  o.case_insensitive = true;
+  EXPECT_NE(strmatch::PatternSet(std::vector<std::string>{"ab", "cd"}, o).stats().algorithm, "simd");
+}

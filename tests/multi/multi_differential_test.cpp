@@ -147,6 +147,11 @@ TEST(MultiDifferential, SmallSetsEveryAlgorithm) {
   const Shape shapes[] = {
       {1, 1, 1, 2, false, true, 0},
       {1, 5, 5, 4, true, true, 1},
+      // One pattern: `auto` runs exact search's kernels (the case-insensitive simd filter).
+      {1, 1, 3, 6, true, true, 2},
+      {1, 4, 24, 8, true, true, 2},
+      {1, 2, 80, 256, false, true, 2},
+      {1, 3, 12, 3, true, true, 0},
       {2, 1, 3, 2, false, true, 0},
       {3, 2, 8, 4, false, true, 0},
       {5, 1, 64, 26, true, true, 1},

@@ -13,6 +13,8 @@ namespace strmatch::detail {
 std::unique_ptr<ExactAlgorithm> make_naive(std::string_view pattern);
 /// Knuth-Morris-Pratt 1977: O(n + m) worst case, never skips.
 std::unique_ptr<ExactAlgorithm> make_kmp(std::string_view pattern);
+/// kmp on ASCII-folded bytes ('A'..'Z' equal 'a'..'z'): the guard of the case-insensitive simd filter.
+std::unique_ptr<ExactAlgorithm> make_kmp_case_insensitive(std::string_view pattern);
 /// Horspool 1980: bad-character shift of the window's last byte, O(n/m) best, O(nm) worst.
 std::unique_ptr<ExactAlgorithm> make_horspool(std::string_view pattern);
 /// Sunday 1990 (Quick Search): shift by the byte just after the window, O(n/(m+1)) best.

@@ -3,14 +3,19 @@
 // "Parallel programming: string matching").
 #include <vector>
 
+#include "core/alphabet.hpp"
 #include "exact/cpu/algorithms.hpp"
 
 namespace strmatch::detail {
 
 namespace {
+/// Fold: compares ASCII-folded bytes (the pattern is stored folded).
+template <bool Fold>
 class Kmp final : public ExactAlgorithm {
  public:
   explicit Kmp(std::string_view p) : p_(p), fail_(p.size() + 1, 0) {
+    if constexpr (Fold)
+      for (char& c : p_) c = static_cast<char>(ascii_fold(static_cast<std::uint8_t>(c)));
     // fail_[j]: length of the longest proper border of p[0, j) (a prefix that is also a suffix).
     const std::size_t m = p_.size();
     std::size_t k = 0;
@@ -28,8 +33,9 @@ class Kmp final : public ExactAlgorithm {
     const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
     std::size_t j = 0;  // bytes of the pattern matched so far
     for (std::size_t i = 0; i < n; ++i) {
-      while (j > 0 && t[i] != p[j]) j = fail_[j];
-      if (t[i] == p[j]) ++j;
+      const std::uint8_t c = Fold ? ascii_fold(t[i]) : t[i];
+      while (j > 0 && c != p[j]) j = fail_[j];
+      if (c == p[j]) ++j;
       if (j == m) {
         hits.add(base + (i + 1 - m));
         j = fail_[m];
@@ -44,6 +50,12 @@ class Kmp final : public ExactAlgorithm {
 };
 }  // namespace
 
-std::unique_ptr<ExactAlgorithm> make_kmp(std::string_view pattern) { return std::make_unique<Kmp>(pattern); }
+std::unique_ptr<ExactAlgorithm> make_kmp(std::string_view pattern) {
+  return std::make_unique<Kmp<false>>(pattern);
+}
+
+std::unique_ptr<ExactAlgorithm> make_kmp_case_insensitive(std::string_view pattern) {
+  return std::make_unique<Kmp<true>>(pattern);
+}
 
 }  // namespace strmatch::detail

@@ -62,6 +62,12 @@ std::unique_ptr<MultiAlgorithm> make_teddy(std::shared_ptr<const PatternTable> t
 std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const PatternTable> table,
                                                     SimdLevel level);
 
+/// The `auto` choice for a set of exactly one pattern (single_pattern.cpp): exact search's `auto`
+/// algorithm for a case-sensitive pattern; the case-insensitive simd filter for a case-insensitive
+/// one when SIMD is available. Null otherwise (more patterns, or case-insensitive without SIMD):
+/// the set rule below applies. Reports under the exact algorithm's name ("simd").
+std::unique_ptr<MultiAlgorithm> make_single_pattern(std::shared_ptr<const PatternTable> table);
+
 /// Aho-Corasick tuning: the transition table of the states nearest the root is dense
 /// (states * classes * 4 bytes) up to this budget; the rest are sparse. Overridable with
 /// STRMATCH_AC_DENSE_BYTES for experiments.

@@ -7,6 +7,7 @@ namespace strmatch::detail::multi {
 
 namespace {
 std::unique_ptr<MultiAlgorithm> make_auto(std::shared_ptr<const PatternTable> table) {
+  if (auto single = make_single_pattern(table)) return single;
   const std::string name = resolve_cpu_auto(*table);
   return make_multi_algorithm(name, std::move(table));
 }
