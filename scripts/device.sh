@@ -106,7 +106,7 @@ targets=()
 want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
 for p in $problems; do
   if [ $p = cli ]; then
-    want_target strmatch_cli strmatch_pread_ceiling
+    want_target strmatch_cli strmatch_pread_ceiling strmatch_tree_read_ceiling
   elif [ $p = approx ]; then
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
   elif [ $p = common ]; then
