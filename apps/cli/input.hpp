@@ -42,15 +42,17 @@ inline std::string json_string(const std::string& s) {
 /// stop() is true. `filter` (--include/--exclude/--exclude-dir): a FILE operand it skips
 /// (`operand`: matched as a command-line name; standard input never is) and the files and
 /// directories of the walk it skips are not searched; `implicit_dot`: the operand is the "." of -r
-/// without FILE, which --exclude-dir does not skip (as grep).
+/// without FILE, which --exclude-dir does not skip (as grep). `open_walked`: how the files of a
+/// walk are opened (they were listed as regular files; io::Input::open when null).
 inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
                           const std::function<void(io::Input& in, const std::string& name)>& on_input,
                           const std::function<void(const std::string& message)>& on_error,
                           const std::function<bool()>& stop, const io::PathFilter* filter = nullptr,
-                          bool implicit_dot = false, bool operand = true) {
+                          bool implicit_dot = false, bool operand = true,
+                          const std::function<io::Input(const std::string& path)>* open_walked = nullptr) {
   std::optional<io::Input> in;
   try {
-    in.emplace(io::Input::open(path));
+    in.emplace(!operand && open_walked != nullptr ? (*open_walked)(path) : io::Input::open(path));
   } catch (const IoError& e) {
     on_error(e.what());
     return;
@@ -66,7 +68,7 @@ inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
         path,
         [&](const std::string& file) {
           // grep -r without FILE searches "." and names its files without the "./".
-          visit_operand(file, false, strip_dot, on_input, on_error, stop, nullptr, false, false);
+          visit_operand(file, false, strip_dot, on_input, on_error, stop, nullptr, false, false, open_walked);
           return !stop();
         },
         [&](const std::string& p, const std::string& reason) { on_error(p + ": " + reason); }, filter);

@@ -187,6 +187,30 @@ class RunBase {
     static thread_local WorkerFile* file = nullptr;
     return file;
   }
+  /// The whole of the file that open_walked() read on this thread (a file of at most
+  /// kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
+  /// Whoever called open_walked() sets it back to null after that search.
+  static const std::string_view*& preread() {
+    static thread_local const std::string_view* whole = nullptr;
+    return whole;
+  }
+  /// Opens a file the walk listed as regular: with `walk_preread`, io::Input::open_reading into
+  /// this thread's buffer (open and one pread of up to kSmallFileBytes + 1 bytes: the whole file,
+  /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
+  /// else io::Input::open. Throws IoError as those.
+  io::Input open_walked(const std::string& path) {
+    if (!walk_preread) return io::Input::open(path);
+    thread_local std::string buffer;
+    thread_local std::string_view whole;
+    buffer.resize(static_cast<std::size_t>(kSmallFileBytes) + 1);
+    std::size_t got = 0;
+    io::Input in = io::Input::open_reading(path, buffer, &got);
+    if (got < buffer.size()) {
+      whole = std::string_view(buffer.data(), got);
+      preread() = &whole;
+    }
+    return in;
+  }
 
   /// An error about one input (or operand): printed at once (not with -s); the exit status becomes 2.
   void error(const std::string& message) {
@@ -245,10 +269,20 @@ class RunBase {
         return;
       }
     }
+    const std::function<io::Input(const std::string&)> opener = [this](const std::string& p) {
+      return open_walked(p);
+    };
     visit_operand(
-        path, walk, strip_dot, [&](io::Input& in, const std::string& name) { search_input(in, name); },
-        [&](const std::string& message) { error(message); }, [&] { return stop_all; },
-        filter.empty() ? nullptr : &filter, strip_dot);
+        path, walk, strip_dot,
+        [&](io::Input& in, const std::string& name) {
+          search_input(in, name);
+          preread() = nullptr;  // search_input catches its errors
+        },
+        [&](const std::string& message) {
+          preread() = nullptr;
+          error(message);
+        },
+        [&] { return stop_all; }, filter.empty() ? nullptr : &filter, strip_dot, true, &opener);
   }
 
   /// Searches the regular file `in` through a mapping made as `method` says (a mapping method):
@@ -347,6 +381,9 @@ class RunBase {
   std::atomic<std::uint64_t> worker_read_files{0};  // pread by the workers
   /// Threads of the parallel walk of -r (walk_parallel); 0 or 1: files one after the other.
   unsigned walk_workers = 0;
+  /// The parallel walk's workers open files with io::Input::open_reading (no fstat for a file of
+  /// at most kSmallFileBytes) and hand what they read to search_input() through preread().
+  bool walk_preread = false;
   unsigned max_threads = 0;
   SearchStats total;
 
@@ -529,7 +566,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         if (item->ready) continue;  // an error of the walk
         worker_file() = &item->file;
         try {
-          io::Input in = io::Input::open(item->path);
+          io::Input in = open_walked(item->path);
           item->size = in.size();
           if (in.kind() == io::InputKind::regular && in.size() > kWalkWorkerMaxBytes)
             item->deferred.emplace(std::move(in));
@@ -538,6 +575,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         } catch (const Error& e) {
           error(e.what());
         }
+        preread() = nullptr;
         worker_file() = nullptr;
       }
       lock.lock();

@@ -131,6 +131,7 @@ class Run : public RunBase {
       : RunBase(c, c.count_per_pattern), cfg(c) {
     // -r searches small files on all cores at once (RunBase::walk_parallel).
     walk_workers = c.threads != 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
+    walk_preread = true;  // search_input() takes preread()
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;
@@ -184,7 +185,13 @@ class Run : public RunBase {
       // Binary detection reads the head first: the read method may depend on it (a binary file
       // prints counts only and needs no text).
       std::string head;
-      if (check_binary && regular) {
+      // The whole file when a worker of the parallel walk read it while opening it (run.hpp).
+      const std::string_view* whole = preread();
+      if (check_binary && regular && whole != nullptr) {
+        if (std::memchr(whole->data(), 0, std::min<std::size_t>(whole->size(), cfg.binary_probe_bytes)) !=
+            nullptr)
+          s.set_binary();
+      } else if (check_binary && regular) {
         head.resize(static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)));
         const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
         if (got < 0) throw IoError(name + ": " + std::strerror(errno));
@@ -253,7 +260,9 @@ class Run : public RunBase {
         // the stream driver's blocks. A file that ends before its size: "file changed".
         thread_local std::string buffer;
         std::string_view text = head;
-        if (head.size() != in.size()) {
+        if (whole != nullptr) {
+          text = *whole;
+        } else if (head.size() != in.size()) {
           buffer.resize(static_cast<std::size_t>(in.size()));
           try {
             detail::pread_exactly(in.fd(), reinterpret_cast<std::uint8_t*>(buffer.data()), 0, buffer.size());

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -186,6 +187,14 @@ class Input {
   /// Standard input (file descriptor 0), named "(standard input)". When it is a regular file not
   /// positioned at its start (a shell read part of it), it counts as `other` (streamed).
   static Input standard_input();
+  /// For a path the caller knows to be a regular file (an entry a directory walk saw as DT_REG):
+  /// opens it as open() does and reads its first bytes into `buffer` with one pread from offset 0,
+  /// returning how many came in `*got`. When fewer than buffer.size() came, that was the whole file
+  /// (a short read of a regular file is its end): the Input is regular, of size *got, and no fstat
+  /// is made (one system call fewer per small file of a tree). Otherwise it is fstat()ed as open()
+  /// does (the buffer then holds the file's head; a file that is not regular after all is
+  /// reported by kind() as open() would). Throws IoError("path: reason") as open().
+  static Input open_reading(const std::string& path, std::span<char> buffer, std::size_t* got);
 
   Input(Input&& other) noexcept;
   Input& operator=(Input&& other) noexcept;
@@ -211,7 +220,8 @@ class Input {
   std::unique_ptr<FdSource> stream(std::uint64_t skip = 0) const;
 
  private:
-  Input(int fd, std::string name);
+  Input(int fd, std::string name);  // fstat()s
+  Input(int fd, std::string name, InputKind kind, std::uint64_t size);
   int fd_ = -1;
   std::string name_;
   InputKind kind_ = InputKind::other;

@@ -60,6 +60,35 @@ TEST(WalkCli, ParallelWalkPrintsWhatTheSequentialWalkPrints) {
   }
 }
 
+TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
+  // The walk reads a file of up to 1 MiB with one pread of 1 MiB + 1 bytes and no fstat
+  // (RunBase::open_walked); larger files are read as before. Each file ends with "needle", the
+  // last line without a newline; the counts are known from how the files were written.
+  TempDir dir;
+  const std::string root = dir.file("sizes");
+  std::filesystem::create_directories(root);
+  const std::uint64_t mib = std::uint64_t{1} << 20;
+  std::string want;
+  for (const std::uint64_t size : {mib - 1, mib, mib + 1, mib + 4096, 3 * mib, 6 * mib}) {
+    std::string text(size - 6, 'x');
+    for (std::size_t i = 100; i + 20 < text.size(); i += 65536) text.replace(i, 8, "\nneedle\n");
+    text += "needle";
+    std::size_t lines = 0;
+    for (std::size_t at = text.find("needle"); at != std::string::npos; at = text.find("needle", at + 1))
+      ++lines;
+    const std::string name = "s" + std::to_string(size);
+    write_file(root + "/" + name, text);
+    want += root + "/" + name + ":" + std::to_string(lines) + "\n";
+  }
+  write_file(root + "/z-empty", "");
+  want += root + "/z-empty:0\n";
+  for (const std::string j : {"1", "3"}) {
+    const RunResult r = run_cli({"search", "-j", j, "-r", "-c", "needle", root}, dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, want) << "-j " << j;
+  }
+}
+
 TEST(WalkCli, ErrorsAppearInWalkOrderAndQuietStops) {
   if (::geteuid() == 0) GTEST_SKIP() << "root reads unreadable files";
   TempDir dir;

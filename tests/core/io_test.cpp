@@ -44,6 +44,30 @@ TEST(Io, ErrorsNameTheFile) {
   EXPECT_THROW((void)io::parse_map_policy("sometimes"), strmatch::InvalidArgument);
 }
 
+TEST(Io, OpenReadingReadsASmallFileWholeAndALargerOneItsHead) {
+  TempDir dir;
+  std::string buffer(16, '?');
+  for (const std::size_t n : {0, 1, 15, 16, 17, 40}) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text += static_cast<char>('a' + i % 26);
+    const std::string path = dir.write("f" + std::to_string(n), text);
+    std::size_t got = 99;
+    const io::Input in = io::Input::open_reading(path, buffer, &got);
+    EXPECT_EQ(got, std::min<std::size_t>(n, 16)) << n;
+    EXPECT_EQ(in.kind(), io::InputKind::regular) << n;
+    EXPECT_EQ(in.size(), n) << n;  // the whole file below 16 bytes; st_size from 16 on
+    EXPECT_EQ(buffer.substr(0, got), text.substr(0, got)) << n;
+    EXPECT_EQ(in.name(), path);
+  }
+  std::size_t got = 0;
+  try {
+    (void)io::Input::open_reading(dir.file("missing"), buffer, &got);
+    FAIL() << "no exception";
+  } catch (const strmatch::IoError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("missing") + ": No such file or directory");
+  }
+}
+
 TEST(Io, InputKindsAndTheMapRule) {
   TempDir dir;
   const io::Input f = io::Input::open(dir.write("a", "12345"));

@@ -293,6 +293,9 @@ bool should_map(bool regular, std::uint64_t size, MapPolicy policy, std::uint64_
 
 // --- Input --------------------------------------------------------------------------------------
 
+Input::Input(int fd, std::string name, InputKind kind, std::uint64_t size)
+    : fd_(fd), name_(std::move(name)), kind_(kind), size_(size) {}
+
 Input::Input(int fd, std::string name) : fd_(fd), name_(std::move(name)) {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
@@ -314,6 +317,24 @@ Input Input::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) throw IoError(errno_message(path, errno));
   return Input(fd, path);
+}
+
+Input Input::open_reading(const std::string& path, std::span<char> buffer, std::size_t* got) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw IoError(errno_message(path, errno));
+  ssize_t n;
+  do {
+    n = ::pread(fd, buffer.data(), buffer.size(), 0);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    const int err = errno;
+    ::close(fd);
+    throw IoError(errno_message(path, err));
+  }
+  *got = static_cast<std::size_t>(n);
+  if (*got == buffer.size()) return Input(fd, path);  // maybe more: fstat as open() does
+  Input in(fd, path, InputKind::regular, *got);
+  return in;
 }
 
 Input Input::standard_input() {
