@@ -131,7 +131,10 @@ class Run : public RunBase {
       : RunBase(c, c.count_per_pattern), cfg(c) {
     // -r searches small files on all cores at once (RunBase::walk_parallel).
     walk_workers = c.threads != 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
-    walk_preread = true;  // search_input() takes preread()
+    // search_input() takes preread(); with `--io auto` (small files read by one pread) and
+    // `--io read` only: another method reads the file its own way.
+    walk_preread = (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic) ||
+                   read_method == io::ReadMethod::read;
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;
