@@ -29,7 +29,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/env.hpp"
 #include "input.hpp"
 #include "mapping_guard.hpp"
 #include "options.hpp"
@@ -432,16 +431,6 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   const std::uint64_t window = 64ull * walk_workers;  // files in flight: every worker busy
   std::mutex mutex;
   std::condition_variable work_cv, room_cv;
-  // Files handed over wake one idle worker, which wakes the next while files wait: a wake-up of
-  // every idle worker per batch made 15 of 16 of them contend for the lock and sleep again
-  // (STRMATCH_WALK_WAKE=all: as before, for measurements).
-  static const bool wake_all = detail::env::choice_value("STRMATCH_WALK_WAKE").value_or("one") == "all";
-  const auto wake_workers = [&] {
-    if (wake_all)
-      work_cv.notify_all();
-    else
-      work_cv.notify_one();
-  };
   // items[i - delivered] is item i. Items are made and destroyed outside the lock (their strings
   // and buffers are allocations); only the pointers move under it.
   std::deque<std::unique_ptr<Item>> items;
@@ -474,7 +463,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       items.push_back(std::move(item));
       ++produced;
     }
-    wake_workers();
+    work_cv.notify_all();
     return true;
   };
   auto walker = [&] {
@@ -572,7 +561,6 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / walk_workers, 1, 8);
       for (std::uint64_t k = 0; k < run; ++k) done.push_back(items[taken + k - delivered].get());
       taken += run;
-      if (!wake_all && taken < produced) work_cv.notify_one();  // the next idle worker, if any
       lock.unlock();
       for (Item* item : done) {
         if (item->ready) continue;  // an error of the walk

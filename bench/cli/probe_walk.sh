@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Where `search -r` spends its time, as whole processes (hyperfine; the peers and hyperfine from PATH):
 # the walk alone (an --include glob that no file matches: directories are listed, no file is opened;
-# rg --files lists every file), then -c, -l and lines, each with one and all threads, the parallel
-# walk waking one or every idle worker per hand-over (STRMATCH_WALK_WAKE), and with 0, 1, 2, 4 and
-# 8 lister threads (STRMATCH_WALK_LISTERS; the default is one per 4 workers, at most 4). Writes
-# OUT.md (hyperfine's markdown table) and OUT.json.
+# rg --files lists every file), then -c, -l and lines, each with one and all threads, and the
+# parallel walk with 0, 1, 2, 4 and 8 lister threads (STRMATCH_WALK_LISTERS; the default is one per
+# 4 workers, at most 4). Writes OUT.md (hyperfine's markdown table) and OUT.json.
 #
 #   bench/cli/probe_walk.sh STRMATCH TREE OUT [PATTERN]
 #
@@ -42,11 +41,6 @@ if [ -n "${TREE_CEILING:-}" ]; then
     names+=("read-ceiling-j$j")
   done
 fi
-# The idle workers woken per hand-over (STRMATCH_WALK_WAKE; one is the default).
-for w in all one; do
-  cmds+=("env STRMATCH_WALK_WAKE=$w $s search -r -c $pattern $tree" "env STRMATCH_WALK_WAKE=$w $s search -r -c -j8 $pattern $tree")
-  names+=("count-wake-$w" "count-j8-wake-$w")
-done
 for l in 0 1 2 4 8; do
   cmds+=("env STRMATCH_WALK_LISTERS=$l $s search -r $pattern $tree")
   names+=("lines-listers-$l")

@@ -37,9 +37,6 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_WALK_LISTERS", Scope::library, Kind::unsigned_integer, 0, 64, "0..64",
      "the caller's (strmatch -r: workers / 4, at most 4, 0 below 4 workers)",
      "threads listing directories ahead of a recursive walk (0: the walking thread lists)"},
-    {"STRMATCH_WALK_WAKE", Scope::library, Kind::choice, 0, 0, "one|all", "one",
-     "strmatch -r on several threads: files handed over wake one idle worker, which wakes the next "
-     "while files wait (one), or every idle worker (all)"},
     // --- the library: pattern-set tuning (experiments and tests)
     {"STRMATCH_AC_DENSE_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes", "33554432",
      "Aho-Corasick: budget of the dense transition table near the root"},
