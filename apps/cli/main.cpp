@@ -1,6 +1,8 @@
 // CLI: the `strmatch` command: subcommands (search, approx, common), --version, --help.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -9,6 +11,7 @@
 
 #include "approx.hpp"
 #include "common.hpp"
+#include "core/env.hpp"
 #include "help_format.hpp"
 #include "options.hpp"
 #include "search.hpp"
@@ -41,6 +44,21 @@ int main(int argc, char** argv) {
   // threads than on one; docs/cli.md, "Input").
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  // Standard output that is a pipe gets a 1 MiB buffer (64 KiB by default): the 1 MiB writes of
+  // Output go in one piece, with a sixteenth of the wake-ups of writer and reader (frequent
+  // pattern, lines, 2-core machine: 0.29 -> 0.26 s; docs/cli.md, "Output").
+  // STRMATCH_STDOUT_PIPE_BYTES changes the size (0: the pipe is left as it is); a size above
+  // /proc/sys/fs/pipe-max-size is refused by the kernel and the pipe stays as it was.
+  try {
+    const std::uint64_t pipe_bytes =
+        strmatch::detail::env::unsigned_value("STRMATCH_STDOUT_PIPE_BYTES").value_or(std::uint64_t{1} << 20);
+    struct stat st {};
+    if (pipe_bytes != 0 && ::fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
+      (void)::fcntl(1, F_SETPIPE_SZ, static_cast<int>(pipe_bytes));
+  } catch (const strmatch::Error& e) {
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
   CLI::App app(
       "strmatch: exact, multi-pattern and approximate (edit/Hamming distance) string matching, and common "
       "substrings, on CPUs (SIMD, all cores) and NVIDIA GPUs",

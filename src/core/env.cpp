@@ -37,6 +37,8 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_WALK_LISTERS", Scope::library, Kind::unsigned_integer, 0, 64, "0..64",
      "the caller's (strmatch -r: workers / 4, at most 4, 0 below 4 workers)",
      "threads listing directories ahead of a recursive walk (0: the walking thread lists)"},
+    {"STRMATCH_STDOUT_PIPE_BYTES", Scope::library, Kind::unsigned_integer, 0, 1u << 30, "0..1073741824",
+     "1048576", "strmatch (the CLI): the buffer size it asks for when standard output is a pipe (0: none)"},
     // --- the library: pattern-set tuning (experiments and tests)
     {"STRMATCH_AC_DENSE_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes", "33554432",
      "Aho-Corasick: budget of the dense transition table near the root"},
