@@ -58,6 +58,15 @@ class Output {
 
   /// The collected bytes (emptied).
   std::string take() { return std::exchange(buf_, std::string()); }
+  /// The bytes held (a worker's file), for printing them elsewhere without a copy of their buffer.
+  std::string_view view() const noexcept { return buf_; }
+  /// Drops the bytes held; keeps the buffer for reuse unless it grew above `keep` bytes.
+  void clear(std::size_t keep) {
+    if (buf_.capacity() > keep)
+      buf_ = std::string();
+    else
+      buf_.clear();
+  }
 
   void flush() {
     if (buf_.empty() || stream_ == nullptr) return;

@@ -200,13 +200,15 @@ class RunBase {
   /// else io::Input::open. Throws IoError as those.
   io::Input open_walked(const std::string& path) {
     if (!walk_preread) return io::Input::open(path);
-    thread_local std::string buffer;
+    constexpr std::size_t kBytes = static_cast<std::size_t>(kSmallFileBytes) + 1;
+    // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
+    // only as far as the files read into it reach.
+    thread_local const std::unique_ptr<char[]> buffer(new char[kBytes]);
     thread_local std::string_view whole;
-    buffer.resize(static_cast<std::size_t>(kSmallFileBytes) + 1);
     std::size_t got = 0;
-    io::Input in = io::Input::open_reading(path, buffer, &got);
-    if (got < buffer.size()) {
-      whole = std::string_view(buffer.data(), got);
+    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kBytes), &got);
+    if (got < kBytes) {
+      whole = std::string_view(buffer.get(), got);
       preread() = &whole;
     }
     return in;
@@ -429,40 +431,52 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   // it waits for room. 220 futex calls for 2,184 files, against 13,618 with a printing thread.
   constexpr std::size_t kBatch = 32;
   const std::uint64_t window = 64ull * walk_workers;  // files in flight: every worker busy
+  // The printing is serial: it must cost little per file. Items live in a ring of `window` slots,
+  // item i in ring[i % window] from when the walker makes it until it is printed, and their
+  // strings and output buffers are reused, not allocated and freed per file (an item made by the
+  // walker, filled by a worker and freed by the printing thread cost frees across threads' arenas).
+  constexpr std::size_t kKeepOutputBytes = std::size_t{16} << 10;  // a slot's output buffer kept
+  std::vector<Item> ring(static_cast<std::size_t>(window));
+  const auto slot = [&](std::uint64_t i) -> Item& { return ring[static_cast<std::size_t>(i % window)]; };
   std::mutex mutex;
   std::condition_variable work_cv, room_cv;
-  // items[i - delivered] is item i. Items are made and destroyed outside the lock (their strings
-  // and buffers are allocations); only the pointers move under it.
-  std::deque<std::unique_ptr<Item>> items;
   std::uint64_t produced = 0, taken = 0, delivered = 0;
   bool walk_done = false, stop = false, walker_waits = false;
 
-  auto display = [&](const std::string& path) {
-    return strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path;
+  // The walker's batch: paths and errors of the walk, their buffers swapped with the slots'.
+  struct Found {
+    std::string path;
+    std::optional<std::string> error;
   };
-  // The walker's batch: (path, error of the walk).
-  std::vector<std::pair<std::string, std::optional<std::string>>> batch;
-  std::vector<std::unique_ptr<Item>> fresh;
+  std::vector<Found> batch(kBatch);
+  std::size_t batch_size = 0;
   auto hand_over = [&] {
-    fresh.clear();
-    for (auto& [path, walk_error] : batch) {
-      auto item = std::make_unique<Item>();
-      item->name = display(path);
-      item->path = std::move(path);
-      item->error = std::move(walk_error);
-      item->ready = item->error.has_value();
-      fresh.push_back(std::move(item));
-    }
-    batch.clear();
-    std::unique_lock lock(mutex);
-    for (auto& item : fresh) {
+    const std::uint64_t n = batch_size;
+    batch_size = 0;
+    if (n == 0) return true;
+    std::uint64_t base = 0;
+    {
+      std::unique_lock lock(mutex);
       walker_waits = true;
-      room_cv.wait(lock, [&] { return stop || produced - delivered < window; });
+      room_cv.wait(lock, [&] { return stop || produced + n - delivered <= window; });
       walker_waits = false;
       if (stop) return false;
-      items.push_back(std::move(item));
-      ++produced;
+      base = produced;
     }
+    // Slots [base, base + n) are free (printed) and only this thread writes them until produced
+    // moves past them.
+    for (std::uint64_t k = 0; k < n; ++k) {
+      Item& item = slot(base + k);
+      Found& f = batch[static_cast<std::size_t>(k)];
+      std::swap(item.path, f.path);
+      const bool strip = strip_dot && item.path.rfind("./", 0) == 0;
+      item.name.assign(item.path, strip ? 2 : 0);
+      item.error = std::move(f.error);
+      f.error.reset();
+      item.ready = item.error.has_value();
+    }
+    std::lock_guard lock(mutex);
+    produced += n;
     work_cv.notify_all();
     return true;
   };
@@ -470,10 +484,15 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
     io::walk_directory(
         dir,
         [&](const std::string& path) {
-          batch.emplace_back(path, std::nullopt);
-          return batch.size() < kBatch || hand_over();
+          batch[batch_size++].path.assign(path);
+          return batch_size < kBatch || hand_over();
         },
-        [&](const std::string& p, const std::string& reason) { batch.emplace_back(p, p + ": " + reason); },
+        [&](const std::string& p, const std::string& reason) {
+          if (batch_size == kBatch && !hand_over()) return;
+          Found& f = batch[batch_size++];
+          f.path.assign(p);
+          f.error = p + ": " + reason;
+        },
         filter.empty() ? nullptr : &filter, walk_listers(walk_workers));
     hand_over();
     std::lock_guard lock(mutex);
@@ -486,57 +505,57 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   std::exception_ptr failure;
   auto print_ready = [&](std::unique_lock<std::mutex>& lock) {
     printing = true;
-    std::vector<Item*> ready;
-    std::vector<std::unique_ptr<Item>> printed;  // destroyed with the lock released
-    while (true) {
-      while (!stop && !items.empty() && items.front()->ready) {
-        ready.clear();
-        for (std::size_t i = 0; i < items.size() && items[i]->ready; ++i) ready.push_back(items[i].get());
-        lock.unlock();
-        printed.clear();
-        const bool on_worker = Progress::on_worker();
-        Progress::on_worker() = false;
-        try {
-          for (Item* item : ready) {
-            if (stop_all) break;
-            if (item->error) {
-              error(*item->error);
-              continue;
-            }
-            out.put(item->file.out.take());
-            for (const auto& e : item->file.errors) error(e);
-            note(item->file.note);
-            if (item->deferred) {
-              search_input(*item->deferred, item->name);  // with every thread of the library
-            } else {
-              progress.start_file(item->name, item->size);
-              progress.update(item->size);
-              input_done(item->file.results);
-            }
-            if (stdout_is_terminal) out.flush();
-          }
-        } catch (...) {
-          lock.lock();
-          if (!failure) failure = std::current_exception();
-          stop = true;
-          break;
-        }
-        Progress::on_worker() = on_worker;
-        lock.lock();
-        for (std::size_t i = 0; i < ready.size(); ++i) {
-          printed.push_back(std::move(items.front()));
-          items.pop_front();
-        }
-        delivered += ready.size();
-        if (walker_waits && produced - delivered <= window / 2) room_cv.notify_one();
-        if (stop_all) stop = true;
-      }
-      if (printed.empty()) break;
-      // The printed items go with the lock released; then the front is checked again (a worker that
-      // readied it meanwhile saw `printing` and left it to this loop).
+    while (!stop && delivered < produced && slot(delivered).ready) {
+      std::uint64_t end = delivered;
+      while (end < produced && slot(end).ready) ++end;
+      const std::uint64_t first = delivered;
       lock.unlock();
-      printed.clear();
+      const bool on_worker = Progress::on_worker();
+      Progress::on_worker() = false;
+      try {
+        for (std::uint64_t i = first; i < end; ++i) {
+          Item& item = slot(i);
+          if (stop_all) break;
+          if (item.error) {
+            error(*item.error);
+            continue;
+          }
+          out.put(item.file.out.view());
+          for (const auto& e : item.file.errors) error(e);
+          note(item.file.note);
+          if (item.deferred) {
+            search_input(*item.deferred, item.name);  // with every thread of the library
+          } else {
+            progress.start_file(item.name, item.size);
+            progress.update(item.size);
+            input_done(item.file.results);
+          }
+          if (stdout_is_terminal) out.flush();
+        }
+      } catch (...) {
+        lock.lock();
+        if (!failure) failure = std::current_exception();
+        stop = true;
+        break;
+      }
+      Progress::on_worker() = on_worker;
+      // The printed slots are emptied for reuse before they are handed back (nobody else reads
+      // slots below `end` until `delivered` passes them).
+      for (std::uint64_t i = first; i < end; ++i) {
+        Item& item = slot(i);
+        item.file.out.clear(kKeepOutputBytes);
+        item.file.errors.clear();
+        item.file.note.clear();
+        item.file.results = 0;
+        item.deferred.reset();
+        item.error.reset();
+        item.size = 0;
+        item.ready = false;
+      }
       lock.lock();
+      delivered = end;
+      if (walker_waits && produced - delivered <= window / 2) room_cv.notify_one();
+      if (stop_all) stop = true;
     }
     printing = false;
     if (stop) {
@@ -549,17 +568,19 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
     // Runs of up to 8 consecutive files per lock (16 workers taking one file each per lock
     // contended more than they searched); marked ready under the lock that takes the next run.
     std::vector<Item*> done;
+    std::uint64_t done_first = 0;  // the index of done.front()
     std::unique_lock lock(mutex);
     while (true) {
       if (!done.empty()) {
         for (Item* d : done) d->ready = true;
-        if (!printing && done.front() == items.front().get()) print_ready(lock);
+        if (!printing && done_first == delivered) print_ready(lock);
         done.clear();
       }
       work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
       if (stop || taken >= produced) return;
       const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / walk_workers, 1, 8);
-      for (std::uint64_t k = 0; k < run; ++k) done.push_back(items[taken + k - delivered].get());
+      done_first = taken;
+      for (std::uint64_t k = 0; k < run; ++k) done.push_back(&slot(taken + k));
       taken += run;
       lock.unlock();
       for (Item* item : done) {
