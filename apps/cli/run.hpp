@@ -260,10 +260,10 @@ class RunBase {
     return term != nullptr && std::string_view(term) != "dumb" && (no_color == nullptr || *no_color == '\0');
   }
 
-  /// One FILE operand: a file, "-", or a directory (walked with -r; by `walk_workers` threads
+  /// One FILE operand: a file, "-", or a directory (walked with -r; by walk_threads() workers
   /// when the subcommand allows it: walk_parallel()).
   void operand(const std::string& path, bool walk, bool strip_dot) {
-    if (walk && walk_workers > 1 && !sequential_walk) {
+    if (walk && walk_threads() > 1 && !sequential_walk) {
       std::error_code ec;
       if (path != "-" && std::filesystem::is_directory(path, ec)) {
         if (!filter.empty() && !strip_dot && filter.skip_dir(path, true)) return;
@@ -383,6 +383,12 @@ class RunBase {
   std::atomic<std::uint64_t> worker_read_files{0};  // pread by the workers
   /// Threads of the parallel walk of -r (walk_parallel); 0 or 1: files one after the other.
   unsigned walk_workers = 0;
+  /// Workers of the parallel walk when no -j was given (default_walk_threads()); 0: walk_workers.
+  unsigned default_walk_workers = 0;
+  /// The threads the parallel walk runs (its workers; the walker and the listers come on top).
+  unsigned walk_threads() const noexcept {
+    return default_walk_workers != 0 ? default_walk_workers : walk_workers;
+  }
   /// The parallel walk's workers open files with io::Input::open_reading (no fstat for a file of
   /// at most kSmallFileBytes) and hand what they read to search_input() through preread().
   bool walk_preread = false;
@@ -394,11 +400,11 @@ class RunBase {
   virtual void print_stats() = 0;
 
  private:
-  /// -r over directory `dir` with walk_workers threads: one thread walks (the same order as
+  /// -r over directory `dir` with walk_threads() workers: one thread walks (the same order as
   /// io::walk_directory), the workers open and search files of at most kWalkWorkerMaxBytes each on
   /// their own (output into memory), and this thread prints each file's output, errors and note in
   /// walk order, searching larger files itself (with every thread of the library) when their turn
-  /// comes. At most 64 * walk_workers files are in flight: memory is bounded by that many files'
+  /// comes. At most 64 * walk_threads() files are in flight: memory is bounded by that many files'
   /// output. -q stops every thread at the first result.
   void walk_parallel(const std::string& dir, bool strip_dot);
 
@@ -415,6 +421,14 @@ constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
 /// overrides).
 inline unsigned walk_listers(unsigned workers) { return workers >= 4 ? std::min(workers / 4, 4u) : 0; }
 
+/// Workers of the parallel walk without -j on a machine of `hardware` threads: all of them up to 4,
+/// about 5/8 of them from 8 on (10 of 16), leaving cores to the walker, its listers and the
+/// kernel's work for each file: on the 16-core host -r -c took 52-58 ms (min-mean) with 8 or 10
+/// workers, 56-62 with 12 to 14 and 58-67 with 16 (docs/cli.md, "-r").
+inline unsigned default_walk_threads(unsigned hardware) {
+  return hardware >= 8 ? (hardware * 5 + 4) / 8 : std::max(1u, hardware);
+}
+
 inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   struct Item {
     std::string path;
@@ -430,7 +444,8 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   // front file prints every ready file (nobody waits to print), and the walker is woken only when
   // it waits for room. 220 futex calls for 2,184 files, against 13,618 with a printing thread.
   constexpr std::size_t kBatch = 32;
-  const std::uint64_t window = 64ull * walk_workers;  // files in flight: every worker busy
+  const unsigned workers = walk_threads();
+  const std::uint64_t window = 64ull * workers;  // files in flight: every worker busy
   // The printing is serial: it must cost little per file. Items live in a ring of `window` slots,
   // item i in ring[i % window] from when the walker makes it until it is printed, and their
   // strings and output buffers are reused, not allocated and freed per file (an item made by the
@@ -493,7 +508,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
           f.path.assign(p);
           f.error = p + ": " + reason;
         },
-        filter.empty() ? nullptr : &filter, walk_listers(walk_workers));
+        filter.empty() ? nullptr : &filter, walk_listers(workers));
     hand_over();
     std::lock_guard lock(mutex);
     walk_done = true;
@@ -578,7 +593,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       }
       work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
       if (stop || taken >= produced) return;
-      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / walk_workers, 1, 8);
+      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / workers, 1, 8);
       done_first = taken;
       for (std::uint64_t k = 0; k < run; ++k) done.push_back(&slot(taken + k));
       taken += run;
@@ -615,7 +630,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   };
   try {
     threads.emplace_back(walker);
-    for (unsigned i = 1; i < walk_workers; ++i) threads.emplace_back(worker);
+    for (unsigned i = 1; i < workers; ++i) threads.emplace_back(worker);
     worker();         // this thread works too
     threads.clear();  // the walker and the workers end once every file was taken
     std::unique_lock lock(mutex);

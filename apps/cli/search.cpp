@@ -131,6 +131,7 @@ class Run : public RunBase {
       : RunBase(c, c.count_per_pattern), cfg(c) {
     // -r searches small files on all cores at once (RunBase::walk_parallel).
     walk_workers = c.threads != 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (c.threads == 0) default_walk_workers = default_walk_threads(walk_workers);
     // search_input() takes preread(); with `--io auto` (small files read by one pread) and
     // `--io read` only: another method reads the file its own way.
     walk_preread = (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic) ||
