@@ -114,7 +114,17 @@ class LineTracker {
     }
     const char* own = w.data.data() + w.own_begin;
     const std::size_t own_len = w.own_end - w.own_begin;
-    const void* nl = own_len != 0 ? memrchr(own, sep_, own_len) : nullptr;
+    const void* nl = nullptr;
+    if (line_open()) {
+      // No separator lies after the open line's start in this window (its end is in a later one):
+      // the last one of the owned part, if any, is the one before that start. A line of a whole
+      // block (one line of a GiB) is not scanned a second time.
+      const std::uint64_t own_lo = w.base + w.own_begin;
+      if (line_.start > own_lo && line_.start <= w.base + w.own_end)
+        nl = w.data.data() + (line_.start - 1 - w.base);
+    } else if (own_len != 0) {
+      nl = memrchr(own, sep_, own_len);
+    }
     if (nl != nullptr) {
       const char* s = static_cast<const char*>(nl) + 1;
       line_start_ = w.base + static_cast<std::uint64_t>(s - w.data.data());
