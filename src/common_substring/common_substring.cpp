@@ -153,7 +153,7 @@ void finish(SearchStats& stats, const Choice& c, std::uint64_t bytes, Clock::tim
   stats.algorithm = std::string(c.algorithm->name());
   stats.backend = c.backend;
   stats.threads = c.backend == Backend::cpu ? c.algorithm->threads_used(c.threads) : 1;
-  if (stats.note.empty()) stats.note = c.note;
+  if (!c.note.empty()) stats.note = stats.note.empty() ? c.note : c.note + "; " + stats.note;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "common_substring/suffix_scan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <queue>
 #include <string>
@@ -16,6 +17,17 @@
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {
+
+std::string suffix_array_note(std::string_view sorter, int rounds, double sort_seconds, double lcp_seconds,
+                              std::uint64_t bytes) {
+  char buf[160];
+  const double gbps = sort_seconds > 0 ? static_cast<double>(bytes) / sort_seconds / 1e9 : 0.0;
+  std::snprintf(buf, sizeof buf, "%.3f s (%.3g GB/s of input); LCP array %.3f s", sort_seconds, gbps,
+                lcp_seconds);
+  std::string note = "suffix array: " + std::string(sorter);
+  if (rounds > 0) note += ", " + std::to_string(rounds) + (rounds == 1 ? " round" : " rounds");
+  return note + ", " + buf;
+}
 
 // --- the layout ------------------------------------------------------------------------------------
 

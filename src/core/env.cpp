@@ -58,6 +58,10 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_APPROX_WAVEFRONT_BLOCKS", Scope::library, Kind::unsigned_integer, 0, std::uint64_t{1} << 20,
      "0..1048576", "0 (one block per max(4m, 4096) bytes)",
      "GPU wavefront: thread blocks (text segments) per launch, the paper's block count"},
+    // --- the library: common-substring tuning (experiments and benchmarks)
+    {"STRMATCH_SUFFIX_SORTER", Scope::library, Kind::choice, 0, 0, "divsufsort|doubling",
+     "by the thread count (docs/common_substring.md)",
+     "CPU suffix array: the suffix sorter (libdivsufsort on one thread, or prefix doubling on all)"},
     // --- tests
     {"STRMATCH_TEST_SEED", Scope::tests, Kind::unsigned_integer, 0, kMax, "integer", "20261121",
      "seed of every randomized test (a failure prints the seed that reruns it)"},

@@ -416,11 +416,13 @@ void check_construction(const SuffixLayout& layout, std::mt19937_64& rng,
   const Arrays<Index> want = naive_arrays<Index>(layout, rng, info.terminator_rank);
   ASSERT_EQ(got.sa.size, want.sa.size()) << ctx;
   ASSERT_EQ(got.lcp.size, want.lcp.size()) << ctx;
-  EXPECT_EQ(info.sort64, options.force_sort64) << ctx;
+  const bool doubling = options.sorter == strmatch::detail::SuffixSorter::doubling;
+  EXPECT_EQ(info.doubling, doubling) << ctx;
+  EXPECT_EQ(info.sort64, options.force_sort64 && !doubling) << ctx;
   if (options.force_escape || options.escape_byte >= 0) EXPECT_TRUE(info.escaped) << ctx;
-  if (options.escape_byte >= 0)
+  if (options.escape_byte >= 0 && !doubling)
     EXPECT_EQ(info.terminator_rank, static_cast<unsigned>(options.escape_byte)) << ctx;
-  if (!info.escaped) EXPECT_EQ(info.terminator_rank, 0u) << ctx;
+  if (!info.escaped || doubling) EXPECT_EQ(info.terminator_rank, 0u) << ctx;
   std::vector<Index> positions(got.sa.data.get(), got.sa.data.get() + got.sa.size);
   for (std::size_t i = 0; i < positions.size(); ++i) {
     // The same tail at every rank (equal tails may come in another order).
@@ -436,27 +438,34 @@ void check_construction(const SuffixLayout& layout, std::mt19937_64& rng,
 
 /// Every construction path on one input: byte mode (or escape mode where every byte occurs), the
 /// escape mode with the rarest value and with a frequent one (a record byte equal to the escape
-/// value), divsufsort and divsufsort64, one piece and pieces of 5 positions on 3 threads.
+/// value), divsufsort, divsufsort64 and prefix doubling, one piece and pieces of 5 positions on 3
+/// threads.
 template <class Index>
-void check_construction_all(const Side& a, const Side& b, std::mt19937_64& rng, const std::string& ctx) {
-  const SuffixLayout layout = SuffixLayout::two_sides(a.list(), b.list());
+void check_construction_all(const SuffixLayout& layout, std::mt19937_64& rng, const std::string& ctx) {
+  using strmatch::detail::SuffixSorter;
   int frequent = -1;
   for (const std::string_view v : layout.views)
     if (!v.empty()) frequent = static_cast<unsigned char>(v[v.size() / 2]);
   for (const int mode : {0, 1, 2})
-    for (const bool sort64 : {false, true})
+    for (const int sorter : {0, 1, 2})  // divsufsort, divsufsort64, prefix doubling
       for (const unsigned threads : {1u, 3u}) {
         strmatch::detail::SuffixConstructionOptions options;
         options.force_escape = mode == 1;
         options.escape_byte = mode == 2 ? frequent : -1;
-        options.force_sort64 = sort64;
+        options.force_sort64 = sorter == 1;
+        options.sorter = sorter == 2 ? SuffixSorter::doubling : SuffixSorter::divsufsort;
         options.min_piece = threads == 1 ? std::uint64_t{1} << 18 : 5;
         const std::string name = mode == 0 ? " natural" : mode == 1 ? " escape rarest" : " escape frequent";
+        const char* sorter_name[] = {"", " divsufsort64", " doubling"};
         check_construction<Index>(layout, rng, options, threads,
-                                  ctx + name + (sort64 ? " divsufsort64" : "") + " threads " +
-                                      std::to_string(threads) + " index " +
-                                      std::to_string(8 * sizeof(Index)));
+                                  ctx + name + sorter_name[sorter] + " threads " + std::to_string(threads) +
+                                      " index " + std::to_string(8 * sizeof(Index)));
       }
+}
+
+template <class Index>
+void check_construction_all(const Side& a, const Side& b, std::mt19937_64& rng, const std::string& ctx) {
+  check_construction_all<Index>(SuffixLayout::two_sides(a.list(), b.list()), rng, ctx);
 }
 
 TEST(SuffixConstruction, RandomLayoutsAgainstNaiveArrays) {
@@ -507,6 +516,53 @@ TEST(SuffixConstruction, LongRepeatsAcrossPieces) {
   for (int k = 0; k < 3; ++k) mutated[rng() % mutated.size()] = 'a';
   const Side a({base, base}), b({mutated, base.substr(100), base});
   check_construction_all<std::uint32_t>(a, b, rng, "repeats; " + rerun_hint());
+}
+
+TEST(SuffixConstruction, DoublingOnManyRecordsEmptyOnesAndRuns) {
+  // Prefix doubling where its rounds matter: many records (q of N's layout) with empty ones, equal
+  // tails told apart by record, runs of one byte (a round per doubling of the run), one-byte texts.
+  std::mt19937_64 rng(test_seed() + 11);
+  std::vector<std::string> texts = random_records(rng, 40, 60, 3);
+  texts.push_back("");
+  texts.push_back(std::string(700, 'x'));
+  texts.push_back(std::string(300, 'x') + "y" + std::string(299, 'x'));
+  texts.push_back("");
+  texts.push_back(texts[3]);
+  texts.push_back("x");
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  check_construction_all<std::uint32_t>(SuffixLayout::texts(views), rng, "many records; " + rerun_hint());
+  const Side a({std::string(1, '\0')}), b({std::string(1, '\0'), std::string(2, '\0')});
+  check_construction_all<std::uint32_t>(a, b, rng, "NUL texts; " + rerun_hint());
+}
+
+TEST(SuffixConstruction, AutomaticDoublingGivesUpForDivsufsortOnLongRuns) {
+  // `automatic` on kDoublingMinThreads threads sorts by prefix doubling until its work limit (here
+  // 1 x n sorted suffixes: round 2 passes it), then libdivsufsort builds the SA; the arrays are
+  // right either way.
+  std::mt19937_64 rng(test_seed() + 12);
+  const Side a({std::string(900, 'a')}), b({std::string(400, 'a') + "b", std::string(600, 'a')});
+  const SuffixLayout layout = SuffixLayout::two_sides(a.list(), b.list());
+  strmatch::detail::SuffixConstructionOptions options;
+  options.min_piece = 7;
+  options.doubling_work_factor = 1;
+  strmatch::detail::SuffixConstructionInfo info;
+  const unsigned threads = strmatch::detail::kDoublingMinThreads;
+  const auto got =
+      strmatch::detail::build_generalized_suffix_array<std::uint32_t>(layout, threads, &info, options);
+  EXPECT_TRUE(info.doubling_gave_up);
+  EXPECT_FALSE(info.doubling);
+  EXPECT_EQ(info.doubling_rounds, 2);
+  const Arrays<std::uint32_t> want = naive_arrays<std::uint32_t>(layout, rng, info.terminator_rank);
+  ASSERT_EQ(got.sa.size, want.sa.size());
+  for (std::size_t i = 0; i < want.sa.size(); ++i) {
+    ASSERT_EQ(tail(layout, got.sa[i]), tail(layout, want.sa[i])) << "SA rank " << i;
+    ASSERT_EQ(got.lcp[i], want.lcp[i]) << "LCP rank " << i;
+  }
+  // Without the limit, prefix doubling finishes the same input.
+  options.doubling_work_factor = strmatch::detail::kDoublingWorkFactor;
+  (void)strmatch::detail::build_generalized_suffix_array<std::uint32_t>(layout, threads, &info, options);
+  EXPECT_TRUE(info.doubling);
+  EXPECT_FALSE(info.doubling_gave_up);
 }
 
 TEST(SuffixArrayAlgorithm, PublicApiOnEveryByteValue) {

@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <functional>
@@ -331,6 +332,7 @@ struct Plan {
   bool dp = false, cpu_diagonal = false, cpu_suffix_array = true, cpu_auto = true;
   bool gpu_all = false;    // every GPU algorithm from host memory and resident (paper)
   bool gpu_scale = false;  // scale: suffix-array, packed-diagonal (bounded), diagonal resident (bounded)
+  bool sorters = false;    // scale: the CPU suffix array with each suffix sorter on all threads
 };
 
 Row library_row(const std::string& section, const Pair& p, const std::string& algorithm, Backend backend,
@@ -419,9 +421,20 @@ void run_pair(const std::string& section, Pair& p, const Plan& plan, std::vector
       std::max(p.a.size(), p.b.size()) <= std::max(g_max_dp, g_max_cpu_diagonal))
     for (const unsigned t : {1u, all})
       if (t == 1 || all > 1) add(library_row(section, p, "diagonal", Backend::cpu, t, false));
-  if (plan.cpu_suffix_array && has_cpu("suffix-array"))
+  if (plan.cpu_suffix_array && has_cpu("suffix-array")) {
     for (const unsigned t : {1u, all})
       if (t == 1 || all > 1) add(library_row(section, p, "suffix-array", Backend::cpu, t, false));
+    // Each suffix sorter on all threads (STRMATCH_SUFFIX_SORTER; the row above ran the automatic
+    // choice, which the note names).
+    if (all > 1 && plan.sorters)
+      for (const char* sorter : {"divsufsort", "doubling"}) {
+        ::setenv("STRMATCH_SUFFIX_SORTER", sorter, 1);
+        Row r = library_row(section, p, "suffix-array", Backend::cpu, all, false);
+        ::unsetenv("STRMATCH_SUFFIX_SORTER");
+        r.tool += std::string("/") + sorter;
+        add(std::move(r));
+      }
+  }
   if (plan.cpu_auto) {
     add(library_row(section, p, "auto", Backend::cpu, all, false));
     Row r = library_row(section, p, "auto", Backend::automatic, all, false);
@@ -636,6 +649,7 @@ void scale(const std::string& section, const std::vector<std::uint64_t>& sizes_m
   Plan plan;
   plan.cpu_diagonal = g_max_cpu_diagonal > 0;
   plan.gpu_scale = true;
+  plan.sorters = true;
   std::vector<std::string> skipped;
   const auto preamble = [&] {
     std::string skip_line;
@@ -662,16 +676,18 @@ void scale(const std::string& section, const std::vector<std::uint64_t>& sizes_m
           source_of("reads.fa") + ").");
     pre.push_back("");
     pre.push_back(
-        "Rows: the peer (libdivsufsort + Kasai + scan, one core), the CPU suffix array on 1 and all threads, "
+        "Rows: the peer (libdivsufsort + Kasai + scan, one core), the CPU suffix array on 1 and all threads "
+        "(and on all threads with each suffix sorter, STRMATCH_SUFFIX_SORTER=divsufsort|doubling), "
         "`auto` "
         "(CPU, and `Backend::automatic`), the GPU suffix array from host memory and resident, the GPU "
         "packed-diagonal "
         "kernel (sides up to " +
         std::to_string(g_max_packed) + " bytes) and the GPU diagonal kernel resident (up to " +
         std::to_string(g_max_gpu_diagonal) +
-        " bytes). The GPU suffix array's GB/s is the whole call (construction, LCP array and scan: the API "
-        "does not "
-        "expose the construction alone); resident rows exclude the copies; TCUPS = |A| x |B| / seconds for "
+        " bytes). The GPU suffix array's GB/s is the whole call (construction, LCP array and scan); the "
+        "suffix-array rows' notes give the construction alone (the SA's sort and the LCP array, each timed "
+        "inside the call, and the sort's GB/s of input: |A| + |B| bytes); resident rows exclude the copies; "
+        "TCUPS = |A| x |B| / seconds for "
         "the "
         "diagonal kernels. Time: best of up to " +
         std::to_string(g_reps) + " runs after one warm-up (the warm-up alone when it took over " +

@@ -1,7 +1,9 @@
-// suffix-array (CPU): a generalized suffix array built by libdivsufsort with its LCP array (the
+// suffix-array (CPU): a generalized suffix array built by libdivsufsort or parallel prefix doubling
+// (cpu/suffix_doubling.cpp) with its LCP array (the
 // parallel Phi/PLCP form of Kasai et al.'s algorithm: cpu/suffix_construct.cpp), then the scans of
 // common_substring/suffix_scan.hpp (longest, maximal exact matches, q of N; after Manber and Myers,
 // Abouelhoda et al., Babenko and Starikovskaya).
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -17,6 +19,15 @@ std::uint64_t total_bytes(TextList texts) {
   std::uint64_t n = 0;
   for (const std::string_view t : texts) n += t.size();
   return n;
+}
+
+/// suffix_array_note() of a CPU construction.
+std::string construction_note(const SuffixConstructionInfo& info, std::uint64_t bytes) {
+  std::string sorter = info.doubling ? "prefix doubling" : info.sort64 ? "libdivsufsort64" : "libdivsufsort";
+  if (info.doubling_gave_up)
+    sorter += " (prefix doubling gave up after " + std::to_string(info.doubling_rounds) + " rounds)";
+  return suffix_array_note(sorter, info.doubling ? info.doubling_rounds : 0, info.sort_seconds,
+                           info.lcp_seconds, bytes);
 }
 
 /// Runs f(std::type_identity<Index>{}) with the layout's index type.
@@ -39,8 +50,11 @@ class SuffixArrayAlgorithm final : public CommonSubstringAlgorithm {
     if (total_bytes(a) == 0 || total_bytes(b) == 0) return {};
     const SuffixLayout layout = SuffixLayout::two_sides(a, b);
     return with_index(layout, [&]<class Index>(std::type_identity<Index>) {
-      const auto gsa = build_generalized_suffix_array<Index>(layout, threads);
-      return longest_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), sink, threads);
+      SuffixConstructionInfo info;
+      const auto gsa = build_generalized_suffix_array<Index>(layout, threads, &info);
+      auto r = longest_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), sink, threads);
+      r.stats.note = construction_note(info, layout.bytes);
+      return r;
     });
   }
 
@@ -49,9 +63,12 @@ class SuffixArrayAlgorithm final : public CommonSubstringAlgorithm {
     if (total_bytes(a) == 0 || total_bytes(b) == 0) return {};
     const SuffixLayout layout = SuffixLayout::two_sides(a, b);
     return with_index(layout, [&]<class Index>(std::type_identity<Index>) {
-      const auto gsa = build_generalized_suffix_array<Index>(layout, threads);
-      return maximal_matches_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), match, sink,
-                                                      threads);
+      SuffixConstructionInfo info;
+      const auto gsa = build_generalized_suffix_array<Index>(layout, threads, &info);
+      auto r = maximal_matches_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), match, sink,
+                                                        threads);
+      r.note = construction_note(info, layout.bytes);
+      return r;
     });
   }
 
@@ -60,8 +77,12 @@ class SuffixArrayAlgorithm final : public CommonSubstringAlgorithm {
     if (total_bytes(texts) == 0) return {};
     const SuffixLayout layout = SuffixLayout::texts(texts);
     return with_index(layout, [&]<class Index>(std::type_identity<Index>) {
-      const auto gsa = build_generalized_suffix_array<Index>(layout, threads);
-      return shared_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), min_texts, sink, threads);
+      SuffixConstructionInfo info;
+      const auto gsa = build_generalized_suffix_array<Index>(layout, threads, &info);
+      auto r =
+          shared_from_suffix_array<Index>(layout, gsa.sa.span(), gsa.lcp.span(), min_texts, sink, threads);
+      r.stats.note = construction_note(info, layout.bytes);
+      return r;
     });
   }
 };

@@ -75,9 +75,13 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 
+#include "common_substring/cpu/suffix_doubling.hpp"
 #include "common_substring/cpu/suffix_threads.hpp"
+#include "core/env.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {
@@ -388,6 +392,39 @@ RawArray<Index> sort_escaped(Escaped<Index>& esc, const SuffixLayout& layout, un
 
 constexpr std::uint64_t kMaxSort32 = static_cast<std::uint64_t>(std::numeric_limits<saidx_t>::max());
 
+/// A bit per layout position, set at the terminator slots (escape mode's PLCP tells a record byte
+/// equal to the escape value from a record end by it).
+RawArray<std::uint64_t> terminator_bitmap(const SuffixLayout& layout) {
+  RawArray<std::uint64_t> terminal(layout.size() / 64 + 1);
+  std::memset(terminal.data.get(), 0, terminal.size * sizeof(std::uint64_t));
+  for (std::uint32_t r = 0; r < layout.records(); ++r) {
+    const std::uint64_t pos = layout.start[r + 1] - 1;
+    terminal[pos >> 6] |= std::uint64_t{1} << (pos & 63);
+  }
+  return terminal;
+}
+
+/// STRMATCH_SUFFIX_SORTER, when set.
+std::optional<SuffixSorter> sorter_from_env() {
+  const std::optional<std::string> v = env::choice_value("STRMATCH_SUFFIX_SORTER");
+  if (!v) return std::nullopt;
+  return *v == "doubling" ? SuffixSorter::doubling : SuffixSorter::divsufsort;
+}
+
+/// The sorter SuffixSorter's rule picks: divsufsort, doubling (asked for: no work limit) or
+/// automatic (prefix doubling that gives up after kDoublingWorkFactor x n sorted suffixes).
+SuffixSorter chosen_sorter(const SuffixLayout& layout, unsigned threads,
+                           const SuffixConstructionOptions& options) {
+  if (layout.size() > 0xFFFFFFFFull) return SuffixSorter::divsufsort;  // doubling's ranks are 32-bit
+  SuffixSorter sorter = options.sorter;
+  if (sorter == SuffixSorter::automatic) sorter = sorter_from_env().value_or(SuffixSorter::automatic);
+  if (sorter != SuffixSorter::automatic) return sorter;
+  if (threads < kDoublingMinThreads) return SuffixSorter::divsufsort;
+  const bool fits =
+      doubling_suffix_sort_bytes(layout.size(), layout.bytes) + layout.size() <= io::usable_memory_bytes();
+  return fits ? SuffixSorter::automatic : SuffixSorter::divsufsort;
+}
+
 }  // namespace
 
 template <class Index>
@@ -439,7 +476,22 @@ GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout&
   const auto start = std::chrono::steady_clock::now();
   RawArray<std::uint8_t> text;
   RawArray<std::uint64_t> terminal;
-  if (!note.escaped) {
+  const SuffixSorter sorter = chosen_sorter(layout, threads, options);
+  if (sorter != SuffixSorter::divsufsort) {
+    DoublingReport report;
+    const std::uint64_t limit = sorter == SuffixSorter::doubling
+                                    ? std::numeric_limits<std::uint64_t>::max()
+                                    : options.doubling_work_factor * layout.bytes;
+    note.doubling = doubling_suffix_sort<Index>(layout, counts, threads, min_piece, limit, out.sa, &report);
+    note.doubling_rounds = report.rounds;
+    note.doubling_gave_up = report.gave_up;
+  }
+  if (note.doubling) {
+    // The SA's order puts every record end below every byte; the string PLCP compares is the
+    // layout string of either mode (escape mode: with the terminator bitmap).
+    text = layout_text();
+    if (note.escaped) terminal = terminator_bitmap(layout);
+  } else if (!note.escaped) {
     text = layout_text();
     note.sort64 = size > kMaxSort32 || options.force_sort64;
     out.sa = note.sort64 ? sort_bytes<saidx64_t, Index>(text.data.get(), layout, threads, min_piece)
@@ -454,12 +506,7 @@ GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout&
                            : sort_escaped<saidx_t, Index>(esc, layout, threads, min_piece);
     }
     text = layout_text();
-    terminal = RawArray<std::uint64_t>(size / 64 + 1);
-    std::memset(terminal.data.get(), 0, terminal.size * sizeof(std::uint64_t));
-    for (std::uint32_t r = 0; r < layout.records(); ++r) {
-      const std::uint64_t pos = layout.start[r + 1] - 1;
-      terminal[pos >> 6] |= std::uint64_t{1} << (pos & 63);
-    }
+    terminal = terminator_bitmap(layout);
   }
   const auto sorted = std::chrono::steady_clock::now();
   note.sort_seconds = seconds_between(start, sorted);

@@ -54,23 +54,40 @@ struct SuffixConstructionInfo {
   /// terminator_rank: 0 (below every byte) in byte mode, the escaped value in escape mode.
   unsigned terminator_rank = 0;
   bool sort64 = false;      ///< divsufsort64 was used
+  bool doubling = false;    ///< the parallel prefix-doubling sorter made the SA (suffix_doubling.hpp)
+  int doubling_rounds = 0;  ///< its rounds (also when it gave up and libdivsufsort took over)
+  bool doubling_gave_up = false;
   double sort_seconds = 0;  ///< libdivsufsort, with the copies around it
   double lcp_seconds = 0;   ///< Phi, PLCP and LCP
 };
 
+/// Which sorter orders the suffixes. `automatic`: prefix doubling on kDoublingMinThreads threads
+/// or more when the layout has < 2^32 positions and its arrays fit in the usable memory, giving up
+/// for libdivsufsort after kDoublingWorkFactor x n sorted suffixes; libdivsufsort otherwise.
+/// STRMATCH_SUFFIX_SORTER (docs/environment.md) overrides `automatic` for measurements.
+enum class SuffixSorter { automatic, divsufsort, doubling };
+
+/// Threads from which `automatic` takes prefix doubling (docs/common_substring.md: measured).
+inline constexpr unsigned kDoublingMinThreads = 8;
+/// Sorted suffixes, in multiples of n, after which `automatic`'s prefix doubling gives up.
+inline constexpr std::uint64_t kDoublingWorkFactor = 8;
+
 /// Test knobs: force the escape encoding (with the rarest byte value, present or not) or
-/// divsufsort64 on small inputs; cut the parallel passes into pieces of at least `min_piece`
-/// positions.
+/// divsufsort64 on small inputs; pick the sorter; cut the parallel passes into pieces of at least
+/// `min_piece` positions.
 struct SuffixConstructionOptions {
+  SuffixSorter sorter = SuffixSorter::automatic;
+  std::uint64_t doubling_work_factor = kDoublingWorkFactor;  ///< `automatic`'s limit, x n
   bool force_escape = false;
   int escape_byte = -1;  ///< >= 0: escape this byte value (implies force_escape)
   bool force_sort64 = false;
   std::uint64_t min_piece = std::uint64_t{1} << 18;
 };
 
-/// Builds SA and LCP of `layout` (needs layout.views) on `threads` threads (the sort itself is
-/// libdivsufsort's, one thread). Index must be std::uint64_t when layout.needs_64bit().
-/// Throws InvalidArgument when libdivsufsort fails, std::bad_alloc when memory runs out.
+/// Builds SA and LCP of `layout` (needs layout.views) on `threads` threads (the sort is
+/// libdivsufsort's on one thread, or prefix doubling on all: SuffixSorter). Index must be std::uint64_t when
+/// layout.needs_64bit(). Throws InvalidArgument when libdivsufsort fails, std::bad_alloc when memory runs
+/// out.
 template <class Index>
 GeneralizedSuffixArray<Index> build_generalized_suffix_array(const SuffixLayout& layout, unsigned threads,
                                                              SuffixConstructionInfo* info = nullptr,

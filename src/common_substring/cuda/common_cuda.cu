@@ -120,7 +120,9 @@ class GpuSuffixArray final : public CommonSubstringAlgorithm {
     common::DeviceSuffixArray sa;
     sa.build(dl, stream.get());
     const std::uint32_t length = sa.cross_side_longest(dl, stream.get());
-    return finish_from_suffix_array(layout, sa, length, sink, threads, stream.get());
+    LongestCommonSubstring r = finish_from_suffix_array(layout, sa, length, sink, threads, stream.get());
+    r.stats.note = sa.note();
+    return r;
   }
 
   SearchStats maximal_matches(TextList a, TextList b, const MaximalMatchOptions& match,
@@ -132,17 +134,21 @@ class GpuSuffixArray final : public CommonSubstringAlgorithm {
     common::check_device_memory(need(layout),
                                 "suffix-array (GPU) for " + num(layout.bytes) + " bytes of input");
     std::vector<std::uint32_t> sa_host, lcp_host;
+    std::string note;
     {
       CallStream stream;
       common::DeviceLayout dl;
       common::upload_layout(layout, dl, stream.get());
       common::DeviceSuffixArray sa;
       sa.build(dl, stream.get());
+      note = sa.note();
       sa.copy_to_host(sa_host, lcp_host, stream.get());
     }
-    return maximal_matches_from_suffix_array<std::uint32_t>(layout, std::span<const std::uint32_t>(sa_host),
-                                                            std::span<const std::uint32_t>(lcp_host), match,
-                                                            sink, threads);
+    SearchStats stats = maximal_matches_from_suffix_array<std::uint32_t>(
+        layout, std::span<const std::uint32_t>(sa_host), std::span<const std::uint32_t>(lcp_host), match,
+        sink, threads);
+    stats.note = note;
+    return stats;
   }
 
  private:
@@ -218,7 +224,9 @@ LongestCommonSubstring gpu_longest_resident(std::string_view name, const void* d
     common::DeviceSuffixArray sa;
     sa.build(dl, stream.get());
     const std::uint32_t length = sa.cross_side_longest(dl, stream.get());
-    return finish_from_suffix_array(layout, sa, length, sink, threads, stream.get());
+    LongestCommonSubstring r = finish_from_suffix_array(layout, sa, length, sink, threads, stream.get());
+    r.stats.note = sa.note();
+    return r;
   }
   throw InvalidArgument("unknown GPU common-substring algorithm '" + std::string(name) +
                         "'; the GPU has diagonal, packed-diagonal, suffix-array");

@@ -4,6 +4,7 @@
 // Phi / PLCP (J. Karkkainen, G. Manzini and S. Puglisi, "Permuted longest-common-prefix array",
 // 2009). Host side: the layout's upload, CUB's calls and the rounds.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -119,8 +120,10 @@ void DeviceSuffixArray::build(const DeviceLayout& layout, cudaStream_t stream) {
   const std::uint32_t size = layout.size, r = layout.records;
   n_ = layout.bytes;
   rounds_ = 0;
+  sort_seconds_ = lcp_seconds_ = 0;
   sa_ = lcp_ = nullptr;
   if (n_ == 0) return;
+  const auto start = std::chrono::steady_clock::now();
   const sa::Terminators terms{layout.terms.get(), r};
 
   for (auto& k : keys_) k.ensure(size);
@@ -194,6 +197,9 @@ void DeviceSuffixArray::build(const DeviceLayout& layout, cudaStream_t stream) {
     STRMATCH_CUDA_CHECK(cudaGetLastError());
   }
 
+  const auto sorted = std::chrono::steady_clock::now();  // the last round synchronised
+  sort_seconds_ = std::chrono::duration<double>(sorted - start).count();
+
   // LCP: phi over the rank array (no longer needed), PLCP in place, then SA and LCP into keys_[0].
   std::uint32_t* phi = rank_.get();
   sa::phi_kernel<<<blocks_for(n_), kThreads, 0, stream>>>(slots_.get(), size, r, phi);
@@ -213,6 +219,11 @@ void DeviceSuffixArray::build(const DeviceLayout& layout, cudaStream_t stream) {
   sa::lcp_kernel<<<blocks_for(n_), kThreads, 0, stream>>>(slots_.get(), phi, n_, r, sa_, lcp_);
   STRMATCH_CUDA_CHECK(cudaGetLastError());
   STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  lcp_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - sorted).count();
+}
+
+std::string DeviceSuffixArray::note() const {
+  return suffix_array_note("prefix doubling on the GPU", rounds_, sort_seconds_, lcp_seconds_, n_);
 }
 
 std::uint32_t DeviceSuffixArray::cross_side_longest(const DeviceLayout& layout, cudaStream_t stream) {

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common_substring/suffix_scan.hpp"
@@ -49,6 +50,12 @@ class DeviceSuffixArray {
   std::uint32_t size() const { return n_; }
   /// Sorting rounds of the last build (the first sort included).
   int rounds() const { return rounds_; }
+  /// Wall seconds of the last build's sort (from the alphabet census to the last round) and of its
+  /// LCP array (Phi, PLCP, gather), each ended by a stream synchronisation.
+  double sort_seconds() const { return sort_seconds_; }
+  double lcp_seconds() const { return lcp_seconds_; }
+  /// suffix_array_note() of the last build (bytes: the layout's record bytes).
+  std::string note() const;
 
   /// L*: the largest LCP between neighbouring suffixes of different sides (synchronises).
   std::uint32_t cross_side_longest(const DeviceLayout& layout, cudaStream_t stream);
@@ -72,6 +79,8 @@ class DeviceSuffixArray {
   std::uint32_t* lcp_ = nullptr;
   std::uint32_t n_ = 0;
   int rounds_ = 0;
+  double sort_seconds_ = 0;
+  double lcp_seconds_ = 0;
 };
 
 }  // namespace strmatch::detail::cuda::common
