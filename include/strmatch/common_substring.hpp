@@ -41,8 +41,10 @@
 // - packed-diagonal (GPU): tiles of diagonals in shared memory, 4 bytes compared per instruction,
 //   runs carried across tiles.
 // - suffix-array: a generalized suffix array of both sides (U. Manber and G. Myers, "Suffix
-//   arrays: a new method for on-line string searches", 1993; built by libdivsufsort on the CPU,
-//   by prefix doubling with radix sorts on the GPU) with its LCP array (T. Kasai et al., "Linear-time
+//   arrays: a new method for on-line string searches", 1993; built on the CPU by libdivsufsort
+//   below 8 threads and by parallel prefix doubling with N. J. Larsson and K. Sadakane's
+//   group-by-group rounds ("Faster suffix sorting", 2007) from 8 threads on, by prefix doubling
+//   with radix sorts on the GPU) with its LCP array (T. Kasai et al., "Linear-time
 //   longest-common-prefix computation in suffix arrays and its applications", 2001, in the
 //   parallel Phi/PLCP form of J. Karkkainen, G. Manzini and S. Puglisi, "Permuted longest-common-
 //   prefix array", 2009); q of N by a sliding window over the LCP array (M. Babenko and
@@ -145,8 +147,10 @@ std::vector<std::string> common_substring_algorithms(Backend backend);
 /// L*, the number of distinct longest common substrings, and (to `sink`, when given) every start
 /// pair, of the records of `a` against the records of `b`. See the file comment.
 /// Complexity: dp and diagonal O(|A| |B|) time; suffix-array O(n log n) worst case for the
-/// construction (libdivsufsort), O(n) for the rest, n = |A| + |B|, plus the pairs reported.
-/// Memory: suffix-array about 12 n bytes (n + records < 2^32; about 24 n above) on the CPU; refused before
+/// construction (libdivsufsort; prefix doubling on 8+ threads gives up for it after 8 n sorted
+/// suffixes), O(n) for the rest, n = |A| + |B|, plus the pairs reported.
+/// Memory: suffix-array about 12 n bytes (n + records < 2^32; about 24 n above) on the CPU (prefix
+/// doubling, about 36 n, runs only where that fits; libdivsufsort otherwise); refused before
 /// any work (InsufficientMemory, saying how much it needs) when the host or the device lacks it. Errors:
 /// InvalidArgument for an unknown algorithm or more than 2^32 - 1 records; BackendUnavailable for
 /// Backend::cuda without a usable GPU; InsufficientMemory.

@@ -52,11 +52,12 @@
 // Parallel (std::thread, pieces of at least 2^18 positions): the byte census, the copies into the
 // sorted string and the layout string, keeping the layout's suffixes, Phi,
 // PLCP (each piece restarts Kasai's bound), the LCP gather; the scans after it (suffix_scan.cpp).
-// Not parallel: the sort itself (libdivsufsort is single-threaded, and sorts only whole strings, so
-// its work cannot be split by buckets of suffixes). On two mutated 10 MB DNA texts the sort is
-// about half of "libdivsufsort + Kasai on one core", so threads alone bring at most about 2x over
-// that; a parallel suffix sorter (e.g. prefix doubling with radix sorts, as the GPU path does)
-// would be needed for more.
+// Not parallel: libdivsufsort's sort (single-threaded, and it sorts only whole strings, so its work
+// cannot be split by buckets of suffixes): about half of "libdivsufsort + Kasai on one core", so
+// threads alone bring at most about 2x over that. On 8 threads or more the parallel prefix-doubling
+// sorter (suffix_doubling.hpp) replaces it (SuffixSorter: the rule and its measurements in
+// docs/common_substring.md); its SA puts every record end below every byte (terminator_rank 0),
+// and the LCP array is computed as after libdivsufsort, on the layout string of either mode.
 //
 // Memory (32-bit indices, n bytes): the sorted string (n; escape mode: and a position per code,
 // 4 n), the sort's SA (4 n) and the layout SA (4 n); then the layout string, SA and Phi/PLCP
