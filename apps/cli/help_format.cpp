@@ -84,7 +84,10 @@ std::string HelpFormatter::make_footer(const CLI::App* app) const {
 }
 
 std::string usage_error_message(const CLI::App* app, const CLI::Error& e) {
-  std::string message = std::string("strmatch: ") + e.what() + "\n";
+  // A hidden option's validator names the option itself: drop the ": " of CLI11's empty name.
+  std::string what = e.what();
+  if (what.rfind(": ", 0) == 0) what.erase(0, 2);
+  std::string message = "strmatch: " + what + "\n";
   if (app == nullptr) return message;
   // The subcommand being parsed, when there is one: its --help is the one that helps.
   std::string command = app->get_name();

@@ -207,16 +207,24 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
   cmd.add_option("--stream-block-bytes", c.stream_block_bytes, help.stream_block_bytes)
       ->check(unsigned_range(kMinStreamBlockBytes, kMaxBlockBytes, true))
       ->group(kGroupPerformance);
-  // Tests only (hidden).
-  const CLI::Validator any_size = unsigned_range(0, kMaxBlockBytes);
-  cmd.add_option("--test-truncate-after-first-block", c.test_truncate)
-      ->check(unsigned_range(0, std::numeric_limits<std::uint64_t>::max()))
-      ->group("");
-  cmd.add_option("--test-chunk-bytes", c.test_chunk_bytes)->check(any_size)->group("");
-  cmd.add_option("--test-stream-block-bytes", c.test_stream_block_bytes)->check(any_size)->group("");
-  cmd.add_option("--test-piece-bytes", c.test_piece_bytes)
-      ->check(unsigned_range(0, kMaxBlockBytes))
-      ->group("");
+  // Tests only (hidden: the empty group). CLI11 gives an option of that group no name in its
+  // errors ("strmatch: : '-1' is not ..."), so each validator names its option itself and
+  // usage_error_message() drops the empty name's ": ".
+  const auto hidden = [&cmd](const std::string& name, auto& value, std::uint64_t max) {
+    const CLI::Validator range = unsigned_range(0, max);
+    cmd.add_option(name, value)
+        ->check(CLI::Validator(
+            [range, name](std::string& v) -> std::string {
+              const std::string m = range(v);
+              return m.empty() ? m : name + ": " + m;
+            },
+            range.get_description()))
+        ->group("");
+  };
+  hidden("--test-truncate-after-first-block", c.test_truncate, std::numeric_limits<std::uint64_t>::max());
+  hidden("--test-chunk-bytes", c.test_chunk_bytes, kMaxBlockBytes);
+  hidden("--test-stream-block-bytes", c.test_stream_block_bytes, kMaxBlockBytes);
+  hidden("--test-piece-bytes", c.test_piece_bytes, kMaxBlockBytes);
 }
 
 void resolve_parse_order(const CLI::App& cmd, CommonConfig& c) {

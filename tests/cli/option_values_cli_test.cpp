@@ -67,6 +67,19 @@ TEST_F(OptionValues, OutOfRangeValuesAreRefused) {
        "65536"},
       {{"approx", "-j", "100000", "cat", f}, "--threads", "1024"},
       {{"approx", "--max-line-bytes", "-5", "cat", f}, "--max-line-bytes", "non-negative"},
+      // The hidden test seams name themselves too (CLI11 names no option of the hidden group).
+      {{"search", "--test-piece-bytes", "-1", "cat", f},
+       "strmatch: --test-piece-bytes: '-1'",
+       "non-negative"},
+      {{"approx", "--test-chunk-bytes", "abc", "cat", f},
+       "strmatch: --test-chunk-bytes: 'abc'",
+       "non-negative"},
+      {{"search", "--test-stream-block-bytes", "1073741825", "cat", f},
+       "strmatch: --test-stream-block-bytes:",
+       "in range"},
+      {{"search", "--test-truncate-after-first-block", "1x", "cat", f},
+       "strmatch: --test-truncate-after-first-block:",
+       "non-negative"},
   };
   for (const Case& c : cases) {
     std::string cmd;
