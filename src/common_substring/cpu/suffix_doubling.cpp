@@ -22,8 +22,9 @@
 // is a single suffix. A group is active whole, and active elements stay in SA order.
 //
 // Threads. Pieces of the element range (suffix_threads.hpp), moved to group boundaries where a
-// round works group by group; the radix sort's histograms and stable scatters; the compaction of
-// the active suffixes (each piece compacts in place, then copies to its offset).
+// round sorts group by group; the counting sorts' histograms and stable scatters; the round's
+// application (each piece counts its group starts and active suffixes, a carry over the pieces,
+// then each piece writes its ranks and its active suffixes at its offset).
 #include "common_substring/cpu/suffix_doubling.hpp"
 
 #include <algorithm>
@@ -40,11 +41,8 @@ namespace strmatch::detail {
 
 namespace {
 
-constexpr int kDigitBits = 8;
-constexpr unsigned kBuckets = 1u << kDigitBits;
-constexpr int kTopBits = 16;  // round 1's counting sort
-
-using Histogram = std::array<std::uint64_t, kBuckets>;
+constexpr int kDigitBits = 8;  // the radix sort's passes
+constexpr int kTopBits = 16;   // round 1's counting sort
 
 /// Runs f(worker, i) for i in [0, count) on up to `threads` workers (0, 1, ...), items handed out
 /// one by one.
@@ -57,43 +55,53 @@ void parallel_items(std::uint64_t count, unsigned threads, F&& f) {
   });
 }
 
+/// One stable counting-sort pass: (keys, vals)[0, m) by the digit (key >> shift) & (2^digit_bits -
+/// 1) into (k2, v2) (vals and v2 may be null), each piece of the range on its own thread. Returns
+/// the digit starts in the output (2^digit_bits + 1 entries); with `skip_trivial`, an empty vector
+/// and nothing written when every key has the same digit.
+std::vector<std::uint64_t> counting_pass(const std::uint64_t* keys, const std::uint32_t* vals,
+                                         std::uint64_t* k2, std::uint32_t* v2, std::uint64_t m, int shift,
+                                         int digit_bits, unsigned threads, std::uint64_t min_piece,
+                                         bool skip_trivial) {
+  const std::uint64_t digits = std::uint64_t{1} << digit_bits, mask = digits - 1;
+  const unsigned pieces = piece_count(m, threads, min_piece);
+  std::vector<std::vector<std::uint64_t>> hist(pieces, std::vector<std::uint64_t>(digits));
+  run_pieces(m, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
+    std::vector<std::uint64_t>& h = hist[p];
+    for (std::uint64_t i = begin; i < end; ++i) ++h[(keys[i] >> shift) & mask];
+  });
+  std::vector<std::uint64_t> start(digits + 1, 0);
+  std::uint64_t total = 0;
+  for (std::uint64_t d = 0; d < digits; ++d) {
+    start[d] = total;
+    for (unsigned p = 0; p < pieces; ++p) {
+      const std::uint64_t c = hist[p][d];
+      hist[p][d] = total;
+      total += c;
+    }
+    if (skip_trivial && total - start[d] == m) return {};
+  }
+  start[digits] = total;
+  run_pieces(m, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
+    std::vector<std::uint64_t>& off = hist[p];
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::uint64_t o = off[(keys[i] >> shift) & mask]++;
+      k2[o] = keys[i];
+      if (vals != nullptr) v2[o] = vals[i];
+    }
+  });
+  return start;
+}
+
 /// Stable LSD radix sort of keys[0, m) (with vals[0, m) when vals is not null) by key bits
-/// [begin_bit, end_bit), 8 bits a pass, into place; k2/v2: scratch of m entries. A pass whose digit
-/// is the same in every key is skipped.
+/// [begin_bit, end_bit), counting_pass() by counting_pass() of 8 bits, into place; k2/v2: scratch
+/// of m entries. A pass whose digit is the same in every key is skipped.
 void radix_sort(std::uint64_t* keys, std::uint32_t* vals, std::uint64_t* k2, std::uint32_t* v2,
                 std::uint64_t m, int begin_bit, int end_bit, unsigned threads, std::uint64_t min_piece) {
-  const unsigned pieces = piece_count(m, threads, min_piece);
-  std::vector<Histogram> hist(pieces);
   std::uint64_t* k = keys;
   std::uint32_t* v = vals;
   for (int shift = begin_bit; shift < end_bit; shift += kDigitBits) {
-    run_pieces(m, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
-      Histogram& h = hist[p];
-      h.fill(0);
-      for (std::uint64_t i = begin; i < end; ++i) ++h[(k[i] >> shift) & (kBuckets - 1)];
-    });
-    bool trivial = false;
-    for (unsigned d = 0; d < kBuckets && !trivial; ++d) {
-      std::uint64_t in_digit = 0;
-      for (unsigned p = 0; p < pieces; ++p) in_digit += hist[p][d];
-      trivial = in_digit == m;
-    }
-    if (trivial) continue;
-    std::uint64_t total = 0;
-    for (unsigned d = 0; d < kBuckets; ++d)
-      for (unsigned p = 0; p < pieces; ++p) {
-        const std::uint64_t c = hist[p][d];
-        hist[p][d] = total;
-        total += c;
-      }
-    run_pieces(m, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
-      Histogram off = hist[p];
-      for (std::uint64_t i = begin; i < end; ++i) {
-        const std::uint64_t o = off[(k[i] >> shift) & (kBuckets - 1)]++;
-        k2[o] = k[i];
-        if (v != nullptr) v2[o] = v[i];
-      }
-    });
+    if (counting_pass(k, v, k2, v2, m, shift, kDigitBits, threads, min_piece, true).empty()) continue;
     std::swap(k, k2);
     std::swap(v, v2);
   }
@@ -194,34 +202,10 @@ bool doubling_suffix_sort(const SuffixLayout& layout, const std::array<std::uint
     });
     // Counting sort by the top 16 bits into keys[1], vals[1].
     constexpr std::uint64_t kTop = std::uint64_t{1} << kTopBits;
-    const unsigned pieces = piece_count(n, threads, min_piece);
-    std::vector<std::vector<std::uint64_t>> hist(pieces, std::vector<std::uint64_t>(kTop));
-    run_pieces(n, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
-      std::vector<std::uint64_t>& h = hist[p];
-      for (std::uint64_t i = begin; i < end; ++i) ++h[k[i] >> (64 - kTopBits)];
-    });
-    std::vector<std::uint64_t> bucket_start(kTop + 1, 0);
-    std::uint64_t total = 0;
-    for (std::uint64_t d = 0; d < kTop; ++d) {
-      bucket_start[d] = total;
-      for (unsigned p = 0; p < pieces; ++p) {
-        const std::uint64_t c = hist[p][d];
-        hist[p][d] = total;
-        total += c;
-      }
-    }
-    bucket_start[kTop] = total;
     std::uint64_t* k1 = keys[1].data.get();
     std::uint32_t* v1 = vals[1].data.get();
-    run_pieces(n, pieces, [&](unsigned p, std::uint64_t begin, std::uint64_t end) {
-      std::vector<std::uint64_t>& off = hist[p];
-      for (std::uint64_t i = begin; i < end; ++i) {
-        const std::uint64_t o = off[k[i] >> (64 - kTopBits)]++;
-        k1[o] = k[i];
-        v1[o] = v[i];
-      }
-    });
-    hist.clear();
+    const std::vector<std::uint64_t> bucket_start =
+        counting_pass(k, v, k1, v1, n, 64 - kTopBits, kTopBits, threads, min_piece, false);
     // Each bucket by its whole key: small ones one per thread, big ones by every thread.
     std::vector<std::uint64_t> small, large;
     for (std::uint64_t d = 0; d < kTop; ++d) {
@@ -242,10 +226,10 @@ bool doubling_suffix_sort(const SuffixLayout& layout, const std::array<std::uint
     }
   }
 
-  // Applies a sorted round over elements [0, m) of `k` (keys) with positions pos_of(e): group
-  // heads, SA slots, ranks; writes the still active positions, in order, to `out`; returns their
-  // count. old_start(e): e begins an old group; head(e): that group's first SA index; same(e): k[e]
-  // equals k[e - 1] (e > 0, both in one old group).
+  // Applies a sorted round over elements [0, m) with positions pos_of(e): group heads, SA slots,
+  // ranks; writes the still active positions, in order, to `out` and their new ranks beside them
+  // to `out_rank`; returns their count. old_start(e): e begins an old group; head(e): that group's first SA
+  // index; same(e): k[e] equals k[e - 1] (e > 0, both in one old group).
   const auto apply = [&](std::uint64_t m, auto&& old_start, auto&& head, auto&& same, auto&& pos_of,
                          std::uint32_t* out, std::uint32_t* out_rank) -> std::uint64_t {
     const unsigned pieces = piece_count(m, threads, min_piece);
