@@ -166,6 +166,32 @@ void table1() {
         print(r);
         rows.push_back(r);
       }
+      // Each Myers kernel forced, resident (the rows above follow the engine's rule).
+      for (const int warp : {-1, 1}) {
+        cu::approx_tuning().myers_warp = warp;
+        Row r{"table1", algo, "best", "resident", m, 0, n};
+        std::uint32_t got = 0;
+        r.seconds = best_time([&] { got = e->minima(d, n, true)[0]; }, g_reps);
+        r.results = got;
+        r.paper_ms = paper;
+        r.note = std::string(warp < 0 ? "one-thread kernel" : "warp-cooperative kernel") + " forced" +
+                 (got == best ? "" : ": MINIMUM DIFFERS");
+        print(r);
+        rows.push_back(r);
+      }
+      cu::approx_tuning().myers_warp = 0;
+      // From host memory in one piece (the rule's host row copies up to 8 pieces, each searched as
+      // it arrives).
+      cu::approx_tuning().host_piece_bytes = n;
+      Row h{"table1", algo, "best", "host", m, 0, n};
+      std::uint32_t got = 0;
+      h.seconds = best_time([&] { got = e->minima(text.data(), n, false)[0]; }, g_reps);
+      cu::approx_tuning().host_piece_bytes = 0;
+      h.results = got;
+      h.paper_ms = paper;
+      h.note = std::string("one piece") + (got == best ? "" : ": MINIMUM DIFFERS");
+      print(h);
+      rows.push_back(h);
     }
     auto w = cu::make_approx_engine(p, "wavefront", strmatch::ApproxMetric::edit, -1);
     for (unsigned blocks : {16u, 32u, 64u, 128u, 256u, 512u, 1024u, 2048u}) {
@@ -207,6 +233,18 @@ void scale(std::uint64_t n) {
       r.note = k == m / 10 ? "target k = m/10" : "";
       print(r);
       rows.push_back(r);
+      if (m >= 128 && k == m / 10) {  // the warp-cooperative kernel forced on the long text
+        cu::approx_tuning().myers_warp = 1;
+        Row w{"scale", "myers", "count-ends", "resident", m, k, n};
+        std::uint64_t wc = 0;
+        w.seconds = best_time(
+            [&] { wc = e->ends(d, n, true, static_cast<std::uint32_t>(k), nullptr, &stopped); }, g_reps);
+        cu::approx_tuning().myers_warp = 0;
+        w.results = wc;
+        w.note = std::string("warp-cooperative kernel forced") + (wc == c ? "" : ": COUNT DIFFERS");
+        print(w);
+        rows.push_back(w);
+      }
       // The same row's matches (local minima, begins and CIGARs) through the public API on the
       // resident text: the engine's ends, then plateaus and tracebacks on the host.
       strmatch::ApproxOptions o;

@@ -3,6 +3,7 @@
 // windows of compacted end records sorted with CUB, and host texts staged through pinned buffers.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
@@ -33,7 +34,11 @@ namespace ax = approx;
 // STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
 constexpr std::uint64_t kAutoMinBytes = std::uint64_t{64} << 20;
 
-constexpr std::uint64_t kDefaultWindow = std::uint64_t{64} << 20;
+// A resident text's ends are found window by window (one launch, one sort, one copy back each): 1 GiB
+// windows, so that a window holds enough segments to fill the GPU even for long patterns (64 MiB
+// windows at m = 1024 gave 16 Ki threads, about one warp per scheduler: the matches took 2.0-2.4x the
+// count of ends on 1 GB). A window whose ends overflow the record buffer is cut (deliver_region).
+constexpr std::uint64_t kDefaultWindow = std::uint64_t{1} << 30;
 constexpr std::uint64_t kDefaultMaxRecords = std::uint64_t{16} << 20;
 constexpr std::uint64_t kInitialRecords = std::uint64_t{1} << 20;
 constexpr std::uint64_t kDefaultHostBlock = std::uint64_t{64} << 20;
@@ -41,6 +46,15 @@ constexpr std::uint64_t kTargetThreads = std::uint64_t{1} << 20;
 constexpr std::uint64_t kFillThreads = std::uint64_t{1} << 14;
 constexpr std::uint64_t kMaxGridY = 65535;
 constexpr std::uint64_t kBatchDeliver = std::uint64_t{1} << 20;
+// The warp-cooperative Myers kernel: patterns of at most 16 lanes x 64 bits; about this many warps
+// per launch (15 or 16 per SM on the H100's 132 and the H200's 132: enough to hide the shuffle's
+// latency, few enough that each segment is at least as long as its overlap on a 4 MB text).
+constexpr std::uint32_t kWarpMaxM = 1024;
+// A host text of one block is copied to the device in up to kHostPieces pieces of at least
+// kHostPieceBytes, each searched as soon as it has arrived.
+constexpr std::uint64_t kHostPieces = 8;
+constexpr std::uint64_t kHostPieceBytes = std::uint64_t{512} << 10;
+constexpr std::uint64_t kWarpFill = 2048;
 
 enum class Algo { myers, hamming, wavefront };
 
@@ -115,6 +129,18 @@ void launch_myers_class(std::size_t cls, dim3 grid, cudaStream_t stream, const a
     default:
       return launch_myers_words<std::uint64_t, 32>(grid, sh, stream, r, bytes, pats, base, out);
   }
+}
+
+/// The warp-cooperative kernel: groups of `lanes` lanes (a power of two, at most 16 for m <= 1024).
+void launch_myers_warp(dim3 grid, unsigned lanes, cudaStream_t stream, const ax::Region& r,
+                       const std::uint8_t* bytes, const ax::PatternRef* pats, std::uint32_t base,
+                       const ax::Output& out) {
+  const std::size_t shared = 256 * std::size_t{lanes} * sizeof(std::uint64_t);  // <= 32 KiB
+  if (r.separator >= 0)
+    ax::myers_warp_kernel<true><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, lanes, out);
+  else
+    ax::myers_warp_kernel<false><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, lanes, out);
+  STRMATCH_CUDA_CHECK(cudaGetLastError());
 }
 
 void set_shared_limit(const void* kernel, std::size_t bytes) {
@@ -256,6 +282,11 @@ class Engine final : public ApproxEngine {
       (void)cudaStreamSynchronize(stream2_);
       (void)cudaStreamDestroy(stream2_);
     }
+    for (cudaStream_t ps : piece_streams_)
+      if (ps != nullptr) {
+        (void)cudaStreamSynchronize(ps);
+        (void)cudaStreamDestroy(ps);
+      }
     for (cudaEvent_t e : events_)
       if (e != nullptr) (void)cudaEventDestroy(e);
   }
@@ -296,6 +327,8 @@ class Engine final : public ApproxEngine {
   void settle() noexcept {
     (void)cudaStreamSynchronize(stream_);
     (void)cudaStreamSynchronize(stream2_);
+    for (cudaStream_t ps : piece_streams_)
+      if (ps != nullptr) (void)cudaStreamSynchronize(ps);
     (void)cudaGetLastError();
   }
 
@@ -331,6 +364,35 @@ class Engine final : public ApproxEngine {
           seg = std::max<std::uint64_t>({std::min<std::uint64_t>((owned + fill - 1) / fill, 4 * r.overlap),
                                          (owned + big - 1) / big, 64});
         }
+        // The warp-cooperative kernel (patterns of 129 to 1024 bytes) where one thread per segment
+        // would spend over a third of its columns on the overlap (short texts); the one-thread
+        // kernel wherever segments are long (its words in registers run at 26-31 TCUPS at m = 128
+        // to 1024 on 1 GB, 2.5-3x the warp kernel there) and for m <= 128. On Man and Song's 4 MB
+        // (H200, docs/approx.md): m = 128 93 us one-thread against 125 warp, m = 256 265 against
+        // 214, m = 512 791 against 396, m = 1024 2061 against 758.
+        const bool warp_fits = g.max_m <= kWarpMaxM && g.cls < kWordClasses.size();
+        const bool warp = tuning.myers_warp > 0   ? warp_fits
+                          : tuning.myers_warp < 0 ? false
+                                                  : warp_fits && g.max_m > 128 && seg < 2 * r.overlap;
+        if (warp) {
+          const unsigned lanes = std::bit_ceil((g.max_m + 63) / 64);
+          std::uint64_t wseg = tuning.myers_segment_bytes;
+          if (wseg == 0) {  // about kWarpFill warps: segments of at least the overlap
+            const std::uint64_t per = std::max<std::uint64_t>(npat, 1);
+            const std::uint64_t target = std::max<std::uint64_t>(1, kWarpFill * (32 / lanes) / per);
+            wseg = std::max<std::uint64_t>({r.overlap, (owned + target - 1) / target, 64});
+          }
+          r.seg = wseg;
+          const std::uint64_t groups = (owned + wseg - 1) / wseg;
+          const std::uint64_t blocks = (groups * lanes + ax::kThreads - 1) / ax::kThreads;
+          for (std::uint64_t y = 0; y < npat; y += kMaxGridY) {
+            const dim3 grid(static_cast<unsigned>(blocks),
+                            static_cast<unsigned>(std::min(kMaxGridY, npat - y)));
+            launch_myers_warp(grid, lanes, stream, r, bytes_.get(), refs_.get(),
+                              static_cast<std::uint32_t>(g.first + y), out);
+          }
+          continue;
+        }
         r.seg = seg;
         const std::uint64_t threads = (owned + seg - 1) / seg;
         const std::uint64_t blocks = (threads + ax::kThreads - 1) / ax::kThreads;
@@ -343,7 +405,7 @@ class Engine final : public ApproxEngine {
           }
         } else {  // generic: one pattern per launch, the column states in global memory
           const std::uint64_t words = (g.max_m + 63) / 64;
-          DeviceBuffer<std::uint64_t>& state = state_[stream == stream2_ ? 1 : 0];
+          DeviceBuffer<std::uint64_t>& state = state_for(stream);
           state.ensure(2 * words * blocks * ax::kThreads);
           for (std::uint64_t y = 0; y < npat; ++y) {
             ax::myers_generic_kernel<<<static_cast<unsigned>(blocks), ax::kThreads, 0, stream>>>(
@@ -490,6 +552,49 @@ class Engine final : public ApproxEngine {
         r.own_hi = n;
         launch(r, launch_task, k, out, stream_);
       }
+    } else if (!positions && n <= value_or(approx_tuning().host_block_bytes, kDefaultHostBlock)) {
+      // A host text of one block, counted or minimised: copied to pinned memory by the copy pool in
+      // up to kHostPieces pieces (PipelinedUpload), each piece sent to the device on stream2_ as soon
+      // as it is in pinned memory and searched on a stream of its own as soon as it has arrived (its
+      // overlap lies in the pieces before it), so that the kernels run under the copies instead of
+      // after them (Man and Song's 4 MB texts: the copy took about as long as the search), and beside
+      // each other (a piece's launch alone does not fill the GPU; the warp-cooperative kernel's time
+      // is its segments' length, not the text's).
+      const auto* host = static_cast<const std::uint8_t*>(text);
+      if (!pool_) pool_ = std::make_unique<CopyPool>(std::min(16u, resolve_threads(0)));
+      slots_[0].text.ensure(n);
+      pinned_[0].ensure(n);
+      for (auto& e : events_)
+        if (e == nullptr) STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      for (auto& ps : piece_streams_)
+        if (ps == nullptr) STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
+      // The counter's or the minima's reset on stream_ comes before every piece's kernels.
+      STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
+      for (auto& ps : piece_streams_) STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(ps, events_[0], 0));
+      // pinned_[0] and the slot are free: every call ends with its streams idle.
+      const std::uint64_t want = std::clamp<std::uint64_t>(
+          n / value_or(approx_tuning().host_piece_bytes, kHostPieceBytes), 1, kHostPieces);
+      std::uint64_t piece = 0;
+      std::uint8_t* const pinned = pinned_[0].get();
+      std::uint8_t* const device = slots_[0].text.get();
+      upload_.run(
+          *pool_, pinned, n, want, 0,
+          [&](std::uint8_t* dst, std::uint64_t off, std::size_t l) { copy_for_device(dst, host + off, l); },
+          [&](std::uint64_t lo, std::uint64_t hi) {
+            STRMATCH_CUDA_CHECK(
+                cudaMemcpyAsync(device + lo, pinned + lo, hi - lo, cudaMemcpyHostToDevice, stream2_));
+            cudaStream_t ps = piece_streams_[piece++ % kHostPieces];
+            STRMATCH_CUDA_CHECK(cudaEventRecord(events_[1], stream2_));
+            STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(ps, events_[1], 0));
+            ax::Region r;
+            r.text = device;
+            r.len = hi;  // the bytes on the device so far
+            r.own_lo = lo;
+            r.own_hi = hi;
+            launch(r, launch_task, k, out, ps);
+            STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], ps));  // stream_ reads the results after it
+            STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[0], 0));
+          });
     } else {
       // Host text: blocks of `block` owned bytes, each read from `ovl` bytes earlier, copied through
       // two pinned staging buffers; the host copy of block i + 1 overlaps the kernels of block i.
@@ -551,10 +656,19 @@ class Engine final : public ApproxEngine {
   std::vector<std::uint32_t> m_;
   std::vector<Group> groups_;
   cudaStream_t stream_ = nullptr, stream2_ = nullptr;
+  std::array<cudaStream_t, kHostPieces> piece_streams_{};  // a one-block host text's pieces
   DeviceBuffer<std::uint8_t> bytes_;
   DeviceBuffer<ax::PatternRef> refs_;
   DeviceBuffer<std::uint64_t> tables_;
-  std::array<DeviceBuffer<std::uint64_t>, 2> state_;  // the generic kernel's, per stream
+  // The generic kernel's column states, one per stream that may run it at the same time as another:
+  // stream_, stream2_, then the pieces' streams.
+  std::array<DeviceBuffer<std::uint64_t>, 2 + kHostPieces> state_;
+  DeviceBuffer<std::uint64_t>& state_for(cudaStream_t stream) {
+    if (stream == stream2_) return state_[1];
+    for (std::size_t i = 0; i < piece_streams_.size(); ++i)
+      if (stream == piece_streams_[i]) return state_[2 + i];
+    return state_[0];
+  }
   DeviceBuffer<unsigned long long> counter_;
   PinnedBuffer<unsigned long long> host_counter_;
   DeviceBuffer<std::uint32_t> minima_;
@@ -563,6 +677,7 @@ class Engine final : public ApproxEngine {
   std::array<PinnedBuffer<std::uint8_t>, 2> pinned_;
   std::array<cudaEvent_t, 2> events_{};
   std::unique_ptr<CopyPool> pool_;
+  PipelinedUpload upload_;
 
  public:
   Engine(const Engine&) = delete;

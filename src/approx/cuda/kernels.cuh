@@ -317,6 +317,116 @@ __global__ void __launch_bounds__(kThreads)
   finish_block(out, count, best, p.id);
 }
 
+/// The largest of a 64-bit value over the warp (every lane calls it).
+__device__ inline std::uint64_t warp_max_u64(std::uint64_t v) {
+  for (int o = 16; o > 0; o >>= 1) v = max(v, static_cast<std::uint64_t>(__shfl_xor_sync(0xffffffffu, v, o)));
+  return v;
+}
+
+/// Myers' search with the words of a pattern spread over a group of `lanes` lanes (a power of two,
+/// 1..32; lane l holds rows [64 l, 64 l + 64) of the column in a 64-bit word): the warp-cooperative
+/// layout for long patterns on short texts, where one thread per segment (myers_kernel) would redo
+/// its overlap many times over to fill the GPU. A group is a pipeline over its columns: at step t,
+/// lane l computes column t - l with the horizontal delta that lane l - 1 left at the top of that
+/// column at step t - 1 (passed by a shuffle, Hyyro's block carry), so once full the group completes
+/// one column of the whole pattern per step. 32 / lanes groups per warp, each owning r.seg ends
+/// (group g of the launch owns (own_lo + g seg, own_lo + (g + 1) seg]); one pattern per block row
+/// (blockIdx.y). A step has no branch but the rare record: every lane computes, and selects keep
+/// the state of a lane outside its columns. The text bytes are loaded eight steps ahead. 64-bit
+/// words: the kernel is bound by the integer pipes (16 lanes a cycle per scheduler), and a 64-bit
+/// word's step costs less than two 32-bit ones with the shuffle and selects around each.
+/// Preconditions: blockDim.x == kThreads; every pattern of the launch has m <= 64 * lanes; dynamic
+/// shared memory 256 * lanes * 8 bytes (the match masks, built here); r.overlap as for myers_kernel.
+template <bool kSeparator, int kKind>  // kKind: 1 count, 2 minima, 3 records (Task + 1)
+__device__ __forceinline__ void myers_warp_scan(const Region& r, const PatternRef& p,
+                                                const std::uint64_t* peq, unsigned lanes, const Output& out,
+                                                unsigned long long& count, std::uint32_t& best) {
+  const unsigned l = threadIdx.x & (lanes - 1);  // the lane within its group
+  const std::uint64_t group = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / lanes;
+  const std::uint64_t a = r.own_lo + group * r.seg;  // owned ends (a, b]
+  const std::uint32_t m = p.m, k = r.k;
+  const unsigned last = (m + 63) / 64 - 1;  // the lane of the pattern's last row
+  const bool worker = l <= last;
+  const bool tail = l == last;
+  const int out_bit = tail ? static_cast<int>((m - 1) % 64) : 63;
+  std::uint64_t s = 0, len = 0, skip = 0;  // columns text[s, s + len); the first `skip` own no end
+  if (a < r.own_hi) {
+    const std::uint64_t b = min(a + r.seg, r.own_hi);
+    s = a > r.overlap ? a - r.overlap : 0;
+    len = b - s;
+    skip = a - s;
+  }
+  const std::uint64_t total = warp_max_u64(len == 0 ? 0 : len + last);  // the warp's steps
+  const std::uint64_t clamp = len == 0 ? 0 : len - 1;  // a load past the columns reads the last one
+  const std::uint8_t* text = r.text + s;
+  const std::uint64_t* my_peq = peq + l;
+  std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
+  std::uint32_t score = m;
+  int h = 0;  // the delta this lane left at the top of its last column
+  for (std::uint64_t t0 = 0; t0 < total; t0 += 8) {
+    unsigned c[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) c[j] = __ldg(text + min(t0 + j - l, clamp));  // t < l wraps: clamped
+    std::uint32_t hits = 0;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const std::uint64_t eq = my_peq[c[j] * lanes];
+      const int below = __shfl_up_sync(0xffffffffu, h, 1, lanes);
+      const std::uint64_t q = t0 + j - l;  // this lane's column (t < l wraps past len)
+      const bool active = worker && q < len;
+      std::uint64_t npv = pv, nmv = mv;
+      int nh = myers_word<std::uint64_t>(npv, nmv, eq, l == 0 ? 0 : below, out_bit);
+      bool restart = false;
+      if constexpr (kSeparator) {  // a restart column: column 0 again
+        restart = static_cast<int>(c[j]) == r.separator;
+        npv = restart ? ~std::uint64_t{0} : npv;
+        nmv = restart ? std::uint64_t{0} : nmv;
+        nh = restart ? 0 : nh;
+      }
+      pv = active ? npv : pv;
+      mv = active ? nmv : mv;
+      h = active ? nh : h;
+      const bool counted = active && tail;
+      score = counted ? (restart ? m : static_cast<std::uint32_t>(static_cast<int>(score) + nh)) : score;
+      const bool owned = counted && !restart && q >= skip;
+      if constexpr (kKind == 1) {
+        hits += owned && score <= k ? 1u : 0u;
+      } else if constexpr (kKind == 2) {
+        best = owned ? min(best, score) : best;
+      } else {
+        if (owned && score <= k) emit_record(out, ((s + q + 1 - r.own_lo) << 32) | p.id, score);
+      }
+    }
+    count += hits;
+  }
+}
+
+template <bool kSeparator>
+__global__ void __launch_bounds__(kThreads)
+    myers_warp_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats, std::uint32_t pat_base,
+                      unsigned lanes, Output out) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto* peq = reinterpret_cast<unsigned long long*>(smem_raw);  // peq[c * lanes + l]
+  const PatternRef p = pats[pat_base + blockIdx.y];
+  for (unsigned idx = threadIdx.x; idx < 256u * lanes; idx += blockDim.x) peq[idx] = 0;
+  __syncthreads();
+  for (std::uint32_t i = threadIdx.x; i < p.m; i += blockDim.x)
+    atomicOr(peq + static_cast<unsigned>(bytes[p.offset + i]) * lanes + i / 64, 1ull << (i % 64));
+  __syncthreads();
+  unsigned long long count = 0;
+  std::uint32_t best = 0xffffffffu;
+  if (out.task == Task::count)
+    myers_warp_scan<kSeparator, 1>(r, p, reinterpret_cast<const std::uint64_t*>(peq), lanes, out, count,
+                                   best);
+  else if (out.task == Task::minima)
+    myers_warp_scan<kSeparator, 2>(r, p, reinterpret_cast<const std::uint64_t*>(peq), lanes, out, count,
+                                   best);
+  else
+    myers_warp_scan<kSeparator, 3>(r, p, reinterpret_cast<const std::uint64_t*>(peq), lanes, out, count,
+                                   best);
+  finish_block(out, count, best, p.id);
+}
+
 // ---- Hamming -------------------------------------------------------------------------------------
 
 /// k mismatches: one block per r.seg owned ends and pattern (blockIdx.y), the pattern and the text

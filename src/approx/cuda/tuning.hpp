@@ -15,7 +15,7 @@ struct ApproxTuning {
   unsigned wavefront_blocks = 0;
   /// Owned text bytes per positions window (ends with a sink): results of one window are compacted,
   /// sorted on the device and copied back together; a window whose ends exceed max_records is cut
-  /// into smaller ones. Default 64 MiB.
+  /// into smaller ones. Default 1 GiB.
   std::uint64_t window_bytes = 0;
   /// Most (end, distance, pattern) records held on the device at once (default 16 Mi: 192 MiB with
   /// the sort's double buffer).
@@ -23,9 +23,17 @@ struct ApproxTuning {
   /// Host texts: owned bytes per staged block (default 64 MiB; blocks overlap by the longest
   /// m + k - 1, or 2m - 2 for minima).
   std::uint64_t host_block_bytes = 0;
+  /// Host texts of one block, counted or minimised: copied to the device in up to 8 pieces of at
+  /// least this many bytes, each searched as soon as it has arrived (default 512 KiB).
+  std::uint64_t host_piece_bytes = 0;
   /// myers: owned text bytes per thread (default: from the text size and batch, at least 4x the
   /// overlap).
   std::uint64_t myers_segment_bytes = 0;
+  /// myers: which kernel takes the patterns of up to 1024 bytes: 0 the rule (the warp-cooperative
+  /// kernel for 129 to 1024 bytes where the one-thread kernel's segments would be shorter than twice
+  /// their overlap: short texts), > 0 the warp-cooperative kernel for every pattern of up to 1024
+  /// bytes, < 0 never.
+  int myers_warp = 0;
 };
 
 /// The process-wide tuning every engine reads at each call (not thread-safe against concurrent

@@ -10,6 +10,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -450,6 +451,94 @@ class CopyPool {
   std::atomic<std::size_t> next_{0};  // next task index to hand out
   std::atomic<bool> failed_{false};   // a task or poll threw: hand out no more
   std::exception_ptr error_;          // the first exception (under mu_)
+};
+
+// ---- pipelined upload ----------------------------------------------------------------------------
+
+/// A host text sent to the device through one pinned buffer in pieces, pipelined: [0, n) is cut
+/// into pieces (4 KiB multiples), each piece into blocks; the pool's threads (at most one per
+/// kThreadBytes of text) fill blocks of the pinned buffer in text order (`fill`: from the source)
+/// and count each finished block on its piece. Only the calling thread talks to CUDA: between its
+/// own blocks (and while the last blocks finish) it calls `ready(begin, end)` for every run of
+/// consecutive finished pieces, in order, so the caller's PCIe copy (and work) on the first pieces
+/// overlaps the host copy of the later ones and no helper thread takes the driver's locks. Used by
+/// exact search's small-text path and by approximate search's one-block host texts.
+class PipelinedUpload {
+ public:
+  static constexpr unsigned kMaxPieces = 64;
+  static constexpr std::uint64_t kThreadBytes = std::uint64_t{64} << 10;  // of text per pool thread
+  static constexpr std::uint64_t kMinBlock = std::uint64_t{32} << 10;
+  static constexpr std::uint64_t kMaxBlock = std::uint64_t{1} << 20;
+
+  using Fill = std::function<void(std::uint8_t* dst, std::uint64_t offset, std::size_t len)>;
+  using Ready = std::function<void(std::uint64_t begin, std::uint64_t end)>;
+
+  /// Fills pinned[0, n) with fill() and calls ready() over consecutive ranges covering [0, n)
+  /// exactly once, in order, each a run of whole pieces, all before it returns. want_pieces: 1 ..
+  /// kMaxPieces (clamped); block_bytes: bytes per fill task (0: piece / threads, 4 KiB multiple,
+  /// kMinBlock .. kMaxBlock; a given size is at least 512 and uses one thread per block). An
+  /// exception from fill() or ready() stops the run and is rethrown once the helpers have left;
+  /// copies the caller queued may still be running then (it synchronises before reusing buffers).
+  void run(CopyPool& pool, std::uint8_t* pinned, std::uint64_t n, std::uint64_t want_pieces,
+           std::size_t block_bytes, const Fill& fill, const Ready& ready) {
+    if (n == 0) return;
+    want_pieces = std::clamp<std::uint64_t>(want_pieces, 1, kMaxPieces);
+    const std::uint64_t piece = ((n + want_pieces - 1) / want_pieces + 4095) & ~std::uint64_t{4095};
+    const std::uint64_t pieces = (n + piece - 1) / piece;  // <= want_pieces
+    const std::uint64_t pool_threads = pool.threads();
+    unsigned threads = 1;
+    std::uint64_t block = 0;
+    if (block_bytes != 0) {
+      block = std::max<std::uint64_t>(block_bytes, 512);
+      const std::uint64_t blocks = pieces * ((piece + block - 1) / block);  // at least the count below
+      threads = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, pool_threads));
+    } else {
+      threads = static_cast<unsigned>(std::clamp<std::uint64_t>(n / kThreadBytes, 1, pool_threads));
+      block = std::clamp<std::uint64_t>(((piece + threads - 1) / threads + 4095) & ~std::uint64_t{4095},
+                                        kMinBlock, kMaxBlock);
+    }
+    // Blocks never cross a piece boundary; block_start_ has one extra entry (n).
+    block_start_.clear();
+    block_piece_.clear();
+    std::uint32_t blocks_in[kMaxPieces];
+    for (std::uint64_t p = 0; p < pieces; ++p) {
+      const std::uint64_t pb = p * piece, pe = std::min(n, pb + piece);
+      blocks_in[p] = 0;
+      for (std::uint64_t b = pb; b < pe; b += block) {
+        block_start_.push_back(b);
+        block_piece_.push_back(static_cast<std::uint32_t>(p));
+        ++blocks_in[p];
+      }
+      piece_done_[p].store(0, std::memory_order_relaxed);
+    }
+    block_start_.push_back(n);
+    const std::uint64_t* const starts = block_start_.data();
+    const std::uint32_t* const piece_of = block_piece_.data();
+    std::uint64_t issued = 0;  // pieces handed to ready()
+    const auto hand_over = [&] {
+      std::uint64_t p = issued;
+      while (p < pieces && piece_done_[p].load(std::memory_order_acquire) == blocks_in[p]) ++p;
+      if (p == issued) return;
+      const std::uint64_t b = issued * piece, end = std::min(n, p * piece);
+      issued = p;
+      ready(b, end);
+    };
+    pool.run_tasks(
+        block_start_.size() - 1,
+        [&](std::size_t k) {
+          fill(pinned + starts[k], starts[k], starts[k + 1] - starts[k]);
+          piece_done_[piece_of[k]].fetch_add(1, std::memory_order_release);
+        },
+        threads, hand_over);
+    hand_over();  // every block has finished: the rest at once
+    if (issued != pieces)
+      throw BackendUnavailable("pipelined upload: a piece was not handed over (internal error)");
+  }
+
+ private:
+  std::array<std::atomic<std::uint32_t>, kMaxPieces> piece_done_{};
+  std::vector<std::uint64_t> block_start_;
+  std::vector<std::uint32_t> block_piece_;
 };
 
 }  // namespace strmatch::detail::cuda

@@ -35,18 +35,13 @@ constexpr std::uint64_t kDefaultStreamOutput = std::uint64_t{1} << 20;  // offse
 constexpr std::uint64_t kMaxStreamChunk = std::uint64_t{64} << 20;
 constexpr std::uint64_t kMinStreamChunk = std::uint64_t{256} << 10;
 
-// Host->device for the small-text path, pipelined (the default, StreamTuning::SmallCopy): the text
-// is cut into pieces (one per kSmallPieceBytes, at most kDefaultSmallPieces unless tuned, at most
-// kMaxSmallPieces), each piece into blocks of about piece / threads bytes (kMinSmallBlock ..
-// kMaxSmallBlock); the host threads copy blocks into pinned memory in text order and the calling
-// thread queues one host-to-device copy per run of finished pieces. One host thread per
-// kSmallThreadBytes of text at most.
+// Host->device for the small-text path, pipelined (the default, StreamTuning::SmallCopy;
+// PipelinedUpload in core/cuda/device_memory.cuh): the text is cut into pieces (one per
+// kSmallPieceBytes, at most kDefaultSmallPieces unless tuned, at most PipelinedUpload::kMaxPieces);
+// the host threads copy blocks into pinned memory in text order and the calling thread queues one
+// host-to-device copy per run of finished pieces.
 constexpr std::uint64_t kSmallPieceBytes = std::uint64_t{256} << 10;
 constexpr unsigned kDefaultSmallPieces = 16;
-constexpr unsigned kMaxSmallPieces = 64;
-constexpr std::uint64_t kMinSmallBlock = std::uint64_t{32} << 10;
-constexpr std::uint64_t kMaxSmallBlock = std::uint64_t{1} << 20;
-constexpr std::uint64_t kSmallThreadBytes = std::uint64_t{64} << 10;
 // The previous design (SmallCopy::per_thread): parts of at least kSmallPartBytes per host thread,
 // each copied to pinned memory and sent to the device by its own thread in about four pieces of at
 // least kMinPieceBytes.
@@ -72,10 +67,7 @@ struct Engine {
   std::unique_ptr<CopyPool> pool;
   SmallResults small;
   std::unique_ptr<DevicePattern> pattern;  // the last search's, kept: uploading costs a few syscalls
-  // The pipelined small-text copy: finished blocks per piece, and the blocks' start offsets.
-  std::array<std::atomic<std::uint32_t>, kMaxSmallPieces> piece_done{};
-  std::vector<std::uint64_t> block_start;
-  std::vector<std::uint32_t> block_piece;
+  PipelinedUpload upload;                  // the pipelined small-text copy's state
 
   const DevicePattern& pattern_for(std::string_view p, Kernel k, std::uint32_t filter) {
     if (!pattern || pattern->bytes != p || pattern->kernel != k || pattern->filter != filter) {
@@ -277,70 +269,22 @@ void small_copy_per_thread(CopyPool& pool, std::uint8_t* pinned, std::uint8_t* d
       parts, 0);
 }
 
-/// SmallCopy::pipelined: the text [0, n) is cut into P pieces (4 KiB multiples), each piece into
-/// blocks; the pool's threads (at most one per kSmallThreadBytes) copy blocks from the source into
-/// pinned memory, handed out in text order, and count each finished block on its piece. Only the
-/// calling thread talks to CUDA: between its own blocks (and while the last blocks finish) it
-/// queues one cudaMemcpyAsync for every run of consecutive finished pieces, in order, so the PCIe
-/// copy of the first pieces overlaps the host copy of the later ones and no helper thread takes
-/// the driver's locks. Every copy is queued on `stream` on return (nothing past n is read or
-/// copied). On an exception (a failed read, a CUDA error) copies already queued may still be
-/// running: the caller synchronises `stream` before reusing the buffers.
+/// SmallCopy::pipelined: the text [0, n) goes to the device through PipelinedUpload (pieces of
+/// blocks filled by the pool's threads in text order); the calling thread queues one
+/// cudaMemcpyAsync for every run of consecutive finished pieces, in order, so the PCIe copy of the
+/// first pieces overlaps the host copy of the later ones. Every copy is queued on `stream` on
+/// return (nothing past n is read or copied). On an exception (a failed read, a CUDA error) copies
+/// already queued may still be running: the caller synchronises `stream` before reusing the buffers.
 void small_copy_pipelined(Engine& e, std::uint8_t* pinned, std::uint8_t* d_text, std::uint64_t n,
                           const SourceRead& read, cudaStream_t stream, const StreamTuning& tuning) {
   const std::uint64_t want_pieces =
-      tuning.small_pieces != 0 ? std::min<std::uint64_t>(tuning.small_pieces, kMaxSmallPieces)
+      tuning.small_pieces != 0 ? tuning.small_pieces
                                : std::clamp<std::uint64_t>(n / kSmallPieceBytes, 1, kDefaultSmallPieces);
-  const std::uint64_t piece = ((n + want_pieces - 1) / want_pieces + 4095) & ~std::uint64_t{4095};
-  const std::uint64_t pieces = (n + piece - 1) / piece;  // <= want_pieces
-  // Threads: one per kSmallThreadBytes of text; with an explicit block size (tests), one per block.
-  const std::uint64_t pool_threads = e.pool->threads();
-  unsigned threads = 1;
-  std::uint64_t block = 0;
-  if (tuning.small_block_bytes != 0) {
-    block = std::max<std::uint64_t>(tuning.small_block_bytes, 512);
-    const std::uint64_t blocks = pieces * ((piece + block - 1) / block);  // at least the count below
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, pool_threads));
-  } else {
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(n / kSmallThreadBytes, 1, pool_threads));
-    block = std::clamp<std::uint64_t>(((piece + threads - 1) / threads + 4095) & ~std::uint64_t{4095},
-                                      kMinSmallBlock, kMaxSmallBlock);
-  }
-  // Blocks never cross a piece boundary; block_start has one extra entry (n).
-  e.block_start.clear();
-  e.block_piece.clear();
-  std::uint32_t blocks_in[kMaxSmallPieces];
-  for (std::uint64_t p = 0; p < pieces; ++p) {
-    const std::uint64_t pb = p * piece, pe = std::min(n, pb + piece);
-    blocks_in[p] = 0;
-    for (std::uint64_t b = pb; b < pe; b += block) {
-      e.block_start.push_back(b);
-      e.block_piece.push_back(static_cast<std::uint32_t>(p));
-      ++blocks_in[p];
-    }
-    e.piece_done[p].store(0, std::memory_order_relaxed);
-  }
-  e.block_start.push_back(n);
-  const std::uint64_t* const starts = e.block_start.data();
-  const std::uint32_t* const piece_of = e.block_piece.data();
-  std::uint64_t issued = 0;  // pieces whose device copy is queued
-  const auto queue_finished = [&] {
-    std::uint64_t p = issued;
-    while (p < pieces && e.piece_done[p].load(std::memory_order_acquire) == blocks_in[p]) ++p;
-    if (p == issued) return;
-    const std::uint64_t b = issued * piece, end = std::min(n, p * piece);
-    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(d_text + b, pinned + b, end - b, cudaMemcpyHostToDevice, stream));
-    issued = p;
-  };
-  e.pool->run_tasks(
-      e.block_start.size() - 1,
-      [&](std::size_t k) {
-        read(pinned + starts[k], starts[k], starts[k + 1] - starts[k]);
-        e.piece_done[piece_of[k]].fetch_add(1, std::memory_order_release);
-      },
-      threads, queue_finished);
-  queue_finished();  // every block has finished: the rest in one copy
-  if (issued != pieces) throw BackendUnavailable("small-text copy: a piece was not queued (internal error)");
+  e.upload.run(
+      *e.pool, pinned, n, want_pieces, tuning.small_block_bytes, read,
+      [&](std::uint64_t b, std::uint64_t end) {
+        STRMATCH_CUDA_CHECK(cudaMemcpyAsync(d_text + b, pinned + b, end - b, cudaMemcpyHostToDevice, stream));
+      });
 }
 
 void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,

@@ -66,8 +66,12 @@ struct TuningScope {
   ~TuningScope() { cu::approx_tuning() = saved; }
 };
 
-/// The tunings every case runs under: defaults, and small windows / host blocks / segments / record
-/// buffers / wavefront block counts that put boundaries inside small texts.
+/// The tunings every case runs under: defaults (on these short texts the rule gives patterns of 129
+/// to 1024 bytes to the warp-cooperative Myers kernel, and a host text is one block of one piece), and
+/// small windows / host blocks and pieces / segments / record buffers / wavefront block counts that
+/// put boundaries inside small texts, once with the warp-cooperative Myers kernel wherever it fits
+/// (m <= 1024, short patterns too) and host blocks of 131 bytes, once with the one-thread kernel for
+/// every length and every host text one block of up to 8 pieces.
 std::vector<cu::ApproxTuning> tunings() {
   std::vector<cu::ApproxTuning> t;
   t.push_back({});
@@ -75,26 +79,31 @@ std::vector<cu::ApproxTuning> tunings() {
                .window_bytes = 97,
                .max_records = 5,
                .host_block_bytes = 131,
-               .myers_segment_bytes = 7});
+               .host_piece_bytes = 20,
+               .myers_segment_bytes = 7,
+               .myers_warp = 1});
   if (cuda_quick()) return t;  // the sanitizer's suite: defaults and the smallest pieces
   t.push_back({.wavefront_blocks = 64,
                .window_bytes = 1000,
                .max_records = 1 << 10,
-               .host_block_bytes = 777,
-               .myers_segment_bytes = 61});
+               .host_block_bytes = 1 << 20,
+               .host_piece_bytes = 97,
+               .myers_segment_bytes = 61,
+               .myers_warp = -1});
   return t;
 }
 
 /// Runs `algorithm` on every tuning, resident (at a device copy shifted by `pad` bytes) and from host
 /// memory: ends with a sink (values and order), counts, minima, all against the reference.
 void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
-           ApproxMetric metric, int separator, const std::string& algorithm, std::size_t pad = 1) {
+           ApproxMetric metric, int separator, const std::string& algorithm, std::size_t pad = 1,
+           const std::vector<cu::ApproxTuning>& tuning_list = tunings()) {
   const Expected x = expected_for(patterns, text, k, metric, separator);
   auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator);
   void* d = cu::device_copy(text.data(), text.size(), pad);
   try {
     int which = 0;
-    for (const auto& tuning : tunings()) {
+    for (const auto& tuning : tuning_list) {
       TuningScope scope(tuning);
       for (bool resident : {true, false}) {
         SCOPED_TRACE("algorithm " + algorithm + ", tuning #" + std::to_string(which) +
@@ -130,8 +139,8 @@ std::vector<std::string> edit_algorithms() { return {"myers", "wavefront"}; }
 
 std::vector<std::size_t> lengths() {
   if (cuda_quick()) return {1, 33, 65, 300};
-  return {1,   2,   3,   5,   8,   16,  31,  32,   33,   63,   64,  65,
-          100, 127, 128, 129, 200, 300, 513, 1025, 1500, 2000, 2100};
+  return {1,   2,   3,   5,   8,   16,  31,   32,   33,   63,   64,   65,  100,
+          127, 128, 129, 200, 300, 513, 1000, 1024, 1025, 1500, 2000, 2100};
 }
 
 /// A pattern of m bytes: usually a substring of the text with a few substitutions (so ends exist),
@@ -276,6 +285,26 @@ TEST(ApproxCudaDifferential, BatchesOfMixedLengths) {
     many.push_back(pattern_for(rng, text, 8 + rng() % 20, "acgt"));
   check(many, text, 2, ApproxMetric::edit, -1, "myers");
   check(many, text, 2, ApproxMetric::hamming, '\n', "hamming");
+}
+
+TEST(ApproxCudaDifferential, HostTextInPieces) {
+  SKIP_WITHOUT_GPU();
+  // A host text of one block is uploaded in pieces of 4 KiB multiples, each searched on its own
+  // stream as it arrives, its overlap read from the pieces before it: texts of several pieces, every
+  // Myers kernel, patterns of each kernel class (one 32-bit word, words in registers, the warp
+  // kernel's lane groups, the generic kernel past 2048 bytes), ends, counts and minima.
+  std::mt19937_64 rng(test_seed() + 1205);
+  const std::string text = random_text(rng, cuda_quick() ? 12000 : 40000, "acgt");
+  std::vector<cu::ApproxTuning> list;
+  for (int warp : {0, 1, -1}) list.push_back({.host_piece_bytes = 4096, .myers_warp = warp});
+  std::vector<std::size_t> ms = {20, 100, 300, 1024};
+  if (!cuda_quick()) ms.push_back(2100);
+  for (std::size_t m : ms) {
+    const std::string p = pattern_for(rng, text, m, "acgt");
+    for (std::uint32_t k : {static_cast<std::uint32_t>(m / 10), static_cast<std::uint32_t>(m / 3)})
+      check({p}, text, k, ApproxMetric::edit, -1, "myers", 1, list);
+  }
+  check({"acgtacgtac", "ttgca"}, text, 2, ApproxMetric::hamming, -1, "hamming", 1, list);
 }
 
 TEST(ApproxCudaEdge, SinkStopsEarly) {
