@@ -202,8 +202,6 @@ class Run : public RunBase {
         head.resize(static_cast<std::size_t>(got));
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
       }
-      const io::ReadMethod chosen = choose_read_method(in, policy, read_method, s.needs_text());
-      io::ReadMethod method = chosen;
       // `auto` with several threads, where the pieces serve the output: every thread preads and
       // searches its own pieces. On the 16-core host that beat every mapping, whose page faults on
       // 16 threads contend (the tar, all threads: 0.026 s against 0.047 s for the rare pattern,
@@ -215,8 +213,19 @@ class Run : public RunBase {
       const bool serve = !gpu_file && !select && regular && s.pieces_serve(in.size());
       const bool pieces =
           serve && first_line_ends_within(in.fd(), in.size(), separator, s.piece_reach(in.size()));
-      if (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic && serve)
-        method = io::ReadMethod::pread;
+      // What `auto` (or the option given) chooses for the whole file: asked only where it is used,
+      // since for a large file it runs the once-per-process probe of mapping_beats_copying (4 MiB
+      // copied twice and mapped: about 1.5 ms on the 16-core host, 5 ms on the 2-core machine),
+      // which the pieces read with pread do not need.
+      std::optional<io::ReadMethod> chosen_method;
+      const auto chosen = [&] {
+        if (!chosen_method) chosen_method = choose_read_method(in, policy, read_method, s.needs_text());
+        return *chosen_method;
+      };
+      io::ReadMethod method =
+          read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic && serve
+              ? io::ReadMethod::pread
+              : chosen();
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
@@ -242,10 +251,10 @@ class Run : public RunBase {
         // the file's first (nothing was printed).
         ++worker_read_files;
         s.report(false, in.size());
-      } else if (rest != kNoSpill && is_mapping(chosen)) {
+      } else if (rest != kNoSpill && is_mapping(chosen())) {
         // The rest as `auto` would have read the whole file (a mapping on the 16-core host, where
         // the library searches it on every thread: a file of one long line).
-        search_mapped(in, chosen, cfg.threads, name,
+        search_mapped(in, chosen(), cfg.threads, name,
                       [&](std::string_view text) { s.search_text(text, -1, in.fd(), rest); });
         s.report(true, in.size());
       } else if (rest != 0 && rest != kNoSpill) {
