@@ -46,15 +46,16 @@ constexpr std::uint64_t kTargetThreads = std::uint64_t{1} << 20;
 constexpr std::uint64_t kFillThreads = std::uint64_t{1} << 14;
 constexpr std::uint64_t kMaxGridY = 65535;
 constexpr std::uint64_t kBatchDeliver = std::uint64_t{1} << 20;
-// The warp-cooperative Myers kernel: patterns of at most 16 lanes x 64 bits; about this many warps
-// per launch (15 or 16 per SM on the H100's 132 and the H200's 132: enough to hide the shuffle's
-// latency, few enough that each segment is at least as long as its overlap on a 4 MB text).
+// The warp-cooperative Myers kernel: patterns of at most 16 lanes x 64 bits, in segments of at least
+// their overlap, about kWarpFill warps' worth of groups per launch (15 or 16 warps per SM on the
+// 132 SMs of the H100 and the H200) where the text is long enough for that; on Man and Song's 4 MB
+// the overlap bounds the segments first (m = 1024: 2,050 groups of 16 lanes, 1,025 warps).
 constexpr std::uint32_t kWarpMaxM = 1024;
+constexpr std::uint64_t kWarpFill = 2048;
 // A host text of one block is copied to the device in up to kHostPieces pieces of at least
 // kHostPieceBytes, each searched as soon as it has arrived.
 constexpr std::uint64_t kHostPieces = 8;
 constexpr std::uint64_t kHostPieceBytes = std::uint64_t{512} << 10;
-constexpr std::uint64_t kWarpFill = 2048;
 
 enum class Algo { myers, hamming, wavefront };
 
@@ -366,10 +367,10 @@ class Engine final : public ApproxEngine {
         }
         // The warp-cooperative kernel (patterns of 129 to 1024 bytes) where one thread per segment
         // would spend over a third of its columns on the overlap (short texts); the one-thread
-        // kernel wherever segments are long (its words in registers run at 26-31 TCUPS at m = 128
-        // to 1024 on 1 GB, 2.5-3x the warp kernel there) and for m <= 128. On Man and Song's 4 MB
-        // (H200, docs/approx.md): m = 128 93 us one-thread against 125 warp, m = 256 265 against
-        // 214, m = 512 791 against 396, m = 1024 2061 against 758.
+        // kernel wherever segments are long (its words in registers run at 26-30 TCUPS at m = 128
+        // to 1024 on 1 GB, 1.5-1.8x the warp kernel there) and for m <= 128. On Man and Song's 4 MB
+        // (H200, docs/approx.md): m = 128 92 us one-thread against 94 warp, m = 256 268 against 160,
+        // m = 512 799 against 285, m = 1024 2,092 against 542.
         const bool warp_fits = g.max_m <= kWarpMaxM && g.cls < kWordClasses.size();
         const bool warp = tuning.myers_warp > 0   ? warp_fits
                           : tuning.myers_warp < 0 ? false
