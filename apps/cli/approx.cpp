@@ -185,7 +185,7 @@ class Run : public RunBase {
     InputRun s(*this, name);
     try {
       // The reading of `search` (docs/cli.md, "How a file is read"); the output always needs the text.
-      const io::ReadMethod method = choose_read_method(in, policy, read_method, true);
+      const io::ReadMethod method = choose_read_method(in, policy, read_method, true, cfg.threads);
       if (is_mapping(method)) {
         progress.start_file(name, in.size());
         search_mapped(in, method, cfg.threads, name, [&](std::string_view text) { s.search_text(text); });

@@ -219,7 +219,8 @@ class Run : public RunBase {
       // which the pieces read with pread do not need.
       std::optional<io::ReadMethod> chosen_method;
       const auto chosen = [&] {
-        if (!chosen_method) chosen_method = choose_read_method(in, policy, read_method, s.needs_text());
+        if (!chosen_method)
+          chosen_method = choose_read_method(in, policy, read_method, s.needs_text(), cfg.threads);
         return *chosen_method;
       };
       io::ReadMethod method =
