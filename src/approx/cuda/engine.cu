@@ -528,6 +528,13 @@ class Engine final : public ApproxEngine {
     return delivered;
   }
 
+  /// What both host-text paths need, made at their first use: the copy pool and the two events.
+  void ensure_host_copies() {
+    if (!pool_) pool_ = std::make_unique<CopyPool>(std::min(16u, resolve_threads(0)));
+    for (auto& e : events_)
+      if (e == nullptr) STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
+
   /// The whole search: count / records / minima over a resident text or a host text staged in blocks.
   std::uint64_t run(const void* text, std::uint64_t n, bool resident, ax::Task task, std::uint32_t k,
                     const ApproxEndSink* sink, bool* stopped) {
@@ -562,11 +569,9 @@ class Engine final : public ApproxEngine {
       // each other (a piece's launch alone does not fill the GPU; the warp-cooperative kernel's time
       // is its segments' length, not the text's).
       const auto* host = static_cast<const std::uint8_t*>(text);
-      if (!pool_) pool_ = std::make_unique<CopyPool>(std::min(16u, resolve_threads(0)));
+      ensure_host_copies();
       slots_[0].text.ensure(n);
       pinned_[0].ensure(n);
-      for (auto& e : events_)
-        if (e == nullptr) STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
       for (auto& ps : piece_streams_)
         if (ps == nullptr) STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
       // The counter's or the minima's reset on stream_ comes before every piece's kernels.
@@ -604,12 +609,10 @@ class Engine final : public ApproxEngine {
       const std::uint64_t block = value_or(approx_tuning().host_block_bytes, kDefaultHostBlock);
       const std::uint64_t span = std::min<std::uint64_t>(n, block + ovl);
       cudaStream_t streams[2] = {stream_, stream2_};
-      if (!pool_) pool_ = std::make_unique<CopyPool>(std::min(16u, resolve_threads(0)));
+      ensure_host_copies();
       for (int s = 0; s < 2; ++s) {
         slots_[s].text.ensure(span);
         pinned_[s].ensure(span);
-        if (events_[s] == nullptr)
-          STRMATCH_CUDA_CHECK(cudaEventCreateWithFlags(&events_[s], cudaEventDisableTiming));
       }
       // stream2_ must see the counter's reset on stream_.
       STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
