@@ -8,9 +8,13 @@
 //           m/10, count of ends with `myers`, one thread and all threads: GCUPS and the scaling
 //           (all-thread speed / (threads x one-thread speed)). Long patterns run on a prefix of the
 //           text on one thread (--scale-single-bytes) so the section fits a device call.
-// usage: strmatch_bench_approx_threads [--sections table1,scale] [--out DIR] [--tag MACHINE]
+//   clock   the cores' clock as a dependent chain of 1-cycle adds sees it (scalar, and AVX-512 where
+//           the CPU has it): adds per ns on one thread, then on every thread at once. Their ratio
+//           bounds the scaling any compute-bound kernel can reach (a lower all-core clock).
+// usage: strmatch_bench_approx_threads [--sections table1,scale,clock] [--out DIR] [--tag MACHINE]
 //        [--reps N] [--scale-bytes N] [--scale-single-bytes N]
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -25,6 +29,9 @@
 
 #ifdef STRMATCH_BENCH_EDLIB
 #include <edlib.h>
+#endif
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 namespace {
@@ -236,6 +243,99 @@ void scale() {
   write("scale", rows);
 }
 
+/// 32 x `rounds` dependent scalar adds (1 cycle each): about 32 x rounds cycles.
+std::uint64_t add_chain_scalar(std::uint64_t rounds) {
+  std::uint64_t x = 0;
+  for (std::uint64_t i = 0; i < rounds; ++i) {
+#if defined(__x86_64__)
+    asm volatile(
+        ".rept 32\n\t"
+        "add $1, %0\n\t"
+        ".endr"
+        : "+r"(x));
+#else
+    x = x * 3 + 1;  // not 1 cycle: the probe's scalar rows are x86-64 only
+#endif
+  }
+  return x;
+}
+
+#if defined(__x86_64__)
+/// 32 x `rounds` dependent AVX-512 adds (vpaddq, 1 cycle each).
+__attribute__((target("avx512f"))) std::uint64_t add_chain_avx512(std::uint64_t rounds) {
+  __m512i v = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi64(1);
+  for (std::uint64_t i = 0; i < rounds; ++i)
+    asm volatile(
+        ".rept 32\n\t"
+        "vpaddq %1, %0, %0\n\t"
+        ".endr"
+        : "+v"(v)
+        : "v"(one));
+  alignas(64) std::uint64_t lanes[8];
+  _mm512_store_si512(lanes, v);
+  return lanes[0];
+}
+#endif
+
+/// Adds per ns per thread (the clock in GHz where an add takes one cycle) on `threads` threads
+/// started together, each running chain(rounds); the mean over the threads of the best of g_reps.
+template <typename Chain>
+double chain_rate(unsigned threads, std::uint64_t rounds, Chain chain) {
+  double best = 0;
+  for (int rep = 0; rep < g_reps; ++rep) {
+    std::atomic<unsigned> ready{0};
+    std::atomic<bool> go{false};
+    std::vector<double> rate(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        ready.fetch_add(1);
+        while (!go.load(std::memory_order_acquire)) {
+        }
+        const auto start = strmatch::detail::Clock::now();
+        const std::uint64_t sink = chain(rounds);
+        const double s = strmatch::detail::seconds_since(start);
+        rate[t] = static_cast<double>(32 * rounds) / s / 1e9;
+        if (sink == 1) std::printf(" ");  // keeps the chain's result live
+      });
+    while (ready.load() != threads) {
+    }
+    go.store(true, std::memory_order_release);
+    for (auto& th : pool) th.join();
+    double mean = 0;
+    for (const double r : rate) mean += r / threads;
+    best = std::max(best, mean);
+  }
+  return best;
+}
+
+void clock_probe() {
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t rounds = std::uint64_t{1} << 25;  // 1 G adds: about 0.3 s a thread
+  const std::vector<b::Column> cols = {
+      {"probe"}, {"threads", true}, {"adds_per_ns_per_thread", true}, {"ratio_to_one_thread", true}};
+  b::ResultTable csv(cols), md(cols);
+  const auto probe = [&](const std::string& name, auto chain) {
+    double one = 0;
+    for (const unsigned threads : {1u, all}) {
+      const double r = chain_rate(threads, rounds, chain);
+      if (threads == 1) one = r;
+      const double ratio = threads == 1 ? b::kNaN : r / one;
+      std::printf("clock %s threads=%u: %.3f adds/ns/thread, ratio %.3f\n", name.c_str(), threads, r, ratio);
+      std::fflush(stdout);
+      csv.add({name, b::format_count(threads), b::format_number("%.4f", r), b::format_number("%.4f", ratio)});
+      md.add({name, b::format_count(threads), b::format_number("%.3f", r), b::format_number("%.3f", ratio)});
+    }
+  };
+  probe("scalar add chain", add_chain_scalar);
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) probe("avx-512 vpaddq chain", add_chain_avx512);
+#endif
+  const std::string prefix = g_out + "/clock-cpu_" + g_tag;
+  if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,5 +361,6 @@ int main(int argc, char** argv) {
   }
   if (sections.find("table1") != std::string::npos) table1();
   if (sections.find("scale") != std::string::npos) scale();
+  if (sections.find("clock") != std::string::npos) clock_probe();
   return 0;
 }

@@ -16,7 +16,9 @@
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/cuda/kernels.cuh"
 #include "approx/cuda/tuning.hpp"
+#include "core/cpu/byte_classes.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/cuda/byte_classes.cuh"
 #include "core/cuda/cuda_check.hpp"
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
@@ -191,7 +193,7 @@ struct Slot {
 class Engine final : public ApproxEngine {
  public:
   Engine(std::span<const std::string> patterns, Algo algo, int separator)
-      : algo_(algo), separator_(separator) {
+      : algo_(algo), separator_(separator), classes_(byte_classes(patterns, separator)) {
     const std::size_t count = patterns.size();
     std::vector<std::uint8_t> bytes;
     std::vector<std::uint64_t> offsets(count);
@@ -568,10 +570,18 @@ class Engine final : public ApproxEngine {
       // after them (Man and Song's 4 MB texts: the copy took about as long as the search), and beside
       // each other (a piece's launch alone does not fill the GPU; the warp-cooperative kernel's time
       // is its segments' length, not the text's).
+      //
+      // Where the patterns and the separator leave at most 16 classes of bytes, the pool codes each
+      // block into 2 or 4 bits a byte (core/cpu/byte_classes.hpp) instead of copying it, the piece
+      // crosses PCIe in a quarter or half of its bytes and a kernel on stream2_ decodes it into its
+      // classes' representative bytes, which give the same distances (every kernel compares text
+      // bytes only for equality with pattern bytes and the separator).
       const auto* host = static_cast<const std::uint8_t*>(text);
+      const unsigned bits = approx_tuning().host_class_codes < 0 ? 0 : classes_.bits;
       ensure_host_copies();
       slots_[0].text.ensure(n);
       pinned_[0].ensure(n);
+      if (bits != 0) coded_.ensure(coded_class_bytes(n, bits));
       for (auto& ps : piece_streams_)
         if (ps == nullptr) STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
       // The counter's or the minima's reset on stream_ comes before every piece's kernels.
@@ -583,12 +593,28 @@ class Engine final : public ApproxEngine {
       std::uint64_t piece = 0;
       std::uint8_t* const pinned = pinned_[0].get();
       std::uint8_t* const device = slots_[0].text.get();
+      std::uint8_t* const coded = coded_.get();
+      const std::uint64_t group_bytes = kClassGroupBytes * bits / 8;
       upload_.run(
           *pool_, pinned, n, want, 0,
-          [&](std::uint8_t* dst, std::uint64_t off, std::size_t l) { copy_for_device(dst, host + off, l); },
+          [&](std::uint8_t* dst, std::uint64_t off, std::size_t l) {
+            if (bits == 0) return copy_for_device(dst, host + off, l);
+            // Blocks start at multiples of 4 KiB (PipelinedUpload), so at whole groups.
+            if (off % kClassGroupBytes != 0)
+              throw BackendUnavailable("class-coded upload: a block not at a group (internal error)");
+            code_byte_classes(classes_, host + off, l, pinned + off / kClassGroupBytes * group_bytes);
+          },
           [&](std::uint64_t lo, std::uint64_t hi) {
-            STRMATCH_CUDA_CHECK(
-                cudaMemcpyAsync(device + lo, pinned + lo, hi - lo, cudaMemcpyHostToDevice, stream2_));
+            if (bits == 0) {
+              STRMATCH_CUDA_CHECK(
+                  cudaMemcpyAsync(device + lo, pinned + lo, hi - lo, cudaMemcpyHostToDevice, stream2_));
+            } else {  // pieces start at multiples of 4 KiB: whole groups
+              const std::uint64_t from = lo / kClassGroupBytes * group_bytes,
+                                  to = coded_class_bytes(hi, bits);
+              STRMATCH_CUDA_CHECK(
+                  cudaMemcpyAsync(coded + from, pinned + from, to - from, cudaMemcpyHostToDevice, stream2_));
+              decode_byte_classes(classes_, coded, lo, hi, device, stream2_);
+            }
             cudaStream_t ps = piece_streams_[piece++ % kHostPieces];
             STRMATCH_CUDA_CHECK(cudaEventRecord(events_[1], stream2_));
             STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(ps, events_[1], 0));
@@ -656,6 +682,7 @@ class Engine final : public ApproxEngine {
 
   Algo algo_;
   int separator_;
+  ByteClasses classes_;  // of the patterns and the separator: the class-coded upload's
   std::uint32_t max_m_ = 0;
   std::vector<std::uint32_t> m_;
   std::vector<Group> groups_;
@@ -679,6 +706,7 @@ class Engine final : public ApproxEngine {
   Records records_;
   std::array<Slot, 2> slots_;
   std::array<PinnedBuffer<std::uint8_t>, 2> pinned_;
+  DeviceBuffer<std::uint8_t> coded_;  // a one-block host text, class-coded
   std::array<cudaEvent_t, 2> events_{};
   std::unique_ptr<CopyPool> pool_;
   PipelinedUpload upload_;

@@ -34,6 +34,10 @@ struct ApproxTuning {
   /// their overlap: short texts), > 0 the warp-cooperative kernel for every pattern of up to 1024
   /// bytes, < 0 never.
   int myers_warp = 0;
+  /// Host texts of one block, counted or minimised: 0 the rule (the text crosses PCIe class-coded,
+  /// 2 or 4 bits a byte, when the patterns' bytes and the separator leave at most 16 classes:
+  /// core/cpu/byte_classes.hpp), < 0 always as bytes.
+  int host_class_codes = 0;
 };
 
 /// The process-wide tuning every engine reads at each call (not thread-safe against concurrent

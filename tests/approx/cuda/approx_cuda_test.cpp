@@ -307,6 +307,43 @@ TEST(ApproxCudaDifferential, HostTextInPieces) {
   check({"acgtacgtac", "ttgca"}, text, 2, ApproxMetric::hamming, -1, "hamming", 1, list);
 }
 
+TEST(ApproxCudaDifferential, HostTextClassCoded) {
+  SKIP_WITHOUT_GPU();
+  // A host text of one block crosses PCIe class-coded where the patterns and the separator leave at
+  // most 16 classes of bytes (2 bits up to 4 classes, else 4), and is decoded on the device into
+  // representative bytes: texts holding bytes outside the patterns, lengths around the 64-byte groups
+  // and the 4 KiB pieces, with and without a separator, against the reference and against the plain
+  // upload; a set of 20 distinct bytes is not coded.
+  std::mt19937_64 rng(test_seed() + 1206);
+  std::vector<cu::ApproxTuning> list;
+  list.push_back({.host_piece_bytes = 4096});
+  list.push_back({.host_piece_bytes = 4096, .host_class_codes = -1});
+  list.push_back({});
+  const std::vector<std::size_t> ns = cuda_quick()
+                                          ? std::vector<std::size_t>{65, 4097}
+                                          : std::vector<std::size_t>{1, 63, 64, 65, 4095, 4097, 9000};
+  struct Case {
+    std::string pattern_alphabet, text_alphabet;
+  };
+  const std::vector<Case> cases = {
+      {"ab", "abc\nz"}, {"acgt", "acgtn\n"}, {"abcdefghijklmnopqrst", "abcdefghijklmnopqrstuvwxyz\n"}};
+  for (const Case& c : cases)
+    for (std::size_t n : ns) {
+      const std::string text = random_text(rng, n, c.text_alphabet);
+      for (int separator : {-1, static_cast<int>('\n')})
+        for (std::size_t m : {5, 40, 200}) {
+          const std::string p = random_text(rng, m, c.pattern_alphabet);
+          const auto k = static_cast<std::uint32_t>(m / 8);
+          check({p}, text, k, ApproxMetric::edit, separator, "myers", 1, list);
+          if (m == 40) {
+            check({p, random_text(rng, 7, c.pattern_alphabet)}, text, k, ApproxMetric::hamming, separator,
+                  "hamming", 1, list);
+            check({p}, text, k, ApproxMetric::edit, separator, "wavefront", 1, list);
+          }
+        }
+    }
+}
+
 TEST(ApproxCudaEdge, SinkStopsEarly) {
   SKIP_WITHOUT_GPU();
   const std::string text(5000, 'a');
