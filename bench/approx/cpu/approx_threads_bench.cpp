@@ -9,8 +9,9 @@
 //           (all-thread speed / (threads x one-thread speed)). Long patterns run on a prefix of the
 //           text on one thread (--scale-single-bytes) so the section fits a device call.
 //   clock   the cores' clock as a dependent chain of 1-cycle adds sees it (scalar, and AVX-512 where
-//           the CPU has it): adds per ns on one thread, then on every thread at once. Their ratio
-//           bounds the scaling any compute-bound kernel can reach (a lower all-core clock).
+//           the CPU has it), and AVX-512 add throughput (8 chains): adds per ns on one thread, then
+//           on every thread at once. A chain's ratio below 1 is a lower all-core clock; the
+//           throughput's, cores shared by two threads. Either bounds a compute-bound kernel's scaling.
 // usage: strmatch_bench_approx_threads [--sections table1,scale,clock] [--out DIR] [--tag MACHINE]
 //        [--reps N] [--scale-bytes N] [--scale-single-bytes N]
 #include <algorithm>
@@ -243,25 +244,28 @@ void scale() {
   write("scale", rows);
 }
 
-/// 32 x `rounds` dependent scalar adds (1 cycle each): about 32 x rounds cycles.
+/// 32 x `rounds` dependent scalar adds of a register (1 cycle each; an add of an immediate can be
+/// done at rename on newer cores, so the chain adds a register).
 std::uint64_t add_chain_scalar(std::uint64_t rounds) {
   std::uint64_t x = 0;
+  const std::uint64_t one = 1;
   for (std::uint64_t i = 0; i < rounds; ++i) {
 #if defined(__x86_64__)
     asm volatile(
         ".rept 32\n\t"
-        "add $1, %0\n\t"
+        "add %1, %0\n\t"
         ".endr"
-        : "+r"(x));
+        : "+r"(x)
+        : "r"(one));
 #else
-    x = x * 3 + 1;  // not 1 cycle: the probe's scalar rows are x86-64 only
+    x = x * 3 + one;  // not 1 cycle: the probe's rows are x86-64 only
 #endif
   }
   return x;
 }
 
 #if defined(__x86_64__)
-/// 32 x `rounds` dependent AVX-512 adds (vpaddq, 1 cycle each).
+/// 32 x `rounds` dependent AVX-512 adds (vpaddq, 1 cycle each): the clock of vector code.
 __attribute__((target("avx512f"))) std::uint64_t add_chain_avx512(std::uint64_t rounds) {
   __m512i v = _mm512_setzero_si512();
   const __m512i one = _mm512_set1_epi64(1);
@@ -274,6 +278,32 @@ __attribute__((target("avx512f"))) std::uint64_t add_chain_avx512(std::uint64_t 
         : "v"(one));
   alignas(64) std::uint64_t lanes[8];
   _mm512_store_si512(lanes, v);
+  return lanes[0];
+}
+
+/// 32 x `rounds` AVX-512 adds in 8 independent chains: the vector ports' throughput, which two
+/// threads on one physical core would share (a per-thread rate that halves with every thread busy).
+__attribute__((target("avx512f"))) std::uint64_t add_throughput_avx512(std::uint64_t rounds) {
+  __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a, e = a, f = a, g = a, h = a;
+  const __m512i one = _mm512_set1_epi64(1);
+  for (std::uint64_t i = 0; i < rounds; ++i)
+    asm volatile(
+        ".rept 4\n\t"
+        "vpaddq %8, %0, %0\n\t"
+        "vpaddq %8, %1, %1\n\t"
+        "vpaddq %8, %2, %2\n\t"
+        "vpaddq %8, %3, %3\n\t"
+        "vpaddq %8, %4, %4\n\t"
+        "vpaddq %8, %5, %5\n\t"
+        "vpaddq %8, %6, %6\n\t"
+        "vpaddq %8, %7, %7\n\t"
+        ".endr"
+        : "+v"(a), "+v"(b), "+v"(c), "+v"(d), "+v"(e), "+v"(f), "+v"(g), "+v"(h)
+        : "v"(one));
+  alignas(64) std::uint64_t lanes[8];
+  _mm512_store_si512(lanes,
+                     _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d)),
+                                      _mm512_add_epi64(_mm512_add_epi64(e, f), _mm512_add_epi64(g, h))));
   return lanes[0];
 }
 #endif
@@ -330,7 +360,10 @@ void clock_probe() {
   };
   probe("scalar add chain", add_chain_scalar);
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) probe("avx-512 vpaddq chain", add_chain_avx512);
+  if (__builtin_cpu_supports("avx512f")) {
+    probe("avx-512 vpaddq chain", add_chain_avx512);
+    probe("avx-512 vpaddq, 8 chains", add_throughput_avx512);
+  }
 #endif
   const std::string prefix = g_out + "/clock-cpu_" + g_tag;
   if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());

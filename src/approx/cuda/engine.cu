@@ -274,6 +274,7 @@ class Engine final : public ApproxEngine {
     counter_.ensure(1);
     host_counter_.ensure(1);
     minima_.ensure(count);
+    host_minima_.ensure(count);
   }
 
   ~Engine() override {
@@ -316,9 +317,12 @@ class Engine final : public ApproxEngine {
     try {
       STRMATCH_CUDA_CHECK(cudaMemsetAsync(minima_.get(), 0xff, m_.size() * sizeof(std::uint32_t), stream_));
       run(text, n, resident, ax::Task::minima, 0, nullptr, nullptr);
-      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(out.data(), minima_.get(), m_.size() * sizeof(std::uint32_t),
-                                          cudaMemcpyDeviceToHost, stream_));
+      // Through pinned memory: a copy to pageable memory is staged by the driver.
+      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_minima_.get(), minima_.get(),
+                                          m_.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                          stream_));
       STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      std::copy_n(host_minima_.get(), m_.size(), out.begin());
     } catch (...) {
       settle();
       throw;
@@ -546,10 +550,16 @@ class Engine final : public ApproxEngine {
     out.task = launch_task;
     out.counter = counter_.get();
     out.minima = minima_.get();
-    if (!positions)
-      STRMATCH_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned long long), stream_));
+    // Minima need no counter: their caller copies them back (one round trip per call, not two).
+    const bool counted = !positions && task != ax::Task::minima;
+    if (counted) STRMATCH_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned long long), stream_));
     bool stop = false;
     std::uint64_t total = 0;
+    const Clock::time_point began = Clock::now();
+    std::vector<std::pair<const char*, double>>* timeline = nullptr;
+    const auto mark = [&](const char* what) {
+      if (timeline != nullptr) timeline->emplace_back(what, seconds_since(began));
+    };
     if (resident) {
       const auto* t = static_cast<const std::uint8_t*>(text);
       if (positions) {
@@ -578,9 +588,11 @@ class Engine final : public ApproxEngine {
       // bytes only for equality with pattern bytes and the separator).
       const auto* host = static_cast<const std::uint8_t*>(text);
       const unsigned bits = approx_tuning().host_class_codes < 0 ? 0 : classes_.bits;
+      timeline = approx_tuning().host_timeline;
       ensure_host_copies();
       slots_[0].text.ensure(n);
-      pinned_[0].ensure(n);
+      // The coded form of a text shorter than a group is longer than the text.
+      pinned_[0].ensure(bits == 0 ? n : std::max(n, coded_class_bytes(n, bits)));
       if (bits != 0) coded_.ensure(coded_class_bytes(n, bits));
       for (auto& ps : piece_streams_)
         if (ps == nullptr) STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
@@ -605,6 +617,7 @@ class Engine final : public ApproxEngine {
             code_byte_classes(classes_, host + off, l, pinned + off / kClassGroupBytes * group_bytes);
           },
           [&](std::uint64_t lo, std::uint64_t hi) {
+            mark("piece handed over");
             if (bits == 0) {
               STRMATCH_CUDA_CHECK(
                   cudaMemcpyAsync(device + lo, pinned + lo, hi - lo, cudaMemcpyHostToDevice, stream2_));
@@ -626,7 +639,9 @@ class Engine final : public ApproxEngine {
             launch(r, launch_task, k, out, ps);
             STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], ps));  // stream_ reads the results after it
             STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[0], 0));
+            mark("piece queued");
           });
+      mark("pool done");
     } else {
       // Host text: blocks of `block` owned bytes, each read from `ovl` bytes earlier, copied through
       // two pinned staging buffers; the host copy of block i + 1 overlaps the kernels of block i.
@@ -670,12 +685,13 @@ class Engine final : public ApproxEngine {
       STRMATCH_CUDA_CHECK(cudaEventRecord(events_[1], stream2_));
       STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[1], 0));
     }
-    if (!positions) {
+    if (counted) {
       STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_counter_.get(), counter_.get(), sizeof(unsigned long long),
                                           cudaMemcpyDeviceToHost, stream_));
       STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
       total = *host_counter_.get();
     }
+    mark("run done");
     if (stopped != nullptr) *stopped = stop;
     return total;
   }
@@ -703,6 +719,7 @@ class Engine final : public ApproxEngine {
   DeviceBuffer<unsigned long long> counter_;
   PinnedBuffer<unsigned long long> host_counter_;
   DeviceBuffer<std::uint32_t> minima_;
+  PinnedBuffer<std::uint32_t> host_minima_;
   Records records_;
   std::array<Slot, 2> slots_;
   std::array<PinnedBuffer<std::uint8_t>, 2> pinned_;

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace strmatch::detail::cuda {
 
@@ -38,6 +40,10 @@ struct ApproxTuning {
   /// 2 or 4 bits a byte, when the patterns' bytes and the separator leave at most 16 classes:
   /// core/cpu/byte_classes.hpp), < 0 always as bytes.
   int host_class_codes = 0;
+  /// The benchmark's probe of a one-block host text's call: when set, each call on that path appends
+  /// its milestones (what, seconds since the call began): each piece handed over, each piece's
+  /// copies and launches queued, the pool done, the search queued and its counts back.
+  std::vector<std::pair<const char*, double>>* host_timeline = nullptr;
 };
 
 /// The process-wide tuning every engine reads at each call (not thread-safe against concurrent
