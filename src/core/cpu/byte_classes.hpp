@@ -38,7 +38,8 @@ constexpr std::uint64_t coded_class_bytes(std::uint64_t n, unsigned bits) noexce
 /// [64g, 64g + 64)), with L = 64 * bits / 8 bytes a group (16 or 32): its byte q (0 <= q < L) holds
 /// the code of text byte 64g + q + L * s in bits [bits * s, bits * s + bits), for s = 0 .. 8 / bits
 /// - 1 (planar, so that both the CPU's coder and the GPU's decoder work on whole vectors). Positions
-/// at or past n code 0. O(n * classes): 16-byte vectors, one compare per class.
+/// at or past n code 0. O(n * classes): 16-byte vectors, one compare per class (AVX-512BW where
+/// simd_level() has it: 64 bytes a compare).
 /// Precondition: c.bits is 2 or 4.
 void code_byte_classes(const ByteClasses& c, const std::uint8_t* text, std::uint64_t n, std::uint8_t* coded);
 
