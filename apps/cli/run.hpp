@@ -409,11 +409,13 @@ class RunBase {
 
  private:
   /// -r over directory `dir` with walk_threads() workers: one thread walks (the same order as
-  /// io::walk_directory), the workers open and search files of at most kWalkWorkerMaxBytes each on
-  /// their own (output into memory), and this thread prints each file's output, errors and note in
-  /// walk order, searching larger files itself (with every thread of the library) when their turn
-  /// comes. At most 64 * walk_threads() files are in flight: memory is bounded by that many files'
-  /// output. -q stops every thread at the first result.
+  /// io::walk_directory), the workers open and search files of at most walk_worker_max_bytes(mode)
+  /// each on their own (output into memory; one thread each, Run's one-thread twin above one
+  /// read), and this thread prints each file's output, errors and note in walk order, searching
+  /// larger files itself (with every thread of the library) when their turn comes. At most 64 *
+  /// walk_threads() files are in flight: memory is bounded by that many files' output, each file
+  /// of at most 4 MiB where its output can be as large (lines, -o, --json). -q stops every thread
+  /// at the first result.
   void walk_parallel(const std::string& dir, bool strip_dot);
 
   bool stats_;
@@ -421,8 +423,24 @@ class RunBase {
 };
 
 /// Files larger than this are searched by the run's own thread during the parallel walk (with
-/// the library's threads), smaller ones by one worker each.
+/// the library's threads, its output printed as it comes), smaller ones by one worker each (into
+/// memory; above one read with the searcher's one-thread twin): walk_worker_max_bytes().
 constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
+/// The same where a file's output is a line or two (counts, names, -q): a worker holds no more.
+constexpr std::uint64_t kWalkWorkerMaxCountingBytes = std::uint64_t{16} << 20;
+
+/// The largest file a worker of the parallel walk searches in output mode `mode`. A worker holds
+/// its file's output until the file's turn to be printed: that of a file of lines, -o or --json
+/// can be as large as the file (more, with names and offsets), so such files stay at 4 MiB (on the
+/// 2-core machine a 16 MiB limit took -r -i mask over the Linux tree's register headers, 373 MB
+/// printing 272 MB, from 99 MB resident to 333 MB, in the same time); where it is a line or two
+/// (counts, names, -q) the limit is 16 MiB (docs/cli.md, "-r").
+inline std::uint64_t walk_worker_max_bytes(OutputMode mode) {
+  const bool small_output = mode == OutputMode::quiet || mode == OutputMode::list ||
+                            mode == OutputMode::count_per_pattern || mode == OutputMode::count_matches ||
+                            mode == OutputMode::count_lines;
+  return small_output ? kWalkWorkerMaxCountingBytes : kWalkWorkerMaxBytes;
+}
 
 /// Threads that list directories ahead of the parallel walk (io::walk_directory's listers): one
 /// per 4 workers, at most 4, none below 4 workers (docs/cli.md, "Reading"; STRMATCH_WALK_LISTERS
@@ -454,6 +472,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   constexpr std::size_t kBatch = 32;
   const unsigned workers = walk_threads();
   const std::uint64_t window = 64ull * workers;  // files in flight: every worker busy
+  const std::uint64_t worker_max_bytes = walk_worker_max_bytes(mode);
   // The printing is serial: it must cost little per file. Items live in a ring of `window` slots,
   // item i in ring[i % window] from when the walker makes it until it is printed, and their
   // strings and output buffers are reused, not allocated and freed per file (an item made by the
@@ -612,7 +631,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         try {
           io::Input in = open_walked(item->path);
           item->size = in.size();
-          if (in.kind() == io::InputKind::regular && in.size() > kWalkWorkerMaxBytes)
+          if (in.kind() == io::InputKind::regular && in.size() > worker_max_bytes)
             item->deferred.emplace(std::move(in));
           else
             search_input(in, item->name);

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
@@ -93,6 +94,12 @@ class InputSearch : InputBase<Run> {
 
   std::uint64_t occurrences() const noexcept { return delivered_; }
   void set_binary() noexcept { binary_ = true; }
+  /// Searches this input with the run's one-thread CPU twin (Run::make_one_thread_twin) and reads
+  /// it on one thread: a piece of search_pieces, or a file searched by a worker of the -r walk
+  /// while the other workers search theirs.
+  void use_one_thread();
+  /// The threads that read this input (and fault in a mapping): 1 after use_one_thread(), else -j's.
+  unsigned threads() const noexcept { return threads_; }
 
  private:
   bool counting_only() const noexcept;
@@ -114,6 +121,10 @@ class InputSearch : InputBase<Run> {
 
   bool truncated_ = false;
 
+  /// What this input's searches call: the run's searcher (or set), or its one-thread twin.
+  const ExactSearcher* searcher_ = nullptr;
+  const PatternSet* set_ = nullptr;
+  unsigned threads_ = 0;
   bool binary_ = false;
   std::uint64_t limit_;
   std::vector<std::uint64_t> per_pattern_;  // --count-per-pattern
@@ -185,6 +196,13 @@ class Run : public RunBase {
     // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
     const bool regular = in.kind() == io::InputKind::regular && in.size() > 0;
     const bool gpu_file = searcher && regular && searcher->file_backend(in.size()) == Backend::cuda;
+    // A file above one read's size searched by a worker of the -r walk: on that worker's thread
+    // alone, with the one-thread twin (the library's threads would come on top of the busy workers
+    // and be started for each file); a file that the searcher runs on the GPU stays with it.
+    // Smaller files are one chunk of the library's driver: one thread already.
+    const bool walked_alone =
+        worker_file() != nullptr && regular && in.size() > kSmallFileBytes && runs_on_cpu(in.size());
+    if (walked_alone) s.use_one_thread();
     try {
       // Binary detection reads the head first: the read method may depend on it (a binary file
       // prints counts only and needs no text).
@@ -220,20 +238,24 @@ class Run : public RunBase {
       std::optional<io::ReadMethod> chosen_method;
       const auto chosen = [&] {
         if (!chosen_method)
-          chosen_method = choose_read_method(in, policy, read_method, s.needs_text(), cfg.threads);
+          chosen_method = choose_read_method(in, policy, read_method, s.needs_text(), s.threads());
         return *chosen_method;
       };
-      io::ReadMethod method =
-          read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic && serve
-              ? io::ReadMethod::pread
-              : chosen();
+      // `auto` for a file that a worker of the -r walk searches alone: pread too, in blocks that are
+      // still in the caches when they are searched. A mapping cost more there (populated, as the
+      // one-thread rule of auto_read_method says): unmapping it in a process whose other workers run
+      // on other cores interrupts them to flush their TLBs.
+      io::ReadMethod method = read_method == io::ReadMethod::automatic &&
+                                      policy == io::MapPolicy::automatic && (serve || walked_alone)
+                                  ? io::ReadMethod::pread
+                                  : chosen();
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
       progress.start_file(name, in.size());
       std::uint64_t rest = kNoSpill;  // where the pieces left the file to a serial path
       if (is_mapping(method)) {
-        search_mapped(in, method, cfg.threads, name, [&](std::string_view text) {
+        search_mapped(in, method, s.threads(), name, [&](std::string_view text) {
           if (select)
             s.select_text(text);
           else if (pieces) {
@@ -255,12 +277,12 @@ class Run : public RunBase {
       } else if (rest != kNoSpill && is_mapping(chosen())) {
         // The rest as `auto` would have read the whole file (a mapping on the 16-core host, where
         // the library searches it on every thread: a file of one long line).
-        search_mapped(in, chosen(), cfg.threads, name,
+        search_mapped(in, chosen(), s.threads(), name,
                       [&](std::string_view text) { s.search_text(text, -1, in.fd(), rest); });
         s.report(true, in.size());
       } else if (rest != 0 && rest != kNoSpill) {
-        io::ParallelPreadSource src(in.fd(), in.size(), cfg.threads, name, rest);
-        s.search_stream(src, in.size() - rest, in.fd(), pread_block_cap(), rest);
+        io::ParallelPreadSource src(in.fd(), in.size(), s.threads(), name, rest);
+        s.search_stream(src, in.size() - rest, in.fd(), pread_block_cap(s.threads()), rest);
         ++worker_read_files;
         s.report(false, in.size());
       } else if (method == io::ReadMethod::pread && s.file_path_serves() && !select) {
@@ -298,7 +320,7 @@ class Run : public RunBase {
         const std::uint64_t skip = regular ? head.size() : 0;
         if (method == io::ReadMethod::pread)
           pread_source =
-              std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), cfg.threads, name, skip);
+              std::make_unique<io::ParallelPreadSource>(in.fd(), in.size(), s.threads(), name, skip);
         else
           fd_source = in.stream(skip);
         ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
@@ -308,7 +330,7 @@ class Run : public RunBase {
           if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
         }
         io::PrefixedSource src(std::move(head), raw);
-        const std::uint64_t cap = pread_source ? pread_block_cap() : 0;
+        const std::uint64_t cap = pread_source ? pread_block_cap(s.threads()) : 0;
         if (select)
           s.select_stream(src, size_hint(in));
         else
@@ -327,11 +349,40 @@ class Run : public RunBase {
     input_done(s.occurrences());
   }
 
-  /// The stream block of a ParallelPreadSource: 256 KiB per thread, so that a block is still in
-  /// the caches when it is searched (64 MiB blocks ran at half the speed on the 2-core machine;
-  /// blocks below 4 MiB per thread are read by one pread, ParallelPreadSource).
-  std::uint64_t pread_block_cap() const {
-    return std::clamp<std::uint64_t>(std::uint64_t{walk_workers} << 18, 256 << 10, 64 << 20);
+  /// The stream block of a ParallelPreadSource read by `threads` threads (0: walk_workers): 256 KiB
+  /// per thread, so that a block is still in the caches when it is searched (64 MiB blocks ran at
+  /// half the speed on the 2-core machine; blocks below 4 MiB per thread are read by one pread,
+  /// ParallelPreadSource).
+  std::uint64_t pread_block_cap(unsigned threads) const {
+    return std::clamp<std::uint64_t>(std::uint64_t{threads != 0 ? threads : walk_workers} << 18, 256 << 10,
+                                     64 << 20);
+  }
+
+  /// Whether the searcher runs a text (or file) of `size` bytes on the CPU: not --backend cuda, and
+  /// not above auto's GPU threshold for it.
+  bool runs_on_cpu(std::uint64_t size) const {
+    return set ? set->options().backend != Backend::cuda && !set->uses_gpu(size)
+               : searcher->options().backend != Backend::cuda &&
+                     searcher->file_backend(size) != Backend::cuda;
+  }
+
+  /// Makes the one-thread CPU twin of the searcher (make_cpu_twin; the same algorithm, one thread):
+  /// what a thread that searches part of the work on its own uses while the run's other threads
+  /// search theirs (search_pieces' pieces, a file of the -r walk's workers), so that the library
+  /// starts no threads of its own on top of them. Made once, at its first use (several workers may
+  /// ask at once): a tree of small files never compiles a large pattern set twice.
+  void make_one_thread_twin() {
+    std::call_once(one_thread_made, [&] {
+      if (set) {
+        PatternSetOptions o = set->options();
+        o.threads = 1;
+        make_cpu_twin(one_thread_set, std::span<const std::string>(*patterns), o);
+      } else {
+        ExactOptions o = searcher->options();
+        o.threads = 1;
+        make_cpu_twin(one_thread_searcher, cfg.pattern, o);
+      }
+    });
   }
 
   void print_stats() override {
@@ -364,9 +415,10 @@ class Run : public RunBase {
   std::optional<PatternSet> set;               // or a pattern set
   std::optional<ExactSearcher> line_searcher;  // their CPU twins for the selector's single lines
   std::optional<PatternSet> line_set;          // (make_cpu_line_twin), empty on the CPU backend
-  /// One-thread CPU twins of the searcher for search_pieces (made at its first use).
-  std::optional<ExactSearcher> piece_searcher;
-  std::optional<PatternSet> piece_set;
+  /// One-thread CPU twins of the searcher (make_one_thread_twin).
+  std::optional<ExactSearcher> one_thread_searcher;
+  std::optional<PatternSet> one_thread_set;
+  std::once_flag one_thread_made;
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;             // longest pattern, bytes
   bool pattern_holds_separator = false;  // some pattern holds `separator`
@@ -380,6 +432,16 @@ InputSearch::InputSearch(Run& run, const std::string& name)
                                    : static_cast<std::uint64_t>(run.cfg.max_count)),
       counter_(run.separator) {
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
+  if (run.set) set_ = &*run.set;
+  if (run.searcher) searcher_ = &*run.searcher;
+  threads_ = run.cfg.threads;
+}
+
+void InputSearch::use_one_thread() {
+  run_.make_one_thread_twin();
+  if (run_.one_thread_set) set_ = &*run_.one_thread_set;
+  if (run_.one_thread_searcher) searcher_ = &*run_.one_thread_searcher;
+  threads_ = 1;
 }
 
 bool InputSearch::needs_text() const noexcept {
@@ -495,10 +557,10 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   SearchStats st;
   try {
     if (counting_only()) {
-      st = run_.set ? run_.set->count_file(fd, size) : run_.searcher->count_file(fd, size);
+      st = set_ ? set_->count_file(fd, size) : searcher_->count_file(fd, size);
       delivered_ += st.occurrences;
     } else if (run_.set) {
-      st = run_.set->find_all_file(fd, size, [&](std::span<const Match> batch) {
+      st = set_->find_all_file(fd, size, [&](std::span<const Match> batch) {
         for (const Match& mt : batch)
           if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
         run_.progress.update(batch.back().begin);
@@ -506,7 +568,7 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
         return true;
       });
     } else {
-      st = run_.searcher->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
+      st = searcher_->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t o : batch)
           if (!accept(o, w)) return false;
         run_.progress.update(batch.back());
@@ -552,9 +614,9 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
       const std::string_view ahead = text.substr(e, std::min(n, e + m - 1) - e);
       const std::uint64_t own = e - s;
       if (count && mode_ == Mode::count_per_pattern) {
-        PatternCounts pc = run_.set->count_per_pattern(region);
+        PatternCounts pc = set_->count_per_pattern(region);
         if (!ahead.empty()) {
-          const PatternCounts later = run_.set->count_per_pattern(ahead);
+          const PatternCounts later = set_->count_per_pattern(ahead);
           for (std::size_t i = 0; i < pc.per_pattern.size(); ++i) pc.per_pattern[i] -= later.per_pattern[i];
         }
         st = pc.stats;
@@ -565,12 +627,12 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         }
         delivered_ += st.occurrences;
       } else if (count) {
-        st = run_.set->count(region);
-        if (!ahead.empty()) st.occurrences -= run_.set->count(ahead).occurrences;
+        st = set_->count(region);
+        if (!ahead.empty()) st.occurrences -= set_->count(ahead).occurrences;
         delivered_ += st.occurrences;
       } else {
         std::uint64_t owned = 0;
-        st = run_.set->find_all(region, [&](std::span<const Match> batch) {
+        st = set_->find_all(region, [&](std::span<const Match> batch) {
           for (const Match& mt : batch) {
             if (mt.begin >= own) return false;
             ++owned;
@@ -581,10 +643,10 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         st.occurrences = owned;
       }
     } else if (count) {
-      st = run_.searcher->count(region);
+      st = searcher_->count(region);
       delivered_ += st.occurrences;
     } else {
-      st = run_.searcher->find_all(region, [&](std::span<const std::uint64_t> batch) {
+      st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t o : batch)
           if (!accept(s + o, w)) return false;
         return true;
@@ -625,7 +687,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     mo.mode = !count                             ? MultiStreamMode::positions
               : mode_ == Mode::count_per_pattern ? MultiStreamMode::count_per_pattern
                                                  : MultiStreamMode::count;
-    const SearchStats st = run_.set->find_all(
+    const SearchStats st = set_->find_all(
         source,
         [&](const MultiStreamBlock& b) {
           const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
@@ -651,7 +713,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     if (tracker_) tracker_->finish();
     return;
   }
-  const SearchStats st = run_.searcher->find_all(
+  const SearchStats st = searcher_->find_all(
       source,
       [&](const StreamBlock& b) {
         const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
@@ -692,9 +754,7 @@ bool InputSearch::pieces_serve(std::uint64_t size) const noexcept {
   if (limit_ != std::numeric_limits<std::uint64_t>::max() || c.line_number || run_.walk_workers < 2)
     return false;
   if (run_.progress.enabled() || c.test_truncate || run_.pattern_holds_separator) return false;
-  if (run_.set ? run_.set->options().backend == Backend::cuda || run_.set->uses_gpu(size)
-               : run_.searcher->options().backend == Backend::cuda)
-    return false;
+  if (!run_.runs_on_cpu(size)) return false;
   return c.test_piece_bytes ? *c.test_piece_bytes != 0 : size >= kPieceMinInputBytes;
 }
 
@@ -727,7 +787,7 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
   };
   SearchStats st;
   if (run_.set) {
-    st = run_.piece_set->find_all(lines.data, [&](std::span<const Match> batch) {
+    st = set_->find_all(lines.data, [&](std::span<const Match> batch) {
       for (const Match& mt : batch) {
         accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
         if (!hand_over()) return false;
@@ -735,7 +795,7 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
       return true;
     });
   } else {
-    st = run_.piece_searcher->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
+    st = searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
       for (const std::uint64_t o : batch) {
         accept(lines.base + o, w);
         if (!hand_over()) return false;
@@ -754,19 +814,7 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
 
 std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uint64_t size) {
   const auto start = std::chrono::steady_clock::now();
-  const SearchConfig& c = run_.cfg;
-  if (run_.set && !run_.piece_set) {
-    PatternSetOptions o = run_.set->options();
-    o.threads = 1;
-    o.backend = Backend::cpu;
-    make_cpu_twin(run_.piece_set, std::span<const std::string>(*run_.patterns), o);
-  }
-  if (!run_.set && !run_.piece_searcher) {
-    ExactOptions o = run_.searcher->options();
-    o.threads = 1;
-    o.backend = Backend::cpu;
-    make_cpu_twin(run_.piece_searcher, c.pattern, o);
-  }
+  run_.make_one_thread_twin();
   const unsigned threads = run_.walk_workers;
   const std::uint64_t piece = piece_bytes(size, text.data() == nullptr);
   const detail::Chunker pieces(size, piece, 0);
@@ -798,6 +846,7 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
     RunBase::worker_file() = &file;
     try {
       InputSearch one(run_, name_);
+      one.use_one_thread();
       pr.stats = one.search_piece(lines, r);
       pr.occurrences = one.delivered_;
       pr.lines = one.lines_;
@@ -876,7 +925,7 @@ void InputSearch::make_selector() {
   OccurrenceFinder finder = [this](std::string_view text,
                                    const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     if (run_.set) {
-      const PatternSet& set = run_.line_set ? *run_.line_set : *run_.set;
+      const PatternSet& set = run_.line_set ? *run_.line_set : *set_;
       (void)set.find_all(text, [&](std::span<const Match> batch) {
         for (const Match& mt : batch)
           if (!sink(mt.begin, mt.end)) return false;
@@ -884,7 +933,7 @@ void InputSearch::make_selector() {
       });
     } else {
       const std::uint64_t m = run_.cfg.pattern.size();
-      const ExactSearcher& searcher = run_.line_searcher ? *run_.line_searcher : *run_.searcher;
+      const ExactSearcher& searcher = run_.line_searcher ? *run_.line_searcher : *searcher_;
       (void)searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
         for (const std::uint64_t b : batch)
           if (!sink(b, b + m)) return false;
@@ -900,14 +949,14 @@ bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
   sel.begin_region(region, base);
   SearchStats st;
   if (run_.set) {
-    st = run_.set->find_all(region, [&](std::span<const Match> batch) {
+    st = set_->find_all(region, [&](std::span<const Match> batch) {
       for (const Match& mt : batch)
         if (!sel.occurrence(base + mt.begin, base + mt.end, mt.pattern_id)) return false;
       return true;
     });
   } else {
     const std::uint64_t m = run_.cfg.pattern.size();
-    st = run_.searcher->find_all(region, [&](std::span<const std::uint64_t> batch) {
+    st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
       for (const std::uint64_t b : batch)
         if (!sel.occurrence(base + b, base + b + m)) return false;
       return true;

@@ -1,7 +1,8 @@
 // -r searched by several workers at once (RunBase::walk_parallel): the output is the sequential
 // walk's, byte for byte, whatever the thread count: files in walk order (names sorted per
 // directory), each file's lines together, errors of unreadable files and directories in place,
-// files above the workers' size limit searched in their turn; -q and -l stop or list as before.
+// files above the workers' size limit searched in their turn, files between one read and that limit
+// searched by one worker alone; -q and -l stop or list as before.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,7 +18,7 @@ namespace strmatch::test {
 namespace {
 
 /// A tree of `files` small files in nested directories, with "needle" in some of them; one file
-/// of 5 MiB (above the workers' 4 MiB limit) in the middle.
+/// of 5 MiB (above one read: searched by one worker alone, with the one-thread twin) in the middle.
 std::string make_tree(const TempDir& dir, int files, std::mt19937_64& rng) {
   const std::string root = dir.file("tree");
   for (int i = 0; i < files; ++i) {
@@ -86,6 +87,97 @@ TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
     const RunResult r = run_cli({"search", "-j", j, "-r", "-c", "needle", root}, dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, want) << "-j " << j;
+  }
+}
+
+TEST(WalkCli, LargerFilesPrintWhatTheirOwnSearchPrints) {
+  // Files above one read (1 MiB) and up to the workers' limit (16 MiB for counts and names, 4 MiB
+  // where a file's output can be as large as the file: lines, -o) are searched by one worker
+  // alone, with the searcher's one-thread CPU twin, read by pread; a file above the limit is
+  // searched in its turn with every thread. Whatever searched them, each file prints what
+  // its own search prints: the lines, counts, names and offsets are computed here from the bytes
+  // written, and -w and a pattern set are compared with -j 1 (the sequential walk) and with the
+  // file searched on its own.
+  TempDir dir;
+  std::mt19937_64 rng(test_seed());
+  const std::string root = dir.file("mid");
+  std::filesystem::create_directories(root);
+  const std::uint64_t mib = std::uint64_t{1} << 20;
+  struct File {
+    std::string name;
+    std::string text;
+  };
+  std::vector<File> files;
+  // Names in walk order (sorted); sizes: small, between one read and 4 MiB, between 4 and 16 MiB
+  // (above search_pieces' 8 MiB too), above 16 MiB.
+  for (const auto& [name, size] :
+       std::vector<std::pair<std::string, std::uint64_t>>{{"a-small", 3000},
+                                                          {"b-2mib", 2 * mib + 17},
+                                                          {"c-9mib", 9 * mib + 1},
+                                                          {"d-17mib", 17 * mib + 5},
+                                                          {"e-small", 100}}) {
+    std::string text;
+    while (text.size() < size) {
+      const std::uint64_t r = rng() % 1000;
+      text += r < 3 ? "a needle, needles\n" : r < 6 ? "needle\n" : std::string(r % 80, 'h') + "ay\n";
+    }
+    text.resize(static_cast<std::size_t>(size));
+    files.push_back({name, text});
+    write_file(root + "/" + name, text);
+  }
+  std::string lines, counts, list, offsets, count_matches;
+  for (const File& f : files) {
+    const std::string path = root + "/" + f.name;
+    std::uint64_t matching_lines = 0, occurrences = 0, number = 0;
+    for (std::size_t start = 0; start < f.text.size();) {
+      std::size_t end = f.text.find('\n', start);
+      if (end == std::string::npos) end = f.text.size();
+      ++number;
+      const std::string line = f.text.substr(start, end - start);
+      if (line.find("needle") != std::string::npos) {
+        ++matching_lines;
+        lines += path + ":" + std::to_string(number) + ":" + line + "\n";
+      }
+      start = end + 1;
+    }
+    for (std::size_t at = f.text.find("needle"); at != std::string::npos;
+         at = f.text.find("needle", at + 1)) {
+      ++occurrences;
+      offsets += path + ":" + std::to_string(at) + ":needle\n";
+    }
+    counts += path + ":" + std::to_string(matching_lines) + "\n";
+    count_matches += path + ":" + std::to_string(occurrences) + "\n";
+    if (occurrences > 0) list += path + "\n";
+  }
+  // Runs `search -r MODE root` with -j 1 (the sequential walk), 2 and 4; each must print `want`.
+  const auto walk_prints = [&](const std::vector<std::string>& mode, const std::string& want) {
+    for (const std::string j : {"1", "2", "4"}) {
+      std::vector<std::string> args = {"search", "-j", j, "-r"};
+      args.insert(args.end(), mode.begin(), mode.end());
+      args.push_back(root);
+      const RunResult r = run_cli(args, dir);
+      EXPECT_EQ(r.status, 0) << mode[0] << " -j " << j << ": " << r.err;
+      EXPECT_TRUE(r.out == want) << mode[0] << " " << mode[1] << " -j " << j << ": " << r.out.size()
+                                 << " bytes, want " << want.size() << " " << rerun_hint();
+    }
+  };
+  walk_prints({"-n", "needle"}, lines);
+  walk_prints({"-c", "needle"}, counts);
+  walk_prints({"-l", "needle"}, list);
+  walk_prints({"-o", "-b", "needle"}, offsets);
+  walk_prints({"--count-matches", "needle"}, count_matches);
+  const std::vector<std::vector<std::string>> compared = {
+      {"-w", "needle"}, {"-e", "needle", "-e", "hay", "-c"}, {"-o", "-b", "-e", "needles", "-e", "needle"}};
+  for (const auto& mode : compared) {
+    std::string each;  // every file searched on its own, in walk order
+    for (const File& f : files) {
+      std::vector<std::string> args = {"search", "-H"};
+      args.insert(args.end(), mode.begin(), mode.end());
+      args.push_back(root + "/" + f.name);
+      each += run_cli(args, dir).out;
+    }
+    ASSERT_FALSE(each.empty()) << mode[0];
+    walk_prints(mode, each);
   }
 }
 
