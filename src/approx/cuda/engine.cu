@@ -348,8 +348,11 @@ class Engine final : public ApproxEngine {
   }
   std::uint64_t max_overlap(ax::Task task, std::uint32_t k) const { return overlap(max_m_, task, k); }
 
-  /// Enqueues every group's launches over region `r` (own range, text) on `stream`.
-  void launch(ax::Region r, ax::Task task, std::uint32_t k, const ax::Output& out, cudaStream_t stream) {
+  /// Enqueues every group's launches over region `r` (own range, text) on `stream`. `share`: the
+  /// launch sizes its segments to fill 1 / share of the GPU (a host text's pieces run beside each
+  /// other: see the one-block host path).
+  void launch(ax::Region r, ax::Task task, std::uint32_t k, const ax::Output& out, cudaStream_t stream,
+              std::uint64_t share = 1) {
     const std::uint64_t owned = r.own_hi - r.own_lo;
     if (owned == 0) return;
     const ApproxTuning& tuning = approx_tuning();
@@ -367,7 +370,7 @@ class Engine final : public ApproxEngine {
           // but latency hidden.
           const std::uint64_t per = std::max<std::uint64_t>(npat, 1);
           const std::uint64_t big = std::max<std::uint64_t>(ax::kThreads, kTargetThreads / per);
-          const std::uint64_t fill = std::max<std::uint64_t>(ax::kThreads, kFillThreads / per);
+          const std::uint64_t fill = std::max<std::uint64_t>(ax::kThreads, kFillThreads / per / share);
           seg = std::max<std::uint64_t>({std::min<std::uint64_t>((owned + fill - 1) / fill, 4 * r.overlap),
                                          (owned + big - 1) / big, 64});
         }
@@ -386,7 +389,7 @@ class Engine final : public ApproxEngine {
           std::uint64_t wseg = tuning.myers_segment_bytes;
           if (wseg == 0) {  // about kWarpFill warps: segments of at least the overlap
             const std::uint64_t per = std::max<std::uint64_t>(npat, 1);
-            const std::uint64_t target = std::max<std::uint64_t>(1, kWarpFill * (32 / lanes) / per);
+            const std::uint64_t target = std::max<std::uint64_t>(1, kWarpFill * (32 / lanes) / per / share);
             wseg = std::max<std::uint64_t>({r.overlap, (owned + target - 1) / target, 64});
           }
           r.seg = wseg;
@@ -599,6 +602,16 @@ class Engine final : public ApproxEngine {
       // The counter's or the minima's reset on stream_ comes before every piece's kernels.
       STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
       for (auto& ps : piece_streams_) STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(ps, events_[0], 0));
+      // The benchmark's probe: GPU times of each piece's arrival and search, from timing events.
+      std::vector<std::pair<const char*, cudaEvent_t>> gpu_marks;
+      const auto gpu_mark = [&](const char* what, cudaStream_t st) {
+        if (timeline == nullptr) return;
+        cudaEvent_t e = nullptr;
+        STRMATCH_CUDA_CHECK(cudaEventCreate(&e));
+        gpu_marks.emplace_back(what, e);
+        STRMATCH_CUDA_CHECK(cudaEventRecord(e, st));
+      };
+      gpu_mark("gpu start", stream_);
       // pinned_[0] and the slot are free: every call ends with its streams idle.
       const std::uint64_t want = std::clamp<std::uint64_t>(
           n / value_or(approx_tuning().host_piece_bytes, kHostPieceBytes), 1, kHostPieces);
@@ -628,6 +641,7 @@ class Engine final : public ApproxEngine {
                   cudaMemcpyAsync(coded + from, pinned + from, to - from, cudaMemcpyHostToDevice, stream2_));
               decode_byte_classes(classes_, coded, lo, hi, device, stream2_);
             }
+            gpu_mark("gpu piece arrived", stream2_);
             cudaStream_t ps = piece_streams_[piece++ % kHostPieces];
             STRMATCH_CUDA_CHECK(cudaEventRecord(events_[1], stream2_));
             STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(ps, events_[1], 0));
@@ -636,12 +650,30 @@ class Engine final : public ApproxEngine {
             r.len = hi;  // the bytes on the device so far
             r.own_lo = lo;
             r.own_hi = hi;
-            launch(r, launch_task, k, out, ps);
+            // The pieces' launches share the GPU: each fills the part of it that its bytes are of
+            // the text not yet handed over (the first piece of 8: an eighth, with long segments,
+            // while the rest is still on its way; the last: all of it, with the shortest
+            // segments, since the call waits for it alone). Every piece filling the GPU alone did
+            // 2.5x the DP work at m = 128 (segments of 64 bytes behind 254 of overlap); every piece
+            // an eighth took each piece's search as long as the whole text's, 75-80 us on the
+            // H200, after the last piece's arrival.
+            launch(r, launch_task, k, out, ps, std::max<std::uint64_t>(1, (n - lo) / (hi - lo)));
+            gpu_mark("gpu piece searched", ps);
             STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], ps));  // stream_ reads the results after it
             STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[0], 0));
             mark("piece queued");
           });
       mark("pool done");
+      if (!gpu_marks.empty()) {  // the probe only: wait, then the GPU's times after its start
+        STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        mark("gpu done (host)");
+        for (const auto& [what, e] : gpu_marks) {
+          float ms = 0;
+          STRMATCH_CUDA_CHECK(cudaEventElapsedTime(&ms, gpu_marks.front().second, e));
+          timeline->emplace_back(what, ms * 1e-3);
+        }
+        for (const auto& mark_event : gpu_marks) (void)cudaEventDestroy(mark_event.second);
+      }
     } else {
       // Host text: blocks of `block` owned bytes, each read from `ovl` bytes earlier, copied through
       // two pinned staging buffers; the host copy of block i + 1 overlaps the kernels of block i.
