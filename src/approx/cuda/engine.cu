@@ -659,10 +659,15 @@ class Engine final : public ApproxEngine {
             // H200, after the last piece's arrival.
             launch(r, launch_task, k, out, ps, std::max<std::uint64_t>(1, (n - lo) / (hi - lo)));
             gpu_mark("gpu piece searched", ps);
-            STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], ps));  // stream_ reads the results after it
-            STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[0], 0));
             mark("piece queued");
           });
+      // stream_ reads the results after every piece's search: joined here, once the last piece is
+      // queued (each join is two API calls, about 2 us each on the device host; made per piece
+      // they delayed the next piece's queueing).
+      for (std::uint64_t i = 0; i < std::min<std::uint64_t>(piece, kHostPieces); ++i) {
+        STRMATCH_CUDA_CHECK(cudaEventRecord(events_[0], piece_streams_[i]));
+        STRMATCH_CUDA_CHECK(cudaStreamWaitEvent(stream_, events_[0], 0));
+      }
       mark("pool done");
       if (!gpu_marks.empty()) {  // the probe only: wait, then the GPU's times after its start
         STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
