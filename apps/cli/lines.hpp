@@ -62,14 +62,18 @@ struct MatchingLine {
 /// `emit` once it is complete, over one or several windows. Keeps at most `limit` bytes of a
 /// line (the elision limit, 0: no limit) whatever the window sizes, so a streamed input gives the
 /// same lines as a mapped one. `keep_text` false: lines are counted and numbered, never copied.
-/// `separator`: the byte that ends a line ('\n'; NUL with -z).
+/// `separator`: the byte that ends a line ('\n'; NUL with -z). `count_only`: the lines are only
+/// counted (-c): a line's start, length and text are not looked for (no scan back to the line's
+/// start per matching line: on the tar's 1 M lines of `struct`, memrchr took 6% of -c's time).
 template <class Emit>
 class LineTracker {
  public:
-  LineTracker(Emit emit, std::uint64_t limit, bool keep_text, LineCounter* counter, char separator = '\n')
+  LineTracker(Emit emit, std::uint64_t limit, bool keep_text, LineCounter* counter, char separator = '\n',
+              bool count_only = false)
       : emit_(std::move(emit)),
         limit_(limit == 0 ? UINT64_MAX : limit),
-        keep_(keep_text),
+        keep_(keep_text && !count_only),
+        count_only_(count_only && counter == nullptr),
         sep_(separator),
         counter_(counter) {}
 
@@ -198,6 +202,20 @@ class LineTracker {
     const Window& w = *w_;
     const char* data = w.data.data();
     const std::size_t rel = static_cast<std::size_t>(offset - w.base);
+    if (count_only_) {  // only where the line ends: the next occurrences on it are not counted
+      line_ = Line{};
+      line_.active = true;
+      line_.occurrences = 1;
+      const void* fwd = std::memchr(data + rel, sep_, w.data.size() - rel);
+      const std::size_t to =
+          fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
+      line_.collected_to = w.base + to;
+      if (fwd != nullptr || w.last) {
+        line_.end_known = true;
+        line_.end = w.base + to;
+      }
+      return;
+    }
     const void* back = memrchr(data + w.own_begin, sep_, rel - w.own_begin);
     line_ = Line{};
     line_.active = true;
@@ -252,6 +270,7 @@ class LineTracker {
   Emit emit_;
   std::uint64_t limit_;
   bool keep_;
+  bool count_only_;
   char sep_;
   LineCounter* counter_;
   const Window* w_ = nullptr;

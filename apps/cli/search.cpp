@@ -544,7 +544,8 @@ void InputSearch::print_line(const MatchingLine& line) {
 
 void InputSearch::start_tracker(std::uint64_t at) {
   tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                   mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator);
+                   mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator,
+                   mode_ == Mode::count_lines);
   tracker_->start_at(at);
 }
 
