@@ -8,12 +8,17 @@
 //           m/10, count of ends with `myers`, one thread and all threads: GCUPS and the scaling
 //           (all-thread speed / (threads x one-thread speed)). Long patterns run on a prefix of the
 //           text on one thread (--scale-single-bytes) so the section fits a device call.
+//   batch   1,000 patterns of 100 bytes cut from random DNA with 1..5 errors planted, k = 5, against
+//           100 MB of that DNA (--batch-bytes): one ApproxSearcher over the batch on every thread
+//           (count of ends within k, and each pattern's best distance), and Edlib HW per pattern
+//           (EDLIB_TASK_DISTANCE with k: the best distance within k and its end locations) spread
+//           over every thread, one pattern per task (the GPU's rows: approx_gpu_bench --sections batch)
 //   clock   the cores' clock as a dependent chain of 1-cycle adds sees it (scalar, and AVX-512 where
 //           the CPU has it), and AVX-512 add throughput (8 chains): adds per ns on one thread, then
 //           on every thread at once. A chain's ratio below 1 is a lower all-core clock; the
 //           throughput's, cores shared by two threads. Either bounds a compute-bound kernel's scaling.
-// usage: strmatch_bench_approx_threads [--sections table1,scale,clock] [--out DIR] [--tag MACHINE]
-//        [--reps N] [--scale-bytes N] [--scale-single-bytes N]
+// usage: strmatch_bench_approx_threads [--sections table1,scale,batch,clock] [--out DIR] [--tag MACHINE]
+//        [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N] [--batch-patterns N]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -23,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/planted.hpp"
 #include "common/results.hpp"
 #include "common/timing.hpp"
 #include "core/clock.hpp"
@@ -52,6 +58,7 @@ struct Row {
 std::string g_out = "bench/results/approx", g_tag = "dev-2core";
 int g_reps = 3;
 std::uint64_t g_scale_bytes = 1000000000, g_scale_single_bytes = 200000000;
+std::uint64_t g_batch_bytes = 100000000, g_batch_patterns = 1000;
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -244,6 +251,83 @@ void scale() {
   write("scale", rows);
 }
 
+void batch() {
+  std::mt19937_64 rng(20261127);
+  const std::string text = random_over(rng, static_cast<std::size_t>(g_batch_bytes), "acgt");
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::string> patterns;
+  for (std::uint64_t i = 0; i < g_batch_patterns; ++i)
+    patterns.push_back(b::planted(rng, text, 100, 1 + static_cast<int>(rng() % 5)));
+  constexpr std::uint32_t kK = 5;
+  std::vector<Row> rows;
+  Row base;
+  base.section = "batch";
+  base.threads = all;
+  base.m = 100;
+  base.k = kK;
+  base.n = text.size() * patterns.size();  // cells: every pattern against the text
+  ApproxOptions o;
+  o.algorithm = "myers";
+  o.max_errors = kK;
+  o.threads = all;
+  const ApproxSearcher s(std::span<const std::string>(patterns), o);
+  {
+    Row r = base;
+    r.tool = "myers count-ends";
+    std::uint64_t got = 0;
+    r.seconds = best_time([&] { got = s.count_ends(text).occurrences; });
+    r.results = got;
+    rows.push_back(r);
+    std::printf("batch myers count-ends: %zu patterns, %.3f s, %llu ends\n", patterns.size(), r.seconds,
+                static_cast<unsigned long long>(got));
+    std::fflush(stdout);
+  }
+  std::uint64_t within = 0;
+  {
+    Row r = base;
+    r.tool = "myers best";
+    strmatch::ApproxBest best;
+    r.seconds = best_time([&] { best = s.best(text); });
+    for (const std::uint32_t d : best.distance) within += d <= kK ? 1 : 0;
+    r.results = within;
+    rows.push_back(r);
+    std::printf("batch myers best: %.3f s, %llu patterns with a best distance <= %u\n", r.seconds,
+                static_cast<unsigned long long>(within), kK);
+    std::fflush(stdout);
+  }
+#ifdef STRMATCH_BENCH_EDLIB
+  {
+    Row r = base;
+    r.tool = "edlib-hw per pattern";
+    std::atomic<std::uint64_t> found{0};
+    r.seconds = best_time([&] {
+      found = 0;
+      std::atomic<std::size_t> next{0};
+      std::vector<std::thread> pool;
+      for (unsigned t = 0; t < all; ++t)
+        pool.emplace_back([&] {
+          for (std::size_t i = next++; i < patterns.size(); i = next++) {
+            EdlibAlignResult res =
+                edlibAlign(patterns[i].data(), static_cast<int>(patterns[i].size()), text.data(),
+                           static_cast<int>(text.size()),
+                           edlibNewAlignConfig(kK, EDLIB_MODE_HW, EDLIB_TASK_DISTANCE, nullptr, 0));
+            if (res.editDistance >= 0) ++found;
+            edlibFreeAlignResult(res);
+          }
+        });
+      for (auto& th : pool) th.join();
+    });
+    r.results = found.load();
+    rows.push_back(r);
+    std::printf("batch edlib per pattern: %.3f s, %llu patterns within %u%s\n", r.seconds,
+                static_cast<unsigned long long>(r.results), kK,
+                r.results == within ? "" : " (DIFFERS FROM MYERS BEST)");
+    std::fflush(stdout);
+  }
+#endif
+  write("batch", rows);
+}
+
 /// 32 x `rounds` dependent scalar adds of a register (1 cycle each; an add of an immediate can be
 /// done at rename on newer cores, so the chain adds a register).
 std::uint64_t add_chain_scalar(std::uint64_t rounds) {
@@ -387,6 +471,10 @@ int main(int argc, char** argv) {
       g_scale_bytes = std::stoull(v);
     else if (a == "--scale-single-bytes")
       g_scale_single_bytes = std::stoull(v);
+    else if (a == "--batch-bytes")
+      g_batch_bytes = std::stoull(v);
+    else if (a == "--batch-patterns")
+      g_batch_patterns = std::stoull(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -394,6 +482,7 @@ int main(int argc, char** argv) {
   }
   if (sections.find("table1") != std::string::npos) table1();
   if (sections.find("scale") != std::string::npos) scale();
+  if (sections.find("batch") != std::string::npos) batch();
   if (sections.find("clock") != std::string::npos) clock_probe();
   return 0;
 }

@@ -22,6 +22,7 @@
 
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/cuda/tuning.hpp"
+#include "common/planted.hpp"
 #include "common/results.hpp"
 #include "common/timing.hpp"
 #include "core/cuda/device.hpp"
@@ -121,26 +122,7 @@ std::string random_bytes(std::uint64_t n, const std::string& alpha, std::uint64_
   return s;
 }
 
-/// A substring of `text` of m bytes with `errors` random edits (substitution, insertion, deletion).
-std::string planted(std::mt19937_64& rng, std::string_view text, std::size_t m, int errors) {
-  std::string p(text.substr(rng() % (text.size() - 2 * m), m + errors));
-  for (int e = 0; e < errors; ++e) {
-    const std::size_t at = rng() % p.size();
-    switch (rng() % 3) {
-      case 0:
-        p[at] = "acgt"[rng() % 4];
-        break;
-      case 1:
-        p.insert(p.begin() + at, "acgt"[rng() % 4]);
-        break;
-      default:
-        p.erase(p.begin() + at);
-        break;
-    }
-  }
-  p.resize(m);
-  return p;
-}
+using b::planted;
 
 // The paper's Table 1 (GTX 580, best over block counts, ms) for m = 32 .. 1024.
 const std::vector<std::pair<std::uint64_t, double>> kPaper = {{32, 23.46},  {64, 29.13},  {128, 48.40},
