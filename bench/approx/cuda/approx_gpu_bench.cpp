@@ -2,18 +2,22 @@
 // table1 (Man and Song's Table 1: best distance of random binary patterns against a random binary
 // text of 2^22 bytes; myers, and the paper's wavefront over its block-count sweep, beside the
 // paper's GTX 580 figures), scale (1 GB of random DNA resident, count of ends, TCUPS, and the
-// matches with CIGARs through ApproxSearcher::find_all_resident) and batch
+// matches with CIGARs through ApproxSearcher::find_all_resident), scale16s (the same rows over the
+// 16S DNA file of --dna, default corpora/dna-16s.txt, repeated to the scale size) and batch
 // (many 100-byte DNA patterns with planted errors in one launch). CSV + markdown per section.
 //
-// Usage: strmatch_approx_gpu_bench [--sections table1,scale,batch] [--out DIR] [--tag TAG]
+// Usage: strmatch_approx_gpu_bench [--sections table1,scale,scale16s,batch] [--out DIR] [--tag TAG]
 //                                  [--scale-bytes N] [--batch-bytes N] [--big-batch-bytes N] [--reps N]
+//                                  [--dna FILE]
 // Writes DIR/<section>_<TAG>.{csv,md} (default DIR bench/results/approx, TAG h200-16core).
 // Cells are m x n per pattern (the nominal count: nothing here skips cells).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <span>
 #include <string>
@@ -228,9 +232,11 @@ void table1() {
   write("table1", rows);
 }
 
-void scale(std::uint64_t n) {
+/// The scale rows over `text` (n bytes), written as section `section` ("scale": random DNA;
+/// "scale16s": the 16S DNA file repeated).
+void scale(const std::string& section, const std::string& text) {
+  const std::uint64_t n = text.size();
   std::vector<Row> rows;
-  const std::string text = random_bytes(n, "acgt", 3);
   void* d = cu::device_copy(text.data(), n);
   std::mt19937_64 rng(4);
   for (std::uint64_t m : {16, 32, 64, 128, 256, 1024}) {
@@ -239,7 +245,7 @@ void scale(std::uint64_t n) {
     std::vector<std::uint64_t> ks = {0, m / 20, m / 10};
     ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
     for (std::uint64_t k : ks) {
-      Row r{"scale", "myers", "count-ends", "resident", m, k, n};
+      Row r{section, "myers", "count-ends", "resident", m, k, n};
       bool stopped = false;
       std::uint64_t c = 0;
       r.seconds = best_time(
@@ -250,7 +256,7 @@ void scale(std::uint64_t n) {
       rows.push_back(r);
       if (m >= 128 && k == m / 10) {  // the warp-cooperative kernel forced on the long text
         cu::approx_tuning().myers_warp = 1;
-        Row w{"scale", "myers", "count-ends", "resident", m, k, n};
+        Row w{section, "myers", "count-ends", "resident", m, k, n};
         std::uint64_t wc = 0;
         w.seconds = best_time(
             [&] { wc = e->ends(d, n, true, static_cast<std::uint32_t>(k), nullptr, &stopped); }, g_reps);
@@ -268,7 +274,7 @@ void scale(std::uint64_t n) {
       o.max_errors = static_cast<std::uint32_t>(k);
       o.cigar = true;
       const strmatch::ApproxSearcher searcher(p[0], o);
-      Row mr{"scale", "myers", "matches+cigar", "resident", m, k, n};
+      Row mr{section, "myers", "matches+cigar", "resident", m, k, n};
       std::uint64_t matches = 0;
       mr.seconds = best_time(
           [&] {
@@ -283,11 +289,11 @@ void scale(std::uint64_t n) {
       mr.note = "ApproxSearcher::find_all_resident";
       print(mr);
       rows.push_back(mr);
-      write("scale", rows);
+      write(section, rows);
     }
   }
   cu::device_free(d);
-  write("scale", rows);
+  write(section, rows);
 }
 
 void batch(std::uint64_t n, std::uint64_t big_n) {
@@ -342,6 +348,7 @@ void batch(std::uint64_t n, std::uint64_t big_n) {
 int main(int argc, char** argv) {
   std::string sections = "table1,scale,batch";
   std::uint64_t scale_bytes = 1000000000, batch_bytes = 100000000, big_batch_bytes = 10000000;
+  std::string dna_file = "corpora/dna-16s.txt";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
     if (a == "--sections")
@@ -358,6 +365,8 @@ int main(int argc, char** argv) {
       big_batch_bytes = std::stoull(v);
     else if (a == "--reps")
       g_reps = std::stoi(v);
+    else if (a == "--dna")
+      dna_file = v;
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -373,7 +382,20 @@ int main(int argc, char** argv) {
     return ("," + sections + ",").find("," + std::string(s) + ",") != std::string::npos;
   };
   if (has("table1")) table1();
-  if (has("scale")) scale(scale_bytes);
+  if (has("scale")) scale("scale", random_bytes(scale_bytes, "acgt", 3));
+  if (has("scale16s")) {  // the 16S DNA of corpora/ (--dna) repeated to the scale size
+    std::ifstream in(dna_file, std::ios::binary);
+    const std::string unit((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (unit.empty()) {
+      std::fprintf(stderr, "scale16s: cannot read --dna %s\n", dna_file.c_str());
+      return 2;
+    }
+    std::string text;
+    text.reserve(scale_bytes);
+    while (text.size() < scale_bytes)
+      text.append(unit, 0, std::min<std::size_t>(unit.size(), scale_bytes - text.size()));
+    scale("scale16s", text);
+  }
   if (has("batch")) batch(batch_bytes, big_batch_bytes);
   return 0;
 }
