@@ -37,8 +37,10 @@ using detail::seconds_since;
 
 // Chunks of the parallel driver own 1 MiB of end offsets (as exact search's); stream blocks 16 MiB.
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
-// Bytes of a resident text copied back at once for the matches' tracebacks (gpu_piece).
+// The GPU's matches (gpu_piece): bytes of a resident text copied back at once for the tracebacks,
+// and candidate plateaus traced per task of the host's threads.
 constexpr std::uint64_t kTraceSpanBytes = std::uint64_t{256} << 10;
+constexpr std::uint64_t kTracesPerTask = 1024;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
 
 enum class Task : std::uint8_t { matches, ends, best };
@@ -368,27 +370,49 @@ struct ApproxSearcher::Impl {
     }
     // Matches: cut the engine's ordered ends into sub-pieces at end offsets it has passed.
     const bool positions = out.matches != nullptr;
-    // A resident text's bytes for the tracebacks come back in spans of kTraceSpanBytes (or one
-    // window, when longer), reused while the windows fall inside: one copy per window cost a
-    // synchronous device-to-host copy per match (on the 16S DNA repeated to 1 GB, m = 64, k = 6:
-    // 523 K matches took 14.6 s where their 3 M ends counted in 2 ms, H200).
-    std::vector<std::uint8_t> host_window;
-    std::uint64_t span_lo = 0;  // host_window holds text bytes [span_lo, span_lo + host_window.size())
-    const auto trace = [&](Plateau& pl) {
+    // The tracebacks of a sub-piece's candidate plateaus run after its plateaus are found, spread
+    // over the host's threads (options.threads) in tasks of kTracesPerTask plateaus. A resident
+    // text's bytes come back per task in spans of kTraceSpanBytes (or one window, when longer),
+    // reused while the windows fall inside: one synchronous copy per match, on one thread, took
+    // 14.6 s for the 523 K matches of the 16S DNA repeated to 1 GB at m = 64, k = 6 (H200), whose
+    // 3 M ends count in 2 ms.
+    struct Span {
+      std::vector<std::uint8_t> bytes;
+      std::uint64_t lo = 0;  // bytes holds text bytes [lo, lo + bytes.size())
+    };
+    const auto trace_with = [&](Plateau& pl, Span& sp) {
       const std::size_t len = window(pl, base);
       const std::uint64_t at = pl.last - base - len;  // offset in `text`
       if (!resident) {
         trace_window(pl, static_cast<const std::uint8_t*>(text) + at, len);
         return;
       }
-      if (len != 0 && (host_window.empty() || at < span_lo || at + len > span_lo + host_window.size())) {
+      if (len != 0 && (sp.bytes.empty() || at < sp.lo || at + len > sp.lo + sp.bytes.size())) {
         const std::uint64_t span =
             std::min<std::uint64_t>(n - at, std::max<std::uint64_t>(len, kTraceSpanBytes));
-        host_window.resize(static_cast<std::size_t>(span));
-        detail::cuda::copy_to_host(host_window.data(), static_cast<const std::uint8_t*>(text) + at, span);
-        span_lo = at;
+        sp.bytes.resize(static_cast<std::size_t>(span));
+        detail::cuda::copy_to_host(sp.bytes.data(), static_cast<const std::uint8_t*>(text) + at, span);
+        sp.lo = at;
       }
-      trace_window(pl, len == 0 ? host_window.data() : host_window.data() + (at - span_lo), len);
+      trace_window(pl, len == 0 ? sp.bytes.data() : sp.bytes.data() + (at - sp.lo), len);
+    };
+    const auto no_trace = [](Plateau&) {};  // add_plateaus' type for "no tracing here"
+    std::vector<Plateau*> candidates;
+    const auto trace_candidates = [&](std::vector<Plateau>& found) {
+      candidates.clear();
+      for (Plateau& pl : found)
+        if (pl.left != 0 && pl.right != 0) candidates.push_back(&pl);  // add_plateaus' candidates
+      const detail::Chunker tasks(candidates.size(), kTracesPerTask, 0);
+      const auto threads = static_cast<unsigned>(
+          std::min<std::uint64_t>(detail::resolve_threads(options.threads), tasks.size()));
+      detail::run_unordered_sum(tasks, threads, [&](const detail::Chunk& c) -> std::uint64_t {
+        Span sp;
+        for (std::uint64_t i = c.begin; i < c.end; ++i) {
+          trace_with(*candidates[i], sp);
+          candidates[i]->traced = true;
+        }
+        return 0;
+      });
     };
     std::vector<ApproxEnd> pending, piece, one;
     std::vector<Plateau> plateaus;
@@ -407,9 +431,10 @@ struct ApproxSearcher::Impl {
         std::size_t b = a;
         while (b < piece.size() && piece[b].pattern_id == piece[a].pattern_id) ++b;
         detail::add_plateaus(std::span<const ApproxEnd>(piece.data() + a, b - a), lo, hi, last, plateaus,
-                             positions ? &trace : nullptr);
+                             static_cast<const decltype(no_trace)*>(nullptr));
         a = b;
       }
+      if (positions) trace_candidates(plateaus);
       detail::sort_plateaus(plateaus);
       batch.clear();
       selector->piece(plateaus, lo, hi, last, [&](Plateau& pl) {
