@@ -29,7 +29,9 @@
 #              seed002 h2d seed001 threshold threshold-file, writes OUT_DIR/gpu-exact-SECTION.{csv,md};
 #              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
 #              OUT_DIR/gpu-multi-SECTION.{csv,md}; approx: strmatch_approx_gpu_bench, sections table1
-#              scale batch, writes OUT_DIR/SECTION_h200-16core.{csv,md} (APPROX_TAG overrides the tag);
+#              scale batch (and scale16s on request: SECTIONS=scale16s BENCH_ARGS="--dna
+#              corpora/dna-16s.txt" with that file carried), writes OUT_DIR/SECTION_h200-16core.{csv,md}
+#              (APPROX_TAG overrides the tag);
 #              common: strmatch_common_bench over bench/common_substring/data/prepare_inputs.sh's files
 #              (made from CARRY_DIR in /dev/shm), sections paper scale-text scale-dna shared, writes
 #              OUT_DIR/SECTION_h200-16core.{csv,md} (COMMON_TAG overrides the tag; BENCH_ARGS e.g.
