@@ -619,7 +619,6 @@ class Engine final : public ApproxEngine {
       std::uint8_t* const pinned = pinned_[0].get();
       std::uint8_t* const device = slots_[0].text.get();
       std::uint8_t* const coded = coded_.get();
-      const std::uint64_t group_bytes = kClassGroupBytes * bits / 8;
       upload_.run(
           *pool_, pinned, n, want, 0,
           [&](std::uint8_t* dst, std::uint64_t off, std::size_t l) {
@@ -627,7 +626,7 @@ class Engine final : public ApproxEngine {
             // Blocks start at multiples of 4 KiB (PipelinedUpload), so at whole groups.
             if (off % kClassGroupBytes != 0)
               throw BackendUnavailable("class-coded upload: a block not at a group (internal error)");
-            code_byte_classes(classes_, host + off, l, pinned + off / kClassGroupBytes * group_bytes);
+            code_byte_classes(classes_, host + off, l, pinned + coded_group_offset(off, bits));
           },
           [&](std::uint64_t lo, std::uint64_t hi) {
             mark("piece handed over");
@@ -635,8 +634,7 @@ class Engine final : public ApproxEngine {
               STRMATCH_CUDA_CHECK(
                   cudaMemcpyAsync(device + lo, pinned + lo, hi - lo, cudaMemcpyHostToDevice, stream2_));
             } else {  // pieces start at multiples of 4 KiB: whole groups
-              const std::uint64_t from = lo / kClassGroupBytes * group_bytes,
-                                  to = coded_class_bytes(hi, bits);
+              const std::uint64_t from = coded_group_offset(lo, bits), to = coded_class_bytes(hi, bits);
               STRMATCH_CUDA_CHECK(
                   cudaMemcpyAsync(coded + from, pinned + from, to - from, cudaMemcpyHostToDevice, stream2_));
               decode_byte_classes(classes_, coded, lo, hi, device, stream2_);

@@ -19,7 +19,7 @@ ByteClasses byte_classes(std::span<const std::string> patterns, int separator) {
   unsigned distinct = 0;
   for (const bool s : seen) distinct += s ? 1 : 0;
   c.classes = distinct + 1;
-  if (distinct == 256 || c.classes > 16) return c;  // bits = 0: not coded
+  if (c.classes > 16) return c;  // bits = 0: not coded
   c.bits = c.classes <= 4 ? 2 : 4;
   unsigned next = 1;
   bool other = false;
@@ -138,7 +138,7 @@ void code_byte_classes(const ByteClasses& c, const std::uint8_t* text, std::uint
     std::uint8_t tail[kClassGroupBytes];
     std::memset(tail, c.byte[0], sizeof tail);  // class 0 past n
     std::memcpy(tail, text + full * kClassGroupBytes, rest);
-    code(keys, tail, 1, coded + full * (kClassGroupBytes * c.bits / 8));
+    code(keys, tail, 1, coded + coded_group_offset(n, c.bits));
   }
 }
 

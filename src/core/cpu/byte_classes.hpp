@@ -29,9 +29,17 @@ struct ByteClasses {
 /// The classes of `patterns` and `separator` (-1: none, else 0..255). O(total pattern bytes + 256).
 ByteClasses byte_classes(std::span<const std::string> patterns, int separator);
 
-/// Bytes of the coded form of n text bytes: ceil(n / 64) groups of 64 * bits / 8 bytes.
+/// Coded bytes of one group: 64 * bits / 8 (16 for 2 bits, 32 for 4).
+constexpr std::uint64_t coded_group_bytes(unsigned bits) noexcept { return kClassGroupBytes * bits / 8; }
+
+/// Where the group holding text byte i starts in the coded form: floor(i / 64) groups in.
+constexpr std::uint64_t coded_group_offset(std::uint64_t i, unsigned bits) noexcept {
+  return i / kClassGroupBytes * coded_group_bytes(bits);
+}
+
+/// Bytes of the coded form of n text bytes: ceil(n / 64) groups.
 constexpr std::uint64_t coded_class_bytes(std::uint64_t n, unsigned bits) noexcept {
-  return (n + kClassGroupBytes - 1) / kClassGroupBytes * (kClassGroupBytes * bits / 8);
+  return coded_group_offset(n + kClassGroupBytes - 1, bits);
 }
 
 /// Codes text[0, n) into coded[0, coded_class_bytes(n, c.bits)). The layout of group g (text bytes
@@ -46,9 +54,9 @@ void code_byte_classes(const ByteClasses& c, const std::uint8_t* text, std::uint
 /// The code of text position i in a coded text: the layout's definition (tests; the GPU decoder
 /// reads it the same way).
 constexpr std::uint8_t coded_class_at(const std::uint8_t* coded, std::uint64_t i, unsigned bits) noexcept {
-  const std::uint64_t group_bytes = kClassGroupBytes * bits / 8;
+  const std::uint64_t group_bytes = coded_group_bytes(bits);
   const std::uint64_t r = i % kClassGroupBytes;
-  const std::uint8_t b = coded[i / kClassGroupBytes * group_bytes + r % group_bytes];
+  const std::uint8_t b = coded[coded_group_offset(i, bits) + r % group_bytes];
   return static_cast<std::uint8_t>((b >> (bits * (r / group_bytes))) & ((1u << bits) - 1));
 }
 

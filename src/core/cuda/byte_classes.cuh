@@ -23,8 +23,8 @@ template <unsigned Bits>
 __global__ void decode_byte_classes_kernel(const std::uint8_t* __restrict__ coded, std::uint64_t lo,
                                            std::uint64_t hi, ClassBytes lut,
                                            std::uint8_t* __restrict__ text) {
-  constexpr std::uint64_t kL = kClassGroupBytes * Bits / 8;  // coded bytes a group
-  const std::uint64_t first = lo / kClassGroupBytes * kL;
+  constexpr std::uint64_t kL = coded_group_bytes(Bits);
+  const std::uint64_t first = coded_group_offset(lo, Bits);
   const std::uint64_t i = first + blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= coded_class_bytes(hi, Bits)) return;
   const std::uint8_t v = coded[i];
@@ -44,8 +44,7 @@ inline void decode_byte_classes(const ByteClasses& c, const std::uint8_t* coded,
   if (hi <= lo) return;
   ClassBytes lut;
   for (unsigned k = 0; k < 16; ++k) lut.byte[k] = c.byte[k];
-  const std::uint64_t bytes =
-      coded_class_bytes(hi, c.bits) - lo / kClassGroupBytes * (kClassGroupBytes * c.bits / 8);
+  const std::uint64_t bytes = coded_class_bytes(hi, c.bits) - coded_group_offset(lo, c.bits);
   constexpr unsigned kThreads = 256;
   const auto blocks = static_cast<unsigned>((bytes + kThreads - 1) / kThreads);
   if (c.bits == 2)
