@@ -7,11 +7,14 @@
 // plateaus and tracebacks are computed on worker threads, and the keep/drop decisions of plateaus
 // that cross chunks and pieces are taken in order by one MatchSelector (approx/select.hpp).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <optional>
 
+#include "approx/backend_choice.hpp"
 #include "approx/cpu/approx_algorithm.hpp"
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/select.hpp"
@@ -38,9 +41,12 @@ using detail::seconds_since;
 // Chunks of the parallel driver own 1 MiB of end offsets (as exact search's); stream blocks 16 MiB.
 constexpr std::size_t kDefaultChunkBytes = std::size_t{1} << 20;
 // The GPU's matches (gpu_piece): bytes of a resident text copied back at once for the tracebacks,
-// and candidate plateaus traced per task of the host's threads.
+// and the DP cells (about m x (m + k) a traceback) of the candidate plateaus traced per task of the
+// host's threads, at most kTracesPerTask tracebacks: 16S DNA repeated to 1 GB, m = 1,024, k = 102,
+// had its 792 matches in one task of 1,024 tracebacks, on one thread (4.3 s, H200).
 constexpr std::uint64_t kTraceSpanBytes = std::uint64_t{256} << 10;
 constexpr std::uint64_t kTracesPerTask = 1024;
+constexpr std::uint64_t kTraceCellsPerTask = std::uint64_t{1} << 24;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
 
 enum class Task : std::uint8_t { matches, ends, best };
@@ -112,6 +118,11 @@ struct ApproxSearcher::Impl {
   bool probe_later = false;
   mutable std::once_flag probe_once;
   mutable bool probed_usable = false;
+  mutable std::atomic<bool> probe_ran{false};
+  // Backend::automatic's rent-or-buy account (approx_choose_gpu): the seconds the started GPU would
+  // have saved on this searcher's scans that stayed on the CPU.
+  mutable std::mutex rent_mutex;
+  mutable double rent = 0;
   mutable std::string probe_note;
 
   /// Probes the GPU once (probe_later only): plan.gpu semantics for automatic.
@@ -121,21 +132,104 @@ struct ApproxSearcher::Impl {
       std::string why;
       probed_usable = detail::cuda::available(&why);
       if (!probed_usable) probe_note = "no usable GPU (" + why + "): searched on the CPU";
+      probe_ran.store(true, std::memory_order_release);
     });
     return probed_usable;
   }
 
-  /// Where a host-memory scan of n bytes runs, and the note it carries.
-  Backend choose(std::uint64_t n, std::string* note) const {
-    const std::uint64_t min = detail::cuda::approx_auto_min_bytes();
+  /// Reads bytes [offset, offset + len) of the scan into `into`; false on failure (a file).
+  using SampleRead = std::function<bool(std::uint64_t offset, std::size_t len, std::uint8_t* into)>;
+
+  /// Where a scan of n bytes (a host text, or a file of that size when `from_file`) runs, and the note
+  /// it carries. Backend::automatic with both processors: the override STRMATCH_CUDA_AUTO_MIN_BYTES
+  /// when set, else the cost model of approx/backend_choice.hpp on a sample of the scan read by
+  /// `read` (none: the CPU), the GPU probed only when the model says it pays.
+  Backend choose(std::uint64_t n, std::string* note, Task task = Task::matches, const SampleRead& read = {},
+                 bool from_file = false) const {
     if (!probe_later) {
       *note = plan.note;
-      return plan.choose(n, min);
+      return plan.choose(n, UINT64_MAX);
     }
-    if (n < min || (!cpu.empty() && detail::nested_gpu_scan())) return Backend::cpu;
+    if (!cpu.empty() && detail::nested_gpu_scan()) return Backend::cpu;
+    if (const std::optional<std::uint64_t> min = detail::cuda::approx_auto_min_bytes()) {
+      if (n < *min) return Backend::cpu;
+    } else {
+      if (n < detail::kApproxAutoSampleMinBytes || !read || probe_failed()) return Backend::cpu;
+      detail::ApproxScanFacts facts;
+      facts.bytes = n;
+      facts.cells_per_byte = pattern_bytes;
+      facts.threads = static_cast<unsigned>(
+          std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker(n, 0).size()));
+      facts.gpu_context = detail::cuda::context_creation_seconds() > 0;
+      facts.engine_made = gpu != nullptr;
+      facts.from_file = from_file;
+      if (!sample(n, task, read, &facts)) return Backend::cpu;
+      const std::lock_guard lock(rent_mutex);
+      if (!detail::approx_choose_gpu(detail::estimate_approx_scan(facts), &rent)) return Backend::cpu;
+    }
     const bool usable = gpu_usable();
     *note = probe_note;
     return usable ? Backend::cuda : Backend::cpu;
+  }
+
+  /// choose()'s reader of a host text of n bytes.
+  static SampleRead host_reader(const std::uint8_t* text, std::uint64_t n) {
+    return [text, n](std::uint64_t offset, std::size_t len, std::uint8_t* into) {
+      if (offset + len > n) return false;
+      std::memcpy(into, text + offset, len);
+      return true;
+    };
+  }
+
+  /// True once the deferred probe ran and found no usable GPU (never runs the probe).
+  bool probe_failed() const { return probe_ran.load(std::memory_order_acquire) && !probed_usable; }
+
+  /// The automatic backend's sample of a scan of n bytes: kApproxAutoSampleSpots spots spread over
+  /// it, each owning approx_auto_sample_bytes(n) / spots ends and read with the overlap before them,
+  /// one thread a spot, every pattern of the batch (at most kApproxAutoSamplePatterns of them, the
+  /// rate scaled to all). Sets facts->cpu_ns_per_byte (one thread) and ends_per_byte (best: 0).
+  /// False when a read failed (the scan itself reports it).
+  bool sample(std::uint64_t n, Task task, const SampleRead& read, detail::ApproxScanFacts* facts) const {
+    const unsigned spots = detail::kApproxAutoSampleSpots;
+    const std::uint64_t own = detail::approx_auto_sample_bytes(n) / spots;
+    const std::size_t ov = overlap(task);
+    const std::uint32_t step = std::max<std::uint32_t>(
+        1, (count() + detail::kApproxAutoSamplePatterns - 1) / detail::kApproxAutoSamplePatterns);
+    std::vector<double> seconds(spots, 0.0);
+    std::vector<std::uint64_t> ends(spots, 0);
+    std::vector<char> ok(spots, 1);
+    const detail::Chunker ch(spots, 1, 0);
+    detail::run_unordered_sum(
+        ch, std::min<unsigned>(spots, detail::resolve_threads(options.threads)),
+        [&](const detail::Chunk& c) -> std::uint64_t {
+          const std::uint64_t lo = (n - own) / (spots - 1) * c.index, rs = lo > ov ? lo - ov : 0;
+          std::vector<std::uint8_t> buf(static_cast<std::size_t>(lo + own - rs));
+          if (!read(rs, buf.size(), buf.data())) {
+            ok[c.index] = 0;
+            return 0;
+          }
+          const auto start = Clock::now();
+          std::uint64_t got = 0;
+          for (std::uint32_t p = 0; p < count(); p += step) {
+            if (task == Task::best)
+              (void)cpu[p]->minimum(buf.data(), buf.size(), static_cast<std::size_t>(lo - rs));
+            else
+              chunk_ends(buf.data(), 0, static_cast<std::size_t>(lo - rs), buf.size(), rs, p, k(), nullptr,
+                         &got);
+          }
+          seconds[c.index] = seconds_since(start);
+          ends[c.index] = got;
+          return 0;
+        });
+    if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
+    double total_seconds = 0, total_ends = 0;
+    for (unsigned i = 0; i < spots; ++i)
+      total_seconds += seconds[i], total_ends += static_cast<double>(ends[i]);
+    const double sampled = static_cast<double>(own) * spots;
+    const double scale = static_cast<double>(count()) / ((count() + step - 1) / step);
+    facts->cpu_ns_per_byte = total_seconds * 1e9 / sampled * scale;
+    facts->ends_per_byte = total_ends / sampled * scale;
+    return true;
   }
   detail::BackendPlan plan;
   std::size_t longest = 0;
@@ -307,13 +401,25 @@ struct ApproxSearcher::Impl {
   SearchStats file_matches(int fd, std::uint64_t size, const ApproxMatchSink* sink) const {
     const std::size_t ov = overlap(Task::matches);
     std::string note;
-    const std::uint64_t block = std::max<std::uint64_t>(kDefaultBlockBytes, ov + 1);
-    if (cpu.empty() || choose(std::min(size, block), &note) == Backend::cuda) {
+    // The whole file decides (the sample read with pread; a failed read leaves the CPU, whose scan
+    // reports it); on the GPU, its blocks are streamed through it.
+    const SampleRead read = [fd, size](std::uint64_t offset, std::size_t len, std::uint8_t* into) {
+      try {
+        if (offset + len > size) return false;
+        detail::pread_exactly(fd, into, offset, len);
+        return true;
+      } catch (const Error&) {
+        return false;
+      }
+    };
+    const Backend where = cpu.empty() ? Backend::cuda : choose(size, &note, Task::matches, read, true);
+    if (where == Backend::cuda) {
       detail::PreadSource source(fd, size);
       ApproxStreamOptions so;
       so.positions = sink != nullptr;
       return stream(
-          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so);
+          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so,
+          &where);
     }
     const auto start = Clock::now();
     const auto ch = chunker(static_cast<std::size_t>(size), 0);
@@ -371,7 +477,8 @@ struct ApproxSearcher::Impl {
     // Matches: cut the engine's ordered ends into sub-pieces at end offsets it has passed.
     const bool positions = out.matches != nullptr;
     // The tracebacks of a sub-piece's candidate plateaus run after its plateaus are found, spread
-    // over the host's threads (options.threads) in tasks of kTracesPerTask plateaus. A resident
+    // over the host's threads (options.threads) in tasks of kTraceCellsPerTask cells (at most
+    // kTracesPerTask plateaus). A resident
     // text's bytes come back per task in spans of kTraceSpanBytes (or one window, when longer),
     // reused while the windows fall inside: one synchronous copy per match, on one thread, took
     // 14.6 s for the 523 K matches of the 16S DNA repeated to 1 GB at m = 64, k = 6 (H200), whose
@@ -402,7 +509,9 @@ struct ApproxSearcher::Impl {
       candidates.clear();
       for (Plateau& pl : found)
         if (pl.left != 0 && pl.right != 0) candidates.push_back(&pl);  // add_plateaus' candidates
-      const detail::Chunker tasks(candidates.size(), kTracesPerTask, 0);
+      const std::uint64_t cells = static_cast<std::uint64_t>(longest) * (longest + k());
+      const detail::Chunker tasks(
+          candidates.size(), std::clamp<std::uint64_t>(kTraceCellsPerTask / cells, 1, kTracesPerTask), 0);
       const auto threads = static_cast<unsigned>(
           std::min<std::uint64_t>(detail::resolve_threads(options.threads), tasks.size()));
       detail::run_unordered_sum(tasks, threads, [&](const detail::Chunk& c) -> std::uint64_t {
@@ -464,14 +573,17 @@ struct ApproxSearcher::Impl {
   // ---- one piece on the backend chosen for it -----------------------------------------------------
 
   /// Runs one piece of a host-memory text. Returns the stats of the piece (bytes = owned bytes).
+  /// `decided`: the backend the scan chose for all its pieces (a file's blocks); null: this piece
+  /// chooses, from its own bytes.
   SearchStats host_piece(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
-                         bool final, Task task, detail::MatchSelector* selector, const Out& out) const {
+                         bool final, Task task, detail::MatchSelector* selector, const Out& out,
+                         const Backend* decided = nullptr) const {
     const auto start = Clock::now();
     SearchStats s;
     s.bytes = n - from;
     s.cells = pattern_bytes * s.bytes;
     PieceResult r;
-    if (choose(n, &s.note) == Backend::cuda) {
+    if ((decided != nullptr ? *decided : choose(n, &s.note, task, host_reader(text, n))) == Backend::cuda) {
       std::uint64_t delivered = 0;
       Out counted = out;
       ApproxEndSink end_counter;
@@ -576,7 +688,7 @@ struct ApproxSearcher::Impl {
     s.bytes = n;
     s.cells = pattern_bytes * n;
     std::vector<std::uint64_t> reaching(count(), 0);
-    bool on_gpu = choose(n, &s.note) == Backend::cuda;
+    bool on_gpu = choose(n, &s.note, Task::best, host_reader(text, n)) == Backend::cuda;
     if (on_gpu) {
       try {
         const detail::GpuScanLock lock(gpu_mutex);
@@ -714,7 +826,9 @@ struct ApproxSearcher::Impl {
 
   // ---- streams -------------------------------------------------------------------------------------
 
-  SearchStats stream(ByteSource& source, const ApproxBlockSink& sink, const ApproxStreamOptions& so) const {
+  /// `decided`: as host_piece's, for every block (null: each block chooses).
+  SearchStats stream(ByteSource& source, const ApproxBlockSink& sink, const ApproxStreamOptions& so,
+                     const Backend* decided = nullptr) const {
     const auto start = Clock::now();
     const Task task = so.task == ApproxTask::ends ? Task::ends : Task::matches;
     const std::size_t ov = overlap(task);
@@ -746,7 +860,7 @@ struct ApproxSearcher::Impl {
       matches.clear();
       ends.clear();
       const SearchStats part = host_piece(reinterpret_cast<const std::uint8_t*>(w.data.data()), w.own_end,
-                                          w.own_begin, w.base, w.last, task, &selector, out);
+                                          w.own_begin, w.base, w.last, task, &selector, out, decided);
       total.algorithm = part.algorithm;
       total.backend = part.backend;
       total.threads = std::max(total.threads, part.threads);

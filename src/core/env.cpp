@@ -26,8 +26,10 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_DISABLE_CUDA", Scope::library, Kind::flag, 0, 0, "0|1", "0",
      "1: no GPU is usable (auto runs on the CPU; an explicit cuda backend is an error)"},
     {"STRMATCH_CUDA_AUTO_MIN_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes",
-     "never (2^64 - 1); approx: 67108864",
-     "smallest host-memory text that exact search's (and approximate search's) auto sends to the GPU"},
+     "never (2^64 - 1); approx: unset, the cost model of docs/approx.md",
+     "smallest host-memory text that exact search's auto sends to the GPU; for approximate search, when "
+     "set, the smallest scan (host text or file) its auto sends to the GPU, in place of the sampled cost "
+     "model"},
     {"STRMATCH_CUDA_AUTO_MIN_FILE_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes",
      "16000000000", "smallest file that exact search's auto reads on the GPU"},
     {"STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes",

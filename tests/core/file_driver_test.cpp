@@ -43,40 +43,7 @@ using strmatch::PatternSet;
 using strmatch::PatternSetOptions;
 using strmatch::test::rerun_hint;
 namespace hook = strmatch::detail::file_driver_test;
-
-/// A file in a fresh temporary directory, holding `bytes`; open read-only as `fd`. Removed (with
-/// its directory) by the destructor.
-class TempFile {
- public:
-  explicit TempFile(const std::string& bytes) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/strmatch-file-driver-XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = tmpl;
-    path_ = dir_ + "/text";
-    const int w = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (w < 0) throw std::runtime_error("cannot create " + path_);
-    if (!bytes.empty() && ::write(w, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size()))
-      throw std::runtime_error("cannot write " + path_);
-    ::close(w);
-    fd_ = ::open(path_.c_str(), O_RDONLY);
-    if (fd_ < 0) throw std::runtime_error("cannot open " + path_);
-  }
-  ~TempFile() {
-    ::close(fd_);
-    ::unlink(path_.c_str());
-    ::rmdir(dir_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string dir_, path_;
-  int fd_ = -1;
-};
+using strmatch::test::TempFile;
 
 /// Sizes around chunk boundaries for a chunk of c bytes, and a few random ones.
 std::vector<std::size_t> sizes_for(std::mt19937_64& rng, std::size_t c) {

@@ -20,18 +20,7 @@ using strmatch::MultiStreamBlock;
 using strmatch::MultiStreamMode;
 using strmatch::Pattern;
 using strmatch::PatternSet;
-
-/// An unnamed temporary file holding `bytes` (closed by the destructor).
-struct TempFile {
-  int fd = -1;
-  explicit TempFile(const std::string& bytes) {
-    FILE* f = std::tmpfile();
-    fd = dup(fileno(f));
-    std::fclose(f);
-    EXPECT_EQ(::pwrite(fd, bytes.data(), bytes.size(), 0), static_cast<ssize_t>(bytes.size()));
-  }
-  ~TempFile() { ::close(fd); }
-};
+using strmatch::test::TempFile;
 
 struct RandomSet {
   std::vector<Pattern> patterns;
@@ -68,8 +57,9 @@ TEST(MultiStreamFile, RandomSetsMatchTheReferenceThroughFilesAndStreams) {
     const std::vector<Match> want = strmatch::reference::multi_find_all(text, s.reference);
     const PatternSet set(s.patterns, {.algorithm = "auto", .backend = strmatch::Backend::cpu, .threads = 2});
     const TempFile file(text);
-    EXPECT_EQ(collect_file(set, file.fd, text.size()), want) << strmatch::test::rerun_hint();
-    EXPECT_EQ(set.count_file(file.fd, text.size()).occurrences, want.size()) << strmatch::test::rerun_hint();
+    EXPECT_EQ(collect_file(set, file.fd(), text.size()), want) << strmatch::test::rerun_hint();
+    EXPECT_EQ(set.count_file(file.fd(), text.size()).occurrences, want.size())
+        << strmatch::test::rerun_hint();
 
     // The member streaming verb with small blocks equals the reference and the old free function.
     strmatch::MultiStreamOptions options;
@@ -77,7 +67,7 @@ TEST(MultiStreamFile, RandomSetsMatchTheReferenceThroughFilesAndStreams) {
     std::vector<Match> member, free_function;
     for (std::vector<Match>* out : {&member, &free_function}) {
       const TempFile again(text);
-      strmatch::detail::PreadSource source(again.fd, text.size());
+      strmatch::detail::PreadSource source(again.fd(), text.size());
       const auto sink = [&](const MultiStreamBlock& b) {
         out->insert(out->end(), b.matches.begin(), b.matches.end());
         return true;
@@ -95,14 +85,14 @@ TEST(MultiStreamFile, EmptyFileAndStopAndShortFile) {
   const std::vector<std::string> patterns = {"ab", "b"};
   const PatternSet set(std::span<const std::string>(patterns), {.backend = strmatch::Backend::cpu});
   const TempFile empty("");
-  EXPECT_TRUE(collect_file(set, empty.fd, 0).empty());
-  EXPECT_EQ(set.count_file(empty.fd, 0).occurrences, 0u);
+  EXPECT_TRUE(collect_file(set, empty.fd(), 0).empty());
+  EXPECT_EQ(set.count_file(empty.fd(), 0).occurrences, 0u);
 
   // A sink that returns false stops the search: nothing after its batch.
   const std::string text(1 << 20, 'b');
   const TempFile big(text);
   std::size_t batches = 0;
-  const strmatch::SearchStats st = set.find_all_file(big.fd, text.size(), [&](std::span<const Match>) {
+  const strmatch::SearchStats st = set.find_all_file(big.fd(), text.size(), [&](std::span<const Match>) {
     ++batches;
     return false;
   });
@@ -111,8 +101,8 @@ TEST(MultiStreamFile, EmptyFileAndStopAndShortFile) {
 
   // A size past the file's end is an IoError, not a short answer.
   const TempFile small("abab");
-  EXPECT_THROW(collect_file(set, small.fd, 100), strmatch::IoError);
-  EXPECT_THROW(set.count_file(small.fd, 100), strmatch::IoError);
+  EXPECT_THROW(collect_file(set, small.fd(), 100), strmatch::IoError);
+  EXPECT_THROW(set.count_file(small.fd(), 100), strmatch::IoError);
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 // What every test binary shares: the seed of the randomized tests and the hint that reruns a
-// failure, the switches of the long and the reduced (GPU) suites, and random texts and patterns.
+// failure, the switches of the long and the reduced (GPU) suites, random texts and patterns, and
+// temporary files.
 // The switches are STRMATCH_* variables read through the one parser (src/core/env.hpp), so a
 // malformed value fails the test that reads it with a message naming the variable.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,6 +137,40 @@ class StringSource : public ByteSource {
   std::string_view s_;
   std::size_t step_;
   std::size_t pos_ = 0;
+};
+
+/// A file in a fresh temporary directory, holding `bytes`; open read-only as `fd`. Removed (with
+/// its directory) by the destructor.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& bytes) {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/strmatch-file-driver-XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = tmpl;
+    path_ = dir_ + "/text";
+    const int w = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (w < 0) throw std::runtime_error("cannot create " + path_);
+    if (!bytes.empty() && ::write(w, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size()))
+      throw std::runtime_error("cannot write " + path_);
+    ::close(w);
+    fd_ = ::open(path_.c_str(), O_RDONLY);
+    if (fd_ < 0) throw std::runtime_error("cannot open " + path_);
+  }
+  ~TempFile() {
+    ::close(fd_);
+    ::unlink(path_.c_str());
+    ::rmdir(dir_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+  int fd_ = -1;
 };
 
 }  // namespace strmatch::test

@@ -4,13 +4,19 @@
 // paper's GTX 580 figures), scale (1 GB of random DNA resident, count of ends, TCUPS, and the
 // matches with CIGARs through ApproxSearcher::find_all_resident), scale16s (the same rows over the
 // 16S DNA file of --dna, default corpora/dna-16s.txt, repeated to the scale size) and batch
-// (many 100-byte DNA patterns with planted errors in one launch). CSV + markdown per section.
+// (many 100-byte DNA patterns with planted errors in one launch) and auto (where a host-memory
+// scan runs: CPU against GPU from 16 MiB to 1 GiB of random DNA, the 16S DNA and --text, a text
+// file, each repeated; and what the automatic backend took). CSV + markdown per section.
 //
-// Usage: strmatch_approx_gpu_bench [--sections table1,scale,scale16s,batch] [--out DIR] [--tag TAG]
+// Usage: strmatch_approx_gpu_bench [--sections table1,scale,scale16s,batch,auto] [--out DIR] [--tag TAG]
 //                                  [--scale-bytes N] [--batch-bytes N] [--big-batch-bytes N] [--reps N]
-//                                  [--dna FILE]
+//                                  [--dna FILE] [--text FILE] [--auto-threads 0,4] [--scale-m 16,1024]
+//                                  [--auto-file-dir DIR]
 // Writes DIR/<section>_<TAG>.{csv,md} (default DIR bench/results/approx, TAG h200-16core).
 // Cells are m x n per pattern (the nominal count: nothing here skips cells).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -48,6 +54,7 @@ struct Row {
 
 std::string g_out = "bench/results/approx", g_tag = "h200-16core";
 int g_reps = 3;
+std::vector<std::uint64_t> g_scale_m = {16, 32, 64, 128, 256, 1024};  // --scale-m
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -127,6 +134,25 @@ std::string random_bytes(std::uint64_t n, const std::string& alpha, std::uint64_
 }
 
 using b::planted;
+
+/// The numbers of a comma-separated list ("0,4").
+std::vector<std::uint64_t> numbers(const std::string& v) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t at = 0; at <= v.size();) {
+    const std::size_t comma = std::min(v.find(',', at), v.size());
+    out.push_back(std::stoull(v.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return out;
+}
+
+/// `unit` repeated (and cut) to n bytes.
+std::string repeated(const std::string& unit, std::uint64_t n) {
+  std::string text;
+  text.reserve(n);
+  while (text.size() < n) text.append(unit, 0, std::min<std::size_t>(unit.size(), n - text.size()));
+  return text;
+}
 
 // The paper's Table 1 (GTX 580, best over block counts, ms) for m = 32 .. 1024.
 const std::vector<std::pair<std::uint64_t, double>> kPaper = {{32, 23.46},  {64, 29.13},  {128, 48.40},
@@ -239,7 +265,7 @@ void scale(const std::string& section, const std::string& text) {
   std::vector<Row> rows;
   void* d = cu::device_copy(text.data(), n);
   std::mt19937_64 rng(4);
-  for (std::uint64_t m : {16, 32, 64, 128, 256, 1024}) {
+  for (std::uint64_t m : g_scale_m) {
     const std::vector<std::string> p = {planted(rng, text, m, static_cast<int>(m / 20))};
     auto e = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1);
     std::vector<std::uint64_t> ks = {0, m / 20, m / 10};
@@ -343,12 +369,236 @@ void batch(std::uint64_t n, std::uint64_t big_n) {
   write("batch", rows);
 }
 
+// ---- auto: where a host-memory scan runs -------------------------------------------------------
+
+double g_probe_seconds = 0;  // the process's first cu::available() (the CUDA driver and context)
+
+struct AutoRow {
+  std::string text, cpu_algorithm, auto_backend;
+  std::uint64_t m = 0, k = 0, n = 0, patterns = 1, threads = 0, results = 0, ends = 0;
+  double cpu = 0, gpu = 0, auto_seconds = 0;
+  std::string note;
+};
+
+void write_auto(const std::vector<AutoRow>& rows) {
+  const std::vector<b::Column> cols = {{"text"},          {"m", true},        {"k", true},
+                                       {"n", true},       {"patterns", true}, {"cpu_threads", true},
+                                       {"cpu_algorithm"}, {"results", true},  {"ends", true},
+                                       {"cpu_s", true},   {"gpu_s", true},    {"gpu_over_cpu", true},
+                                       {"auto_backend"},  {"auto_s", true},   {"auto_over_best", true},
+                                       {"note"}};
+  b::ResultTable csv(cols), md(cols);
+  for (const AutoRow& r : rows) {
+    const double best = std::min(r.cpu, r.gpu);
+    for (b::ResultTable* t : {&csv, &md}) {
+      const bool m = t == &md;
+      t->add({r.text, b::format_count(r.m), b::format_count(r.k), b::format_count(r.n),
+              b::format_count(r.patterns), b::format_count(r.threads), r.cpu_algorithm,
+              b::format_count(r.results), b::format_count(r.ends),
+              b::format_number(m ? "%.4f" : "%.6f", r.cpu), b::format_number(m ? "%.4f" : "%.6f", r.gpu),
+              b::format_number("%.2f", r.gpu / r.cpu), r.auto_backend,
+              b::format_number(m ? "%.4f" : "%.6f", r.auto_seconds),
+              b::format_number("%.2f", r.auto_seconds / best), m ? b::markdown_cell(r.note) : r.note});
+    }
+  }
+  b::save_tables(g_out + "/auto_" + g_tag, csv, md);
+}
+
+std::string g_file_dir = "/dev/shm";  // --auto-file-dir ("" leaves the file rows out)
+constexpr int kAutoWarmCalls = 3;     // automatic's calls before the timed one
+
+/// One auto row of `text` written to a file under g_file_dir and counted by count_file.
+AutoRow auto_file_row(const std::string& name, std::string_view text, const std::vector<std::string>& p,
+                      std::uint64_t k, std::uint64_t ends) {
+  const std::string path = g_file_dir + "/strmatch-auto-bench.txt";
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  AutoRow r{name + " (file)", "", "", p[0].size(), k, text.size(), p.size()};
+  r.ends = ends;
+  const auto run = [&](strmatch::Backend backend, strmatch::SearchStats* last) {
+    strmatch::ApproxOptions o;
+    o.backend = backend;
+    o.max_errors = static_cast<std::uint32_t>(k);
+    const strmatch::ApproxSearcher s(p, o);
+    return best_time([&] { *last = s.count_file(fd, text.size()); }, g_reps);
+  };
+  strmatch::SearchStats cs, gs, as;
+  r.cpu = run(strmatch::Backend::cpu, &cs);
+  r.gpu = run(strmatch::Backend::cuda, &gs);
+  {  // automatic: a fresh searcher, kAutoWarmCalls untimed calls, one timed call
+    strmatch::ApproxOptions o;
+    o.backend = strmatch::Backend::automatic;
+    o.max_errors = static_cast<std::uint32_t>(k);
+    const strmatch::ApproxSearcher s(p, o);
+    for (int warm = 0; warm < kAutoWarmCalls; ++warm) (void)s.count_file(fd, text.size());
+    const auto t0 = Clock::now();
+    as = s.count_file(fd, text.size());
+    r.auto_seconds = seconds_since(t0);
+  }
+  ::close(fd);
+  std::remove(path.c_str());
+  r.cpu_algorithm = cs.algorithm;
+  r.threads = cs.threads;
+  r.results = cs.occurrences;
+  r.auto_backend = as.backend == strmatch::Backend::cuda ? "cuda" : "cpu";
+  if (gs.occurrences != cs.occurrences || as.occurrences != cs.occurrences)
+    r.note =
+        "COUNTS DIFFER: gpu " + std::to_string(gs.occurrences) + ", auto " + std::to_string(as.occurrences);
+  std::printf("auto %-18s m=%-5llu k=%-3llu n=%-10llu cpu %.4f gpu %.4f auto(%s) %.4f %s\n", r.text.c_str(),
+              static_cast<unsigned long long>(r.m), static_cast<unsigned long long>(k),
+              static_cast<unsigned long long>(r.n), r.cpu, r.gpu, r.auto_backend.c_str(), r.auto_seconds,
+              r.note.c_str());
+  std::fflush(stdout);
+  return r;
+}
+
+/// The automatic backend's measurements: host-memory texts of 16 MiB to 1 GiB, the count of matches
+/// through ApproxSearcher on the CPU (all threads, and each of `threads`), on the GPU (engine made,
+/// text in pageable host memory) and on `automatic` (a fresh searcher's fourth call: the backend it
+/// took and its time), and from a file (count_file) for 256 MiB and more.
+/// The GPU rows exclude the process's first probe and the engine's construction (rows "init").
+void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
+                  const std::vector<unsigned>& threads) {
+  std::vector<AutoRow> rows;
+  const auto options = [](strmatch::Backend backend, std::uint64_t k, unsigned t) {
+    strmatch::ApproxOptions o;
+    o.backend = backend;
+    o.max_errors = static_cast<std::uint32_t>(k);
+    o.threads = t;
+    return o;
+  };
+  {  // the fixed costs a process pays before its first GPU scan
+    AutoRow probe{"init"};
+    probe.note = "first cu::available() of the process (driver, context)";
+    probe.gpu = g_probe_seconds;
+    rows.push_back(probe);
+    AutoRow context{"init"};
+    context.note = "the CUDA context's creation (cu::context_creation_seconds)";
+    context.gpu = cu::context_creation_seconds();
+    rows.push_back(context);
+    std::printf("init probe %.4f s, context %.4f s\n", probe.gpu, context.gpu);
+    for (std::uint64_t m : {32, 1024}) {
+      const std::string p(m, 'a');
+      AutoRow e{"init", "", "", m, m / 10};
+      e.note = "ApproxSearcher construction with backend cuda (the engine), then a 4 KiB scan";
+      const auto t = Clock::now();
+      const strmatch::ApproxSearcher s(p, options(strmatch::Backend::cuda, m / 10, 0));
+      (void)s.count(std::string(4096, 'a'));
+      e.gpu = seconds_since(t);
+      rows.push_back(e);
+      std::printf("init m=%llu engine + first scan %.4f s\n", static_cast<unsigned long long>(m), e.gpu);
+    }
+  }
+  std::mt19937_64 rng(8);
+  for (const auto& [name, full] : texts) {
+    const bool dna = name != "linux-text";
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> mk;  // (m, k)
+    if (dna) {
+      for (std::uint64_t m : {16, 32, 64, 128, 256, 1024}) {
+        mk.push_back({m, std::max<std::uint64_t>(1, m / 20)});
+        if (m / 10 > std::max<std::uint64_t>(1, m / 20)) mk.push_back({m, m / 10});
+      }
+    } else {
+      for (std::uint64_t m : {8, 16, 32, 64}) {
+        mk.push_back({m, 1});
+        mk.push_back({m, 2});
+        if (m / 10 > 2) mk.push_back({m, m / 10});
+      }
+    }
+    std::vector<std::vector<std::string>> sets;
+    std::vector<std::uint64_t> set_k;
+    for (const auto& [m, k] : mk) {
+      sets.push_back({planted(rng, std::string_view(full).substr(0, 1 << 24), m, static_cast<int>(k / 2))});
+      while (sets.back()[0].size() <= k) sets.back() = {planted(rng, full, m, 0)};
+      set_k.push_back(k);
+    }
+    if (name == "random-dna")
+      for (std::uint64_t count : {10, 100}) {
+        std::vector<std::string> p;
+        for (std::uint64_t i = 0; i < count; ++i)
+          p.push_back(
+              planted(rng, std::string_view(full).substr(0, 1 << 24), 100, 1 + static_cast<int>(rng() % 5)));
+        sets.push_back(p);
+        set_k.push_back(5);
+      }
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      const std::vector<std::string>& p = sets[i];
+      const std::uint64_t k = set_k[i];
+      for (std::uint64_t n : {std::uint64_t{16} << 20, std::uint64_t{64} << 20, std::uint64_t{256} << 20,
+                              std::uint64_t{1} << 30}) {
+        if (n > full.size() || (p.size() >= 100 && n > (std::uint64_t{256} << 20))) continue;
+        const std::string_view text(full.data(), n);
+        const std::uint64_t ends =
+            strmatch::ApproxSearcher(p, options(strmatch::Backend::cpu, k, 0)).count_ends(text).occurrences;
+        const strmatch::ApproxSearcher gpu(p, options(strmatch::Backend::cuda, k, 0));
+        std::uint64_t gpu_count = 0;
+        const double g = best_time([&] { gpu_count = gpu.count(text).occurrences; }, g_reps);
+        for (unsigned t : threads) {
+          if (t != 0 && n > (std::uint64_t{256} << 20)) continue;  // fewer threads: up to 256 MiB
+          const strmatch::ApproxSearcher cpu(p, options(strmatch::Backend::cpu, k, t));
+          std::uint64_t cpu_count = 0;
+          unsigned used = 0;
+          const double c = best_time(
+              [&] {
+                const strmatch::SearchStats s = cpu.count(text);
+                cpu_count = s.occurrences;
+                used = s.threads;
+              },
+              g_reps);
+          // automatic: a fresh searcher (no engine yet: the process's context exists), three
+          // untimed calls (its rent-or-buy account may start the GPU on any of them), then the
+          // timed one: what a searcher called again and again gets.
+          const strmatch::ApproxSearcher au(p, options(strmatch::Backend::automatic, k, t));
+          for (int warm = 0; warm < kAutoWarmCalls; ++warm) (void)au.count(text);
+          const auto t0 = Clock::now();
+          const strmatch::SearchStats as = au.count(text);
+          AutoRow r{name,
+                    cpu.cpu_algorithm(),
+                    as.backend == strmatch::Backend::cuda ? "cuda" : "cpu",
+                    p[0].size(),
+                    k,
+                    n,
+                    p.size(),
+                    used,
+                    cpu_count};
+          r.auto_seconds = seconds_since(t0);
+          r.cpu = c;
+          r.gpu = g;
+          r.ends = ends;
+          if (gpu_count != cpu_count || as.occurrences != cpu_count)
+            r.note = "COUNTS DIFFER: gpu " + std::to_string(gpu_count) + ", auto " +
+                     std::to_string(as.occurrences);
+          if (p.size() > 1)
+            r.note += (r.note.empty() ? "" : "; ") + std::string("batch of 100-byte patterns");
+          std::printf(
+              "auto %-10s m=%-5llu k=%-3llu n=%-10llu P=%-3zu T=%-2u %-10s cpu %.4f gpu %.4f auto(%s) %.4f "
+              "%s\n",
+              name.c_str(), static_cast<unsigned long long>(r.m), static_cast<unsigned long long>(k),
+              static_cast<unsigned long long>(n), p.size(), used, r.cpu_algorithm.c_str(), c, g,
+              r.auto_backend.c_str(), r.auto_seconds, r.note.c_str());
+          std::fflush(stdout);
+          rows.push_back(r);
+        }
+        // The same scan from a file (count_file: the CLI's path; the page cache warm, on tmpfs).
+        if (n >= (std::uint64_t{256} << 20) && !g_file_dir.empty() && name != "16s-dna")
+          rows.push_back(auto_file_row(name, text, p, k, ends));
+      }
+      write_auto(rows);
+    }
+  }
+  write_auto(rows);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string sections = "table1,scale,batch";
   std::uint64_t scale_bytes = 1000000000, batch_bytes = 100000000, big_batch_bytes = 10000000;
-  std::string dna_file = "corpora/dna-16s.txt";
+  std::string dna_file = "corpora/dna-16s.txt", text_file;
+  std::vector<unsigned> auto_threads = {0};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
     if (a == "--sections")
@@ -367,13 +617,25 @@ int main(int argc, char** argv) {
       g_reps = std::stoi(v);
     else if (a == "--dna")
       dna_file = v;
+    else if (a == "--text")
+      text_file = v;
+    else if (a == "--auto-file-dir")
+      g_file_dir = v;
+    else if (a == "--auto-threads") {
+      auto_threads.clear();
+      for (const std::uint64_t t : numbers(v)) auto_threads.push_back(static_cast<unsigned>(t));
+    } else if (a == "--scale-m")
+      g_scale_m = numbers(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
     }
   }
   std::string why;
-  if (!cu::available(&why)) {
+  const auto probe_start = Clock::now();
+  const bool usable = cu::available(&why);
+  g_probe_seconds = seconds_since(probe_start);
+  if (!usable) {
     std::fprintf(stderr, "no usable GPU: %s\n", why.c_str());
     return 1;
   }
@@ -390,11 +652,22 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "scale16s: cannot read --dna %s\n", dna_file.c_str());
       return 2;
     }
-    std::string text;
-    text.reserve(scale_bytes);
-    while (text.size() < scale_bytes)
-      text.append(unit, 0, std::min<std::size_t>(unit.size(), scale_bytes - text.size()));
-    scale("scale16s", text);
+    scale("scale16s", repeated(unit, scale_bytes));
+  }
+  if (has("auto")) {  // random DNA, the 16S DNA and (--text) a text file, each repeated to 1 GiB
+    const std::uint64_t n = std::uint64_t{1} << 30;
+    std::vector<std::pair<std::string, std::string>> texts = {{"random-dna", random_bytes(n, "acgt", 9)}};
+    for (const auto& [name, file] :
+         {std::pair<std::string, std::string>{"16s-dna", dna_file}, {"linux-text", text_file}}) {
+      std::ifstream in(file, std::ios::binary);
+      const std::string unit((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (unit.empty())
+        std::fprintf(stderr, "auto: cannot read %s (%s): its rows are left out\n", file.c_str(),
+                     name.c_str());
+      else
+        texts.push_back({name, repeated(unit, n)});
+    }
+    auto_section(texts, auto_threads);
   }
   if (has("batch")) batch(batch_bytes, big_batch_bytes);
   return 0;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,8 +20,9 @@ namespace strmatch::detail::cuda {
 /// (empty without CUDA).
 const std::vector<std::string>& approx_algorithm_names();
 
-/// Smallest host-memory text (bytes) for which Backend::automatic picks the GPU (docs/approx.md).
-std::uint64_t approx_auto_min_bytes();
+/// STRMATCH_CUDA_AUTO_MIN_BYTES when set: the smallest scan (bytes) Backend::automatic sends to the
+/// GPU, in place of the cost model (approx/backend_choice.hpp, docs/approx.md); nullopt otherwise.
+std::optional<std::uint64_t> approx_auto_min_bytes();
 
 /// A batch of patterns compiled on the GPU for one algorithm and metric (the contract of
 /// include/strmatch/approx.hpp). One engine serves one call at a time (the driver locks it).

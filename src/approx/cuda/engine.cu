@@ -30,12 +30,6 @@ namespace {
 
 namespace ax = approx;
 
-// Host texts below this stay on the CPU under Backend::automatic: the GPU is fed through PCIe at
-// about 50 GB/s, and at k > 0 the CPU's bit-vector (all cores) is slower than that only for long
-// patterns; until measured per (m, k) in docs/approx.md, 64 MiB of text is the threshold.
-// STRMATCH_CUDA_AUTO_MIN_BYTES overrides it.
-constexpr std::uint64_t kAutoMinBytes = std::uint64_t{64} << 20;
-
 // A resident text's ends are found window by window (one launch, one sort, one copy back each): 1 GiB
 // windows, so that a window holds enough segments to fill the GPU even for long patterns (64 MiB
 // windows at m = 1024 gave 16 Ki threads, about one warp per scheduler: the matches took 2.0-2.4x the
@@ -780,8 +774,8 @@ const std::vector<std::string>& approx_algorithm_names() {
   return names;
 }
 
-std::uint64_t approx_auto_min_bytes() {
-  return env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_BYTES").value_or(kAutoMinBytes);
+std::optional<std::uint64_t> approx_auto_min_bytes() {
+  return env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_BYTES");
 }
 
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,

@@ -80,6 +80,33 @@ void check(const std::vector<std::string>& patterns, const std::string& text, st
   strmatch::detail::cuda::device_free(device, 3);
 }
 
+// Backend::automatic on texts above the sampling size: whichever processor the cost model picks,
+// the matches are the CPU's, from host memory and from a file (the sample read with pread).
+TEST(CudaApproxSearcher, AutomaticSamplesAndAgreesWithTheCpu) {
+  if (!strmatch::detail::cuda::available(nullptr)) GTEST_SKIP() << "no usable GPU";
+  std::mt19937_64 rng(test_seed());
+  const std::string text = random_text(rng, std::size_t{6} << 20, 4);
+  for (const std::size_t m : {std::size_t{16}, std::size_t{1024}}) {
+    const std::string pattern = text.substr(rng() % (text.size() - m), m);
+    for (const std::uint32_t k : {std::uint32_t{1}, static_cast<std::uint32_t>(m / 10)}) {
+      ApproxOptions o;
+      o.max_errors = k;
+      o.backend = strmatch::Backend::cpu;
+      std::vector<ApproxMatch> want;
+      ApproxSearcher(pattern, o).find_all(text, append_to(want));
+      o.backend = strmatch::Backend::automatic;
+      const ApproxSearcher automatic(pattern, o);
+      std::vector<ApproxMatch> got;
+      const auto stats = automatic.find_all(text, append_to(got));
+      EXPECT_EQ(got, want) << "m=" << m << " k=" << k << " on "
+                           << (stats.backend == strmatch::Backend::cuda ? "cuda" : "cpu") << rerun_hint();
+      const strmatch::test::TempFile file(text);
+      EXPECT_EQ(automatic.count_file(file.fd(), text.size()).occurrences, want.size())
+          << "m=" << m << " k=" << k;
+    }
+  }
+}
+
 }  // namespace
 
 TEST(CudaApproxSearcher, RandomInputsMatchTheReference) {
