@@ -8,7 +8,30 @@
 #include <string>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace strmatch::cli {
+
+/// The first `sep` in p[0, n), or null: memchr, with the first 32 bytes compared inline (SSE2)
+/// where they exist. Lines of source text mostly end within them, and the per-line memchr call
+/// was 15% of `search -c -j 1 struct` on the tar (2 M matching lines).
+inline const char* find_separator(const char* p, std::size_t n, char sep) noexcept {
+#if defined(__SSE2__)
+  if (n >= 32) {
+    const __m128i s = _mm_set1_epi8(sep);
+    const auto lo = static_cast<std::uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), s)));
+    const auto hi = static_cast<std::uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), s)));
+    const std::uint32_t mask = lo | (hi << 16);
+    if (mask != 0) return p + __builtin_ctz(mask);
+    return static_cast<const char*>(std::memchr(p + 32, sep, n - 32));
+  }
+#endif
+  return static_cast<const char*>(std::memchr(p, sep, n));
+}
 
 /// A view of text bytes [base, base + data.size()) of one input, of which this window owns
 /// [base + own_begin, base + own_end). A mapped file is one window (all of it, last); a streamed
@@ -203,12 +226,16 @@ class LineTracker {
     const char* data = w.data.data();
     const std::size_t rel = static_cast<std::size_t>(offset - w.base);
     if (count_only_) {  // only where the line ends: the next occurrences on it are not counted
-      line_ = Line{};
+      // Field by field, as Line{} but for the text, which counting never fills (assigning Line{}
+      // took 2.4% of `search -c -j 1 struct` on the tar).
       line_.active = true;
+      line_.end_known = false;
+      line_.keep = false;
+      line_.start = line_.end = line_.length = line_.line_number = 0;
+      line_.view = {};
       line_.occurrences = 1;
-      const void* fwd = std::memchr(data + rel, sep_, w.data.size() - rel);
-      const std::size_t to =
-          fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
+      const char* fwd = find_separator(data + rel, w.data.size() - rel, sep_);
+      const std::size_t to = fwd != nullptr ? static_cast<std::size_t>(fwd - data) : w.data.size();
       line_.collected_to = w.base + to;
       if (fwd != nullptr || w.last) {
         line_.end_known = true;
@@ -236,9 +263,8 @@ class LineTracker {
         line_.keep = false;
     }
     if (counter_ != nullptr) line_.line_number = counter_->line_of(w, offset);
-    const void* fwd = std::memchr(data + rel, sep_, w.data.size() - rel);
-    const std::size_t to =
-        fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - data) : w.data.size();
+    const char* fwd = find_separator(data + rel, w.data.size() - rel, sep_);
+    const std::size_t to = fwd != nullptr ? static_cast<std::size_t>(fwd - data) : w.data.size();
     if (w.last && line_.length == 0) {
       // The whole line is in this window, which no other follows: a view of it.
       line_.length = to - from;

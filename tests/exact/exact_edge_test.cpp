@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu/simd_level.hpp"
 #include "core/hits.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
-#include "core/cpu/simd_level.hpp"
 #include "exact/cpu/simd/simd_search.hpp"
 #include "strmatch/exact.hpp"
 
@@ -191,6 +191,29 @@ TEST(ExactEdge, SimdLevelsFindAMatchAtTheVeryEndOfAnyLength) {
           text.back() = 'c';
           EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{n - m})
               << strmatch::detail::to_string(level) << " compared=" << compared << " m=" << m << " n=" << n;
+        }
+      }
+    }
+  }
+}
+
+TEST(ExactEdge, ShortPatternsRejectAMismatchAtEveryByte) {
+  // Patterns of 4 to 16 bytes are verified by two overlapping words (the head and the tail): a
+  // window that passes the filter but differs in any one byte, covered by the head only, by both
+  // or by the tail only, is no occurrence; the pattern itself, after it, is one.
+  for (const auto level : supported_levels()) {
+    for (std::size_t m = 4; m <= 17; ++m) {
+      std::string p;
+      for (std::size_t i = 0; i < m; ++i) p += static_cast<char>('a' + i % 7);
+      for (int compared : {1, 2, 4}) {
+        const auto algo = strmatch::detail::make_simd_at_level(p, level, compared, false);
+        for (std::size_t j = 0; j < m; ++j) {
+          std::string text = p;
+          text[j] = 'X';
+          text += "--" + p + "--";
+          EXPECT_EQ(run_kernel(*algo, text.data(), text.size()), Offsets{m + 2})
+              << strmatch::detail::to_string(level) << " m=" << m << " compared=" << compared << " byte "
+              << j;
         }
       }
     }

@@ -39,12 +39,31 @@ struct Prepared {
   std::uint8_t c[8] = {};
   std::uint8_t o[8] = {};
   bool exact = false;  // the compared bytes are the whole pattern: no verification
+  // Patterns of 4 to 16 bytes (case-sensitive) are verified by two overlapping loads of `word`
+  // bytes, at 0 and m - word, instead of a memcmp call: `head` and `tail` hold the pattern's.
+  std::size_t word = 0;  // 8 (m = 8..16), 4 (m = 4..7), 0: memcmp
+  std::uint64_t head = 0, tail = 0;
 };
+
+/// The `bytes` (4 or 8) bytes at p, as one integer.
+inline __attribute__((always_inline)) std::uint64_t load_word(const std::uint8_t* p, std::size_t bytes) {
+  if (bytes == 8) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
 
 /// The pattern (folded when Fold) at t: memcmp, or a compare of ASCII-folded bytes.
 template <bool Fold>
 inline __attribute__((always_inline)) bool equal_at(const std::uint8_t* t, const Prepared& pp) {
   if constexpr (!Fold) {
+    // On `struct` in the Linux tar (2 M occurrences), the memcmp calls took 6.5% of `search -c -j 1`.
+    if (pp.word != 0)
+      return load_word(t, pp.word) == pp.head && load_word(t + pp.m - pp.word, pp.word) == pp.tail;
     return std::memcmp(t, pp.p, pp.m) == 0;
   } else {
     for (std::size_t j = 0; j < pp.m; ++j)
@@ -331,6 +350,11 @@ class SimdFilter final : public ExactAlgorithm {
       pp_.o[k] = fold_ && pp_.c[k] >= 'a' && pp_.c[k] <= 'z' ? 0x20 : 0;
     }
     pp_.exact = static_cast<std::size_t>(compared) == pp_.m;
+    if (!fold_ && pp_.m >= 4 && pp_.m <= 16) {
+      pp_.word = pp_.m >= 8 ? 8 : 4;
+      pp_.head = load_word(pp_.p, pp_.word);
+      pp_.tail = load_word(pp_.p + pp_.m - pp_.word, pp_.word);
+    }
     kernel_ = compared == 1   ? kernel_for<1>(level, fold_)
               : compared == 2 ? kernel_for<2>(level, fold_)
               : compared == 3 ? kernel_for<3>(level, fold_)
