@@ -30,7 +30,10 @@
 #              multi: strmatch_gpu_multi_bench, sections seed003 linux, writes
 #              OUT_DIR/gpu-multi-SECTION.{csv,md}; approx: strmatch_approx_gpu_bench, sections table1
 #              scale batch (and scale16s on request: SECTIONS=scale16s BENCH_ARGS="--dna
-#              corpora/dna-16s.txt" with that file carried), writes OUT_DIR/SECTION_h200-16core.{csv,md}
+#              corpora/dna-16s.txt" with that file carried; auto, the automatic backend's grid:
+#              SECTIONS=auto BENCH_ARGS="--dna corpora/dna-16s.txt --text TEXT --auto-threads 0,4",
+#              TEXT e.g. the carry's text/linux.xz decompressed to /dev/shm, SECTION_TIMEOUT=450),
+#              writes OUT_DIR/SECTION_h200-16core.{csv,md}
 #              (APPROX_TAG overrides the tag);
 #              common: strmatch_common_bench over bench/common_substring/data/prepare_inputs.sh's files
 #              (made from CARRY_DIR in /dev/shm), sections paper scale-text scale-dna shared, writes
