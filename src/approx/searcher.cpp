@@ -137,8 +137,10 @@ struct ApproxSearcher::Impl {
     return probed_usable;
   }
 
-  /// Reads bytes [offset, offset + len) of the scan into `into`; false on failure (a file).
-  using SampleRead = std::function<bool(std::uint64_t offset, std::size_t len, std::uint8_t* into)>;
+  /// Bytes [offset, offset + len) of the scan: in place (a host text), or read into `scratch` (a
+  /// file); null on failure.
+  using SampleRead = std::function<const std::uint8_t*(std::uint64_t offset, std::size_t len,
+                                                       std::vector<std::uint8_t>& scratch)>;
 
   /// Where a scan of n bytes (a host text, or a file of that size when `from_file`) runs, and the note
   /// it carries. Backend::automatic with both processors: the override STRMATCH_CUDA_AUTO_MIN_BYTES
@@ -174,10 +176,8 @@ struct ApproxSearcher::Impl {
 
   /// choose()'s reader of a host text of n bytes.
   static SampleRead host_reader(const std::uint8_t* text, std::uint64_t n) {
-    return [text, n](std::uint64_t offset, std::size_t len, std::uint8_t* into) {
-      if (offset + len > n) return false;
-      std::memcpy(into, text + offset, len);
-      return true;
+    return [text, n](std::uint64_t offset, std::size_t len, std::vector<std::uint8_t>&) {
+      return offset + len > n ? nullptr : text + offset;
     };
   }
 
@@ -195,36 +195,41 @@ struct ApproxSearcher::Impl {
     const std::size_t ov = overlap(task);
     const std::uint32_t step = std::max<std::uint32_t>(
         1, (count() + detail::kApproxAutoSamplePatterns - 1) / detail::kApproxAutoSamplePatterns);
-    std::vector<double> seconds(spots, 0.0);
-    std::vector<std::uint64_t> ends(spots, 0);
-    std::vector<char> ok(spots, 1);
+    struct Spot {
+      bool ok = true;
+      double seconds = 0;
+      std::uint64_t ends = 0;
+    };
+    std::vector<Spot> result(spots);
     const detail::Chunker ch(spots, 1, 0);
     detail::run_unordered_sum(
         ch, std::min<unsigned>(spots, detail::resolve_threads(options.threads)),
         [&](const detail::Chunk& c) -> std::uint64_t {
+          Spot& spot = result[c.index];
           const std::uint64_t lo = (n - own) / (spots - 1) * c.index, rs = lo > ov ? lo - ov : 0;
-          std::vector<std::uint8_t> buf(static_cast<std::size_t>(lo + own - rs));
-          if (!read(rs, buf.size(), buf.data())) {
-            ok[c.index] = 0;
+          const auto len = static_cast<std::size_t>(lo + own - rs), from = static_cast<std::size_t>(lo - rs);
+          std::vector<std::uint8_t> scratch;
+          const std::uint8_t* bytes = read(rs, len, scratch);
+          if (bytes == nullptr) {
+            spot.ok = false;
             return 0;
           }
           const auto start = Clock::now();
-          std::uint64_t got = 0;
           for (std::uint32_t p = 0; p < count(); p += step) {
             if (task == Task::best)
-              (void)cpu[p]->minimum(buf.data(), buf.size(), static_cast<std::size_t>(lo - rs));
+              (void)cpu[p]->minimum(bytes, len, from);
             else
-              chunk_ends(buf.data(), 0, static_cast<std::size_t>(lo - rs), buf.size(), rs, p, k(), nullptr,
-                         &got);
+              chunk_ends(bytes, 0, from, len, rs, p, k(), nullptr, &spot.ends);
           }
-          seconds[c.index] = seconds_since(start);
-          ends[c.index] = got;
+          spot.seconds = seconds_since(start);
           return 0;
         });
-    if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
     double total_seconds = 0, total_ends = 0;
-    for (unsigned i = 0; i < spots; ++i)
-      total_seconds += seconds[i], total_ends += static_cast<double>(ends[i]);
+    for (const Spot& spot : result) {
+      if (!spot.ok) return false;
+      total_seconds += spot.seconds;
+      total_ends += static_cast<double>(spot.ends);
+    }
     const double sampled = static_cast<double>(own) * spots;
     const double scale = static_cast<double>(count()) / ((count() + step - 1) / step);
     facts->cpu_ns_per_byte = total_seconds * 1e9 / sampled * scale;
@@ -403,14 +408,16 @@ struct ApproxSearcher::Impl {
     std::string note;
     // The whole file decides (the sample read with pread; a failed read leaves the CPU, whose scan
     // reports it); on the GPU, its blocks are streamed through it.
-    const SampleRead read = [fd, size](std::uint64_t offset, std::size_t len, std::uint8_t* into) {
+    const SampleRead read = [fd, size](std::uint64_t offset, std::size_t len,
+                                       std::vector<std::uint8_t>& scratch) -> const std::uint8_t* {
+      if (offset + len > size) return nullptr;
+      scratch.resize(len);
       try {
-        if (offset + len > size) return false;
-        detail::pread_exactly(fd, into, offset, len);
-        return true;
+        detail::pread_exactly(fd, scratch.data(), offset, len);
       } catch (const Error&) {
-        return false;
+        return nullptr;
       }
+      return scratch.data();
     };
     const Backend where = cpu.empty() ? Backend::cuda : choose(size, &note, Task::matches, read, true);
     if (where == Backend::cuda) {
