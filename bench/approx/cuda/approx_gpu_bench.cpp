@@ -407,6 +407,15 @@ void write_auto(const std::vector<AutoRow>& rows) {
 std::string g_file_dir = "/dev/shm";  // --auto-file-dir ("" leaves the file rows out)
 constexpr int kAutoWarmCalls = 3;     // automatic's calls before the timed one
 
+/// The auto section's searcher options: `backend`, threshold k, `threads` CPU threads (0: all).
+strmatch::ApproxOptions auto_options(strmatch::Backend backend, std::uint64_t k, unsigned threads = 0) {
+  strmatch::ApproxOptions o;
+  o.backend = backend;
+  o.max_errors = static_cast<std::uint32_t>(k);
+  o.threads = threads;
+  return o;
+}
+
 /// One auto row of `text` written to a file under g_file_dir and counted by count_file.
 AutoRow auto_file_row(const std::string& name, std::string_view text, const std::vector<std::string>& p,
                       std::uint64_t k, std::uint64_t ends) {
@@ -419,20 +428,14 @@ AutoRow auto_file_row(const std::string& name, std::string_view text, const std:
   AutoRow r{name + " (file)", "", "", p[0].size(), k, text.size(), p.size()};
   r.ends = ends;
   const auto run = [&](strmatch::Backend backend, strmatch::SearchStats* last) {
-    strmatch::ApproxOptions o;
-    o.backend = backend;
-    o.max_errors = static_cast<std::uint32_t>(k);
-    const strmatch::ApproxSearcher s(p, o);
+    const strmatch::ApproxSearcher s(p, auto_options(backend, k));
     return best_time([&] { *last = s.count_file(fd, text.size()); }, g_reps);
   };
   strmatch::SearchStats cs, gs, as;
   r.cpu = run(strmatch::Backend::cpu, &cs);
   r.gpu = run(strmatch::Backend::cuda, &gs);
   {  // automatic: a fresh searcher, kAutoWarmCalls untimed calls, one timed call
-    strmatch::ApproxOptions o;
-    o.backend = strmatch::Backend::automatic;
-    o.max_errors = static_cast<std::uint32_t>(k);
-    const strmatch::ApproxSearcher s(p, o);
+    const strmatch::ApproxSearcher s(p, auto_options(strmatch::Backend::automatic, k));
     for (int warm = 0; warm < kAutoWarmCalls; ++warm) (void)s.count_file(fd, text.size());
     const auto t0 = Clock::now();
     as = s.count_file(fd, text.size());
@@ -463,13 +466,6 @@ AutoRow auto_file_row(const std::string& name, std::string_view text, const std:
 void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
                   const std::vector<unsigned>& threads) {
   std::vector<AutoRow> rows;
-  const auto options = [](strmatch::Backend backend, std::uint64_t k, unsigned t) {
-    strmatch::ApproxOptions o;
-    o.backend = backend;
-    o.max_errors = static_cast<std::uint32_t>(k);
-    o.threads = t;
-    return o;
-  };
   {  // the fixed costs a process pays before its first GPU scan
     AutoRow probe{"init"};
     probe.note = "first cu::available() of the process (driver, context)";
@@ -485,7 +481,7 @@ void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
       AutoRow e{"init", "", "", m, m / 10};
       e.note = "ApproxSearcher construction with backend cuda (the engine), then a 4 KiB scan";
       const auto t = Clock::now();
-      const strmatch::ApproxSearcher s(p, options(strmatch::Backend::cuda, m / 10, 0));
+      const strmatch::ApproxSearcher s(p, auto_options(strmatch::Backend::cuda, m / 10, 0));
       (void)s.count(std::string(4096, 'a'));
       e.gpu = seconds_since(t);
       rows.push_back(e);
@@ -531,14 +527,15 @@ void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
                               std::uint64_t{1} << 30}) {
         if (n > full.size() || (p.size() >= 100 && n > (std::uint64_t{256} << 20))) continue;
         const std::string_view text(full.data(), n);
-        const std::uint64_t ends =
-            strmatch::ApproxSearcher(p, options(strmatch::Backend::cpu, k, 0)).count_ends(text).occurrences;
-        const strmatch::ApproxSearcher gpu(p, options(strmatch::Backend::cuda, k, 0));
+        const std::uint64_t ends = strmatch::ApproxSearcher(p, auto_options(strmatch::Backend::cpu, k, 0))
+                                       .count_ends(text)
+                                       .occurrences;
+        const strmatch::ApproxSearcher gpu(p, auto_options(strmatch::Backend::cuda, k, 0));
         std::uint64_t gpu_count = 0;
         const double g = best_time([&] { gpu_count = gpu.count(text).occurrences; }, g_reps);
         for (unsigned t : threads) {
           if (t != 0 && n > (std::uint64_t{256} << 20)) continue;  // fewer threads: up to 256 MiB
-          const strmatch::ApproxSearcher cpu(p, options(strmatch::Backend::cpu, k, t));
+          const strmatch::ApproxSearcher cpu(p, auto_options(strmatch::Backend::cpu, k, t));
           std::uint64_t cpu_count = 0;
           unsigned used = 0;
           const double c = best_time(
@@ -551,7 +548,7 @@ void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
           // automatic: a fresh searcher (no engine yet: the process's context exists), three
           // untimed calls (its rent-or-buy account may start the GPU on any of them), then the
           // timed one: what a searcher called again and again gets.
-          const strmatch::ApproxSearcher au(p, options(strmatch::Backend::automatic, k, t));
+          const strmatch::ApproxSearcher au(p, auto_options(strmatch::Backend::automatic, k, t));
           for (int warm = 0; warm < kAutoWarmCalls; ++warm) (void)au.count(text);
           const auto t0 = Clock::now();
           const strmatch::SearchStats as = au.count(text);
