@@ -33,6 +33,26 @@ inline const char* find_separator(const char* p, std::size_t n, char sep) noexce
   return static_cast<const char*>(std::memchr(p, sep, n));
 }
 
+/// The last `sep` in [begin, end), or null: memrchr, with the last 32 bytes compared inline (SSE2)
+/// where they exist (a matching line mostly starts within them: the per-line memrchr call was 5.6%
+/// of `search -j 1 struct` printing the tar's 2 M lines).
+inline const char* find_separator_back(const char* begin, const char* end, char sep) noexcept {
+  const std::size_t n = static_cast<std::size_t>(end - begin);
+#if defined(__SSE2__)
+  if (n >= 32) {
+    const __m128i s = _mm_set1_epi8(sep);
+    const auto lo = static_cast<std::uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 32)), s)));
+    const auto hi = static_cast<std::uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16)), s)));
+    const std::uint32_t mask = lo | (hi << 16);
+    if (mask != 0) return end - 32 + (31 - __builtin_clz(mask));
+    return static_cast<const char*>(memrchr(begin, sep, n - 32));
+  }
+#endif
+  return static_cast<const char*>(memrchr(begin, sep, n));
+}
+
 /// A view of text bytes [base, base + data.size()) of one input, of which this window owns
 /// [base + own_begin, base + own_end). A mapped file is one window (all of it, last); a streamed
 /// one is a StreamBlock per window. Owned parts of successive windows tile the input.
@@ -243,14 +263,22 @@ class LineTracker {
       }
       return;
     }
-    const void* back = memrchr(data + w.own_begin, sep_, rel - w.own_begin);
-    line_ = Line{};
+    const char* back = find_separator_back(data + w.own_begin, data + rel, sep_);
+    // Field by field, as Line{} but keeping the text's buffer (assigning Line{} zeroed the
+    // temporary with `rep stos`: 4% of `search -j 1 struct` on the tar).
     line_.active = true;
-    line_.occurrences = 1;
+    line_.end_known = false;
     line_.keep = keep_;
+    line_.start = line_.end = line_.length = line_.collected_to = line_.line_number = 0;
+    line_.occurrences = 1;
+    if (line_.text.capacity() > (std::size_t{1} << 20))
+      std::string().swap(line_.text);  // a long line's buffer is not kept
+    else
+      line_.text.clear();
+    line_.view = {};
     std::size_t from = 0;
     if (back != nullptr) {
-      from = static_cast<std::size_t>(static_cast<const char*>(back) - data) + 1;
+      from = static_cast<std::size_t>(back - data) + 1;
       line_.start = w.base + from;
     } else {
       // The line began at or before this window's owned part: its earlier bytes are the prefix.

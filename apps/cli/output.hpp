@@ -38,6 +38,17 @@ class Output {
     buf_.append(s);
     if (buf_.size() >= capacity_) flush();
   }
+  /// A line's bytes and the byte that ends it (one flush check).
+  void put_line(std::string_view s, char end) {
+    if (stream_ != nullptr && s.size() >= capacity_) {
+      put(s);
+      put(end);
+      return;
+    }
+    buf_.append(s);
+    buf_.push_back(end);
+    if (buf_.size() >= capacity_) flush();
+  }
   void put(char c) {
     buf_.push_back(c);
     if (buf_.size() >= capacity_) flush();

@@ -71,37 +71,80 @@ constexpr std::uint64_t kSmallFileBytes = std::uint64_t{1} << 20;
 /// An explicit --io wins; else --mmap always maps and --mmap never reads with read(2) (their
 /// meaning before --io existed); else `auto`: files above half the usable memory are read by the
 /// workers (pread); others by the rule of auto_read_method().
-/// Whether touching the pages of a mapping costs less than copying them with pread on this
-/// machine, for this file: a probe of up to 4 MiB of the file (read twice with pread, warm the
-/// second time, then mapped and touched page by page), run once per process and remembered. The
-/// two machines of docs/cli.md disagree by a factor of 6 (a page fault under the 2-core machine's
-/// hypervisor costs more than copying the page).
-inline bool mapping_beats_copying(int fd, std::uint64_t size) {
-  static std::atomic<int> decided{-1};
-  if (const int d = decided.load(); d >= 0) return d == 1;
+/// The once-per-process probe of `auto` (docs/cli.md, "How a file is read"): how long copying up
+/// to 4 MiB of the first large file with pread takes (warm: read twice, the second timed) against
+/// mapping the same bytes and touching them page by page. The machines we measure disagree by
+/// more than 30x: a page fault under the 2-core machine's hypervisor once cost more than copying
+/// the page, while a kernel that maps the page cache's large folios whole touches 4 MiB 5-8x
+/// faster than it copies them.
+struct MappingProbe {
+  bool ran = false;
+  std::uint64_t bytes = 0;
+  double copy_seconds = 0;
+  double touch_seconds = 0;
+  /// Copy time over touch time (above 1: a mapping is cheaper); 0 when the probe failed.
+  double ratio() const noexcept { return touch_seconds > 0 ? copy_seconds / touch_seconds : 0; }
+};
+
+/// Runs the probe on the regular file `fd` of `size` bytes the first time it is called in the
+/// process (from any thread) and returns its result every time.
+/// The process's probe and its lock.
+struct MappingProbeState {
+  std::mutex mutex;
+  MappingProbe probe;
+};
+inline MappingProbeState& mapping_probe_state() {
+  static MappingProbeState state;
+  return state;
+}
+
+inline MappingProbe mapping_probe(int fd, std::uint64_t size) {
+  MappingProbeState& state = mapping_probe_state();
+  std::lock_guard lock(state.mutex);
+  MappingProbe& probe = state.probe;
+  if (probe.ran) return probe;
+  probe.ran = true;
   using Clock = std::chrono::steady_clock;
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{4} << 20));
   std::string buf(n, '\0');
-  Clock::duration copy{}, touch{};
+  Clock::duration copy{};
   for (int round = 0; round < 2; ++round) {  // the first round warms the page cache
     const auto t0 = Clock::now();
-    if (::pread(fd, buf.data(), n, 0) != static_cast<ssize_t>(n)) return false;
+    if (::pread(fd, buf.data(), n, 0) != static_cast<ssize_t>(n)) return probe;
     copy = Clock::now() - t0;
   }
   void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (p == MAP_FAILED) return false;
+  if (p == MAP_FAILED) return probe;
   (void)::madvise(p, n, MADV_SEQUENTIAL);
   const auto t0 = Clock::now();
   const auto* bytes = static_cast<const volatile unsigned char*>(p);
   unsigned sum = 0;
   for (std::size_t i = 0; i < n; i += 4096) sum += bytes[i];
-  touch = Clock::now() - t0;
+  const Clock::duration touch = Clock::now() - t0;
   ::munmap(p, n);
   (void)sum;
-  const bool map = touch < copy;
-  decided.store(map ? 1 : 0);
-  return map;
+  probe.bytes = n;
+  probe.copy_seconds = std::chrono::duration<double>(copy).count();
+  probe.touch_seconds = std::max(std::chrono::duration<double>(touch).count(), 1e-9);
+  return probe;
 }
+
+/// The probe's result if it ran in this process (for --stats).
+inline std::optional<MappingProbe> mapping_probe_result() {
+  MappingProbeState& state = mapping_probe_state();
+  std::lock_guard lock(state.mutex);
+  if (!state.probe.ran) return std::nullopt;
+  return state.probe;
+}
+
+/// Whether touching the pages of a mapping costs less than copying them with pread on this
+/// machine, for this file (mapping_probe).
+inline bool mapping_beats_copying(int fd, std::uint64_t size) { return mapping_probe(fd, size).ratio() > 1; }
+
+/// Above this ratio of the probe (copying over touching), files that every thread reads in pieces
+/// are mapped instead of read with pread: faults then cost so little that 16 threads faulting at
+/// once do not contend (see search.cpp, where the pieces are read).
+constexpr double kManyThreadMapRatio = 3.0;
 
 /// `auto` for a regular file of `size` bytes (not above half the usable memory) open as `fd`,
 /// searched with `threads` threads (0: every hardware thread).
@@ -354,8 +397,13 @@ class RunBase {
   }
   std::string stats_files() const {
     const std::uint64_t m = mapped_files, s = streamed_files, w = worker_read_files;
-    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers)", plural(m + s + w, "file"), m, s,
-                       w);
+    std::string probe;
+    if (const std::optional<MappingProbe> p = mapping_probe_result(); p && p->bytes != 0)
+      probe = fmt::format(
+          "; reading probe: {} bytes copied in {:.0f} us, mapped and touched in {:.0f} us ({:.1f}x)",
+          p->bytes, p->copy_seconds * 1e6, p->touch_seconds * 1e6, p->ratio());
+    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers){}", plural(m + s + w, "file"), m,
+                       s, w, probe);
   }
   std::string stats_engine(unsigned threads) const {
     return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,

@@ -40,9 +40,19 @@ using Mode = OutputMode;
 
 class Run;
 
+class InputSearch;
+/// The line tracker's emit: InputSearch::print_line, called directly (not through std::function,
+/// so that it inlines into the tracker).
+struct PrintLine {
+  InputSearch* search;
+  void operator()(const MatchingLine& line) const;
+};
+
 /// The search of one input: receives its occurrences in increasing order, window by window, and
 /// prints them in the run's mode.
 class InputSearch : InputBase<Run> {
+  friend struct PrintLine;
+
  public:
   InputSearch(Run& run, const std::string& name);
 
@@ -129,8 +139,9 @@ class InputSearch : InputBase<Run> {
   std::uint64_t limit_;
   std::vector<std::uint64_t> per_pattern_;  // --count-per-pattern
   bool stopped_early_ = false;
+  bool bare_lines_ = false;  // printed lines have no head (FILE:, -n, -b)
   LineCounter counter_;
-  std::optional<LineTracker<std::function<void(const MatchingLine&)>>> tracker_;
+  std::optional<LineTracker<PrintLine>> tracker_;
   std::optional<LineSelector> selector_;
 };
 
@@ -245,10 +256,16 @@ class Run : public RunBase {
       // still in the caches when they are searched. A mapping cost more there (populated, as the
       // one-thread rule of auto_read_method says): unmapping it in a process whose other workers run
       // on other cores interrupts them to flush their TLBs.
-      io::ReadMethod method = read_method == io::ReadMethod::automatic &&
-                                      policy == io::MapPolicy::automatic && (serve || walked_alone)
-                                  ? io::ReadMethod::pread
-                                  : chosen();
+      // Pieces read by every thread under `auto`: pread, unless the probe found that touching a
+      // mapping costs a fraction of copying (kManyThreadMapRatio: a kernel that maps the page
+      // cache's large folios whole), where the pieces of a mapping win (docs/cli.md, rule 6).
+      const bool automatic = read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic;
+      io::ReadMethod method = io::ReadMethod::pread;
+      if (!automatic || !(serve || walked_alone))
+        method = chosen();
+      else if (serve && !walked_alone && pieces && in.should_map(io::MapPolicy::automatic) &&
+               mapping_probe(in.fd(), in.size()).ratio() >= kManyThreadMapRatio)
+        method = io::ReadMethod::mmap;
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
@@ -435,7 +452,10 @@ InputSearch::InputSearch(Run& run, const std::string& name)
   if (run.set) set_ = &*run.set;
   if (run.searcher) searcher_ = &*run.searcher;
   threads_ = run.cfg.threads;
+  bare_lines_ = prefix_.empty() && !run.cfg.line_number && !run.cfg.byte_offset;
 }
+
+inline void PrintLine::operator()(const MatchingLine& line) const { search->print_line(line); }
 
 void InputSearch::use_one_thread() {
   run_.make_one_thread_twin();
@@ -534,6 +554,10 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
 void InputSearch::print_line(const MatchingLine& line) {
   ++lines_;
   if (mode_ != Mode::lines) return;
+  if (bare_lines_ && !line.elided) {  // no FILE:, -n or -b head: the line as it is
+    out().put_line(line.text, run_.separator);
+    return;
+  }
   put_line_head(line.line_number, line.start);
   if (line.elided)
     put_elided(line.length, plural(line.occurrences, "occurrence"));
@@ -543,9 +567,8 @@ void InputSearch::print_line(const MatchingLine& line) {
 }
 
 void InputSearch::start_tracker(std::uint64_t at) {
-  tracker_.emplace([this](const MatchingLine& l) { print_line(l); }, run_.cfg.max_line_bytes,
-                   mode_ == Mode::lines, run_.cfg.line_number ? &counter_ : nullptr, run_.separator,
-                   mode_ == Mode::count_lines);
+  tracker_.emplace(PrintLine{this}, run_.cfg.max_line_bytes, mode_ == Mode::lines,
+                   run_.cfg.line_number ? &counter_ : nullptr, run_.separator, mode_ == Mode::count_lines);
   tracker_->start_at(at);
 }
 
