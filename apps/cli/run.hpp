@@ -141,10 +141,14 @@ inline std::optional<MappingProbe> mapping_probe_result() {
 /// machine, for this file (mapping_probe).
 inline bool mapping_beats_copying(int fd, std::uint64_t size) { return mapping_probe(fd, size).ratio() > 1; }
 
-/// Above this ratio of the probe (copying over touching), files that every thread reads in pieces
-/// are mapped instead of read with pread: faults then cost so little that 16 threads faulting at
-/// once do not contend (see search.cpp, where the pieces are read).
-constexpr double kManyThreadMapRatio = 3.0;
+/// Files that every thread reads in pieces are mapped, where the probe finds that a mapping beats
+/// copying, up to this many threads; pread with more. Faults of a mapping contend as threads are
+/// added (and its pages are unmapped on one thread at the end), while pread scales: on the 16-core
+/// host (2026-11-27, bench/results/cli/cli-threads_h200-16core.md) a mapping won on 1 thread, tied
+/// on 2 and lost from 4 on (rare -c: 67 against 82 ms on 4 threads, 31 against 49 on 16); on the
+/// 2-core machine it won on 2 (0.11 against 0.15 s). The probe's ratio itself did not tell the two
+/// machines apart (2.9-4.1x there, 4.0-4.2x here).
+constexpr unsigned kMappedPiecesMaxThreads = 2;
 
 /// `auto` for a regular file of `size` bytes (not above half the usable memory) open as `fd`,
 /// searched with `threads` threads (0: every hardware thread).

@@ -85,7 +85,9 @@ class InputSearch : InputBase<Run> {
   /// `size` bytes is read by pread (read_piece). Returns the offset from which the rest of the
   /// input must be searched serially (with the library's threads): `size` when done, less when a
   /// line was longer than a piece may reach (kPieceTailBytes past its end).
-  std::uint64_t search_pieces(std::string_view text, int fd, std::uint64_t size);
+  /// `populate`: each piece of a mapped `text` is faulted in by its thread (io::populate_pages)
+  /// before it is searched (`--io mmap-workers`).
+  std::uint64_t search_pieces(std::string_view text, int fd, std::uint64_t size, bool populate = false);
   /// The regular file open as `fd` (`size` bytes), read by the library (find_all_file /
   /// count_file: on the GPU, or by every CPU worker with pread). `w` is its mapped text, or an
   /// empty window when it is not mapped (then only where file_path_serves()).
@@ -256,32 +258,36 @@ class Run : public RunBase {
       // still in the caches when they are searched. A mapping cost more there (populated, as the
       // one-thread rule of auto_read_method says): unmapping it in a process whose other workers run
       // on other cores interrupts them to flush their TLBs.
-      // Pieces read by every thread under `auto`: pread, unless the probe found that touching a
-      // mapping costs a fraction of copying (kManyThreadMapRatio: a kernel that maps the page
-      // cache's large folios whole), where the pieces of a mapping win (docs/cli.md, rule 6).
+      // Pieces read by every thread under `auto`: pread, but a mapping on up to
+      // kMappedPiecesMaxThreads threads where the probe finds that a mapping beats copying
+      // (docs/cli.md, rule 6).
       const bool automatic = read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic;
       io::ReadMethod method = io::ReadMethod::pread;
       if (!automatic || !(serve || walked_alone))
         method = chosen();
-      else if (serve && !walked_alone && pieces && in.should_map(io::MapPolicy::automatic) &&
-               mapping_probe(in.fd(), in.size()).ratio() >= kManyThreadMapRatio)
-        method = io::ReadMethod::mmap;
+      else if (serve && !walked_alone && pieces && walk_workers <= kMappedPiecesMaxThreads &&
+               in.should_map(io::MapPolicy::automatic) && mapping_beats_copying(in.fd(), in.size()))
+        method = io::ReadMethod::mmap_workers;
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
       progress.start_file(name, in.size());
       std::uint64_t rest = kNoSpill;  // where the pieces left the file to a serial path
       if (is_mapping(method)) {
-        search_mapped(in, method, s.threads(), name, [&](std::string_view text) {
-          if (select)
-            s.select_text(text);
-          else if (pieces) {
-            // Pieces of whole lines; a line too long for a piece: the rest with every thread.
-            const std::uint64_t left = s.search_pieces(text, -1, text.size());
-            if (left < text.size()) s.search_text(text, -1, in.fd(), left);
-          } else
-            s.search_text(text, gpu_file ? in.fd() : -1, in.fd());
-        });
+        // mmap-workers with pieces: each worker faults in the piece it is about to search, instead
+        // of every page being faulted in before the search.
+        const bool populate_pieces = pieces && !select && method == io::ReadMethod::mmap_workers;
+        search_mapped(in, populate_pieces ? io::ReadMethod::mmap : method, s.threads(), name,
+                      [&](std::string_view text) {
+                        if (select)
+                          s.select_text(text);
+                        else if (pieces) {
+                          // Pieces of whole lines; a line too long for a piece: the rest with every thread.
+                          const std::uint64_t left = s.search_pieces(text, -1, text.size(), populate_pieces);
+                          if (left < text.size()) s.search_text(text, -1, in.fd(), left);
+                        } else
+                          s.search_text(text, gpu_file ? in.fd() : -1, in.fd());
+                      });
         s.report(true, in.size());
       } else if (method == io::ReadMethod::pread && pieces &&
                  (rest = s.search_pieces(std::string_view(), in.fd(), in.size())) == in.size()) {
@@ -836,7 +842,7 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
   return st;
 }
 
-std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uint64_t size) {
+std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uint64_t size, bool populate) {
   const auto start = std::chrono::steady_clock::now();
   run_.make_one_thread_twin();
   const unsigned threads = run_.walk_workers;
@@ -854,6 +860,11 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
   const auto work = [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
     if (ch.index > first_spill.load(std::memory_order_relaxed)) return;
     thread_local PieceBuffer buffer;  // a worker's piece, when read by pread
+    if (populate && text.data() != nullptr) {
+      // The piece and the tail its last line may reach into (mostly the next page or two).
+      const std::uint64_t to = std::min<std::uint64_t>(text.size(), ch.end + 4096);
+      io::populate_pages(text.data() + ch.begin, static_cast<std::size_t>(to - ch.begin));
+    }
     const PieceLines lines =
         text.data() != nullptr
             ? piece_of_text(text, ch.begin, ch.end, run_.separator, kPieceTailBytes)

@@ -464,7 +464,8 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
     const std::string piece = std::to_string(1 + rng() % 300);
     const std::string threads = std::to_string(2 + rng() % 3);
     for (const auto& [options, expected] : cases) {
-      for (const char* io : {"mmap", "pread"}) {
+      // mmap-workers: each worker faults in its piece first; auto: on 2 threads that, else pread.
+      for (const char* io : {"mmap", "mmap-workers", "pread", "auto"}) {
         std::vector<std::string> args = options;
         args.insert(args.end(), {"--io", io, "-j", threads, "--test-piece-bytes", piece, "--", pattern, f});
         const RunResult r = search(args, dir);
@@ -478,7 +479,7 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
     // A pattern set (-e twice; -i): pieces against the serial consumer (--test-piece-bytes 0).
     for (const std::vector<std::string>& options :
          std::vector<std::vector<std::string>>{{"-o", "-b"}, {"-i"}, {"--json"}, {"-c"}}) {
-      for (const char* io : {"mmap", "pread"}) {
+      for (const char* io : {"mmap", "mmap-workers", "pread"}) {
         std::vector<std::string> args = options;
         args.insert(args.end(), {"--io", io, "-j", threads, "-e", pattern, "-e", "ba"});
         std::vector<std::string> pieces = args, serial = args;
@@ -494,7 +495,7 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
       }
     }
   }
-  EXPECT_EQ(runs, 8 * (4 * 2 + 4 * 2));
+  EXPECT_EQ(runs, 8 * (4 * 4 + 4 * 3));
 }
 
 // A line longer than a piece may reach (4 MiB past its end), mapped or read by pread: the pieces before it
@@ -509,7 +510,7 @@ TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
   const std::string f = dir.write("long.txt", text);
   const Expected all(text, "x");
   // auto: pieces read by pread, the rest as the probe of rule 5 (docs/cli.md) would read the file.
-  for (const char* io : {"pread", "mmap", "auto"}) {
+  for (const char* io : {"pread", "mmap", "mmap-workers", "auto"}) {
     for (const char* piece : {"100", "1000000"}) {
       const RunResult r = search({"-b", "--io", io, "-j", "3", "--test-piece-bytes", piece, "x", f}, dir);
       EXPECT_EQ(r.out, all.lines_output(text, "", false, true, 4096)) << io << " " << piece;

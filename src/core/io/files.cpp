@@ -78,10 +78,21 @@ MappedFile MappedFile::map(int fd, std::uint64_t size, std::string_view name, Ma
   return f;
 }
 
-void MappedFile::populate(unsigned threads) const {
+void populate_pages(const void* data, std::size_t bytes) noexcept {
 #ifndef MADV_POPULATE_READ
   constexpr int MADV_POPULATE_READ = 22;  // Linux 5.14; older headers lack the name
 #endif
+  if (data == nullptr || bytes == 0) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(data) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(data) + bytes;
+  auto* base = reinterpret_cast<unsigned char*>(begin);
+  if (::madvise(base, end - begin, MADV_POPULATE_READ) == 0 || errno != EINVAL) return;
+  volatile unsigned char sink = 0;  // a kernel without MADV_POPULATE_READ: touch every page
+  for (std::uintptr_t x = begin; x < end; x += page) sink = sink + *reinterpret_cast<const unsigned char*>(x);
+}
+
+void MappedFile::populate(unsigned threads) const {
   if (data_ == nullptr) return;
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t pages = (size_ + page - 1) / page;
@@ -93,10 +104,7 @@ void MappedFile::populate(unsigned threads) const {
   auto share = [&](unsigned i) {
     const std::size_t b = pages * i / t * page;
     const std::size_t e = std::min(size_, pages * (i + 1) / t * page);
-    if (b >= e) return;
-    if (::madvise(base + b, e - b, MADV_POPULATE_READ) == 0 || errno != EINVAL) return;
-    volatile unsigned char sink = 0;  // a kernel without MADV_POPULATE_READ: touch every page
-    for (std::size_t x = b; x < e; x += page) sink = sink + base[x];
+    if (b < e) populate_pages(base + b, e - b);
   };
   std::vector<std::jthread> pool;
   pool.reserve(t - 1);
