@@ -67,6 +67,34 @@ struct Window {
   std::uint64_t end() const noexcept { return base + data.size(); }
 };
 
+/// The matching lines of `-c` among increasing occurrence offsets in `text`, a view that holds
+/// every line it meets whole (a piece of whole lines, or a whole mapped input): an occurrence at or
+/// before the end of the line counted last belongs to it; another starts a line, which ends at the
+/// next separator or the text's end. O(1) per occurrence plus the bytes from each counted line's
+/// first occurrence to its end. What LineTracker does for -c without its windows, its record and
+/// its emit call (11-14% of `search -c -j 1 struct` on the tar, 2 M matching lines).
+class MatchingLineCounter {
+ public:
+  MatchingLineCounter(std::string_view text, char separator) noexcept : text_(text), sep_(separator) {}
+
+  /// An occurrence starting at `offset` (< text.size(), not below the previous one).
+  void occurrence(std::uint64_t offset) noexcept {
+    if (lines_ != 0 && offset <= end_) return;
+    const std::size_t at = static_cast<std::size_t>(offset);
+    const char* e = find_separator(text_.data() + at, text_.size() - at, sep_);
+    end_ = e != nullptr ? static_cast<std::uint64_t>(e - text_.data()) : text_.size();
+    ++lines_;
+  }
+  /// Lines counted so far.
+  std::uint64_t lines() const noexcept { return lines_; }
+
+ private:
+  std::string_view text_;
+  char sep_;
+  std::uint64_t end_ = 0;  // the separator ending the line counted last (or the text's size)
+  std::uint64_t lines_ = 0;
+};
+
 /// Line numbers (1-based) of increasing offsets, by counting '\n' between the previous offset
 /// and the next one: O(bytes) in total however many queries. Each query and each advance must
 /// lie in the current window, at or after the position reached (true for owned occurrences in

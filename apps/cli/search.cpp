@@ -85,6 +85,11 @@ class InputSearch : InputBase<Run> {
   /// `size` bytes is read by pread (read_piece). Returns the offset from which the rest of the
   /// input must be searched serially (with the library's threads): `size` when done, less when a
   /// line was longer than a piece may reach (kPieceTailBytes past its end).
+  /// Whether -c's matching lines are counted with a MatchingLineCounter (no -m, text): over a
+  /// text in memory that holds every line whole.
+  bool fast_line_count() const noexcept {
+    return mode_ == Mode::count_lines && !binary_ && limit_ == std::numeric_limits<std::uint64_t>::max();
+  }
   /// `populate`: each piece of a mapped `text` is faulted in by its thread (io::populate_pages)
   /// before it is searched (`--io mmap-workers`).
   std::uint64_t search_pieces(std::string_view text, int fd, std::uint64_t size, bool populate = false);
@@ -615,7 +620,10 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
 }
 
 void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, std::uint64_t from) {
-  const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  // -c on the CPU: the text holds every line whole, so its matching lines are counted directly.
+  std::optional<MatchingLineCounter> line_count;
+  if (fast_line_count() && gpu_fd < 0) line_count.emplace(text, run_.separator);
+  const bool lines = !line_count && !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines) start_tracker(from);
   const Window w{text, 0, static_cast<std::size_t>(from), text.size(), true};
   if (tracker_) tracker_->begin_window(w);
@@ -666,7 +674,12 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
           for (const Match& mt : batch) {
             if (mt.begin >= own) return false;
             ++owned;
-            if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
+            if (line_count) {
+              line_count->occurrence(s + mt.begin);
+              ++delivered_;
+            } else if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) {
+              return false;
+            }
           }
           return true;
         });
@@ -677,6 +690,11 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
       delivered_ += st.occurrences;
     } else {
       st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
+        if (line_count) {
+          for (const std::uint64_t o : batch) line_count->occurrence(s + o);
+          delivered_ += batch.size();
+          return true;
+        }
         for (const std::uint64_t o : batch)
           if (!accept(s + o, w)) return false;
         return true;
@@ -688,6 +706,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
     if (done_ || n == 0) break;
     maybe_truncate(file_fd);
   }
+  if (line_count) lines_ += line_count->lines();
   if (tracker_) {
     tracker_->end_window();
     tracker_->finish();
@@ -803,6 +822,23 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
 }
 
 SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r) {
+  if (fast_line_count()) {  // -c: the piece's matching lines, nothing to print
+    MatchingLineCounter counter(lines.data, run_.separator);
+    SearchStats st = run_.set ? set_->find_all(lines.data,
+                                               [&](std::span<const Match> batch) {
+                                                 for (const Match& mt : batch) counter.occurrence(mt.begin);
+                                                 delivered_ += batch.size();
+                                                 return true;
+                                               })
+                              : searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
+                                  for (const std::uint64_t o : batch) counter.occurrence(o);
+                                  delivered_ += batch.size();
+                                  return true;
+                                });
+    lines_ += counter.lines();
+    st.bytes = lines.data.size();
+    return st;
+  }
   if (mode_ == Mode::lines || mode_ == Mode::count_lines) start_tracker(lines.base);  // no -n: no counter
   const Window w{lines.data, lines.base, 0, lines.data.size(), true};
   if (tracker_) tracker_->begin_window(w);

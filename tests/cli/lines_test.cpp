@@ -1,6 +1,7 @@
-// The CLI's separator scans (apps/cli/lines.hpp): find_separator and find_separator_back against
+// The CLI's line helpers (apps/cli/lines.hpp): find_separator and find_separator_back against
 // memchr/memrchr written as plain loops, on random buffers whose lengths cross the 32 bytes that
-// the scans compare inline, and named edge cases.
+// the scans compare inline, and named edge cases; MatchingLineCounter against the lines counted
+// from each occurrence's line number.
 #include "../apps/cli/lines.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@ namespace {
 
 using strmatch::cli::find_separator;
 using strmatch::cli::find_separator_back;
+using strmatch::cli::MatchingLineCounter;
 
 const char* naive_forward(const char* p, std::size_t n, char sep) {
   for (std::size_t i = 0; i < n; ++i)
@@ -65,6 +67,56 @@ TEST(CliSeparators, EdgeCases) {
   t[47] = '\n';                                                                  // 32 bytes before 79
   EXPECT_EQ(find_separator_back(t.data(), t.data() + 79, '\n'), t.data() + 47);
   EXPECT_EQ(find_separator(t.data() + 16, 63, '\n'), t.data() + 47);  // byte 31 of the inline part
+}
+
+// Every occurrence of random patterns (overlapping ones too, some holding the separator) in random
+// lines: the counter's lines equal the distinct line numbers of the occurrences' first bytes.
+TEST(CliMatchingLineCounter, RandomOccurrencesAgreeWithTheirLineNumbers) {
+  std::mt19937_64 rng(20261128);
+  for (int round = 0; round < 3000; ++round) {
+    const char sep = round % 3 == 0 ? '\0' : '\n';
+    const std::string alphabet = std::string("ab") + sep;
+    std::string text(rng() % 200, 'a');
+    for (char& c : text) c = alphabet[rng() % (round % 2 == 0 ? 3 : 2 + (rng() % 8 == 0))];
+    std::string pattern(1 + rng() % 3, 'a');
+    for (char& c : pattern) c = alphabet[rng() % 3];
+    MatchingLineCounter counter(text, sep);
+    std::uint64_t line = 0, last_line = 0, expected = 0, occurrences = 0;
+    std::size_t counted_to = 0;  // line numbers are counted up to here
+    for (std::size_t i = 0; i + pattern.size() <= text.size(); ++i) {
+      if (text.compare(i, pattern.size(), pattern) != 0) continue;
+      for (; counted_to < i; ++counted_to) line += text[counted_to] == sep ? 1 : 0;
+      if (occurrences == 0 || line != last_line) ++expected;
+      last_line = line;
+      ++occurrences;
+      counter.occurrence(i);
+    }
+    ASSERT_EQ(counter.lines(), expected) << "round " << round << " pattern '" << pattern << "'";
+  }
+}
+
+TEST(CliMatchingLineCounter, EdgeCases) {
+  MatchingLineCounter none("abc", '\n');
+  EXPECT_EQ(none.lines(), 0u);  // no occurrence, no line
+  // An occurrence on a separator ends its line there: the next byte starts another line.
+  MatchingLineCounter at_sep("a\nb", '\n');
+  at_sep.occurrence(1);
+  at_sep.occurrence(2);
+  EXPECT_EQ(at_sep.lines(), 2u);
+  // The last line without a separator: one line, whatever the occurrences on it.
+  MatchingLineCounter last("x\nyyy", '\n');
+  last.occurrence(2);
+  last.occurrence(3);
+  last.occurrence(4);
+  EXPECT_EQ(last.lines(), 1u);
+  // A line longer than the 32 bytes compared inline.
+  const std::string longer = std::string(100, 'a') + "\n" + "a";
+  MatchingLineCounter counter(longer, '\n');
+  counter.occurrence(0);
+  counter.occurrence(99);
+  counter.occurrence(100);  // the separator itself: still the first line (at or before its end)
+  counter.occurrence(101);
+  EXPECT_EQ(counter.lines(), 2u);
 }
 
 }  // namespace
