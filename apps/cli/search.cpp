@@ -90,6 +90,27 @@ class InputSearch : InputBase<Run> {
   bool fast_line_count() const noexcept {
     return mode_ == Mode::count_lines && !binary_ && limit_ == std::numeric_limits<std::uint64_t>::max();
   }
+  /// The matching lines of a text that holds them whole, printed without a head: each line at its
+  /// first occurrence, a line longer than --max-line-bytes as its elision once its occurrences are
+  /// counted. What the line tracker and print_line do there, without the tracker's windows, record
+  /// and emit call.
+  struct BareLines {
+    std::string_view text;
+    std::uint64_t end = 0;          // the separator ending the open line (or the text's size)
+    std::uint64_t length = 0;       // the open line's bytes
+    std::uint64_t occurrences = 0;  // on the open line
+    bool open = false;
+    bool elided = false;
+  };
+  /// Whether the lines are printed with BareLines (default output without FILE:, -n, -b, -m).
+  bool fast_bare_lines() const noexcept {
+    return mode_ == Mode::lines && bare_lines_ && !binary_ &&
+           limit_ == std::numeric_limits<std::uint64_t>::max();
+  }
+  /// An occurrence at `offset` of b.text (not below the previous one).
+  void bare_line_occurrence(BareLines& b, std::uint64_t offset);
+  /// Prints the open line's elision, if it is elided; after the last occurrence.
+  void bare_lines_finish(BareLines& b);
   /// `populate`: each piece of a mapped `text` is faulted in by its thread (io::populate_pages)
   /// before it is searched (`--io mmap-workers`).
   std::uint64_t search_pieces(std::string_view text, int fd, std::uint64_t size, bool populate = false);
@@ -577,6 +598,35 @@ void InputSearch::print_line(const MatchingLine& line) {
   out().put(run_.separator);
 }
 
+void InputSearch::bare_line_occurrence(BareLines& b, std::uint64_t offset) {
+  ++delivered_;
+  if (b.open && offset <= b.end) {
+    ++b.occurrences;
+    return;
+  }
+  bare_lines_finish(b);
+  const char* data = b.text.data();
+  const auto at = static_cast<std::size_t>(offset);
+  const char* back = find_separator_back(data, data + at, run_.separator);
+  const std::size_t start = back != nullptr ? static_cast<std::size_t>(back - data) + 1 : 0;
+  const char* fwd = find_separator(data + at, b.text.size() - at, run_.separator);
+  b.end = fwd != nullptr ? static_cast<std::uint64_t>(fwd - data) : b.text.size();
+  b.length = b.end - start;
+  b.occurrences = 1;
+  b.open = true;
+  ++lines_;
+  b.elided = run_.cfg.max_line_bytes != 0 && b.length > run_.cfg.max_line_bytes;
+  if (!b.elided) out().put_line(b.text.substr(start, static_cast<std::size_t>(b.length)), run_.separator);
+}
+
+void InputSearch::bare_lines_finish(BareLines& b) {
+  if (b.open && b.elided) {
+    put_elided(b.length, plural(b.occurrences, "occurrence"));
+    out().put(run_.separator);
+  }
+  b.open = false;
+}
+
 void InputSearch::start_tracker(std::uint64_t at) {
   tracker_.emplace(PrintLine{this}, run_.cfg.max_line_bytes, mode_ == Mode::lines,
                    run_.cfg.line_number ? &counter_ : nullptr, run_.separator, mode_ == Mode::count_lines);
@@ -623,7 +673,10 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
   // -c on the CPU: the text holds every line whole, so its matching lines are counted directly.
   std::optional<MatchingLineCounter> line_count;
   if (fast_line_count() && gpu_fd < 0) line_count.emplace(text, run_.separator);
-  const bool lines = !line_count && !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  // The default output without a head: the lines printed straight from the text.
+  std::optional<BareLines> bare;
+  if (fast_bare_lines() && gpu_fd < 0) bare.emplace(BareLines{text});
+  const bool lines = !line_count && !bare && !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
   if (lines) start_tracker(from);
   const Window w{text, 0, static_cast<std::size_t>(from), text.size(), true};
   if (tracker_) tracker_->begin_window(w);
@@ -677,6 +730,8 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
             if (line_count) {
               line_count->occurrence(s + mt.begin);
               ++delivered_;
+            } else if (bare) {
+              bare_line_occurrence(*bare, s + mt.begin);
             } else if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) {
               return false;
             }
@@ -695,6 +750,10 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
           delivered_ += batch.size();
           return true;
         }
+        if (bare) {
+          for (const std::uint64_t o : batch) bare_line_occurrence(*bare, s + o);
+          return true;
+        }
         for (const std::uint64_t o : batch)
           if (!accept(s + o, w)) return false;
         return true;
@@ -707,6 +766,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
     maybe_truncate(file_fd);
   }
   if (line_count) lines_ += line_count->lines();
+  if (bare) bare_lines_finish(*bare);
   if (tracker_) {
     tracker_->end_window();
     tracker_->finish();
@@ -839,7 +899,11 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
     st.bytes = lines.data.size();
     return st;
   }
-  if (mode_ == Mode::lines || mode_ == Mode::count_lines) start_tracker(lines.base);  // no -n: no counter
+  std::optional<BareLines> bare;
+  if (fast_bare_lines())
+    bare.emplace(BareLines{lines.data});
+  else if (mode_ == Mode::lines || mode_ == Mode::count_lines)
+    start_tracker(lines.base);  // no -n: no counter
   const Window w{lines.data, lines.base, 0, lines.data.size(), true};
   if (tracker_) tracker_->begin_window(w);
   Output& out = this->out();
@@ -855,7 +919,10 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
   if (run_.set) {
     st = set_->find_all(lines.data, [&](std::span<const Match> batch) {
       for (const Match& mt : batch) {
-        accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
+        if (bare)
+          bare_line_occurrence(*bare, mt.begin);
+        else
+          accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
         if (!hand_over()) return false;
       }
       return true;
@@ -863,12 +930,16 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
   } else {
     st = searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
       for (const std::uint64_t o : batch) {
-        accept(lines.base + o, w);
+        if (bare)
+          bare_line_occurrence(*bare, o);
+        else
+          accept(lines.base + o, w);
         if (!hand_over()) return false;
       }
       return true;
     });
   }
+  if (bare && !stopped) bare_lines_finish(*bare);
   if (tracker_ && !stopped) {
     tracker_->end_window();
     tracker_->finish();

@@ -498,6 +498,41 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
   EXPECT_EQ(runs, 8 * (4 * 4 + 4 * 3));
 }
 
+// The default output without a head (no FILE:, -n, -b) and -c are printed and counted straight from
+// a text that holds its lines whole (a mapped input, a piece): random lines, many longer than a small
+// --max-line-bytes (elided with their occurrence counts), several occurrences per line, every
+// reading method, one thread and pieces on three, against the reference.
+TEST_F(Cli, LinesWithoutHeadAndCountsMatchTheReference) {
+  const std::uint64_t seed = strmatch::test::test_seed();
+  std::mt19937_64 rng(seed + 7);
+  TempDir dir;
+  int runs = 0;
+  for (int round = 0; round < 6; ++round) {
+    const std::string text =
+        strmatch::test::random_lines(rng, 200 + rng() % 3000, "ab", round % 2 == 0 ? 0.02 : 0.2);
+    const std::string f = dir.write("b" + std::to_string(round) + ".txt", text);
+    const std::string pattern = strmatch::test::random_text(rng, 1 + rng() % 2, "ab");
+    const Expected all(text, pattern);
+    const std::uint64_t limit = 1 + rng() % 40;
+    const std::string expected = all.lines_output(text, "", false, false, limit);
+    for (const char* io : {"mmap", "mmap-workers", "pread", "read"}) {
+      for (const char* threads : {"1", "3"}) {
+        const std::vector<std::string> common = {
+            "--io", io, "-j", threads, "--test-piece-bytes", std::to_string(1 + rng() % 200)};
+        std::vector<std::string> lines = common, count = common;
+        lines.insert(lines.end(), {"--max-line-bytes", std::to_string(limit), "--", pattern, f});
+        count.insert(count.end(), {"-c", "--", pattern, f});
+        const RunResult a = search(lines, dir), c = search(count, dir);
+        runs += 2;
+        ASSERT_EQ(a.out, expected) << io << " -j " << threads << " limit " << limit << "\n"
+                                   << strmatch::test::rerun_hint();
+        ASSERT_EQ(c.out, std::to_string(all.lines.size()) + "\n") << io << " -j " << threads;
+      }
+    }
+  }
+  EXPECT_EQ(runs, 6 * 4 * 2 * 2);
+}
+
 // A line longer than a piece may reach (4 MiB past its end), mapped or read by pread: the pieces before it
 // print, and the rest of the file, from the start of that line, is searched serially.
 TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
