@@ -87,6 +87,9 @@ class MatchingLineCounter {
   }
   /// Lines counted so far.
   std::uint64_t lines() const noexcept { return lines_; }
+  /// Where the line counted last ends (its separator, or the text's size); meaningful once
+  /// lines() > 0. Occurrences before it need not be looked for: they add nothing.
+  std::uint64_t line_end() const noexcept { return end_; }
 
  private:
   std::string_view text_;

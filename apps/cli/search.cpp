@@ -40,6 +40,11 @@ using Mode = OutputMode;
 
 class Run;
 
+/// -c over a text in memory: an occurrence whose line ends more than this many bytes later stops
+/// the search, which goes on after that line (docs/cli.md, "Output"): a file of one long line is
+/// counted after its first occurrence and a look for its end, instead of searched whole.
+constexpr std::uint64_t kLineSkipBytes = std::uint64_t{1} << 20;
+
 class InputSearch;
 /// The line tracker's emit: InputSearch::print_line, called directly (not through std::function,
 /// so that it inlines into the tracker).
@@ -294,6 +299,8 @@ class Run : public RunBase {
       else if (serve && !walked_alone && pieces && walk_workers <= kMappedPiecesMaxThreads &&
                in.should_map(io::MapPolicy::automatic) && mapping_beats_copying(in.fd(), in.size()))
         method = io::ReadMethod::mmap_workers;
+      else if (serve && !walked_alone && !pieces && s.fast_line_count())
+        method = chosen();  // -c over a long line: searched up to an occurrence, then its end found
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
@@ -696,8 +703,17 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
                               : run_.progress.enabled() ? kProgressSliceBytes
                                                         : std::max<std::uint64_t>(n, 1);
   const bool count = counting_only();
-  for (std::uint64_t s = from; s < n || s == from; s += slice) {
+  // -c: once an occurrence's line reaches more than kLineSkipBytes past it, the search stops there
+  // and goes on after that line's end (the bytes between hold no other line).
+  std::optional<std::uint64_t> skip_to;
+  const auto skip_line = [&](std::uint64_t at) {
+    if (line_count->line_end() - at <= kLineSkipBytes) return false;
+    skip_to = line_count->line_end() + 1;
+    return true;
+  };
+  for (std::uint64_t s = from, next = 0;; s = next) {
     const std::uint64_t e = std::min(n, s + slice);
+    next = e;
     const std::string_view region = text.substr(s, std::min(n, e + m - 1) - s);
     SearchStats st;
     if (run_.set) {
@@ -730,6 +746,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
             if (line_count) {
               line_count->occurrence(s + mt.begin);
               ++delivered_;
+              if (skip_line(s + mt.begin)) return false;
             } else if (bare) {
               bare_line_occurrence(*bare, s + mt.begin);
             } else if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) {
@@ -746,8 +763,11 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
     } else {
       st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
         if (line_count) {
-          for (const std::uint64_t o : batch) line_count->occurrence(s + o);
-          delivered_ += batch.size();
+          for (const std::uint64_t o : batch) {
+            line_count->occurrence(s + o);
+            ++delivered_;
+            if (skip_line(s + o)) return false;
+          }
           return true;
         }
         if (bare) {
@@ -759,11 +779,17 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         return true;
       });
     }
-    st.bytes = e - s;
+    if (skip_to) {  // the rest of the slice, if any, from after the long line
+      next = std::min(n, std::max(*skip_to, s + 1));
+      skip_to.reset();
+      st.stopped_early = false;
+    }
+    st.bytes = next - s;
     after_search(st);
-    run_.progress.update(e);
+    run_.progress.update(next);
     if (done_ || n == 0) break;
     maybe_truncate(file_fd);
+    if (next >= n) break;
   }
   if (line_count) lines_ += line_count->lines();
   if (bare) bare_lines_finish(*bare);

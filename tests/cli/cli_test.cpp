@@ -533,6 +533,28 @@ TEST_F(Cli, LinesWithoutHeadAndCountsMatchTheReference) {
   EXPECT_EQ(runs, 6 * 4 * 2 * 2);
 }
 
+// -c over lines longer than the 1 MiB after which the count stops searching a line (kLineSkipBytes):
+// occurrences right after such a line, on it again far later, on the last line without a separator,
+// and a line of only its separator in between, one pattern and a set, every reading method.
+TEST_F(Cli, CountsLinesLongerThanTheSkip) {
+  TempDir dir;
+  const std::string mib(1u << 20, 'a');
+  std::string text = "x" + mib + mib + "x" + mib + "\n";  // 1: x twice, 3 MiB
+  text += "x\n";                                          // 2: right after the long line
+  text += "\n" + mib + "b\n";                             // 3-4: none
+  text += mib + mib + "xx" + mib + "x\n";                 // 5: first occurrence far in
+  text += "bbx";                                          // 6: last line, no separator
+  const std::string f = dir.write("long.txt", text);
+  for (const char* io : {"auto", "mmap", "mmap-populate", "pread", "read"}) {
+    for (const char* threads : {"1", "2", "4"}) {
+      EXPECT_EQ(search({"-c", "--io", io, "-j", threads, "x", f}, dir).out, "4\n") << io << " " << threads;
+      EXPECT_EQ(search({"-c", "--io", io, "-j", threads, "-e", "x", "-e", "bx", f}, dir).out, "4\n")
+          << io << " " << threads;
+      EXPECT_EQ(search({"-c", "--io", io, "-j", threads, "b", f}, dir).out, "2\n") << io << " " << threads;
+    }
+  }
+}
+
 // A line longer than a piece may reach (4 MiB past its end), mapped or read by pread: the pieces before it
 // print, and the rest of the file, from the start of that line, is searched serially.
 TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
