@@ -29,21 +29,12 @@
 #include <thread>
 #include <vector>
 
+#include "ceiling_util.hpp"
+
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "strmatch_pread_ceiling: %s\n", what.c_str());
-  std::exit(2);
-}
-
-std::uint64_t parse_count(const char* text, const char* name) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
-    fail(std::string(name) + " must be a non-negative integer, got '" + text + "'");
-  return v;
-}
+using strmatch_bench::fail;
+using strmatch_bench::parse_count;
 
 constexpr std::size_t kLine = 64;
 
@@ -87,6 +78,7 @@ struct Worker {
 }  // namespace
 
 int main(int argc, char** argv) {
+  strmatch_bench::program_name() = "strmatch_pread_ceiling";
   if (argc < 2 || argc > 4) fail("usage: strmatch_pread_ceiling FILE [THREADS] [CHUNK_BYTES]");
   std::uint64_t threads = argc > 2 ? parse_count(argv[2], "THREADS") : 0;
   const std::uint64_t chunk = argc > 3 ? parse_count(argv[3], "CHUNK_BYTES") : (1u << 20);

@@ -27,12 +27,11 @@
 #include <thread>
 #include <vector>
 
+#include "ceiling_util.hpp"
+
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "strmatch_tree_read_ceiling: %s\n", what.c_str());
-  std::exit(2);
-}
+using strmatch_bench::fail;
 
 constexpr std::size_t kLine = 64;
 constexpr std::size_t kBuffer = std::size_t{1} << 20;
@@ -86,21 +85,11 @@ struct Worker {
 }  // namespace
 
 int main(int argc, char** argv) {
+  strmatch_bench::program_name() = "strmatch_tree_read_ceiling";
   if (argc < 2 || argc > 3) fail("usage: strmatch_tree_read_ceiling LIST [THREADS]");
-  std::uint64_t threads = 0;
-  if (argc > 2) {
-    char* end = nullptr;
-    errno = 0;
-    threads = std::strtoull(argv[2], &end, 10);
-    if (errno != 0 || end == argv[2] || *end != '\0' || argv[2][0] == '-')
-      fail(std::string("THREADS must be a non-negative integer, got '") + argv[2] + "'");
-  }
+  std::uint64_t threads = argc > 2 ? strmatch_bench::parse_count(argv[2], "THREADS") : 0;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  std::ifstream list(argv[1]);
-  if (!list) fail(std::string(argv[1]) + ": cannot open the list");
-  std::vector<std::string> paths;
-  for (std::string line; std::getline(list, line);)
-    if (!line.empty()) paths.push_back(line);
+  const std::vector<std::string> paths = strmatch_bench::read_list(argv[1]);
 
   std::atomic<std::size_t> next{0};
   std::vector<Worker> workers(threads, Worker{&paths, &next, 0, {}});

@@ -32,12 +32,11 @@
 #include <thread>
 #include <vector>
 
+#include "ceiling_util.hpp"
+
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "strmatch_tree_read_uring: %s\n", what.c_str());
-  std::exit(2);
-}
+using strmatch_bench::fail;
 
 constexpr std::size_t kLine = 64;
 
@@ -137,31 +136,19 @@ struct Worker {
   }
 };
 
-std::uint64_t number(const char* s, const char* what) {
-  char* end = nullptr;
-  errno = 0;
-  const std::uint64_t v = std::strtoull(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || s[0] == '-')
-    fail(std::string(what) + " must be a non-negative integer, got '" + s + "'");
-  return v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  strmatch_bench::program_name() = "strmatch_tree_read_uring";
   if (argc < 2 || argc > 5) fail("usage: strmatch_tree_read_uring LIST [THREADS [BATCH [SLOT]]]");
-  std::uint64_t threads = argc > 2 ? number(argv[2], "THREADS") : 0;
-  const std::uint64_t batch = argc > 3 ? number(argv[3], "BATCH") : 32;
+  std::uint64_t threads = argc > 2 ? strmatch_bench::parse_count(argv[2], "THREADS") : 0;
+  const std::uint64_t batch = argc > 3 ? strmatch_bench::parse_count(argv[3], "BATCH") : 32;
   if (batch == 0 || batch > 1024) fail("BATCH must be 1 to 1024");
-  const std::uint64_t slot = argc > 4 ? number(argv[4], "SLOT") : std::uint64_t{1} << 20;
+  const std::uint64_t slot = argc > 4 ? strmatch_bench::parse_count(argv[4], "SLOT") : std::uint64_t{1} << 20;
   if (slot == 0 || slot % kLine != 0 || slot > (std::uint64_t{1} << 30))
     fail("SLOT must be a multiple of 64 bytes, at most 1 GiB");
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  std::ifstream list(argv[1]);
-  if (!list) fail(std::string(argv[1]) + ": cannot open the list");
-  std::vector<std::string> paths;
-  for (std::string line; std::getline(list, line);)
-    if (!line.empty()) paths.push_back(line);
+  const std::vector<std::string> paths = strmatch_bench::read_list(argv[1]);
 
   std::atomic<std::size_t> next{0};
   std::vector<Worker> workers(
