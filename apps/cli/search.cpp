@@ -265,13 +265,14 @@ class Run : public RunBase {
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
       }
       // `auto` with several threads, where the pieces serve the output: every thread preads and
-      // searches its own pieces. On the 16-core host that beat every mapping, whose page faults on
-      // 16 threads contend (the tar, all threads: 0.026 s against 0.047 s for the rare pattern,
-      // docs/cli.md, "How a file is read").
+      // searches its own pieces, or on up to 2 threads faults in and searches its pieces of a
+      // mapping (rule 6 of docs/cli.md, "How a file is read": on the 16-core host pread beat every
+      // mapping from 4 threads on, the tar's rare -c on 16 threads 0.024 s against 0.036-0.044).
       // A file whose first line is longer than a piece may reach (a file of one long line) is read
       // without pieces, by the workers' pread too: the library's file path where the output needs
       // no text, else the stream of blocks read ahead by the workers (a mapping faulted in by 16
-      // threads was 2x slower than by one on the 16-core host: the 1 GiB line, -c).
+      // threads was 2x slower than by one on the 16-core host: the 1 GiB line); -c as rule 5
+      // chose, since it stops searching a long line at its first occurrence.
       const bool serve = !gpu_file && !select && regular && s.pieces_serve(in.size());
       const bool pieces =
           serve && first_line_ends_within(in.fd(), in.size(), separator, s.piece_reach(in.size()));
