@@ -36,8 +36,6 @@ namespace {
 using strmatch_bench::fail;
 using strmatch_bench::parse_count;
 
-constexpr std::size_t kLine = 64;
-
 struct Worker {
   int fd;
   std::uint64_t size;
@@ -70,7 +68,7 @@ struct Worker {
         got += static_cast<std::uint64_t>(n);
       }
       // chunk is a multiple of 64, so buf[i] is file offset offset + i, a multiple of 64 too.
-      for (std::uint64_t i = 0; i < got; i += kLine) sum += buf[i];
+      sum += strmatch_bench::touch_lines(buf, static_cast<std::size_t>(got));
     }
   }
 };
@@ -94,18 +92,7 @@ int main(int argc, char** argv) {
 
   std::atomic<std::uint64_t> next{0};
   std::vector<Worker> workers(threads, Worker{fd, size, chunk, &next, 0, {}});
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (std::uint64_t t = 1; t < threads; ++t) pool.emplace_back([&w = workers[t]] { w.run(); });
-  workers[0].run();
-  for (auto& t : pool) t.join();
+  strmatch_bench::run_and_print(workers, std::string(argv[1]) + ": ");
   ::close(fd);
-
-  std::uint64_t sum = 0;
-  for (const auto& w : workers) {
-    if (!w.error.empty()) fail(std::string(argv[1]) + ": " + w.error);
-    sum += w.sum;
-  }
-  std::printf("%llu\n", static_cast<unsigned long long>(sum));
   return 0;
 }

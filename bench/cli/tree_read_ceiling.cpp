@@ -33,7 +33,6 @@ namespace {
 
 using strmatch_bench::fail;
 
-constexpr std::size_t kLine = 64;
 constexpr std::size_t kBuffer = std::size_t{1} << 20;
 constexpr std::size_t kTake = 8;
 
@@ -73,7 +72,7 @@ struct Worker {
           }
           if (n == 0) break;
           // kBuffer is a multiple of 64: buf[i] is file offset offset + i.
-          for (std::size_t i = 0; i < static_cast<std::size_t>(n); i += kLine) sum += buf[i];
+          sum += strmatch_bench::touch_lines(buf.data(), static_cast<std::size_t>(n));
           offset += static_cast<std::uint64_t>(n);
         }
         ::close(fd);
@@ -93,15 +92,6 @@ int main(int argc, char** argv) {
 
   std::atomic<std::size_t> next{0};
   std::vector<Worker> workers(threads, Worker{&paths, &next, 0, {}});
-  std::vector<std::thread> pool;
-  for (std::uint64_t t = 1; t < threads; ++t) pool.emplace_back([&w = workers[t]] { w.run(); });
-  workers[0].run();
-  for (auto& t : pool) t.join();
-  std::uint64_t sum = 0;
-  for (const auto& w : workers) {
-    if (!w.error.empty()) fail(w.error);
-    sum += w.sum;
-  }
-  std::printf("%llu\n", static_cast<unsigned long long>(sum));
+  strmatch_bench::run_and_print(workers);
   return 0;
 }

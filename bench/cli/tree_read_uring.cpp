@@ -38,13 +38,7 @@ namespace {
 
 using strmatch_bench::fail;
 
-constexpr std::size_t kLine = 64;
-
-std::uint64_t touch(const unsigned char* p, std::size_t n) {
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < n; i += kLine) sum += p[i];
-  return sum;
-}
+using strmatch_bench::touch_lines;
 
 struct Worker {
   const std::vector<std::string>* paths;
@@ -108,7 +102,7 @@ struct Worker {
       }
       for (unsigned i = 0; i < count; ++i) {
         const unsigned char* b = buf.data() + std::size_t{i} * slot;
-        sum += touch(b, static_cast<std::size_t>(got[i]));
+        sum += touch_lines(b, static_cast<std::size_t>(got[i]));
         if (static_cast<std::size_t>(got[i]) == slot) rest((*paths)[first + i]);
       }
     }
@@ -129,7 +123,7 @@ struct Worker {
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       // `offset` and the buffer's size are multiples of 64: b[i] is file offset offset + i.
-      sum += touch(b.data(), static_cast<std::size_t>(n));
+      sum += touch_lines(b.data(), static_cast<std::size_t>(n));
       offset += n;
     }
     ::close(fd);
@@ -145,7 +139,7 @@ int main(int argc, char** argv) {
   const std::uint64_t batch = argc > 3 ? strmatch_bench::parse_count(argv[3], "BATCH") : 32;
   if (batch == 0 || batch > 1024) fail("BATCH must be 1 to 1024");
   const std::uint64_t slot = argc > 4 ? strmatch_bench::parse_count(argv[4], "SLOT") : std::uint64_t{1} << 20;
-  if (slot == 0 || slot % kLine != 0 || slot > (std::uint64_t{1} << 30))
+  if (slot == 0 || slot % strmatch_bench::kLine != 0 || slot > (std::uint64_t{1} << 30))
     fail("SLOT must be a multiple of 64 bytes, at most 1 GiB");
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::vector<std::string> paths = strmatch_bench::read_list(argv[1]);
@@ -153,15 +147,6 @@ int main(int argc, char** argv) {
   std::atomic<std::size_t> next{0};
   std::vector<Worker> workers(
       threads, Worker{&paths, &next, static_cast<unsigned>(batch), static_cast<std::size_t>(slot), 0, {}});
-  std::vector<std::thread> pool;
-  for (std::uint64_t t = 1; t < threads; ++t) pool.emplace_back([&w = workers[t]] { w.run(); });
-  workers[0].run();
-  for (auto& t : pool) t.join();
-  std::uint64_t sum = 0;
-  for (const auto& w : workers) {
-    if (!w.error.empty()) fail(w.error);
-    sum += w.sum;
-  }
-  std::printf("%llu\n", static_cast<unsigned long long>(sum));
+  strmatch_bench::run_and_print(workers);
   return 0;
 }
