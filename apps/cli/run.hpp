@@ -86,8 +86,6 @@ struct MappingProbe {
   double ratio() const noexcept { return touch_seconds > 0 ? copy_seconds / touch_seconds : 0; }
 };
 
-/// Runs the probe on the regular file `fd` of `size` bytes the first time it is called in the
-/// process (from any thread) and returns its result every time.
 /// The process's probe and its lock.
 struct MappingProbeState {
   std::mutex mutex;
@@ -98,6 +96,9 @@ inline MappingProbeState& mapping_probe_state() {
   return state;
 }
 
+/// Runs the probe on the regular file `fd` of `size` bytes the first time it is called in the
+/// process (from any thread) and returns its result every time; a probe whose pread or mmap failed
+/// has bytes == 0 and ratio() == 0 (a mapping is then never picked).
 inline MappingProbe mapping_probe(int fd, std::uint64_t size) {
   MappingProbeState& state = mapping_probe_state();
   std::lock_guard lock(state.mutex);
