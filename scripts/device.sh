@@ -160,6 +160,8 @@ build() {
   cached=$(sed -n 's/^STRMATCH_DIVSUFSORT_LIBRARY:FILEPATH=//p' $b/CMakeCache.txt 2>/dev/null)
   [ -z "$cached" ] || [ -e "$cached" ] || args+=(-U 'STRMATCH_DIVSUFSORT*')
   [ -s "$carry/peers/divsufsort/include/divsufsort.h" ] && args+=(-DSTRMATCH_DIVSUFSORT_HINTS="$carry/peers/divsufsort")
+  # liburing (the host has none): the cli carry's static copy, for the CLI's io_uring reads.
+  [ -s "$carry/peers/liburing/include/liburing.h" ] && args+=(-DSTRMATCH_LIBURING_HINTS="$carry/peers/liburing")
   # The Python module (stage python): pybind11 and the interpreter from the host's python3 (pip's
   # pybind11 gives its CMake package directory).
   if has python; then
@@ -168,7 +170,7 @@ build() {
   fi
   cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=$cuda -DSTRMATCH_BUILD_TESTS=$tests \
     -DSTRMATCH_BUILD_BENCH=ON "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; return 1; }
-  grep -i "hyperscan" "$out/cmake.log"
+  grep -i "hyperscan\|liburing" "$out/cmake.log"
   ninja -C $b -j16 "${targets[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; return 1; }
   echo "build (${targets[*]}): $(elapsed $t) s"
 }

@@ -4,7 +4,7 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build pkg-config
-          libcli11-dev libfmt-dev nlohmann-json3-dev
+          libcli11-dev libfmt-dev nlohmann-json3-dev liburing-dev
           libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
           libedlib-dev libdivsufsort-dev mummer tre-agrep ugrep hyperfine
           clang libclang-rt-14-dev

@@ -47,7 +47,7 @@
 #                    (seed 1) over the slice (.carry/gpu/multi-sets' when there)
 #   peers.tar.xz     bin/rg, bin/ugrep, bin/hyperfine, lib/ (what ldd names for them but glibc's and
 #                    GCC's runtime), include/nlohmann (the CLI's configure), divsufsort/ (the library
-#                    links it), VERSION; xz-compressed (9 MB -> about 3 MB); scripts/device.sh unpacks
+#                    links it), liburing/ (headers and liburing.a: the CLI's io_uring), VERSION; xz-compressed (9 MB -> about 3 MB); scripts/device.sh unpacks
 #                    it into the carry's peers/
 #   LABEL
 set -euo pipefail
@@ -142,11 +142,21 @@ if [ "${1:-}" = cli ]; then
   done
   cp -r /usr/include/nlohmann "$stage/peers/include/"
   copy_divsufsort "$stage/peers/divsufsort"
+  # liburing's headers and static library (the CLI's -r reads through io_uring; the device host has
+  # no liburing): linked statically there, so nothing is loaded at run time.
+  if [ -s /usr/include/liburing.h ] && [ -s /usr/lib/x86_64-linux-gnu/liburing.a ]; then
+    mkdir -p "$stage/peers/liburing/include" "$stage/peers/liburing/lib"
+    cp -r /usr/include/liburing.h /usr/include/liburing "$stage/peers/liburing/include/"
+    cp /usr/lib/x86_64-linux-gnu/liburing.a "$stage/peers/liburing/lib/"
+    dpkg-query -W -f='${Package} ${Version}\n' liburing-dev >>"$stage/peers/VERSION" 2>/dev/null || true
+  else
+    echo "no liburing-dev (scripts/install_deps.sh): the device's CLI is built without io_uring" >&2
+  fi
   tar -C "$stage" -cf - peers | xz -T2 -9 >"$dir/peers.tar.xz.tmp"
   mv "$dir/peers.tar.xz.tmp" "$dir/peers.tar.xz"
   rm -rf "$stage"
   grep -q '^peers.tar.xz' "$dir/LABEL" ||
-    echo "peers.tar.xz: peers/ with rg, ugrep, hyperfine (bin/, lib/), nlohmann-json's headers, libdivsufsort; peers/VERSION" >>"$dir/LABEL"
+    echo "peers.tar.xz: peers/ with rg, ugrep, hyperfine (bin/, lib/), nlohmann-json's headers, libdivsufsort, liburing; peers/VERSION" >>"$dir/LABEL"
   du -sb "$dir"/* | sort -n
   total=$(du -sb "$dir" | cut -f1)
   echo "carry $dir: $total bytes ($((total / 1048576)) MiB)"

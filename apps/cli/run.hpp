@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -29,7 +30,9 @@
 #include <utility>
 #include <vector>
 
+#include "batch_read.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/env.hpp"
 #include "input.hpp"
 #include "mapping_guard.hpp"
 #include "options.hpp"
@@ -256,18 +259,21 @@ class RunBase {
   /// else io::Input::open. Throws IoError as those.
   io::Input open_walked(const std::string& path) {
     if (!walk_preread) return io::Input::open(path);
-    constexpr std::size_t kBytes = static_cast<std::size_t>(kSmallFileBytes) + 1;
     // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
     // only as far as the files read into it reach.
-    thread_local const std::unique_ptr<char[]> buffer(new char[kBytes]);
-    thread_local std::string_view whole;
+    thread_local const std::unique_ptr<char[]> buffer(new char[kPrereadBytes]);
     std::size_t got = 0;
-    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kBytes), &got);
-    if (got < kBytes) {
-      whole = std::string_view(buffer.get(), got);
-      preread() = &whole;
-    }
+    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got);
+    if (got < kPrereadBytes) set_preread(std::string_view(buffer.get(), got));
     return in;
+  }
+  /// The most a walk's worker reads of a file while opening it: a file of fewer bytes came whole.
+  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(kSmallFileBytes) + 1;
+  /// preread() = `whole` (kept in this thread's storage) for the search_input() called next.
+  static void set_preread(std::string_view whole) {
+    thread_local std::string_view stored;
+    stored = whole;
+    preread() = &stored;
   }
 
   /// An error about one input (or operand): printed at once (not with -s); the exit status becomes 2.
@@ -407,8 +413,14 @@ class RunBase {
       probe = fmt::format(
           "; reading probe: {} bytes copied in {:.0f} us, mapped and touched in {:.0f} us ({:.1f}x)",
           p->bytes, p->copy_seconds * 1e6, p->touch_seconds * 1e6, p->ratio());
-    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers){}", plural(m + s + w, "file"), m,
-                       s, w, probe);
+    std::string batch;
+    if (walk_batch_read)
+      batch = batch_read_refusal.empty()
+                  ? fmt::format("; {} read in io_uring batches", batch_read_files.load())
+                  : fmt::format("; {} read in io_uring batches (io_uring refused: {})",
+                                batch_read_files.load(), batch_read_refusal);
+    return fmt::format("{} ({} mapped, {} streamed, {} read by the workers){}{}", plural(m + s + w, "file"),
+                       m, s, w, batch, probe);
   }
   std::string stats_engine(unsigned threads) const {
     return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,
@@ -453,6 +465,17 @@ class RunBase {
   /// The parallel walk's workers open files with io::Input::open_reading (no fstat for a file of
   /// at most kSmallFileBytes) and hand what they read to search_input() through preread().
   bool walk_preread = false;
+  /// With walk_preread: the parallel walk's workers open and read their runs of files in io_uring
+  /// batches (BatchReader; walk_batch_read_wanted()).
+  bool walk_batch_read = false;
+  std::atomic<std::uint64_t> batch_read_files{0};  // searched from a BatchReader's buffer
+  /// Records why a worker's BatchReader could not serve (the first reason, for --stats); that
+  /// worker reads with system calls.
+  void batch_read_refused(const std::string& reason) {
+    std::lock_guard lock(stats_mutex_);
+    if (batch_read_refusal.empty()) batch_read_refusal = reason;
+  }
+  std::string batch_read_refusal;
   unsigned max_threads = 0;
   SearchStats total;
 
@@ -495,6 +518,22 @@ inline std::uint64_t walk_worker_max_bytes(OutputMode mode) {
   return small_output ? kWalkWorkerMaxCountingBytes : kWalkWorkerMaxBytes;
 }
 
+/// Workers from which `auto` reads the parallel walk's small files in io_uring batches
+/// (BatchReader). On the 16-core host (bench/results/cli/cli-walk_h200-16core.md: the tree, 25 runs
+/// a row) batches made -r 3-7% faster from 8 workers on (10 by default there) and 4-5% slower on 4;
+/// on the 2-core machine they were within its noise (docs/cli.md, "-r").
+constexpr unsigned kBatchReadMinWorkers = 8;
+
+/// Whether a parallel walk of `workers` workers reads in io_uring batches: STRMATCH_IO_URING
+/// never|always|auto (unset: auto, from kBatchReadMinWorkers workers on). Throws InvalidArgument
+/// for another value.
+inline bool walk_batch_read_wanted(unsigned workers) {
+  const std::optional<std::string> v = strmatch::detail::env::choice_value("STRMATCH_IO_URING");
+  if (v == "never") return false;
+  if (v == "always") return true;
+  return workers >= kBatchReadMinWorkers;
+}
+
 /// Threads that list directories ahead of the parallel walk (io::walk_directory's listers): one
 /// per 4 workers, at most 4, none below 4 workers (docs/cli.md, "Reading"; STRMATCH_WALK_LISTERS
 /// overrides).
@@ -509,6 +548,8 @@ inline unsigned default_walk_threads(unsigned hardware) {
 }
 
 inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
+  // A worker takes runs of up to this many consecutive files, read in one batch by its BatchReader.
+  constexpr std::uint64_t kMaxRun = BatchReader::kMaxFiles;
   struct Item {
     std::string path;
     std::string name;                  // the display name
@@ -660,10 +701,24 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   };
   auto worker = [&] {
     Progress::on_worker() = true;
-    // Runs of up to 8 consecutive files per lock (16 workers taking one file each per lock
+    // Runs of up to kMaxRun consecutive files per lock (16 workers taking one file each per lock
     // contended more than they searched); marked ready under the lock that takes the next run.
     std::vector<Item*> done;
     std::uint64_t done_first = 0;  // the index of done.front()
+    // The files of a run opened and read with one io_uring submission (walk_batch_read): a file
+    // that came whole is searched from the reader's buffer; a larger one, and one whose open or
+    // read failed, is opened again with system calls (open_walked: its error message as without
+    // io_uring).
+    std::optional<BatchReader> reader;
+    if (walk_batch_read) {
+      reader.emplace(kPrereadBytes);
+      if (!reader->usable()) {
+        batch_read_refused(reader->reason());
+        reader.reset();
+      }
+    }
+    std::array<const char*, BatchReader::kMaxFiles> batch_paths{};
+    std::array<std::int64_t, BatchReader::kMaxFiles> batch_got{};
     std::unique_lock lock(mutex);
     while (true) {
       if (!done.empty()) {
@@ -673,16 +728,34 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       }
       work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
       if (stop || taken >= produced) return;
-      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / workers, 1, 8);
+      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / workers, 1, kMaxRun);
       done_first = taken;
       for (std::uint64_t k = 0; k < run; ++k) done.push_back(&slot(taken + k));
       taken += run;
       lock.unlock();
+      unsigned batched = 0;
+      if (reader) {
+        for (Item* item : done)
+          if (!item->ready) batch_paths[batched++] = item->path.c_str();
+        if (!reader->read(std::span(batch_paths.data(), batched), std::span(batch_got.data(), batched))) {
+          batch_read_refused(reader->reason());
+          reader.reset();
+        }
+      }
+      unsigned b = 0;
       for (Item* item : done) {
         if (item->ready) continue;  // an error of the walk
+        const std::int64_t got = b < batched ? batch_got[b] : -1;
+        const unsigned index = b++;
         worker_file() = &item->file;
         try {
-          io::Input in = open_walked(item->path);
+          const bool whole = reader && got >= 0 && static_cast<std::uint64_t>(got) < kPrereadBytes;
+          if (whole) {
+            set_preread(reader->bytes(index, static_cast<std::size_t>(got)));
+            ++batch_read_files;
+          }
+          io::Input in = whole ? io::Input::without_descriptor(item->path, static_cast<std::uint64_t>(got))
+                               : open_walked(item->path);
           item->size = in.size();
           if (in.kind() == io::InputKind::regular && in.size() > worker_max_bytes)
             item->deferred.emplace(std::move(in));

@@ -191,6 +191,10 @@ class Run : public RunBase {
     // `--io read` only: another method reads the file its own way.
     walk_preread = (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic) ||
                    read_method == io::ReadMethod::read;
+    // The same in io_uring batches on enough workers (not under the truncation seam, which needs
+    // a descriptor); the decision is taken even where the walk is not used, so that a bad
+    // STRMATCH_IO_URING is always reported.
+    walk_batch_read = walk_batch_read_wanted(walk_threads()) && walk_preread && !c.test_truncate;
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;
@@ -239,7 +243,9 @@ class Run : public RunBase {
     // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
     // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
     const bool regular = in.kind() == io::InputKind::regular && in.size() > 0;
-    const bool gpu_file = searcher && regular && searcher->file_backend(in.size()) == Backend::cuda;
+    // (Not a file read in memory already by the walk's io_uring batch: no descriptor to read.)
+    const bool gpu_file =
+        searcher && regular && in.fd() >= 0 && searcher->file_backend(in.size()) == Backend::cuda;
     // A file above one read's size searched by a worker of the -r walk: on that worker's thread
     // alone, with the one-thread twin (the library's threads would come on top of the busy workers
     // and be started for each file); a file that the searcher runs on the GPU stays with it.
@@ -346,8 +352,8 @@ class Run : public RunBase {
         s.search_file(in.fd(), in.size(), Window{std::string_view(), 0, 0, 0, true});
         ++worker_read_files;
         s.report(false, in.size());
-      } else if (method == io::ReadMethod::read && regular && in.size() <= kSmallFileBytes &&
-                 !cfg.test_truncate) {
+      } else if (method == io::ReadMethod::read &&
+                 ((regular && in.size() <= kSmallFileBytes) || whole != nullptr) && !cfg.test_truncate) {
         // A small regular file (most of a source tree): one pread into this thread's buffer (or the
         // head read above, when it is the whole file), searched in memory as a mapping is, without
         // the stream driver's blocks. A file that ends before its size: "file changed".

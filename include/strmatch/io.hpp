@@ -201,6 +201,11 @@ class Input {
   /// does (the buffer then holds the file's head; a file that is not regular after all is
   /// reported by kind() as open() would). Throws IoError("path: reason") as open().
   static Input open_reading(const std::string& path, std::span<char> buffer, std::size_t* got);
+  /// A regular file of `size` bytes that the caller opened and read in whole by other means (the
+  /// CLI's -r walk reads small files through io_uring, into descriptors of its own ring): no
+  /// descriptor (fd() is -1); map() and stream() throw IoError. For passing the file's name and
+  /// size along with bytes already in memory.
+  static Input without_descriptor(std::string path, std::uint64_t size);
 
   Input(Input&& other) noexcept;
   Input& operator=(Input&& other) noexcept;
@@ -213,6 +218,7 @@ class Input {
   /// Size in bytes for a regular file (st_size), 0 for anything else.
   std::uint64_t size() const noexcept { return size_; }
   bool is_standard_input() const noexcept { return fd_ == 0; }
+  /// The descriptor; -1 for without_descriptor().
   int fd() const noexcept { return fd_; }
 
   /// should_map() for this input.

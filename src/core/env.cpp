@@ -39,6 +39,9 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_WALK_LISTERS", Scope::library, Kind::unsigned_integer, 0, 64, "0..64",
      "the caller's (strmatch -r: workers / 4, at most 4, 0 below 4 workers)",
      "threads listing directories ahead of a recursive walk (0: the walking thread lists)"},
+    {"STRMATCH_IO_URING", Scope::library, Kind::choice, 0, 0, "auto|never|always",
+     "auto (strmatch -r: from 8 workers on, where the kernel allows io_uring)",
+     "strmatch (the CLI): whether the parallel -r walk opens and reads small files in io_uring batches"},
     {"STRMATCH_STDOUT_PIPE_BYTES", Scope::library, Kind::unsigned_integer, 0, 1u << 30, "0..1073741824",
      "1048576", "strmatch (the CLI): the buffer size it asks for when standard output is a pipe (0: none)"},
     // --- the library: pattern-set tuning (experiments and tests)

@@ -45,19 +45,25 @@ TEST(WalkCli, ParallelWalkPrintsWhatTheSequentialWalkPrints) {
     std::vector<std::string> args = {"search", "-r"};
     args.insert(args.end(), mode.begin(), mode.end());
     args.insert(args.end(), {"needle", root});
-    auto with_threads = [&](const std::string& j) {
+    // `uring`: STRMATCH_IO_URING (empty: unset, auto; the workers read in io_uring batches from 8
+    // on, where the kernel allows it, else with system calls as `never`).
+    auto with_threads = [&](const std::string& j, const std::string& uring = "") {
       std::vector<std::string> a = args;
       a.insert(a.begin() + 1, {"-j", j});
-      return run_cli(a, dir);
+      return run_cli(a, dir, {}, {},
+                     uring.empty() ? std::vector<std::string>{}
+                                   : std::vector<std::string>{"STRMATCH_IO_URING=" + uring});
     };
     const RunResult one = with_threads("1");
     ASSERT_EQ(one.status, 0) << mode[0];
     ASSERT_FALSE(one.out.empty());
-    for (const std::string j : {"2", "5", "16"}) {
-      const RunResult many = with_threads(j);
-      EXPECT_EQ(many.status, 0) << mode[0] << " -j " << j;
-      EXPECT_EQ(many.out, one.out) << mode[0] << " -j " << j << " " << rerun_hint();
-    }
+    for (const std::string j : {"2", "5", "16"})
+      for (const std::string uring : {"", "never", "always"}) {
+        const RunResult many = with_threads(j, uring);
+        EXPECT_EQ(many.status, 0) << mode[0] << " -j " << j << " " << uring;
+        EXPECT_EQ(many.out, one.out) << mode[0] << " -j " << j << " STRMATCH_IO_URING=" << uring << " "
+                                     << rerun_hint();
+      }
   }
 }
 
@@ -83,11 +89,40 @@ TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
   }
   write_file(root + "/z-empty", "");
   want += root + "/z-empty:0\n";
-  for (const std::string j : {"1", "3"}) {
-    const RunResult r = run_cli({"search", "-j", j, "-r", "-c", "needle", root}, dir);
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, want) << "-j " << j;
-  }
+  for (const std::string j : {"1", "3"})
+    for (const std::string uring : {"never", "always"}) {
+      const RunResult r = run_cli({"search", "-j", j, "-r", "-c", "needle", root}, dir, {}, {},
+                                  {"STRMATCH_IO_URING=" + uring});
+      EXPECT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.out, want) << "-j " << j << " STRMATCH_IO_URING=" << uring;
+    }
+}
+
+TEST(WalkCli, IoUringBatchesReadEverySmallFileOrSayWhyNot) {
+  // With STRMATCH_IO_URING=always the workers of the parallel walk read every file of up to 1 MiB
+  // in io_uring batches (BatchReader), and --stats counts them; where the build has no liburing or
+  // the kernel refuses io_uring, --stats says why and counts none, and the output is the same.
+  TempDir dir;
+  std::mt19937_64 rng(test_seed());
+  const std::string root = make_tree(dir, 120, rng);  // 120 small files and one of 5 MiB
+  const RunResult never =
+      run_cli({"search", "-j", "4", "-r", "-n", "needle", root}, dir, {}, {}, {"STRMATCH_IO_URING=never"});
+  const RunResult always = run_cli({"search", "-j", "4", "--stats", "-r", "-n", "needle", root}, dir, {}, {},
+                                   {"STRMATCH_IO_URING=always"});
+  ASSERT_EQ(never.status, 0) << never.err;
+  EXPECT_EQ(always.status, 0) << always.err;
+  EXPECT_EQ(always.out, never.out);
+  if (contains(always.err, "io_uring refused: "))
+    EXPECT_TRUE(contains(always.err, "; 0 read in io_uring batches (io_uring refused: ")) << always.err;
+  else
+    EXPECT_TRUE(contains(always.err, "; 120 read in io_uring batches;")) << always.err;
+  const RunResult off = run_cli({"search", "-j", "4", "--stats", "-r", "-n", "needle", root}, dir, {}, {},
+                                {"STRMATCH_IO_URING=never"});
+  EXPECT_FALSE(contains(off.err, "io_uring")) << off.err;
+  const RunResult bad = run_cli({"search", "-r", "needle", root}, dir, {}, {}, {"STRMATCH_IO_URING=yes"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_TRUE(contains(bad.err, "STRMATCH_IO_URING=yes")) << bad.err;
 }
 
 TEST(WalkCli, LargerFilesPrintWhatTheirOwnSearchPrints) {
@@ -189,12 +224,21 @@ TEST(WalkCli, ErrorsAppearInWalkOrderAndQuietStops) {
   std::filesystem::create_directories(root + "/d2/locked");
   write_file(root + "/d2/locked/x", "needle\n");
   ASSERT_EQ(::chmod((root + "/d2/locked").c_str(), 0), 0);
+  // A file that cannot be opened: its open in an io_uring batch fails, and the file is opened
+  // again with open(2) for grep's message.
+  write_file(root + "/d4/secret", "needle\n");
+  ASSERT_EQ(::chmod((root + "/d4/secret").c_str(), 0), 0);
   const RunResult one = run_cli({"search", "-j", "1", "-r", "-c", "needle", root}, dir);
-  const RunResult many = run_cli({"search", "-j", "4", "-r", "-c", "needle", root}, dir);
   EXPECT_EQ(one.status, 2);
-  EXPECT_EQ(many.status, 2);
-  EXPECT_EQ(many.out, one.out);
-  EXPECT_TRUE(contains(many.err, root + "/d2/locked: Permission denied")) << many.err;
+  EXPECT_TRUE(contains(one.err, root + "/d4/secret: Permission denied")) << one.err;
+  for (const std::string uring : {"never", "always"}) {
+    const RunResult many = run_cli({"search", "-j", "4", "-r", "-c", "needle", root}, dir, {}, {},
+                                   {"STRMATCH_IO_URING=" + uring});
+    EXPECT_EQ(many.status, 2);
+    EXPECT_EQ(many.out, one.out) << uring;
+    EXPECT_EQ(many.err, one.err) << uring;
+    EXPECT_TRUE(contains(many.err, root + "/d2/locked: Permission denied")) << many.err;
+  }
   const RunResult quiet = run_cli({"search", "-j", "4", "-r", "-q", "needle", root}, dir);
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.out, "");

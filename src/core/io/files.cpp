@@ -345,6 +345,10 @@ Input Input::open_reading(const std::string& path, std::span<char> buffer, std::
   return in;
 }
 
+Input Input::without_descriptor(std::string path, std::uint64_t size) {
+  return Input(-1, std::move(path), InputKind::regular, size);
+}
+
 Input Input::standard_input() {
   Input in(0, "(standard input)");
   struct stat st {};
@@ -388,11 +392,13 @@ bool Input::should_map(MapPolicy policy) const noexcept {
 
 MappedFile Input::map(MapPopulate populate) const {
   if (kind_ != InputKind::regular) throw IoError(name_ + ": not a regular file, cannot be mapped");
+  if (fd_ < 0) throw IoError(name_ + ": no descriptor (read in memory already), cannot be mapped");
   return MappedFile::map(fd_, size_, name_, populate);
 }
 
 std::unique_ptr<FdSource> Input::stream(std::uint64_t skip) const {
   if (kind_ == InputKind::directory) throw IoError(name_ + ": Is a directory");
+  if (fd_ < 0) throw IoError(name_ + ": no descriptor (read in memory already), cannot be streamed");
   if (skip != 0 && ::lseek(fd_, static_cast<off_t>(skip), SEEK_CUR) < 0)
     throw IoError(errno_message(name_, errno));
   // Read-ahead hint for what is read in several calls (not for the small files of a tree: one
