@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -228,4 +229,40 @@ TEST_F(CliGpu, LineSelectionNeverWaitsForTheGpuItIsCalledFrom) {
   }
   const RunResult w = run_cli({"search", "--backend", "cuda", "-w", "ab", f}, dir);
   EXPECT_EQ(w.out, "ab ab\n");
+}
+
+TEST_F(CliGpu, WalkedFilesReadInIoUringBatchesGiveTheCpuAnswers) {
+  // The parallel -r walk reads small files in io_uring batches (STRMATCH_IO_URING=always) into
+  // memory, without a descriptor the GPU could read from: the cuda backend searches those bytes
+  // from host memory instead of its file path. Every form must print what the CPU prints, with
+  // batches and without.
+  TempDir dir;
+  std::mt19937_64 rng(strmatch::test::test_seed());
+  const std::string root = dir.file("tree");
+  for (int i = 0; i < 40; ++i) {
+    const std::string sub = root + "/d" + std::to_string(i % 4);
+    std::filesystem::create_directories(sub);
+    std::string text;
+    for (int l = static_cast<int>(rng() % 40); l > 0; --l)
+      text += rng() % 5 == 0 ? "a needle here\n" : "hay\n";
+    strmatch::test::write_file(sub + "/f" + std::to_string(i), text);
+  }
+  for (const std::vector<std::string> form :
+       {std::vector<std::string>{}, {"-c"}, {"-l"}, {"-o", "-b"}, {"--count-matches"}}) {
+    std::vector<std::string> args = {"-j", "4", "-r"};
+    args.insert(args.end(), form.begin(), form.end());
+    args.insert(args.end(), {"needle", root});
+    std::vector<std::string> cpu_args = {"search", "--backend", "cpu"};
+    cpu_args.insert(cpu_args.end(), args.begin(), args.end());
+    const RunResult cpu = run_cli(cpu_args, dir);
+    ASSERT_EQ(cpu.status, 0) << cpu.err;
+    for (const std::string uring : {"always", "never"}) {
+      std::vector<std::string> gpu_args = {"search", "--backend", "cuda"};
+      gpu_args.insert(gpu_args.end(), args.begin(), args.end());
+      const RunResult gpu = run_cli(gpu_args, dir, {}, {}, {"STRMATCH_IO_URING=" + uring});
+      SCOPED_TRACE(join(gpu_args) + " STRMATCH_IO_URING=" + uring);
+      EXPECT_EQ(gpu.status, 0) << gpu.err;
+      EXPECT_EQ(gpu.out, cpu.out);
+    }
+  }
 }
