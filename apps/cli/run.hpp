@@ -414,7 +414,7 @@ class RunBase {
           "; reading probe: {} bytes copied in {:.0f} us, mapped and touched in {:.0f} us ({:.1f}x)",
           p->bytes, p->copy_seconds * 1e6, p->touch_seconds * 1e6, p->ratio());
     std::string batch;
-    if (walk_batch_read)
+    if (walk_batch_read && (batch_read_files != 0 || !batch_read_refusal.empty()))  // a walk ran
       batch = batch_read_refusal.empty()
                   ? fmt::format("; {} read in io_uring batches", batch_read_files.load())
                   : fmt::format("; {} read in io_uring batches (io_uring refused: {})",

@@ -68,6 +68,12 @@
 #   and line groups' output modes), e.g. PATTERNS=rare MODES=count for a quick reading comparison
 #   PATTERN_RARE ("Linus Torvalds"), PATTERN_FREQUENT (struct), PATTERN_ICASE (torvalds),
 #   PATTERN_TREE (EXPORT_SYMBOL_GPL); RAW_TAR (a .tar.gz for hyperfine's JSON exports and the log)
+#   PAGE_CACHE (read): how the warm page cache holds the inputs. `read`: where writing
+#   /proc/sys/vm/drop_caches is allowed, the cache is dropped once before the groups and each group
+#   reads its inputs back, as a file read from disk is cached (readahead's large folios, which a
+#   mapping maps with 2 MiB entries); `written`: as the benchmark wrote them (small folios: on the
+#   16-core host mapping the tar took 0.06-0.08 s instead of 0.002, bench/results/cli/
+#   cli-folios_h200-16core.md). The md says which state the run had.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -493,6 +499,20 @@ write_report() {
     tar -czf "$RAW_TAR" -C "$work/raw" "$name" && say "raw hyperfine exports and the log: $RAW_TAR"
   fi
 }
+
+# The page cache's state for the warm groups (PAGE_CACHE): dropped once, then read back by each
+# group's warm-up, or the inputs as this script wrote them.
+case ${PAGE_CACHE:-read} in
+  read)
+    if (sync && echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then
+      notes+=("Page cache: dropped once before the groups (echo 3 > /proc/sys/vm/drop_caches) and the inputs read back by each group's warm-up (cat): cached as a file read from disk is (PAGE_CACHE=read).")
+    else
+      notes+=("Page cache: the inputs as this script wrote them or earlier runs left them (PAGE_CACHE=read, but writing /proc/sys/vm/drop_caches is not allowed here).")
+    fi
+    ;;
+  written) notes+=("Page cache: the inputs as this script wrote them or earlier runs left them (PAGE_CACHE=written; a cold group or an earlier drop reads them back).") ;;
+  *) echo "run_cli_bench: PAGE_CACHE must be read or written" >&2; exit 2 ;;
+esac
 
 t_start=$(now_us)
 say "strmatch: $strmatch; text: $text ($text_size bytes); work: $work; groups: ${groups[*]}${quick:+ (quick mode)}"
