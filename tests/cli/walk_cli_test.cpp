@@ -68,7 +68,8 @@ TEST(WalkCli, ParallelWalkPrintsWhatTheSequentialWalkPrints) {
 }
 
 TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
-  // The walk reads a file of up to 1 MiB with one pread of 1 MiB + 1 bytes and no fstat
+  // The walk reads a file of up to 1 MiB with one pread of 1 MiB + 1 bytes and no fstat, or in an
+  // io_uring batch of 256 KiB per file
   // (RunBase::open_walked); larger files are read as before. Each file ends with "needle", the
   // last line without a newline; the counts are known from how the files were written.
   TempDir dir;
@@ -76,14 +77,18 @@ TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
   std::filesystem::create_directories(root);
   const std::uint64_t mib = std::uint64_t{1} << 20;
   std::string want;
-  for (const std::uint64_t size : {mib - 1, mib, mib + 1, mib + 4096, 3 * mib, 6 * mib}) {
+  // Around an io_uring batch's slot (256 KiB, RunBase::kBatchSlotBytes) too.
+  const std::uint64_t slot = std::uint64_t{256} << 10;
+  for (const std::uint64_t size :
+       {slot - 1, slot, slot + 1, mib - 1, mib, mib + 1, mib + 4096, 3 * mib, 6 * mib}) {
     std::string text(size - 6, 'x');
     for (std::size_t i = 100; i + 20 < text.size(); i += 65536) text.replace(i, 8, "\nneedle\n");
     text += "needle";
     std::size_t lines = 0;
     for (std::size_t at = text.find("needle"); at != std::string::npos; at = text.find("needle", at + 1))
       ++lines;
-    const std::string name = "s" + std::to_string(size);
+    const std::string digits = std::to_string(size);  // zero-padded: names sort as the sizes
+    const std::string name = "s" + std::string(10 - digits.size(), '0') + digits;
     write_file(root + "/" + name, text);
     want += root + "/" + name + ":" + std::to_string(lines) + "\n";
   }
