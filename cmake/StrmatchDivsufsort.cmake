@@ -16,18 +16,11 @@ if(TARGET strmatch::divsufsort)
   return()
 endif()
 
-set(_strmatch_dss_include_hints)
-set(_strmatch_dss_lib_hints)
-foreach(prefix IN LISTS STRMATCH_DIVSUFSORT_HINTS)
-  list(APPEND _strmatch_dss_include_hints ${prefix}/include)
-  list(APPEND _strmatch_dss_lib_hints ${prefix}/lib)
-endforeach()
-find_path(STRMATCH_DIVSUFSORT_INCLUDE_DIR divsufsort.h PATHS ${_strmatch_dss_include_hints})
-find_path(STRMATCH_DIVSUFSORT64_INCLUDE_DIR divsufsort64.h PATHS ${_strmatch_dss_include_hints})
-find_library(STRMATCH_DIVSUFSORT_LIBRARY divsufsort PATHS ${_strmatch_dss_lib_hints})
-find_library(STRMATCH_DIVSUFSORT64_LIBRARY divsufsort64 PATHS ${_strmatch_dss_lib_hints})
-unset(_strmatch_dss_include_hints)
-unset(_strmatch_dss_lib_hints)
+# Each hint prefix's include/ and lib/ (PATH_SUFFIXES), after the system's directories (PATHS).
+find_path(STRMATCH_DIVSUFSORT_INCLUDE_DIR divsufsort.h PATHS ${STRMATCH_DIVSUFSORT_HINTS} PATH_SUFFIXES include)
+find_path(STRMATCH_DIVSUFSORT64_INCLUDE_DIR divsufsort64.h PATHS ${STRMATCH_DIVSUFSORT_HINTS} PATH_SUFFIXES include)
+find_library(STRMATCH_DIVSUFSORT_LIBRARY divsufsort PATHS ${STRMATCH_DIVSUFSORT_HINTS} PATH_SUFFIXES lib)
+find_library(STRMATCH_DIVSUFSORT64_LIBRARY divsufsort64 PATHS ${STRMATCH_DIVSUFSORT_HINTS} PATH_SUFFIXES lib)
 
 if(NOT STRMATCH_DIVSUFSORT_INCLUDE_DIR OR NOT STRMATCH_DIVSUFSORT64_INCLUDE_DIR
    OR NOT STRMATCH_DIVSUFSORT_LIBRARY OR NOT STRMATCH_DIVSUFSORT64_LIBRARY)
