@@ -356,7 +356,9 @@ class Run : public RunBase {
                  ((regular && in.size() <= kSmallFileBytes) || whole != nullptr) && !cfg.test_truncate) {
         // A small regular file (most of a source tree): one pread into this thread's buffer (or the
         // head read above, when it is the whole file), searched in memory as a mapping is, without
-        // the stream driver's blocks. A file that ends before its size: "file changed".
+        // the stream driver's blocks. A file that ends before its size: "file changed". A file the
+        // walk read whole (`whole`) comes here too when empty: one read in an io_uring batch has no
+        // descriptor the stream below could read.
         thread_local std::string buffer;
         std::string_view text = head;
         if (whole != nullptr) {
