@@ -374,7 +374,7 @@ bool InputRun::accept(const Result& res) {
 void InputRun::put_match(std::uint64_t line, const Result& res) {
   Output& out = this->out();
   const Colors& colors = run_.colors;
-  out.append(prefix_);  // coloured by InputBase
+  out.append(prefix());  // coloured by InputBase
   if (run_.cfg.line_number) {
     colors.put(out, colors.ln, fmt::format_int(line).str());
     colors.put(out, colors.se, ":");

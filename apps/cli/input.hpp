@@ -43,16 +43,22 @@ inline std::string json_string(const std::string& s) {
 /// (`operand`: matched as a command-line name; standard input never is) and the files and
 /// directories of the walk it skips are not searched; `implicit_dot`: the operand is the "." of -r
 /// without FILE, which --exclude-dir does not skip (as grep). `open_walked`: how the files of a
-/// walk are opened (they were listed as regular files; io::Input::open when null).
-inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
-                          const std::function<void(io::Input& in, const std::string& name)>& on_input,
-                          const std::function<void(const std::string& message)>& on_error,
-                          const std::function<bool()>& stop, const io::PathFilter* filter = nullptr,
-                          bool implicit_dot = false, bool operand = true,
-                          const std::function<io::Input(const std::string& path)>* open_walked = nullptr) {
+/// walk are opened (they were listed as regular files; io::Input::open when null), given the path
+/// and the descriptor of its directory held open by the walk (-1: none; io::WalkedFile); `dir_fd`:
+/// that descriptor for a file of the walk (`operand` false).
+inline void visit_operand(
+    const std::string& path, bool walk, bool strip_dot,
+    const std::function<void(io::Input& in, const std::string& name)>& on_input,
+    const std::function<void(const std::string& message)>& on_error, const std::function<bool()>& stop,
+    const io::PathFilter* filter = nullptr, bool implicit_dot = false, bool operand = true,
+    const std::function<io::Input(const std::string& path, int dir_fd)>* open_walked = nullptr,
+    int dir_fd = -1) {
   std::optional<io::Input> in;
   try {
-    in.emplace(!operand && open_walked != nullptr ? (*open_walked)(path) : io::Input::open(path));
+    if (operand)
+      in.emplace(io::Input::open(path));
+    else
+      in.emplace(open_walked != nullptr ? (*open_walked)(path, dir_fd) : io::Input::open(path, dir_fd));
   } catch (const IoError& e) {
     on_error(e.what());
     return;
@@ -66,16 +72,20 @@ inline void visit_operand(const std::string& path, bool walk, bool strip_dot,
     in.reset();
     io::walk_directory(
         path,
-        [&](const std::string& file) {
+        [&](const io::WalkedFile& file) {
           // grep -r without FILE searches "." and names its files without the "./".
-          visit_operand(file, false, strip_dot, on_input, on_error, stop, nullptr, false, false, open_walked);
+          visit_operand(file.path, false, strip_dot, on_input, on_error, stop, nullptr, false, false,
+                        open_walked, file.dir_fd());
           return !stop();
         },
         [&](const std::string& p, const std::string& reason) { on_error(p + ": " + reason); }, filter);
     return;
   }
   if (filter != nullptr && operand && !in->is_standard_input() && filter->skip_file(path, true)) return;
-  on_input(*in, strip_dot && path.rfind("./", 0) == 0 ? path.substr(2) : path);
+  if (strip_dot && path.rfind("./", 0) == 0)
+    on_input(*in, path.substr(2));
+  else
+    on_input(*in, path);  // not copied (a walk passes every file here)
 }
 
 /// Whether output lines start with "FILE:" when neither -H nor -h is given: several FILEs, or -r

@@ -257,13 +257,13 @@ class RunBase {
   /// this thread's buffer (open and one pread of up to kSmallFileBytes + 1 bytes: the whole file,
   /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
   /// else io::Input::open. Throws IoError as those.
-  io::Input open_walked(const std::string& path) {
-    if (!walk_preread) return io::Input::open(path);
+  io::Input open_walked(const std::string& path, int dir_fd) {
+    if (!walk_preread) return io::Input::open(path, dir_fd);
     // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
     // only as far as the files read into it reach.
     thread_local const std::unique_ptr<char[]> buffer(new char[kPrereadBytes]);
     std::size_t got = 0;
-    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got);
+    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got, dir_fd);
     if (got < kPrereadBytes) set_preread(std::string_view(buffer.get(), got));
     return in;
   }
@@ -338,9 +338,8 @@ class RunBase {
         return;
       }
     }
-    const std::function<io::Input(const std::string&)> opener = [this](const std::string& p) {
-      return open_walked(p);
-    };
+    const std::function<io::Input(const std::string&, int)> opener =
+        [this](const std::string& p, int dir_fd) { return open_walked(p, dir_fd); };
     visit_operand(
         path, walk, strip_dot,
         [&](io::Input& in, const std::string& name) {
@@ -557,8 +556,9 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   constexpr std::uint64_t kMaxRun = BatchReader::kMaxFiles;
   struct Item {
     std::string path;
-    std::string name;                  // the display name
-    std::optional<std::string> error;  // of the walk (an unreadable directory)
+    std::shared_ptr<const io::OpenDirectory> dir;  // held open by the walk until the file is opened
+    std::string name;                              // the display name
+    std::optional<std::string> error;              // of the walk (an unreadable directory)
     WorkerFile file;
     std::optional<io::Input> deferred;  // a large file, for this thread
     std::uint64_t size = 0;
@@ -587,6 +587,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   // The walker's batch: paths and errors of the walk, their buffers swapped with the slots'.
   struct Found {
     std::string path;
+    std::shared_ptr<const io::OpenDirectory> dir;
     std::optional<std::string> error;
   };
   std::vector<Found> batch(kBatch);
@@ -610,6 +611,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       Item& item = slot(base + k);
       Found& f = batch[static_cast<std::size_t>(k)];
       std::swap(item.path, f.path);
+      item.dir = std::move(f.dir);
       const bool strip = strip_dot && item.path.rfind("./", 0) == 0;
       item.name.assign(item.path, strip ? 2 : 0);
       item.error = std::move(f.error);
@@ -624,8 +626,10 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   auto walker = [&] {
     io::walk_directory(
         dir,
-        [&](const std::string& path) {
-          batch[batch_size++].path.assign(path);
+        [&](const io::WalkedFile& file) {
+          Found& f = batch[batch_size++];
+          f.path.assign(file.path);
+          f.dir = file.directory;
           return batch_size < kBatch || hand_over();
         },
         [&](const std::string& p, const std::string& reason) {
@@ -689,6 +693,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         item.file.note.clear();
         item.file.results = 0;
         item.deferred.reset();
+        item.dir.reset();
         item.error.reset();
         item.size = 0;
         item.ready = false;
@@ -722,6 +727,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         reader.reset();
       }
     }
+    std::array<int, BatchReader::kMaxFiles> batch_dirs{};
     std::array<const char*, BatchReader::kMaxFiles> batch_paths{};
     std::array<std::int64_t, BatchReader::kMaxFiles> batch_got{};
     std::unique_lock lock(mutex);
@@ -740,9 +746,16 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       lock.unlock();
       unsigned batched = 0;
       if (reader) {
-        for (Item* item : done)
-          if (!item->ready) batch_paths[batched++] = item->path.c_str();
-        if (!reader->read(std::span(batch_paths.data(), batched), std::span(batch_got.data(), batched))) {
+        for (Item* item : done) {
+          if (item->ready) continue;
+          // By its base name inside its directory held open (io::WalkedFile), else by path.
+          const std::size_t slash = item->path.rfind('/');
+          const bool relative = item->dir != nullptr && slash != std::string::npos;
+          batch_dirs[batched] = relative ? item->dir->fd() : AT_FDCWD;
+          batch_paths[batched++] = item->path.c_str() + (relative ? slash + 1 : 0);
+        }
+        if (!reader->read(std::span(batch_dirs.data(), batched), std::span(batch_paths.data(), batched),
+                          std::span(batch_got.data(), batched))) {
           batch_read_refused(reader->reason());
           reader.reset();
         }
@@ -760,7 +773,8 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
             ++batch_read_files;
           }
           io::Input in = whole ? io::Input::without_descriptor(item->path, static_cast<std::uint64_t>(got))
-                               : open_walked(item->path);
+                               : open_walked(item->path, item->dir ? item->dir->fd() : -1);
+          item->dir.reset();  // opened: the directory need not stay open for it
           item->size = in.size();
           if (in.kind() == io::InputKind::regular && in.size() > worker_max_bytes)
             item->deferred.emplace(std::move(in));
@@ -810,16 +824,22 @@ template <class R>
 class InputBase {
  protected:
   InputBase(R& run, const std::string& name) : run_(run), name_(name), mode_(run.mode) {
-    if (run.with_filename) {
+    if (mode_ == OutputMode::json) json_name_ = json_string(name);
+  }
+
+  /// "NAME:" (coloured, NUL for -Z) when lines carry the file name, else empty. Made on first use:
+  /// most files of a -r walk print nothing.
+  const std::string& prefix() {
+    if (run_.with_filename && prefix_.empty()) {
       Output o(nullptr);
-      run.colors.put(o, run.colors.fn, name);
-      if (run.null_names)
+      run_.colors.put(o, run_.colors.fn, name_);
+      if (run_.null_names)
         o.put('\0');
       else
-        run.colors.put(o, run.colors.se, ":");
+        run_.colors.put(o, run_.colors.se, ":");
       prefix_ = o.take();
     }
-    if (mode_ == OutputMode::json) json_name_ = json_string(name);
+    return prefix_;
   }
 
   /// After each library search: its seconds (JSON summary) and the run's totals.
@@ -832,7 +852,7 @@ class InputBase {
   /// `offset` has a value).
   void put_line_head(std::uint64_t line, std::optional<std::uint64_t> offset) {
     Output& out = this->out();
-    out.append(prefix_);
+    out.append(prefix());
     if (run_.cfg.line_number) {
       out.number(line);
       out.append(":");
@@ -864,7 +884,7 @@ class InputBase {
         return true;
       case OutputMode::count_matches:
       case OutputMode::count_lines:
-        out.append(prefix_);
+        out.append(prefix());
         out.number(mode_ == OutputMode::count_matches ? delivered_ : lines_);
         out.put('\n');
         return true;
@@ -894,7 +914,7 @@ class InputBase {
   R& run_;
   const std::string& name_;
   OutputMode mode_;
-  std::string prefix_;  // "NAME:" or ""
+  std::string prefix_;  // prefix(), once made
   std::string json_name_;
   std::uint64_t delivered_ = 0;  // results (occurrences, matches, ends, pairs)
   std::uint64_t lines_ = 0;      // lines (records) with a result

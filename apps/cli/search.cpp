@@ -500,7 +500,7 @@ InputSearch::InputSearch(Run& run, const std::string& name)
   if (run.set) set_ = &*run.set;
   if (run.searcher) searcher_ = &*run.searcher;
   threads_ = run.cfg.threads;
-  bare_lines_ = prefix_.empty() && !run.cfg.line_number && !run.cfg.byte_offset;
+  bare_lines_ = !run.with_filename && !run.cfg.line_number && !run.cfg.byte_offset;
 }
 
 inline void PrintLine::operator()(const MatchingLine& line) const { search->print_line(line); }
@@ -1171,7 +1171,7 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
   if (mode_ == Mode::count_per_pattern) {
     // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
     for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
-      out.append(prefix_);
+      out.append(prefix());
       out.number(per_pattern_[i]);
       out.append(":");
       if (run_.cfg.with_pattern_id) {

@@ -161,18 +161,20 @@ struct ExactSearcher::Impl {
   }
 
   /// Picks the backend for a text of n bytes (`min_gpu_bytes`: auto's GPU threshold for this
-  /// kind of input); returns cuda or cpu and sets *note when auto runs on the CPU for want of a GPU.
-  Backend choose(std::uint64_t n, std::string* note, std::uint64_t min_gpu_bytes) const {
+  /// kind of input, asked only where a GPU is in the plan: it reads the environment, which a -r
+  /// walk would otherwise do twice per file); returns cuda or cpu and sets *note when auto runs on
+  /// the CPU for want of a GPU.
+  Backend choose(std::uint64_t n, std::string* note, std::uint64_t (*min_gpu_bytes)()) const {
     *note = plan.note;
-    return plan.choose(n, min_gpu_bytes);
+    return plan.gpu ? plan.choose(n, min_gpu_bytes()) : Backend::cpu;
   }
   /// Host memory (detail::cuda::auto_min_bytes()).
   Backend choose(std::uint64_t n, std::string* note) const {
-    return choose(n, note, detail::cuda::auto_min_bytes());
+    return choose(n, note, &detail::cuda::auto_min_bytes);
   }
   /// A file read by find_all_file (auto_min_file_bytes()).
   Backend choose_file(std::uint64_t n, std::string* note) const {
-    return choose(n, note, auto_min_file_bytes());
+    return choose(n, note, &auto_min_file_bytes);
   }
 
   /// Runs `gpu_search` (a GPU search delivering to the OffsetSink it is given, or counting when
@@ -217,7 +219,7 @@ struct ExactSearcher::Impl {
     }
     require_cpu();
     SearchStats s = run_cpu(text, 0, sink);
-    s.note = note;
+    s.note = std::move(note);
     return s;
   }
 };
@@ -248,8 +250,8 @@ SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sin
 SearchStats ExactSearcher::count(std::string_view text) const { return impl_->search(text, nullptr); }
 
 Backend ExactSearcher::file_backend(std::uint64_t size) const {
-  std::string note;
-  return impl_->choose_file(size, &note);
+  const Impl& s = *impl_;
+  return s.plan.gpu ? s.plan.choose(size, auto_min_file_bytes()) : Backend::cpu;
 }
 
 SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const {
@@ -273,7 +275,7 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
   s.require_cpu();
   // The CPU: every worker preads its own chunks (bounded memory, no mapping).
   SearchStats st = s.run_cpu_file(fd, size, sink);
-  if (!note.empty()) st.note = note;
+  if (!note.empty()) st.note = std::move(note);
   st.seconds = seconds_since(start);
   return st;
 }

@@ -2,6 +2,7 @@
 // directory walk, with hand-written expectations.
 #include "strmatch/io.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -262,6 +263,99 @@ TEST(Io, WalkWithListersAheadMatchesTheReferenceOnRandomTrees) {
       }
     }
   }
+}
+
+/// Whether the file open as `fd` is the one at `path` (same device and inode).
+bool same_file(int fd, const std::string& path) {
+  struct stat a {
+  }, b{};
+  return ::fstat(fd, &a) == 0 && ::stat(path.c_str(), &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
+TEST(Io, WalkHandsEveryFileWithItsDirectoryOpen) {
+  TempDir dir;
+  const std::string d = dir.file("t");
+  std::filesystem::create_directories(d + "/b/c");
+  for (const char* f : {"/a", "/b/y", "/b/c/x", "/b/c/x2", "/z"}) strmatch::test::write_file(d + f, f);
+  for (unsigned listers : {0u, 2u}) {
+    std::vector<std::string> files;
+    ASSERT_TRUE(io::walk_directory(
+        d,
+        [&](const io::WalkedFile& f) {
+          files.push_back(f.path);
+          EXPECT_GE(f.dir_fd(), 0) << f.path;
+          // The directory held open is the file's: its base name opens the file the path names,
+          // through Input::open and Input::open_reading alike.
+          const io::Input in = io::Input::open(f.path, f.dir_fd());
+          EXPECT_TRUE(same_file(in.fd(), f.path)) << f.path;
+          EXPECT_EQ(in.name(), f.path);
+          std::string buffer(64, '?');
+          std::size_t got = 0;
+          const io::Input r = io::Input::open_reading(f.path, buffer, &got, f.dir_fd());
+          EXPECT_EQ(buffer.substr(0, got), f.path.substr(d.size())) << f.path;  // each file holds its name
+          return true;
+        },
+        [](const std::string& p, const std::string& why) { ADD_FAILURE() << p << ": " << why; }, nullptr,
+        listers));
+    EXPECT_EQ(files, (std::vector<std::string>{d + "/a", d + "/b/c/x", d + "/b/c/x2", d + "/b/y", d + "/z"}));
+    EXPECT_EQ(io::OpenDirectory::held(), 0u) << "every directory closed after the walk";
+  }
+  // A name missing in the directory: the error names the path, as opening by path does.
+  const std::shared_ptr<const io::OpenDirectory> open = io::OpenDirectory::open(nullptr, d + "/b", "");
+  ASSERT_NE(open, nullptr);
+  try {
+    (void)io::Input::open(d + "/b/missing", open->fd());
+    FAIL() << "no exception";
+  } catch (const strmatch::IoError& e) {
+    EXPECT_EQ(std::string(e.what()), d + "/b/missing: No such file or directory");
+  }
+  std::size_t got = 0;
+  std::string buffer(8, '?');
+  EXPECT_THROW((void)io::Input::open_reading(d + "/b/missing", buffer, &got, open->fd()), strmatch::IoError);
+  // A child that is a symbolic link is not opened as a directory (the walk never follows one).
+  std::filesystem::create_directory_symlink(d + "/b", d + "/link");
+  EXPECT_EQ(io::OpenDirectory::open(open.get(), d + "/link", "link"), nullptr);
+  const std::shared_ptr<const io::OpenDirectory> root = io::OpenDirectory::open(nullptr, d, "");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(io::OpenDirectory::open(root.get(), d + "/link", "link"), nullptr);
+  const auto child = io::OpenDirectory::open(root.get(), d + "/b", "b");
+  ASSERT_NE(child, nullptr);
+  EXPECT_TRUE(same_file(child->fd(), d + "/b"));
+}
+
+TEST(Io, WalkDeeperThanTheOpenDirectoryCapOpensTheRestByPath) {
+  // A chain of directories deeper than OpenDirectory::kMaxOpen, a file at every level: past the
+  // cap the walk hands files without a directory (opened by path), every file still comes, in
+  // order, and the process never holds more than the cap.
+  TempDir dir;
+  const unsigned depth = io::OpenDirectory::kMaxOpen + 20;
+  std::string d = dir.file("t");
+  std::vector<std::string> want;
+  std::filesystem::create_directories(d);
+  for (unsigned i = 0; i < depth; ++i) {
+    want.push_back(d + "/a");  // before "d": each level's file before the level below
+    strmatch::test::write_file(d + "/a", std::to_string(i));
+    d += "/d";
+    std::filesystem::create_directory(d);
+  }
+  std::vector<std::string> files;
+  unsigned without = 0, most = 0;
+  ASSERT_TRUE(io::walk_directory(
+      dir.file("t"),
+      [&](const io::WalkedFile& f) {
+        files.push_back(f.path);
+        most = std::max(most, io::OpenDirectory::held());
+        if (f.dir_fd() < 0) ++without;
+        const io::Input in = io::Input::open(f.path, f.dir_fd());
+        EXPECT_TRUE(same_file(in.fd(), f.path)) << f.path;
+        return true;
+      },
+      [](const std::string& p, const std::string& why) { ADD_FAILURE() << p << ": " << why; }));
+  EXPECT_TRUE(files == want) << files.size() << " files, " << want.size() << " wanted";
+  EXPECT_LE(most, io::OpenDirectory::kMaxOpen);
+  EXPECT_GE(without, 20u);
+  EXPECT_EQ(io::OpenDirectory::held(), 0u);
 }
 
 TEST(Io, WalkWithListersReportsAMissingDirectory) {

@@ -327,8 +327,27 @@ Input Input::open(const std::string& path) {
   return Input(fd, path);
 }
 
-Input Input::open_reading(const std::string& path, std::span<char> buffer, std::size_t* got) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+namespace {
+
+/// open(2) of `path` read-only, or openat(dir_fd, its base name) when dir_fd >= 0; -1 with errno.
+int open_file(const std::string& path, int dir_fd) {
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+  if (dir_fd < 0) return ::open(path.c_str(), kFlags);
+  const std::size_t slash = path.rfind('/');
+  return ::openat(dir_fd, path.c_str() + (slash == std::string::npos ? 0 : slash + 1), kFlags);
+}
+
+}  // namespace
+
+Input Input::open(const std::string& path, int dir_fd) {
+  if (dir_fd < 0) return open(path);
+  const int fd = open_file(path, dir_fd);
+  if (fd < 0) throw IoError(errno_message(path, errno));
+  return Input(fd, path);
+}
+
+Input Input::open_reading(const std::string& path, std::span<char> buffer, std::size_t* got, int dir_fd) {
+  const int fd = open_file(path, dir_fd);
   if (fd < 0) throw IoError(errno_message(path, errno));
   ssize_t n;
   do {

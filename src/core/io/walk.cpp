@@ -4,9 +4,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -252,8 +255,10 @@ class ListAhead {
   std::vector<std::jthread> threads_;
 };
 
-bool visit(const std::shared_ptr<Node>& node, ListAhead* ahead,
-           const std::function<bool(const std::string& path)>& on_file,
+/// Visits node: its listing's errors, then its entries in order. `parent`: the directory holding
+/// it, held open (null: none, or node is the walk's root); `name`: node's name in it.
+bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::string_view name,
+           ListAhead* ahead, const std::function<bool(const WalkedFile& file)>& on_file,
            const std::function<void(const std::string& path, const std::string& reason)>& on_error,
            const PathFilter* filter) {
   if (ahead != nullptr)
@@ -261,16 +266,24 @@ bool visit(const std::shared_ptr<Node>& node, ListAhead* ahead,
   else
     expand(*node, filter);
   for (const auto& [path, reason] : node->listing.errors) on_error(path, reason);
+  // Held while this directory's files and subdirectories are visited (the subdirectories open
+  // theirs relative to it). Not for an empty listing (an unreadable directory among them).
+  const std::shared_ptr<const OpenDirectory> held =
+      node->listing.entries.empty() ? nullptr : OpenDirectory::open(parent, node->path, name);
   std::size_t next_child = 0;
   bool go_on = true;
+  std::string path;
   for (const Entry& e : node->listing.entries) {  // regular files and directories (expand)
     bool more = true;
     if (e.type == DT_REG) {
-      more = on_file(join_path(node->path, e.name));
+      path.assign(node->path);  // join_path, reusing the string's buffer
+      if (path.empty() || path.back() != '/') path += '/';
+      path += e.name;
+      more = on_file(WalkedFile{path, held});
     } else {
       // Taken out of the parent: a subtree is freed once visited.
       const std::shared_ptr<Node> child = std::move(node->children[next_child++]);
-      more = visit(child, ahead, on_file, on_error, filter);
+      more = visit(child, held.get(), e.name, ahead, on_file, on_error, filter);
     }
     if (!more) {
       go_on = false;
@@ -283,7 +296,7 @@ bool visit(const std::shared_ptr<Node>& node, ListAhead* ahead,
 
 }  // namespace
 
-bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
+bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
                     const PathFilter* filter, unsigned listers) {
   // STRMATCH_WALK_LISTERS=N overrides the caller's choice (measurements, tests).
@@ -291,7 +304,62 @@ bool walk_directory(const std::string& dir, const std::function<bool(const std::
     listers = static_cast<unsigned>(std::min<std::uint64_t>(*forced, 64));
   std::optional<ListAhead> ahead;
   if (listers > 0) ahead.emplace(listers, filter);
-  return visit(std::make_shared<Node>(dir), ahead ? &*ahead : nullptr, on_file, on_error, filter);
+  return visit(std::make_shared<Node>(dir), nullptr, {}, ahead ? &*ahead : nullptr, on_file, on_error,
+               filter);
 }
+
+bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
+                    const std::function<void(const std::string& path, const std::string& reason)>& on_error,
+                    const PathFilter* filter, unsigned listers) {
+  return walk_directory(
+      dir, [&](const WalkedFile& file) { return on_file(file.path); }, on_error, filter, listers);
+}
+
+// --- OpenDirectory --------------------------------------------------------------------------------
+
+namespace {
+
+std::atomic<unsigned> open_directories{0};
+
+/// kMaxOpen, or a quarter of the soft descriptor limit when that is lower (read once).
+unsigned open_directory_limit() {
+  static const unsigned limit = [] {
+    rlimit r{};
+    if (::getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return OpenDirectory::kMaxOpen;
+    return static_cast<unsigned>(std::min<rlim_t>(OpenDirectory::kMaxOpen, r.rlim_cur / 4));
+  }();
+  return limit;
+}
+
+}  // namespace
+
+std::shared_ptr<const OpenDirectory> OpenDirectory::open(const OpenDirectory* parent, const std::string& path,
+                                                         std::string_view name) {
+  const unsigned limit = open_directory_limit();
+  unsigned held = open_directories.load(std::memory_order_relaxed);
+  do {
+    if (held >= limit) return nullptr;
+  } while (!open_directories.compare_exchange_weak(held, held + 1, std::memory_order_relaxed));
+  constexpr int kFlags = O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
+  int fd = -1;
+  if (parent != nullptr && !name.empty()) {
+    const std::string n(name);
+    fd = ::openat(parent->fd(), n.c_str(), kFlags);
+  } else {
+    fd = ::open(path.c_str(), kFlags & ~O_NOFOLLOW);  // the walk's root may be a link to a directory
+  }
+  if (fd < 0) {
+    open_directories.fetch_sub(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  return std::shared_ptr<const OpenDirectory>(new OpenDirectory(fd));
+}
+
+OpenDirectory::~OpenDirectory() {
+  ::close(fd_);
+  open_directories.fetch_sub(1, std::memory_order_relaxed);
+}
+
+unsigned OpenDirectory::held() noexcept { return open_directories.load(std::memory_order_relaxed); }
 
 }  // namespace strmatch::io
