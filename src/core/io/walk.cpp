@@ -256,8 +256,9 @@ class ListAhead {
 };
 
 /// Visits node: its listing's errors, then its entries in order. `parent`: the directory holding
-/// it, held open (null: none, or node is the walk's root); `name`: node's name in it.
-bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::string_view name,
+/// it, held open (null: none, or node is the walk's root); `name`: node's name in it; `hold`:
+/// whether directories are held open at all (the path-only walk_directory does not).
+bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::string_view name, bool hold,
            ListAhead* ahead, const std::function<bool(const WalkedFile& file)>& on_file,
            const std::function<void(const std::string& path, const std::string& reason)>& on_error,
            const PathFilter* filter) {
@@ -269,7 +270,7 @@ bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::
   // Held while this directory's files and subdirectories are visited (the subdirectories open
   // theirs relative to it). Not for an empty listing (an unreadable directory among them).
   const std::shared_ptr<const OpenDirectory> held =
-      node->listing.entries.empty() ? nullptr : OpenDirectory::open(parent, node->path, name);
+      !hold || node->listing.entries.empty() ? nullptr : OpenDirectory::open(parent, node->path, name);
   std::size_t next_child = 0;
   bool go_on = true;
   std::string path;
@@ -283,7 +284,7 @@ bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::
     } else {
       // Taken out of the parent: a subtree is freed once visited.
       const std::shared_ptr<Node> child = std::move(node->children[next_child++]);
-      more = visit(child, held.get(), e.name, ahead, on_file, on_error, filter);
+      more = visit(child, held.get(), e.name, hold, ahead, on_file, on_error, filter);
     }
     if (!more) {
       go_on = false;
@@ -296,23 +297,33 @@ bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::
 
 }  // namespace
 
-bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
-                    const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter, unsigned listers) {
+namespace {
+
+bool walk(const std::string& dir, bool hold, const std::function<bool(const WalkedFile& file)>& on_file,
+          const std::function<void(const std::string& path, const std::string& reason)>& on_error,
+          const PathFilter* filter, unsigned listers) {
   // STRMATCH_WALK_LISTERS=N overrides the caller's choice (measurements, tests).
   if (const auto forced = detail::env::unsigned_value("STRMATCH_WALK_LISTERS"))
     listers = static_cast<unsigned>(std::min<std::uint64_t>(*forced, 64));
   std::optional<ListAhead> ahead;
   if (listers > 0) ahead.emplace(listers, filter);
-  return visit(std::make_shared<Node>(dir), nullptr, {}, ahead ? &*ahead : nullptr, on_file, on_error,
+  return visit(std::make_shared<Node>(dir), nullptr, {}, hold, ahead ? &*ahead : nullptr, on_file, on_error,
                filter);
+}
+
+}  // namespace
+
+bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
+                    const std::function<void(const std::string& path, const std::string& reason)>& on_error,
+                    const PathFilter* filter, unsigned listers) {
+  return walk(dir, true, on_file, on_error, filter, listers);
 }
 
 bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
                     const PathFilter* filter, unsigned listers) {
-  return walk_directory(
-      dir, [&](const WalkedFile& file) { return on_file(file.path); }, on_error, filter, listers);
+  return walk(
+      dir, false, [&](const WalkedFile& file) { return on_file(file.path); }, on_error, filter, listers);
 }
 
 // --- OpenDirectory --------------------------------------------------------------------------------
