@@ -45,14 +45,15 @@ BatchReader::BatchReader(std::size_t slot_bytes)
 
 BatchReader::~BatchReader() = default;
 
-bool BatchReader::read(std::span<const char* const> paths, std::span<std::int64_t> result) {
+bool BatchReader::read(std::span<const int> dir_fds, std::span<const char* const> paths,
+                       std::span<std::int64_t> result) {
   const auto count = static_cast<unsigned>(paths.size());
   for (unsigned i = 0; i < count; ++i) result[i] = -ECANCELED;
   if (!ring_ || count == 0 || count > kMaxFiles) return count == 0;
   io_uring* ring = &ring_->ring;
   for (unsigned i = 0; i < count; ++i) {
     io_uring_sqe* open = io_uring_get_sqe(ring);
-    io_uring_prep_openat_direct(open, AT_FDCWD, paths[i], O_RDONLY | O_NOCTTY, 0, i);
+    io_uring_prep_openat_direct(open, dir_fds[i], paths[i], O_RDONLY | O_NOCTTY, 0, i);
     open->flags |= IOSQE_IO_LINK;
     io_uring_sqe_set_data64(open, 0);
     io_uring_sqe* rd = io_uring_get_sqe(ring);
@@ -101,7 +102,8 @@ BatchReader::BatchReader(std::size_t slot_bytes)
 
 BatchReader::~BatchReader() = default;
 
-bool BatchReader::read(std::span<const char* const> paths, std::span<std::int64_t> result) {
+bool BatchReader::read(std::span<const int> /*dir_fds*/, std::span<const char* const> paths,
+                       std::span<std::int64_t> result) {
   for (std::size_t i = 0; i < paths.size(); ++i) result[i] = -ENOSYS;
   return paths.empty();
 }

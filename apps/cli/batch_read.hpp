@@ -41,12 +41,14 @@ class BatchReader {
   /// permitted", ...); empty when usable.
   const std::string& reason() const noexcept { return reason_; }
 
-  /// Opens and reads paths[i] (NUL-terminated, at most kMaxFiles) into buffer i: result[i] is the
+  /// Opens paths[i] (NUL-terminated, at most kMaxFiles) relative to the directory dir_fds[i]
+  /// (AT_FDCWD: the working directory; the descriptor must stay open until read() returns) and
+  /// reads it into buffer i: result[i] is the
   /// bytes read, or -errno of its read (-ECANCELED where its open failed: the caller opens such a
   /// file again with system calls, for the error message). A count
   /// below slot_bytes is the whole of a regular file. Returns false, with every result negative
   /// and the reader no longer usable, when the ring itself failed (submission or completion).
-  bool read(std::span<const char* const> paths, std::span<std::int64_t> result);
+  bool read(std::span<const int> dir_fds, std::span<const char* const> paths, std::span<std::int64_t> result);
 
   /// Buffer i's first `n` bytes (n <= what read() returned for it).
   std::string_view bytes(unsigned i, std::size_t n) const noexcept {

@@ -67,6 +67,37 @@ TEST(WalkCli, ParallelWalkPrintsWhatTheSequentialWalkPrints) {
   }
 }
 
+TEST(WalkCli, FilesOfTheSameNameInManyDirectoriesAreEachTheirOwn) {
+  // Files are opened relative to their directory (the walk's descriptors on one thread, each
+  // worker's own in the parallel walk, in io_uring batches whose runs may span directories): every
+  // directory holds files a, b, c of its own content, so opening one relative to the wrong
+  // directory would count another's. The counts are known from how the files were written.
+  TempDir dir;
+  const std::string root = dir.file("same");
+  std::mt19937_64 rng(test_seed() + 29);
+  std::string want;
+  for (int d = 0; d < 60; ++d) {
+    const std::string digits = std::to_string(d);
+    const std::string sub = root + "/d" + std::string(3 - digits.size(), '0') + digits;
+    std::filesystem::create_directories(sub);
+    for (const char* name : {"a", "b", "c"}) {
+      const int n = static_cast<int>(rng() % 12);
+      std::string text;
+      for (int i = 0; i < n; ++i) text += "needle " + std::to_string(d) + "\n";
+      text += "hay\n";
+      write_file(sub + "/" + name, text);
+      want += sub + "/" + name + ":" + std::to_string(n) + "\n";
+    }
+  }
+  for (const std::string j : {"1", "3", "16"})
+    for (const std::string uring : {"never", "always"}) {
+      const RunResult r = run_cli({"search", "-j", j, "-r", "-c", "needle", root}, dir, {}, {},
+                                  {"STRMATCH_IO_URING=" + uring});
+      EXPECT_EQ(r.status, 0) << "-j " << j << " " << uring << ": " << r.err;
+      EXPECT_EQ(r.out, want) << "-j " << j << " STRMATCH_IO_URING=" << uring << " " << rerun_hint();
+    }
+}
+
 TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
   // The walk reads a file of up to 1 MiB with one pread of 1 MiB + 1 bytes and no fstat, or in an
   // io_uring batch of 256 KiB per file
