@@ -337,10 +337,10 @@ bool walk_directory(const std::string& dir, const std::function<bool(const std::
 /// walk are opened as it enters them (OpenDirectory::open, relative to their parent), one more
 /// system call per directory, and held while it is in them or a WalkedFile copy holds them (the
 /// path-only form above holds none). For opening files on one thread: threads that open files
-/// of one directory through its descriptor at once all count references on that descriptor's
-/// file in the kernel, where a path is walked without shared counters; the CLI's parallel walk
-/// opens by path (16-core host, `-r` on all threads: 0.055-0.060 s by path, 0.070-0.089 s
-/// relative to the directory).
+/// of one directory through one descriptor at once all count references on that descriptor's
+/// file in the kernel (16-core host, `-r` on all threads: 0.055-0.060 s by path, 0.070-0.089 s
+/// through the walk's descriptors); the CLI's parallel walk has each worker open the
+/// directories of its files itself (docs/cli.md, "-r").
 bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
                     const PathFilter* filter = nullptr, unsigned listers = 0);
