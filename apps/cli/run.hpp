@@ -33,6 +33,7 @@
 #include "batch_read.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/env.hpp"
+#include "folios.hpp"
 #include "input.hpp"
 #include "mapping_guard.hpp"
 #include "options.hpp"
@@ -153,6 +154,19 @@ inline bool mapping_beats_copying(int fd, std::uint64_t size) { return mapping_p
 /// 2-core machine it won on 2 (0.11 against 0.15 s). The probe's ratio itself did not tell the two
 /// machines apart (2.9-4.1x there, 4.0-4.2x here).
 constexpr unsigned kMappedPiecesMaxThreads = 2;
+
+/// Whether the pieces of a file of `size` bytes open as `fd`, read by `threads` threads, are
+/// searched in a mapping (else with pread): on up to kMappedPiecesMaxThreads threads where the probe
+/// finds that a mapping beats copying; on more where the page cache maps the file's folios whole
+/// (whole_folios_mapped: a file read back from disk). Then a mapping beats even the pread ceiling:
+/// 16-core host, all threads, the tar read back (bench/results/cli/cli-mapped-all-threads_h200-16core.md):
+/// rare -c 14.2 ms mapped against 22.2 ms in pread pieces (the ceiling 17.9), frequent lines 35.5
+/// against 47.5; with small folios (the tar as written) 36.2 against 22.8. The probe cannot tell the
+/// two states apart (3.5-3.7x in both): it maps 4 MiB at an address the kernel picks.
+inline bool map_pieces(int fd, std::uint64_t size, unsigned threads) {
+  if (threads <= kMappedPiecesMaxThreads) return mapping_beats_copying(fd, size);
+  return whole_folios_mapped(fd, size);
+}
 
 /// `auto` for a regular file of `size` bytes (not above half the usable memory) open as `fd`,
 /// searched with `threads` threads (0: every hardware thread).

@@ -297,15 +297,18 @@ class Run : public RunBase {
       // one-thread rule of auto_read_method says): unmapping it in a process whose other workers run
       // on other cores interrupts them to flush their TLBs.
       // Pieces read by every thread under `auto`: pread, but a mapping on up to
-      // kMappedPiecesMaxThreads threads where the probe finds that a mapping beats copying
-      // (docs/cli.md, rule 6).
+      // kMappedPiecesMaxThreads threads where the probe finds that a mapping beats copying, each
+      // worker faulting its piece in before searching it (mmap-workers), and on more threads where
+      // the page cache maps the file's folios whole, faulted in as the search reaches them: a few
+      // faults per piece (map_pieces; docs/cli.md, rule 6).
       const bool automatic = read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic;
       io::ReadMethod method = io::ReadMethod::pread;
       if (!automatic || !(serve || walked_alone))
         method = chosen();
-      else if (serve && !walked_alone && pieces && walk_workers <= kMappedPiecesMaxThreads &&
-               in.should_map(io::MapPolicy::automatic) && mapping_beats_copying(in.fd(), in.size()))
-        method = io::ReadMethod::mmap_workers;
+      else if (serve && !walked_alone && pieces && in.should_map(io::MapPolicy::automatic) &&
+               map_pieces(in.fd(), in.size(), walk_workers))
+        method =
+            walk_workers <= kMappedPiecesMaxThreads ? io::ReadMethod::mmap_workers : io::ReadMethod::mmap;
       else if (serve && !walked_alone && !pieces && s.fast_line_count())
         method = chosen();  // -c over a long line: searched up to an occurrence, then its end found
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
