@@ -320,13 +320,6 @@ Input::Input(int fd, std::string name) : fd_(fd), name_(std::move(name)) {
   }
 }
 
-Input Input::open(const std::string& path) {
-  if (path == "-") return standard_input();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw IoError(errno_message(path, errno));
-  return Input(fd, path);
-}
-
 namespace {
 
 /// open(2) of `path` read-only, or openat(dir_fd, its base name) when dir_fd >= 0; -1 with errno.
@@ -339,8 +332,10 @@ int open_file(const std::string& path, int dir_fd) {
 
 }  // namespace
 
+Input Input::open(const std::string& path) { return open(path, -1); }
+
 Input Input::open(const std::string& path, int dir_fd) {
-  if (dir_fd < 0) return open(path);
+  if (dir_fd < 0 && path == "-") return standard_input();
   const int fd = open_file(path, dir_fd);
   if (fd < 0) throw IoError(errno_message(path, errno));
   return Input(fd, path);

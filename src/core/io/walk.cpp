@@ -29,9 +29,17 @@ namespace strmatch::io {
 
 namespace {
 
+/// `out` = dir + "/" + name, without doubling a slash that ends dir (reuses out's buffer).
+void join_path_into(std::string& out, const std::string& dir, const std::string& name) {
+  out.assign(dir);
+  if (out.empty() || out.back() != '/') out += '/';
+  out += name;
+}
+
 std::string join_path(const std::string& dir, const std::string& name) {
-  if (!dir.empty() && dir.back() == '/') return dir + name;
-  return dir + "/" + name;
+  std::string out;
+  join_path_into(out, dir, name);
+  return out;
 }
 
 /// gnulib's fnmatch_pattern_has_wildcards for grep's options: '?', '*', '[' or ']' not escaped by '\\'.
@@ -277,9 +285,7 @@ bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::
   for (const Entry& e : node->listing.entries) {  // regular files and directories (expand)
     bool more = true;
     if (e.type == DT_REG) {
-      path.assign(node->path);  // join_path, reusing the string's buffer
-      if (path.empty() || path.back() != '/') path += '/';
-      path += e.name;
+      join_path_into(path, node->path, e.name);
       more = on_file(WalkedFile{path, held});
     } else {
       // Taken out of the parent: a subtree is freed once visited.
