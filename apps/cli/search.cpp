@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -150,6 +151,12 @@ class InputSearch : InputBase<Run> {
   /// Searches one region of whole records for the selector.
   bool select_region(std::string_view region, std::uint64_t base);
   bool accept(std::uint64_t offset, const Window& w, std::uint32_t id = 0, std::uint64_t length = 0);
+  /// accept() for each of one pattern's occurrences `batch` (offsets in the input: each plus
+  /// `shift`), calling between() after each occurrence, or after each part of a batch whose
+  /// records are formatted at once (below); false as soon as accept() or between() is.
+  template <class Between>
+  bool accept_all(std::span<const std::uint64_t> batch, std::uint64_t shift, const Window& w,
+                  Between&& between);
   /// The piece `lines` of search_pieces, on a worker: its output goes to the worker's memory
   /// (RunBase::worker_file), handed to `r` (and flushed: printed when its turn comes) whenever
   /// it holds kPieceOutputBytes. Returns its search's statistics.
@@ -602,6 +609,66 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
   return true;
 }
 
+/// Output bytes of the records accept_all formats at once (a buffer on the stack, appended whole).
+constexpr std::size_t kRecordPartBytes = std::size_t{16} << 10;
+/// A pattern and its separator up to this length are copied into a record as one fixed-size move.
+constexpr std::size_t kRecordTailBytes = 32;
+
+template <class Between>
+bool InputSearch::accept_all(std::span<const std::uint64_t> batch, std::uint64_t shift, const Window& w,
+                             Between&& between) {
+  // -o of one pattern, without -n or -m, not binary: every record is [FILE:][OFFSET:]PATTERN and
+  // the separator, the bytes accept() appends, written here into a buffer a part at a time and
+  // appended once per part instead of four to five appends an occurrence (-o -b of a frequent
+  // pattern on all threads of the 2-core machine: docs/cli.md, "Output").
+  const bool records = mode_ == Mode::only && !binary_ && !run_.set && !run_.cfg.line_number &&
+                       limit_ == std::numeric_limits<std::uint64_t>::max();
+  const std::string_view head = records ? std::string_view(prefix()) : std::string_view();
+  const std::string_view pattern = run_.cfg.pattern;
+  const std::size_t tail_size = pattern.size() + 1;
+  // The longest record: the head, 20 digits and ':', the pattern and its separator.
+  const std::size_t record_max = head.size() + 21 + std::max(tail_size, kRecordTailBytes);
+  if (!records || record_max > kRecordPartBytes / 4) {
+    for (const std::uint64_t o : batch)
+      if (!accept(o + shift, w) || !between()) return false;
+    return true;
+  }
+  char tail[kRecordTailBytes] = {};
+  if (tail_size <= kRecordTailBytes) {
+    std::memcpy(tail, pattern.data(), pattern.size());
+    tail[pattern.size()] = run_.separator;
+  }
+  const bool offsets = run_.cfg.byte_offset;
+  Output& out = this->out();
+  char part[kRecordPartBytes];
+  std::size_t i = 0;
+  while (i < batch.size()) {
+    char* p = part;
+    for (; i < batch.size() && p + record_max <= part + kRecordPartBytes; ++i) {
+      if (!head.empty()) {
+        std::memcpy(p, head.data(), head.size());
+        p += head.size();
+      }
+      if (offsets) {
+        p = std::to_chars(p, p + 20, batch[i] + shift).ptr;
+        *p++ = ':';
+      }
+      if (tail_size <= kRecordTailBytes) {
+        std::memcpy(p, tail,
+                    kRecordTailBytes);  // a fixed-size move; the bytes past the tail are overwritten next
+      } else {
+        std::memcpy(p, pattern.data(), pattern.size());
+        p[pattern.size()] = run_.separator;
+      }
+      p += tail_size;
+      ++delivered_;
+    }
+    out.put(std::string_view(part, static_cast<std::size_t>(p - part)));
+    if (!between()) return false;
+  }
+  return true;
+}
+
 void InputSearch::print_line(const MatchingLine& line) {
   ++lines_;
   if (mode_ != Mode::lines) return;
@@ -673,8 +740,7 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
       });
     } else {
       st = searcher_->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
-        for (const std::uint64_t o : batch)
-          if (!accept(o, w)) return false;
+        if (!accept_all(batch, 0, w, [] { return true; })) return false;
         run_.progress.update(batch.back());
         maybe_truncate(fd);
         return true;
@@ -786,9 +852,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
           for (const std::uint64_t o : batch) bare_line_occurrence(*bare, s + o);
           return true;
         }
-        for (const std::uint64_t o : batch)
-          if (!accept(s + o, w)) return false;
-        return true;
+        return accept_all(batch, s, w, [] { return true; });
       });
     }
     if (skip_to) {  // the rest of the slice, if any, from after the long line
@@ -869,8 +933,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
           if (count) {
             delivered_ += b.occurrences;
           } else {
-            for (const std::uint64_t o : b.offsets)
-              if (!accept(origin + o, w)) break;
+            (void)accept_all(b.offsets, origin, w, [] { return true; });
           }
         }
         if (tracker_) tracker_->end_window();
@@ -967,11 +1030,9 @@ SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResu
     });
   } else {
     st = searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
+      if (!bare) return accept_all(batch, lines.base, w, hand_over);
       for (const std::uint64_t o : batch) {
-        if (bare)
-          bare_line_occurrence(*bare, o);
-        else
-          accept(lines.base + o, w);
+        bare_line_occurrence(*bare, o);
         if (!hand_over()) return false;
       }
       return true;

@@ -378,7 +378,19 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
     const std::int64_t max_count = static_cast<std::int64_t>(rng() % 6);
     const std::uint64_t limit = 30;
     // Expected outputs over every file, from the reference.
-    enum Kind { lines, lines_nb, only_nb, count, count_matches, lines_m, only_m, count_m, kinds };
+    enum Kind {
+      lines,
+      lines_nb,
+      only_nb,
+      only_b,
+      only,
+      count,
+      count_matches,
+      lines_m,
+      only_m,
+      count_m,
+      kinds
+    };
     std::vector<std::string> expected(kinds);
     std::size_t delivered_all = 0, delivered_first = 0;
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -390,6 +402,8 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
       expected[lines] += all.lines_output(t, prefix, false, false, 4096);
       expected[lines_nb] += all.lines_output(t, prefix, true, true, limit);
       expected[only_nb] += all.only_output(t, pattern, prefix, true, true);
+      expected[only_b] += all.only_output(t, pattern, prefix, false, true);
+      expected[only] += all.only_output(t, pattern, prefix, false, false);
       expected[count] += prefix + std::to_string(all.lines.size()) + "\n";
       expected[count_matches] += prefix + std::to_string(all.offsets.size()) + "\n";
       expected[lines_m] += first.lines_output(t, prefix, true, false, 4096);
@@ -402,6 +416,8 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
         {},
         {"-n", "-b", "--max-line-bytes", std::to_string(limit)},
         {"-o", "-n", "-b"},
+        {"-o", "-b"},
+        {"-o"},
         {"-c"},
         {"--count-matches"},
         {"-n", "-m", mc},
@@ -434,7 +450,7 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
     EXPECT_EQ(piped.out, Expected(texts[3], pattern).lines_output(texts[3], "", true, false, 4096))
         << strmatch::test::rerun_hint();
   }
-  EXPECT_EQ(runs, 6 * 8 * 4);
+  EXPECT_EQ(runs, 6 * 10 * 4);
 }
 
 // --- the search in pieces of whole lines (several threads, large inputs) -------------------------
@@ -496,6 +512,54 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
     }
   }
   EXPECT_EQ(runs, 8 * (4 * 4 + 4 * 3));
+}
+
+// -o of one pattern formats its records a part at a time (accept_all): patterns whose record tail
+// (the pattern and the newline) is shorter than, exactly, and longer than the fixed-size move of 32
+// bytes, and one whose records are too long for a part (one record at a time), with and without -b
+// and a file-name head, on one thread (mapped, and streamed in tiny blocks) and in pieces.
+TEST_F(Cli, OnlyRecordsOfShortAndLongPatternsMatchTheReference) {
+  const std::uint64_t seed = strmatch::test::test_seed();
+  std::mt19937_64 rng(seed);
+  TempDir dir;
+  int runs = 0;
+  for (const std::size_t m : {std::size_t{1}, std::size_t{30}, std::size_t{31}, std::size_t{32},
+                              std::size_t{100}, std::size_t{5000}}) {
+    const std::string pattern = strmatch::test::random_text(rng, m, "ab");
+    // Random lines with the pattern planted (overlapping copies where it is periodic), then cut.
+    std::string text;
+    while (text.size() < 40000) {
+      text += strmatch::test::random_lines(rng, rng() % 200, "ab", 0.05);
+      if (rng() % 2 == 0) text += pattern;
+    }
+    const std::string f = dir.write("o" + std::to_string(m) + ".txt", text);
+    const std::string g = dir.write("empty" + std::to_string(m) + ".txt", "");
+    const Expected all(text, pattern);
+    ASSERT_FALSE(all.offsets.empty()) << m;
+    for (const bool offsets : {false, true}) {
+      for (const bool head : {false, true}) {
+        const std::string expected = all.only_output(text, pattern, head ? f + ":" : "", false, offsets);
+        for (const std::vector<std::string>& input : std::vector<std::vector<std::string>>{
+                 {"--io", "mmap", "-j", "1"},
+                 {"--mmap", "never", "--test-stream-block-bytes", "7"},
+                 {"--io", "pread", "-j", "3", "--test-piece-bytes", "1000"},
+                 {"--io", "mmap", "-j", "2", "--test-piece-bytes", "777"}}) {
+          std::vector<std::string> args = {"-o"};
+          if (offsets) args.push_back("-b");
+          args.insert(args.end(), input.begin(), input.end());
+          args.insert(args.end(), {"--", pattern, f});
+          if (head) args.push_back(g);  // two files: each record has the file's name in front
+          const RunResult r = search(args, dir);
+          ++runs;
+          std::string shown;
+          for (const auto& a : args) shown += " '" + (a.size() > 40 ? a.substr(0, 40) + "..." : a) + "'";
+          ASSERT_EQ(r.out, expected) << "strmatch search" << shown << "\n" << strmatch::test::rerun_hint();
+          ASSERT_EQ(r.status, 0) << shown << "\nstderr: " << r.err;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 6 * 2 * 2 * 4);
 }
 
 // The default output without a head (no FILE:, -n, -b) and -c are printed and counted straight from
