@@ -38,6 +38,19 @@ class Output {
     buf_.append(s);
     if (buf_.size() >= capacity_) flush();
   }
+  /// Output collected elsewhere (a piece's, a worker's file's): as put(), but from `direct` bytes on
+  /// written from where it lies, after what the buffer holds, instead of copied into the buffer
+  /// first (the printing thread of a search in pieces copied every byte once more).
+  void put_collected(std::string_view s, std::size_t direct = kDirectBytes) {
+    if (stream_ != nullptr && s.size() >= direct) {
+      flush();
+      write(s);
+      return;
+    }
+    put(s);
+  }
+  /// put_collected's default: shorter output is gathered into the buffer, for fewer writes.
+  static constexpr std::size_t kDirectBytes = std::size_t{64} << 10;
   /// A line's bytes and the byte that ends it (one flush check).
   void put_line(std::string_view s, char end) {
     if (stream_ != nullptr && s.size() >= capacity_) {

@@ -684,7 +684,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
             error(*item.error);
             continue;
           }
-          out.put(item.file.out.view());
+          out.put_collected(item.file.out.view());
           for (const auto& e : item.file.errors) error(e);
           note(item.file.note);
           if (item.deferred) {

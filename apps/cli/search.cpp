@@ -1131,7 +1131,7 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
       detail::run_ordered<std::string>(
           pieces, threads, work,
           [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
-            for (const std::string& bytes : r.items) run_.out.put(bytes);
+            for (const std::string& bytes : r.items) run_.out.put_collected(bytes);
             return r.partial || add(ch.index);
           },
           1);

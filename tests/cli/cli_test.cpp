@@ -514,6 +514,46 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
   EXPECT_EQ(runs, 8 * (4 * 4 + 4 * 3));
 }
 
+// Pieces whose output is larger than put_collected's 64 KiB are written by the printing thread from
+// the worker's memory, the smaller ones gathered: a dense text (most lines match) in pieces of
+// 200-300 KB and of a few KB, every output form the pieces serve, against the reference.
+TEST_F(Cli, PiecesOfDenseOutputPrintInOrder) {
+  std::mt19937_64 rng(strmatch::test::test_seed());
+  TempDir dir;
+  // Dense and sparse stretches of about 250 KB in turn: large and small piece outputs alternate.
+  std::string text;
+  while (text.size() < 3'000'000) {
+    const std::uint64_t r = rng() % 100;
+    const bool dense = (text.size() / 250'000) % 2 == 0;
+    text +=
+        r < (dense ? 70 : 1) ? "x ab " + std::string(r % 40, 'y') + " ab\n" : std::string(r % 50, 'z') + "\n";
+  }
+  const std::string f = dir.write("dense.txt", text);
+  const Expected all(text, "ab");
+  ASSERT_GT(all.lines.size(), 5000u);
+  int runs = 0;
+  for (const auto& [options, expected] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{}, all.lines_output(text, "", false, false, 4096)},
+           {{"-b"}, all.lines_output(text, "", false, true, 4096)},
+           {{"-o", "-b"}, all.only_output(text, "ab", "", false, true)}}) {
+    for (const char* piece : {"250000", "3000"}) {
+      for (const char* io : {"pread", "mmap"}) {
+        std::vector<std::string> args = options;
+        args.insert(args.end(), {"--io", io, "-j", "3", "--test-piece-bytes", piece, "ab", f});
+        const RunResult r = search(args, dir);
+        ++runs;
+        std::string shown;
+        for (const auto& a : args) shown += " '" + a + "'";
+        ASSERT_EQ(r.status, 0) << shown << "\nstderr: " << r.err;
+        ASSERT_TRUE(r.out == expected) << "strmatch search" << shown << ": " << r.out.size()
+                                       << " bytes, want " << expected.size() << "\n"
+                                       << strmatch::test::rerun_hint();
+      }
+    }
+  }
+  EXPECT_EQ(runs, 3 * 2 * 2);
+}
+
 // -o of one pattern formats its records a part at a time (accept_all): patterns whose record tail
 // (the pattern and the newline) is shorter than, exactly, and longer than the fixed-size move of 32
 // bytes, and one whose records are too long for a part (one record at a time), with and without -b

@@ -179,18 +179,23 @@ TEST(WalkCli, LargerFilesPrintWhatTheirOwnSearchPrints) {
     std::string text;
   };
   std::vector<File> files;
-  // Names in walk order (sorted); sizes: small, between one read and 4 MiB, between 4 and 16 MiB
-  // (above search_pieces' 8 MiB too), above 16 MiB.
+  // Names in walk order (sorted); sizes: small, between one read and 4 MiB (one of them dense: its
+  // output, well above 64 KiB, is written from the worker's memory without a copy), between 4 and
+  // 16 MiB (above search_pieces' 8 MiB too), above 16 MiB.
   for (const auto& [name, size] :
        std::vector<std::pair<std::string, std::uint64_t>>{{"a-small", 3000},
                                                           {"b-2mib", 2 * mib + 17},
+                                                          {"ba-dense", mib + mib / 2},
                                                           {"c-9mib", 9 * mib + 1},
                                                           {"d-17mib", 17 * mib + 5},
                                                           {"e-small", 100}}) {
     std::string text;
     while (text.size() < size) {
       const std::uint64_t r = rng() % 1000;
-      text += r < 3 ? "a needle, needles\n" : r < 6 ? "needle\n" : std::string(r % 80, 'h') + "ay\n";
+      if (name == "ba-dense")
+        text += r < 500 ? "a needle, needles\n" : "needle " + std::string(r % 30, 'h') + "\n";
+      else
+        text += r < 3 ? "a needle, needles\n" : r < 6 ? "needle\n" : std::string(r % 80, 'h') + "ay\n";
     }
     text.resize(static_cast<std::size_t>(size));
     files.push_back({name, text});
