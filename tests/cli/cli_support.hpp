@@ -237,6 +237,16 @@ struct Expected {
   }
 };
 
+/// A command's arguments for failure messages, each in single quotes after a space; an argument
+/// longer than `max_bytes` is cut there and marked "...".
+inline std::string show_args(const std::vector<std::string>& args,
+                             std::size_t max_bytes = std::string::npos) {
+  std::string shown;
+  for (const auto& a : args)
+    shown += " '" + (a.size() > max_bytes ? a.substr(0, max_bytes) + "..." : a) + "'";
+  return shown;
+}
+
 /// Byte-exact rendering of an output for failure messages (escapes NUL, ESC, CR; newline as \n).
 inline std::string show_bytes(const std::string& s) {
   std::string o;

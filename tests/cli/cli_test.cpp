@@ -18,6 +18,7 @@ using strmatch::test::Expected;
 using strmatch::test::run_cli;
 using strmatch::test::RunResult;
 using strmatch::test::search;
+using strmatch::test::show_args;
 using strmatch::test::Stdin;
 using strmatch::test::TempDir;
 
@@ -436,8 +437,7 @@ TEST_F(Cli, RandomTextsMatchTheReferenceMappedAndStreamed) {
         args.insert(args.end(), files.begin(), files.end());
         const RunResult r = search(args, dir);
         ++runs;
-        std::string shown;
-        for (const auto& a : args) shown += " '" + a + "'";
+        const std::string shown = show_args(args);
         ASSERT_EQ(r.out, expected[k]) << "strmatch search" << shown << "\n"
                                       << strmatch::test::rerun_hint() << "\nstderr: " << r.err;
         ASSERT_EQ(r.status, (limited ? delivered_first : delivered_all) > 0 ? 0 : 1)
@@ -486,8 +486,7 @@ TEST_F(Cli, SearchInPiecesMatchesTheReference) {
         args.insert(args.end(), {"--io", io, "-j", threads, "--test-piece-bytes", piece, "--", pattern, f});
         const RunResult r = search(args, dir);
         ++runs;
-        std::string shown;
-        for (const auto& a : args) shown += " '" + a + "'";
+        const std::string shown = show_args(args);
         ASSERT_EQ(r.out, expected) << "strmatch search" << shown << "\n" << strmatch::test::rerun_hint();
         ASSERT_EQ(r.status, all.offsets.empty() ? 1 : 0) << shown;
       }
@@ -542,8 +541,7 @@ TEST_F(Cli, PiecesOfDenseOutputPrintInOrder) {
         args.insert(args.end(), {"--io", io, "-j", "3", "--test-piece-bytes", piece, "ab", f});
         const RunResult r = search(args, dir);
         ++runs;
-        std::string shown;
-        for (const auto& a : args) shown += " '" + a + "'";
+        const std::string shown = show_args(args);
         ASSERT_EQ(r.status, 0) << shown << "\nstderr: " << r.err;
         ASSERT_TRUE(r.out == expected) << "strmatch search" << shown << ": " << r.out.size()
                                        << " bytes, want " << expected.size() << "\n"
@@ -591,8 +589,7 @@ TEST_F(Cli, OnlyRecordsOfShortAndLongPatternsMatchTheReference) {
           if (head) args.push_back(g);  // two files: each record has the file's name in front
           const RunResult r = search(args, dir);
           ++runs;
-          std::string shown;
-          for (const auto& a : args) shown += " '" + (a.size() > 40 ? a.substr(0, 40) + "..." : a) + "'";
+          const std::string shown = show_args(args, 40);
           ASSERT_EQ(r.out, expected) << "strmatch search" << shown << "\n" << strmatch::test::rerun_hint();
           ASSERT_EQ(r.status, 0) << shown << "\nstderr: " << r.err;
         }
