@@ -654,8 +654,8 @@ bool InputSearch::accept_all(std::span<const std::uint64_t> batch, std::uint64_t
         *p++ = ':';
       }
       if (tail_size <= kRecordTailBytes) {
-        std::memcpy(p, tail,
-                    kRecordTailBytes);  // a fixed-size move; the bytes past the tail are overwritten next
+        // A fixed-size move; the bytes past the tail are overwritten by the next record.
+        std::memcpy(p, tail, kRecordTailBytes);
       } else {
         std::memcpy(p, pattern.data(), pattern.size());
         p[pattern.size()] = run_.separator;
