@@ -65,6 +65,11 @@
 #              packages) and its pytest suite with STRMATCH_TEST_BACKEND=cuda (PYTEST_TIMEOUT,
 #              default 240 s), then the suite's exact and pattern-set tests under compute-sanitizer
 #              memcheck (PYSAN_TIMEOUT, default 200 s); OUT_DIR/pytest-cuda.log, pytest-memcheck.log
+#   corpus     the CLI's output corpus (tests/cli/corpus/README.md) over the CUDA build's CLI: the
+#              committed outputs compared (the CPU's, whatever --backend auto picks here), then the GPU
+#              slice (--backend cuda) compared with expected-cuda.jsonl (CORPUS_UPDATE=1 writes it to
+#              OUT_DIR instead), then every CORPUS_SANITIZE_EVERY-th case of the slice (default 4) under
+#              compute-sanitizer memcheck (its reports in OUT_DIR/corpus-memcheck/)
 #   fuzz       the CLI's differential fuzzer (fuzz/cli/cli_fuzz.py) over the CUDA build's CLI: for
 #              each backend of FUZZ_BACKENDS (default "cuda cpu"), FUZZ_PROCS processes (default 8)
 #              of FUZZ_SECONDS each (default 120), seeds FUZZ_SEED+0.. (default 1000), --keep-going;
@@ -83,7 +88,7 @@ case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry
 carry_arg=${4:-$default_carry}
 case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
-  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz) ;;
+  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
@@ -137,7 +142,7 @@ for p in $problems; do
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
       python,*) want_target strmatch_python ;;
-      fuzz,*) want_target strmatch_cli ;;
+      fuzz,* | corpus,*) want_target strmatch_cli ;;
     esac
   done
 done
@@ -447,6 +452,26 @@ if has fuzz; then
     grep -h -A1 "^FAIL" "$fz"/logs/$backend-*.log | grep -v "^--" | sort -u | head -40
   done
   tar -C $fz -czf "$out/fuzz.tar.gz" .  # the logs and the failing cases (one file: few come back)
+fi
+
+# ---- corpus ---------------------------------------------------------------------------------------
+if has corpus; then
+  corpus=tests/cli/corpus/corpus.py
+  python3 $corpus --binary $b/bin/strmatch --jobs 8 || rc=1
+  if [ "${CORPUS_UPDATE:-0}" = 1 ]; then
+    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda --update || rc=1
+    cp tests/cli/corpus/expected-cuda.jsonl "$out/"
+  else
+    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda || rc=1
+  fi
+  mkdir -p "$out/corpus-memcheck"
+  python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda --every ${CORPUS_SANITIZE_EVERY:-4} --max-diffs 20 \
+    --wrap "compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 --log-file $out/corpus-memcheck/%p.log" ||
+    rc=1
+  # A log holds only its banner and a zero summary when the process was clean.
+  grep -L "ERROR SUMMARY: 0 errors" "$out"/corpus-memcheck/*.log | head -5
+  echo "memcheck logs: $(ls "$out"/corpus-memcheck | wc -l), with errors: $(grep -L "ERROR SUMMARY: 0 errors" "$out"/corpus-memcheck/*.log | wc -l)"
+  tar -C "$out" -czf "$out/corpus-memcheck.tar.gz" corpus-memcheck && rm -rf "$out/corpus-memcheck"
 fi
 
 # ---- ctest ----------------------------------------------------------------------------------------
