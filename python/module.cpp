@@ -183,6 +183,43 @@ class OpenFile {
   std::string name_;
 };
 
+// The stream contract of each problem (the options' names differ: StreamOptions, MultiStreamOptions,
+// ApproxStreamOptions) and where a block's hits are, for search_file below.
+strmatch::StreamOptions stream_options(const strmatch::ExactSearcher&, bool positions) {
+  strmatch::StreamOptions opts;
+  opts.positions = positions;
+  return opts;
+}
+strmatch::MultiStreamOptions stream_options(const strmatch::PatternSet&, bool positions) {
+  strmatch::MultiStreamOptions opts;
+  opts.mode = positions ? strmatch::MultiStreamMode::positions : strmatch::MultiStreamMode::count;
+  return opts;
+}
+strmatch::ApproxStreamOptions stream_options(const strmatch::ApproxSearcher&, bool positions) {
+  strmatch::ApproxStreamOptions opts;
+  opts.positions = positions;
+  return opts;
+}
+const auto& block_hits(const strmatch::StreamBlock& block) { return block.offsets; }
+const auto& block_hits(const strmatch::MultiStreamBlock& block) { return block.matches; }
+const auto& block_hits(const strmatch::ApproxStreamBlock& block) { return block.matches; }
+
+// The one file path of every problem: the file's hits to `sink` (null: counted). A regular file
+// through the searcher's find_all_file / count_file (pread by every worker), anything else (a pipe,
+// a character device) streamed in blocks.
+template <class Searcher, class Sink>
+strmatch::SearchStats search_file(const Searcher& s, const OpenFile& f, const Sink* sink) {
+  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
+  strmatch::io::FdSource source(f.fd(), false, f.name());
+  return s.find_all(
+      source,
+      [&](const auto& block) {
+        const auto& hits = block_hits(block);
+        return hits.empty() || !sink || (*sink)(hits);
+      },
+      stream_options(s, sink != nullptr));
+}
+
 // ---- results -----------------------------------------------------------------------------------
 
 // The structured dtypes of the results, laid out as the C++ structs (so results need no copy).
@@ -408,22 +445,6 @@ py::object exact_count(const ExactSearcher& s, py::handle text_obj, bool return_
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
 }
 
-// The file's occurrences to `sink`: a regular file through find_all_file / count_file (pread by
-// every worker), anything else (a pipe, a character device) streamed in blocks.
-template <class Searcher, class Sink>
-strmatch::SearchStats exact_file(const Searcher& s, const OpenFile& f, const Sink* sink) {
-  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
-  strmatch::io::FdSource source(f.fd(), false, f.name());
-  strmatch::StreamOptions opts;
-  opts.positions = sink != nullptr;
-  return s.find_all(
-      source,
-      [&](const strmatch::StreamBlock& block) {
-        return block.offsets.empty() || !sink || (*sink)(block.offsets);
-      },
-      opts);
-}
-
 py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, py::object callback,
                                bool return_stats) {
   OpenFile file(path);
@@ -435,7 +456,7 @@ py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, p
     strmatch::SearchStats stats;
     {
       py::gil_scoped_release unlocked;
-      stats = exact_file(s, file, &sink);
+      stats = search_file(s, file, &sink);
     }
     cb.rethrow();
     return py::cast(stats);
@@ -448,7 +469,7 @@ py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, p
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = exact_file(s, file, &sink);
+    stats = search_file(s, file, &sink);
   }
   return with_stats(offsets.take(), stats, return_stats);
 }
@@ -458,7 +479,7 @@ py::object exact_count_file(const ExactSearcher& s, const py::object& path, bool
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = exact_file<ExactSearcher, strmatch::OffsetSink>(s, file, nullptr);
+    stats = search_file<ExactSearcher, strmatch::OffsetSink>(s, file, nullptr);
   }
   if (!return_stats) return py::int_(stats.occurrences);
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
@@ -556,20 +577,6 @@ py::object set_count_per_pattern(const PatternSet& s, py::handle text_obj, bool 
   return with_stats(owned_array(std::move(counts.per_pattern)), counts.stats, return_stats);
 }
 
-template <class Sink>
-strmatch::SearchStats set_file(const PatternSet& s, const OpenFile& f, const Sink* sink) {
-  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
-  strmatch::io::FdSource source(f.fd(), false, f.name());
-  strmatch::MultiStreamOptions opts;
-  opts.mode = sink ? strmatch::MultiStreamMode::positions : strmatch::MultiStreamMode::count;
-  return s.find_all(
-      source,
-      [&](const strmatch::MultiStreamBlock& block) {
-        return block.matches.empty() || !sink || (*sink)(block.matches);
-      },
-      opts);
-}
-
 py::object set_find_all_file(const PatternSet& s, const py::object& path, py::object callback,
                              bool return_stats) {
   OpenFile file(path);
@@ -581,7 +588,7 @@ py::object set_find_all_file(const PatternSet& s, const py::object& path, py::ob
     strmatch::SearchStats stats;
     {
       py::gil_scoped_release unlocked;
-      stats = set_file(s, file, &sink);
+      stats = search_file(s, file, &sink);
     }
     cb.rethrow();
     return py::cast(stats);
@@ -594,7 +601,7 @@ py::object set_find_all_file(const PatternSet& s, const py::object& path, py::ob
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = set_file(s, file, &sink);
+    stats = search_file(s, file, &sink);
   }
   return with_stats(matches.take(g_dtypes->match), stats, return_stats);
 }
@@ -604,7 +611,7 @@ py::object set_count_file(const PatternSet& s, const py::object& path, bool retu
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = set_file<strmatch::MatchSink>(s, file, nullptr);
+    stats = search_file<PatternSet, strmatch::MatchSink>(s, file, nullptr);
   }
   if (!return_stats) return py::int_(stats.occurrences);
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
@@ -727,20 +734,6 @@ py::object approx_best(const ApproxSearcher& s, py::handle text_obj, bool ends, 
   return with_stats(value, best.stats, return_stats);
 }
 
-template <class Sink>
-strmatch::SearchStats approx_file(const ApproxSearcher& s, const OpenFile& f, const Sink* sink) {
-  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
-  strmatch::io::FdSource source(f.fd(), false, f.name());
-  strmatch::ApproxStreamOptions opts;
-  opts.positions = sink != nullptr;
-  return s.find_all(
-      source,
-      [&](const strmatch::ApproxStreamBlock& block) {
-        return block.matches.empty() || !sink || (*sink)(block.matches);
-      },
-      opts);
-}
-
 py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path, py::object callback,
                                 bool return_stats) {
   OpenFile file(path);
@@ -753,7 +746,7 @@ py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path,
     strmatch::SearchStats stats;
     {
       py::gil_scoped_release unlocked;
-      stats = approx_file(s, file, &sink);
+      stats = search_file(s, file, &sink);
     }
     cb.rethrow();
     return py::cast(stats);
@@ -766,7 +759,7 @@ py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path,
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = approx_file(s, file, &sink);
+    stats = search_file(s, file, &sink);
   }
   return with_stats(approx_matches_array(matches, cigar), stats, return_stats);
 }
@@ -776,7 +769,7 @@ py::object approx_count_file(const ApproxSearcher& s, const py::object& path, bo
   strmatch::SearchStats stats;
   {
     py::gil_scoped_release unlocked;
-    stats = approx_file<strmatch::ApproxMatchSink>(s, file, nullptr);
+    stats = search_file<ApproxSearcher, strmatch::ApproxMatchSink>(s, file, nullptr);
   }
   if (!return_stats) return py::int_(stats.occurrences);
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));

@@ -185,8 +185,8 @@ class Run : public RunBase {
     InputRun s(*this, name);
     try {
       // The reading of `search` (docs/cli.md, "How a file is read"); the output always needs the text.
-      const io::ReadMethod method = choose_read_method(in, policy, read_method, true, cfg.threads);
-      if (is_mapping(method)) {
+      const io::ReadMethod method = io::plan_read(in, policy, read_method, cfg.threads);
+      if (io::is_mapping(method)) {
         progress.start_file(name, in.size());
         search_mapped(in, method, cfg.threads, name, [&](std::string_view text) { s.search_text(text); });
         s.report(true, in.size());

@@ -30,12 +30,8 @@
 #include <utility>
 #include <vector>
 
-#include "batch_read.hpp"
-#include "core/cpu/threads.hpp"
 #include "core/env.hpp"
-#include "folios.hpp"
 #include "input.hpp"
-#include "mapping_guard.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -66,151 +62,6 @@ inline OutputMode output_mode(const CommonConfig& c, bool count_per_pattern) {
 constexpr std::uint64_t kProgressSliceBytes = std::uint64_t{256} << 20;
 /// The slices of a mapped file under the test seam (CommonConfig::test_truncate).
 constexpr std::uint64_t kTestSliceBytes = std::uint64_t{64} << 10;
-
-/// Files up to this size are read with one read(2) by `auto` (auto_read_method).
-constexpr std::uint64_t kSmallFileBytes = std::uint64_t{1} << 20;
-
-/// How one input is read (docs/cli.md, "Input", has the measurements behind the rule). Anything
-/// but a regular file of size > 0 (pipes, terminals, devices, /proc files) is read with read(2).
-/// An explicit --io wins; else --mmap always maps and --mmap never reads with read(2) (their
-/// meaning before --io existed); else `auto`: files above half the usable memory are read by the
-/// workers (pread); others by the rule of auto_read_method().
-/// The once-per-process probe of `auto` (docs/cli.md, "How a file is read"): how long copying up
-/// to 4 MiB of the first large file with pread takes (warm: read twice, the second timed) against
-/// mapping the same bytes and touching them page by page. The machines we measure disagree by
-/// more than 30x: a page fault under the 2-core machine's hypervisor once cost more than copying
-/// the page, while a kernel that maps the page cache's large folios whole touches 4 MiB 5-8x
-/// faster than it copies them.
-struct MappingProbe {
-  bool ran = false;
-  std::uint64_t bytes = 0;
-  double copy_seconds = 0;
-  double touch_seconds = 0;
-  /// Copy time over touch time (above 1: a mapping is cheaper); 0 when the probe failed.
-  double ratio() const noexcept { return touch_seconds > 0 ? copy_seconds / touch_seconds : 0; }
-};
-
-/// The process's probe and its lock.
-struct MappingProbeState {
-  std::mutex mutex;
-  MappingProbe probe;
-};
-inline MappingProbeState& mapping_probe_state() {
-  static MappingProbeState state;
-  return state;
-}
-
-/// Runs the probe on the regular file `fd` of `size` bytes the first time it is called in the
-/// process (from any thread) and returns its result every time; a probe whose pread or mmap failed
-/// has bytes == 0 and ratio() == 0 (a mapping is then never picked).
-inline MappingProbe mapping_probe(int fd, std::uint64_t size) {
-  MappingProbeState& state = mapping_probe_state();
-  std::lock_guard lock(state.mutex);
-  MappingProbe& probe = state.probe;
-  if (probe.ran) return probe;
-  probe.ran = true;
-  using Clock = std::chrono::steady_clock;
-  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{4} << 20));
-  std::string buf(n, '\0');
-  Clock::duration copy{};
-  for (int round = 0; round < 2; ++round) {  // the first round warms the page cache
-    const auto t0 = Clock::now();
-    if (::pread(fd, buf.data(), n, 0) != static_cast<ssize_t>(n)) return probe;
-    copy = Clock::now() - t0;
-  }
-  void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (p == MAP_FAILED) return probe;
-  (void)::madvise(p, n, MADV_SEQUENTIAL);
-  Clock::duration touch{};
-  bool truncated = false;
-  {
-    // A file truncated since its size was read: its lost pages are zeros (no SIGBUS) and the
-    // probe has no answer.
-    const MappingGuard guard(std::string_view(static_cast<const char*>(p), n));
-    const auto t0 = Clock::now();
-    const auto* bytes = static_cast<const volatile unsigned char*>(p);
-    unsigned sum = 0;
-    for (std::size_t i = 0; i < n; i += 4096) sum += bytes[i];
-    touch = Clock::now() - t0;
-    (void)sum;
-    truncated = guard.changed();
-  }
-  ::munmap(p, n);
-  if (truncated) return probe;
-  probe.bytes = n;
-  probe.copy_seconds = std::chrono::duration<double>(copy).count();
-  probe.touch_seconds = std::max(std::chrono::duration<double>(touch).count(), 1e-9);
-  return probe;
-}
-
-/// The probe's result if it ran in this process (for --stats).
-inline std::optional<MappingProbe> mapping_probe_result() {
-  MappingProbeState& state = mapping_probe_state();
-  std::lock_guard lock(state.mutex);
-  if (!state.probe.ran) return std::nullopt;
-  return state.probe;
-}
-
-/// Whether touching the pages of a mapping costs less than copying them with pread on this
-/// machine, for this file (mapping_probe).
-inline bool mapping_beats_copying(int fd, std::uint64_t size) { return mapping_probe(fd, size).ratio() > 1; }
-
-/// Files that every thread reads in pieces are mapped, where the probe finds that a mapping beats
-/// copying, up to this many threads; pread with more. Faults of a mapping contend as threads are
-/// added (and its pages are unmapped on one thread at the end), while pread scales: on the 16-core
-/// host (2026-11-27, bench/results/cli/cli-threads_h200-16core.md) a mapping won on 1 thread, tied
-/// on 2 and lost from 4 on (rare -c: 67 against 82 ms on 4 threads, 31 against 49 on 16); on the
-/// 2-core machine it won on 2 (0.11 against 0.15 s). The probe's ratio itself did not tell the two
-/// machines apart (2.9-4.1x there, 4.0-4.2x here).
-constexpr unsigned kMappedPiecesMaxThreads = 2;
-
-/// Whether the pieces of a file of `size` bytes open as `fd`, read by `threads` threads, are
-/// searched in a mapping (else with pread): on up to kMappedPiecesMaxThreads threads where the probe
-/// finds that a mapping beats copying; on more where the page cache maps the file's folios whole
-/// (whole_folios_mapped: a file read back from disk). Then a mapping beats even the pread ceiling:
-/// 16-core host, all threads, the tar read back (bench/results/cli/cli-mapped-all-threads_h200-16core.md):
-/// rare -c 14.2 ms mapped against 22.2 ms in pread pieces (the ceiling 17.9), frequent lines 35.5
-/// against 47.5; with small folios (the tar as written) 36.2 against 22.8. The probe cannot tell the
-/// two states apart (3.5-3.7x in both): it maps 4 MiB at an address the kernel picks.
-inline bool map_pieces(int fd, std::uint64_t size, unsigned threads) {
-  if (threads <= kMappedPiecesMaxThreads) return mapping_beats_copying(fd, size);
-  return whole_folios_mapped(fd, size);
-}
-
-/// `auto` for a regular file of `size` bytes (not above half the usable memory) open as `fd`,
-/// searched with `threads` threads (0: every hardware thread).
-inline io::ReadMethod auto_read_method(int fd, std::uint64_t size, bool needs_text, unsigned threads) {
-  // Small files (most of a source tree): one read(2) into a reused buffer; a mapping costs two
-  // system calls and a fault per page (about 150 us per file on the 2-core machine, 25 us read).
-  if (size <= kSmallFileBytes) return io::ReadMethod::read;
-  // Where faults cost less than copies (the 16-core host), a mapping searched by every worker (and
-  // read around each occurrence for lines); else (the 2-core machine) every worker preads: its
-  // chunks straight into the library's file path when the output needs no text, blocks for lines.
-  (void)needs_text;
-  if (!mapping_beats_copying(fd, size)) return io::ReadMethod::pread;
-  // One thread: the whole mapping populated at mmap (MAP_POPULATE) before the search, which then
-  // takes no fault (the tar, -j 1, 2-core machine: rare -c 0.28 -> 0.17 s, frequent -c 0.47 -> 0.37,
-  // -i 0.26 -> 0.19); several threads fault their own parts in as they search (populating on one
-  // thread first serialises: 16-core host, -c on 16 threads, 0.042 s mapped against 0.080).
-  return strmatch::detail::resolve_threads(threads) == 1 ? io::ReadMethod::mmap_populate
-                                                         : io::ReadMethod::mmap;
-}
-
-inline io::ReadMethod choose_read_method(const io::Input& in, io::MapPolicy policy, io::ReadMethod asked,
-                                         bool needs_text, unsigned threads) {
-  if (in.kind() != io::InputKind::regular || in.size() == 0) return io::ReadMethod::read;
-  if (asked != io::ReadMethod::automatic) return asked;
-  if (policy == io::MapPolicy::always) return io::ReadMethod::mmap;
-  if (policy == io::MapPolicy::never) return io::ReadMethod::read;
-  if (!in.should_map(io::MapPolicy::automatic)) return io::ReadMethod::pread;
-  return auto_read_method(in.fd(), in.size(), needs_text, threads);
-}
-
-/// Whether `method` maps the file.
-inline bool is_mapping(io::ReadMethod method) {
-  return method == io::ReadMethod::mmap || method == io::ReadMethod::mmap_populate ||
-         method == io::ReadMethod::mmap_workers;
-}
 
 /// The test seam of CommonConfig::test_truncate: truncates the regular file open as `fd` to
 /// `size` bytes (through /proc/self/fd, opened for writing). Throws IoError.
@@ -270,14 +121,14 @@ class RunBase {
     return file;
   }
   /// The whole of the file that open_walked() read on this thread (a file of at most
-  /// kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
+  /// io::kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
   /// Whoever called open_walked() sets it back to null after that search.
   static const std::string_view*& preread() {
     static thread_local const std::string_view* whole = nullptr;
     return whole;
   }
   /// Opens a file the walk listed as regular: with `walk_preread`, io::Input::open_reading into
-  /// this thread's buffer (open and one pread of up to kSmallFileBytes + 1 bytes: the whole file,
+  /// this thread's buffer (open and one pread of up to io::kSmallFileBytes + 1 bytes: the whole file,
   /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
   /// else io::Input::open. Throws IoError as those.
   io::Input open_walked(const std::string& path, int dir_fd) {
@@ -291,8 +142,8 @@ class RunBase {
     return in;
   }
   /// The most a walk's worker reads of a file while opening it: a file of fewer bytes came whole.
-  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(kSmallFileBytes) + 1;
-  /// What an io_uring batch reads of each file (BatchReader's slot): a file of fewer bytes came
+  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(io::kSmallFileBytes) + 1;
+  /// What an io_uring batch reads of each file (io::BatchReader's slot): a file of fewer bytes came
   /// whole, a larger one is opened again (open_walked). 256 KiB holds 99.7% of the Linux tree's
   /// files; the slots of a batch hold a worker's 8 files at once, and with 1 MiB slots `-r -c -j 8`
   /// over that tree peaked at 93 MB resident against 33 MB with system calls (2-core machine).
@@ -377,7 +228,7 @@ class RunBase {
   }
 
   /// Searches the regular file `in` through a mapping made as `method` says (a mapping method):
-  /// maps it (MAP_POPULATE for mmap-populate), guards it against truncation (MappingGuard),
+  /// maps it (MAP_POPULATE for mmap-populate), guards it against truncation (io::TruncationGuard),
   /// faults it in with `threads` workers for mmap-workers, calls search(bytes), counts it as
   /// mapped. Throws IoError("NAME: file changed during the search") when it shrank meanwhile.
   template <class Search>
@@ -385,7 +236,7 @@ class RunBase {
                      Search&& search) {
     const io::MappedFile file =
         in.map(method == io::ReadMethod::mmap_populate ? io::MapPopulate::kernel : io::MapPopulate::lazy);
-    const MappingGuard guard(file.bytes());
+    const io::TruncationGuard guard(file.bytes());
     if (method == io::ReadMethod::mmap_workers) file.populate(threads);
     search(file.bytes());
     if (guard.changed()) throw IoError(name + ": " + std::string(io::kFileChanged));
@@ -436,7 +287,7 @@ class RunBase {
   std::string stats_files() const {
     const std::uint64_t m = mapped_files, s = streamed_files, w = worker_read_files;
     std::string probe;
-    if (const std::optional<MappingProbe> p = mapping_probe_result(); p && p->bytes != 0)
+    if (const std::optional<io::ReadingProbe> p = io::reading_probe_result(); p && p->bytes != 0)
       probe = fmt::format(
           "; reading probe: {} bytes copied in {:.0f} us, mapped and touched in {:.0f} us ({:.1f}x)",
           p->bytes, p->copy_seconds * 1e6, p->touch_seconds * 1e6, p->ratio());
@@ -490,13 +341,13 @@ class RunBase {
     return default_walk_workers != 0 ? default_walk_workers : walk_workers;
   }
   /// The parallel walk's workers open files with io::Input::open_reading (no fstat for a file of
-  /// at most kSmallFileBytes) and hand what they read to search_input() through preread().
+  /// at most io::kSmallFileBytes) and hand what they read to search_input() through preread().
   bool walk_preread = false;
   /// With walk_preread: the parallel walk's workers open and read their runs of files in io_uring
-  /// batches (BatchReader; walk_batch_read_wanted()).
+  /// batches (io::BatchReader; walk_batch_read_wanted()).
   bool walk_batch_read = false;
-  std::atomic<std::uint64_t> batch_read_files{0};  // searched from a BatchReader's buffer
-  /// Records why a worker's BatchReader could not serve (the first reason, for --stats); that
+  std::atomic<std::uint64_t> batch_read_files{0};  // searched from a io::BatchReader's buffer
+  /// Records why a worker's io::BatchReader could not serve (the first reason, for --stats); that
   /// worker reads with system calls.
   void batch_read_refused(const std::string& reason) {
     std::lock_guard lock(stats_mutex_);
@@ -546,7 +397,7 @@ inline std::uint64_t walk_worker_max_bytes(OutputMode mode) {
 }
 
 /// Workers from which `auto` reads the parallel walk's small files in io_uring batches
-/// (BatchReader). On the 16-core host (bench/results/cli/cli-walk_h200-16core.md: the tree, 25 runs
+/// (io::BatchReader). On the 16-core host (bench/results/cli/cli-walk_h200-16core.md: the tree, 25 runs
 /// a row) batches made -r 3-7% faster from 8 workers on (10 by default there) and 4-5% slower on 4;
 /// on the 2-core machine they were within its noise (docs/cli.md, "-r").
 constexpr unsigned kBatchReadMinWorkers = 8;
@@ -575,8 +426,8 @@ inline unsigned default_walk_threads(unsigned hardware) {
 }
 
 inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
-  // A worker takes runs of up to this many consecutive files, read in one batch by its BatchReader.
-  constexpr std::uint64_t kMaxRun = BatchReader::kMaxFiles;
+  // A worker takes runs of up to this many consecutive files, read in one batch by its io::BatchReader.
+  constexpr std::uint64_t kMaxRun = io::BatchReader::kMaxFiles;
   struct Item {
     std::string path;
     std::string name;                  // the display name
@@ -737,7 +588,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
     // that came whole is searched from the reader's buffer; a larger one, and one whose open or
     // read failed, is opened again with system calls (open_walked: its error message as without
     // io_uring).
-    std::optional<BatchReader> reader;
+    std::optional<io::BatchReader> reader;
     if (walk_batch_read) {
       reader.emplace(kBatchSlotBytes);
       if (!reader->usable()) {
@@ -745,12 +596,12 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         reader.reset();
       }
     }
-    std::array<int, BatchReader::kMaxFiles> batch_dirs{};
+    std::array<int, io::BatchReader::kMaxFiles> batch_dirs{};
     // The directories of a batch's files, held until its read returned (a run may span several:
     // each descriptor must stay open, and its number unused by another, until then).
-    std::array<std::shared_ptr<const io::OpenDirectory>, BatchReader::kMaxFiles> batch_dir_held{};
-    std::array<const char*, BatchReader::kMaxFiles> batch_paths{};
-    std::array<std::int64_t, BatchReader::kMaxFiles> batch_got{};
+    std::array<std::shared_ptr<const io::OpenDirectory>, io::BatchReader::kMaxFiles> batch_dir_held{};
+    std::array<const char*, io::BatchReader::kMaxFiles> batch_paths{};
+    std::array<std::int64_t, io::BatchReader::kMaxFiles> batch_got{};
     // Files are opened relative to their directory (one name looked up instead of every component
     // of the path), through a descriptor of that directory this worker opened itself and alone
     // uses: workers opening files through one shared descriptor all count references on its file

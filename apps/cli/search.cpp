@@ -26,7 +26,6 @@
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
-#include "pieces.hpp"
 #include "progress.hpp"
 #include "run.hpp"
 #include "strmatch/exact.hpp"
@@ -84,9 +83,9 @@ class InputSearch : InputBase<Run> {
   std::uint64_t piece_bytes(std::uint64_t size, bool pread) const noexcept;
   /// How far the first piece of an input of `size` bytes reads at most (piece and kPieceTailBytes).
   std::uint64_t piece_reach(std::uint64_t size) const noexcept;
-  /// Searches the input in pieces of whole lines (pieces.hpp) on every thread of the run: each
-  /// thread searches a piece with a one-thread CPU twin of the searcher and formats its output
-  /// into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
+  /// Searches the input in pieces of whole lines (io::line_piece_of_text, io::read_line_piece) on every
+  /// thread of the run: each thread searches a piece with a one-thread CPU twin of the searcher and formats
+  /// its output into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
   /// printed in piece order. `text`: the mapped input; else (empty data) the regular file `fd` of
   /// `size` bytes is read by pread (read_piece). Returns the offset from which the rest of the
   /// input must be searched serially (with the library's threads): `size` when done, less when a
@@ -160,7 +159,7 @@ class InputSearch : InputBase<Run> {
   /// The piece `lines` of search_pieces, on a worker: its output goes to the worker's memory
   /// (RunBase::worker_file), handed to `r` (and flushed: printed when its turn comes) whenever
   /// it holds kPieceOutputBytes. Returns its search's statistics.
-  SearchStats search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r);
+  SearchStats search_piece(const io::LinePiece& lines, detail::ChunkResult<std::string>& r);
   void print_line(const MatchingLine& line);
   /// The line tracker of the default output and -c, over an input whose search starts at the line
   /// start `at`.
@@ -258,7 +257,7 @@ class Run : public RunBase {
     // and be started for each file); a file that the searcher runs on the GPU stays with it.
     // Smaller files are one chunk of the library's driver: one thread already.
     const bool walked_alone =
-        worker_file() != nullptr && regular && in.size() > kSmallFileBytes && runs_on_cpu(in.size());
+        worker_file() != nullptr && regular && in.size() > io::kSmallFileBytes && runs_on_cpu(in.size());
     if (walked_alone) s.use_one_thread();
     try {
       // Binary detection reads the head first: the read method may depend on it (a binary file
@@ -288,23 +287,22 @@ class Run : public RunBase {
       // chose, since it stops searching a long line at its first occurrence.
       const bool serve = !gpu_file && !select && regular && s.pieces_serve(in.size());
       const bool pieces =
-          serve && first_line_ends_within(in.fd(), in.size(), separator, s.piece_reach(in.size()));
+          serve && io::first_line_ends_within(in.fd(), in.size(), separator, s.piece_reach(in.size()));
       // What `auto` (or the option given) chooses for the whole file: asked only where it is used,
-      // since for a large file it runs the once-per-process probe of mapping_beats_copying (4 MiB
+      // since for a large file it runs the once-per-process reading probe (io::reading_probe: 4 MiB
       // copied twice and mapped: about 1.5 ms on the 16-core host, 5 ms on the 2-core machine),
       // which the pieces read with pread do not need.
       std::optional<io::ReadMethod> chosen_method;
       const auto chosen = [&] {
-        if (!chosen_method)
-          chosen_method = choose_read_method(in, policy, read_method, s.needs_text(), s.threads());
+        if (!chosen_method) chosen_method = io::plan_read(in, policy, read_method, s.threads());
         return *chosen_method;
       };
       // `auto` for a file that a worker of the -r walk searches alone: pread too, in blocks that are
       // still in the caches when they are searched. A mapping cost more there (populated, as the
-      // one-thread rule of auto_read_method says): unmapping it in a process whose other workers run
+      // one-thread rule of io::plan_read says): unmapping it in a process whose other workers run
       // on other cores interrupts them to flush their TLBs.
       // Pieces read by every thread under `auto`: pread, but a mapping on up to
-      // kMappedPiecesMaxThreads threads where the probe finds that a mapping beats copying, each
+      // io::kMappedPiecesMaxThreads threads where the probe finds that a mapping beats copying, each
       // worker faulting its piece in before searching it (mmap-workers), and on more threads where
       // the page cache maps the file's folios whole, faulted in as the search reaches them: a few
       // faults per piece (map_pieces; docs/cli.md, rule 6).
@@ -313,17 +311,17 @@ class Run : public RunBase {
       if (!automatic || !(serve || walked_alone))
         method = chosen();
       else if (serve && !walked_alone && pieces && in.should_map(io::MapPolicy::automatic) &&
-               map_pieces(in.fd(), in.size(), walk_workers))
+               io::map_pieces(in.fd(), in.size(), walk_workers))
         method =
-            walk_workers <= kMappedPiecesMaxThreads ? io::ReadMethod::mmap_workers : io::ReadMethod::mmap;
+            walk_workers <= io::kMappedPiecesMaxThreads ? io::ReadMethod::mmap_workers : io::ReadMethod::mmap;
       else if (serve && !walked_alone && !pieces && s.fast_line_count())
         method = chosen();  // -c over a long line: searched up to an occurrence, then its end found
       // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
       // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
       if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
       progress.start_file(name, in.size());
-      std::uint64_t rest = kNoSpill;  // where the pieces left the file to a serial path
-      if (is_mapping(method)) {
+      std::uint64_t rest = io::kNoSpill;  // where the pieces left the file to a serial path
+      if (io::is_mapping(method)) {
         // mmap-workers with pieces: each worker faults in the piece it is about to search, instead
         // of every page being faulted in before the search.
         const bool populate_pieces = pieces && !select && method == io::ReadMethod::mmap_workers;
@@ -347,13 +345,13 @@ class Run : public RunBase {
         // the file's first (nothing was printed).
         ++worker_read_files;
         s.report(false, in.size());
-      } else if (rest != kNoSpill && is_mapping(chosen())) {
+      } else if (rest != io::kNoSpill && io::is_mapping(chosen())) {
         // The rest as `auto` would have read the whole file (a mapping on the 16-core host, where
         // the library searches it on every thread: a file of one long line).
         search_mapped(in, chosen(), s.threads(), name,
                       [&](std::string_view text) { s.search_text(text, -1, in.fd(), rest); });
         s.report(true, in.size());
-      } else if (rest != 0 && rest != kNoSpill) {
+      } else if (rest != 0 && rest != io::kNoSpill) {
         io::ParallelPreadSource src(in.fd(), in.size(), s.threads(), name, rest);
         s.search_stream(src, in.size() - rest, in.fd(), pread_block_cap(s.threads()), rest);
         ++worker_read_files;
@@ -363,7 +361,7 @@ class Run : public RunBase {
         ++worker_read_files;
         s.report(false, in.size());
       } else if (method == io::ReadMethod::read &&
-                 ((regular && in.size() <= kSmallFileBytes) || whole != nullptr) && !cfg.test_truncate) {
+                 ((regular && in.size() <= io::kSmallFileBytes) || whole != nullptr) && !cfg.test_truncate) {
         // A small regular file (most of a source tree): one pread into this thread's buffer (or the
         // head read above, when it is the whole file), searched in memory as a mapping is, without
         // the stream driver's blocks. A file that ends before its size: "file changed". A file the
@@ -376,7 +374,7 @@ class Run : public RunBase {
         } else if (head.size() != in.size()) {
           buffer.resize(static_cast<std::size_t>(in.size()));
           try {
-            detail::pread_exactly(in.fd(), reinterpret_cast<std::uint8_t*>(buffer.data()), 0, buffer.size());
+            io::pread_exactly(in.fd(), reinterpret_cast<std::uint8_t*>(buffer.data()), 0, buffer.size());
           } catch (const IoError& e) {
             throw IoError(name + ": " + e.what());
           }
@@ -982,7 +980,7 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
   return std::max(piece_bytes(size, true), piece_bytes(size, false)) + kPieceTailBytes;
 }
 
-SearchStats InputSearch::search_piece(const PieceLines& lines, detail::ChunkResult<std::string>& r) {
+SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkResult<std::string>& r) {
   if (fast_line_count()) {  // -c: the piece's matching lines, nothing to print
     MatchingLineCounter counter(lines.data, run_.separator);
     SearchStats st = run_.set ? set_->find_all(lines.data,
@@ -1058,26 +1056,26 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
     SearchStats stats;
     std::uint64_t occurrences = 0;
     std::uint64_t lines = 0;
-    std::uint64_t spill = kNoSpill;
+    std::uint64_t spill = io::kNoSpill;
   };
   std::vector<PieceResult> results(static_cast<std::size_t>(pieces.size()));
   // The first piece that spilled: the pieces after it are not searched (the serial rest covers them).
   std::atomic<std::uint64_t> first_spill{std::numeric_limits<std::uint64_t>::max()};
   const auto work = [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
     if (ch.index > first_spill.load(std::memory_order_relaxed)) return;
-    thread_local PieceBuffer buffer;  // a worker's piece, when read by pread
+    thread_local io::PieceBuffer buffer;  // a worker's piece, when read by pread
     if (populate && text.data() != nullptr) {
       // The piece and the tail its last line may reach into (mostly the next page or two).
       const std::uint64_t to = std::min<std::uint64_t>(text.size(), ch.end + 4096);
       io::populate_pages(text.data() + ch.begin, static_cast<std::size_t>(to - ch.begin));
     }
-    const PieceLines lines =
+    const io::LinePiece lines =
         text.data() != nullptr
-            ? piece_of_text(text, ch.begin, ch.end, run_.separator, kPieceTailBytes)
-            : read_piece(fd, size, ch.begin, ch.end, run_.separator, buffer, kPieceTailBytes);
+            ? io::line_piece_of_text(text, ch.begin, ch.end, run_.separator, kPieceTailBytes)
+            : io::read_line_piece(fd, size, ch.begin, ch.end, run_.separator, buffer, kPieceTailBytes);
     PieceResult& pr = results[static_cast<std::size_t>(ch.index)];
     pr.spill = lines.spill;
-    if (lines.spill != kNoSpill) {
+    if (lines.spill != io::kNoSpill) {
       std::uint64_t seen = first_spill.load();
       while (ch.index < seen && !first_spill.compare_exchange_weak(seen, ch.index)) {
       }
@@ -1112,7 +1110,7 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
       total.backend = pr.stats.backend;
     }
     total.accumulate(pr.stats);
-    if (pr.spill == kNoSpill) return true;
+    if (pr.spill == io::kNoSpill) return true;
     rest = pr.spill;
     return false;
   };

@@ -1,17 +1,31 @@
-// strmatch: the input layer: memory-mapped files, file and standard-input byte sources, the rule
-// that picks mapping or streaming, and the directory walk of recursive search.
+// strmatch: the input layer: how bytes arrive, decided here for every front end (the CLI, the
+// Python module, an embedder).
 //
-// Two ways to search a file (see docs/cli.md, "Input"):
-//  - mapped: the whole file is mapped read-only (mmap PROT_READ, MAP_PRIVATE; madvise
-//    MADV_SEQUENTIAL) and searched as one text by every core (ExactSearcher::find_all(text, ...)).
-//  - streamed: the file is read with read(2) in bounded blocks (ExactSearcher::find_all(ByteSource&,
-//    ...)), so memory use does not grow with the file. Pipes, terminals, character devices and
-//    files larger than half the usable memory are streamed.
+//  - Input: an opened input (a path, standard input, a file a directory walk listed).
+//  - Six read methods (ReadMethod) for a regular file: mapped (pages faulted in by the search, all
+//    at once by mmap, or by every worker over its share), read(2) into bounded blocks (FdSource:
+//    memory does not grow with the file), and pread by every worker (ParallelPreadSource, or a
+//    searcher's find_all_file / count_file). Pipes, terminals, character devices and /proc files
+//    are read with read(2).
+//  - The read plan (plan_read): which method `automatic` takes for a file, from its size, the
+//    thread count, the reading probe (does touching a mapping cost less than copying on this
+//    machine?) and the folio rule (does the page cache map this file's folios whole?).
+//  - The truncation guard (TruncationGuard): a mapped file that shrinks under the search is
+//    reported as changed instead of killing the process; opt-in, since the library installs no
+//    signal handler unless the program asks (install_truncation_guard).
+//  - Line pieces (read_line_piece, line_piece_of_text): a large input cut into pieces of whole
+//    lines, one per thread.
+//  - Batched reads (BatchReader): many small files opened and read with one io_uring submission.
+//  - The directory walk (walk_directory) with grep's file filters (PathFilter).
+//
+// docs/cli.md ("How a file is read") has the measurements behind every rule, and the CLI's options
+// that name them (--mmap: MapPolicy, --io: ReadMethod).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -141,7 +155,7 @@ class PrefixedSource final : public ByteSource {
 /// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them.
 std::string read_up_to(ByteSource& source, std::size_t max_bytes);
 
-/// Mapping policy of the CLI's --mmap option.
+/// A mapping policy (the CLI's --mmap option).
 enum class MapPolicy : std::uint8_t {
   automatic,  ///< the rule of should_map()
   always,     ///< map every non-empty regular file, whatever its size
@@ -152,7 +166,7 @@ enum class MapPolicy : std::uint8_t {
 MapPolicy parse_map_policy(std::string_view name);
 std::string_view to_string(MapPolicy policy) noexcept;
 
-/// How the CLI reads a regular file (its --io option; docs/cli.md, "Input", has the measurements
+/// How a regular file is read (the CLI's --io option; docs/cli.md, "Input", has the measurements
 /// behind `automatic`).
 enum class ReadMethod : std::uint8_t {
   automatic,      ///< chosen per file from its size, the output mode and the thread count
@@ -245,6 +259,230 @@ class Input {
   std::string name_;
   InputKind kind_ = InputKind::other;
   std::uint64_t size_ = 0;
+};
+
+/// Files up to this size are read with one read(2) by `automatic` (plan_read): a mapping costs two
+/// system calls and a fault per page more (docs/cli.md, "How a file is read").
+inline constexpr std::uint64_t kSmallFileBytes = std::uint64_t{1} << 20;
+
+/// Reads bytes [offset, offset + n) of the file open as `fd` into `dst` with pread, retrying short
+/// reads and EINTR. Throws IoError("file changed during the search") when the file ends first,
+/// IoError("reading the text file failed: REASON") when pread fails.
+void pread_exactly(int fd, std::uint8_t* dst, std::uint64_t offset, std::size_t n);
+
+// ---- The truncation guard -------------------------------------------------------------------
+//
+// A mapped file that another process truncates while it is searched (a log rotated with
+// copytruncate) raises SIGBUS at the first load past its new end, which kills the process. The
+// guard turns that into a reported change. The library installs no signal handler of its own
+// accord (it is loaded into other programs): a program asks for one with
+// install_truncation_guard(); until then guards do nothing, and plan_read never maps a file that
+// its reading probe would have to touch unguarded.
+
+/// Installs the SIGBUS handler behind TruncationGuard (once per process; later calls do nothing).
+/// A SIGBUS outside every guarded range keeps its default action (the process dies, as without a
+/// handler). Thread-safe.
+void install_truncation_guard();
+/// Whether install_truncation_guard() was called in this process.
+bool truncation_guard_installed() noexcept;
+
+/// Registers the bytes of one mapping while it is searched. A SIGBUS inside them (the file was
+/// truncated) no longer kills the process: the handler replaces the mapping from the faulting page
+/// to its end with zero pages (mmap MAP_FIXED | MAP_ANONYMOUS), marks the guard changed and returns,
+/// so the search finishes on zeros and the caller reports the file as changed (its results are not
+/// to be trusted). Inert (changed() stays false) until install_truncation_guard() was called. Up to
+/// 256 guards exist at once; past that a mapping is searched unguarded. Thread-safe: one guard per
+/// mapping, from any thread.
+class TruncationGuard {
+ public:
+  explicit TruncationGuard(std::string_view bytes) noexcept;
+  ~TruncationGuard();
+  TruncationGuard(const TruncationGuard&) = delete;
+  TruncationGuard& operator=(const TruncationGuard&) = delete;
+
+  /// Whether a SIGBUS hit the mapping (then part of what was searched is zeros, not the file).
+  bool changed() const noexcept;
+
+ private:
+  int slot_ = -1;
+};
+
+// ---- The read plan --------------------------------------------------------------------------
+//
+// How a regular file is read is decided here, for every front end (docs/cli.md, "How a file is
+// read", has the measurements behind each rule): the reading probe (does touching a mapping's
+// pages cost less than copying them, on this machine?), the folio rule (does the page cache map
+// this file's folios whole?), and plan_read, which combines them with the caller's request.
+
+/// The once-per-process reading probe: how long copying up to 4 MiB of the first large file with
+/// pread takes (warm: read twice, the second timed) against mapping the same bytes and touching
+/// them page by page. Machines disagree widely (a page fault under a hypervisor can cost more than
+/// copying the page; a kernel that maps the page cache's large folios whole touches pages several
+/// times faster than it copies them): docs/cli.md, "How a file is read", has the measurements.
+struct ReadingProbe {
+  bool ran = false;
+  std::uint64_t bytes = 0;
+  double copy_seconds = 0;
+  double touch_seconds = 0;
+  /// Copy time over touch time (above 1: a mapping is cheaper); 0 when the probe failed.
+  double ratio() const noexcept { return touch_seconds > 0 ? copy_seconds / touch_seconds : 0; }
+};
+
+/// Runs the probe on the regular file `fd` of `size` bytes the first time it is called in the
+/// process (from any thread; serialised) and returns its result every time. A probe that failed
+/// (pread or mmap failed, the file shrank under it) or that could not run guarded (no
+/// install_truncation_guard(): touching an unguarded mapping of a file that shrinks would kill the
+/// process) has bytes == 0 and ratio() == 0: a mapping is then never picked. O(4 MiB).
+ReadingProbe reading_probe(int fd, std::uint64_t size);
+/// The probe's result if it ran in this process (for statistics).
+std::optional<ReadingProbe> reading_probe_result();
+
+/// Whether the page cache holds the 2 MiB in the middle of the regular file open as `fd` (of `size`
+/// bytes, at least 4 MiB; the 2 MiB-aligned block below size / 2) as one large folio that the kernel
+/// maps whole: maps those bytes at a 2 MiB-aligned address, faults the first page in
+/// (MADV_POPULATE_READ, which fails with EFAULT where a load would raise SIGBUS) and reads the
+/// mapping's FilePmdMapped in /proc/self/smaps (well under a millisecond). A file read back
+/// from disk is cached in large folios by readahead; a file just written is held in small ones.
+/// false when anything fails (no smaps, a kernel without large folios for the file system, a
+/// smaller file). Leaves nothing mapped.
+bool whole_folios_mapped(int fd, std::uint64_t size);
+
+/// Files that every thread reads in pieces are mapped, where the probe finds that a mapping beats
+/// copying, up to this many threads; pread with more (map_pieces).
+inline constexpr unsigned kMappedPiecesMaxThreads = 2;
+
+/// Whether the pieces of a file of `size` bytes open as `fd`, read by `threads` threads, are
+/// searched in a mapping (else with pread): on up to kMappedPiecesMaxThreads threads where the probe
+/// finds that a mapping beats copying; on more where the page cache maps the file's folios whole
+/// (whole_folios_mapped: a file read back from disk).
+bool map_pieces(int fd, std::uint64_t size, unsigned threads);
+
+/// Whether `method` maps the file.
+constexpr bool is_mapping(ReadMethod method) noexcept {
+  return method == ReadMethod::mmap || method == ReadMethod::mmap_populate ||
+         method == ReadMethod::mmap_workers;
+}
+
+/// How the input `in` is read, searched by `threads` threads (0: every hardware thread):
+/// anything but a regular file of size > 0 (pipes, terminals, devices, /proc files) with read(2);
+/// else an explicit `asked` method; else --mmap's `policy` (always: mmap, never: read); else
+/// `automatic`: a file above half the usable memory with pread by the workers; a file of at most
+/// kSmallFileBytes with one read(2); where the reading probe finds that copying beats touching a
+/// mapping, pread; else a mapping, populated at mmap on one thread (mmap_populate) and faulted in
+/// by the search on several (mmap). Runs the reading probe on the first large file.
+ReadMethod plan_read(const Input& in, MapPolicy policy, ReadMethod asked, unsigned threads);
+
+// ---- Line pieces ----------------------------------------------------------------------------
+//
+// One large input cut into pieces of whole lines, so that every thread searches a piece and
+// formats its output. A piece owns the lines that START in its nominal byte range [begin, end);
+// it reads up to the end of its last line. No occurrence crosses a line's end where no pattern
+// holds the separator, so each occurrence, and each matching line, belongs to exactly one piece.
+
+/// Offsets of a file, when a piece stops before its last line: none.
+inline constexpr std::uint64_t kNoSpill = std::numeric_limits<std::uint64_t>::max();
+
+/// The lines one piece owns: input bytes [base, base + data.size()), whole lines (each ends with the
+/// separator, except the input's last). `spill` != kNoSpill: the piece's last line did not end
+/// within the read limit (read_line_piece's tail_cap); the piece stops before it, at offset `spill`
+/// (a line start), and the rest of the input is the caller's.
+struct LinePiece {
+  std::string_view data;
+  std::uint64_t base = 0;
+  std::uint64_t spill = kNoSpill;
+};
+
+/// A worker's reused read buffer: bytes are never zero-filled, and growing keeps them.
+class PieceBuffer {
+ public:
+  char* data() noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return size_; }
+  /// Sets the size to n, keeping the first min(n, size()) bytes (the rest is uninitialised).
+  void resize(std::size_t n) {
+    reserve(n);
+    size_ = n;
+  }
+  /// Makes room for n bytes without a copy later (pages not written are never touched).
+  void reserve(std::size_t n);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t capacity_ = 0;
+  std::size_t size_ = 0;
+};
+
+/// The piece [begin, end) of a text in memory (a mapping, all `text.size()` bytes of the input):
+/// its last line is followed at most `tail_cap` bytes past `end`; a longer one spills (as
+/// read_line_piece), so that a very long line is searched by every thread. O(piece + tail_cap).
+LinePiece line_piece_of_text(std::string_view text, std::uint64_t begin, std::uint64_t end, char separator,
+                             std::uint64_t tail_cap);
+
+/// The piece [begin, end) of the regular file open as `fd` (`size` bytes), read with pread into
+/// `buffer` (reused): bytes [begin - 1, end) and then its last line's end, in steps, at most
+/// `tail_cap` bytes past `end`; a last line longer than that spills (LinePiece::spill). Throws as
+/// pread_exactly. Memory: the piece + tail_cap bytes.
+LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::uint64_t end, char separator,
+                          PieceBuffer& buffer, std::uint64_t tail_cap);
+
+/// Whether a separator lies in the first `limit` bytes of the regular file `fd` (`size` bytes), or
+/// the file is shorter: false for a file whose first line is longer than a piece may reach. Reads
+/// 64 KiB, then 256 KiB at a time into one buffer while no separator was seen. Throws as
+/// pread_exactly.
+bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit);
+/// The same for a text in memory.
+bool first_line_ends_within(std::string_view text, char separator, std::uint64_t limit) noexcept;
+
+// ---- Batched reads (io_uring) ---------------------------------------------------------------
+
+/// Opens and reads the head of up to kMaxFiles files with one io_uring submission: for file i an
+/// openat (O_RDONLY | O_NOCTTY) into registered descriptor slot i of this reader's ring (a "direct"
+/// descriptor: no entry in the process's descriptor table; the next batch's open into the slot
+/// replaces it) linked to one read of up to slot_bytes from offset 0 into this reader's buffer i.
+/// The kernel's work per file is that of open and pread; a batch saves 3 system calls per file
+/// (open, pread, close) against 1 per batch (docs/cli.md has the measurements). One reader per thread (not
+/// thread-safe); the buffer is slot_bytes x kMaxFiles bytes of address space, touched only as far
+/// as the files read reach.
+///
+/// Built with liburing where CMake found it (Debian's liburing-dev); without it, or where the
+/// kernel refuses io_uring (before 5.19, which registers sparse descriptor tables;
+/// kernel.io_uring_disabled; a seccomp filter such as a container's), usable() is false and
+/// reason() says why: the caller reads with system calls.
+class BatchReader {
+ public:
+  static constexpr unsigned kMaxFiles = 8;
+
+  /// Sets up the ring (2 x kMaxFiles entries) and kMaxFiles sparse registered descriptors; never
+  /// throws for a refusal (usable() tells). `slot_bytes` > 0: the most read per file.
+  explicit BatchReader(std::size_t slot_bytes);
+  ~BatchReader();
+  BatchReader(const BatchReader&) = delete;
+  BatchReader& operator=(const BatchReader&) = delete;
+
+  bool usable() const noexcept { return ring_ != nullptr; }
+  /// Why usable() is false ("built without liburing", "io_uring_queue_init: Operation not
+  /// permitted", ...); empty when usable.
+  const std::string& reason() const noexcept { return reason_; }
+
+  /// Opens paths[i] (NUL-terminated, at most kMaxFiles) relative to the directory dir_fds[i]
+  /// (AT_FDCWD: the working directory; the descriptor must stay open until read() returns) and
+  /// reads it into buffer i: result[i] is the bytes read, or -errno of its read (-ECANCELED where
+  /// its open failed: the caller opens such a file again with system calls, for the error
+  /// message). A count below slot_bytes is the whole of a regular file. Returns false, with every
+  /// result negative and the reader no longer usable, when the ring itself failed.
+  bool read(std::span<const int> dir_fds, std::span<const char* const> paths, std::span<std::int64_t> result);
+
+  /// Buffer i's first `n` bytes (n <= what read() returned for it).
+  std::string_view bytes(unsigned i, std::size_t n) const noexcept {
+    return std::string_view(buffer_.get() + i * stride_, n);
+  }
+
+ private:
+  struct Ring;
+  std::unique_ptr<Ring> ring_;
+  std::string reason_;
+  std::size_t slot_bytes_ = 0;
+  std::size_t stride_ = 0;  // slot_bytes rounded up to a page
+  std::unique_ptr<char[]> buffer_;
 };
 
 /// grep's --include, --exclude and --exclude-dir (GNU grep 3.8 with gnulib's exclude.c): which

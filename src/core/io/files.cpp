@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/cpu/threads.hpp"
+#include "core/io/file_driver.hpp"
 #include "strmatch/io.hpp"
 
 namespace strmatch::io {
@@ -425,6 +426,10 @@ std::unique_ptr<FdSource> Input::stream(std::uint64_t skip) const {
       kind_ == InputKind::regular && size_ > 0 ? std::optional<std::uint64_t>(size_) : std::nullopt);
   source->skip_counted(skip);
   return source;
+}
+
+void pread_exactly(int fd, std::uint8_t* dst, std::uint64_t offset, std::size_t n) {
+  detail::pread_exactly(fd, dst, offset, n);
 }
 
 }  // namespace strmatch::io

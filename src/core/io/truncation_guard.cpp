@@ -1,6 +1,5 @@
-// CLI: the SIGBUS handler behind MappingGuard (mapping_guard.hpp).
-#include "mapping_guard.hpp"
-
+// io::TruncationGuard and its SIGBUS handler (include/strmatch/io.hpp), installed only when the
+// program asks (install_truncation_guard): the library is loaded into other programs.
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,7 +8,9 @@
 #include <cstdint>
 #include <mutex>
 
-namespace strmatch::cli {
+#include "strmatch/io.hpp"
+
+namespace strmatch::io {
 
 namespace {
 
@@ -49,7 +50,11 @@ void on_sigbus(int sig, siginfo_t* info, void*) {
   ::raise(sig);
 }
 
-void install_once() {
+std::atomic<bool> g_installed{false};
+
+}  // namespace
+
+void install_truncation_guard() {
   static std::once_flag once;
   std::call_once(once, [] {
     struct sigaction sa {};
@@ -57,14 +62,14 @@ void install_once() {
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGBUS, &sa, nullptr);
+    g_installed.store(true, std::memory_order_release);
   });
 }
 
-}  // namespace
+bool truncation_guard_installed() noexcept { return g_installed.load(std::memory_order_acquire); }
 
-MappingGuard::MappingGuard(std::string_view bytes) noexcept {
-  if (bytes.empty()) return;
-  install_once();
+TruncationGuard::TruncationGuard(std::string_view bytes) noexcept {
+  if (bytes.empty() || !truncation_guard_installed()) return;
   std::lock_guard lock(g_claim);
   for (int i = 0; i < kSlots; ++i) {
     Slot& s = g_slots[i];
@@ -77,15 +82,15 @@ MappingGuard::MappingGuard(std::string_view bytes) noexcept {
   }
 }
 
-MappingGuard::~MappingGuard() {
+TruncationGuard::~TruncationGuard() {
   if (slot_ < 0) return;
   std::lock_guard lock(g_claim);
   g_slots[slot_].end.store(0, std::memory_order_release);
   g_slots[slot_].begin.store(0, std::memory_order_relaxed);
 }
 
-bool MappingGuard::changed() const noexcept {
+bool TruncationGuard::changed() const noexcept {
   return slot_ >= 0 && g_slots[slot_].faulted.load(std::memory_order_acquire);
 }
 
-}  // namespace strmatch::cli
+}  // namespace strmatch::io

@@ -1,16 +1,17 @@
-// CLI: BatchReader (batch_read.hpp), through liburing where the build has it.
-#include "batch_read.hpp"
-
+// io::BatchReader (include/strmatch/io.hpp): files opened and read in batches through io_uring
+// (liburing), where the build has it.
 #include <fcntl.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "strmatch/io.hpp"
+
 #if defined(STRMATCH_HAVE_LIBURING)
 #include <liburing.h>
 #endif
 
-namespace strmatch::cli {
+namespace strmatch::io {
 
 namespace {
 constexpr std::size_t kPage = 4096;
@@ -110,4 +111,4 @@ bool BatchReader::read(std::span<const int> /*dir_fds*/, std::span<const char* c
 
 #endif
 
-}  // namespace strmatch::cli
+}  // namespace strmatch::io

@@ -1,79 +1,37 @@
-// CLI: one large input cut into pieces of whole lines, so that every thread searches a piece and
-// formats its output (search.cpp, InputSearch::search_pieces). A piece owns the lines that START in
-// its nominal byte range [begin, end) (detail::Chunker's chunks); it reads up to the end of its last
-// line. No occurrence crosses a line's end (the pieces are used only when no pattern holds the
-// separator), so each occurrence, and each matching line, belongs to exactly one piece.
-#pragma once
+// The input layer's line pieces (include/strmatch/io.hpp): one large input cut into pieces of whole
+// lines, read from a text in memory or with pread, so that every thread searches a piece and formats
+// its output (the CLI's search in pieces). A piece owns the lines that START in its nominal byte
+// range [begin, end) (the chunker's chunks) and reads up to the end of its last line.
+#include <string.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/io/file_driver.hpp"
-#include "strmatch/types.hpp"
+#include "strmatch/io.hpp"
 
-namespace strmatch::cli {
+namespace strmatch::io {
 
-/// Offsets of a file, when a piece stops before its last line: none.
-inline constexpr std::uint64_t kNoSpill = std::numeric_limits<std::uint64_t>::max();
-
-/// The lines one piece owns: input bytes [base, base + data.size()), whole lines (each ends with the
-/// separator, except the input's last). `spill` != kNoSpill: the piece's last line did not end
-/// within the read limit (read_piece's tail_cap); the piece stops before it, at offset `spill`
-/// (a line start), and the rest of the input is the caller's (search.cpp searches it serially,
-/// with every thread of the library).
-struct PieceLines {
-  std::string_view data;
-  std::uint64_t base = 0;
-  std::uint64_t spill = kNoSpill;
-};
-
-/// A worker's reused read buffer: bytes are never zero-filled, and growing keeps them.
-class PieceBuffer {
- public:
-  char* data() noexcept { return data_.get(); }
-  std::size_t size() const noexcept { return size_; }
-  /// Sets the size to n, keeping the first min(n, size()) bytes (the rest is uninitialised).
-  void resize(std::size_t n) {
-    reserve(n);
-    size_ = n;
-  }
-  /// Makes room for n bytes without a copy later (pages not written are never touched: a new page
-  /// faults in only when read into, where every copy on growth faulted it in again).
-  void reserve(std::size_t n) {
-    if (n > capacity_) {
-      const std::size_t capacity = n;
-      std::unique_ptr<char[]> grown(new char[capacity]);
-      if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
-      data_ = std::move(grown);
-      capacity_ = capacity;
-    }
-  }
-
- private:
-  std::unique_ptr<char[]> data_;
-  std::size_t capacity_ = 0;
-  std::size_t size_ = 0;
-};
+namespace {
 
 /// The first line start in [begin, end) of `text` (bytes [0, n) of the input, from offset `origin`
 /// of it: text[i] is input byte origin + i) when text[begin - origin - 1] is known, or end when no
 /// line starts there. `begin` 0 starts a line.
-inline std::uint64_t first_line_start(const char* text, std::uint64_t origin, std::uint64_t begin,
-                                      std::uint64_t end, char separator) {
+std::uint64_t first_line_start(const char* text, std::uint64_t origin, std::uint64_t begin, std::uint64_t end,
+                               char separator) {
   if (begin == 0 || text[begin - 1 - origin] == separator) return begin;
   const void* nl = std::memchr(text + (begin - origin), separator, static_cast<std::size_t>(end - begin));
   return nl != nullptr ? origin + static_cast<std::uint64_t>(static_cast<const char*>(nl) - text) + 1 : end;
 }
 
 /// The piece's lines from `p` when its last line does not end within the reach: the lines before
-/// that line, which the piece stops at (PieceLines::spill). `data` holds input bytes [origin, end).
-inline PieceLines spill_at_last_line(const char* data, std::uint64_t origin, std::uint64_t p,
-                                     std::uint64_t end, char separator) {
+/// that line, which the piece stops at (LinePiece::spill). `data` holds input bytes [origin, end).
+LinePiece spill_at_last_line(const char* data, std::uint64_t origin, std::uint64_t p, std::uint64_t end,
+                             char separator) {
   const char* from = data + (p - origin);
   const void* last = memrchr(from, separator, static_cast<std::size_t>(end - p));
   const std::uint64_t s =
@@ -81,11 +39,22 @@ inline PieceLines spill_at_last_line(const char* data, std::uint64_t origin, std
   return {std::string_view(from, static_cast<std::size_t>(s - p)), p, s};
 }
 
+}  // namespace
+
+void PieceBuffer::reserve(std::size_t n) {
+  if (n > capacity_) {
+    std::unique_ptr<char[]> grown(new char[n]);
+    if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = n;
+  }
+}
+
 /// The piece [begin, end) of a text in memory (a mapping, all `text.size()` bytes of the input):
 /// its last line is followed at most `tail_cap` bytes past `end`; a longer one spills (as
 /// read_piece), so that a very long line is searched by every thread. O(piece + tail_cap).
-inline PieceLines piece_of_text(std::string_view text, std::uint64_t begin, std::uint64_t end, char separator,
-                                std::uint64_t tail_cap) {
+LinePiece line_piece_of_text(std::string_view text, std::uint64_t begin, std::uint64_t end, char separator,
+                             std::uint64_t tail_cap) {
   const std::uint64_t n = text.size();
   const std::uint64_t p = first_line_start(text.data(), 0, begin, end, separator);
   if (p >= end) return {std::string_view(), end, kNoSpill};
@@ -107,7 +76,7 @@ inline PieceLines piece_of_text(std::string_view text, std::uint64_t begin, std:
 /// is then searched without pieces (a file of one long line). Reads 64 KiB, then 256 KiB at a time
 /// into the same buffer while no separator was seen (a buffer grown to `limit` cost a page fault
 /// per 4 KiB: 0.06 s for 12 MiB on the 2-core machine). Throws as read_piece.
-inline bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit) {
+bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit) {
   std::string buffer;
   for (std::uint64_t offset = 0, step = std::uint64_t{64} << 10; offset < std::min(size, limit);
        step = std::uint64_t{256} << 10) {
@@ -121,18 +90,18 @@ inline bool first_line_ends_within(int fd, std::uint64_t size, char separator, s
 }
 
 /// The same for a text in memory.
-inline bool first_line_ends_within(std::string_view text, char separator, std::uint64_t limit) {
+bool first_line_ends_within(std::string_view text, char separator, std::uint64_t limit) noexcept {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(text.size(), limit));
   return std::memchr(text.data(), separator, n) != nullptr || text.size() <= limit;
 }
 
 /// The piece [begin, end) of the regular file open as `fd` (`size` bytes), read with pread into
 /// `buffer` (reused): bytes [begin - 1, end) and then its last line's end, in steps, at most
-/// `tail_cap` bytes past `end`; a last line longer than that spills (PieceLines::spill). Throws
+/// `tail_cap` bytes past `end`; a last line longer than that spills (LinePiece::spill). Throws
 /// IoError(detail::kFileChanged) when the file ends before `size`, IoError("reading the text file
 /// failed: ...") when pread fails. Memory: the piece + tail_cap bytes.
-inline PieceLines read_piece(int fd, std::uint64_t size, std::uint64_t begin, std::uint64_t end,
-                             char separator, PieceBuffer& buffer, std::uint64_t tail_cap) {
+LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::uint64_t end, char separator,
+                          PieceBuffer& buffer, std::uint64_t tail_cap) {
   const std::uint64_t origin = begin == 0 ? 0 : begin - 1;
   // The piece and the first 4 KiB after it in one read: most last lines end there.
   buffer.resize(
@@ -170,4 +139,4 @@ inline PieceLines read_piece(int fd, std::uint64_t size, std::uint64_t begin, st
   return spill_at_last_line(buffer.data(), origin, p, end, separator);
 }
 
-}  // namespace strmatch::cli
+}  // namespace strmatch::io

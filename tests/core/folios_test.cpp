@@ -1,8 +1,8 @@
-// The CLI's whole-folio check (apps/cli/folios.hpp): the FilePmdMapped field of one mapping read
-// from /proc/self/smaps text, on hand-written text; the check itself (its answer depends on the
-// kernel and the page cache: that it leaves nothing mapped is asserted); and `auto` on 4 threads
-// mapping a large file exactly when the check finds its folios whole, with the right count.
-#include "../apps/cli/folios.hpp"
+// The input layer's whole-folio check (io::whole_folios_mapped, src/core/io/folios.hpp): the FilePmdMapped
+// field of one mapping read from /proc/self/smaps text, on hand-written text; the check itself (its answer
+// depends on the kernel and the page cache: that it leaves nothing mapped is asserted); and `auto` on 4
+// threads mapping a large file exactly when the check finds its folios whole, with the right count.
+#include "core/io/folios.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -12,10 +12,11 @@
 #include <string>
 
 #include "cli/cli_support.hpp"
+#include "strmatch/io.hpp"
 
 namespace {
 
-using strmatch::cli::smaps_file_pmd_kb;
+using strmatch::detail::smaps_file_pmd_kb;
 
 const char* const kSmaps =
     "55d0c0a00000-55d0c0c00000 r--p 00000000 08:01 1311 /usr/bin/x\n"
@@ -33,12 +34,12 @@ const char* const kSmaps =
     "Size:               2048 kB\n"
     "VmFlags: mr mw me\n";
 
-TEST(CliFolios, ReadsTheFieldOfTheMappingThatStartsThere) {
+TEST(IoFolios, ReadsTheFieldOfTheMappingThatStartsThere) {
   EXPECT_EQ(smaps_file_pmd_kb(kSmaps, 0x7f2a40000000u), 2048u);
   EXPECT_EQ(smaps_file_pmd_kb(kSmaps, 0x55d0c0a00000u), 0u);
 }
 
-TEST(CliFolios, NoMappingThereOrNoFieldIsNothing) {
+TEST(IoFolios, NoMappingThereOrNoFieldIsNothing) {
   EXPECT_FALSE(smaps_file_pmd_kb(kSmaps, 0x7f2a40100000u));  // inside a mapping, not its start
   EXPECT_FALSE(smaps_file_pmd_kb(kSmaps, 0x7f2a40200000u));  // the last mapping has no such field
   EXPECT_FALSE(smaps_file_pmd_kb(kSmaps, 0x40000000u));      // a start that is a suffix of another
@@ -51,7 +52,7 @@ TEST(CliFolios, NoMappingThereOrNoFieldIsNothing) {
             8u);
 }
 
-TEST(CliFolios, TheCheckAnswersAndUnmapsWhatItMapped) {
+TEST(IoFolios, TheCheckAnswersAndUnmapsWhatItMapped) {
   strmatch::test::TempDir dir;
   const std::string path = dir.write("f", std::string(std::size_t{5} << 20, 'x'));
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -65,9 +66,9 @@ TEST(CliFolios, TheCheckAnswersAndUnmapsWhatItMapped) {
       if (line.find(path) != std::string::npos) return true;
     return false;
   };
-  (void)strmatch::cli::whole_folios_mapped(fd, std::uint64_t{5} << 20);
+  (void)strmatch::io::whole_folios_mapped(fd, std::uint64_t{5} << 20);
   EXPECT_FALSE(mapped());
-  EXPECT_FALSE(strmatch::cli::whole_folios_mapped(fd, std::uint64_t{1} << 20));  // below 4 MiB: not asked
+  EXPECT_FALSE(strmatch::io::whole_folios_mapped(fd, std::uint64_t{1} << 20));  // below 4 MiB: not asked
   ::close(fd);
 }
 
@@ -91,7 +92,7 @@ TEST(CliFolios, AutoMapsPiecesOnFourThreadsExactlyWhenTheFoliosAreWhole) {
   std::string buf(1 << 20, '\0');
   while (::read(fd, buf.data(), buf.size()) > 0) {
   }
-  const bool whole = strmatch::cli::whole_folios_mapped(fd, text.size());
+  const bool whole = strmatch::io::whole_folios_mapped(fd, text.size());
   ::close(fd);
   const auto r = strmatch::test::run_cli({"search", "-c", "-j", "4", "--stats", "needle", path}, dir);
   ASSERT_EQ(r.status, 0) << r.err;
