@@ -47,6 +47,12 @@
 //   programming" (J. ACM 1999), with H. Hyyro's multi-word blocks ("A bit-vector algorithm for
 //   computing Levenshtein and Damerau edit distances", 2003) and Ukkonen's cut-off: O(ceil(m/64) n).
 // - hamming: k mismatches by compare and population count, O(m n / word) (Hamming metric only).
+// - pigeonhole: partitioning into exact search (S. Wu and U. Manber, "Fast text searching allowing
+//   errors", CACM 1992; R. Baeza-Yates and G. Navarro, "Faster approximate string matching",
+//   Algorithmica 1999): the k + 1 pieces of P are found exactly, and myers (edit) or hamming
+//   (Hamming) verifies only the windows of ends their occurrences bound; both metrics, CPU only.
+//   The CPU's `auto` picks it when the pieces, L = floor(m / (k + 1)) bytes, are rare enough: L >= 2
+//   for patterns of 5+ distinct bytes, L x log2(distinct bytes) >= 10 otherwise.
 #pragma once
 
 #include <cstddef>
@@ -162,8 +168,8 @@ struct ApproxOptions {
 };
 
 /// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
-/// cpu: auto, dp, wavefront, myers, hamming. cuda (empty without CUDA): auto, wavefront, myers,
-/// hamming. automatic: the union, cpu names first.
+/// cpu: auto, dp, wavefront, myers, hamming, pigeonhole. cuda (empty without CUDA): auto,
+/// wavefront, myers, hamming. automatic: the union, cpu names first.
 std::vector<std::string> approx_algorithms(Backend backend);
 
 /// What best() found: the minimum distance (kNoDistance when no end exists, or it is above
