@@ -69,7 +69,14 @@
 #              committed outputs compared (the CPU's, whatever --backend auto picks here), then the GPU
 #              slice (--backend cuda) compared with expected-cuda.jsonl (CORPUS_UPDATE=1 writes it to
 #              OUT_DIR instead), then every CORPUS_SANITIZE_EVERY-th case of the slice (default 4) under
-#              compute-sanitizer memcheck (its reports in OUT_DIR/corpus-memcheck/)
+#              compute-sanitizer memcheck (no leak check, as the sanitize stage; a case that ends before
+#              any CUDA call, a usage error or a CPU-only mode, is judged on its output: corpus.py
+#              --sanitizer-logs; the reports in OUT_DIR/corpus-memcheck.tar.gz); the log in OUT_DIR/corpus.log
+#   ab         old against new (bench/cli/ab.py): the CLI of AB_OLD_SRC (default .carry/ab/old-src: a
+#              `git archive` of the old commit) and of this tree, both built CPU-only here, interleaved
+#              over AB_TEXT (default .carry/ab/linux-slice.xz, repeated to AB_BYTES, default the tar's
+#              1,361,950,720; -r over the slice unpacked); AB_RUNS (10), AB_CASES (file,stdin,tree,approx),
+#              AB_NAME (cli-ab), AB_TAG (h100-16core), AB_LABEL; writes OUT_DIR/AB_NAME_AB_TAG.{csv,md}
 #   fuzz       the CLI's differential fuzzer (fuzz/cli/cli_fuzz.py) over the CUDA build's CLI: for
 #              each backend of FUZZ_BACKENDS (default "cuda cpu"), FUZZ_PROCS processes (default 8)
 #              of FUZZ_SECONDS each (default 120), seeds FUZZ_SEED+0.. (default 1000), --keep-going;
@@ -88,7 +95,7 @@ case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry
 carry_arg=${4:-$default_carry}
 case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
-  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus) ;;
+  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus | ab) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
@@ -187,7 +194,8 @@ nvidia-smi -L
 nproc
 nvcc --version | tail -1
 cmake --version | head -1
-build || exit 1
+# Stage ab builds its own two CPU-only CLIs: nothing else to build when it is alone.
+[ "$stages" = ",ab," ] || build || exit 1
 
 # ---- data -----------------------------------------------------------------------------------------
 slice() { [ -s $shm/linux-slice ] || unxz "$carry/linux-slice.xz" >$shm/linux-slice; echo $shm/linux-slice; }
@@ -455,23 +463,63 @@ if has fuzz; then
 fi
 
 # ---- corpus ---------------------------------------------------------------------------------------
-if has corpus; then
-  corpus=tests/cli/corpus/corpus.py
-  python3 $corpus --binary $b/bin/strmatch --jobs 8 || rc=1
+run_corpus() {
+  local corpus=tests/cli/corpus/corpus.py r=0
+  python3 $corpus --binary $b/bin/strmatch --jobs 8 || r=1
   if [ "${CORPUS_UPDATE:-0}" = 1 ]; then
-    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda --update || rc=1
+    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda --update || r=1
     cp tests/cli/corpus/expected-cuda.jsonl "$out/"
   else
-    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda || rc=1
+    python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda || r=1
   fi
   mkdir -p "$out/corpus-memcheck"
   python3 $corpus --binary $b/bin/strmatch --jobs 8 --backend cuda --every ${CORPUS_SANITIZE_EVERY:-4} --max-diffs 20 \
-    --wrap "compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 --log-file $out/corpus-memcheck/%p.log" ||
-    rc=1
-  # A log holds only its banner and a zero summary when the process was clean.
-  grep -L "ERROR SUMMARY: 0 errors" "$out"/corpus-memcheck/*.log | head -5
-  echo "memcheck logs: $(ls "$out"/corpus-memcheck | wc -l), with errors: $(grep -L "ERROR SUMMARY: 0 errors" "$out"/corpus-memcheck/*.log | wc -l)"
+    --wrap "compute-sanitizer --tool memcheck --error-exitcode 99" --sanitizer-logs "$out/corpus-memcheck" || r=1
+  echo "memcheck logs: $(ls "$out"/corpus-memcheck | wc -l), with errors: $(grep -l "ERROR SUMMARY: [1-9]" "$out"/corpus-memcheck/*.log | wc -l)"
   tar -C "$out" -czf "$out/corpus-memcheck.tar.gz" corpus-memcheck && rm -rf "$out/corpus-memcheck"
+  return $r
+}
+if has corpus; then
+  run_corpus 2>&1 | tee "$out/corpus.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+
+# ---- ab -------------------------------------------------------------------------------------------
+if has ab; then
+  old_src=${AB_OLD_SRC:-.carry/ab/old-src}
+  ab_text=${AB_TEXT:-.carry/ab/linux-slice.xz}
+  ab_work=$shm/ab
+  mkdir -p $ab_work
+  ab_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRMATCH_CUDA=OFF -DSTRMATCH_BUILD_TESTS=OFF -DSTRMATCH_BUILD_BENCH=OFF
+    -DSTRMATCH_PYTHON=OFF)
+  for inc in "$carry/include" "$carry/peers/include"; do
+    [ -d "$inc/nlohmann" ] && ab_args+=(-DSTRMATCH_NLOHMANN_JSON_INCLUDE="$inc")
+  done
+  [ -s "$carry/peers/divsufsort/include/divsufsort.h" ] && ab_args+=(-DSTRMATCH_DIVSUFSORT_HINTS="$carry/peers/divsufsort")
+  [ -s "$carry/peers/liburing/include/liburing.h" ] && ab_args+=(-DSTRMATCH_LIBURING_HINTS="$carry/peers/liburing")
+  t=$(now)
+  for side in old new; do
+    src=$([ $side = old ] && echo "$old_src" || echo .)
+    cmake -S "$src" -B build-device-ab-$side "${ab_args[@]}" >"$out/ab-cmake-$side.log" 2>&1 &&
+      ninja -C build-device-ab-$side -j16 strmatch_cli >"$out/ab-build-$side.log" 2>&1 ||
+      { tail -20 "$out/ab-cmake-$side.log" "$out/ab-build-$side.log"; exit 1; }
+  done
+  echo "ab: both CLIs built in $(elapsed $t) s"
+  # The slice unpacked (the tree), then repeated to the tar's size (on disk: the page cache holds it
+  # as a user's file is held).
+  if [ ! -s $ab_work/text ]; then
+    unxz "$ab_text" >$ab_work/slice || exit 1
+    . bench/cli/lib.sh
+    bench_repeat_to $ab_work/slice ${AB_BYTES:-1361950720} build-device-ab-new/ab-text || exit 1
+    mkdir -p build-device-ab-new/ab-tree && tar -xf $ab_work/slice -C build-device-ab-new/ab-tree 2>/dev/null
+    echo "ab: tree of $(find build-device-ab-new/ab-tree -type f | wc -l) files"
+    ln -sf "$PWD/build-device-ab-new/ab-text" $ab_work/text
+  fi
+  python3 bench/cli/ab.py --old build-device-ab-old/bin/strmatch --new build-device-ab-new/bin/strmatch \
+    --tar $ab_work/text --tree build-device-ab-new/ab-tree --work $ab_work --machine ${AB_TAG:-h100-16core} \
+    --runs ${AB_RUNS:-10} --cases ${AB_CASES:-file,stdin,tree,approx} --label "${AB_LABEL:-}" \
+    --out "$out/${AB_NAME:-cli-ab}_${AB_TAG:-h100-16core}" >"$out/ab.log" 2>&1 || rc=1
+  sed -n '/rows pass/,/^Commands/p' "$out/ab.log"
 fi
 
 # ---- ctest ----------------------------------------------------------------------------------------
