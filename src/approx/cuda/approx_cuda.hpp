@@ -1,5 +1,5 @@
 // Internal: what approximate search needs from the CUDA backend. Implemented by the sources of
-// src/approx/cuda when STRMATCH_CUDA is on, and by core/cuda/cuda_stub.cpp (always "unavailable")
+// src/approx/cuda when STRMATCH_CUDA is on, and by src/approx/cuda_stub.cpp (always "unavailable")
 // when it is off.
 #pragma once
 

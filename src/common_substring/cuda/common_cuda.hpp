@@ -1,5 +1,5 @@
 // Internal: the GPU algorithms of the common-substring problem (src/common_substring/cuda/),
-// behind the CPU's interface (algorithm.hpp). Without CUDA, src/core/cuda/cuda_stub.cpp answers:
+// behind the CPU's interface (algorithm.hpp). Without CUDA, src/common_substring/cuda_stub.cpp answers:
 // no names, and make_gpu_common_algorithm() throws BackendUnavailable.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The GPU device layer: probing the device once per process, creating the context, and the device
-// copies the tests and benchmarks use (CUDA builds; cuda_stub.cpp stands in otherwise). Plain C++
+// copies the tests and benchmarks use (CUDA builds; src/core/cuda_stub.cpp stands in otherwise). Plain C++
 // against the CUDA runtime: no kernels here.
 #include "core/cuda/device.hpp"
 

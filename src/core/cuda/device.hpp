@@ -1,6 +1,6 @@
 // Internal: the GPU device layer's front door, plain C++ (no CUDA header), so that the library's
 // problem drivers include it in every build. Implemented by device.cpp when STRMATCH_CUDA is on and
-// by cuda_stub.cpp (always "unavailable") when it is off.
+// by src/core/cuda_stub.cpp (always "unavailable") when it is off.
 #pragma once
 
 #include <cstddef>
@@ -28,5 +28,9 @@ double context_creation_seconds();
 /// address of the copy. Free with device_free(returned pointer, pad). Throws BackendUnavailable.
 void* device_copy(const void* host, std::size_t n, std::size_t pad = 0);
 void device_free(void* device_pointer, std::size_t pad = 0);
+
+/// Builds without CUDA only (src/core/cuda_stub.cpp, called by every problem's stand-in,
+/// src/<problem>/cuda_stub.cpp): throws BackendUnavailable ("strmatch was built without CUDA ...").
+[[noreturn]] void throw_built_without_cuda();
 
 }  // namespace strmatch::detail::cuda

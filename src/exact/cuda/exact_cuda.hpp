@@ -1,6 +1,6 @@
 // Internal: what exact search needs from the CUDA backend (the device probe and context come from
 // core/cuda/device.hpp, included here). Implemented by the sources of src/exact/cuda when
-// STRMATCH_CUDA is on, and by cuda_stub.cpp (always "unavailable") when it is off.
+// STRMATCH_CUDA is on, and by src/exact/cuda_stub.cpp (always "unavailable") when it is off.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Internal: what the pattern-set code needs from the CUDA backend. Implemented by multi_cuda.cu
-// when STRMATCH_CUDA is on and by cuda_stub.cpp (always "unavailable") when it is off.
+// when STRMATCH_CUDA is on and by src/multi/cuda_stub.cpp (always "unavailable") when it is off.
 #pragma once
 
 #include <cstdint>

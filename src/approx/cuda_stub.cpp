@@ -1,0 +1,28 @@
+// Approximate search's GPU entry points in builds without CUDA (src/approx/cuda/ is not built then):
+// no GPU algorithm, and every call reports "unavailable" (core/cuda_stub.cpp).
+#include "approx/cuda/approx_cuda.hpp"
+#include "approx/cuda/tuning.hpp"
+#include "core/cuda/device.hpp"
+
+namespace strmatch::detail::cuda {
+
+const std::vector<std::string>& approx_algorithm_names() {
+  static const std::vector<std::string> names;
+  return names;
+}
+
+std::optional<std::uint64_t> approx_auto_min_bytes() { return std::nullopt; }
+
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string>, std::string_view, ApproxMetric,
+                                                 int) {
+  throw_built_without_cuda();
+}
+
+void copy_to_host(void*, const void*, std::size_t) { throw_built_without_cuda(); }
+
+ApproxTuning& approx_tuning() {
+  static ApproxTuning tuning;  // read by no engine in this build; tests and benchmarks may set it
+  return tuning;
+}
+
+}  // namespace strmatch::detail::cuda
