@@ -39,6 +39,10 @@
 #                      input is: prepare_inputs.sh's; in peers/ because peers/ travels with every part)
 #   LABEL
 #
+#        scripts/make_device_carry.sh corpus [carry-dir]        (default .carry/corpus)
+#        scripts/make_device_carry.sh ab OLD_COMMIT [carry-dir] (default .carry/ab)
+# the carries of the CLI output corpus's device run and of old against new (see those modes below).
+#
 #        scripts/make_device_carry.sh cli [carry-dir]   (default .carry/cli)
 # builds the carry of the whole-process CLI benchmark (bench/cli/run_cli_bench.sh; scripts/device.sh
 # cli), about 42 MB, carried whole with the tree:
@@ -82,6 +86,21 @@ copy_libs() {
   done
 }
 
+# copy_liburing PEERS: liburing's headers and static library into PEERS/liburing/{include,lib} (the
+# library's io_uring batches; the device host has no liburing): linked statically there, so nothing
+# is loaded at run time. Its version is added to PEERS/VERSION.
+copy_liburing() {
+  local peers=$1
+  if [ -s /usr/include/liburing.h ] && [ -s /usr/lib/x86_64-linux-gnu/liburing.a ]; then
+    mkdir -p "$peers/liburing/include" "$peers/liburing/lib"
+    cp -r /usr/include/liburing.h /usr/include/liburing "$peers/liburing/include/"
+    cp /usr/lib/x86_64-linux-gnu/liburing.a "$peers/liburing/lib/"
+    dpkg-query -W -f='${Package} ${Version}\n' liburing-dev >>"$peers/VERSION" 2>/dev/null || true
+  else
+    echo "no liburing-dev (scripts/install_deps.sh): the device's CLI is built without io_uring" >&2
+  fi
+}
+
 # find_corpora: the folder of scripts/fetch_corpora.sh that holds linux-6.1.tar (CORPORA, ./corpora,
 # /work/corpora), or nothing.
 find_corpora() {
@@ -102,6 +121,36 @@ make_slice() {
   echo "linux-slice.xz: first ${slice_mb}000000 bytes of linux-6.1.tar ($(grep linux "$corpora/VERSIONS" 2>/dev/null || echo 'linux-source-6.1'))" >"$d/LABEL"
 }
 slice_mb=${SLICE_MB:-450}
+
+# corpus [carry-dir] (default .carry/corpus): what the device host lacks to build the CLI with CUDA
+# for the output corpus (scripts/device.sh all corpus OUT .carry/corpus; tests/cli/corpus/README.md):
+# peers/include/nlohmann, peers/divsufsort/, peers/liburing/, peers/VERSION (about 1.4 MB).
+if [ "${1:-}" = corpus ]; then
+  dir=${2:-.carry/corpus}
+  mkdir -p "$dir/peers/include"
+  cp -r /usr/include/nlohmann "$dir/peers/include/"
+  copy_divsufsort "$dir/peers/divsufsort"
+  copy_liburing "$dir/peers"
+  du -sh "$dir"
+  exit 0
+fi
+
+# ab OLD_COMMIT [carry-dir] (default .carry/ab): old against new on the device host
+# (scripts/device.sh all ab OUT .carry/corpus; bench/cli/README.md, "Old against new"): old-src/, a
+# git archive of OLD_COMMIT, and linux-slice.xz, the first SLICE_MB MB of the tar (default here 300:
+# about 40 MB, which leaves room for the tree and .carry/corpus in one call's 64 MiB).
+if [ "${1:-}" = ab ]; then
+  old=${2:?"usage: scripts/make_device_carry.sh ab OLD_COMMIT [carry-dir]"}
+  dir=${3:-.carry/ab}
+  slice_mb=${SLICE_MB:-300}
+  rm -rf "$dir/old-src"
+  mkdir -p "$dir/old-src"
+  git -C "$root" archive "$old" | tar -x -C "$dir/old-src"
+  echo "old-src: git archive $(git -C "$root" rev-parse "$old")" >"$dir/OLD"
+  make_slice "$dir"
+  du -sh "$dir"/*
+  exit 0
+fi
 
 if [ "${1:-}" = cli ]; then
   dir=${2:-.carry/cli}
@@ -142,16 +191,7 @@ if [ "${1:-}" = cli ]; then
   done
   cp -r /usr/include/nlohmann "$stage/peers/include/"
   copy_divsufsort "$stage/peers/divsufsort"
-  # liburing's headers and static library (the CLI's -r reads through io_uring; the device host has
-  # no liburing): linked statically there, so nothing is loaded at run time.
-  if [ -s /usr/include/liburing.h ] && [ -s /usr/lib/x86_64-linux-gnu/liburing.a ]; then
-    mkdir -p "$stage/peers/liburing/include" "$stage/peers/liburing/lib"
-    cp -r /usr/include/liburing.h /usr/include/liburing "$stage/peers/liburing/include/"
-    cp /usr/lib/x86_64-linux-gnu/liburing.a "$stage/peers/liburing/lib/"
-    dpkg-query -W -f='${Package} ${Version}\n' liburing-dev >>"$stage/peers/VERSION" 2>/dev/null || true
-  else
-    echo "no liburing-dev (scripts/install_deps.sh): the device's CLI is built without io_uring" >&2
-  fi
+  copy_liburing "$stage/peers"
   tar -C "$stage" -cf - peers | xz -T2 -9 >"$dir/peers.tar.xz.tmp"
   mv "$dir/peers.tar.xz.tmp" "$dir/peers.tar.xz"
   rm -rf "$stage"
