@@ -50,7 +50,7 @@ inline void visit_operand(
     const std::string& path, bool walk, bool strip_dot,
     const std::function<void(io::Input& in, const std::string& name)>& on_input,
     const std::function<void(const std::string& message)>& on_error, const std::function<bool()>& stop,
-    const io::PathFilter* filter = nullptr, bool implicit_dot = false, bool operand = true,
+    const io::WalkFilter* filter = nullptr, bool implicit_dot = false, bool operand = true,
     const std::function<io::Input(const std::string& path, int dir_fd)>* open_walked = nullptr,
     int dir_fd = -1) {
   std::optional<io::Input> in;

@@ -34,6 +34,7 @@
 #include "input.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "path_filter.hpp"
 #include "progress.hpp"
 #include "records.hpp"
 #include "strmatch/io.hpp"
@@ -316,7 +317,7 @@ class RunBase {
   bool list_without = false;  // -L: the list mode prints the files without a result
   bool null_names = false;    // -Z
   bool no_messages = false;   // -s
-  io::PathFilter filter;      // --include, --exclude, --exclude-dir
+  PathFilter filter;          // --include, --exclude, --exclude-dir
   /// Why --backend auto ran on the CPU (the library's note), for --stats.
   std::string backend_reason;
   Colors colors;  // --color

@@ -16,7 +16,7 @@
 //  - Line pieces (read_line_piece, line_piece_of_text): a large input cut into pieces of whole
 //    lines, one per thread.
 //  - Batched reads (BatchReader): many small files opened and read with one io_uring submission.
-//  - The directory walk (walk_directory) with grep's file filters (PathFilter).
+//  - The directory walk (walk_directory), with the caller's filter (WalkFilter).
 //
 // docs/cli.md ("How a file is read") has the measurements behind every rule, and the CLI's options
 // that name them (--mmap: MapPolicy, --io: ReadMethod).
@@ -485,36 +485,17 @@ class BatchReader {
   std::unique_ptr<char[]> buffer_;
 };
 
-/// grep's --include, --exclude and --exclude-dir (GNU grep 3.8 with gnulib's exclude.c): which
-/// files and directories a search skips. Globs are fnmatch(3) patterns without flags (`*` matches
-/// '/' too). A file found by the walk is matched by its base name; a command-line FILE by its
-/// whole name or any suffix that follows a '/' (so `--exclude=*.c` skips `src/a.c` given as FILE).
-/// --include/--exclude globs form segments of consecutive globs of one kind (include or exclude,
-/// with or without wildcard characters); the last segment given is tried first and the first
-/// segment with a matching glob decides (include: searched, exclude: skipped); when none matches,
-/// a file is skipped iff the first glob given was an --include. --exclude-dir skips a directory
-/// whose name matches any of its globs (a command-line directory too, except the "." that -r
-/// searches when no FILE is given).
-class PathFilter {
+/// What a directory walk skips, by name: the caller's policy (the CLI's is grep's --include,
+/// --exclude and --exclude-dir, apps/cli/path_filter.hpp). Called from the walk's threads, so its
+/// methods must be safe to call concurrently (const, no shared state written).
+class WalkFilter {
  public:
-  /// Adds an --include (`include`) or --exclude glob; call in command-line order.
-  void add_file_glob(bool include, const std::string& glob);
-  /// Adds an --exclude-dir glob (trailing slashes removed, as grep).
-  void add_dir_glob(const std::string& glob);
-  bool empty() const noexcept { return segments_.empty() && dir_globs_.empty(); }
-  /// Whether the file `name` is skipped (`command_line`: a FILE operand, else a base name).
-  bool skip_file(const std::string& name, bool command_line) const;
+  virtual ~WalkFilter() = default;
+  /// Whether the file `name` is skipped (`command_line`: a FILE operand, else a base name the walk
+  /// found).
+  virtual bool skip_file(const std::string& name, bool command_line) const = 0;
   /// Whether the directory `name` is skipped (as skip_file).
-  bool skip_dir(const std::string& name, bool command_line) const;
-
- private:
-  struct Segment {
-    bool include = false;
-    bool wildcards = false;
-    std::vector<std::string> globs;
-  };
-  std::vector<Segment> segments_;  // in command-line order
-  std::vector<std::string> dir_globs_;
+  virtual bool skip_dir(const std::string& name, bool command_line) const = 0;
 };
 
 /// A directory of a walk held open (O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW) while files
@@ -563,14 +544,14 @@ struct WalkedFile {
 /// devices are skipped. A directory or entry that cannot be read is passed to
 /// on_error(path, reason) and the walk goes on. on_file returns false to stop the walk; the
 /// function then returns false, else true.
-/// With a `filter`, files and directories it skips (PathFilter::skip_file / skip_dir of their base
+/// With a `filter`, files and directories it skips (WalkFilter::skip_file / skip_dir of their base
 /// names) are not visited.
 /// `listers` > 0: that many threads list directories (opendir, readdir, sort) ahead of the walk,
 /// depth first, at most 65,536 listed entries ahead of it; the calls, their order and their thread
 /// (the caller's) are those of the walk without them. Memory: the listings ahead, O(65,536 names).
 bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter = nullptr, unsigned listers = 0);
+                    const WalkFilter* filter = nullptr, unsigned listers = 0);
 /// As above, handing each file with its directory held open (WalkedFile): the directories of the
 /// walk are opened as it enters them (OpenDirectory::open, relative to their parent), one more
 /// system call per directory, and held while it is in them or a WalkedFile copy holds them (the
@@ -581,6 +562,6 @@ bool walk_directory(const std::string& dir, const std::function<bool(const std::
 /// directories of its files itself (docs/cli.md, "-r").
 bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter = nullptr, unsigned listers = 0);
+                    const WalkFilter* filter = nullptr, unsigned listers = 0);
 
 }  // namespace strmatch::io

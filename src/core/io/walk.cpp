@@ -1,9 +1,7 @@
 // Input layer: the directory walk of recursive search (opendir/readdir, sorted, no symlinks; the
-// listing optionally done ahead by lister threads) and grep's --include/--exclude/--exclude-dir
-// filter.
+// listing optionally done ahead by lister threads), with the caller's filter (io::WalkFilter).
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,61 +39,6 @@ std::string join_path(const std::string& dir, const std::string& name) {
   join_path_into(out, dir, name);
   return out;
 }
-
-/// gnulib's fnmatch_pattern_has_wildcards for grep's options: '?', '*', '[' or ']' not escaped by '\\'.
-bool has_wildcards(const std::string& glob) {
-  for (std::size_t i = 0; i < glob.size(); ++i) {
-    const char c = glob[i];
-    if (c == '\\') {
-      ++i;
-    } else if (c == '?' || c == '*' || c == '[' || c == ']') {
-      return true;
-    }
-  }
-  return false;
-}
-
-/// Whether `glob` matches `name` (anchored: the whole name), or else (not anchored) any suffix
-/// of it that follows a '/' not followed by another '/' (gnulib's exclude_fnmatch).
-bool glob_matches(const std::string& glob, const std::string& name, bool anchored) {
-  if (::fnmatch(glob.c_str(), name.c_str(), 0) == 0) return true;
-  if (anchored) return false;
-  for (std::size_t i = 0; i + 1 < name.size(); ++i)
-    if (name[i] == '/' && name[i + 1] != '/' && ::fnmatch(glob.c_str(), name.c_str() + i + 1, 0) == 0)
-      return true;
-  return false;
-}
-
-}  // namespace
-
-void PathFilter::add_file_glob(bool include, const std::string& glob) {
-  const bool wild = has_wildcards(glob);
-  if (segments_.empty() || segments_.back().include != include || segments_.back().wildcards != wild)
-    segments_.push_back({include, wild, {}});
-  segments_.back().globs.push_back(glob);
-}
-
-void PathFilter::add_dir_glob(const std::string& glob) {
-  std::string g = glob;
-  while (g.size() > 1 && g.back() == '/') g.pop_back();
-  dir_globs_.push_back(std::move(g));
-}
-
-bool PathFilter::skip_file(const std::string& name, bool command_line) const {
-  if (segments_.empty()) return false;
-  for (auto it = segments_.rbegin(); it != segments_.rend(); ++it)
-    for (const std::string& g : it->globs)
-      if (glob_matches(g, name, !command_line)) return !it->include;
-  return segments_.front().include;
-}
-
-bool PathFilter::skip_dir(const std::string& name, bool command_line) const {
-  for (const std::string& g : dir_globs_)
-    if (glob_matches(g, name, !command_line)) return true;
-  return false;
-}
-
-namespace {
 
 struct Entry {
   std::string name;
@@ -158,7 +101,7 @@ struct Node {
 /// Lists node, keeps the entries the walk visits (regular files and directories the filter does
 /// not skip; symbolic links, FIFOs, sockets and devices are dropped) and makes its children's nodes
 /// (not listed yet), one per kept directory, in order.
-void expand(Node& node, const PathFilter* filter) {
+void expand(Node& node, const WalkFilter* filter) {
   node.listing = list_directory(node.path);
   std::erase_if(node.listing.entries, [filter](const Entry& e) {
     if (e.type == DT_REG) return filter != nullptr && filter->skip_file(e.name, false);
@@ -177,7 +120,7 @@ class ListAhead {
  public:
   static constexpr std::uint64_t kMaxAhead = std::uint64_t{1} << 16;
 
-  ListAhead(unsigned listers, const PathFilter* filter) : filter_(filter) {
+  ListAhead(unsigned listers, const WalkFilter* filter) : filter_(filter) {
     threads_.reserve(listers);
     for (unsigned i = 0; i < listers; ++i) threads_.emplace_back([this] { lister(); });
   }
@@ -253,7 +196,7 @@ class ListAhead {
     }
   }
 
-  const PathFilter* filter_;
+  const WalkFilter* filter_;
   std::mutex mutex_;
   std::condition_variable work_cv_, done_cv_;
   std::vector<std::shared_ptr<Node>> stack_;
@@ -269,7 +212,7 @@ class ListAhead {
 bool visit(const std::shared_ptr<Node>& node, const OpenDirectory* parent, std::string_view name, bool hold,
            ListAhead* ahead, const std::function<bool(const WalkedFile& file)>& on_file,
            const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-           const PathFilter* filter) {
+           const WalkFilter* filter) {
   if (ahead != nullptr)
     ahead->ready(node);
   else
@@ -307,7 +250,7 @@ namespace {
 
 bool walk(const std::string& dir, bool hold, const std::function<bool(const WalkedFile& file)>& on_file,
           const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-          const PathFilter* filter, unsigned listers) {
+          const WalkFilter* filter, unsigned listers) {
   // STRMATCH_WALK_LISTERS=N overrides the caller's choice (measurements, tests).
   if (const auto forced = detail::env::unsigned_value("STRMATCH_WALK_LISTERS"))
     listers = static_cast<unsigned>(std::min<std::uint64_t>(*forced, 64));
@@ -321,13 +264,13 @@ bool walk(const std::string& dir, bool hold, const std::function<bool(const Walk
 
 bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter, unsigned listers) {
+                    const WalkFilter* filter, unsigned listers) {
   return walk(dir, true, on_file, on_error, filter, listers);
 }
 
 bool walk_directory(const std::string& dir, const std::function<bool(const std::string& path)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
-                    const PathFilter* filter, unsigned listers) {
+                    const WalkFilter* filter, unsigned listers) {
   return walk(
       dir, false, [&](const WalkedFile& file) { return on_file(file.path); }, on_error, filter, listers);
 }
