@@ -87,7 +87,7 @@ class InputSearch : InputBase<Run> {
   /// thread of the run: each thread searches a piece with a one-thread CPU twin of the searcher and formats
   /// its output into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
   /// printed in piece order. `text`: the mapped input; else (empty data) the regular file `fd` of
-  /// `size` bytes is read by pread (read_piece). Returns the offset from which the rest of the
+  /// `size` bytes is read by pread (io::read_line_piece). Returns the offset from which the rest of the
   /// input must be searched serially (with the library's threads): `size` when done, less when a
   /// line was longer than a piece may reach (kPieceTailBytes past its end).
   /// Whether -c's matching lines are counted with a MatchingLineCounter (no -m, text): over a

@@ -52,7 +52,7 @@ void PieceBuffer::reserve(std::size_t n) {
 
 /// The piece [begin, end) of a text in memory (a mapping, all `text.size()` bytes of the input):
 /// its last line is followed at most `tail_cap` bytes past `end`; a longer one spills (as
-/// read_piece), so that a very long line is searched by every thread. O(piece + tail_cap).
+/// read_line_piece), so that a very long line is searched by every thread. O(piece + tail_cap).
 LinePiece line_piece_of_text(std::string_view text, std::uint64_t begin, std::uint64_t end, char separator,
                              std::uint64_t tail_cap) {
   const std::uint64_t n = text.size();
@@ -75,7 +75,7 @@ LinePiece line_piece_of_text(std::string_view text, std::uint64_t begin, std::ui
 /// the file is shorter: false for a file whose first line is longer than a piece may reach, which
 /// is then searched without pieces (a file of one long line). Reads 64 KiB, then 256 KiB at a time
 /// into the same buffer while no separator was seen (a buffer grown to `limit` cost a page fault
-/// per 4 KiB: 0.06 s for 12 MiB on the 2-core machine). Throws as read_piece.
+/// per 4 KiB: 0.06 s for 12 MiB on the 2-core machine). Throws as read_line_piece.
 bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit) {
   std::string buffer;
   for (std::uint64_t offset = 0, step = std::uint64_t{64} << 10; offset < std::min(size, limit);
