@@ -175,9 +175,6 @@ class Run : public RunBase {
     select = task == Task::matches && line_modes &&
              (c.invert || c.context_given() ||
               (colors.enabled && (this->mode == Out::lines || this->mode == Out::only)));
-    // --color searches single lines from inside the main search's sink: on the CPU.
-    if (select && searcher)
-      make_cpu_line_twin(line_searcher, std::span<const std::string>(patterns), searcher->options());
   }
 
   void search_input(io::Input& in, const std::string& display_name) override {
@@ -232,8 +229,7 @@ class Run : public RunBase {
 
   const ApproxConfig& cfg;
   std::vector<std::string> patterns;
-  std::optional<ApproxSearcher> searcher;       // infix tasks
-  std::optional<ApproxSearcher> line_searcher;  // its CPU twin for --color's lines (make_cpu_line_twin)
+  std::optional<ApproxSearcher> searcher;  // infix tasks
   Task task = Task::matches;
   ApproxMode pair_mode = ApproxMode::infix;
   char separator = '\n';
@@ -266,11 +262,14 @@ void InputRun::make_selector() {
   OccurrenceFinder finder = [this](std::string_view line,
                                    const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-    const ApproxSearcher& searcher = run_.line_searcher ? *run_.line_searcher : *run_.searcher;
-    (void)searcher.find_all(line, [&](std::span<const ApproxMatch> batch) {
-      for (const ApproxMatch& mt : batch) spans.emplace_back(mt.begin, mt.end);
-      return true;
-    });
+    // --color searches single lines from inside the main search's sink (line_execution).
+    (void)run_.searcher->find_all(
+        line,
+        [&](std::span<const ApproxMatch> batch) {
+          for (const ApproxMatch& mt : batch) spans.emplace_back(mt.begin, mt.end);
+          return true;
+        },
+        line_execution(Execution{}, run_.searcher->options().backend));
     std::sort(spans.begin(), spans.end());
     for (const auto& [b, e] : spans)
       if (!sink(b, e)) return;

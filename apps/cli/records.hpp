@@ -190,27 +190,19 @@ struct SelectOptions {
 using OccurrenceFinder =
     std::function<void(std::string_view text, const std::function<bool(std::uint64_t, std::uint64_t)>& sink)>;
 
-/// Makes `twin` a CPU copy of a searcher (ExactSearcher, PatternSet, ApproxSearcher) built from
-/// (patterns, options) (make_cpu_twin: the same algorithm when the CPU has it, else auto; the
-/// search in pieces makes one-thread twins with it). make_cpu_line_twin: for an OccurrenceFinder: it searches
-/// one line at a time, from inside the sink of the main search. One line never needs the GPU, and a GPU
-/// search made from inside a GPU scan's sink would wait for the engine it is called from (core/backend.hpp,
-/// GpuScanLock). The same algorithm when the CPU has it, else auto (every algorithm finds the same
-/// occurrences). Only for Backend::cuda: with automatic the library itself runs such nested searches on the
-/// CPU, and cpu needs nothing; `twin` stays empty and the main searcher serves.
-template <typename Searcher, typename Patterns, typename Options>
-void make_cpu_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
-  options.backend = Backend::cpu;
-  try {
-    twin.emplace(patterns, options);
-  } catch (const InvalidArgument&) {  // a GPU-only algorithm name
-    options.algorithm = "auto";
-    twin.emplace(patterns, options);
-  }
-}
-template <typename Searcher, typename Patterns, typename Options>
-void make_cpu_line_twin(std::optional<Searcher>& twin, const Patterns& patterns, Options options) {
-  if (options.backend == Backend::cuda) make_cpu_twin(twin, patterns, options);
+/// The Execution of a thread that searches part of an input's work on its own while the run's
+/// other threads search theirs (a piece of search_pieces, a file of the -r walk's workers): one
+/// thread, on the CPU, so that the library starts no threads of its own on top of them.
+inline constexpr Execution kOneThread{1, Backend::cpu};
+
+/// The Execution of an OccurrenceFinder's searches, which search one line at a time from inside
+/// the sink of the main search (`main`: that search's Execution): on the CPU where the searcher's
+/// backend is cuda (`backend`). One line never needs the GPU, and a GPU search made from inside a
+/// GPU scan's sink would wait for the engine it is called from (core/backend.hpp, GpuScanLock);
+/// with the other backends the library itself runs such nested searches on the CPU.
+inline Execution line_execution(Execution main, Backend backend) {
+  if (backend == Backend::cuda) main.backend = Backend::cpu;
+  return main;
 }
 
 /// Selects the lines of one input as grep does with -w, -x, -v, -A/-B/-C and prints them (or

@@ -365,12 +365,11 @@ class RunBase {
  private:
   /// -r over directory `dir` with walk_threads() workers: one thread walks (the same order as
   /// io::walk_directory), the workers open and search files of at most walk_worker_max_bytes(mode)
-  /// each on their own (output into memory; one thread each, Run's one-thread twin above one
-  /// read), and this thread prints each file's output, errors and note in walk order, searching
-  /// larger files itself (with every thread of the library) when their turn comes. At most 64 *
-  /// walk_threads() files are in flight: memory is bounded by that many files' output, each file
-  /// of at most 4 MiB where its output can be as large (lines, -o, --json). -q stops every thread
-  /// at the first result.
+  /// each on their own (output into memory; one thread each, kOneThread above one read), and this thread
+  /// prints each file's output, errors and note in walk order, searching larger files itself (with every
+  /// thread of the library) when their turn comes. At most 64 * walk_threads() files are in flight: memory is
+  /// bounded by that many files' output, each file of at most 4 MiB where its output can be as large (lines,
+  /// -o, --json). -q stops every thread at the first result.
   void walk_parallel(const std::string& dir, bool strip_dot);
 
   bool stats_;
@@ -379,7 +378,7 @@ class RunBase {
 
 /// Files larger than this are searched by the run's own thread during the parallel walk (with
 /// the library's threads, its output printed as it comes), smaller ones by one worker each (into
-/// memory; above one read with the searcher's one-thread twin): walk_worker_max_bytes().
+/// memory; above one read on the worker's thread alone, kOneThread): walk_worker_max_bytes().
 constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
 /// The same where a file's output is a line or two (counts, names, -q): a worker holds no more.
 constexpr std::uint64_t kWalkWorkerMaxCountingBytes = std::uint64_t{16} << 20;

@@ -84,9 +84,9 @@ class InputSearch : InputBase<Run> {
   /// How far the first piece of an input of `size` bytes reads at most (piece and kPieceTailBytes).
   std::uint64_t piece_reach(std::uint64_t size) const noexcept;
   /// Searches the input in pieces of whole lines (io::line_piece_of_text, io::read_line_piece) on every
-  /// thread of the run: each thread searches a piece with a one-thread CPU twin of the searcher and formats
-  /// its output into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at once),
-  /// printed in piece order. `text`: the mapped input; else (empty data) the regular file `fd` of
+  /// thread of the run: each thread searches a piece with the searcher on its own thread (kOneThread) and
+  /// formats its output into memory (at most about kPieceOutputBytes held per piece, 2 * threads pieces at
+  /// once), printed in piece order. `text`: the mapped input; else (empty data) the regular file `fd` of
   /// `size` bytes is read by pread (io::read_line_piece). Returns the offset from which the rest of the
   /// input must be searched serially (with the library's threads): `size` when done, less when a
   /// line was longer than a piece may reach (kPieceTailBytes past its end).
@@ -137,8 +137,8 @@ class InputSearch : InputBase<Run> {
 
   std::uint64_t occurrences() const noexcept { return delivered_; }
   void set_binary() noexcept { binary_ = true; }
-  /// Searches this input with the run's one-thread CPU twin (Run::make_one_thread_twin) and reads
-  /// it on one thread: a piece of search_pieces, or a file searched by a worker of the -r walk
+  /// Searches this input on the calling thread alone, on the CPU (kOneThread), and reads it on one
+  /// thread: a piece of search_pieces, or a file searched by a worker of the -r walk
   /// while the other workers search theirs.
   void use_one_thread();
   /// The threads that read this input (and fault in a mapping): 1 after use_one_thread(), else -j's.
@@ -170,9 +170,11 @@ class InputSearch : InputBase<Run> {
 
   bool truncated_ = false;
 
-  /// What this input's searches call: the run's searcher (or set), or its one-thread twin.
+  /// What this input's searches call: the run's searcher (or set), with exec_ (kOneThread after
+  /// use_one_thread()).
   const ExactSearcher* searcher_ = nullptr;
   const PatternSet* set_ = nullptr;
+  Execution exec_;
   unsigned threads_ = 0;
   bool binary_ = false;
   std::uint64_t limit_;
@@ -225,10 +227,6 @@ class Run : public RunBase {
                             (colors.enabled && (mode == Mode::lines || mode == Mode::only)));
     // With context, the separator before a file's first group depends on the files printed before.
     sequential_walk = select && c.context_given();
-    // The selector searches single lines from inside the main search's sink: on the CPU.
-    if (select && set)
-      make_cpu_line_twin(line_set, std::span<const std::string>(*set_patterns), set->options());
-    if (select && searcher) make_cpu_line_twin(line_searcher, c.pattern, searcher->options());
     const auto holds_separator = [&](const std::string& p) { return p.find(separator) != std::string::npos; };
     pattern_holds_separator = set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_separator)
                                   : holds_separator(c.pattern);
@@ -253,7 +251,7 @@ class Run : public RunBase {
     const bool gpu_file =
         searcher && regular && in.fd() >= 0 && searcher->file_backend(in.size()) == Backend::cuda;
     // A file above one read's size searched by a worker of the -r walk: on that worker's thread
-    // alone, with the one-thread twin (the library's threads would come on top of the busy workers
+    // alone, with kOneThread (the library's threads would come on top of the busy workers
     // and be started for each file); a file that the searcher runs on the GPU stays with it.
     // Smaller files are one chunk of the library's driver: one thread already.
     const bool walked_alone =
@@ -439,25 +437,6 @@ class Run : public RunBase {
                      searcher->file_backend(size) != Backend::cuda;
   }
 
-  /// Makes the one-thread CPU twin of the searcher (make_cpu_twin; the same algorithm, one thread):
-  /// what a thread that searches part of the work on its own uses while the run's other threads
-  /// search theirs (search_pieces' pieces, a file of the -r walk's workers), so that the library
-  /// starts no threads of its own on top of them. Made once, at its first use (several workers may
-  /// ask at once): a tree of small files never compiles a large pattern set twice.
-  void make_one_thread_twin() {
-    std::call_once(one_thread_made, [&] {
-      if (set) {
-        PatternSetOptions o = set->options();
-        o.threads = 1;
-        make_cpu_twin(one_thread_set, std::span<const std::string>(*patterns), o);
-      } else {
-        ExactOptions o = searcher->options();
-        o.threads = 1;
-        make_cpu_twin(one_thread_searcher, cfg.pattern, o);
-      }
-    });
-  }
-
   void print_stats() override {
     fmt::print(stderr, "strmatch: stats: {}; {}; {}; {}\n", stats_throughput(), stats_files(),
                plural(total.occurrences, "occurrence"), stats_engine(max_threads));
@@ -484,14 +463,8 @@ class Run : public RunBase {
   }
 
   const SearchConfig& cfg;
-  std::optional<ExactSearcher> searcher;       // exact search of cfg.pattern
-  std::optional<PatternSet> set;               // or a pattern set
-  std::optional<ExactSearcher> line_searcher;  // their CPU twins for the selector's single lines
-  std::optional<PatternSet> line_set;          // (make_cpu_line_twin), empty on the CPU backend
-  /// One-thread CPU twins of the searcher (make_one_thread_twin).
-  std::optional<ExactSearcher> one_thread_searcher;
-  std::optional<PatternSet> one_thread_set;
-  std::once_flag one_thread_made;
+  std::optional<ExactSearcher> searcher;  // exact search of cfg.pattern
+  std::optional<PatternSet> set;          // or a pattern set
   const std::vector<std::string>* patterns = nullptr;
   std::uint64_t longest = 0;             // longest pattern, bytes
   bool pattern_holds_separator = false;  // some pattern holds `separator`
@@ -514,9 +487,7 @@ InputSearch::InputSearch(Run& run, const std::string& name)
 inline void PrintLine::operator()(const MatchingLine& line) const { search->print_line(line); }
 
 void InputSearch::use_one_thread() {
-  run_.make_one_thread_twin();
-  if (run_.one_thread_set) set_ = &*run_.one_thread_set;
-  if (run_.one_thread_searcher) searcher_ = &*run_.one_thread_searcher;
+  exec_ = kOneThread;
   threads_ = 1;
 }
 
@@ -726,23 +697,29 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   SearchStats st;
   try {
     if (counting_only()) {
-      st = set_ ? set_->count_file(fd, size) : searcher_->count_file(fd, size);
+      st = set_ ? set_->count_file(fd, size, exec_) : searcher_->count_file(fd, size, exec_);
       delivered_ += st.occurrences;
     } else if (run_.set) {
-      st = set_->find_all_file(fd, size, [&](std::span<const Match> batch) {
-        for (const Match& mt : batch)
-          if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
-        run_.progress.update(batch.back().begin);
-        maybe_truncate(fd);
-        return true;
-      });
+      st = set_->find_all_file(
+          fd, size,
+          [&](std::span<const Match> batch) {
+            for (const Match& mt : batch)
+              if (!accept(mt.begin, w, mt.pattern_id, mt.end - mt.begin)) return false;
+            run_.progress.update(batch.back().begin);
+            maybe_truncate(fd);
+            return true;
+          },
+          exec_);
     } else {
-      st = searcher_->find_all_file(fd, size, [&](std::span<const std::uint64_t> batch) {
-        if (!accept_all(batch, 0, w, [] { return true; })) return false;
-        run_.progress.update(batch.back());
-        maybe_truncate(fd);
-        return true;
-      });
+      st = searcher_->find_all_file(
+          fd, size,
+          [&](std::span<const std::uint64_t> batch) {
+            if (!accept_all(batch, 0, w, [] { return true; })) return false;
+            run_.progress.update(batch.back());
+            maybe_truncate(fd);
+            return true;
+          },
+          exec_);
     }
   } catch (const IoError& e) {
     throw IoError(name_ + ": " + e.what());
@@ -797,9 +774,9 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
       const std::string_view ahead = text.substr(e, std::min(n, e + m - 1) - e);
       const std::uint64_t own = e - s;
       if (count && mode_ == Mode::count_per_pattern) {
-        PatternCounts pc = set_->count_per_pattern(region);
+        PatternCounts pc = set_->count_per_pattern(region, exec_);
         if (!ahead.empty()) {
-          const PatternCounts later = set_->count_per_pattern(ahead);
+          const PatternCounts later = set_->count_per_pattern(ahead, exec_);
           for (std::size_t i = 0; i < pc.per_pattern.size(); ++i) pc.per_pattern[i] -= later.per_pattern[i];
         }
         st = pc.stats;
@@ -810,48 +787,54 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         }
         delivered_ += st.occurrences;
       } else if (count) {
-        st = set_->count(region);
-        if (!ahead.empty()) st.occurrences -= set_->count(ahead).occurrences;
+        st = set_->count(region, exec_);
+        if (!ahead.empty()) st.occurrences -= set_->count(ahead, exec_).occurrences;
         delivered_ += st.occurrences;
       } else {
         std::uint64_t owned = 0;
-        st = set_->find_all(region, [&](std::span<const Match> batch) {
-          for (const Match& mt : batch) {
-            if (mt.begin >= own) return false;
-            ++owned;
-            if (line_count) {
-              line_count->occurrence(s + mt.begin);
-              ++delivered_;
-              if (skip_line(s + mt.begin)) return false;
-            } else if (bare) {
-              bare_line_occurrence(*bare, s + mt.begin);
-            } else if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) {
-              return false;
-            }
-          }
-          return true;
-        });
+        st = set_->find_all(
+            region,
+            [&](std::span<const Match> batch) {
+              for (const Match& mt : batch) {
+                if (mt.begin >= own) return false;
+                ++owned;
+                if (line_count) {
+                  line_count->occurrence(s + mt.begin);
+                  ++delivered_;
+                  if (skip_line(s + mt.begin)) return false;
+                } else if (bare) {
+                  bare_line_occurrence(*bare, s + mt.begin);
+                } else if (!accept(s + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) {
+                  return false;
+                }
+              }
+              return true;
+            },
+            exec_);
         st.occurrences = owned;
       }
     } else if (count) {
-      st = searcher_->count(region);
+      st = searcher_->count(region, exec_);
       delivered_ += st.occurrences;
     } else {
-      st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
-        if (line_count) {
-          for (const std::uint64_t o : batch) {
-            line_count->occurrence(s + o);
-            ++delivered_;
-            if (skip_line(s + o)) return false;
-          }
-          return true;
-        }
-        if (bare) {
-          for (const std::uint64_t o : batch) bare_line_occurrence(*bare, s + o);
-          return true;
-        }
-        return accept_all(batch, s, w, [] { return true; });
-      });
+      st = searcher_->find_all(
+          region,
+          [&](std::span<const std::uint64_t> batch) {
+            if (line_count) {
+              for (const std::uint64_t o : batch) {
+                line_count->occurrence(s + o);
+                ++delivered_;
+                if (skip_line(s + o)) return false;
+              }
+              return true;
+            }
+            if (bare) {
+              for (const std::uint64_t o : batch) bare_line_occurrence(*bare, s + o);
+              return true;
+            }
+            return accept_all(batch, s, w, [] { return true; });
+          },
+          exec_);
     }
     if (skip_to) {  // the rest of the slice, if any, from after the long line
       next = std::min(n, std::max(*skip_to, s + 1));
@@ -917,7 +900,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
           maybe_truncate(file_fd);
           return true;
         },
-        mo);
+        mo, exec_);
     after_search(st);
     if (tracker_) tracker_->finish();
     return;
@@ -941,7 +924,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
         maybe_truncate(file_fd);
         return true;
       },
-      so);
+      so, exec_);
   after_search(st);
   if (tracker_) tracker_->finish();
 }
@@ -983,17 +966,22 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
 SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkResult<std::string>& r) {
   if (fast_line_count()) {  // -c: the piece's matching lines, nothing to print
     MatchingLineCounter counter(lines.data, run_.separator);
-    SearchStats st = run_.set ? set_->find_all(lines.data,
-                                               [&](std::span<const Match> batch) {
-                                                 for (const Match& mt : batch) counter.occurrence(mt.begin);
-                                                 delivered_ += batch.size();
-                                                 return true;
-                                               })
-                              : searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
-                                  for (const std::uint64_t o : batch) counter.occurrence(o);
-                                  delivered_ += batch.size();
-                                  return true;
-                                });
+    SearchStats st = run_.set ? set_->find_all(
+                                    lines.data,
+                                    [&](std::span<const Match> batch) {
+                                      for (const Match& mt : batch) counter.occurrence(mt.begin);
+                                      delivered_ += batch.size();
+                                      return true;
+                                    },
+                                    exec_)
+                              : searcher_->find_all(
+                                    lines.data,
+                                    [&](std::span<const std::uint64_t> batch) {
+                                      for (const std::uint64_t o : batch) counter.occurrence(o);
+                                      delivered_ += batch.size();
+                                      return true;
+                                    },
+                                    exec_);
     lines_ += counter.lines();
     st.bytes = lines.data.size();
     return st;
@@ -1016,25 +1004,31 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkR
   };
   SearchStats st;
   if (run_.set) {
-    st = set_->find_all(lines.data, [&](std::span<const Match> batch) {
-      for (const Match& mt : batch) {
-        if (bare)
-          bare_line_occurrence(*bare, mt.begin);
-        else
-          accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
-        if (!hand_over()) return false;
-      }
-      return true;
-    });
+    st = set_->find_all(
+        lines.data,
+        [&](std::span<const Match> batch) {
+          for (const Match& mt : batch) {
+            if (bare)
+              bare_line_occurrence(*bare, mt.begin);
+            else
+              accept(lines.base + mt.begin, w, mt.pattern_id, mt.end - mt.begin);
+            if (!hand_over()) return false;
+          }
+          return true;
+        },
+        exec_);
   } else {
-    st = searcher_->find_all(lines.data, [&](std::span<const std::uint64_t> batch) {
-      if (!bare) return accept_all(batch, lines.base, w, hand_over);
-      for (const std::uint64_t o : batch) {
-        bare_line_occurrence(*bare, o);
-        if (!hand_over()) return false;
-      }
-      return true;
-    });
+    st = searcher_->find_all(
+        lines.data,
+        [&](std::span<const std::uint64_t> batch) {
+          if (!bare) return accept_all(batch, lines.base, w, hand_over);
+          for (const std::uint64_t o : batch) {
+            bare_line_occurrence(*bare, o);
+            if (!hand_over()) return false;
+          }
+          return true;
+        },
+        exec_);
   }
   if (bare && !stopped) bare_lines_finish(*bare);
   if (tracker_ && !stopped) {
@@ -1048,7 +1042,6 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkR
 
 std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uint64_t size, bool populate) {
   const auto start = std::chrono::steady_clock::now();
-  run_.make_one_thread_twin();
   const unsigned threads = run_.walk_workers;
   const std::uint64_t piece = piece_bytes(size, text.data() == nullptr);
   const detail::Chunker pieces(size, piece, 0);
@@ -1161,23 +1154,30 @@ void InputSearch::make_selector() {
   if (run_.with_filename) o.name = name_;
   o.null_names = run_.null_names;
   o.with_pattern_id = run_.set && c.with_pattern_id;
-  OccurrenceFinder finder = [this](std::string_view text,
-                                   const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
+  // The selector searches single lines from inside the main search's sink.
+  const Execution line =
+      line_execution(exec_, run_.set ? run_.set->options().backend : run_.searcher->options().backend);
+  OccurrenceFinder finder = [this, line](std::string_view text,
+                                         const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     if (run_.set) {
-      const PatternSet& set = run_.line_set ? *run_.line_set : *set_;
-      (void)set.find_all(text, [&](std::span<const Match> batch) {
-        for (const Match& mt : batch)
-          if (!sink(mt.begin, mt.end)) return false;
-        return true;
-      });
+      (void)set_->find_all(
+          text,
+          [&](std::span<const Match> batch) {
+            for (const Match& mt : batch)
+              if (!sink(mt.begin, mt.end)) return false;
+            return true;
+          },
+          line);
     } else {
       const std::uint64_t m = run_.cfg.pattern.size();
-      const ExactSearcher& searcher = run_.line_searcher ? *run_.line_searcher : *searcher_;
-      (void)searcher.find_all(text, [&](std::span<const std::uint64_t> batch) {
-        for (const std::uint64_t b : batch)
-          if (!sink(b, b + m)) return false;
-        return true;
-      });
+      (void)searcher_->find_all(
+          text,
+          [&](std::span<const std::uint64_t> batch) {
+            for (const std::uint64_t b : batch)
+              if (!sink(b, b + m)) return false;
+            return true;
+          },
+          line);
     }
   };
   selector_.emplace(o, run_.colors, out(), run_.group_used, std::move(finder));
@@ -1188,18 +1188,24 @@ bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
   sel.begin_region(region, base);
   SearchStats st;
   if (run_.set) {
-    st = set_->find_all(region, [&](std::span<const Match> batch) {
-      for (const Match& mt : batch)
-        if (!sel.occurrence(base + mt.begin, base + mt.end, mt.pattern_id)) return false;
-      return true;
-    });
+    st = set_->find_all(
+        region,
+        [&](std::span<const Match> batch) {
+          for (const Match& mt : batch)
+            if (!sel.occurrence(base + mt.begin, base + mt.end, mt.pattern_id)) return false;
+          return true;
+        },
+        exec_);
   } else {
     const std::uint64_t m = run_.cfg.pattern.size();
-    st = searcher_->find_all(region, [&](std::span<const std::uint64_t> batch) {
-      for (const std::uint64_t b : batch)
-        if (!sel.occurrence(base + b, base + b + m)) return false;
-      return true;
-    });
+    st = searcher_->find_all(
+        region,
+        [&](std::span<const std::uint64_t> batch) {
+          for (const std::uint64_t b : batch)
+            if (!sel.occurrence(base + b, base + b + m)) return false;
+          return true;
+        },
+        exec_);
   }
   const bool more = sel.end_region();
   st.bytes = region.size();

@@ -205,31 +205,37 @@ class ApproxSearcher {
   std::string gpu_algorithm() const;
 
   /// Matches (local minima of d within k) in `text`, ordered by (end, pattern_id). Memory: bounded
-  /// by the chunks in flight (2 * threads chunks), independent of n.
-  SearchStats find_all(std::string_view text, const ApproxMatchSink& sink) const;
+  /// by the chunks in flight (2 * threads chunks), independent of n. `execution`: this call's
+  /// threads and processor (types.hpp, Execution), as every method below that reads host memory, a
+  /// file or a stream.
+  SearchStats find_all(std::string_view text, const ApproxMatchSink& sink,
+                       const Execution& execution = {}) const;
   /// The number of matches.
-  SearchStats count(std::string_view text) const;
+  SearchStats count(std::string_view text, const Execution& execution = {}) const;
 
   /// Every end within k. O(ceil(m/64) n) with myers.
-  SearchStats find_ends(std::string_view text, const ApproxEndSink& sink) const;
-  SearchStats count_ends(std::string_view text) const;
+  SearchStats find_ends(std::string_view text, const ApproxEndSink& sink,
+                        const Execution& execution = {}) const;
+  SearchStats count_ends(std::string_view text, const Execution& execution = {}) const;
 
   /// Each pattern's minimum of d and every end reaching it (to `sink` when given), ordered by
   /// (end, pattern_id). Two passes over the text when ends are delivered (the minimum first).
-  ApproxBest best(std::string_view text, const ApproxEndSink* sink = nullptr) const;
+  ApproxBest best(std::string_view text, const ApproxEndSink* sink = nullptr,
+                  const Execution& execution = {}) const;
 
   /// Streams: reads `source` to its end in bounded blocks and hands every block, with the matches or
   /// ends it decides (ApproxStreamBlock), to `sink`. Memory: about two blocks plus the block's results.
-  SearchStats find_all(ByteSource& source, const ApproxBlockSink& sink,
-                       ApproxStreamOptions stream = {}) const;
+  SearchStats find_all(ByteSource& source, const ApproxBlockSink& sink, ApproxStreamOptions stream = {},
+                       const Execution& execution = {}) const;
 
   /// The regular file open as `fd`, bytes [0, size), read with pread: on the CPU every worker
   /// preads its own chunks (the m + k - 1 bytes before each chunk's ends included) into a buffer of
   /// its own (as ExactSearcher::find_all_file); where a stream's blocks would go to the GPU, the file
   /// is read through find_all(ByteSource&). Errors as ExactSearcher::find_all_file (IoError("file
   /// changed during the search") when the file ends before `size`).
-  SearchStats find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const;
-  SearchStats count_file(int fd, std::uint64_t size) const;
+  SearchStats find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,
+                            const Execution& execution = {}) const;
+  SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
 
   /// A text already in GPU memory (a DEVICE pointer to n bytes). Needs a GPU compilation (backend
   /// cuda, or automatic with a usable GPU), else BackendUnavailable. Matches' begins and CIGARs are

@@ -51,10 +51,12 @@ class ExactSearcher {
   /// batches of at most 131,072 offsets (1 MiB). O(n) time for simd/kmp/shift-or/bndm-class
   /// algorithms on typical input (naive: O(nm)); extra memory at most (2 * threads + 1) batches,
   /// whatever the density of the occurrences (docs/architecture.md, "Memory of delivery").
-  SearchStats find_all(std::string_view text, const OffsetSink& sink) const;
+  /// `execution`: this call's threads and processor (types.hpp, Execution), as every method below
+  /// that reads host memory, a file or a stream.
+  SearchStats find_all(std::string_view text, const OffsetSink& sink, const Execution& execution = {}) const;
 
   /// Counts occurrences in `text` without materialising positions.
-  SearchStats count(std::string_view text) const;
+  SearchStats count(std::string_view text, const Execution& execution = {}) const;
 
   /// Reads `source` to its end in bounded blocks (see StreamOptions) and hands every block,
   /// with the occurrences it owns, to `sink`. Offsets are 64-bit stream offsets. A block owning more
@@ -64,7 +66,8 @@ class ExactSearcher {
   /// still tile the stream and each call's offsets are exactly those it owns, so a sink written for
   /// one call per block works unchanged. Memory: the stream buffer (about 2 * block_bytes) and one
   /// such part of offsets, whatever the density.
-  SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {}) const;
+  SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {},
+                       const Execution& execution = {}) const;
 
   /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
   /// increasing order. The descriptor is read with pread (its file position is neither used nor
@@ -80,10 +83,11 @@ class ExactSearcher {
   /// (it was truncated during the search; thrown after every worker stopped, possibly after some
   /// occurrences were delivered), IoError("reading the text file failed: REASON") when pread fails;
   /// BackendUnavailable as find_all.
-  SearchStats find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const;
+  SearchStats find_all_file(int fd, std::uint64_t size, const OffsetSink& sink,
+                            const Execution& execution = {}) const;
 
   /// Counts the occurrences in bytes [0, size) of the regular file open as `fd` (as find_all_file).
-  SearchStats count_file(int fd, std::uint64_t size) const;
+  SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
 
   /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
   /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
@@ -103,7 +107,8 @@ class ExactSearcher {
   SearchStats count_resident(const void* device_text, std::uint64_t n) const;
 
  private:
-  SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink) const;
+  SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink,
+                          const Execution& execution) const;
   SearchStats search_resident(const void* device_text, std::uint64_t n, const OffsetSink* sink) const;
 
   struct Impl;

@@ -138,14 +138,16 @@ class PatternSet {
   /// thousands of occurrences per byte: a part of a chunk whose matches would pass the batch is cut
   /// into smaller parts, scanned again, and delivered as it comes, so extra memory stays at about
   /// (3 * threads + 1) MiB whatever the density (docs/architecture.md, "Memory of delivery").
-  SearchStats find_all(std::string_view text, const MatchSink& sink) const;
+  /// `execution`: this call's threads and processor (types.hpp, Execution), as every method below
+  /// that reads host memory, a file or a stream.
+  SearchStats find_all(std::string_view text, const MatchSink& sink, const Execution& execution = {}) const;
 
   /// Counts every occurrence without materialising positions.
-  SearchStats count(std::string_view text) const;
+  SearchStats count(std::string_view text, const Execution& execution = {}) const;
 
   /// Counts per pattern and in total without materialising positions. Extra memory:
   /// 8 bytes * patterns per worker thread.
-  PatternCounts count_per_pattern(std::string_view text) const;
+  PatternCounts count_per_pattern(std::string_view text, const Execution& execution = {}) const;
 
   /// The same three scans for a text already in GPU memory (`device_text`: a device pointer to
   /// `n` bytes, any alignment). Need a set compiled for the GPU (backend cuda, or automatic with
@@ -167,7 +169,8 @@ class PatternSet {
   /// look-ahead and subtract the count of the look-ahead alone, which is exactly the owned
   /// occurrences. Returns the totals (bytes = stream bytes read, occurrences = owned occurrences
   /// delivered, stopped_early when the sink returned false). Errors: IoError from the source.
-  SearchStats find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options = {}) const;
+  SearchStats find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options = {},
+                       const Execution& execution = {}) const;
 
   /// Every occurrence in bytes [0, size) of the regular file open as `fd`, ordered by (begin, id),
   /// to `sink`, read with pread (the descriptor's position is neither used nor moved, it is not
@@ -178,9 +181,10 @@ class PatternSet {
   /// IoError("file changed during the search") when the file ends before `size` (truncated during
   /// the search; thrown after the workers stopped), IoError("reading the text file failed: REASON")
   /// when pread fails.
-  SearchStats find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const;
+  SearchStats find_all_file(int fd, std::uint64_t size, const MatchSink& sink,
+                            const Execution& execution = {}) const;
   /// Counts the occurrences in bytes [0, size) of the regular file `fd` (as find_all_file).
-  SearchStats count_file(int fd, std::uint64_t size) const;
+  SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
 
   /// True when scans of host text of `text_bytes` bytes run on the GPU (backend cuda, or
   /// automatic with a GPU and a text at or above the threshold).
@@ -199,7 +203,7 @@ class PatternSet {
 /// stopped_early when the sink returned false). Errors: IoError from the source; the set's own.
 /// (The same as set.find_all(source, sink, options); kept for source compatibility.)
 SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
-                            MultiStreamOptions options = {});
+                            MultiStreamOptions options = {}, const Execution& execution = {});
 
 /// Convenience: every occurrence as a vector (tests and small inputs; grows with the matches).
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

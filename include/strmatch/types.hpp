@@ -26,6 +26,29 @@ Backend parse_backend(std::string_view name);
 /// -j refuses it too). Far above any machine's cores; it keeps a typo from starting 10^5 threads.
 inline constexpr unsigned kMaxThreads = 1024;
 
+/// How one search call runs, chosen by the caller at each call: a searcher is compiled once
+/// (patterns, algorithm, backend) and any caller drives it, on threads of its own or the
+/// library's. A default Execution runs as the searcher's options say. Every search method of
+/// ExactSearcher, PatternSet and ApproxSearcher that reads host memory, a file or a stream takes
+/// one as its last argument (the device-memory methods run on the GPU and take none).
+///
+/// Results never depend on it: every thread count and either processor find the same
+/// occurrences, delivered in the same order (docs/architecture.md, "Results never depend on how
+/// the work is cut"). Errors: InvalidArgument for threads above kMaxThreads; BackendUnavailable
+/// for `cuda` on a searcher without a GPU compilation.
+struct Execution {
+  /// Worker threads of this call: 0 takes the searcher's options (its `threads`, 0 there being
+  /// every hardware thread); 1 searches on the calling thread alone, as a caller that owns its
+  /// threads (a pool, a cluster worker) wants when it calls from each of them at once.
+  unsigned threads = 0;
+  /// The processor of this call. `automatic`: the searcher's own choice (its options' backend,
+  /// and auto's size thresholds). `cpu`: the CPU, whatever the searcher's backend, with its
+  /// algorithm where the CPU has it, else the CPU's `auto` (compiled once, at the first such
+  /// call, for a searcher built without a CPU path). `cuda`: the searcher's GPU compilation,
+  /// whatever the input's size.
+  Backend backend = Backend::automatic;
+};
+
 /// Base of every error strmatch throws. The CLI maps each to exit status 2.
 class Error : public std::runtime_error {
  public:

@@ -124,6 +124,23 @@ struct ApproxSearcher::Impl {
   mutable std::mutex rent_mutex;
   mutable double rent = 0;
   mutable std::string probe_note;
+  // The CPU searcher of calls with Execution::backend cpu on a searcher compiled without a CPU path
+  // (Backend::cuda, a GPU-only algorithm): made at the first such call, with call_cpu_algorithm's
+  // name; such calls go to it whole.
+  mutable std::once_flag call_cpu_once;
+  mutable std::unique_ptr<ApproxSearcher> call_cpu_searcher;
+
+  /// The searcher a call with Execution `x` goes to instead of this one (call_cpu_searcher), or null.
+  const ApproxSearcher* call_cpu(const Execution& x) const {
+    if (x.backend != Backend::cpu || !cpu.empty()) return nullptr;
+    std::call_once(call_cpu_once, [&] {
+      ApproxOptions o = options;
+      o.backend = Backend::cpu;
+      o.algorithm = detail::call_cpu_algorithm(o.algorithm, detail::cpu_approx_algorithm_names());
+      call_cpu_searcher = std::make_unique<ApproxSearcher>(std::span<const std::string>(patterns), o);
+    });
+    return call_cpu_searcher.get();
+  }
 
   /// Probes the GPU once (probe_later only): plan.gpu semantics for automatic.
   bool gpu_usable() const {
@@ -146,8 +163,14 @@ struct ApproxSearcher::Impl {
   /// it carries. Backend::automatic with both processors: the override STRMATCH_CUDA_AUTO_MIN_BYTES
   /// when set, else the cost model of approx/backend_choice.hpp on a sample of the scan read by
   /// `read` (none: the CPU), the GPU probed only when the model says it pays.
-  Backend choose(std::uint64_t n, std::string* note, Task task = Task::matches, const SampleRead& read = {},
-                 bool from_file = false) const {
+  /// `x`: the call's Execution (its backend, when not automatic, decides; cuda needs a usable GPU).
+  Backend choose(const Execution& x, std::uint64_t n, std::string* note, Task task = Task::matches,
+                 const SampleRead& read = {}, bool from_file = false) const {
+    if (x.backend == Backend::cpu) return Backend::cpu;  // asked for: no note
+    if (x.backend == Backend::cuda) {
+      if (!gpu_usable()) throw BackendUnavailable(detail::BackendPlan::no_gpu_compilation("searcher"));
+      return Backend::cuda;
+    }
     if (!probe_later) {
       *note = plan.note;
       return plan.choose(n, UINT64_MAX);
@@ -161,11 +184,11 @@ struct ApproxSearcher::Impl {
       facts.bytes = n;
       facts.cells_per_byte = pattern_bytes;
       facts.threads = static_cast<unsigned>(
-          std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker(n, 0).size()));
+          std::min<std::uint64_t>(detail::call_threads(x, options.threads), chunker(n, 0).size()));
       facts.gpu_context = detail::cuda::context_creation_seconds() > 0;
       facts.engine_made = gpu != nullptr;
       facts.from_file = from_file;
-      if (!sample(n, task, read, &facts)) return Backend::cpu;
+      if (!sample(x, n, task, read, &facts)) return Backend::cpu;
       const std::lock_guard lock(rent_mutex);
       if (!detail::approx_choose_gpu(detail::estimate_approx_scan(facts), &rent)) return Backend::cpu;
     }
@@ -189,7 +212,8 @@ struct ApproxSearcher::Impl {
   /// one thread a spot, every pattern of the batch (at most kApproxAutoSamplePatterns of them, the
   /// rate scaled to all). Sets facts->cpu_ns_per_byte (one thread) and ends_per_byte (best: 0).
   /// False when a read failed (the scan itself reports it).
-  bool sample(std::uint64_t n, Task task, const SampleRead& read, detail::ApproxScanFacts* facts) const {
+  bool sample(const Execution& x, std::uint64_t n, Task task, const SampleRead& read,
+              detail::ApproxScanFacts* facts) const {
     const unsigned spots = detail::kApproxAutoSampleSpots;
     const std::uint64_t own = detail::approx_auto_sample_bytes(n) / spots;
     const std::size_t ov = overlap(task);
@@ -203,7 +227,7 @@ struct ApproxSearcher::Impl {
     std::vector<Spot> result(spots);
     const detail::Chunker ch(spots, 1, 0);
     detail::run_unordered_sum(
-        ch, std::min<unsigned>(spots, detail::resolve_threads(options.threads)),
+        ch, std::min<unsigned>(spots, detail::call_threads(x, options.threads)),
         [&](const detail::Chunk& c) -> std::uint64_t {
           Spot& spot = result[c.index];
           const std::uint64_t lo = (n - own) / (spots - 1) * c.index, rs = lo > ov ? lo - ov : 0;
@@ -263,9 +287,9 @@ struct ApproxSearcher::Impl {
   detail::Chunker chunker(std::size_t n, std::size_t from) const {
     return detail::Chunker(n - from, options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes, 0);
   }
-  unsigned threads_for(const detail::Chunker& ch) const {
+  unsigned threads_for(const detail::Chunker& ch, const Execution& x) const {
     return static_cast<unsigned>(
-        std::min<std::uint64_t>(detail::resolve_threads(options.threads), ch.size()));
+        std::min<std::uint64_t>(detail::call_threads(x, options.threads), ch.size()));
   }
 
   // ---- begins and CIGARs ----------------------------------------------------------------------
@@ -310,9 +334,9 @@ struct ApproxSearcher::Impl {
   }
 
   PieceResult cpu_ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
-                       const ApproxEndSink* sink, unsigned* threads_used) const {
+                       const ApproxEndSink* sink, unsigned* threads_used, const Execution& x) const {
     const auto ch = chunker(n, from);
-    const unsigned threads = threads_for(ch);
+    const unsigned threads = threads_for(ch, x);
     *threads_used = threads;
     const std::size_t ov = overlap(Task::ends);
     PieceResult r;
@@ -378,9 +402,9 @@ struct ApproxSearcher::Impl {
 
   PieceResult cpu_matches(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
                           bool final, detail::MatchSelector& selector, const ApproxMatchSink* sink,
-                          unsigned* threads_used) const {
+                          unsigned* threads_used, const Execution& x) const {
     const auto ch = chunker(n, from);
-    const unsigned threads = threads_for(ch);
+    const unsigned threads = threads_for(ch, x);
     *threads_used = threads;
     const std::size_t ov = overlap(Task::matches);
     PieceResult r;
@@ -403,7 +427,8 @@ struct ApproxSearcher::Impl {
   /// Matches in bytes [0, size) of a file (`sink` null: counted). The CPU reads it with every
   /// worker (core/io/file_driver.hpp: each chunk reads the overlap before its ends); where the
   /// blocks of a stream would go to the GPU, the file is streamed through it as before.
-  SearchStats file_matches(int fd, std::uint64_t size, const ApproxMatchSink* sink) const {
+  SearchStats file_matches(int fd, std::uint64_t size, const ApproxMatchSink* sink,
+                           const Execution& x) const {
     const std::size_t ov = overlap(Task::matches);
     std::string note;
     // The whole file decides (the sample read with pread; a failed read leaves the CPU, whose scan
@@ -419,13 +444,13 @@ struct ApproxSearcher::Impl {
       }
       return scratch.data();
     };
-    const Backend where = cpu.empty() ? Backend::cuda : choose(size, &note, Task::matches, read, true);
+    const Backend where = cpu.empty() ? Backend::cuda : choose(x, size, &note, Task::matches, read, true);
     if (where == Backend::cuda) {
       detail::PreadSource source(fd, size);
       ApproxStreamOptions so;
       so.positions = sink != nullptr;
       return stream(
-          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so,
+          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so, x,
           &where);
     }
     const auto start = Clock::now();
@@ -433,7 +458,7 @@ struct ApproxSearcher::Impl {
     SearchStats s;
     s.backend = Backend::cpu;
     s.algorithm = std::string(cpu.front()->name());
-    s.threads = threads_for(ch);
+    s.threads = threads_for(ch, x);
     s.note = note;
     s.bytes = size;
     s.cells = pattern_bytes * size;
@@ -460,7 +485,8 @@ struct ApproxSearcher::Impl {
   // ---- the GPU: the engine's ordered ends, then the same plateaus and selector on the host -------
 
   PieceResult gpu_piece(const void* text, std::size_t n, std::size_t from, std::uint64_t base, bool resident,
-                        bool final, Task task, detail::MatchSelector* selector, const Out& out) const {
+                        bool final, Task task, detail::MatchSelector* selector, const Out& out,
+                        const Execution& x) const {
     const detail::GpuScanLock lock(gpu_mutex);
     PieceResult r;
     bool stopped = false;
@@ -520,7 +546,7 @@ struct ApproxSearcher::Impl {
       const detail::Chunker tasks(
           candidates.size(), std::clamp<std::uint64_t>(kTraceCellsPerTask / cells, 1, kTracesPerTask), 0);
       const auto threads = static_cast<unsigned>(
-          std::min<std::uint64_t>(detail::resolve_threads(options.threads), tasks.size()));
+          std::min<std::uint64_t>(detail::call_threads(x, options.threads), tasks.size()));
       detail::run_unordered_sum(tasks, threads, [&](const detail::Chunk& c) -> std::uint64_t {
         Span sp;
         for (std::uint64_t i = c.begin; i < c.end; ++i) {
@@ -584,13 +610,14 @@ struct ApproxSearcher::Impl {
   /// chooses, from its own bytes.
   SearchStats host_piece(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
                          bool final, Task task, detail::MatchSelector* selector, const Out& out,
-                         const Backend* decided = nullptr) const {
+                         const Execution& x, const Backend* decided = nullptr) const {
     const auto start = Clock::now();
     SearchStats s;
     s.bytes = n - from;
     s.cells = pattern_bytes * s.bytes;
     PieceResult r;
-    if ((decided != nullptr ? *decided : choose(n, &s.note, task, host_reader(text, n))) == Backend::cuda) {
+    if ((decided != nullptr ? *decided : choose(x, n, &s.note, task, host_reader(text, n))) ==
+        Backend::cuda) {
       std::uint64_t delivered = 0;
       Out counted = out;
       ApproxEndSink end_counter;
@@ -610,7 +637,7 @@ struct ApproxSearcher::Impl {
         counted.matches = &match_counter;
       }
       try {
-        r = gpu_piece(text, n, from, base, false, final, task, selector, counted);
+        r = gpu_piece(text, n, from, base, false, final, task, selector, counted, x);
         s.backend = Backend::cuda;
         s.algorithm = std::string(gpu->name());
         s.threads = 1;
@@ -619,15 +646,16 @@ struct ApproxSearcher::Impl {
         s.seconds = seconds_since(start);
         return s;
       } catch (const BackendUnavailable& e) {
-        if (options.backend == Backend::cuda || delivered != 0 || cpu.empty()) throw;
+        if (options.backend == Backend::cuda || x.backend == Backend::cuda || delivered != 0 || cpu.empty())
+          throw;
         s.note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
       }
     }
     if (cpu.empty())
       throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
     unsigned threads = 1;
-    r = task == Task::ends ? cpu_ends(text, n, from, base, out.ends, &threads)
-                           : cpu_matches(text, n, from, base, final, *selector, out.matches, &threads);
+    r = task == Task::ends ? cpu_ends(text, n, from, base, out.ends, &threads, x)
+                           : cpu_matches(text, n, from, base, final, *selector, out.matches, &threads, x);
     s.backend = Backend::cpu;
     s.algorithm = std::string(cpu.front()->name());
     s.threads = threads;
@@ -637,10 +665,10 @@ struct ApproxSearcher::Impl {
     return s;
   }
 
-  SearchStats search(std::string_view text, Task task, const Out& out) const {
+  SearchStats search(std::string_view text, Task task, const Out& out, const Execution& x) const {
     detail::MatchSelector selector;
     return host_piece(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, 0, true, task,
-                      &selector, out);
+                      &selector, out, x);
   }
 
   SearchStats resident(const void* device_text, std::uint64_t n, Task task, const Out& out) const {
@@ -651,8 +679,8 @@ struct ApproxSearcher::Impl {
           "and cannot search device memory");
     const auto start = Clock::now();
     detail::MatchSelector selector;
-    const PieceResult r =
-        gpu_piece(device_text, static_cast<std::size_t>(n), 0, 0, true, true, task, &selector, out);
+    const PieceResult r = gpu_piece(device_text, static_cast<std::size_t>(n), 0, 0, true, true, task,
+                                    &selector, out, Execution{});
     SearchStats s;
     s.bytes = n;
     s.cells = pattern_bytes * n;
@@ -685,7 +713,7 @@ struct ApproxSearcher::Impl {
     }
   }
 
-  ApproxBest best(std::string_view text_view, const ApproxEndSink* sink) const {
+  ApproxBest best(std::string_view text_view, const ApproxEndSink* sink, const Execution& x) const {
     const auto start = Clock::now();
     const auto* text = reinterpret_cast<const std::uint8_t*>(text_view.data());
     const std::size_t n = text_view.size();
@@ -695,7 +723,7 @@ struct ApproxSearcher::Impl {
     s.bytes = n;
     s.cells = pattern_bytes * n;
     std::vector<std::uint64_t> reaching(count(), 0);
-    bool on_gpu = choose(n, &s.note, Task::best, host_reader(text, n)) == Backend::cuda;
+    bool on_gpu = choose(x, n, &s.note, Task::best, host_reader(text, n)) == Backend::cuda;
     if (on_gpu) {
       try {
         const detail::GpuScanLock lock(gpu_mutex);
@@ -703,7 +731,7 @@ struct ApproxSearcher::Impl {
         s.backend = Backend::cuda;
         s.algorithm = std::string(gpu->name());
       } catch (const BackendUnavailable& e) {
-        if (options.backend == Backend::cuda || cpu.empty()) throw;
+        if (options.backend == Backend::cuda || x.backend == Backend::cuda || cpu.empty()) throw;
         s.note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
         on_gpu = false;
       }
@@ -712,7 +740,7 @@ struct ApproxSearcher::Impl {
       if (cpu.empty())
         throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
       const auto ch = chunker(n, 0);
-      const unsigned threads = threads_for(ch);
+      const unsigned threads = threads_for(ch, x);
       const std::size_t ov = overlap(Task::best);
       std::vector<detail::ApproxMinimum> mins(count());
       detail::run_ordered<detail::ApproxMinimum>(
@@ -750,7 +778,7 @@ struct ApproxSearcher::Impl {
         if (result.distance[p] != kNoDistance) s.occurrences += reaching[p];
     } else if (on_gpu && gpu_best_ends(text, n, result.distance, sink, &s)) {
     } else {
-      s.occurrences = best_ends(text, n, result.distance, sink, &s.stopped_early);
+      s.occurrences = best_ends(text, n, result.distance, sink, &s.stopped_early, x);
     }
     s.seconds = seconds_since(start);
     return result;
@@ -789,12 +817,12 @@ struct ApproxSearcher::Impl {
 
   /// Second pass of best(): the ends of pattern p with d == minimum[p], ordered, to sink (or counted).
   std::uint64_t best_ends(const std::uint8_t* text, std::size_t n, const std::vector<std::uint32_t>& minimum,
-                          const ApproxEndSink* sink, bool* stopped) const {
+                          const ApproxEndSink* sink, bool* stopped, const Execution& x) const {
     std::uint64_t total = 0;
     const auto ch = chunker(n, 0);
     const std::size_t ov = overlap(Task::best);
     const bool complete = detail::run_ordered<ApproxEnd>(
-        ch, cpu.empty() ? 1 : threads_for(ch),
+        ch, cpu.empty() ? 1 : threads_for(ch, x),
         [&](const detail::Chunk& c, detail::ChunkResult<ApproxEnd>& out) {
           const std::size_t lo = c.begin, hi = c.end, rs = lo > ov ? lo - ov : 0;
           for (std::uint32_t p = 0; p < count(); ++p) {
@@ -835,7 +863,7 @@ struct ApproxSearcher::Impl {
 
   /// `decided`: as host_piece's, for every block (null: each block chooses).
   SearchStats stream(ByteSource& source, const ApproxBlockSink& sink, const ApproxStreamOptions& so,
-                     const Backend* decided = nullptr) const {
+                     const Execution& x, const Backend* decided = nullptr) const {
     const auto start = Clock::now();
     const Task task = so.task == ApproxTask::ends ? Task::ends : Task::matches;
     const std::size_t ov = overlap(task);
@@ -867,7 +895,7 @@ struct ApproxSearcher::Impl {
       matches.clear();
       ends.clear();
       const SearchStats part = host_piece(reinterpret_cast<const std::uint8_t*>(w.data.data()), w.own_end,
-                                          w.own_begin, w.base, w.last, task, &selector, out, decided);
+                                          w.own_begin, w.base, w.last, task, &selector, out, x, decided);
       total.algorithm = part.algorithm;
       total.backend = part.backend;
       total.threads = std::max(total.threads, part.threads);
@@ -962,39 +990,53 @@ std::string ApproxSearcher::gpu_algorithm() const {
 
 // ---- host memory -------------------------------------------------------------------------------
 
-SearchStats ApproxSearcher::find_all(std::string_view text, const ApproxMatchSink& sink) const {
+SearchStats ApproxSearcher::find_all(std::string_view text, const ApproxMatchSink& sink,
+                                     const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->find_all(text, sink, execution);
   Out out;
   out.matches = &sink;
-  return impl_->search(text, Task::matches, out);
+  return impl_->search(text, Task::matches, out, execution);
 }
-SearchStats ApproxSearcher::count(std::string_view text) const {
-  return impl_->search(text, Task::matches, {});
+SearchStats ApproxSearcher::count(std::string_view text, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->count(text, execution);
+  return impl_->search(text, Task::matches, {}, execution);
 }
-SearchStats ApproxSearcher::find_ends(std::string_view text, const ApproxEndSink& sink) const {
+SearchStats ApproxSearcher::find_ends(std::string_view text, const ApproxEndSink& sink,
+                                      const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->find_ends(text, sink, execution);
   Out out;
   out.ends = &sink;
-  return impl_->search(text, Task::ends, out);
+  return impl_->search(text, Task::ends, out, execution);
 }
-SearchStats ApproxSearcher::count_ends(std::string_view text) const {
-  return impl_->search(text, Task::ends, {});
+SearchStats ApproxSearcher::count_ends(std::string_view text, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->count_ends(text, execution);
+  return impl_->search(text, Task::ends, {}, execution);
 }
-ApproxBest ApproxSearcher::best(std::string_view text, const ApproxEndSink* sink) const {
-  return impl_->best(text, sink);
+ApproxBest ApproxSearcher::best(std::string_view text, const ApproxEndSink* sink,
+                                const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->best(text, sink, execution);
+  return impl_->best(text, sink, execution);
 }
 
 // ---- streams and files ---------------------------------------------------------------------------
 
 SearchStats ApproxSearcher::find_all(ByteSource& source, const ApproxBlockSink& sink,
-                                     ApproxStreamOptions stream) const {
-  return impl_->stream(source, sink, stream);
+                                     ApproxStreamOptions stream, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution))
+    return c->find_all(source, sink, stream, execution);
+  return impl_->stream(source, sink, stream, execution);
 }
 
-SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink) const {
-  return impl_->file_matches(fd, size, &sink);
+SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,
+                                          const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution))
+    return c->find_all_file(fd, size, sink, execution);
+  return impl_->file_matches(fd, size, &sink, execution);
 }
 
-SearchStats ApproxSearcher::count_file(int fd, std::uint64_t size) const {
-  return impl_->file_matches(fd, size, nullptr);
+SearchStats ApproxSearcher::count_file(int fd, std::uint64_t size, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->count_file(fd, size, execution);
+  return impl_->file_matches(fd, size, nullptr, execution);
 }
 
 // ---- device memory -------------------------------------------------------------------------------

@@ -57,7 +57,36 @@ struct BackendPlan {
     if (backend == Backend::cuda || !cpu || n >= min_gpu_bytes) return Backend::cuda;
     return Backend::cpu;
   }
+
+  /// choose() for one call (Execution::backend `call`): cpu for Backend::cpu (the caller supplies
+  /// a CPU path: call_cpu_algorithm); cuda for Backend::cuda, BackendUnavailable without a GPU
+  /// compilation (`what`: "searcher", "pattern set"); choose(n, min_gpu_bytes) for automatic.
+  Backend choose_for_call(Backend call, std::string_view what, std::uint64_t n,
+                          std::uint64_t min_gpu_bytes) const {
+    if (call == Backend::cpu) return Backend::cpu;
+    if (call == Backend::cuda) {
+      if (!gpu) throw BackendUnavailable(no_gpu_compilation(what));
+      return Backend::cuda;
+    }
+    return choose(n, min_gpu_bytes);
+  }
+
+  /// "Execution::backend cuda: this <what> has no GPU compilation (...)".
+  static std::string no_gpu_compilation(std::string_view what) {
+    return "Execution::backend cuda: this " + std::string(what) +
+           " has no GPU compilation (create it with backend cuda, or automatic with a usable GPU)";
+  }
 };
+
+/// The CPU algorithm a call with Execution::backend cpu runs on a searcher compiled without a CPU
+/// path (Backend::cuda, or a GPU-only algorithm): `algorithm` where the CPU knows it, else "auto"
+/// (every algorithm finds the same occurrences).
+inline std::string call_cpu_algorithm(const std::string& algorithm,
+                                      const std::vector<std::string>& cpu_names) {
+  for (const std::string& name : cpu_names)
+    if (name == algorithm) return algorithm;
+  return "auto";
+}
 
 /// Validates `algorithm` against the names the CPU and the GPU know for one problem (`what` names
 /// its algorithms in messages: "algorithm", "pattern-set algorithm") and probes the GPU when the

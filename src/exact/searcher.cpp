@@ -1,6 +1,7 @@
 // ExactSearcher: the exact-search instance of the shared contracts (backend plan, chunked driver,
 // streaming driver, file path, resident scans).
 #include <algorithm>
+#include <mutex>
 #include <optional>
 
 #include "core/backend.hpp"
@@ -62,11 +63,27 @@ struct ExactSearcher::Impl {
   ExactOptions options;
   std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the CPU does not run this search
   detail::BackendPlan plan;
+  // The CPU path of calls with Execution::backend cpu on a searcher compiled without one, made at
+  // the first such call (call_cpu_algorithm's name).
+  mutable std::once_flag call_cpu_once;
+  mutable std::unique_ptr<detail::ExactAlgorithm> call_cpu;
+
+  /// The CPU algorithm a call runs: the searcher's, or for Execution::backend cpu on a searcher
+  /// without one, call_cpu; null when the call has no CPU path.
+  const detail::ExactAlgorithm* cpu_for(const Execution& x) const {
+    if (cpu || x.backend != Backend::cpu) return cpu.get();
+    std::call_once(call_cpu_once, [&] {
+      call_cpu = detail::make_exact_algorithm(
+          detail::call_cpu_algorithm(options.algorithm, detail::cpu_exact_algorithm_names()), pattern);
+    });
+    return call_cpu.get();
+  }
 
   /// Searches one chunk whose bytes [c.begin, c.data_end) start at `data`: counts, or (r set)
   /// adds its offsets to r->items, flushing them in batches of r->cap (ordered delivery).
-  std::uint64_t search_chunk(const std::uint8_t* data, const detail::Chunk& c, std::uint64_t base,
-                             detail::ChunkResult<std::uint64_t>* r) const {
+  static std::uint64_t search_chunk(const detail::ExactAlgorithm& cpu, const std::uint8_t* data,
+                                    const detail::Chunk& c, std::uint64_t base,
+                                    detail::ChunkResult<std::uint64_t>* r) {
     detail::Hits hits;
     if (r != nullptr) {
       hits.positions = &r->items;
@@ -77,16 +94,16 @@ struct ExactSearcher::Impl {
         if (!static_cast<detail::ChunkResult<std::uint64_t>*>(h.context)->flush()) h.positions = nullptr;
       };
     }
-    cpu->search(data, c.data_end - c.begin, base + c.begin, hits);
+    cpu.search(data, c.data_end - c.begin, base + c.begin, hits);
     if (r != nullptr) r->count = hits.count;
     return hits.count;
   }
 
   /// Stats of a CPU search of n bytes with `threads` workers, before the search.
-  SearchStats cpu_stats(std::uint64_t n, unsigned threads) const {
+  static SearchStats cpu_stats(const detail::ExactAlgorithm& cpu, std::uint64_t n, unsigned threads) {
     SearchStats stats;
     stats.backend = Backend::cpu;
-    stats.algorithm = std::string(cpu->name());
+    stats.algorithm = std::string(cpu.name());
     stats.threads = threads;
     stats.bytes = n;
     return stats;
@@ -96,9 +113,9 @@ struct ExactSearcher::Impl {
     const std::size_t chunk = options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes;
     return detail::Chunker(n, chunk, pattern.size() - 1);
   }
-  unsigned threads_for(const detail::Chunker& chunker) const {
+  unsigned threads_for(const detail::Chunker& chunker, const Execution& x) const {
     return static_cast<unsigned>(
-        std::min<std::uint64_t>(detail::resolve_threads(options.threads), chunker.size()));
+        std::min<std::uint64_t>(detail::call_threads(x, options.threads), chunker.size()));
   }
 
   /// The delivery of ordered chunk results to `sink`, adding the offsets handed over to
@@ -111,22 +128,23 @@ struct ExactSearcher::Impl {
     };
   }
 
-  /// Runs the CPU algorithm over text with the chunked driver; `sink` null counts only.
-  SearchStats run_cpu(std::string_view text, std::uint64_t base, const OffsetSink* sink) const {
+  /// Runs the CPU algorithm `cpu` over text with the chunked driver; `sink` null counts only.
+  SearchStats run_cpu(const detail::ExactAlgorithm& cpu, std::string_view text, std::uint64_t base,
+                      const OffsetSink* sink, const Execution& x) const {
     const auto start = Clock::now();
     const detail::Chunker chunks = chunker(text.size());
-    SearchStats stats = cpu_stats(text.size(), threads_for(chunks));
+    SearchStats stats = cpu_stats(cpu, text.size(), threads_for(chunks, x));
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
     bool complete = true;
     if (sink == nullptr) {
       stats.occurrences = detail::run_unordered_sum(chunks, stats.threads, [&](const detail::Chunk& c) {
-        return search_chunk(data + c.begin, c, base, nullptr);
+        return search_chunk(cpu, data + c.begin, c, base, nullptr);
       });
     } else {
       complete = detail::run_ordered<std::uint64_t>(
           chunks, stats.threads,
           [&](const detail::Chunk& c, detail::ChunkResult<std::uint64_t>& r) {
-            search_chunk(data + c.begin, c, base, &r);
+            search_chunk(cpu, data + c.begin, c, base, &r);
           },
           deliver_to(*sink, &stats.occurrences), detail::batch_items<std::uint64_t>());
     }
@@ -137,21 +155,22 @@ struct ExactSearcher::Impl {
 
   /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
   /// (core/io/file_driver.hpp); `sink` null counts only.
-  SearchStats run_cpu_file(int fd, std::uint64_t size, const OffsetSink* sink) const {
+  SearchStats run_cpu_file(const detail::ExactAlgorithm& cpu, int fd, std::uint64_t size,
+                           const OffsetSink* sink, const Execution& x) const {
     const auto start = Clock::now();
     const detail::Chunker chunks = chunker(size);
-    SearchStats stats = cpu_stats(size, threads_for(chunks));
+    SearchStats stats = cpu_stats(cpu, size, threads_for(chunks, x));
     detail::FileDriver driver(fd, chunks);
     bool complete = true;
     if (sink == nullptr) {
       stats.occurrences = driver.sum(stats.threads, [&](const detail::Chunk& c, const detail::FileChunk& f) {
-        return search_chunk(f.data, c, 0, nullptr);
+        return search_chunk(cpu, f.data, c, 0, nullptr);
       });
     } else {
       complete = driver.ordered<std::uint64_t>(
           stats.threads,
           [&](const detail::Chunk& c, const detail::FileChunk& f, detail::ChunkResult<std::uint64_t>& r) {
-            search_chunk(f.data, c, 0, &r);
+            search_chunk(cpu, f.data, c, 0, &r);
           },
           deliver_to(*sink, &stats.occurrences), detail::batch_items<std::uint64_t>());
     }
@@ -163,28 +182,32 @@ struct ExactSearcher::Impl {
   /// Picks the backend for a text of n bytes (`min_gpu_bytes`: auto's GPU threshold for this
   /// kind of input, asked only where a GPU is in the plan: it reads the environment, which a -r
   /// walk would otherwise do twice per file); returns cuda or cpu and sets *note when auto runs on
-  /// the CPU for want of a GPU.
-  Backend choose(std::uint64_t n, std::string* note, std::uint64_t (*min_gpu_bytes)()) const {
-    *note = plan.note;
+  /// the CPU for want of a GPU; `x`: the call's Execution (its backend, when not automatic, decides;
+  /// a call that asked for the CPU gets no note).
+  Backend choose(std::uint64_t n, std::string* note, std::uint64_t (*min_gpu_bytes)(),
+                 const Execution& x) const {
+    *note = x.backend == Backend::cpu ? std::string() : plan.note;
+    if (x.backend != Backend::automatic) return plan.choose_for_call(x.backend, "searcher", n, 0);
     return plan.gpu ? plan.choose(n, min_gpu_bytes()) : Backend::cpu;
   }
   /// Host memory (detail::cuda::auto_min_bytes()).
-  Backend choose(std::uint64_t n, std::string* note) const {
-    return choose(n, note, &detail::cuda::auto_min_bytes);
+  Backend choose(std::uint64_t n, std::string* note, const Execution& x) const {
+    return choose(n, note, &detail::cuda::auto_min_bytes, x);
   }
   /// A file read by find_all_file (auto_min_file_bytes()).
-  Backend choose_file(std::uint64_t n, std::string* note) const {
-    return choose(n, note, &auto_min_file_bytes);
+  Backend choose_file(std::uint64_t n, std::string* note, const Execution& x) const {
+    return choose(n, note, &auto_min_file_bytes, x);
   }
 
   /// Runs `gpu_search` (a GPU search delivering to the OffsetSink it is given, or counting when
   /// given null) and returns its stats, timed from `start`. On BackendUnavailable it rethrows for
   /// Backend::cuda, once anything reached the caller (a CPU retry would deliver occurrences
-  /// twice) or when the algorithm exists only on the GPU; otherwise it says why in *note and
-  /// returns nothing: the caller searches on the CPU.
+  /// twice), when the algorithm exists only on the GPU or the call asked for the GPU
+  /// (Execution::backend cuda); otherwise it says why in *note and returns nothing: the caller
+  /// searches on the CPU.
   template <typename GpuSearch>
   std::optional<SearchStats> try_gpu(const OffsetSink* sink, Clock::time_point start, std::string* note,
-                                     const GpuSearch& gpu_search) const {
+                                     const Execution& x, const GpuSearch& gpu_search) const {
     std::uint64_t delivered = 0;
     OffsetSink counting;
     if (sink != nullptr) {
@@ -198,27 +221,30 @@ struct ExactSearcher::Impl {
       s.seconds = seconds_since(start);
       return s;
     } catch (const BackendUnavailable& e) {
-      if (options.backend == Backend::cuda || delivered != 0 || !cpu) throw;
+      if (options.backend == Backend::cuda || x.backend == Backend::cuda || delivered != 0 || !cpu) throw;
       *note = std::string("GPU search failed (") + e.what() + "): searched on the CPU";
       return std::nullopt;
     }
   }
 
-  /// Throws InvalidArgument when the algorithm exists only on the GPU (no CPU path to take).
-  void require_cpu() const {
-    if (!cpu) throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+  /// The call's CPU path (cpu_for); throws InvalidArgument when there is none (an algorithm that
+  /// exists only on the GPU).
+  const detail::ExactAlgorithm& require_cpu(const Execution& x) const {
+    const detail::ExactAlgorithm* a = cpu_for(x);
+    if (a == nullptr)
+      throw InvalidArgument("algorithm '" + options.algorithm + "' exists only on the cuda backend");
+    return *a;
   }
 
-  SearchStats search(std::string_view text, const OffsetSink* sink) const {
+  SearchStats search(std::string_view text, const OffsetSink* sink, const Execution& x) const {
     std::string note;
-    if (choose(text.size(), &note) == Backend::cuda) {
-      const auto gpu = try_gpu(sink, Clock::now(), &note, [&](const OffsetSink* to) {
+    if (choose(text.size(), &note, x) == Backend::cuda) {
+      const auto gpu = try_gpu(sink, Clock::now(), &note, x, [&](const OffsetSink* to) {
         return detail::cuda::find_all(pattern, options.algorithm, text, to);
       });
       if (gpu) return *gpu;
     }
-    require_cpu();
-    SearchStats s = run_cpu(text, 0, sink);
+    SearchStats s = run_cpu(require_cpu(x), text, 0, sink, x);
     s.note = std::move(note);
     return s;
   }
@@ -243,44 +269,49 @@ ExactSearcher& ExactSearcher::operator=(ExactSearcher&&) noexcept = default;
 std::string_view ExactSearcher::pattern() const noexcept { return impl_->pattern; }
 const ExactOptions& ExactSearcher::options() const noexcept { return impl_->options; }
 
-SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sink) const {
-  return impl_->search(text, &sink);
+SearchStats ExactSearcher::find_all(std::string_view text, const OffsetSink& sink,
+                                    const Execution& execution) const {
+  return impl_->search(text, &sink, execution);
 }
 
-SearchStats ExactSearcher::count(std::string_view text) const { return impl_->search(text, nullptr); }
+SearchStats ExactSearcher::count(std::string_view text, const Execution& execution) const {
+  return impl_->search(text, nullptr, execution);
+}
 
 Backend ExactSearcher::file_backend(std::uint64_t size) const {
   const Impl& s = *impl_;
   return s.plan.gpu ? s.plan.choose(size, auto_min_file_bytes()) : Backend::cpu;
 }
 
-SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink) const {
-  return search_file(fd, size, &sink);
+SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink,
+                                         const Execution& execution) const {
+  return search_file(fd, size, &sink, execution);
 }
 
-SearchStats ExactSearcher::count_file(int fd, std::uint64_t size) const {
-  return search_file(fd, size, nullptr);
+SearchStats ExactSearcher::count_file(int fd, std::uint64_t size, const Execution& execution) const {
+  return search_file(fd, size, nullptr, execution);
 }
 
-SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetSink* sink) const {
+SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetSink* sink,
+                                       const Execution& x) const {
   const Impl& s = *impl_;
   const auto start = Clock::now();
   std::string note;
-  if (s.choose_file(size, &note) == Backend::cuda) {
-    const auto gpu = s.try_gpu(sink, start, &note, [&](const OffsetSink* to) {
+  if (s.choose_file(size, &note, x) == Backend::cuda) {
+    const auto gpu = s.try_gpu(sink, start, &note, x, [&](const OffsetSink* to) {
       return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size, to);
     });
     if (gpu) return *gpu;
   }
-  s.require_cpu();
   // The CPU: every worker preads its own chunks (bounded memory, no mapping).
-  SearchStats st = s.run_cpu_file(fd, size, sink);
+  SearchStats st = s.run_cpu_file(s.require_cpu(x), fd, size, sink, x);
   if (!note.empty()) st.note = std::move(note);
   st.seconds = seconds_since(start);
   return st;
 }
 
-SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream) const {
+SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream,
+                                    const Execution& execution) const {
   const auto start = Clock::now();
   const std::size_t m = impl_->pattern.size();
   detail::StreamGeometry geometry;
@@ -322,9 +353,9 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
         if (offsets.size() < batch) return true;
         return hand_over(static_cast<std::size_t>(offsets.back() - w.base) + 1, false);
       };
-      part = impl_->search(region, &collect);
+      part = impl_->search(region, &collect, execution);
     } else {
-      part = impl_->search(region, nullptr);
+      part = impl_->search(region, nullptr, execution);
     }
     part.bytes = w.own_end - w.own_begin;
     total.algorithm = part.algorithm;

@@ -15,8 +15,8 @@ namespace {
 constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
 }  // namespace
 
-SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
-                                 MultiStreamOptions options) const {
+SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options,
+                                 const Execution& execution) const {
   const auto t0 = detail::Clock::now();
   detail::StreamGeometry geometry;
   geometry.overlap = stats().longest > 0 ? stats().longest - 1 : 0;
@@ -57,35 +57,38 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
           b.own_begin = end;
           return !stopped;
         };
-        st = find_all(data, [&](std::span<const Match> batch) {
-          for (const Match& m : batch) {
-            if (m.begin >= own_end) return false;  // ordered by begin: the rest is look-ahead
-            owned.push_back(Match{m.begin + base, m.end + base, m.pattern_id});
-          }
-          if (owned.size() < batch_items) return true;
-          // Cut before the last begin offset (its matches may go on in the next batch).
-          const std::uint64_t cut = owned.back().begin;
-          std::size_t keep = owned.size();
-          while (keep > 0 && owned[keep - 1].begin == cut) --keep;
-          if (keep == 0) return true;  // one begin offset: wait for the next one
-          return hand_over(static_cast<std::size_t>(cut - base), keep, false);
-        });
+        st = find_all(
+            data,
+            [&](std::span<const Match> batch) {
+              for (const Match& m : batch) {
+                if (m.begin >= own_end) return false;  // ordered by begin: the rest is look-ahead
+                owned.push_back(Match{m.begin + base, m.end + base, m.pattern_id});
+              }
+              if (owned.size() < batch_items) return true;
+              // Cut before the last begin offset (its matches may go on in the next batch).
+              const std::uint64_t cut = owned.back().begin;
+              std::size_t keep = owned.size();
+              while (keep > 0 && owned[keep - 1].begin == cut) --keep;
+              if (keep == 0) return true;  // one begin offset: wait for the next one
+              return hand_over(static_cast<std::size_t>(cut - base), keep, false);
+            },
+            execution);
         if (!stopped) hand_over(own_end, owned.size(), w.last);
         st.occurrences = delivered;
         break;
       }
       case MultiStreamMode::count: {
-        st = count(data);
-        const std::uint64_t later = ahead.empty() ? 0 : count(ahead).occurrences;
+        st = count(data, execution);
+        const std::uint64_t later = ahead.empty() ? 0 : count(ahead, execution).occurrences;
         b.occurrences = st.occurrences - later;
         break;
       }
       case MultiStreamMode::count_per_pattern: {
-        PatternCounts all = count_per_pattern(data);
+        PatternCounts all = count_per_pattern(data, execution);
         st = all.stats;
         per_pattern = std::move(all.per_pattern);
         if (!ahead.empty()) {
-          const PatternCounts later = count_per_pattern(ahead);
+          const PatternCounts later = count_per_pattern(ahead, execution);
           for (std::size_t i = 0; i < per_pattern.size(); ++i) per_pattern[i] -= later.per_pattern[i];
         }
         b.per_pattern = per_pattern;
@@ -112,8 +115,8 @@ SearchStats PatternSet::find_all(ByteSource& source, const MultiBlockSink& sink,
 }
 
 SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
-                            MultiStreamOptions options) {
-  return set.find_all(source, sink, options);
+                            MultiStreamOptions options, const Execution& execution) {
+  return set.find_all(source, sink, options, execution);
 }
 
 }  // namespace strmatch

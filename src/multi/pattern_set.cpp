@@ -50,8 +50,26 @@ struct PatternSet::Impl {
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
   detail::BackendPlan plan;  ///< what was compiled, and auto's note when no GPU is usable
+  // The CPU path of calls with Execution::backend cpu on a set compiled without one, made at the
+  // first such call (call_cpu_algorithm's name).
+  mutable std::once_flag call_cpu_once;
+  mutable std::unique_ptr<detail::multi::MultiAlgorithm> call_cpu;
 
-  bool gpu_for(std::uint64_t bytes) const {
+  /// The CPU algorithm a call runs: the set's, or for Execution::backend cpu on a set without one,
+  /// call_cpu; null when the call has no CPU path.
+  const detail::multi::MultiAlgorithm* cpu_for(const Execution& x) const {
+    if (algorithm || x.backend != Backend::cpu) return algorithm.get();
+    std::call_once(call_cpu_once, [&] {
+      call_cpu = detail::multi::make_multi_algorithm(
+          detail::call_cpu_algorithm(options.algorithm, cpu_names()), table);
+    });
+    return call_cpu.get();
+  }
+
+  /// Whether a scan of `bytes` bytes by a call with Execution `x` runs on the GPU.
+  bool gpu_for(std::uint64_t bytes, const Execution& x) const {
+    if (x.backend != Backend::automatic)
+      return plan.choose_for_call(x.backend, "pattern set", bytes, 0) == Backend::cuda;
     return gpu && plan.choose(bytes, detail::cuda::multi_auto_min_bytes()) == Backend::cuda;
   }
 
@@ -88,9 +106,9 @@ struct PatternSet::Impl {
     return run_gpu({}, device_text, n, sink, per_pattern);
   }
 
-  unsigned threads_for(std::uint64_t chunks) const {
+  unsigned threads_for(std::uint64_t chunks, const Execution& x) const {
     return static_cast<unsigned>(
-        std::clamp<std::uint64_t>(detail::resolve_threads(options.threads), 1, chunks));
+        std::clamp<std::uint64_t>(detail::call_threads(x, options.threads), 1, chunks));
   }
 
   detail::Chunker chunker(std::uint64_t n) const {
@@ -98,22 +116,25 @@ struct PatternSet::Impl {
     return detail::Chunker(n, chunk, table->longest - 1);
   }
 
-  SearchStats cpu_stats(std::uint64_t n, unsigned threads) const {
+  /// Stats of a CPU search of n bytes with `threads` workers, before the search (auto's note unless
+  /// the call asked for the CPU).
+  SearchStats cpu_stats(const detail::multi::MultiAlgorithm& algorithm, std::uint64_t n, unsigned threads,
+                        const Execution& x) const {
     SearchStats stats;
     stats.backend = Backend::cpu;
-    stats.algorithm = std::string(algorithm->name());
-    stats.note = plan.note;
+    stats.algorithm = std::string(algorithm.name());
+    if (x.backend != Backend::cpu) stats.note = plan.note;
     stats.threads = threads;
     stats.bytes = n;
     return stats;
   }
 
   /// Counts the occurrences chunk c owns; its bytes [c.begin, c.data_end) start at `data`.
-  std::uint64_t count_chunk(const std::uint8_t* data, const detail::Chunk& c,
-                            std::uint64_t* per_pattern = nullptr) const {
+  static std::uint64_t count_chunk(const detail::multi::MultiAlgorithm& algorithm, const std::uint8_t* data,
+                                   const detail::Chunk& c, std::uint64_t* per_pattern = nullptr) {
     detail::multi::MultiHits hits;
     hits.per_pattern = per_pattern;
-    algorithm->scan(data, c.data_end - c.begin, c.end - c.begin, c.begin, hits);
+    algorithm.scan(data, c.data_end - c.begin, c.end - c.begin, c.begin, hits);
     return hits.count;
   }
 
@@ -122,7 +143,8 @@ struct PatternSet::Impl {
   /// occurrences per byte, so a part of the chunk whose matches pass the cap is not kept whole but
   /// cut by the density its scan counted into parts of about cap / 2 matches, scanned again (one
   /// begin offset is never cut: its matches are at most the set's size).
-  void match_chunk(const std::uint8_t* data, const detail::Chunk& c, detail::ChunkResult<Match>& r) const {
+  void match_chunk(const detail::multi::MultiAlgorithm& algorithm, const std::uint8_t* data,
+                   const detail::Chunk& c, detail::ChunkResult<Match>& r) const {
     const detail::multi::PatternTable& t = *table;
     std::vector<Match> part, scratch;
     std::uint64_t total = 0;
@@ -140,7 +162,7 @@ struct PatternSet::Impl {
         };
       }
       const std::uint64_t read_end = std::min(c.data_end, e + t.longest - 1);
-      algorithm->scan(data + (b - c.begin), read_end - b, e - b, b, hits);
+      algorithm.scan(data + (b - c.begin), read_end - b, e - b, b, hits);
       if (hits.positions == nullptr) {
         const std::uint64_t len = e - b;
         const std::uint64_t parts = std::clamp<std::uint64_t>(2 * hits.count / r.cap + 1, 2, len);
@@ -169,24 +191,37 @@ struct PatternSet::Impl {
     };
   }
 
+  /// The call's CPU path (cpu_for); throws InvalidArgument when there is none (a set compiled for
+  /// the GPU alone, scanned from inside a GPU scan's sink).
+  const detail::multi::MultiAlgorithm& require_cpu(const Execution& x) const {
+    const detail::multi::MultiAlgorithm* a = cpu_for(x);
+    if (a == nullptr)
+      throw InvalidArgument("pattern-set algorithm '" + options.algorithm + "' has no CPU path on this set");
+    return *a;
+  }
+
   /// The chunked driver. `sink` null: count only; `per_pattern` non-null: counts by input index.
-  SearchStats run(std::string_view text, const MatchSink* sink,
-                  std::vector<std::uint64_t>* per_pattern) const {
-    if (gpu_for(text.size())) return run_gpu(text, nullptr, text.size(), sink, per_pattern);
+  SearchStats run(std::string_view text, const MatchSink* sink, std::vector<std::uint64_t>* per_pattern,
+                  const Execution& x) const {
+    if (gpu_for(text.size(), x)) return run_gpu(text, nullptr, text.size(), sink, per_pattern);
     const auto start = Clock::now();
     const detail::multi::PatternTable& t = *table;
     const detail::Chunker chunks = chunker(text.size());
-    SearchStats stats = cpu_stats(text.size(), threads_for(chunks.size()));
+    const detail::multi::MultiAlgorithm& algorithm = require_cpu(x);
+    SearchStats stats = cpu_stats(algorithm, text.size(), threads_for(chunks.size(), x), x);
     const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
     bool complete = true;
     if (sink != nullptr) {
       complete = detail::run_ordered<Match>(
           chunks, stats.threads,
-          [&](const detail::Chunk& c, detail::ChunkResult<Match>& r) { match_chunk(data + c.begin, c, r); },
+          [&](const detail::Chunk& c, detail::ChunkResult<Match>& r) {
+            match_chunk(algorithm, data + c.begin, c, r);
+          },
           deliver_to(*sink, &stats.occurrences), detail::batch_items<Match>());
     } else if (per_pattern == nullptr) {
-      stats.occurrences = detail::run_unordered_sum(
-          chunks, stats.threads, [&](const detail::Chunk& c) { return count_chunk(data + c.begin, c); });
+      stats.occurrences = detail::run_unordered_sum(chunks, stats.threads, [&](const detail::Chunk& c) {
+        return count_chunk(algorithm, data + c.begin, c);
+      });
     } else {
       // Per-pattern counts: one array per worker in flight, summed at the end.
       std::mutex pool_mutex;
@@ -209,7 +244,7 @@ struct PatternSet::Impl {
       stats.occurrences = detail::run_unordered_sum(chunks, stats.threads, [&](const detail::Chunk& c) {
         std::vector<std::uint64_t>* counts = acquire();
         try {
-          const std::uint64_t n = count_chunk(data + c.begin, c, counts->data());
+          const std::uint64_t n = count_chunk(algorithm, data + c.begin, c, counts->data());
           release(counts);
           return n;
         } catch (...) {
@@ -228,22 +263,23 @@ struct PatternSet::Impl {
 
   /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
   /// (core/io/file_driver.hpp); `sink` null counts only.
-  SearchStats run_file(int fd, std::uint64_t size, const MatchSink* sink) const {
+  SearchStats run_file(const detail::multi::MultiAlgorithm& algorithm, int fd, std::uint64_t size,
+                       const MatchSink* sink, const Execution& x) const {
     const auto start = Clock::now();
     const detail::Chunker chunks = chunker(size);
-    SearchStats stats = cpu_stats(size, threads_for(chunks.size()));
+    SearchStats stats = cpu_stats(algorithm, size, threads_for(chunks.size(), x), x);
     detail::FileDriver driver(fd, chunks);
     bool complete = true;
     if (sink != nullptr) {
       complete = driver.ordered<Match>(
           stats.threads,
           [&](const detail::Chunk& c, const detail::FileChunk& f, detail::ChunkResult<Match>& r) {
-            match_chunk(f.data, c, r);
+            match_chunk(algorithm, f.data, c, r);
           },
           deliver_to(*sink, &stats.occurrences), detail::batch_items<Match>());
     } else {
       stats.occurrences = driver.sum(stats.threads, [&](const detail::Chunk& c, const detail::FileChunk& f) {
-        return count_chunk(f.data, c);
+        return count_chunk(algorithm, f.data, c);
       });
     }
     stats.stopped_early = !complete;
@@ -344,15 +380,18 @@ std::size_t PatternSet::size() const noexcept { return impl_->table->size(); }
 const PatternSetOptions& PatternSet::options() const noexcept { return impl_->options; }
 const PatternSetStats& PatternSet::stats() const noexcept { return impl_->stats; }
 
-SearchStats PatternSet::find_all(std::string_view text, const MatchSink& sink) const {
-  return impl_->run(text, &sink, nullptr);
+SearchStats PatternSet::find_all(std::string_view text, const MatchSink& sink,
+                                 const Execution& execution) const {
+  return impl_->run(text, &sink, nullptr, execution);
 }
 
-SearchStats PatternSet::count(std::string_view text) const { return impl_->run(text, nullptr, nullptr); }
+SearchStats PatternSet::count(std::string_view text, const Execution& execution) const {
+  return impl_->run(text, nullptr, nullptr, execution);
+}
 
-PatternCounts PatternSet::count_per_pattern(std::string_view text) const {
+PatternCounts PatternSet::count_per_pattern(std::string_view text, const Execution& execution) const {
   PatternCounts out;
-  out.stats = impl_->run(text, nullptr, &out.per_pattern);
+  out.stats = impl_->run(text, nullptr, &out.per_pattern, execution);
   return out;
 }
 
@@ -373,7 +412,7 @@ PatternCounts PatternSet::count_per_pattern_resident(const void* device_text, st
 
 bool PatternSet::uses_gpu(std::uint64_t text_bytes) const noexcept {
   try {
-    return impl_->gpu_for(text_bytes);
+    return impl_->gpu_for(text_bytes, Execution{});
   } catch (const Error&) {  // a malformed STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES: the scan itself reports it
     return false;
   }
@@ -387,32 +426,38 @@ namespace {
 constexpr std::uint64_t kStreamBlockBytes = std::uint64_t{16} << 20;
 }  // namespace
 
-SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink) const {
+SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink,
+                                      const Execution& execution) const {
   const Impl& s = *impl_;
-  if (!s.algorithm || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1))) {
+  const detail::multi::MultiAlgorithm* cpu = s.cpu_for(execution);
+  if (cpu == nullptr || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1), execution)) {
     detail::PreadSource source(fd, size);
     bool stopped = false;
-    SearchStats st = find_all(source, [&](const MultiStreamBlock& b) {
-      if (b.matches.empty()) return true;
-      stopped = !sink(b.matches);
-      return !stopped;
-    });
+    SearchStats st = find_all(
+        source,
+        [&](const MultiStreamBlock& b) {
+          if (b.matches.empty()) return true;
+          stopped = !sink(b.matches);
+          return !stopped;
+        },
+        {}, execution);
     st.stopped_early = st.stopped_early || stopped;
     return st;
   }
-  return s.run_file(fd, size, &sink);
+  return s.run_file(*cpu, fd, size, &sink, execution);
 }
 
-SearchStats PatternSet::count_file(int fd, std::uint64_t size) const {
+SearchStats PatternSet::count_file(int fd, std::uint64_t size, const Execution& execution) const {
   const Impl& s = *impl_;
-  if (!s.algorithm || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1))) {
+  const detail::multi::MultiAlgorithm* cpu = s.cpu_for(execution);
+  if (cpu == nullptr || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1), execution)) {
     detail::PreadSource source(fd, size);
     MultiStreamOptions options;
     options.mode = MultiStreamMode::count;
     return find_all(
-        source, [](const MultiStreamBlock&) { return true; }, options);
+        source, [](const MultiStreamBlock&) { return true; }, options, execution);
   }
-  return s.run_file(fd, size, nullptr);
+  return s.run_file(*cpu, fd, size, nullptr, execution);
 }
 
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

@@ -28,4 +28,10 @@ inline unsigned resolve_threads(unsigned requested) {
   return hardware;
 }
 
+/// The worker threads of one search call: the call's own count (Execution::threads) when non-zero,
+/// else the searcher's option, resolved as resolve_threads() does.
+inline unsigned call_threads(const Execution& call, unsigned option_threads) {
+  return resolve_threads(call.threads != 0 ? call.threads : option_threads);
+}
+
 }  // namespace strmatch::detail
