@@ -12,10 +12,10 @@
 
 #include "approx.hpp"
 #include "common.hpp"
-#include "core/env.hpp"
 #include "help_format.hpp"
 #include "options.hpp"
 #include "search.hpp"
+#include "strmatch/env.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   // /proc/sys/fs/pipe-max-size is refused by the kernel and the pipe stays as it was.
   try {
     const std::uint64_t pipe_bytes =
-        strmatch::detail::env::unsigned_value("STRMATCH_STDOUT_PIPE_BYTES").value_or(std::uint64_t{1} << 20);
+        strmatch::env::unsigned_value("STRMATCH_STDOUT_PIPE_BYTES").value_or(std::uint64_t{1} << 20);
     struct stat st {};
     if (pipe_bytes != 0 && ::fstat(1, &st) == 0 && S_ISFIFO(st.st_mode))
       (void)::fcntl(1, F_SETPIPE_SZ, static_cast<int>(pipe_bytes));

@@ -30,13 +30,13 @@
 #include <utility>
 #include <vector>
 
-#include "core/env.hpp"
 #include "input.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "path_filter.hpp"
 #include "progress.hpp"
 #include "records.hpp"
+#include "strmatch/env.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 
@@ -406,7 +406,7 @@ constexpr unsigned kBatchReadMinWorkers = 8;
 /// never|always|auto (unset: auto, from kBatchReadMinWorkers workers on). Throws InvalidArgument
 /// for another value.
 inline bool walk_batch_read_wanted(unsigned workers) {
-  const std::optional<std::string> v = strmatch::detail::env::choice_value("STRMATCH_IO_URING");
+  const std::optional<std::string> v = strmatch::env::choice_value("STRMATCH_IO_URING");
   if (v == "never") return false;
   if (v == "always") return true;
   return workers >= kBatchReadMinWorkers;

@@ -21,8 +21,6 @@
 #include <optional>
 #include <thread>
 
-#include "core/chunker.hpp"
-#include "core/cpu/ordered_executor.hpp"
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
@@ -159,7 +157,8 @@ class InputSearch : InputBase<Run> {
   /// The piece `lines` of search_pieces, on a worker: its output goes to the worker's memory
   /// (RunBase::worker_file), handed to `r` (and flushed: printed when its turn comes) whenever
   /// it holds kPieceOutputBytes. Returns its search's statistics.
-  SearchStats search_piece(const io::LinePiece& lines, detail::ChunkResult<std::string>& r);
+  /// `r` may be null only where fast_line_count() holds (the pieces' -c: nothing to print).
+  SearchStats search_piece(const io::LinePiece& lines, io::PieceOutput* r);
   void print_line(const MatchingLine& line);
   /// The line tracker of the default output and -c, over an input whose search starts at the line
   /// start `at`.
@@ -963,7 +962,7 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
   return std::max(piece_bytes(size, true), piece_bytes(size, false)) + kPieceTailBytes;
 }
 
-SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkResult<std::string>& r) {
+SearchStats InputSearch::search_piece(const io::LinePiece& lines, io::PieceOutput* r) {
   if (fast_line_count()) {  // -c: the piece's matching lines, nothing to print
     MatchingLineCounter counter(lines.data, run_.separator);
     SearchStats st = run_.set ? set_->find_all(
@@ -986,6 +985,7 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkR
     st.bytes = lines.data.size();
     return st;
   }
+  if (r == nullptr) throw std::logic_error("search_piece: output to print and nowhere to put it");
   std::optional<BareLines> bare;
   if (fast_bare_lines())
     bare.emplace(BareLines{lines.data});
@@ -998,8 +998,8 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkR
   // Hands the output over once it holds kPieceOutputBytes: false when the run stops.
   const auto hand_over = [&] {
     if (out.size() < kPieceOutputBytes) return true;
-    r.items.push_back(out.take());
-    stopped = !r.flush();
+    r->put(out.take());
+    stopped = !r->flush();
     return !stopped;
   };
   SearchStats st;
@@ -1035,7 +1035,7 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, detail::ChunkR
     tracker_->end_window();
     tracker_->finish();
   }
-  if (out.size() != 0) r.items.push_back(out.take());
+  if (out.size() != 0) r->put(out.take());
   st.bytes = lines.data.size();
   return st;
 }
@@ -1044,17 +1044,18 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
   const auto start = std::chrono::steady_clock::now();
   const unsigned threads = run_.walk_workers;
   const std::uint64_t piece = piece_bytes(size, text.data() == nullptr);
-  const detail::Chunker pieces(size, piece, 0);
   struct PieceResult {
     SearchStats stats;
     std::uint64_t occurrences = 0;
     std::uint64_t lines = 0;
     std::uint64_t spill = io::kNoSpill;
   };
-  std::vector<PieceResult> results(static_cast<std::size_t>(pieces.size()));
+  const std::uint64_t piece_count = io::piece_count(size, piece);
+  std::vector<PieceResult> results(static_cast<std::size_t>(piece_count));
   // The first piece that spilled: the pieces after it are not searched (the serial rest covers them).
   std::atomic<std::uint64_t> first_spill{std::numeric_limits<std::uint64_t>::max()};
-  const auto work = [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
+  // A piece's work; `r` null: nothing to print (-c).
+  const auto work = [&](const io::Piece& ch, io::PieceOutput* r) {
     if (ch.index > first_spill.load(std::memory_order_relaxed)) return;
     thread_local io::PieceBuffer buffer;  // a worker's piece, when read by pread
     if (populate && text.data() != nullptr) {
@@ -1111,21 +1112,16 @@ std::uint64_t InputSearch::search_pieces(std::string_view text, int fd, std::uin
     if (mode_ == Mode::count_lines) {
       // Nothing is printed: the pieces run in any order (no printing thread to wake), and their
       // counts are added in order up to the first that spilled.
-      (void)detail::run_unordered_sum(pieces, threads, [&](const detail::Chunk& ch) {
-        detail::ChunkResult<std::string> none;
-        work(ch, none);
-        return std::uint64_t{0};
-      });
-      for (std::uint64_t i = 0; i < pieces.size() && add(i); ++i) {
+      io::run_pieces(size, piece, threads, [&](const io::Piece& ch) { work(ch, nullptr); });
+      for (std::uint64_t i = 0; i < piece_count && add(i); ++i) {
       }
     } else {
-      detail::run_ordered<std::string>(
-          pieces, threads, work,
-          [&](const detail::Chunk& ch, detail::ChunkResult<std::string>& r) {
-            for (const std::string& bytes : r.items) run_.out.put_collected(bytes);
-            return r.partial || add(ch.index);
-          },
-          1);
+      io::run_pieces_ordered(
+          size, piece, threads, [&](const io::Piece& ch, io::PieceOutput& r) { work(ch, &r); },
+          [&](const io::Piece& ch, const io::PieceOutput& r) {
+            for (const std::string& bytes : r.items()) run_.out.put_collected(bytes);
+            return r.partial() || add(ch.index);
+          });
     }
   } catch (const IoError& e) {
     throw IoError(name_ + ": " + e.what());

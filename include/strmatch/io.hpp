@@ -14,7 +14,8 @@
 //    reported as changed instead of killing the process; opt-in, since the library installs no
 //    signal handler unless the program asks (install_truncation_guard).
 //  - Line pieces (read_line_piece, line_piece_of_text): a large input cut into pieces of whole
-//    lines, one per thread.
+//    lines, one per thread; runs over pieces (run_pieces_ordered, run_pieces) on the library's
+//    executor, their output delivered in input order.
 //  - Batched reads (BatchReader): many small files opened and read with one io_uring submission.
 //  - The directory walk (walk_directory), with the caller's filter (WalkFilter).
 //
@@ -431,6 +432,64 @@ LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::
 bool first_line_ends_within(int fd, std::uint64_t size, char separator, std::uint64_t limit);
 /// The same for a text in memory.
 bool first_line_ends_within(std::string_view text, char separator, std::uint64_t limit) noexcept;
+
+// ---- Runs over pieces, on threads ---------------------------------------------------------------
+//
+// The library's ordered executor, for a caller that cuts an input into pieces itself (line pieces,
+// each searched with Execution{1} and formatted on its worker): the pieces' work runs on threads,
+// their output reaches the caller in input order. It is the one every searcher's chunked driver
+// uses (src/core/cpu/ordered_executor.hpp).
+
+/// One piece of a run over an input of `size` bytes cut every `piece_bytes`: bytes [begin, end),
+/// `index` its 0-based position. A run has ceil(size / piece_bytes) pieces, at least one (an empty
+/// input has one empty piece).
+struct Piece {
+  std::uint64_t index = 0;
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+
+/// The number of pieces of an input of `size` bytes cut every `piece_bytes` (0 is taken as 1):
+/// ceil(size / piece_bytes), at least 1.
+std::uint64_t piece_count(std::uint64_t size, std::uint64_t piece_bytes) noexcept;
+
+/// What one piece's work hands to the delivery of run_pieces_ordered: byte strings, in order.
+class PieceOutput {
+ public:
+  /// Appends one string to what is held.
+  void put(std::string bytes);
+  /// The strings held: to the delivery, this piece's (or, when partial(), a part of them).
+  std::span<const std::string> items() const noexcept;
+  /// True on a delivery of a part handed over by flush(): more of the same piece follows.
+  bool partial() const noexcept;
+  /// Hands what is held to the delivery now and leaves nothing held: waits until this piece is the
+  /// head of delivery and its previous part was delivered, so a piece's work holds no more than it
+  /// chooses to however much it makes. False when the run is stopping (a delivery returned false,
+  /// or a piece failed): the work should then return; nothing more of it is delivered.
+  bool flush();
+
+ private:
+  friend struct PieceOutputAccess;
+  explicit PieceOutput(void* result) noexcept : result_(result) {}
+  void* result_;
+};
+
+/// Runs work(piece, output) for every piece of an input of `size` bytes cut every `piece_bytes`
+/// (0 is taken as 1) on `threads` worker threads (clamped to [1, pieces]; one runs everything on
+/// the calling thread), and deliver(piece, output) on the calling thread in piece order, each
+/// piece once whole, or in parts where its work flushed (PieceOutput::partial). deliver returns
+/// false to stop: nothing is delivered after that, and workers take no more pieces. At most
+/// 2 * threads pieces' outputs are held at once. Exceptions from work or deliver are rethrown
+/// here after every worker stopped. Returns true when every piece was delivered.
+bool run_pieces_ordered(std::uint64_t size, std::uint64_t piece_bytes, unsigned threads,
+                        const std::function<void(const Piece&, PieceOutput&)>& work,
+                        const std::function<bool(const Piece&, const PieceOutput&)>& deliver);
+
+/// Runs work(piece) for every piece (as run_pieces_ordered cuts them) on `threads` threads, the
+/// calling thread one of them, in no particular order. Exceptions from work are rethrown here
+/// after every thread stopped.
+void run_pieces(std::uint64_t size, std::uint64_t piece_bytes, unsigned threads,
+                const std::function<void(const Piece&)>& work);
 
 // ---- Batched reads (io_uring) ---------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include "strmatch/approx.hpp"
 #include "strmatch/common_substring.hpp"
 #include "strmatch/cuda.hpp"
+#include "strmatch/env.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"

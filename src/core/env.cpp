@@ -157,6 +157,15 @@ std::string check(const Variable& v, std::string_view r) {
   return "unknown kind";
 }
 
+}  // namespace strmatch::detail::env
+
+namespace strmatch::env {
+
+using detail::env::checked;
+using detail::env::expect;
+using detail::env::Kind;
+using detail::env::raw;
+
 std::optional<std::uint64_t> unsigned_value(std::string_view name) {
   const auto r = checked(name, Kind::unsigned_integer);
   if (!r) return std::nullopt;
@@ -176,4 +185,4 @@ std::optional<std::string> text_value(std::string_view name) {
   return raw(name);
 }
 
-}  // namespace strmatch::detail::env
+}  // namespace strmatch::env

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "strmatch/env.hpp"
+
 namespace strmatch::detail::env {
 
 /// Who reads a variable.
@@ -27,8 +29,8 @@ struct Variable {
   std::string_view name;
   Scope scope;
   Kind kind;
-  std::uint64_t min = 0;  ///< unsigned_integer only
-  std::uint64_t max = 0;  ///< unsigned_integer only
+  std::uint64_t min = 0;           ///< unsigned_integer only
+  std::uint64_t max = 0;           ///< unsigned_integer only
   std::string_view values;         ///< choice: "a|b|c"; others: how the docs describe the values
   std::string_view default_value;  ///< what an unset (or empty) variable means
   std::string_view purpose;
@@ -41,19 +43,12 @@ std::span<const Variable> variables() noexcept;
 /// error: every variable read must be in the table).
 const Variable& variable(std::string_view name);
 
-/// The value of an unsigned_integer variable: nullopt when unset or empty; InvalidArgument
-/// ("STRMATCH_X=abc: expected an integer in [min, max]") when malformed or out of range.
-std::optional<std::uint64_t> unsigned_value(std::string_view name);
-
-/// The value of a flag variable: nullopt when unset or empty; InvalidArgument unless "0" or "1".
-std::optional<bool> flag_value(std::string_view name);
-
-/// The value of a choice variable (one of its words): nullopt when unset or empty;
-/// InvalidArgument ("STRMATCH_X=foo: expected one of a, b, c") otherwise.
-std::optional<std::string> choice_value(std::string_view name);
-
-/// The value of a text variable: nullopt when unset or empty.
-std::optional<std::string> text_value(std::string_view name);
+/// The readers of the values (unsigned_value, flag_value, choice_value, text_value) are public:
+/// include/strmatch/env.hpp.
+using strmatch::env::choice_value;
+using strmatch::env::flag_value;
+using strmatch::env::text_value;
+using strmatch::env::unsigned_value;
 
 /// Checks one raw value against a variable's rule (the parser behind the functions above, for
 /// tests): returns the error message, or an empty string when `raw` is acceptable.

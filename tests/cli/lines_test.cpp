@@ -2,7 +2,7 @@
 // memchr/memrchr written as plain loops, on random buffers whose lengths cross the 32 bytes that
 // the scans compare inline, and named edge cases; MatchingLineCounter against the lines counted
 // from each occurrence's line number.
-#include "../apps/cli/lines.hpp"
+#include "cli/lines.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/chunker.hpp"
+#include "core/cpu/ordered_executor.hpp"
 #include "core/io/file_driver.hpp"
 #include "strmatch/io.hpp"
 
@@ -137,6 +139,52 @@ LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::
     return {std::string_view(buffer.data() + (p - origin), static_cast<std::size_t>(q - p)), p, kNoSpill};
   // The last line starts after the last separator before `end` (or at p): the piece stops there.
   return spill_at_last_line(buffer.data(), origin, p, end, separator);
+}
+
+// ---- Runs over pieces: the library's ordered executor behind the public names ---------------------
+
+using Result = detail::ChunkResult<std::string>;
+
+/// Makes the PieceOutput of an executor's chunk result (its only constructor is private).
+struct PieceOutputAccess {
+  static PieceOutput of(Result& r) noexcept { return PieceOutput(&r); }
+};
+
+namespace {
+Result& result_of(void* r) noexcept { return *static_cast<Result*>(r); }
+Piece piece_of(const detail::Chunk& c) noexcept { return Piece{c.index, c.begin, c.end}; }
+}  // namespace
+
+std::uint64_t piece_count(std::uint64_t size, std::uint64_t piece_bytes) noexcept {
+  return detail::Chunker(size, piece_bytes, 0).size();
+}
+
+void PieceOutput::put(std::string bytes) { result_of(result_).items.push_back(std::move(bytes)); }
+std::span<const std::string> PieceOutput::items() const noexcept { return result_of(result_).items; }
+bool PieceOutput::partial() const noexcept { return result_of(result_).partial; }
+bool PieceOutput::flush() { return result_of(result_).flush(); }
+
+bool run_pieces_ordered(std::uint64_t size, std::uint64_t piece_bytes, unsigned threads,
+                        const std::function<void(const Piece&, PieceOutput&)>& work,
+                        const std::function<bool(const Piece&, const PieceOutput&)>& deliver) {
+  const detail::Chunker pieces(size, piece_bytes, 0);
+  // Cap 1: a work function may flush whenever it holds anything (it decides when, by bytes).
+  return detail::run_ordered<std::string>(
+      pieces, threads,
+      [&](const detail::Chunk& c, Result& r) {
+        PieceOutput out = PieceOutputAccess::of(r);
+        work(piece_of(c), out);
+      },
+      [&](const detail::Chunk& c, Result& r) { return deliver(piece_of(c), PieceOutputAccess::of(r)); }, 1);
+}
+
+void run_pieces(std::uint64_t size, std::uint64_t piece_bytes, unsigned threads,
+                const std::function<void(const Piece&)>& work) {
+  const detail::Chunker pieces(size, piece_bytes, 0);
+  (void)detail::run_unordered_sum(pieces, threads, [&](const detail::Chunk& c) {
+    work(piece_of(c));
+    return std::uint64_t{0};
+  });
 }
 
 }  // namespace strmatch::io
