@@ -72,9 +72,8 @@ class ExactSearcher {
   /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
   /// increasing order. The descriptor is read with pread (its file position is neither used nor
   /// moved) and not closed. Where file_backend(size) is cuda, several host threads pread the file
-  /// straight into the GPU's pinned staging buffers (no mapping, no page-table population: 33.5-35.7
-  /// GB/s for 4-8 GB files in the page cache on an H200 host against 27.1-28.4 GB/s for the CPU path
-  /// over a fresh mapping, docs/gpu.md); otherwise every CPU worker preads its own chunks
+  /// straight into the GPU's pinned staging buffers (no mapping, no page-table population; the
+  /// measurements against the CPU path are in docs/gpu.md); otherwise every CPU worker preads its own chunks
   /// (chunk_bytes, default 1 MiB, plus m - 1 bytes of overlap) into a buffer of its own and searches
   /// each while it is in cache (no mapping, no reading thread; memory: threads buffers of a chunk
   /// and the batches of find_all). `auto` falls back to the CPU (with a note) only when the GPU failed

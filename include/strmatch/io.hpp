@@ -559,9 +559,8 @@ class WalkFilter {
 
 /// A directory of a walk held open (O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW) while files
 /// found in it are opened relative to it (Input::open(path, fd()), openat): one name looked up per
-/// file instead of every component of its path (a bare walk that opens and reads the Linux tree's
-/// 78,579 files on the 2-core machine: 0.43 s against 0.48 s by path; docs/cli.md, "-r", for what
-/// it gives `search -r`). Shared by the files of the directory the walk hands out; closed with the
+/// file instead of every component of its path (docs/cli.md, "-r", has what it saves, and what it
+/// gives `search -r`). Shared by the files of the directory the walk hands out; closed with the
 /// last reference. A process holds at most kMaxOpen of them at once (and at most a quarter of its
 /// descriptor limit, RLIMIT_NOFILE): past that, and where the open fails, the walk hands out none
 /// and files are opened by path.
@@ -616,8 +615,8 @@ bool walk_directory(const std::string& dir, const std::function<bool(const std::
 /// system call per directory, and held while it is in them or a WalkedFile copy holds them (the
 /// path-only form above holds none). For opening files on one thread: threads that open files
 /// of one directory through one descriptor at once all count references on that descriptor's
-/// file in the kernel (16-core host, `-r` on all threads: 0.055-0.060 s by path, 0.070-0.089 s
-/// through the walk's descriptors); the CLI's parallel walk has each worker open the
+/// file in the kernel (slower than opening by path on 16 threads: docs/cli.md, "-r"); the CLI's
+/// parallel walk has each worker open the
 /// directories of its files itself (docs/cli.md, "-r").
 bool walk_directory(const std::string& dir, const std::function<bool(const WalkedFile& file)>& on_file,
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,

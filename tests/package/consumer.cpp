@@ -50,6 +50,20 @@ int main() {
   const std::vector<strmatch::Match> want = {{1, 4, 0}, {4, 7, 1}, {8, 11, 0}};
   if (matches != want) return 5;
 
+  // Per-call execution (one thread, the CPU) and the ordered runs over pieces, from installed headers.
+  if (set.count(text, strmatch::Execution{1, strmatch::Backend::cpu}).occurrences != 3) return 7;
+  std::string order;
+  strmatch::io::run_pieces_ordered(
+      text.size(), 4, 2,
+      [&](const strmatch::io::Piece& p, strmatch::io::PieceOutput& out) {
+        out.put(text.substr(p.begin, p.end - p.begin));
+      },
+      [&](const strmatch::io::Piece&, const strmatch::io::PieceOutput& out) {
+        for (const std::string& s : out.items()) order += s;
+        return true;
+      });
+  if (order != text) return 8;
+
   // Common substrings: "xabcdy" and "abcdzabcd" share "abcd" (L* = 4) at (0:1, 0:0) and (0:1, 0:5).
   strmatch::CommonSubstringOptions options;
   options.algorithm = "suffix-array";
