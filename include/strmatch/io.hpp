@@ -393,10 +393,12 @@ struct LinePiece {
   std::uint64_t spill = kNoSpill;
 };
 
-/// A worker's reused read buffer: bytes are never zero-filled, and growing keeps them.
+/// A worker's reused read buffer: bytes are never zero-filled, and growing keeps them. data() is
+/// page-aligned (4096 bytes): read_line_piece reads from a page boundary of the file, so that pread
+/// copies to a destination placed as its source (bench/results/python/python-file-search_dev-2core.md).
 class PieceBuffer {
  public:
-  char* data() noexcept { return data_.get(); }
+  char* data() noexcept { return aligned_; }
   std::size_t size() const noexcept { return size_; }
   /// Sets the size to n, keeping the first min(n, size()) bytes (the rest is uninitialised).
   void resize(std::size_t n) {
@@ -407,7 +409,8 @@ class PieceBuffer {
   void reserve(std::size_t n);
 
  private:
-  std::unique_ptr<char[]> data_;
+  std::unique_ptr<char[]> data_;  // capacity_ + 4096 bytes, aligned_ the first page boundary in it
+  char* aligned_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };
@@ -419,7 +422,9 @@ LinePiece line_piece_of_text(std::string_view text, std::uint64_t begin, std::ui
                              std::uint64_t tail_cap);
 
 /// The piece [begin, end) of the regular file open as `fd` (`size` bytes), read with pread into
-/// `buffer` (reused): bytes [begin - 1, end) and then its last line's end, in steps, at most
+/// `buffer` (reused): bytes [begin - 1, end) from the page boundary before begin - 1 (at most 4095
+/// bytes more, so that source and destination are placed alike), and then its last line's end, in
+/// steps, at most
 /// `tail_cap` bytes past `end`; a last line longer than that spills (LinePiece::spill). Throws as
 /// pread_exactly. Memory: the piece + tail_cap bytes.
 LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::uint64_t end, char separator,

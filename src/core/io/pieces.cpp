@@ -44,10 +44,14 @@ LinePiece spill_at_last_line(const char* data, std::uint64_t origin, std::uint64
 }  // namespace
 
 void PieceBuffer::reserve(std::size_t n) {
-  if (n > capacity_) {
-    std::unique_ptr<char[]> grown(new char[n]);
-    if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
+  constexpr std::uintptr_t kPage = 4096;
+  if (n > capacity_ || aligned_ == nullptr) {
+    std::unique_ptr<char[]> grown(new char[n + kPage]);
+    const auto raw = reinterpret_cast<std::uintptr_t>(grown.get());
+    char* aligned = grown.get() + ((kPage - raw % kPage) % kPage);
+    if (size_ != 0) std::memcpy(aligned, aligned_, size_);
     data_ = std::move(grown);
+    aligned_ = aligned;
     capacity_ = n;
   }
 }
@@ -104,7 +108,9 @@ bool first_line_ends_within(std::string_view text, char separator, std::uint64_t
 /// failed: ...") when pread fails. Memory: the piece + tail_cap bytes.
 LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::uint64_t end, char separator,
                           PieceBuffer& buffer, std::uint64_t tail_cap) {
-  const std::uint64_t origin = begin == 0 ? 0 : begin - 1;
+  // From the page boundary at or before begin - 1 (the byte that says whether a line starts at
+  // begin): the buffer is page-aligned, so pread's copy is placed as its source.
+  const std::uint64_t origin = begin == 0 ? 0 : (begin - 1) / 4096 * 4096;
   // The piece and the first 4 KiB after it in one read: most last lines end there.
   buffer.resize(
       static_cast<std::size_t>(std::min(size, end + std::min<std::uint64_t>(tail_cap, 4096)) - origin));
