@@ -169,10 +169,8 @@ class InputSearch : InputBase<Run> {
 
   bool truncated_ = false;
 
-  /// What this input's searches call: the run's searcher (or set), with exec_ (kOneThread after
-  /// use_one_thread()).
-  const ExactSearcher* searcher_ = nullptr;
-  const PatternSet* set_ = nullptr;
+  /// How this input's searches (with the run's searcher or set) run: kOneThread after
+  /// use_one_thread().
   Execution exec_;
   unsigned threads_ = 0;
   bool binary_ = false;
@@ -477,8 +475,6 @@ InputSearch::InputSearch(Run& run, const std::string& name)
                                    : static_cast<std::uint64_t>(run.cfg.max_count)),
       counter_(run.separator) {
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
-  if (run.set) set_ = &*run.set;
-  if (run.searcher) searcher_ = &*run.searcher;
   threads_ = run.cfg.threads;
   bare_lines_ = !run.with_filename && !run.cfg.line_number && !run.cfg.byte_offset;
 }
@@ -696,10 +692,10 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
   SearchStats st;
   try {
     if (counting_only()) {
-      st = set_ ? set_->count_file(fd, size, exec_) : searcher_->count_file(fd, size, exec_);
+      st = run_.set ? run_.set->count_file(fd, size, exec_) : run_.searcher->count_file(fd, size, exec_);
       delivered_ += st.occurrences;
     } else if (run_.set) {
-      st = set_->find_all_file(
+      st = run_.set->find_all_file(
           fd, size,
           [&](std::span<const Match> batch) {
             for (const Match& mt : batch)
@@ -710,7 +706,7 @@ void InputSearch::search_file(int fd, std::uint64_t size, const Window& w) {
           },
           exec_);
     } else {
-      st = searcher_->find_all_file(
+      st = run_.searcher->find_all_file(
           fd, size,
           [&](std::span<const std::uint64_t> batch) {
             if (!accept_all(batch, 0, w, [] { return true; })) return false;
@@ -773,9 +769,9 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
       const std::string_view ahead = text.substr(e, std::min(n, e + m - 1) - e);
       const std::uint64_t own = e - s;
       if (count && mode_ == Mode::count_per_pattern) {
-        PatternCounts pc = set_->count_per_pattern(region, exec_);
+        PatternCounts pc = run_.set->count_per_pattern(region, exec_);
         if (!ahead.empty()) {
-          const PatternCounts later = set_->count_per_pattern(ahead, exec_);
+          const PatternCounts later = run_.set->count_per_pattern(ahead, exec_);
           for (std::size_t i = 0; i < pc.per_pattern.size(); ++i) pc.per_pattern[i] -= later.per_pattern[i];
         }
         st = pc.stats;
@@ -786,12 +782,12 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         }
         delivered_ += st.occurrences;
       } else if (count) {
-        st = set_->count(region, exec_);
-        if (!ahead.empty()) st.occurrences -= set_->count(ahead, exec_).occurrences;
+        st = run_.set->count(region, exec_);
+        if (!ahead.empty()) st.occurrences -= run_.set->count(ahead, exec_).occurrences;
         delivered_ += st.occurrences;
       } else {
         std::uint64_t owned = 0;
-        st = set_->find_all(
+        st = run_.set->find_all(
             region,
             [&](std::span<const Match> batch) {
               for (const Match& mt : batch) {
@@ -813,10 +809,10 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
         st.occurrences = owned;
       }
     } else if (count) {
-      st = searcher_->count(region, exec_);
+      st = run_.searcher->count(region, exec_);
       delivered_ += st.occurrences;
     } else {
-      st = searcher_->find_all(
+      st = run_.searcher->find_all(
           region,
           [&](std::span<const std::uint64_t> batch) {
             if (line_count) {
@@ -878,7 +874,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     mo.mode = !count                             ? MultiStreamMode::positions
               : mode_ == Mode::count_per_pattern ? MultiStreamMode::count_per_pattern
                                                  : MultiStreamMode::count;
-    const SearchStats st = set_->find_all(
+    const SearchStats st = run_.set->find_all(
         source,
         [&](const MultiStreamBlock& b) {
           const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
@@ -904,7 +900,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
     if (tracker_) tracker_->finish();
     return;
   }
-  const SearchStats st = searcher_->find_all(
+  const SearchStats st = run_.searcher->find_all(
       source,
       [&](const StreamBlock& b) {
         const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
@@ -965,7 +961,7 @@ std::uint64_t InputSearch::piece_reach(std::uint64_t size) const noexcept {
 SearchStats InputSearch::search_piece(const io::LinePiece& lines, io::PieceOutput* r) {
   if (fast_line_count()) {  // -c: the piece's matching lines, nothing to print
     MatchingLineCounter counter(lines.data, run_.separator);
-    SearchStats st = run_.set ? set_->find_all(
+    SearchStats st = run_.set ? run_.set->find_all(
                                     lines.data,
                                     [&](std::span<const Match> batch) {
                                       for (const Match& mt : batch) counter.occurrence(mt.begin);
@@ -973,7 +969,7 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, io::PieceOutpu
                                       return true;
                                     },
                                     exec_)
-                              : searcher_->find_all(
+                              : run_.searcher->find_all(
                                     lines.data,
                                     [&](std::span<const std::uint64_t> batch) {
                                       for (const std::uint64_t o : batch) counter.occurrence(o);
@@ -1004,7 +1000,7 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, io::PieceOutpu
   };
   SearchStats st;
   if (run_.set) {
-    st = set_->find_all(
+    st = run_.set->find_all(
         lines.data,
         [&](std::span<const Match> batch) {
           for (const Match& mt : batch) {
@@ -1018,7 +1014,7 @@ SearchStats InputSearch::search_piece(const io::LinePiece& lines, io::PieceOutpu
         },
         exec_);
   } else {
-    st = searcher_->find_all(
+    st = run_.searcher->find_all(
         lines.data,
         [&](std::span<const std::uint64_t> batch) {
           if (!bare) return accept_all(batch, lines.base, w, hand_over);
@@ -1156,7 +1152,7 @@ void InputSearch::make_selector() {
   OccurrenceFinder finder = [this, line](std::string_view text,
                                          const std::function<bool(std::uint64_t, std::uint64_t)>& sink) {
     if (run_.set) {
-      (void)set_->find_all(
+      (void)run_.set->find_all(
           text,
           [&](std::span<const Match> batch) {
             for (const Match& mt : batch)
@@ -1166,7 +1162,7 @@ void InputSearch::make_selector() {
           line);
     } else {
       const std::uint64_t m = run_.cfg.pattern.size();
-      (void)searcher_->find_all(
+      (void)run_.searcher->find_all(
           text,
           [&](std::span<const std::uint64_t> batch) {
             for (const std::uint64_t b : batch)
@@ -1184,7 +1180,7 @@ bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
   sel.begin_region(region, base);
   SearchStats st;
   if (run_.set) {
-    st = set_->find_all(
+    st = run_.set->find_all(
         region,
         [&](std::span<const Match> batch) {
           for (const Match& mt : batch)
@@ -1194,7 +1190,7 @@ bool InputSearch::select_region(std::string_view region, std::uint64_t base) {
         exec_);
   } else {
     const std::uint64_t m = run_.cfg.pattern.size();
-    st = searcher_->find_all(
+    st = run_.searcher->find_all(
         region,
         [&](std::span<const std::uint64_t> batch) {
           for (const std::uint64_t b : batch)

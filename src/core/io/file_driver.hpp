@@ -43,6 +43,18 @@ inline void notify(int fd, std::uint64_t index) {
 /// Reads bytes [offset, offset + n) of `fd` into dst with pread (EINTR retried, short reads
 /// continued). Throws IoError(kFileChanged) when the file ends first, IoError("reading the text
 /// file failed: REASON") when pread fails.
+/// The placement of pread destinations (the file driver's buffers, io::PieceBuffer): pread copies
+/// a page-cache page several times slower on some machines when its destination does not sit at
+/// the source's position within a page (FileDriver::Buffer says what was measured).
+inline constexpr std::size_t kReadPageBytes = 4096;
+
+/// The first page boundary at or after `p` (a buffer holds kReadPageBytes - 1 bytes more for it).
+template <class T>
+T* first_page_boundary(T* p) noexcept {
+  const auto raw = reinterpret_cast<std::uintptr_t>(p);
+  return p + (kReadPageBytes - raw % kReadPageBytes) % kReadPageBytes;
+}
+
 inline void pread_exactly(int fd, std::uint8_t* dst, std::uint64_t offset, std::size_t n) {
   std::size_t got = 0;
   while (got < n) {
@@ -111,15 +123,12 @@ class FileDriver {
   /// within the page (16 and 16, 4095 and 4095) were as fast as aligned ones
   /// (bench/results/python/python-file-search_dev-2core.md).
   struct Buffer {
-    std::unique_ptr<std::uint8_t[]> bytes;  // capacity_ + 2 * kPage bytes
-    /// Where bytes for file offset `offset` go: a page-aligned start plus offset % kPage.
+    std::unique_ptr<std::uint8_t[]> bytes;  // capacity_ + 2 * kReadPageBytes bytes
+    /// Where bytes for file offset `offset` go: a page boundary plus offset % kReadPageBytes.
     std::uint8_t* at(std::uint64_t offset) noexcept {
-      const auto raw = reinterpret_cast<std::uintptr_t>(bytes.get());
-      const std::uintptr_t page = (raw + kPage - 1) / kPage * kPage;
-      return reinterpret_cast<std::uint8_t*>(page + static_cast<std::uintptr_t>(offset % kPage));
+      return first_page_boundary(bytes.get()) + offset % kReadPageBytes;
     }
   };
-  static constexpr std::size_t kPage = 4096;
   /// A buffer of the pool for one chunk's work (returned by the destructor, also on exceptions).
   struct Lease {
     explicit Lease(FileDriver& d) : driver(d), buffer(d.acquire()) {}
@@ -140,7 +149,7 @@ class FileDriver {
       }
     }
     auto b = std::make_unique<Buffer>();
-    b->bytes = std::make_unique_for_overwrite<std::uint8_t[]>(capacity_ + 2 * kPage);
+    b->bytes = std::make_unique_for_overwrite<std::uint8_t[]>(capacity_ + 2 * kReadPageBytes);
     std::lock_guard lock(mutex_);
     all_.push_back(std::move(b));
     return all_.back().get();

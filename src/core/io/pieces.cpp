@@ -44,11 +44,9 @@ LinePiece spill_at_last_line(const char* data, std::uint64_t origin, std::uint64
 }  // namespace
 
 void PieceBuffer::reserve(std::size_t n) {
-  constexpr std::uintptr_t kPage = 4096;
   if (n > capacity_ || aligned_ == nullptr) {
-    std::unique_ptr<char[]> grown(new char[n + kPage]);
-    const auto raw = reinterpret_cast<std::uintptr_t>(grown.get());
-    char* aligned = grown.get() + ((kPage - raw % kPage) % kPage);
+    std::unique_ptr<char[]> grown(new char[n + detail::kReadPageBytes]);
+    char* aligned = detail::first_page_boundary(grown.get());
     if (size_ != 0) std::memcpy(aligned, aligned_, size_);
     data_ = std::move(grown);
     aligned_ = aligned;
@@ -110,7 +108,7 @@ LinePiece read_line_piece(int fd, std::uint64_t size, std::uint64_t begin, std::
                           PieceBuffer& buffer, std::uint64_t tail_cap) {
   // From the page boundary at or before begin - 1 (the byte that says whether a line starts at
   // begin): the buffer is page-aligned, so pread's copy is placed as its source.
-  const std::uint64_t origin = begin == 0 ? 0 : (begin - 1) / 4096 * 4096;
+  const std::uint64_t origin = begin == 0 ? 0 : (begin - 1) / detail::kReadPageBytes * detail::kReadPageBytes;
   // The piece and the first 4 KiB after it in one read: most last lines end there.
   buffer.resize(
       static_cast<std::size_t>(std::min(size, end + std::min<std::uint64_t>(tail_cap, 4096)) - origin));
