@@ -109,10 +109,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.chunk_bytes = fuzz::pick_size(in);
   o.cigar = in.ConsumeBool();
   o.best_limit = in.ConsumeBool() ? kNoDistance : in.ConsumeIntegralInRange<std::uint32_t>(0, 8);
-  ApproxStreamOptions stream;
+  StreamOptions stream;
   stream.block_bytes = fuzz::pick_size(in, true);
-  stream.task = in.ConsumeBool() ? ApproxTask::ends : ApproxTask::matches;
-  stream.positions = in.ConsumeIntegralInRange<int>(0, 3) != 0;
+  stream.approx_task = in.ConsumeBool() ? ApproxTask::ends : ApproxTask::matches;
+  stream.report = in.ConsumeIntegralInRange<int>(0, 3) != 0 ? StreamReport::positions : StreamReport::count;
   stream.line_context = in.ConsumeBool();
   const std::size_t step = in.ConsumeIntegralInRange<std::size_t>(1, 4096);
   const std::size_t stop_after = in.ConsumeIntegralInRange<std::size_t>(0, 32);
@@ -154,8 +154,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.add("threads", o.threads).add("chunk_bytes", o.chunk_bytes).add("separator", o.separator);
   c.add("cigar", o.cigar).add("best_limit", fmt_distance(o.best_limit));
   c.add("stream block_bytes", stream.block_bytes)
-      .add("stream task", stream.task == ApproxTask::ends ? "ends" : "matches")
-      .add("stream positions", stream.positions)
+      .add("stream task", stream.approx_task == ApproxTask::ends ? "ends" : "matches")
+      .add("stream positions", stream.report == StreamReport::positions)
       .add("stream line_context", stream.line_context)
       .add("read step", step);
   c.add("stop_after (0: none)", stop_after).add("file", use_file).add("align mode", to_string(align_mode));
@@ -208,12 +208,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::BlockTiling tiling(c, text);
       st = searcher.find_all(
           source,
-          [&](const ApproxStreamBlock& b) {
+          [&](const StreamBlock& b) {
             tiling.next(b);
-            for (const ApproxEnd& e : b.ends)
+            for (const ApproxEnd& e : b.approx_ends)
               fuzz::expect_true(c, "stream: an end is owned (e - 1 in the owned part)",
                                 e.end >= b.base + b.own_begin + 1 && e.end <= b.base + b.own_end, fmt_end(e));
-            for (const ApproxMatch& m : b.matches)
+            for (const ApproxMatch& m : b.approx_matches)
               fuzz::expect_true(c, "stream: a match is decided here and lies whole in data",
                                 m.end >= b.base + b.own_begin && m.end <= b.base + b.own_end &&
                                     m.end <= b.base + b.data.size() &&
@@ -223,19 +223,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                 fmt_match(m) + " in block base " + std::to_string(b.base) + " own [" +
                                     std::to_string(b.own_begin) + "," + std::to_string(b.own_end) +
                                     ") data " + std::to_string(b.data.size()) + " bytes");
-            if (stream.positions)
+            if (stream.report == StreamReport::positions)
               fuzz::expect_value<std::uint64_t>(c, "stream: occurrences == delivered items",
-                                                b.matches.size() + b.ends.size(), b.occurrences);
-            s_matches.insert(s_matches.end(), b.matches.begin(), b.matches.end());
-            s_ends.insert(s_ends.end(), b.ends.begin(), b.ends.end());
+                                                b.approx_matches.size() + b.approx_ends.size(),
+                                                b.occurrences);
+            s_matches.insert(s_matches.end(), b.approx_matches.begin(), b.approx_matches.end());
+            s_ends.insert(s_ends.end(), b.approx_ends.begin(), b.approx_ends.end());
             counted += b.occurrences;
             return true;
           },
           stream);
-      const std::uint64_t want = stream.task == ApproxTask::ends ? x.ends.size() : x.matches.size();
-      if (stream.positions && stream.task == ApproxTask::ends)
+      const std::uint64_t want = stream.approx_task == ApproxTask::ends ? x.ends.size() : x.matches.size();
+      if (stream.report == StreamReport::positions && stream.approx_task == ApproxTask::ends)
         fuzz::expect_equal(c, "stream ends", x.ends, s_ends, fmt_end);
-      if (stream.positions && stream.task == ApproxTask::matches)
+      if (stream.report == StreamReport::positions && stream.approx_task == ApproxTask::matches)
         fuzz::expect_equal(c, "stream matches", x.matches, s_matches, fmt_match);
       fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", want, counted);
       fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", want, st.occurrences);

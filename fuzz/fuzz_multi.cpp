@@ -4,7 +4,7 @@
 // name of pattern_set_algorithms(cpu), auto included), threads (1..4), a chunk size, a stream block
 // size, mode and read step, and an early-stop point. The set is run through find_all, count,
 // count_per_pattern, the streamed find_all over a ByteSource of short reads (every
-// MultiStreamMode), find_all_file / count_file over an in-memory file and a sink that stops early;
+// StreamReport), find_all_file / count_file over an in-memory file and a sink that stops early;
 // each result is compared with the naive reference (src/reference/multi.hpp).
 #include <cstdint>
 #include <optional>
@@ -42,9 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.threads = fuzz::pick_threads(in);
   options.chunk_bytes = fuzz::pick_size(in);
   options.case_insensitive = in.ConsumeIntegralInRange<int>(0, 3) == 0;
-  MultiStreamOptions stream;
+  StreamOptions stream;
   stream.block_bytes = fuzz::pick_size(in, true);
-  stream.mode = static_cast<MultiStreamMode>(in.ConsumeIntegralInRange<int>(0, 2));
+  stream.report = static_cast<StreamReport>(in.ConsumeIntegralInRange<int>(0, 2));
   const std::size_t step = in.ConsumeIntegralInRange<std::size_t>(1, 4096);
   const std::size_t stop_after = in.ConsumeIntegralInRange<std::size_t>(0, 64);
   const bool use_file = in.ConsumeIntegralInRange<int>(0, 3) == 0;
@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               (has_flag(patterns[i].flags, PatternFlags::case_insensitive) ? " case-insensitive" : ""));
   c.add("algorithm", algorithm).add("threads", options.threads).add("chunk_bytes", options.chunk_bytes);
   c.add("set case_insensitive", options.case_insensitive).add("stream block_bytes", stream.block_bytes);
-  c.add("stream mode (0 positions, 1 count, 2 per pattern)", static_cast<int>(stream.mode));
+  c.add("stream mode (0 positions, 1 count, 2 per pattern)", static_cast<int>(stream.report));
   c.add("read step", step).add("stop_after (0: none)", stop_after).add("file", use_file);
   fuzz::trace(c);
 
@@ -116,17 +116,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::BlockTiling tiling(c, text);
       st = set.find_all(
           source,
-          [&](const MultiStreamBlock& b) {
+          [&](const StreamBlock& b) {
             tiling.next(b);
             for (const Match& m : b.matches)
               fuzz::expect_true(c, "stream: a match begins in the owned part and lies whole in data",
                                 m.begin >= b.base + b.own_begin && m.begin < b.base + b.own_end &&
                                     m.end <= b.base + b.data.size(),
                                 fmt_match(m));
-            if (stream.mode == MultiStreamMode::positions)
+            if (stream.report == StreamReport::positions)
               fuzz::expect_value<std::uint64_t>(c, "stream: occurrences == matches.size()", b.matches.size(),
                                                 b.occurrences);
-            if (stream.mode == MultiStreamMode::count_per_pattern) {
+            if (stream.report == StreamReport::count_per_pattern) {
               fuzz::expect_value<std::size_t>(c, "stream: per_pattern.size()", patterns.size(),
                                               b.per_pattern.size());
               for (std::size_t i = 0; i < b.per_pattern.size() && i < patterns.size(); ++i)
@@ -137,9 +137,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             return true;
           },
           stream);
-      if (stream.mode == MultiStreamMode::positions)
+      if (stream.report == StreamReport::positions)
         fuzz::expect_equal(c, "stream matches", expected, streamed, fmt_match);
-      if (stream.mode == MultiStreamMode::count_per_pattern)
+      if (stream.report == StreamReport::count_per_pattern)
         fuzz::expect_equal(c, "stream per-pattern counts", expected_per, streamed_per, fmt_count);
       fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", expected.size(),
                                         counted);

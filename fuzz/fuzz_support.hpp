@@ -257,15 +257,14 @@ class MemFile {
   int fd_ = -1;
 };
 
-/// The checks every streamed search's blocks share (StreamBlock, MultiStreamBlock,
-/// ApproxStreamBlock): own_begin <= own_end <= data.size(), `data` is the stream's bytes at `base`,
-/// the owned parts tile the stream, no block follows the one marked `last`, and (finish()) a
-/// non-empty stream ends with a block marked `last` and owned parts covering it.
+/// The checks every streamed search's blocks share (StreamBlock, every problem): own_begin <= own_end <=
+/// data.size(), `data` is the stream's bytes at `base`, the owned parts tile the stream, no block follows the
+/// one marked `last`, and (finish()) a non-empty stream ends with a block marked `last` and owned parts
+/// covering it.
 class BlockTiling {
  public:
   BlockTiling(const Case& c, std::string_view text) : c_(c), text_(text) {}
-  template <class Block>
-  void next(const Block& b) {
+  void next(const strmatch::StreamBlock& b) {
     expect_true(c_, "stream: no block after the last", !saw_last_);
     expect_true(c_, "stream: own_begin <= own_end <= data.size()",
                 b.own_begin <= b.own_end && b.own_end <= b.data.size());

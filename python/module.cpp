@@ -140,84 +140,43 @@ class TextListArg {
 // ---- files -------------------------------------------------------------------------------------
 
 // A file opened for a search: OSError (with errno and the file name, so FileNotFoundError,
-// IsADirectoryError, PermissionError) when it cannot be opened.
+// IsADirectoryError, PermissionError) when it cannot be opened; then the library's input
+// (strmatch::io::Input), which every searcher reads as the library's read plan decides.
 class OpenFile {
  public:
-  explicit OpenFile(const py::object& path) {
-    py::bytes encoded = py::module_::import("os").attr("fsencode")(path);
-    name_ = std::string(encoded);
-    fd_ = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd_ < 0) fail(path);
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) fail(path);
-    if (S_ISDIR(st.st_mode)) {
-      errno = EISDIR;
-      fail(path);
-    }
-    regular_ = S_ISREG(st.st_mode);
-    size_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
-  }
-  ~OpenFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  OpenFile(const OpenFile&) = delete;
-  OpenFile& operator=(const OpenFile&) = delete;
-
-  int fd() const noexcept { return fd_; }
-  bool regular() const noexcept { return regular_; }
-  std::uint64_t size() const noexcept { return size_; }
-  const std::string& name() const noexcept { return name_; }
+  explicit OpenFile(const py::object& path) : input_(open(path)) {}
+  const strmatch::io::Input& input() const noexcept { return input_; }
 
  private:
-  [[noreturn]] void fail(const py::object& path) {
+  static strmatch::io::Input open(const py::object& path) {
+    py::bytes encoded = py::module_::import("os").attr("fsencode")(path);
+    std::string name(encoded);
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) fail(path, -1);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) fail(path, fd);
+    if (S_ISDIR(st.st_mode)) {
+      errno = EISDIR;
+      fail(path, fd);
+    }
+    return strmatch::io::Input::adopt(fd, std::move(name));
+  }
+  [[noreturn]] static void fail(const py::object& path, int fd) {
     const int saved = errno;
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
+    if (fd >= 0) ::close(fd);
     errno = saved;
     PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path.ptr());
     throw py::error_already_set();
   }
-  int fd_ = -1;
-  bool regular_ = false;
-  std::uint64_t size_ = 0;
-  std::string name_;
+  strmatch::io::Input input_;
 };
 
-// The stream contract of each problem (the options' names differ: StreamOptions, MultiStreamOptions,
-// ApproxStreamOptions) and where a block's hits are, for search_file below.
-strmatch::StreamOptions stream_options(const strmatch::ExactSearcher&, bool positions) {
-  strmatch::StreamOptions opts;
-  opts.positions = positions;
-  return opts;
-}
-strmatch::MultiStreamOptions stream_options(const strmatch::PatternSet&, bool positions) {
-  strmatch::MultiStreamOptions opts;
-  opts.mode = positions ? strmatch::MultiStreamMode::positions : strmatch::MultiStreamMode::count;
-  return opts;
-}
-strmatch::ApproxStreamOptions stream_options(const strmatch::ApproxSearcher&, bool positions) {
-  strmatch::ApproxStreamOptions opts;
-  opts.positions = positions;
-  return opts;
-}
-const auto& block_hits(const strmatch::StreamBlock& block) { return block.offsets; }
-const auto& block_hits(const strmatch::MultiStreamBlock& block) { return block.matches; }
-const auto& block_hits(const strmatch::ApproxStreamBlock& block) { return block.matches; }
-
-// The one file path of every problem: the file's hits to `sink` (null: counted). A regular file
-// through the searcher's find_all_file / count_file (pread by every worker), anything else (a pipe,
-// a character device) streamed in blocks.
+// The one file path of every problem: the file's hits to `sink` (null: counted), read as the
+// library's read plan decides (strmatch::io::plan_read: a small file whole, a large one with pread
+// by every worker, a pipe or a device streamed in blocks).
 template <class Searcher, class Sink>
 strmatch::SearchStats search_file(const Searcher& s, const OpenFile& f, const Sink* sink) {
-  if (f.regular()) return sink ? s.find_all_file(f.fd(), f.size(), *sink) : s.count_file(f.fd(), f.size());
-  strmatch::io::FdSource source(f.fd(), false, f.name());
-  return s.find_all(
-      source,
-      [&](const auto& block) {
-        const auto& hits = block_hits(block);
-        return hits.empty() || !sink || (*sink)(hits);
-      },
-      stream_options(s, sink != nullptr));
+  return sink != nullptr ? s.find_all(f.input(), *sink) : s.count(f.input());
 }
 
 // ---- results -----------------------------------------------------------------------------------

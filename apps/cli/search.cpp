@@ -858,68 +858,41 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);
   StreamOptions so;
-  so.positions = !count;  // before the block size, which depends on it
+  so.report = !count                                         ? StreamReport::positions
+              : run_.set && mode_ == Mode::count_per_pattern ? StreamReport::count_per_pattern
+                                                             : StreamReport::count;
   // By default blocks of 64 MiB when counting only; 16 MiB when offsets are delivered, since a
   // block holds 8 bytes per occurrence it owns (at worst one per byte: 128 MiB). A regular file
   // streamed by choice (--mmap never, empty, /proc) may be small: a block of its size, at least
   // 64 KiB, keeps the buffers in proportion.
   so.block_bytes = stream_block_bytes(run_.cfg.stream_block(), size_hint,
-                                      block_cap != 0 ? block_cap
-                                      : so.positions ? std::uint64_t{16} << 20
-                                                     : std::uint64_t{64} << 20);
+                                      block_cap != 0                         ? block_cap
+                                      : so.report == StreamReport::positions ? std::uint64_t{16} << 20
+                                                                             : std::uint64_t{64} << 20);
   so.line_context = lines;
-  if (run_.set) {
-    MultiStreamOptions mo;
-    mo.block_bytes = so.block_bytes;
-    mo.mode = !count                             ? MultiStreamMode::positions
-              : mode_ == Mode::count_per_pattern ? MultiStreamMode::count_per_pattern
-                                                 : MultiStreamMode::count;
-    const SearchStats st = run_.set->find_all(
-        source,
-        [&](const MultiStreamBlock& b) {
-          const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
-          if (tracker_) tracker_->begin_window(w);
-          if (!done_) {
-            if (count) {
-              delivered_ += b.occurrences;
-              for (std::size_t i = 0; i < b.per_pattern.size(); ++i) per_pattern_[i] += b.per_pattern[i];
-            } else {
-              for (const Match& mt : b.matches)
-                if (!accept(origin + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) break;
-            }
-          }
-          if (tracker_) tracker_->end_window();
-          if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
-          run_.progress.update(w.base + b.own_end);
-          if (done_) return tracker_ && tracker_->line_open();
-          maybe_truncate(file_fd);
-          return true;
-        },
-        mo, exec_);
-    after_search(st);
-    if (tracker_) tracker_->finish();
-    return;
-  }
-  const SearchStats st = run_.searcher->find_all(
-      source,
-      [&](const StreamBlock& b) {
-        const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
-        if (tracker_) tracker_->begin_window(w);
-        if (!done_) {
-          if (count) {
-            delivered_ += b.occurrences;
-          } else {
-            (void)accept_all(b.offsets, origin, w, [] { return true; });
-          }
-        }
-        if (tracker_) tracker_->end_window();
-        if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
-        run_.progress.update(w.base + b.own_end);
-        if (done_) return tracker_ && tracker_->line_open();
-        maybe_truncate(file_fd);
-        return true;
-      },
-      so, exec_);
+  const BlockSink sink = [&](const StreamBlock& b) {
+    const Window w{b.data, origin + b.base, b.own_begin, b.own_end, b.last};
+    if (tracker_) tracker_->begin_window(w);
+    if (!done_) {
+      if (count) {
+        delivered_ += b.occurrences;
+        for (std::size_t i = 0; i < b.per_pattern.size(); ++i) per_pattern_[i] += b.per_pattern[i];
+      } else if (run_.set) {
+        for (const Match& mt : b.matches)
+          if (!accept(origin + mt.begin, w, mt.pattern_id, mt.end - mt.begin)) break;
+      } else {
+        (void)accept_all(b.offsets, origin, w, [] { return true; });
+      }
+    }
+    if (tracker_) tracker_->end_window();
+    if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
+    run_.progress.update(w.base + b.own_end);
+    if (done_) return tracker_ && tracker_->line_open();
+    maybe_truncate(file_fd);
+    return true;
+  };
+  const SearchStats st = run_.set ? run_.set->find_all(source, sink, so, exec_)
+                                  : run_.searcher->find_all(source, sink, so, exec_);
   after_search(st);
   if (tracker_) tracker_->finish();
 }

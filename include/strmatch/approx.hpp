@@ -84,65 +84,12 @@ ApproxMode parse_approx_mode(std::string_view name);
 /// No distance (best() of a text without any end).
 inline constexpr std::uint32_t kNoDistance = std::numeric_limits<std::uint32_t>::max();
 
-/// An end offset e with d(e) <= k (or reaching the best distance) of pattern `pattern_id`.
-struct ApproxEnd {
-  std::uint64_t end = 0;
-  std::uint32_t distance = 0;
-  std::uint32_t pattern_id = 0;
-  friend bool operator==(const ApproxEnd&, const ApproxEnd&) = default;
-};
-
-/// One match (a local minimum of d): text[begin, end) aligns to pattern `pattern_id` with
-/// `distance` errors; `cigar` is the run-length alignment in SAM's letters ("3=1X2="), empty unless
-/// ApproxOptions::cigar.
-struct ApproxMatch {
-  std::uint64_t begin = 0;
-  std::uint64_t end = 0;
-  std::uint32_t distance = 0;
-  std::uint32_t pattern_id = 0;
-  std::string cigar;
-  friend bool operator==(const ApproxMatch&, const ApproxMatch&) = default;
-};
+// ApproxEnd, ApproxMatch and ApproxTask are in types.hpp (the stream blocks carry them).
 
 /// Receive ends / matches ordered by (end, pattern_id), in batches of any size >= 1; return false
 /// to stop (no batch follows).
 using ApproxEndSink = std::function<bool(std::span<const ApproxEnd> ends)>;
 using ApproxMatchSink = std::function<bool(std::span<const ApproxMatch> matches)>;
-
-/// What a streamed scan reports.
-enum class ApproxTask : std::uint8_t { matches, ends };
-
-/// One block of a streamed approximate search (ApproxSearcher::find_all(ByteSource&, const
-/// ApproxBlockSink&, ...)). `data` holds stream bytes [base, base + data.size()). The block owns the END
-/// offsets e with e - 1 in [base + own_begin, base + own_end): owned parts of successive blocks tile the
-/// stream exactly (count '\n' in each owned part for line numbers). The bytes before own_begin are
-/// context carried from the previous block (the longest m + k - 1 of them, or 2m - 2, when available),
-/// so every match whose end this block owns lies whole in `data`. A match is delivered with the block
-/// that decides it: its end is owned by this block, or it is the previous block's last owned end (a
-/// plateau that reached the end of the previous block's owned part; never with line_context and the
-/// separator '\n' unless the previous block held no '\n'); such a late match may begin before `base`
-/// (its bytes were in the previous block). `matches` / `ends` are ordered by (end, pattern_id).
-struct ApproxStreamBlock {
-  std::string_view data;
-  std::uint64_t base = 0;
-  std::size_t own_begin = 0;
-  std::size_t own_end = 0;
-  std::span<const ApproxMatch> matches;  ///< ApproxTask::matches with positions
-  std::span<const ApproxEnd> ends;       ///< ApproxTask::ends with positions
-  std::uint64_t occurrences = 0;         ///< matches or ends delivered with this block (every mode)
-  bool last = false;                     ///< no block follows
-};
-
-/// Receives each block in stream order, even one without any occurrence; return false to stop.
-using ApproxBlockSink = std::function<bool(const ApproxStreamBlock& block)>;
-
-/// Streaming parameters of approximate search.
-struct ApproxStreamOptions {
-  std::size_t block_bytes = 0;  ///< owned bytes per block (about); 0: 16 MiB
-  ApproxTask task = ApproxTask::matches;
-  bool positions = true;      ///< false: count only (matches / ends spans empty)
-  bool line_context = false;  ///< end each owned part just after its last '\n' (as StreamOptions)
-};
 
 /// How an ApproxSearcher is compiled and how it scans.
 struct ApproxOptions {
@@ -223,10 +170,27 @@ class ApproxSearcher {
   ApproxBest best(std::string_view text, const ApproxEndSink* sink = nullptr,
                   const Execution& execution = {}) const;
 
-  /// Streams: reads `source` to its end in bounded blocks and hands every block, with the matches or
-  /// ends it decides (ApproxStreamBlock), to `sink`. Memory: about two blocks plus the block's results.
-  SearchStats find_all(ByteSource& source, const ApproxBlockSink& sink, ApproxStreamOptions stream = {},
+  /// Streams: reads `source` to its end in bounded blocks (the one stream contract of every problem,
+  /// types.hpp: StreamOptions, StreamBlock) and hands every block, with the matches or ends it
+  /// decides (`approx_matches` / `approx_ends`, by StreamOptions::approx_task), their count, or their
+  /// counts per pattern, to `sink`. Memory: about two blocks (default 16 MiB) plus the block's results.
+  SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {},
                        const Execution& execution = {}) const;
+  /// The same search with bytes pushed piece by piece (types.hpp, Stream). The searcher must
+  /// outlive the stream.
+  Stream open_stream(BlockSink sink, StreamOptions stream = {}, const Execution& execution = {}) const;
+
+  /// The matches in the input `in` (io.hpp: a file, standard input, a pipe, opened by
+  /// io::Input), read as the library's read plan decides for it (io::plan_read with `automatic`:
+  /// a small file read whole; a large one mapped where this machine touches a mapping faster than
+  /// it copies and io::install_truncation_guard() was called, else pread by every worker
+  /// (find_all_file); anything that is not a regular file streamed in blocks). The same hits, in
+  /// the same order, as the in-memory search of the input's bytes. Errors: IoError when reading
+  /// fails or the file shrinks during the search (after some hits may have been delivered).
+  SearchStats find_all(const io::Input& in, const ApproxMatchSink& sink,
+                       const Execution& execution = {}) const;
+  /// The number of matches in the input `in` (as find_all(const io::Input&, ...)).
+  SearchStats count(const io::Input& in, const Execution& execution = {}) const;
 
   /// The regular file open as `fd`, bytes [0, size), read with pread: on the CPU every worker
   /// preads its own chunks (the m + k - 1 bytes before each chunk's ends included) into a buffer of

@@ -58,16 +58,27 @@ class ExactSearcher {
   /// Counts occurrences in `text` without materialising positions.
   SearchStats count(std::string_view text, const Execution& execution = {}) const;
 
-  /// Reads `source` to its end in bounded blocks (see StreamOptions) and hands every block,
-  /// with the occurrences it owns, to `sink`. Offsets are 64-bit stream offsets. A block owning more
-  /// than about 131,072 occurrences (1 MiB of offsets) is handed over in several calls with the
-  /// same `data`, each a block of its own: it owns [own_begin, its last offset + 1) and the next
-  /// one starts there, the last one ends at the block's own_end (and carries `last`); owned parts
-  /// still tile the stream and each call's offsets are exactly those it owns, so a sink written for
-  /// one call per block works unchanged. Memory: the stream buffer (about 2 * block_bytes) and one
-  /// such part of offsets, whatever the density.
+  /// Reads `source` to its end in bounded blocks (the one stream contract of every problem,
+  /// types.hpp: StreamOptions, StreamBlock) and hands every block, with the occurrences that BEGIN in
+  /// its owned part (`offsets`, 64-bit stream offsets) or their count, to `sink`. Memory: the stream
+  /// buffer (about 2 * block_bytes; default 64 MiB) and about 1 MiB of offsets, whatever the density.
+  /// Errors: IoError from the source; the searcher's.
   SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream = {},
                        const Execution& execution = {}) const;
+  /// The same search with bytes pushed piece by piece (types.hpp, Stream). The searcher must
+  /// outlive the stream.
+  Stream open_stream(BlockSink sink, StreamOptions stream = {}, const Execution& execution = {}) const;
+
+  /// Every occurrence in the input `in` (io.hpp: a file, standard input, a pipe, opened by
+  /// io::Input), read as the library's read plan decides for it (io::plan_read with `automatic`:
+  /// a small file read whole; a large one mapped where this machine touches a mapping faster than
+  /// it copies and io::install_truncation_guard() was called, else pread by every worker
+  /// (find_all_file); anything that is not a regular file streamed in blocks). The same hits, in
+  /// the same order, as the in-memory search of the input's bytes. Errors: IoError when reading
+  /// fails or the file shrinks during the search (after some hits may have been delivered).
+  SearchStats find_all(const io::Input& in, const OffsetSink& sink, const Execution& execution = {}) const;
+  /// Counts the occurrences in the input `in` (as find_all(const io::Input&, ...)).
+  SearchStats count(const io::Input& in, const Execution& execution = {}) const;
 
   /// Delivers every occurrence in bytes [0, size) of the regular file open as `fd` to `sink`, in
   /// increasing order. The descriptor is read with pread (its file position is neither used nor
@@ -105,12 +116,13 @@ class ExactSearcher {
   SearchStats find_all_resident(const void* device_text, std::uint64_t n, const OffsetSink& sink) const;
   SearchStats count_resident(const void* device_text, std::uint64_t n) const;
 
+  struct Impl;
+
  private:
   SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink,
                           const Execution& execution) const;
   SearchStats search_resident(const void* device_text, std::uint64_t n, const OffsetSink* sink) const;
 
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

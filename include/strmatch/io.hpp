@@ -228,6 +228,10 @@ class Input {
   /// descriptor (fd() is -1); map() and stream() throw IoError. For passing the file's name and
   /// size along with bytes already in memory.
   static Input without_descriptor(std::string path, std::uint64_t size);
+  /// Takes over `fd`, a descriptor the caller opened (a binding that reports open's errno in its
+  /// own way: Python's OSError), named `name`, and fstat()s it (closed on error). Throws IoError
+  /// when fstat fails.
+  static Input adopt(int fd, std::string name);
 
   Input(Input&& other) noexcept;
   Input& operator=(Input&& other) noexcept;

@@ -157,20 +157,31 @@ class PatternSet {
   SearchStats count_resident(const void* device_text, std::uint64_t n) const;
   PatternCounts count_per_pattern_resident(const void* device_text, std::uint64_t n) const;
 
-  /// Reads `source` to its end in bounded blocks and hands every block, with the occurrences it
-  /// owns (an occurrence belongs to the block its begin is in), to `sink`, in stream order (the one
-  /// streaming driver of every problem, docs/architecture.md). In positions mode a block owning more
-  /// than about 43,690 matches (1 MiB) is handed over in several calls with the same `data`, each a
-  /// block of its own owning [own_begin, own_end) with exactly the matches that begin there (the
-  /// matches of one begin offset are never split, the last call ends at the block's end and carries
-  /// `last`): owned parts still tile the stream, so a sink written for one call per block works
-  /// unchanged. Memory: one buffer of block_bytes + longest - 1 bytes, plus, in positions mode, such
-  /// a part of matches (about 1 MiB), whatever the density. Counting modes count the block with its
-  /// look-ahead and subtract the count of the look-ahead alone, which is exactly the owned
-  /// occurrences. Returns the totals (bytes = stream bytes read, occurrences = owned occurrences
-  /// delivered, stopped_early when the sink returned false). Errors: IoError from the source.
-  SearchStats find_all(ByteSource& source, const MultiBlockSink& sink, MultiStreamOptions options = {},
+  /// Reads `source` to its end in bounded blocks (the one stream contract of every problem,
+  /// types.hpp: StreamOptions, StreamBlock) and hands every block, with the occurrences that BEGIN in
+  /// its owned part (`matches`, ordered by (begin, pattern_id)), their count, or their counts per
+  /// pattern, to `sink`, in stream order. Memory: one buffer of block_bytes (default 16 MiB) +
+  /// longest - 1 bytes, plus, with positions, about 1 MiB of matches, whatever the density. The
+  /// counting reports count the block with its look-ahead and subtract the count of the look-ahead
+  /// alone, which is exactly the owned occurrences. Returns the totals (bytes = stream bytes read,
+  /// occurrences = owned occurrences delivered, stopped_early when the sink returned false).
+  /// Errors: IoError from the source; the set's own.
+  SearchStats find_all(ByteSource& source, const BlockSink& sink, StreamOptions options = {},
                        const Execution& execution = {}) const;
+  /// The same search with bytes pushed piece by piece (types.hpp, Stream). The set must outlive
+  /// the stream.
+  Stream open_stream(BlockSink sink, StreamOptions options = {}, const Execution& execution = {}) const;
+
+  /// Every occurrence, ordered by (begin, pattern_id), in the input `in` (io.hpp: a file, standard input, a
+  /// pipe, opened by io::Input), read as the library's read plan decides for it (io::plan_read with
+  /// `automatic`: a small file read whole; a large one mapped where this machine touches a mapping faster
+  /// than it copies and io::install_truncation_guard() was called, else pread by every worker
+  /// (find_all_file); anything that is not a regular file streamed in blocks). The same hits, in
+  /// the same order, as the in-memory search of the input's bytes. Errors: IoError when reading
+  /// fails or the file shrinks during the search (after some hits may have been delivered).
+  SearchStats find_all(const io::Input& in, const MatchSink& sink, const Execution& execution = {}) const;
+  /// Counts the occurrences in the input `in` (as find_all(const io::Input&, ...)).
+  SearchStats count(const io::Input& in, const Execution& execution = {}) const;
 
   /// Every occurrence in bytes [0, size) of the regular file open as `fd`, ordered by (begin, id),
   /// to `sink`, read with pread (the descriptor's position is neither used nor moved, it is not
@@ -194,16 +205,6 @@ class PatternSet {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-/// Streams `source` through `set` (all its threads on each block). Memory: one buffer of
-/// block_bytes + longest - 1 bytes, plus, in positions mode, the owned matches of one block
-/// (24 bytes each). Counting modes count the block with its look-ahead and subtract the count of
-/// the look-ahead alone, which is exactly the owned occurrences.
-/// Returns the totals (bytes = stream bytes read, occurrences = owned occurrences delivered,
-/// stopped_early when the sink returned false). Errors: IoError from the source; the set's own.
-/// (The same as set.find_all(source, sink, options); kept for source compatibility.)
-SearchStats find_all_stream(const PatternSet& set, ByteSource& source, const MultiBlockSink& sink,
-                            MultiStreamOptions options = {}, const Execution& execution = {});
 
 /// Convenience: every occurrence as a vector (tests and small inputs; grows with the matches).
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

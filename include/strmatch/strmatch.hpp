@@ -8,5 +8,4 @@
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
-#include "strmatch/multi_stream.hpp"
 #include "strmatch/types.hpp"

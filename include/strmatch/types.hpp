@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -136,66 +137,138 @@ class ByteSource {
   virtual std::size_t read(std::uint8_t* dst, std::size_t capacity) = 0;
 };
 
-/// One block of a streamed exact search (ExactSearcher::find_all(ByteSource&, ...)). `data` holds stream
-/// bytes [base, base + data.size()). The block owns the occurrence starts in data[own_begin, own_end); the
-/// bytes before own_begin are context carried from the previous block (at least m - 1 of them when
-/// available), the bytes after own_end are look-ahead that the next block owns. Owned parts of successive
-/// blocks tile the stream exactly, so counting '\n' in each owned part gives line numbers. `offsets` are the
-/// occurrences owned by this block, increasing, relative to the stream start.
+/// An end offset e with d(e) <= k (or reaching the best distance) of pattern `pattern_id`
+/// (approximate search, approx.hpp).
+struct ApproxEnd {
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  friend bool operator==(const ApproxEnd&, const ApproxEnd&) = default;
+};
+
+/// One match of approximate search (a local minimum of d, approx.hpp): text[begin, end) aligns to
+/// pattern `pattern_id` with `distance` errors; `cigar` is the run-length alignment in SAM's letters
+/// ("3=1X2="), empty unless ApproxOptions::cigar.
+struct ApproxMatch {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint32_t distance = 0;
+  std::uint32_t pattern_id = 0;
+  std::string cigar;
+  friend bool operator==(const ApproxMatch&, const ApproxMatch&) = default;
+};
+
+/// What approximate search reports: its matches (local minima of d) or every end within k.
+enum class ApproxTask : std::uint8_t { matches, ends };
+
+/// What the blocks of a streamed search carry besides their bytes (every problem).
+enum class StreamReport : std::uint8_t {
+  positions,          ///< the owned occurrences (offsets, matches, approx_matches or approx_ends)
+  count,              ///< their number only (StreamBlock::occurrences)
+  count_per_pattern,  ///< their number per pattern (StreamBlock::per_pattern) and in all
+};
+
+/// The one stream contract of every problem: ExactSearcher, PatternSet and ApproxSearcher read a
+/// ByteSource (find_all(ByteSource&, ...)), or take bytes pushed piece by piece (open_stream), in
+/// bounded blocks cut by one driver. Memory is bounded by about 2 * block_bytes plus the hits of
+/// one part of a block (about 1 MiB of them, see StreamBlock), whatever the stream's length.
+struct StreamOptions {
+  /// Owned bytes per block (about); 0 takes the problem's default: 64 MiB for exact search, 16 MiB
+  /// for pattern sets and approximate search (whose blocks hold more per byte).
+  std::size_t block_bytes = 0;
+  StreamReport report = StreamReport::positions;
+  /// End each owned part just after a '\n' when the block holds one (not at the stream's end), so
+  /// that owned parts begin at line starts and the line holding any owned occurrence's first byte
+  /// lies whole in the block (a line longer than a block is the caller's to elide). Exact search
+  /// and sets whose patterns hold no '\n' end it after the block's last '\n' (look-ahead
+  /// included); approximate search after the last '\n' before its look-ahead.
+  bool line_context = false;
+  /// Approximate search only: its matches, or every end within k.
+  ApproxTask approx_task = ApproxTask::matches;
+};
+
+/// One block of a streamed search, every problem. `data` holds stream bytes [base, base +
+/// data.size()); the block owns the occurrences that its problem assigns to data[own_begin,
+/// own_end): those that BEGIN there for exact search and pattern sets, those that END at e with
+/// e - 1 there for approximate search. Owned parts of successive blocks tile the stream exactly
+/// (count '\n' in each owned part for line numbers). The bytes before own_begin are context
+/// carried from the previous block (exact search: m - 1 of them; approximate search: m + k - 1, or
+/// 2m - 2, so every match it owns lies whole in `data`; pattern sets carry none); the bytes after
+/// own_end are look-ahead that the next block owns. Hits are offsets relative to the stream start,
+/// in the problem's order; only the span of the searcher's problem and report is filled:
+/// - exact search: `offsets` (increasing);
+/// - pattern sets: `matches`, ordered by (begin, pattern_id);
+/// - approximate search: `approx_matches` (ApproxTask::matches) or `approx_ends` (ApproxTask::ends),
+///   ordered by (end, pattern_id). A match is delivered with the block that decides it: its end is
+///   owned here, or it is the previous block's last owned end (a plateau that reached the end of the
+///   previous owned part; never with line_context and the separator '\n' unless the previous block
+///   held no '\n'); such a late match may begin before `base`.
+/// A block owning more than about 1 MiB of exact offsets or set matches is handed over in several
+/// calls with the same `data`, each a block of its own owning [own_begin, own_end) with exactly the
+/// hits it owns (a set's matches of one begin offset are never split; the last call ends at the
+/// block's end and carries `last`), so a sink written for one call per block works unchanged.
 struct StreamBlock {
   std::string_view data;
   std::uint64_t base = 0;
   std::size_t own_begin = 0;
   std::size_t own_end = 0;
   std::span<const std::uint64_t> offsets;
-  std::uint64_t occurrences = 0;  ///< number owned (== offsets.size() unless counting only)
+  std::span<const Match> matches;
+  std::span<const ApproxMatch> approx_matches;
+  std::span<const ApproxEnd> approx_ends;
+  /// StreamReport::count_per_pattern: owned occurrences per pattern, indexed as the searcher's
+  /// patterns (one entry for exact search).
+  std::span<const std::uint64_t> per_pattern;
+  std::uint64_t occurrences = 0;  ///< the number owned (every report)
   bool last = false;              ///< no block follows
 };
 
-/// Receives each block in stream order, even when it owns no occurrence (so line numbers can be
-/// counted); return false to stop reading.
+/// Receives each block in stream order, even one owning no occurrence (so line numbers can be
+/// counted); return false to stop.
 using BlockSink = std::function<bool(const StreamBlock& block)>;
 
-/// Streaming parameters. Memory use is bounded by about 2 * block_bytes plus 8 bytes per
-/// occurrence of one block (none when counting only), whatever the stream's length.
-struct StreamOptions {
-  std::size_t block_bytes = 0;  ///< 0: 64 MiB
-  /// End each owned part just after a '\n' when the block holds one, so that the line holding
-  /// the first byte of any owned occurrence lies whole in `data` (unless the line is longer
-  /// than a block; callers check for that and elide it).
-  bool line_context = false;
-  /// Deliver offsets (false: count only; StreamBlock::offsets is empty).
-  bool positions = true;
-};
+namespace detail {
+class StreamScan;
+}
 
-/// One block of a streamed pattern-set search (PatternSet::find_all(ByteSource&, ...)). `data` holds stream
-/// bytes [base, base + data.size()). The block owns the occurrences whose begin lies in data[own_begin,
-/// own_end); the bytes after own_end are look-ahead (longest pattern - 1 bytes, fewer at the end) that the
-/// next block owns. Owned parts of successive blocks tile the stream exactly. Every owned occurrence lies
-/// whole in `data`.
-struct MultiStreamBlock {
-  std::string_view data;
-  std::uint64_t base = 0;
-  std::size_t own_begin = 0;
-  std::size_t own_end = 0;
-  /// Owned occurrences ordered by (begin, pattern_id), offsets relative to the stream start
-  /// (empty unless MultiStreamMode::positions).
-  std::span<const Match> matches;
-  /// Owned occurrences per pattern, indexed like the set's constructor argument (empty unless
-  /// MultiStreamMode::count_per_pattern).
-  std::span<const std::uint64_t> per_pattern;
-  std::uint64_t occurrences = 0;  ///< number owned (every mode)
-  bool last = false;              ///< no block follows
-};
+namespace io {
+class Input;  // io.hpp: a named file, standard input, a pipe
+}
 
-/// Receives each block in stream order, even one owning no occurrence; return false to stop.
-using MultiBlockSink = std::function<bool(const MultiStreamBlock& block)>;
+/// A push-mode stream (Hyperscan's hs_open_stream / hs_scan_stream / hs_close_stream): opened by a
+/// searcher's open_stream(sink, options, execution), fed with pieces of bytes as they arrive (a
+/// packet, a read of a live pipe, a cluster task's range), closed at the end. The blocks, hits and
+/// totals are exactly those of find_all(ByteSource&) over the concatenated pieces (the same driver
+/// and owner rule), whatever the pieces' sizes and wherever flush() is called; only the cuts
+/// between blocks differ. The searcher must outlive the stream; one stream is used by one thread
+/// at a time (any number of streams may share a searcher). Memory: as find_all(ByteSource&).
+class Stream {
+ public:
+  Stream(Stream&&) noexcept;
+  Stream& operator=(Stream&&) noexcept;
+  ~Stream();
 
-enum class MultiStreamMode : std::uint8_t { positions, count, count_per_pattern };
+  /// Appends `piece`; scans and delivers every block that fills. Returns false once the sink has
+  /// stopped the stream (later pieces are ignored). Errors: the searcher's (e.g. BackendUnavailable);
+  /// Error after close().
+  bool write(std::string_view piece);
+  /// Delivers now, as a block of whatever size, the occurrences that the bytes written so far
+  /// decide: all but those owned by the look-ahead (the last m - 1 bytes; longest - 1 for a set;
+  /// m + k - 1 for approximate search). With line_context the block ends after a '\n': for exact
+  /// search and sets whose patterns hold no '\n', after the last '\n' written (an occurrence that
+  /// begins before it ends before it), so a live pipe's complete lines are decided at once; else
+  /// after the last '\n' before the look-ahead. Returns false once the sink has stopped the stream.
+  bool flush();
+  /// Ends the stream: scans what is left (the block with `last`) and returns the totals (bytes,
+  /// occurrences, stopped_early, algorithm, ...). A second call returns the same totals.
+  SearchStats close();
 
-struct MultiStreamOptions {
-  std::size_t block_bytes = 0;  ///< owned bytes per block; 0: 16 MiB
-  MultiStreamMode mode = MultiStreamMode::positions;
+  /// Internal: made by the searchers' open_stream.
+  explicit Stream(std::unique_ptr<detail::StreamScan> scan);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace strmatch

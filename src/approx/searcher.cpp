@@ -25,6 +25,7 @@
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/io/file_driver.hpp"
+#include "core/io/input_search.hpp"
 #include "core/io/pread_source.hpp"
 #include "core/names.hpp"
 #include "core/stream.hpp"
@@ -447,11 +448,11 @@ struct ApproxSearcher::Impl {
     const Backend where = cpu.empty() ? Backend::cuda : choose(x, size, &note, Task::matches, read, true);
     if (where == Backend::cuda) {
       detail::PreadSource source(fd, size);
-      ApproxStreamOptions so;
-      so.positions = sink != nullptr;
+      StreamOptions so;
+      so.report = sink != nullptr ? StreamReport::positions : StreamReport::count;
       return stream(
-          source, [&](const ApproxStreamBlock& b) { return b.matches.empty() || (*sink)(b.matches); }, so, x,
-          &where);
+          source, [&](const StreamBlock& b) { return b.approx_matches.empty() || (*sink)(b.approx_matches); },
+          so, x, &where);
     }
     const auto start = Clock::now();
     const auto ch = chunker(static_cast<std::size_t>(size), 0);
@@ -861,64 +862,107 @@ struct ApproxSearcher::Impl {
 
   // ---- streams -------------------------------------------------------------------------------------
 
-  /// `decided`: as host_piece's, for every block (null: each block chooses).
-  SearchStats stream(ByteSource& source, const ApproxBlockSink& sink, const ApproxStreamOptions& so,
-                     const Execution& x, const Backend* decided = nullptr) const {
-    const auto start = Clock::now();
-    const Task task = so.task == ApproxTask::ends ? Task::ends : Task::matches;
-    const std::size_t ov = overlap(task);
-    detail::StreamGeometry g;
-    g.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
-    g.overlap = ov;
-    g.keep_context = true;
-    g.line_context = so.line_context;
-    detail::MatchSelector selector;
-    SearchStats total;
-    std::vector<ApproxMatch> matches;
-    std::vector<ApproxEnd> ends;
-    const ApproxMatchSink collect_matches = [&](std::span<const ApproxMatch> b) {
-      for (const ApproxMatch& mt : b) matches.push_back(mt);
-      return true;
-    };
-    const ApproxEndSink collect_ends = [&](std::span<const ApproxEnd> b) {
-      ends.insert(ends.end(), b.begin(), b.end());
-      return true;
-    };
-    Out out;
-    if (so.positions) {
-      if (task == Task::ends)
-        out.ends = &collect_ends;
-      else
-        out.matches = &collect_matches;
-    }
-    detail::drive_stream(source, g, [&](const detail::StreamWindow& w) {
-      matches.clear();
-      ends.clear();
-      const SearchStats part = host_piece(reinterpret_cast<const std::uint8_t*>(w.data.data()), w.own_end,
-                                          w.own_begin, w.base, w.last, task, &selector, out, x, decided);
-      total.algorithm = part.algorithm;
-      total.backend = part.backend;
-      total.threads = std::max(total.threads, part.threads);
-      total.accumulate(part);
-      ApproxStreamBlock b;
-      b.data = w.data;
-      b.base = w.base;
-      b.own_begin = w.own_begin;
-      b.own_end = w.own_end;
-      b.matches = matches;
-      b.ends = ends;
-      b.occurrences = part.occurrences;
-      b.last = w.last;
-      if (!sink(b)) {
-        total.stopped_early = true;
-        return false;
-      }
-      return true;
-    });
-    total.seconds = seconds_since(start);
-    return total;
-  }
+  /// `decided`: as host_piece's, for every block (null: each block chooses). Defined below, after
+  /// the stream's scan.
+  SearchStats stream(ByteSource& source, const BlockSink& sink, const StreamOptions& so, const Execution& x,
+                     const Backend* decided = nullptr) const;
 };
+
+namespace {
+
+/// Approximate search's scan of a stream's windows (core/stream.hpp): the matches or ends each
+/// window decides (host_piece), with m + k - 1 (or 2m - 2) bytes of context before its owned part.
+class ApproxStreamScan final : public detail::StreamScan {
+ public:
+  ApproxStreamScan(const ApproxSearcher::Impl& impl, BlockSink sink, const StreamOptions& so,
+                   const Execution& x, std::optional<Backend> decided)
+      : impl_(impl),
+        sink_(std::move(sink)),
+        report_(so.report),
+        task_(so.approx_task == ApproxTask::ends ? Task::ends : Task::matches),
+        execution_(x),
+        decided_(decided) {
+    const std::size_t ov = impl.overlap(task_);
+    geometry_.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
+    geometry_.overlap = ov;
+    geometry_.keep_context = true;
+    geometry_.line_context = so.line_context;
+    if (report_ != StreamReport::count) {  // positions, or counted per pattern from them
+      if (task_ == Task::ends)
+        out_.ends = &collect_ends_;
+      else
+        out_.matches = &collect_matches_;
+    }
+    if (report_ == StreamReport::count_per_pattern) per_pattern_.resize(impl.patterns.size());
+  }
+  const detail::StreamGeometry& geometry() const noexcept override { return geometry_; }
+  SearchStats totals() const override { return total_; }
+
+  bool visit(const detail::StreamWindow& w) override {
+    matches_.clear();
+    ends_.clear();
+    const SearchStats part =
+        impl_.host_piece(reinterpret_cast<const std::uint8_t*>(w.data.data()), w.own_end, w.own_begin, w.base,
+                         w.last, task_, &selector_, out_, execution_, decided_ ? &*decided_ : nullptr);
+    total_.algorithm = part.algorithm;
+    total_.backend = part.backend;
+    total_.threads = std::max(total_.threads, part.threads);
+    total_.accumulate(part);
+    StreamBlock b;
+    b.data = w.data;
+    b.base = w.base;
+    b.own_begin = w.own_begin;
+    b.own_end = w.own_end;
+    if (report_ == StreamReport::count_per_pattern) {
+      std::fill(per_pattern_.begin(), per_pattern_.end(), 0);
+      for (const ApproxMatch& mt : matches_) ++per_pattern_[mt.pattern_id];
+      for (const ApproxEnd& e : ends_) ++per_pattern_[e.pattern_id];
+      b.per_pattern = per_pattern_;
+    } else {
+      b.approx_matches = matches_;
+      b.approx_ends = ends_;
+    }
+    b.occurrences = part.occurrences;
+    b.last = w.last;
+    if (!sink_(b)) {
+      total_.stopped_early = true;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const ApproxSearcher::Impl& impl_;
+  BlockSink sink_;
+  StreamReport report_;
+  Task task_;
+  Execution execution_;
+  std::optional<Backend> decided_;
+  detail::StreamGeometry geometry_;
+  detail::MatchSelector selector_;
+  SearchStats total_;
+  std::vector<ApproxMatch> matches_;
+  std::vector<ApproxEnd> ends_;
+  std::vector<std::uint64_t> per_pattern_;
+  const ApproxMatchSink collect_matches_ = [this](std::span<const ApproxMatch> b) {
+    matches_.insert(matches_.end(), b.begin(), b.end());
+    return true;
+  };
+  const ApproxEndSink collect_ends_ = [this](std::span<const ApproxEnd> b) {
+    ends_.insert(ends_.end(), b.begin(), b.end());
+    return true;
+  };
+  Out out_;
+};
+
+}  // namespace
+
+SearchStats ApproxSearcher::Impl::stream(ByteSource& source, const BlockSink& sink, const StreamOptions& so,
+                                         const Execution& x, const Backend* decided) const {
+  const auto start = Clock::now();
+  ApproxStreamScan scan(*this, sink, so, x, decided ? std::optional<Backend>(*decided) : std::nullopt);
+  return detail::drive_scan(source, scan, start);
+}
 
 // ---- construction ------------------------------------------------------------------------------
 
@@ -1020,11 +1064,30 @@ ApproxBest ApproxSearcher::best(std::string_view text, const ApproxEndSink* sink
 
 // ---- streams and files ---------------------------------------------------------------------------
 
-SearchStats ApproxSearcher::find_all(ByteSource& source, const ApproxBlockSink& sink,
-                                     ApproxStreamOptions stream, const Execution& execution) const {
+SearchStats ApproxSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream,
+                                     const Execution& execution) const {
   if (const ApproxSearcher* c = impl_->call_cpu(execution))
     return c->find_all(source, sink, stream, execution);
   return impl_->stream(source, sink, stream, execution);
+}
+
+Stream ApproxSearcher::open_stream(BlockSink sink, StreamOptions stream, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution))
+    return c->open_stream(std::move(sink), stream, execution);
+  return Stream(std::make_unique<ApproxStreamScan>(*impl_, std::move(sink), stream, execution, std::nullopt));
+}
+
+SearchStats ApproxSearcher::find_all(const io::Input& in, const ApproxMatchSink& sink,
+                                     const Execution& execution) const {
+  return detail::search_input(*this, in, &sink, execution,
+                              execution.threads ? execution.threads : impl_->options.threads,
+                              [](const StreamBlock& b) { return b.approx_matches; });
+}
+
+SearchStats ApproxSearcher::count(const io::Input& in, const Execution& execution) const {
+  return detail::search_input<ApproxSearcher, ApproxMatch>(
+      *this, in, nullptr, execution, execution.threads ? execution.threads : impl_->options.threads,
+      [](const StreamBlock& b) { return b.approx_matches; });
 }
 
 SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,

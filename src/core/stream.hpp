@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -31,6 +32,11 @@ struct StreamGeometry {
   bool keep_context = false;
   /// End each owned part just after its last '\n' when it holds one (not at the stream's end).
   bool line_context = false;
+  /// No occurrence can hold a '\n' (no pattern contains one): with line_context an owned part
+  /// may then end just after the buffer's last '\n' even within the look-ahead, since an
+  /// occurrence that begins before that '\n' ends before it (a live pipe's last complete line is
+  /// decided without waiting for more bytes).
+  bool newline_free = false;
 };
 
 /// One block: `data` holds stream bytes [base, base + data.size()); the block owns occurrences
@@ -47,55 +53,118 @@ struct StreamWindow {
   std::string_view scanned() const noexcept { return data.substr(own_begin, scan_end() - own_begin); }
 };
 
-/// Reads `source` to its end (or until `visit` returns false) and calls visit(const StreamWindow&)
-/// for every block in stream order, also for blocks owning no byte. Memory: one buffer of
-/// fill + (keep_context ? fill + overlap + 1 : 0) bytes, never zero-filled (only bytes read into it
-/// are looked at). Returns false when `visit` stopped it before the last block. IoError from the
-/// source propagates.
-template <typename Visit>
-bool drive_stream(ByteSource& source, const StreamGeometry& g, Visit&& visit) {
-  const std::size_t overlap = g.overlap;
-  // Carried bytes: at most fill + overlap with context (the unowned tail plus the context before
-  // it), at most overlap without; then up to `fill` new bytes.
-  const std::size_t capacity = g.keep_context ? 2 * g.fill + overlap + 1 : std::max(g.fill, overlap + 1);
-  const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
-  const std::span<std::uint8_t> buf(storage.get(), capacity);
-  std::size_t filled = 0;     // valid bytes in buf
-  std::size_t own_begin = 0;  // first byte of buf the next block owns
-  std::uint64_t base = 0;     // stream offset of buf[0]
-  bool eof = false;
-  while (true) {
-    // Fill: read until the buffer holds `fill` bytes past own_begin, or the stream ends.
-    const std::size_t want = std::min(buf.size(), own_begin + g.fill);
-    while (!eof && filled < want) {
-      const std::size_t got = source.read(buf.data() + filled, want - filled);
-      if (got == 0) eof = true;
-      filled += got;
-    }
-    // Owned part: every start whose occurrence fits in the buffer, all of the rest at the end.
+/// The buffer of a stream and its cutting into windows, for both ways bytes arrive: pulled from a
+/// ByteSource (drive_stream) or pushed piece by piece (strmatch::Stream). Memory: one buffer of
+/// fill + (keep_context ? fill + overlap + 1 : 0) bytes, never zero-filled (only bytes written into
+/// it are looked at).
+class StreamBuffer {
+ public:
+  explicit StreamBuffer(const StreamGeometry& g)
+      : g_(g),
+        capacity_(g.keep_context ? 2 * g.fill + g.overlap + 1 : std::max(g.fill, g.overlap + 1)),
+        storage_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity_)) {}
+
+  /// Where the next bytes go: up to `fill` bytes past the next owned part's start.
+  std::span<std::uint8_t> space() noexcept {
+    const std::size_t want = std::min(capacity_, own_begin_ + g_.fill);
+    return {storage_.get() + filled_, want > filled_ ? want - filled_ : 0};
+  }
+  /// `n` bytes were written at space().
+  void commit(std::size_t n) noexcept { filled_ += n; }
+  /// The buffer holds `fill` bytes past the next owned part's start: a block is due.
+  bool full() const noexcept { return space_left() == 0; }
+  /// True when window(false) would own at least one byte.
+  bool owns_any() const noexcept { return window(false).own_end > own_begin_; }
+
+  /// The window of the bytes held: owned, every start whose occurrence fits in the buffer (all of
+  /// the rest when `end`: the stream ended); with line_context cut after the last '\n'.
+  StreamWindow window(bool end) const noexcept {
+    const std::size_t overlap = g_.overlap;
     std::size_t own_end =
-        eof ? filled : (filled >= overlap ? std::max(own_begin, filled - overlap) : own_begin);
-    if (g.line_context && !eof && own_end > own_begin) {
-      const void* nl = memrchr(buf.data() + own_begin, '\n', own_end - own_begin);
-      if (nl != nullptr)
-        own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - buf.data()) + 1;
+        end ? filled_ : (filled_ >= overlap ? std::max(own_begin_, filled_ - overlap) : own_begin_);
+    if (g_.line_context && !end) {
+      // The last '\n' among the bytes whose occurrences are decided: those before the look-ahead,
+      // or every byte held when no occurrence can cross a '\n'.
+      const std::size_t decided = g_.newline_free ? filled_ : own_end;
+      if (decided > own_begin_) {
+        const void* nl = memrchr(storage_.get() + own_begin_, '\n', decided - own_begin_);
+        if (nl != nullptr)
+          own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - storage_.get()) + 1;
+      }
     }
     StreamWindow w;
-    w.data = std::string_view(reinterpret_cast<const char*>(buf.data()), filled);
-    w.base = base;
-    w.own_begin = own_begin;
+    w.data = std::string_view(reinterpret_cast<const char*>(storage_.get()), filled_);
+    w.base = base_;
+    w.own_begin = own_begin_;
     w.own_end = own_end;
     w.overlap = overlap;
-    w.last = eof && own_end == filled;
-    if (!visit(static_cast<const StreamWindow&>(w))) return w.last;
+    w.last = end;
+    return w;
+  }
+
+  /// After window `w` (not the last) was scanned: carries the unowned tail, and with context the
+  /// `overlap` bytes before it.
+  void advance(const StreamWindow& w) noexcept {
+    const std::size_t own_end = w.own_end;
+    const std::size_t keep_from = !g_.keep_context        ? own_end
+                                  : own_end >= g_.overlap ? own_end - g_.overlap
+                                                          : 0;
+    std::memmove(storage_.get(), storage_.get() + keep_from, filled_ - keep_from);
+    base_ += keep_from;
+    filled_ -= keep_from;
+    own_begin_ = own_end - keep_from;
+  }
+
+ private:
+  std::size_t space_left() const noexcept {
+    const std::size_t want = std::min(capacity_, own_begin_ + g_.fill);
+    return want > filled_ ? want - filled_ : 0;
+  }
+
+  StreamGeometry g_;
+  std::size_t capacity_;
+  std::unique_ptr<std::uint8_t[]> storage_;
+  std::size_t filled_ = 0;     // valid bytes in the buffer
+  std::size_t own_begin_ = 0;  // first byte the next block owns
+  std::uint64_t base_ = 0;     // stream offset of the buffer's first byte
+};
+
+/// One problem's scan of a stream's windows: what find_all(ByteSource&) and strmatch::Stream both
+/// drive. Made by each searcher (its geometry, its owner rule, its sink and report).
+class StreamScan {
+ public:
+  virtual ~StreamScan() = default;
+  virtual const StreamGeometry& geometry() const noexcept = 0;
+  /// Scans window `w` and hands its block (or the block's parts) to the sink; false: the sink
+  /// stopped the stream.
+  virtual bool visit(const StreamWindow& w) = 0;
+  /// The totals so far (bytes, occurrences, algorithm, stopped_early; seconds is the caller's).
+  virtual SearchStats totals() const = 0;
+};
+
+/// Reads `source` to its end (or until `visit` returns false) and calls visit(const StreamWindow&)
+/// for every block in stream order, also for blocks owning no byte. Returns false when `visit`
+/// stopped it before the last block. IoError from the source propagates.
+template <typename Visit>
+bool drive_stream(ByteSource& source, const StreamGeometry& g, Visit&& visit) {
+  StreamBuffer buffer(g);
+  bool eof = false;
+  while (true) {
+    while (!eof && !buffer.full()) {
+      const std::span<std::uint8_t> space = buffer.space();
+      const std::size_t got = source.read(space.data(), space.size());
+      if (got == 0) eof = true;
+      buffer.commit(got);
+    }
+    const StreamWindow w = buffer.window(eof);
+    if (!visit(w)) return w.last;
     if (w.last) return true;
-    // Carry: the unowned tail, and with context the `overlap` bytes before it.
-    const std::size_t keep_from = !g.keep_context ? own_end : own_end >= overlap ? own_end - overlap : 0;
-    std::memmove(buf.data(), buf.data() + keep_from, filled - keep_from);
-    base += keep_from;
-    filled -= keep_from;
-    own_begin = own_end - keep_from;
+    buffer.advance(w);
   }
 }
+
+/// find_all(ByteSource&) of every problem: drives `scan` over `source`; the totals with the seconds
+/// since `start`.
+SearchStats drive_scan(ByteSource& source, StreamScan& scan, std::chrono::steady_clock::time_point start);
 
 }  // namespace strmatch::detail

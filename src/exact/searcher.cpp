@@ -12,6 +12,7 @@
 #include "core/cpu/threads.hpp"
 #include "core/env.hpp"
 #include "core/io/file_driver.hpp"
+#include "core/io/input_search.hpp"
 #include "core/names.hpp"
 #include "core/stream.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
@@ -310,23 +311,26 @@ SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetS
   return st;
 }
 
-SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream,
-                                    const Execution& execution) const {
-  const auto start = Clock::now();
-  const std::size_t m = impl_->pattern.size();
-  detail::StreamGeometry geometry;
-  geometry.fill = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
-  geometry.overlap = m - 1;
-  geometry.keep_context = true;
-  geometry.line_context = stream.line_context;
-  SearchStats total;
-  total.backend = Backend::cpu;
-  // A block's offsets are handed over in parts of about detail::kBatchBytes: each part is a block
-  // of its own (the same data) owning [first owned byte, last offset + 1), the last part the rest,
-  // so a dense block never holds all its offsets (types.hpp, StreamBlock).
-  const std::size_t batch = detail::batch_items<std::uint64_t>();
-  std::vector<std::uint64_t> offsets;
-  detail::drive_stream(source, geometry, [&](const detail::StreamWindow& w) {
+namespace {
+
+/// Exact search's scan of a stream's windows (core/stream.hpp): the occurrences that begin in each
+/// owned part, searched in data[own_begin, own_end + m - 1).
+class ExactStreamScan final : public detail::StreamScan {
+ public:
+  ExactStreamScan(const ExactSearcher::Impl& impl, std::size_t m, BlockSink sink, StreamOptions stream,
+                  const Execution& execution)
+      : impl_(impl), sink_(std::move(sink)), report_(stream.report), execution_(execution) {
+    geometry_.fill = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
+    geometry_.overlap = m - 1;
+    geometry_.keep_context = true;
+    geometry_.line_context = stream.line_context;
+    geometry_.newline_free = impl.pattern.find('\n') == std::string::npos;
+    total_.backend = Backend::cpu;
+  }
+  const detail::StreamGeometry& geometry() const noexcept override { return geometry_; }
+  SearchStats totals() const override { return total_; }
+
+  bool visit(const detail::StreamWindow& w) override {
     // Search the owned starts: text [own_begin, min(filled, own_end + m - 1)).
     const std::string_view region = w.scanned();
     const std::uint64_t origin = w.base + w.own_begin;  // stream offset of region[0]
@@ -335,48 +339,91 @@ SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, S
     b.base = w.base;
     b.own_begin = w.own_begin;
     bool stopped = false;
+    // A block's offsets are handed over in parts of about detail::kBatchBytes: each part is a block
+    // of its own (the same data) owning [first owned byte, last offset + 1), the last part the rest,
+    // so a dense block never holds all its offsets (types.hpp, StreamBlock).
     auto hand_over = [&](std::size_t own_end, bool last) {
       b.own_end = own_end;
-      b.offsets = offsets;
-      b.occurrences = offsets.size();
+      b.offsets = offsets_;
+      b.occurrences = offsets_.size();
       b.last = last;
-      stopped = !sink(b);
-      offsets.clear();
+      stopped = !sink_(b);
+      offsets_.clear();
       b.own_begin = own_end;
       return !stopped;
     };
-    offsets.clear();
+    offsets_.clear();
+    const bool positions = report_ == StreamReport::positions;
     SearchStats part;
-    if (stream.positions) {
+    if (positions) {
+      const std::size_t batch = detail::batch_items<std::uint64_t>();
       const OffsetSink collect = [&](std::span<const std::uint64_t> got) {
-        for (const std::uint64_t o : got) offsets.push_back(origin + o);
-        if (offsets.size() < batch) return true;
-        return hand_over(static_cast<std::size_t>(offsets.back() - w.base) + 1, false);
+        for (const std::uint64_t o : got) offsets_.push_back(origin + o);
+        if (offsets_.size() < batch) return true;
+        return hand_over(static_cast<std::size_t>(offsets_.back() - w.base) + 1, false);
       };
-      part = impl_->search(region, &collect, execution);
+      part = impl_.search(region, &collect, execution_);
     } else {
-      part = impl_->search(region, nullptr, execution);
+      part = impl_.search(region, nullptr, execution_);
     }
     part.bytes = w.own_end - w.own_begin;
-    total.algorithm = part.algorithm;
-    total.backend = part.backend;
-    total.threads = part.threads;
-    total.accumulate(part);
+    total_.algorithm = part.algorithm;
+    total_.backend = part.backend;
+    total_.threads = part.threads;
+    total_.accumulate(part);
     if (!stopped) {
-      if (stream.positions) {
+      if (positions) {
         hand_over(w.own_end, w.last);
       } else {
         b.own_end = w.own_end;
         b.occurrences = part.occurrences;
+        per_pattern_ = part.occurrences;
+        if (report_ == StreamReport::count_per_pattern)
+          b.per_pattern = std::span<const std::uint64_t>(&per_pattern_, 1);
         b.last = w.last;
-        stopped = !sink(b);
+        stopped = !sink_(b);
       }
     }
-    if (stopped) total.stopped_early = true;
+    if (stopped) total_.stopped_early = true;
     return !stopped;
-  });
-  total.seconds = seconds_since(start);
-  return total;
+  }
+
+ private:
+  const ExactSearcher::Impl& impl_;
+  BlockSink sink_;
+  StreamReport report_;
+  Execution execution_;
+  detail::StreamGeometry geometry_;
+  SearchStats total_;
+  std::vector<std::uint64_t> offsets_;
+  std::uint64_t per_pattern_ = 0;
+};
+
+}  // namespace
+
+SearchStats ExactSearcher::find_all(ByteSource& source, const BlockSink& sink, StreamOptions stream,
+                                    const Execution& execution) const {
+  const auto start = Clock::now();
+  ExactStreamScan scan(*impl_, impl_->pattern.size(), sink, stream, execution);
+  return detail::drive_scan(source, scan, start);
+}
+
+Stream ExactSearcher::open_stream(BlockSink sink, StreamOptions stream, const Execution& execution) const {
+  return Stream(
+      std::make_unique<ExactStreamScan>(*impl_, impl_->pattern.size(), std::move(sink), stream, execution));
+}
+
+SearchStats ExactSearcher::find_all(const io::Input& in, const OffsetSink& sink,
+                                    const Execution& execution) const {
+  return detail::search_input(*this, in, &sink, execution,
+                              execution.threads ? execution.threads : impl_->options.threads,
+                              [](const StreamBlock& b) { return b.offsets; });
+}
+
+SearchStats ExactSearcher::count(const io::Input& in, const Execution& execution) const {
+  return detail::search_input<ExactSearcher, std::uint64_t>(
+      *this, in, nullptr, execution, execution.threads ? execution.threads : impl_->options.threads,
+      [](const StreamBlock& b) { return b.offsets; });
 }
 
 SearchStats ExactSearcher::find_all_resident(const void* device_text, std::uint64_t n,

@@ -12,10 +12,12 @@
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/io/file_driver.hpp"
+#include "core/io/input_search.hpp"
 #include "core/io/pread_source.hpp"
 #include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/cuda/multi_cuda.hpp"
+#include "multi/multi_stream.hpp"
 #include "multi/sort_matches.hpp"
 #include "strmatch/multi.hpp"
 
@@ -426,6 +428,32 @@ namespace {
 constexpr std::uint64_t kStreamBlockBytes = std::uint64_t{16} << 20;
 }  // namespace
 
+SearchStats PatternSet::find_all(ByteSource& source, const BlockSink& sink, StreamOptions options,
+                                 const Execution& execution) const {
+  const auto start = detail::Clock::now();
+  const bool newline_free = impl_->table->bytes.find('\n') == std::string::npos;
+  const auto scan = detail::multi::make_stream_scan(*this, sink, options, execution, newline_free);
+  return detail::drive_scan(source, *scan, start);
+}
+
+Stream PatternSet::open_stream(BlockSink sink, StreamOptions options, const Execution& execution) const {
+  const bool newline_free = impl_->table->bytes.find('\n') == std::string::npos;
+  return Stream(detail::multi::make_stream_scan(*this, std::move(sink), options, execution, newline_free));
+}
+
+SearchStats PatternSet::find_all(const io::Input& in, const MatchSink& sink,
+                                 const Execution& execution) const {
+  return detail::search_input(*this, in, &sink, execution,
+                              execution.threads ? execution.threads : options().threads,
+                              [](const StreamBlock& b) { return b.matches; });
+}
+
+SearchStats PatternSet::count(const io::Input& in, const Execution& execution) const {
+  return detail::search_input<PatternSet, Match>(*this, in, nullptr, execution,
+                                                 execution.threads ? execution.threads : options().threads,
+                                                 [](const StreamBlock& b) { return b.matches; });
+}
+
 SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink,
                                       const Execution& execution) const {
   const Impl& s = *impl_;
@@ -435,7 +463,7 @@ SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSin
     bool stopped = false;
     SearchStats st = find_all(
         source,
-        [&](const MultiStreamBlock& b) {
+        [&](const StreamBlock& b) {
           if (b.matches.empty()) return true;
           stopped = !sink(b.matches);
           return !stopped;
@@ -452,10 +480,10 @@ SearchStats PatternSet::count_file(int fd, std::uint64_t size, const Execution& 
   const detail::multi::MultiAlgorithm* cpu = s.cpu_for(execution);
   if (cpu == nullptr || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1), execution)) {
     detail::PreadSource source(fd, size);
-    MultiStreamOptions options;
-    options.mode = MultiStreamMode::count;
+    StreamOptions options;
+    options.report = StreamReport::count;
     return find_all(
-        source, [](const MultiStreamBlock&) { return true; }, options, execution);
+        source, [](const StreamBlock&) { return true; }, options, execution);
   }
   return s.run_file(*cpu, fd, size, nullptr, execution);
 }

@@ -190,26 +190,26 @@ TEST(ApproxSearcher, StreamsGiveTheSameMatchesAtEveryBlockSize) {
       for (const bool line_context : {false, true})
         for (const bool ends_task : {false, true}) {
           strmatch::test::StringSource source(text, 1 + rng() % 300);
-          strmatch::ApproxStreamOptions so;
+          strmatch::StreamOptions so;
           so.block_bytes = block;
           so.line_context = line_context;
-          so.task = ends_task ? strmatch::ApproxTask::ends : strmatch::ApproxTask::matches;
+          so.approx_task = ends_task ? strmatch::ApproxTask::ends : strmatch::ApproxTask::matches;
           std::vector<ApproxMatch> got;
           std::vector<ApproxEnd> got_ends;
           std::uint64_t owned = 0, previous_end = 0;
           s.find_all(
               source,
-              [&](const strmatch::ApproxStreamBlock& b) {
+              [&](const strmatch::StreamBlock& b) {
                 EXPECT_EQ(b.base + b.own_begin, previous_end);  // owned parts tile the stream
                 previous_end = b.base + b.own_end;
                 owned += b.own_end - b.own_begin;
-                for (const ApproxMatch& mt : b.matches) {
+                for (const ApproxMatch& mt : b.approx_matches) {
                   // Every delivered match lies whole in the block's data.
                   EXPECT_GE(mt.begin, b.base);
                   EXPECT_LE(mt.end, b.base + b.data.size());
                   got.push_back(mt);
                 }
-                got_ends.insert(got_ends.end(), b.ends.begin(), b.ends.end());
+                got_ends.insert(got_ends.end(), b.approx_ends.begin(), b.approx_ends.end());
                 return true;
               },
               so);

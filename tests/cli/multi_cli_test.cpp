@@ -14,7 +14,6 @@
 #include "reference/multi.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/multi.hpp"
-#include "strmatch/multi_stream.hpp"
 
 using strmatch::test::run_cli;
 using strmatch::test::RunResult;
@@ -412,21 +411,21 @@ TEST(MultiStream, BlocksTileTheStreamAndAgreeWithTheReferenceInEveryMode) {
     const strmatch::PatternSet set{std::span<const std::string>(patterns)};
     const auto ref = strmatch::reference::multi_find_all(text, ref_set(patterns, false));
     const auto ref_counts = strmatch::reference::multi_count_per_pattern(text, ref_set(patterns, false));
-    strmatch::MultiStreamOptions o;
+    strmatch::StreamOptions o;
     o.block_bytes = std::uniform_int_distribution<std::size_t>(1, 50)(rng);
     const std::string hint = strmatch::test::rerun_hint() + " round " + std::to_string(round) + " block " +
                              std::to_string(o.block_bytes);
-    for (const auto mode : {strmatch::MultiStreamMode::positions, strmatch::MultiStreamMode::count,
-                            strmatch::MultiStreamMode::count_per_pattern}) {
-      o.mode = mode;
+    for (const auto mode : {strmatch::StreamReport::positions, strmatch::StreamReport::count,
+                            strmatch::StreamReport::count_per_pattern}) {
+      o.report = mode;
       ChoppySource src(text, rng, 37);
       std::vector<strmatch::Match> got;
       std::vector<std::uint64_t> counts(patterns.size(), 0);
       std::uint64_t next_own = 0, total = 0;
       bool saw_last = false;
-      const strmatch::SearchStats st = strmatch::find_all_stream(
-          set, src,
-          [&](const strmatch::MultiStreamBlock& b) {
+      const strmatch::SearchStats st = set.find_all(
+          src,
+          [&](const strmatch::StreamBlock& b) {
             EXPECT_FALSE(saw_last) << hint;
             EXPECT_EQ(b.base + b.own_begin, next_own) << hint;  // owned parts tile the stream
             EXPECT_EQ(b.data, std::string_view(text).substr(b.base, b.data.size())) << hint;
@@ -446,8 +445,8 @@ TEST(MultiStream, BlocksTileTheStreamAndAgreeWithTheReferenceInEveryMode) {
       EXPECT_EQ(total, ref.size()) << hint;
       EXPECT_EQ(st.occurrences, ref.size()) << hint;
       EXPECT_EQ(st.bytes, text.size()) << hint;
-      if (mode == strmatch::MultiStreamMode::positions) EXPECT_EQ(got, ref) << hint;
-      if (mode == strmatch::MultiStreamMode::count_per_pattern) EXPECT_EQ(counts, ref_counts) << hint;
+      if (mode == strmatch::StreamReport::positions) EXPECT_EQ(got, ref) << hint;
+      if (mode == strmatch::StreamReport::count_per_pattern) EXPECT_EQ(counts, ref_counts) << hint;
     }
   }
 }

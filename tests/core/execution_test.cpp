@@ -134,12 +134,12 @@ TEST(Execution, PatternSetFindsTheReferenceWithEveryCallsThreadsAndProcessor) {
       EXPECT_EQ(from_file, want) << describe(x);
       EXPECT_EQ(set.count_file(file.fd(), text.size(), x).occurrences, want.size()) << describe(x);
       strmatch::test::StringSource source(text, 1000);
-      strmatch::MultiStreamOptions so;
+      strmatch::StreamOptions so;
       so.block_bytes = 6000;
       std::vector<Match> streamed;
       set.find_all(
           source,
-          [&](const strmatch::MultiStreamBlock& b) {
+          [&](const strmatch::StreamBlock& b) {
             streamed.insert(streamed.end(), b.matches.begin(), b.matches.end());
             return true;
           },

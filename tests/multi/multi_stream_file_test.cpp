@@ -16,10 +16,9 @@
 namespace {
 
 using strmatch::Match;
-using strmatch::MultiStreamBlock;
-using strmatch::MultiStreamMode;
 using strmatch::Pattern;
 using strmatch::PatternSet;
+using strmatch::StreamBlock;
 using strmatch::test::TempFile;
 
 struct RandomSet {
@@ -61,23 +60,21 @@ TEST(MultiStreamFile, RandomSetsMatchTheReferenceThroughFilesAndStreams) {
     EXPECT_EQ(set.count_file(file.fd(), text.size()).occurrences, want.size())
         << strmatch::test::rerun_hint();
 
-    // The member streaming verb with small blocks equals the reference and the old free function.
-    strmatch::MultiStreamOptions options;
+    // The streaming verb with small blocks equals the reference.
+    strmatch::StreamOptions options;
     options.block_bytes = 1 + rng() % 64;
-    std::vector<Match> member, free_function;
-    for (std::vector<Match>* out : {&member, &free_function}) {
-      const TempFile again(text);
-      strmatch::detail::PreadSource source(again.fd(), text.size());
-      const auto sink = [&](const MultiStreamBlock& b) {
-        out->insert(out->end(), b.matches.begin(), b.matches.end());
-        return true;
-      };
-      const strmatch::SearchStats st = out == &member ? set.find_all(source, sink, options)
-                                                      : strmatch::find_all_stream(set, source, sink, options);
-      EXPECT_EQ(st.bytes, text.size());
-    }
-    EXPECT_EQ(member, want) << strmatch::test::rerun_hint();
-    EXPECT_EQ(free_function, want) << strmatch::test::rerun_hint();
+    std::vector<Match> streamed;
+    const TempFile again(text);
+    strmatch::detail::PreadSource source(again.fd(), text.size());
+    const strmatch::SearchStats st = set.find_all(
+        source,
+        [&](const StreamBlock& b) {
+          streamed.insert(streamed.end(), b.matches.begin(), b.matches.end());
+          return true;
+        },
+        options);
+    EXPECT_EQ(st.bytes, text.size());
+    EXPECT_EQ(streamed, want) << strmatch::test::rerun_hint();
   }
 }
 

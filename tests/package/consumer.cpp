@@ -43,7 +43,7 @@ int main() {
   if (set.count(text).occurrences != 3) return 4;
   std::vector<strmatch::Match> matches;
   ByteByByte set_source(text);
-  set.find_all(set_source, [&](const strmatch::MultiStreamBlock& b) {
+  set.find_all(set_source, [&](const strmatch::StreamBlock& b) {
     matches.insert(matches.end(), b.matches.begin(), b.matches.end());
     return true;
   });

@@ -360,6 +360,8 @@ Input Input::open_reading(const std::string& path, std::span<char> buffer, std::
   return in;
 }
 
+Input Input::adopt(int fd, std::string name) { return Input(fd, std::move(name)); }
+
 Input Input::without_descriptor(std::string path, std::uint64_t size) {
   return Input(-1, std::move(path), InputKind::regular, size);
 }

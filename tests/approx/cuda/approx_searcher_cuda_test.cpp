@@ -65,13 +65,13 @@ void check(const std::vector<std::string>& patterns, const std::string& text, st
     EXPECT_EQ(s.count_ends_resident(dt, text.size()).occurrences, w.ends.size()) << where << " resident";
     // Streams: small blocks, so plateaus cross blocks.
     strmatch::test::StringSource source(text, 97);
-    strmatch::ApproxStreamOptions so;
+    strmatch::StreamOptions so;
     so.block_bytes = 300;
     matches.clear();
     s.find_all(
         source,
-        [&](const strmatch::ApproxStreamBlock& b) {
-          matches.insert(matches.end(), b.matches.begin(), b.matches.end());
+        [&](const strmatch::StreamBlock& b) {
+          matches.insert(matches.end(), b.approx_matches.begin(), b.approx_matches.end());
           return true;
         },
         so);
