@@ -91,6 +91,8 @@ class InputRun : InputBase<Run> {
   void select_region(std::string_view r, std::uint64_t base);
   void make_selector();
   bool accept(const Result& res);
+  /// `res` as the printers take it, on line `line`.
+  Hit hit(std::uint64_t line, const Result& res) const;
   /// -o's line of the match `res` on line `line`: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT
   /// (coloured with --color).
   void put_match(std::uint64_t line, const Result& res);
@@ -169,6 +171,12 @@ class Run : public RunBase {
       searcher.emplace(std::span<const std::string>(patterns), o);
     }
     terminator = c.null_data ? '\0' : '\n';
+    print.kind = task == Task::matches ? HitKind::match : task == Task::pairs ? HitKind::pair : HitKind::end;
+    print.pattern_id = patterns.size() > 1;
+    print.cigar = c.cigar;
+    print.result_word = task == Task::matches ? "match" : task == Task::pairs ? "pair" : "end";
+    print.json_matching_lines = true;
+    print.json_best = task == Task::best;
     // grep's line selection (-v, context, colour) over the matches; context and colour mean nothing
     // to --json and --count-matches (as search's), and -v is refused with them (check_approx_options).
     const bool line_modes = this->mode != Out::json && this->mode != Out::count_matches;
@@ -305,14 +313,14 @@ void InputRun::flush_record() {
   if (!record_open_) return;
   record_open_ = false;
   if (mode_ != Out::lines) return;
-  put_line_head(record_line_, base_ + record_begin_);
-  const std::uint64_t length = record_end_ - record_begin_;
-  const std::uint64_t limit = run_.cfg.max_line_bytes;
-  if (limit != 0 && length > limit)
-    put_elided(length, results_word(record_results_, run_.task));
-  else
-    out().append(region_.substr(record_begin_, length));
-  out().put(run_.terminator);
+  MatchingLine line;
+  line.start = base_ + record_begin_;
+  line.length = record_end_ - record_begin_;
+  line.line_number = record_line_;
+  line.occurrences = record_results_;
+  line.elided = run_.cfg.max_line_bytes != 0 && line.length > run_.cfg.max_line_bytes;
+  if (!line.elided) line.text = region_.substr(record_begin_, static_cast<std::size_t>(line.length));
+  printer_.standard()->line(line);
 }
 
 /// One result; returns false when this input needs no further result.
@@ -329,73 +337,29 @@ bool InputRun::accept(const Result& res) {
   const std::size_t rel = static_cast<std::size_t>(res.end - base_ - 1);
   if (!record_open_ || rel >= record_end_) open_record(rel);
   ++record_results_;
-  Output& out = this->out();
-  const bool several = run_.patterns.size() > 1;
-  if (mode_ == Out::only && run_.task == Task::matches) {
+  if (mode_ == Out::only && run_.task == Task::matches)
     put_match(record_line_, res);
-  } else if (mode_ == Out::only) {
-    put_line_head(record_line_, std::nullopt);
-    out.number(res.end);
-    out.append(":");
-    if (several) {
-      out.number(res.pattern_id);
-      out.append(":");
-    }
-    out.number(res.distance);
-    out.put(run_.terminator);
-  } else if (mode_ == Out::json) {
-    out.append(run_.task == Task::matches ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
-    out.append(json_name_);
-    if (run_.cfg.line_number) {
-      out.append(R"(,"line":)");
-      out.number(record_line_);
-    }
-    out.append(R"(,"pattern_id":)");
-    out.number(res.pattern_id);
-    if (run_.task == Task::matches) {
-      out.append(R"(,"begin":)");
-      out.number(res.begin);
-    }
-    out.append(R"(,"end":)");
-    out.number(res.end);
-    out.append(R"(,"distance":)");
-    out.number(res.distance);
-    if (run_.cfg.cigar) {
-      out.append(R"(,"cigar":")");
-      out.append(res.cigar);  // only the letters =XID and digits: no escaping needed
-      out.append("\"");
-    }
-    out.put("}\n");
-  }
+  else if (mode_ == Out::only || mode_ == Out::json)
+    printer_.hit(hit(record_line_, res));
   return true;
 }
 
+Hit InputRun::hit(std::uint64_t line, const Result& res) const {
+  Hit h;
+  h.begin = res.begin;
+  h.end = res.end;
+  h.pattern_id = res.pattern_id;
+  h.distance = res.distance;
+  h.cigar = res.cigar;
+  h.line = line;
+  if (res.has_begin)
+    h.text = region_.substr(static_cast<std::size_t>(res.begin - base_),
+                            static_cast<std::size_t>(res.end - res.begin));
+  return h;
+}
+
 void InputRun::put_match(std::uint64_t line, const Result& res) {
-  Output& out = this->out();
-  const Colors& colors = run_.colors;
-  out.append(prefix());  // coloured by InputBase
-  if (run_.cfg.line_number) {
-    colors.put(out, colors.ln, fmt::format_int(line).str());
-    colors.put(out, colors.se, ":");
-  }
-  if (run_.cfg.byte_offset) {
-    colors.put(out, colors.bn, fmt::format_int(res.begin).str());
-    colors.put(out, colors.se, ":");
-  }
-  if (run_.patterns.size() > 1) {
-    out.number(res.pattern_id);
-    out.append(":");
-  }
-  out.number(res.distance);
-  out.append(":");
-  if (run_.cfg.cigar) {
-    out.append(res.cigar);
-    out.append(":");
-  }
-  colors.put(out, colors.ms,
-             region_.substr(static_cast<std::size_t>(res.begin - base_),
-                            static_cast<std::size_t>(res.end - res.begin)));
-  out.put(run_.terminator);
+  printer_.standard()->match(hit(line, res));
 }
 
 void InputRun::select_region(std::string_view r, std::uint64_t base) {
@@ -496,39 +460,14 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
         break;
       }
       if (mode_ == Out::count_matches || mode_ == Out::count_lines) continue;
-      Output& out = this->out();
-      if (mode_ == Out::json) {
-        out.append(R"({"type":"pair","file":)");
-        out.append(json_name_);
-        out.append(R"(,"line":)");
-        out.number(record_line_);
-        out.append(R"(,"pattern_id":)");
-        out.number(i);
-        out.append(R"(,"distance":)");
-        out.number(a.distance);
-        out.append(R"(,"end":)");
-        out.number(a.end);
-        if (run_.cfg.cigar) {
-          out.append(R"(,"cigar":")");
-          out.append(a.cigar);
-          out.append("\"");
-        }
-        out.put("}\n");
-        continue;
-      }
-      put_line_head(record_line_, base + pos);
-      if (run_.patterns.size() > 1) {
-        out.number(i);
-        out.append(":");
-      }
-      out.number(a.distance);
-      out.append(":");
-      out.number(a.end);
-      if (run_.cfg.cigar) {
-        out.append(":");
-        out.append(a.cigar);
-      }
-      out.put('\n');
+      Hit h;
+      h.begin = base + pos;
+      h.end = a.end;
+      h.pattern_id = static_cast<std::uint32_t>(i);
+      h.distance = a.distance;
+      h.cigar = a.cigar;
+      h.line = record_line_;
+      printer_.hit(h);
     }
     record_open_ = false;
     pos = nl == nullptr ? r.size() : end + 1;
@@ -584,22 +523,9 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
 }
 
 void InputRun::report(bool mapped, std::uint64_t bytes) {
-  if (mode_ == Out::json) {
-    nlohmann::ordered_json summary = json_summary(bytes);
-    summary["matching_lines"] = lines_;
-    summary["input"] = mapped ? "mapped" : "streamed";
-    summary["seconds"] = seconds_;
-    if (run_.task == Task::best) {
-      nlohmann::ordered_json best = nlohmann::ordered_json::array();
-      for (const std::uint32_t d : best_)
-        best.push_back(d == kNoDistance ? nlohmann::ordered_json() : nlohmann::ordered_json(d));
-      summary["best"] = best;
-    }
-    put_json(summary);
-  } else {
-    report_name_or_count();
-  }
-  report_done();
+  InputTotals t = totals(mapped, bytes);
+  t.best = best_;
+  finish(t);
 }
 
 }  // namespace

@@ -177,7 +177,8 @@ class InputSearch : InputBase<Run> {
   std::uint64_t limit_;
   std::vector<std::uint64_t> per_pattern_;  // --count-per-pattern
   bool stopped_early_ = false;
-  bool bare_lines_ = false;  // printed lines have no head (FILE:, -n, -b)
+  bool bare_lines_ = false;              // printed lines have no head (FILE:, -n, -b)
+  StandardPrinter* standard_ = nullptr;  // printer_'s, in the modes that print lines and -o records
   LineCounter counter_;
   std::optional<LineTracker<PrintLine>> tracker_;
   std::optional<LineSelector> selector_;
@@ -216,6 +217,11 @@ class Run : public RunBase {
       longest = c.pattern.size();
     }
     separator = c.null_data ? '\0' : '\n';
+    print.kind = HitKind::occurrence;
+    print.pattern_id = set && c.with_pattern_id;
+    print.patterns = set_patterns;
+    print.json_pattern = set.has_value();
+    print.json_stopped_early = true;
     // Context and colour mean nothing to --json, --count-matches and --count-per-pattern (as grep's
     // context with -c); -w, -x and -v are refused with them (check_search_options).
     const bool line_modes =
@@ -476,7 +482,8 @@ InputSearch::InputSearch(Run& run, const std::string& name)
       counter_(run.separator) {
   if (mode_ == Mode::count_per_pattern) per_pattern_.assign(run.patterns->size(), 0);
   threads_ = run.cfg.threads;
-  bare_lines_ = !run.with_filename && !run.cfg.line_number && !run.cfg.byte_offset;
+  standard_ = printer_.standard();
+  bare_lines_ = standard_ != nullptr && standard_->bare();
 }
 
 inline void PrintLine::operator()(const MatchingLine& line) const { search->print_line(line); }
@@ -514,7 +521,6 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
     return false;
   }
   ++delivered_;
-  Output& out = this->out();
   switch (binary_ ? Mode::count_matches : mode_) {
     case Mode::quiet:
     case Mode::list:
@@ -529,40 +535,20 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
     case Mode::lines:
       tracker_->occurrence(offset);
       break;
-    case Mode::only: {
-      put_line_head(run_.cfg.line_number ? counter_.line_of(w, offset) : 0, offset);
-      if (run_.set) {
-        if (run_.cfg.with_pattern_id) {
-          out.number(id);
-          out.append(":");
-        }
-        // The pattern itself, or (-i) the text's spelling of it.
-        if (run_.cfg.ignore_case)
-          out.append(std::string_view(w.at(offset), static_cast<std::size_t>(length)));
-        else
-          out.append((*run_.patterns)[id]);
-      } else {
-        out.append(run_.cfg.pattern);
-      }
-      out.put(run_.separator);
-      break;
-    }
+    case Mode::only:
     case Mode::json: {
-      out.append(R"({"type":"match","file":)");
-      out.append(json_name_);
-      out.append(R"(,"offset":)");
-      out.number(offset);
-      if (run_.cfg.line_number) {
-        out.append(R"(,"line":)");
-        out.number(counter_.line_of(w, offset));
+      Hit h;
+      h.begin = offset;
+      h.end = offset + (run_.set ? length : run_.cfg.pattern.size());
+      h.pattern_id = id;
+      if (run_.cfg.line_number) h.line = counter_.line_of(w, offset);
+      if (mode_ == Mode::only) {
+        // The pattern itself, or (-i) the text's spelling of it.
+        h.text = !run_.set              ? std::string_view(run_.cfg.pattern)
+                 : run_.cfg.ignore_case ? std::string_view(w.at(offset), static_cast<std::size_t>(length))
+                                        : std::string_view((*run_.patterns)[id]);
       }
-      if (run_.set) {
-        out.append(R"(,"pattern_id":)");
-        out.number(id);
-        out.append(R"(,"pattern":)");
-        out.append(json_string((*run_.patterns)[id]));
-      }
-      out.put("}\n");
+      printer_.hit(h);
       break;
     }
   }
@@ -573,79 +559,24 @@ bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id
   return true;
 }
 
-/// Output bytes of the records accept_all formats at once (a buffer on the stack, appended whole).
-constexpr std::size_t kRecordPartBytes = std::size_t{16} << 10;
-/// A pattern and its separator up to this length are copied into a record as one fixed-size move.
-constexpr std::size_t kRecordTailBytes = 32;
-
 template <class Between>
 bool InputSearch::accept_all(std::span<const std::uint64_t> batch, std::uint64_t shift, const Window& w,
                              Between&& between) {
-  // -o of one pattern, without -n or -m, not binary: every record is [FILE:][OFFSET:]PATTERN and
-  // the separator, the bytes accept() appends, written here into a buffer a part at a time and
-  // appended once per part instead of four to five appends an occurrence (-o -b of a frequent
-  // pattern on all threads of the 2-core machine: docs/cli.md, "Output").
+  // -o of one pattern, without -n or -m, not binary: the standard printer formats the records a part
+  // at a time (StandardPrinter::records).
   const bool records = mode_ == Mode::only && !binary_ && !run_.set && !run_.cfg.line_number &&
                        limit_ == std::numeric_limits<std::uint64_t>::max();
-  const std::string_view head = records ? std::string_view(prefix()) : std::string_view();
-  const std::string_view pattern = run_.cfg.pattern;
-  const std::size_t tail_size = pattern.size() + 1;
-  // The longest record: the head, 20 digits and ':', the pattern and its separator.
-  const std::size_t record_max = head.size() + 21 + std::max(tail_size, kRecordTailBytes);
-  if (!records || record_max > kRecordPartBytes / 4) {
+  if (!records || !standard_->records_fit(run_.cfg.pattern)) {
     for (const std::uint64_t o : batch)
       if (!accept(o + shift, w) || !between()) return false;
     return true;
   }
-  char tail[kRecordTailBytes] = {};
-  if (tail_size <= kRecordTailBytes) {
-    std::memcpy(tail, pattern.data(), pattern.size());
-    tail[pattern.size()] = run_.separator;
-  }
-  const bool offsets = run_.cfg.byte_offset;
-  Output& out = this->out();
-  char part[kRecordPartBytes];
-  std::size_t i = 0;
-  while (i < batch.size()) {
-    char* p = part;
-    for (; i < batch.size() && p + record_max <= part + kRecordPartBytes; ++i) {
-      if (!head.empty()) {
-        std::memcpy(p, head.data(), head.size());
-        p += head.size();
-      }
-      if (offsets) {
-        p = std::to_chars(p, p + 20, batch[i] + shift).ptr;
-        *p++ = ':';
-      }
-      if (tail_size <= kRecordTailBytes) {
-        // A fixed-size move; the bytes past the tail are overwritten by the next record.
-        std::memcpy(p, tail, kRecordTailBytes);
-      } else {
-        std::memcpy(p, pattern.data(), pattern.size());
-        p[pattern.size()] = run_.separator;
-      }
-      p += tail_size;
-      ++delivered_;
-    }
-    out.put(std::string_view(part, static_cast<std::size_t>(p - part)));
-    if (!between()) return false;
-  }
-  return true;
+  return standard_->records(batch, shift, run_.cfg.pattern, delivered_, between);
 }
 
 void InputSearch::print_line(const MatchingLine& line) {
   ++lines_;
-  if (mode_ != Mode::lines) return;
-  if (bare_lines_ && !line.elided) {  // no FILE:, -n or -b head: the line as it is
-    out().put_line(line.text, run_.separator);
-    return;
-  }
-  put_line_head(line.line_number, line.start);
-  if (line.elided)
-    put_elided(line.length, plural(line.occurrences, "occurrence"));
-  else
-    out().put(line.text);
-  out().put(run_.separator);
+  if (mode_ == Mode::lines) standard_->line(line);
 }
 
 void InputSearch::bare_line_occurrence(BareLines& b, std::uint64_t offset) {
@@ -666,12 +597,12 @@ void InputSearch::bare_line_occurrence(BareLines& b, std::uint64_t offset) {
   b.open = true;
   ++lines_;
   b.elided = run_.cfg.max_line_bytes != 0 && b.length > run_.cfg.max_line_bytes;
-  if (!b.elided) out().put_line(b.text.substr(start, static_cast<std::size_t>(b.length)), run_.separator);
+  if (!b.elided) standard_->bare_line(b.text.substr(start, static_cast<std::size_t>(b.length)));
 }
 
 void InputSearch::bare_lines_finish(BareLines& b) {
   if (b.open && b.elided) {
-    put_elided(b.length, plural(b.occurrences, "occurrence"));
+    standard_->elided(b.length, b.occurrences);
     out().put(run_.separator);
   }
   b.open = false;
@@ -1227,35 +1158,10 @@ void InputSearch::select_stream(ByteSource& source, std::optional<std::uint64_t>
 }
 
 void InputSearch::report(bool mapped, std::uint64_t bytes) {
-  Output& out = this->out();
-  if (mode_ == Mode::count_per_pattern) {
-    // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
-    for (std::size_t i = 0; i < per_pattern_.size(); ++i) {
-      out.append(prefix());
-      out.number(per_pattern_[i]);
-      out.append(":");
-      if (run_.cfg.with_pattern_id) {
-        out.number(i);
-        out.append(":");
-      }
-      out.append((*run_.patterns)[i]);
-      out.put('\n');
-    }
-  } else if (mode_ == Mode::json) {
-    nlohmann::ordered_json summary = json_summary(bytes);
-    summary["input"] = mapped ? "mapped" : "streamed";
-    summary["stopped_early"] = done_;
-    summary["seconds"] = seconds_;
-    put_json(summary);
-  } else if (mode_ == Mode::lines || mode_ == Mode::only) {
-    if (binary_ && delivered_ > 0)
-      out.put(
-          fmt::format("binary file {} matches ({})\n", name_,
-                      run_.cfg.invert ? plural(lines_, "selected line") : plural(delivered_, "occurrence")));
-  } else {
-    report_name_or_count();
-  }
-  report_done();
+  InputTotals t = totals(mapped, bytes);
+  t.binary = binary_;
+  t.per_pattern = per_pattern_;
+  finish(t);
 }
 
 /// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
