@@ -129,9 +129,11 @@ void put_shown(Output& out, std::string_view s, std::uint64_t limit) {
   if (n < s.size()) out.append(fmt::format("...(+{} bytes)", s.size() - n));
 }
 
-class Run {
+/// The run (RunCore: its output, notes, --stats and exit status): the phases of --progress
+/// (phase()) start once the inputs' size is known.
+class Run : public RunCore {
  public:
-  explicit Run(const CommonSubstringConfig& c) : cfg_(c) {}
+  explicit Run(const CommonSubstringConfig& c) : RunCore(false, OutputMode::lines, false, c.stats), cfg_(c) {}
 
   int run();
 
@@ -140,20 +142,6 @@ class Run {
   std::vector<std::string> operands();
   /// Opens every operand, checks the memory, reads them whole (and parses FASTA).
   void load(const std::vector<std::string>& paths);
-  void phase(const std::string& message) {
-    if (!progress_) return;
-    out_.flush();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
-  }
-  /// A note the user needs (results left out). The library's note (why --backend auto ran on the
-  /// CPU) is not one: --stats prints it (stats_line), nothing else does.
-  void note(const std::string& message) {
-    if (message.empty()) return;
-    out_.flush();
-    fmt::print(stderr, "strmatch: note: {}\n", message);
-    std::fflush(stderr);
-  }
 
   void run_longest();
   void run_maximal();
@@ -162,20 +150,20 @@ class Run {
   /// A position as text (OFFSET or NAME:OFFSET) and as JSON (OFFSET or ["NAME",OFFSET]).
   void put_position(const Texts& t, const TextPosition& p) {
     if (t.named) {
-      out_.append(*t.names[p.text]);
-      out_.append(":");
+      out.append(*t.names[p.text]);
+      out.append(":");
     }
-    out_.number(p.offset);
+    out.number(p.offset);
   }
   void put_json_position(const Texts& t, const TextPosition& p) {
     if (t.named) {
-      out_.append("[");
-      out_.append(json_string(*t.names[p.text]));
-      out_.append(",");
-      out_.number(p.offset);
-      out_.append("]");
+      out.append("[");
+      out.append(json_string(*t.names[p.text]));
+      out.append(",");
+      out.number(p.offset);
+      out.append("]");
     } else {
-      out_.number(p.offset);
+      out.number(p.offset);
     }
   }
   bool print_more() const noexcept { return cfg_.max_positions == 0 || printed_ < cfg_.max_positions; }
@@ -193,20 +181,22 @@ class Run {
     o.threads = cfg_.threads;
     return o;
   }
+  /// --stats: the line of the computation that ran (`result`: what it found), printed by finish().
   void stats_line(const SearchStats& s, const std::string& result);
+  void print_stats() override {
+    if (!stats_text_.empty()) fmt::print(stderr, "{}", stats_text_);
+  }
 
   const CommonSubstringConfig& cfg_;
   Task task_ = Task::longest;
   std::uint64_t min_length_ = 0;
-  bool progress_ = false;
-  Output out_;
+  std::string stats_text_;  // stats_line()
   std::deque<Source> sources_;
   Texts a_, b_, all_;  // the two sides; the N texts of --min-docs
   std::uint64_t input_bytes_ = 0;
   double read_seconds_ = 0;
   double compute_seconds_ = 0;
   std::uint64_t printed_ = 0;
-  bool found_ = false;
 };
 
 std::vector<std::string> Run::operands() {
@@ -271,8 +261,8 @@ void Run::load(const std::vector<std::string>& paths) {
   };
   if (usable != 0 && known > usable / factor)
     refuse(known * factor, fmt::format("reading {}", plural(paths.size(), "file")));
-  progress_ = cfg_.progress == "always" ||
-              (cfg_.progress == "auto" && ::isatty(2) == 1 && known >= kProgressMinBytes);
+  progress = Progress(cfg_.progress == "always" ||
+                      (cfg_.progress == "auto" && ::isatty(2) == 1 && known >= kProgressMinBytes));
   phase(fmt::format("reading {} ({} bytes)...", plural(paths.size(), "file"), known));
   const io::MapPolicy policy = io::parse_map_policy(cfg_.mmap);
   std::uint64_t total = 0;
@@ -334,15 +324,14 @@ void Run::put_summary(nlohmann::ordered_json extra) {
   for (auto& [k, v] : extra.items()) j[k] = v;
   j["printed"] = printed_;
   j["seconds"] = compute_seconds_;
-  out_.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  out.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 
 void Run::stats_line(const SearchStats& s, const std::string& result) {
   std::string cells;
   if (s.cells != 0) cells = fmt::format("; {} cells = {:.3f} GCUPS", s.cells, s.gcups());
   std::size_t texts = task_ == Task::shared ? all_.views.size() : a_.views.size() + b_.views.size();
-  fmt::print(
-      stderr,
+  stats_text_ = fmt::format(
       "strmatch: stats: {} bytes in {:.6f} s = {:.3f} GB/s (read in {:.6f} s){}; {}, {}; {}; algorithm {}, "
       "backend {}, {}{}{}\n",
       s.bytes, s.seconds, s.gbps(), read_seconds_, cells, plural(sources_.size(), "file"),
@@ -356,17 +345,17 @@ void Run::run_longest() {
   std::uint64_t delivered = 0;
   const auto head = [&] {
     if (json) {
-      out_.append(R"({"type":"longest","file_a":)");
-      out_.append(json_string(sources_[0].name));
-      out_.append(R"(,"file_b":)");
-      out_.append(json_string(sources_[1].name));
-      out_.append(R"(,"length":)");
-      out_.number(length);
-      out_.append(R"(,"positions":[)");
+      out.append(R"({"type":"longest","file_a":)");
+      out.append(json_string(sources_[0].name));
+      out.append(R"(,"file_b":)");
+      out.append(json_string(sources_[1].name));
+      out.append(R"(,"length":)");
+      out.number(length);
+      out.append(R"(,"positions":[)");
     } else {
-      out_.append("length: ");
-      out_.number(length);
-      out_.put('\n');
+      out.append("length: ");
+      out.number(length);
+      out.put('\n');
     }
   };
   const CommonPairSink sink = [&](std::span<const CommonSubstringPair> batch) {
@@ -383,19 +372,19 @@ void Run::run_longest() {
       if (!print_more()) continue;
       const std::string_view s = a_.at(p.a, length);
       if (json) {
-        if (printed_ > 0) out_.append(",");
-        out_.append("[");
+        if (printed_ > 0) out.append(",");
+        out.append("[");
         put_json_position(a_, p.a);
-        out_.append(",");
+        out.append(",");
         put_json_position(b_, p.b);
-        out_.put("]");
+        out.put("]");
       } else {
         put_position(a_, p.a);
-        out_.append("\t");
+        out.append("\t");
         put_position(b_, p.b);
-        out_.append("\t");
-        put_shown(out_, s, cfg_.max_shown_bytes);
-        out_.put('\n');
+        out.append("\t");
+        put_shown(out, s, cfg_.max_shown_bytes);
+        out.put('\n');
       }
       ++printed_;
     }
@@ -412,23 +401,23 @@ void Run::run_longest() {
         r.length, r.pairs, delivered, length));
   if (delivered == 0 && r.length != 0)
     throw Error(fmt::format("internal error: the library reported L* = {} but delivered no pair", r.length));
-  found_ = r.length > 0;
+  any_match = r.length > 0;
   if (json) {
     if (delivered == 0) {
       length = 0;
       head();
     }
-    out_.append(R"(],"count":)");
-    out_.number(r.count);
-    out_.append(R"(,"pairs":)");
-    out_.number(r.pairs);
-    out_.put("}\n");
+    out.append(R"(],"count":)");
+    out.number(r.count);
+    out.append(R"(,"pairs":)");
+    out.number(r.pairs);
+    out.put("}\n");
     put_summary({{"occurrences", r.pairs}});
   } else {
     if (delivered == 0) head();
-    out_.put(fmt::format("count: {}\npairs: {}\n", r.count, r.pairs));
+    out.put(fmt::format("count: {}\npairs: {}\n", r.count, r.pairs));
   }
-  out_.flush();
+  out.flush();
   cut_note(r.pairs, "pairs");
   if (cfg_.stats)
     stats_line(r.stats, fmt::format("longest common substring: length {}, {}, {}", r.length,
@@ -448,24 +437,24 @@ void Run::run_maximal() {
       const std::string_view s = a_.at(m.a, m.length);
       (void)b_.at(m.b, m.length);
       if (json) {
-        out_.append(R"({"type":"match",)");
-        out_.append(files);
-        out_.append(R"(,"a":)");
+        out.append(R"({"type":"match",)");
+        out.append(files);
+        out.append(R"(,"a":)");
         put_json_position(a_, m.a);
-        out_.append(R"(,"b":)");
+        out.append(R"(,"b":)");
         put_json_position(b_, m.b);
-        out_.append(R"(,"length":)");
-        out_.number(m.length);
-        out_.put("}\n");
+        out.append(R"(,"length":)");
+        out.number(m.length);
+        out.put("}\n");
       } else {
         put_position(a_, m.a);
-        out_.append("\t");
+        out.append("\t");
         put_position(b_, m.b);
-        out_.append("\t");
-        out_.number(m.length);
-        out_.append("\t");
-        put_shown(out_, s, cfg_.max_shown_bytes);
-        out_.put('\n');
+        out.append("\t");
+        out.number(m.length);
+        out.append("\t");
+        put_shown(out, s, cfg_.max_shown_bytes);
+        out.put('\n');
       }
       ++printed_;
     }
@@ -480,12 +469,12 @@ void Run::run_maximal() {
   const SearchStats s = maximal_exact_matches(a_.list(), b_.list(), mo, sink, options());
   compute_seconds_ = seconds_since(t0);
   phase(fmt::format("computed in {:.3f} s", compute_seconds_));
-  found_ = delivered > 0;
+  any_match = delivered > 0;
   if (json)
     put_summary({{"occurrences", delivered}, {"min_length", min_length_}, {"unique", cfg_.unique}});
   else
-    out_.put(fmt::format("matches: {}\n", delivered));
-  out_.flush();
+    out.put(fmt::format("matches: {}\n", delivered));
+  out.flush();
   cut_note(delivered, "matches");
   if (cfg_.stats)
     stats_line(s, fmt::format("{} of length >= {}",
@@ -500,30 +489,30 @@ void Run::run_shared() {
   const SharedSubstringSink sink = [&](const SharedSubstring& sub) {
     if (delivered++ == 0) {
       length = sub.length;
-      if (!json) out_.put(fmt::format("length: {}\n", length));
+      if (!json) out.put(fmt::format("length: {}\n", length));
     }
     if (!print_more()) return true;
     if (sub.occurrences.empty())
       throw Error("internal error: the library reported a string without a position");
     const std::string_view s = all_.at(sub.occurrences.front(), sub.length);
     if (json) {
-      out_.append(R"({"type":"string","length":)");
-      out_.number(sub.length);
-      out_.append(R"(,"positions":[)");
+      out.append(R"({"type":"string","length":)");
+      out.number(sub.length);
+      out.append(R"(,"positions":[)");
       for (std::size_t i = 0; i < sub.occurrences.size(); ++i) {
         (void)all_.at(sub.occurrences[i], sub.length);
-        if (i > 0) out_.append(",");
+        if (i > 0) out.append(",");
         put_json_position(all_, sub.occurrences[i]);
       }
-      out_.put("]}\n");
+      out.put("]}\n");
     } else {
       for (const TextPosition& p : sub.occurrences) {
         (void)all_.at(p, sub.length);
         put_position(all_, p);
-        out_.append("\t");
+        out.append("\t");
       }
-      put_shown(out_, s, cfg_.max_shown_bytes);
-      out_.put('\n');
+      put_shown(out, s, cfg_.max_shown_bytes);
+      out.put('\n');
     }
     ++printed_;
     return true;
@@ -540,15 +529,15 @@ void Run::run_shared() {
   if (r.count != delivered || (delivered > 0 && r.length != length) || (delivered == 0 && r.length != 0))
     throw Error(fmt::format("internal error: the library reported L*_q = {} and {} strings, but delivered {}",
                             r.length, r.count, delivered));
-  found_ = r.length > 0;
+  any_match = r.length > 0;
   if (json) {
     put_summary(
         {{"occurrences", r.count}, {"min_docs", cfg_.min_docs}, {"length", r.length}, {"count", r.count}});
   } else {
-    if (delivered == 0) out_.put("length: 0\n");
-    out_.put(fmt::format("count: {}\n", r.count));
+    if (delivered == 0) out.put("length: 0\n");
+    out.put(fmt::format("count: {}\n", r.count));
   }
-  out_.flush();
+  out.flush();
   cut_note(r.count, "strings");
   if (cfg_.stats)
     stats_line(r.stats, fmt::format("longest substring of {} of {} texts: length {}, {}", cfg_.min_docs,
@@ -571,19 +560,13 @@ int Run::run() {
         run_shared();
         break;
     }
-    out_.flush();
   } catch (const Error& e) {
-    try {
-      out_.flush();
-    } catch (const Error&) {
-    }
-    std::fflush(stdout);
-    return fail(e.what());
+    return fatal(e.what());
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
     return fail("out of memory (the inputs, or the library's index of them, did not fit)");
   }
-  return found_ ? 0 : 1;
+  return finish();
 }
 
 }  // namespace
@@ -674,8 +657,10 @@ CLI::App* add_common_command(CLI::App& app, CommonSubstringConfig& c) {
 }
 
 int run_common(const CommonSubstringConfig& config) {
-  Run run(config);
-  return run.run();
+  return guarded_run([&] {
+    Run run(config);
+    return run.run();
+  });
 }
 
 }  // namespace strmatch::cli
