@@ -23,7 +23,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -31,6 +30,7 @@
 #include "fasta.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "printer.hpp"
 #include "run.hpp"
 #include "strmatch/common_substring.hpp"
 #include "strmatch/io.hpp"
@@ -106,29 +106,6 @@ std::vector<std::string> read_file_list(const std::string& list) {
   return paths;
 }
 
-/// `s` shown safely on one line: printable ASCII as it is, '\\' doubled, \t \n \r and every other
-/// byte escaped (\xHH); cut after `limit` bytes (0: never), then "...(+N bytes)".
-void put_shown(Output& out, std::string_view s, std::uint64_t limit) {
-  const std::size_t n = limit == 0 || s.size() <= limit ? s.size() : static_cast<std::size_t>(limit);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\\') {
-      out.append("\\\\");
-    } else if (c >= 0x20 && c < 0x7f) {
-      out.append(std::string_view(&s[i], 1));
-    } else if (c == '\t') {
-      out.append("\\t");
-    } else if (c == '\n') {
-      out.append("\\n");
-    } else if (c == '\r') {
-      out.append("\\r");
-    } else {
-      out.append(fmt::format("\\x{:02x}", c));
-    }
-  }
-  if (n < s.size()) out.append(fmt::format("...(+{} bytes)", s.size() - n));
-}
-
 /// The run (RunCore: its output, notes, --stats and exit status): the phases of --progress
 /// (phase()) start once the inputs' size is known.
 class Run : public RunCore {
@@ -147,24 +124,26 @@ class Run : public RunCore {
   void run_maximal();
   void run_shared();
 
-  /// A position as text (OFFSET or NAME:OFFSET) and as JSON (OFFSET or ["NAME",OFFSET]).
-  void put_position(const Texts& t, const TextPosition& p) {
-    if (t.named) {
-      out.append(*t.names[p.text]);
-      out.append(":");
-    }
-    out.number(p.offset);
+  /// The hit of position `p` of a substring of `length` bytes in `t` (its text's name when
+  /// positions are named); throws when it lies outside the input.
+  static Hit hit_at(const Texts& t, const TextPosition& p, std::uint64_t length) {
+    Hit h;
+    h.text = t.at(p, length);
+    h.begin = p.offset;
+    h.end = p.offset + length;
+    if (t.named) h.record = *t.names[p.text];
+    return h;
   }
-  void put_json_position(const Texts& t, const TextPosition& p) {
-    if (t.named) {
-      out.append("[");
-      out.append(json_string(*t.names[p.text]));
-      out.append(",");
-      out.number(p.offset);
-      out.append("]");
-    } else {
-      out.number(p.offset);
-    }
+  /// The printer of the run's output (JSON or text), made once the inputs are read.
+  void make_printer();
+  /// The totals common to every task, for Printer::common_end.
+  CommonTotals totals(std::uint64_t results) const {
+    CommonTotals t;
+    t.bytes = input_bytes_;
+    t.results = results;
+    t.printed = printed_;
+    t.seconds = compute_seconds_;
+    return t;
   }
   bool print_more() const noexcept { return cfg_.max_positions == 0 || printed_ < cfg_.max_positions; }
   /// The note of --max-positions when results were left out; `what`: "pairs", "matches", "strings".
@@ -173,7 +152,6 @@ class Run : public RunCore {
       note(fmt::format("printed the first {} of {} {} (--max-positions {}; 0 prints all)", printed_, total,
                        what, cfg_.max_positions));
   }
-  void put_summary(nlohmann::ordered_json extra);
   CommonSubstringOptions options() const {
     CommonSubstringOptions o;
     o.algorithm = cfg_.algorithm;
@@ -197,6 +175,10 @@ class Run : public RunCore {
   double read_seconds_ = 0;
   double compute_seconds_ = 0;
   std::uint64_t printed_ = 0;
+  PrintOptions print_;
+  Colors colors_;                   // none: the output is not coloured
+  std::vector<std::string> names_;  // every input's name (PrintOptions::files)
+  std::optional<Printer> printer_;
 };
 
 std::vector<std::string> Run::operands() {
@@ -315,16 +297,18 @@ void Run::load(const std::vector<std::string>& paths) {
   read_seconds_ = seconds_since(t0);
 }
 
-void Run::put_summary(nlohmann::ordered_json extra) {
-  nlohmann::ordered_json j = {{"type", "summary"}};
-  nlohmann::ordered_json files = nlohmann::ordered_json::array();
-  for (const Source& s : sources_) files.push_back(s.name);
-  j["files"] = files;
-  j["bytes"] = input_bytes_;
-  for (auto& [k, v] : extra.items()) j[k] = v;
-  j["printed"] = printed_;
-  j["seconds"] = compute_seconds_;
-  out.put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+void Run::make_printer() {
+  print_.mode = cfg_.json ? OutputMode::json : OutputMode::lines;
+  print_.kind = task_ == Task::longest   ? HitKind::common_pair
+                : task_ == Task::maximal ? HitKind::common_match
+                                         : HitKind::common_string;
+  print_.record_names = (task_ == Task::shared ? all_ : a_).named;
+  print_.max_shown_bytes = cfg_.max_shown_bytes;
+  print_.colors = &colors_;
+  for (const Source& src : sources_) names_.push_back(src.name);
+  print_.files = &names_;
+  static const std::string kNoName;  // the printer prints no name of its own
+  printer_.emplace(print_, out, kNoName);
 }
 
 void Run::stats_line(const SearchStats& s, const std::string& result) {
@@ -340,24 +324,9 @@ void Run::stats_line(const SearchStats& s, const std::string& result) {
 }
 
 void Run::run_longest() {
-  const bool json = cfg_.json;
+  Printer& printer = *printer_;
   std::uint64_t length = 0;  // L*, from the first pair (its longest common extension)
   std::uint64_t delivered = 0;
-  const auto head = [&] {
-    if (json) {
-      out.append(R"({"type":"longest","file_a":)");
-      out.append(json_string(sources_[0].name));
-      out.append(R"(,"file_b":)");
-      out.append(json_string(sources_[1].name));
-      out.append(R"(,"length":)");
-      out.number(length);
-      out.append(R"(,"positions":[)");
-    } else {
-      out.append("length: ");
-      out.number(length);
-      out.put('\n');
-    }
-  };
   const CommonPairSink sink = [&](std::span<const CommonSubstringPair> batch) {
     for (const CommonSubstringPair& p : batch) {
       if (delivered++ == 0) {
@@ -367,25 +336,12 @@ void Run::run_longest() {
         const std::string_view ra = a_.views[p.a.text].substr(static_cast<std::size_t>(p.a.offset));
         const std::string_view rb = b_.views[p.b.text].substr(static_cast<std::size_t>(p.b.offset));
         while (length < ra.size() && length < rb.size() && ra[length] == rb[length]) ++length;
-        head();
+        printer.common_head(length);
       }
       if (!print_more()) continue;
-      const std::string_view s = a_.at(p.a, length);
-      if (json) {
-        if (printed_ > 0) out.append(",");
-        out.append("[");
-        put_json_position(a_, p.a);
-        out.append(",");
-        put_json_position(b_, p.b);
-        out.put("]");
-      } else {
-        put_position(a_, p.a);
-        out.append("\t");
-        put_position(b_, p.b);
-        out.append("\t");
-        put_shown(out, s, cfg_.max_shown_bytes);
-        out.put('\n');
-      }
+      Hit at[2] = {hit_at(a_, p.a, length), hit_at(b_, p.b, 0)};  // (b: checked at the first pair)
+      at[1].end = at[1].begin + length;
+      printer.common_hit(at);
       ++printed_;
     }
     return true;
@@ -402,21 +358,11 @@ void Run::run_longest() {
   if (delivered == 0 && r.length != 0)
     throw Error(fmt::format("internal error: the library reported L* = {} but delivered no pair", r.length));
   any_match = r.length > 0;
-  if (json) {
-    if (delivered == 0) {
-      length = 0;
-      head();
-    }
-    out.append(R"(],"count":)");
-    out.number(r.count);
-    out.append(R"(,"pairs":)");
-    out.number(r.pairs);
-    out.put("}\n");
-    put_summary({{"occurrences", r.pairs}});
-  } else {
-    if (delivered == 0) head();
-    out.put(fmt::format("count: {}\npairs: {}\n", r.count, r.pairs));
-  }
+  if (delivered == 0) printer.common_head(0);
+  CommonTotals t = totals(r.pairs);
+  t.length = r.length;
+  t.count = r.count;
+  printer.common_end(t);
   out.flush();
   cut_note(r.pairs, "pairs");
   if (cfg_.stats)
@@ -425,37 +371,14 @@ void Run::run_longest() {
 }
 
 void Run::run_maximal() {
-  const bool json = cfg_.json;
+  Printer& printer = *printer_;
   std::uint64_t delivered = 0;
-  std::string files;  // the JSON objects' file names
-  if (json)
-    files = R"("file_a":)" + json_string(sources_[0].name) + R"(,"file_b":)" + json_string(sources_[1].name);
   const MaximalMatchSink sink = [&](std::span<const MaximalExactMatch> batch) {
     for (const MaximalExactMatch& m : batch) {
       ++delivered;
       if (!print_more()) continue;
-      const std::string_view s = a_.at(m.a, m.length);
-      (void)b_.at(m.b, m.length);
-      if (json) {
-        out.append(R"({"type":"match",)");
-        out.append(files);
-        out.append(R"(,"a":)");
-        put_json_position(a_, m.a);
-        out.append(R"(,"b":)");
-        put_json_position(b_, m.b);
-        out.append(R"(,"length":)");
-        out.number(m.length);
-        out.put("}\n");
-      } else {
-        put_position(a_, m.a);
-        out.append("\t");
-        put_position(b_, m.b);
-        out.append("\t");
-        out.number(m.length);
-        out.append("\t");
-        put_shown(out, s, cfg_.max_shown_bytes);
-        out.put('\n');
-      }
+      const Hit at[2] = {hit_at(a_, m.a, m.length), hit_at(b_, m.b, m.length)};
+      printer.common_hit(at);
       ++printed_;
     }
     return true;
@@ -470,10 +393,10 @@ void Run::run_maximal() {
   compute_seconds_ = seconds_since(t0);
   phase(fmt::format("computed in {:.3f} s", compute_seconds_));
   any_match = delivered > 0;
-  if (json)
-    put_summary({{"occurrences", delivered}, {"min_length", min_length_}, {"unique", cfg_.unique}});
-  else
-    out.put(fmt::format("matches: {}\n", delivered));
+  CommonTotals t = totals(delivered);
+  t.min_length = min_length_;
+  t.unique = cfg_.unique;
+  printer.common_end(t);
   out.flush();
   cut_note(delivered, "matches");
   if (cfg_.stats)
@@ -483,37 +406,21 @@ void Run::run_maximal() {
 }
 
 void Run::run_shared() {
-  const bool json = cfg_.json;
+  Printer& printer = *printer_;
   std::uint64_t delivered = 0;
   std::uint64_t length = 0;
+  std::vector<Hit> at;
   const SharedSubstringSink sink = [&](const SharedSubstring& sub) {
     if (delivered++ == 0) {
       length = sub.length;
-      if (!json) out.put(fmt::format("length: {}\n", length));
+      printer.common_head(length);
     }
     if (!print_more()) return true;
     if (sub.occurrences.empty())
       throw Error("internal error: the library reported a string without a position");
-    const std::string_view s = all_.at(sub.occurrences.front(), sub.length);
-    if (json) {
-      out.append(R"({"type":"string","length":)");
-      out.number(sub.length);
-      out.append(R"(,"positions":[)");
-      for (std::size_t i = 0; i < sub.occurrences.size(); ++i) {
-        (void)all_.at(sub.occurrences[i], sub.length);
-        if (i > 0) out.append(",");
-        put_json_position(all_, sub.occurrences[i]);
-      }
-      out.put("]}\n");
-    } else {
-      for (const TextPosition& p : sub.occurrences) {
-        (void)all_.at(p, sub.length);
-        put_position(all_, p);
-        out.append("\t");
-      }
-      put_shown(out, s, cfg_.max_shown_bytes);
-      out.put('\n');
-    }
+    at.clear();
+    for (const TextPosition& p : sub.occurrences) at.push_back(hit_at(all_, p, sub.length));
+    printer.common_hit(at);
     ++printed_;
     return true;
   };
@@ -530,13 +437,12 @@ void Run::run_shared() {
     throw Error(fmt::format("internal error: the library reported L*_q = {} and {} strings, but delivered {}",
                             r.length, r.count, delivered));
   any_match = r.length > 0;
-  if (json) {
-    put_summary(
-        {{"occurrences", r.count}, {"min_docs", cfg_.min_docs}, {"length", r.length}, {"count", r.count}});
-  } else {
-    if (delivered == 0) out.put("length: 0\n");
-    out.put(fmt::format("count: {}\n", r.count));
-  }
+  if (delivered == 0) printer.common_head(0);
+  CommonTotals t = totals(r.count);
+  t.length = r.length;
+  t.count = r.count;
+  t.min_docs = cfg_.min_docs;
+  printer.common_end(t);
   out.flush();
   cut_note(r.count, "strings");
   if (cfg_.stats)
@@ -549,6 +455,7 @@ int Run::run() {
     const std::vector<std::string> paths = operands();
     (void)parse_backend(cfg_.backend);
     load(paths);
+    make_printer();
     switch (task_) {
       case Task::longest:
         run_longest();

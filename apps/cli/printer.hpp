@@ -35,9 +35,11 @@ namespace strmatch::cli {
 enum class OutputMode { quiet, list, count_per_pattern, count_matches, count_lines, json, only, lines };
 
 /// What a hit is: an occurrence of a literal pattern (search), an approximate match, an end of one
-/// (approx --ends and --best: no begin), or the alignment of a pattern against a line (approx --mode
-/// prefix/global).
-enum class HitKind : std::uint8_t { occurrence, match, end, pair };
+/// (approx --ends and --best: no begin), the alignment of a pattern against a line (approx --mode
+/// prefix/global); or one position of a common substring (common: a longest common substring's
+/// pair of starts, a maximal exact match's pair, a string shared by q of N texts at each of its
+/// positions), handed over as a group (Printer::common_hit).
+enum class HitKind : std::uint8_t { occurrence, match, end, pair, common_pair, common_match, common_string };
 
 /// The strand a hit lies on (sequences, next): none for bytes.
 enum class Strand : std::uint8_t { none, forward, reverse };
@@ -51,8 +53,10 @@ struct Hit {
   std::string_view cigar;      ///< match, pair: with --cigar (only =, X, I, D and digits)
   std::uint64_t line = 0;      ///< 1-based line (record) number where one is printed (-n; pairs)
   std::string_view text;       ///< -o's bytes: the pattern or the text's spelling of it; a match's bytes
-  // Not printed yet (FASTA records and both strands come next): the record's name, the strand.
+  /// The name of the text it lies in: common's FASTA record or file (PrintOptions::record_names);
+  /// search and approx do not print it yet (FASTA records come next).
   std::string_view record;
+  // Not printed yet (both strands come next).
   Strand strand = Strand::none;
 };
 
@@ -67,6 +71,19 @@ struct InputTotals {
   double seconds = 0;
   std::span<const std::uint64_t> per_pattern;  ///< --count-per-pattern, by pattern id
   std::span<const std::uint32_t> best;         ///< approx --best: each pattern's minimum (kNoDistance: none)
+};
+
+/// The totals of common's computation, for Printer::common_end.
+struct CommonTotals {
+  std::uint64_t bytes = 0;
+  std::uint64_t results = 0;  ///< pairs (common_pair), matches (common_match), strings (common_string)
+  std::uint64_t length = 0;   ///< the length of the strings (common_pair, common_string)
+  std::uint64_t count = 0;    ///< distinct strings (common_pair, common_string)
+  std::uint64_t printed = 0;  ///< results printed (--max-positions)
+  double seconds = 0;
+  std::uint64_t min_length = 0;  ///< common_match: --min-length
+  bool unique = false;           ///< common_match: --unique
+  std::uint64_t min_docs = 0;    ///< common_string: --min-docs
 };
 
 /// How a run's printers print: set once per run from its options.
@@ -95,6 +112,12 @@ struct PrintOptions {
   bool json_stopped_early = false;
   bool json_matching_lines = false;
   bool json_best = false;
+  /// common: positions print as NAME:OFFSET (JSON ["NAME",OFFSET]) with the Hit's record, else OFFSET.
+  bool record_names = false;
+  /// common: the text output shows at most this many bytes of a substring (0: all).
+  std::uint64_t max_shown_bytes = 0;
+  /// common: every input's name (JSON "files"; "file_a" and "file_b" of two).
+  const std::vector<std::string>* files = nullptr;
 };
 
 /// The state every printer shares: the options, where its bytes go, the input's name and the
@@ -182,6 +205,10 @@ class StandardPrinter : public PrinterBase {
         }
         out_.put('\n');
         break;
+      case HitKind::common_pair:
+      case HitKind::common_match:
+      case HitKind::common_string:
+        break;  // common_hit()
     }
   }
 
@@ -262,6 +289,22 @@ class StandardPrinter : public PrinterBase {
   /// A binary file with results: "binary file NAME matches (N occurrences)".
   void finish(const InputTotals& t);
 
+  /// common: "length: L" before the pairs (common_pair) or strings (common_string).
+  void common_head(std::uint64_t length);
+  /// common: one result at its positions: POS_A<TAB>POS_B<TAB>[LENGTH<TAB>]SUBSTRING, or every
+  /// position of a shared string and SUBSTRING, the substring shown safely (put_shown).
+  void common_hit(std::span<const Hit> at);
+  /// common: "count: C" and "pairs: P"; "matches: N"; "count: C".
+  void common_end(const CommonTotals& t);
+
+ private:
+  /// common: OFFSET, or NAME:OFFSET.
+  void position(const Hit& h);
+  /// common: `s` shown safely on one line: printable ASCII as it is, '\\' doubled, \t \n \r and
+  /// every other byte escaped (\xHH); cut after max_shown_bytes (0: never), then "...(+N bytes)".
+  void shown(std::string_view s);
+
+ public:
  private:
   /// Output bytes of the records records() formats at once (a buffer on the stack, appended whole).
   static constexpr std::size_t kRecordPartBytes = std::size_t{16} << 10;
@@ -324,12 +367,27 @@ class JsonPrinter : public PrinterBase {
         if (o_.cigar) cigar(h.cigar);
         out_.put("}\n");
         break;
+      case HitKind::common_pair:
+      case HitKind::common_match:
+      case HitKind::common_string:
+        break;  // common_hit()
     }
   }
   /// Lines are not printed in JSON (its objects carry the line number with -n).
   void line(const MatchingLine&) {}
   /// {"type":"summary","file":F,"bytes":N,"occurrences":N,...} (PrintOptions' json_ fields).
   void finish(const InputTotals& t);
+
+  /// common_pair: the head of the one "longest" object, {"type":"longest","file_a":A,"file_b":B,
+  /// "length":L,"positions":[ (its pairs follow); nothing for the others.
+  void common_head(std::uint64_t length);
+  /// common_pair: [POS_A,POS_B] in the positions; common_match: {"type":"match","file_a":A,
+  /// "file_b":B,"a":POS,"b":POS,"length":L}; common_string: {"type":"string","length":L,
+  /// "positions":[POS,...]}. A position: OFFSET, or ["NAME",OFFSET].
+  void common_hit(std::span<const Hit> at);
+  /// The end of the "longest" object (],"count":C,"pairs":P}) and the summary:
+  /// {"type":"summary","files":[...],"bytes":N,"occurrences":N,...,"printed":N,"seconds":S}.
+  void common_end(const CommonTotals& t);
 
  private:
   void field(std::string_view key, std::uint64_t value) {
@@ -343,7 +401,13 @@ class JsonPrinter : public PrinterBase {
     out_.append("\"");
   }
 
+  void position(const Hit& h);
+  /// "file_a":A,"file_b":B of common's two files.
+  const std::string& files_ab();
+
   std::string file_;  // the file name as a JSON string
+  std::string files_ab_;
+  bool first_ = true;  // no pair of the "longest" object printed yet
 };
 
 /// What -q, -l/-L, -c, --count-matches and --count-per-pattern print: one report per input, from
@@ -353,6 +417,9 @@ class SummaryPrinter : public PrinterBase {
   using PrinterBase::PrinterBase;
   void hit(const Hit&) {}
   void line(const MatchingLine&) {}
+  void common_head(std::uint64_t) {}
+  void common_hit(std::span<const Hit>) {}
+  void common_end(const CommonTotals&) {}
   /// -l: the name (when something was found; -L: when nothing was); -c and --count-matches:
   /// [FILE:]COUNT; --count-per-pattern: [FILE:]COUNT:[ID:]PATTERN per pattern in id order; -q: nothing.
   void finish(const InputTotals& t);
@@ -372,6 +439,17 @@ class Printer {
   }
   void finish(const InputTotals& t) {
     std::visit([&](auto& p) { p.finish(t); }, impl_);
+  }
+  /// common's results (HitKind common_*): the head (once the length is known), each result at its
+  /// positions, the totals.
+  void common_head(std::uint64_t length) {
+    std::visit([&](auto& p) { p.common_head(length); }, impl_);
+  }
+  void common_hit(std::span<const Hit> at) {
+    std::visit([&](auto& p) { p.common_hit(at); }, impl_);
+  }
+  void common_end(const CommonTotals& t) {
+    std::visit([&](auto& p) { p.common_end(t); }, impl_);
   }
 
   /// The standard printer (lines, -o), for what only it prints (its fast paths, approx's coloured

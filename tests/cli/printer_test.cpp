@@ -346,3 +346,122 @@ TEST(Printer, Summaries) {
 }
 
 }  // namespace
+
+namespace {
+
+using strmatch::cli::CommonTotals;
+
+/// common's position `offset` of a substring of `length` bytes in the text named `record`.
+Hit at(std::uint64_t offset, std::uint64_t length, std::string_view record = {}, std::string_view text = {}) {
+  Hit h;
+  h.begin = offset;
+  h.end = offset + length;
+  h.record = record;
+  h.text = text;
+  return h;
+}
+
+TEST(Printer, CommonText) {
+  const std::string none;
+  {
+    Rig s(OutputMode::lines, HitKind::common_pair);
+    Printer p(s.o, s.out, none);
+    p.common_head(3);
+    const std::string bytes("a\\\0", 3);  // a, backslash, NUL
+    const Hit pair[2] = {at(5, 3, {}, bytes), at(9, 3)};
+    p.common_hit(pair);
+    CommonTotals t;
+    t.count = 1;
+    t.results = 1;
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(), "length: 3\n5\t9\ta\\\\\\x00\ncount: 1\npairs: 1\n");
+  }
+  {
+    Rig s(OutputMode::lines, HitKind::common_match);
+    s.o.record_names = true;
+    s.o.max_shown_bytes = 2;
+    Printer p(s.o, s.out, none);
+    const Hit pair[2] = {at(0, 4, "r1", "\tb\r\n"), at(7, 4, "", "\tb\r\n")};
+    p.common_hit(pair);
+    CommonTotals t;
+    t.results = 1;
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(), "r1:0\t:7\t4\t\\tb...(+2 bytes)\nmatches: 1\n");
+  }
+  {
+    Rig s(OutputMode::lines, HitKind::common_string);
+    s.o.record_names = true;
+    Printer p(s.o, s.out, none);
+    p.common_head(2);
+    const Hit three[3] = {at(1, 2, "x", "ab"), at(0, 2, "y", "ab"), at(4, 2, "z", "ab")};
+    p.common_hit(three);
+    CommonTotals t;
+    t.count = 1;
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(), "length: 2\nx:1\ty:0\tz:4\tab\ncount: 1\n");
+  }
+}
+
+TEST(Printer, CommonJson) {
+  const std::string none;
+  const std::vector<std::string> files{"a.txt", kOddName};
+  CommonTotals t;
+  t.bytes = 30;
+  t.results = 2;
+  t.length = 3;
+  t.count = 1;
+  t.printed = 2;
+  t.seconds = 0.25;
+  {
+    Rig s(OutputMode::json, HitKind::common_pair);
+    s.o.files = &files;
+    Printer p(s.o, s.out, none);
+    p.common_head(3);
+    const Hit first[2] = {at(5, 3), at(9, 3)};
+    const Hit second[2] = {at(6, 3), at(1, 3)};
+    p.common_hit(first);
+    p.common_hit(second);
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(), "{\"type\":\"longest\",\"file_a\":\"a.txt\",\"file_b\":" + kOddNameJson +
+                                ",\"length\":3,\"positions\":[[5,9],[6,1]],\"count\":1,\"pairs\":2}\n"
+                                "{\"type\":\"summary\",\"files\":[\"a.txt\"," +
+                                kOddNameJson +
+                                "],\"bytes\":30,\"occurrences\":2,\"printed\":2,\"seconds\":0.25}\n");
+  }
+  {
+    Rig s(OutputMode::json, HitKind::common_match);
+    s.o.files = &files;
+    s.o.record_names = true;
+    t.min_length = 2;
+    Printer p(s.o, s.out, none);
+    const Hit pair[2] = {at(0, 4, kOddPattern), at(7, 4, "r2")};
+    p.common_hit(pair);
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(),
+              "{\"type\":\"match\",\"file_a\":\"a.txt\",\"file_b\":" + kOddNameJson + ",\"a\":[" +
+                  kOddPatternJson +
+                  ",0],\"b\":[\"r2\",7],\"length\":4}\n"
+                  "{\"type\":\"summary\",\"files\":[\"a.txt\"," +
+                  kOddNameJson +
+                  "],\"bytes\":30,\"occurrences\":2,\"min_length\":2,\"unique\":false,\"printed\":2,"
+                  "\"seconds\":0.25}\n");
+  }
+  {
+    Rig s(OutputMode::json, HitKind::common_string);
+    s.o.files = &files;
+    t.min_docs = 2;
+    Printer p(s.o, s.out, none);
+    p.common_head(3);  // nothing: each string carries its length
+    const Hit two[2] = {at(1, 3), at(8, 3)};
+    p.common_hit(two);
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(),
+              "{\"type\":\"string\",\"length\":3,\"positions\":[1,8]}\n"
+              "{\"type\":\"summary\",\"files\":[\"a.txt\"," +
+                  kOddNameJson +
+                  "],\"bytes\":30,\"occurrences\":2,\"min_docs\":2,\"length\":3,\"count\":1,"
+                  "\"printed\":2,\"seconds\":0.25}\n");
+  }
+}
+
+}  // namespace
