@@ -33,10 +33,7 @@ void StandardPrinter::match(const Hit& h) {
     colors.put(out_, colors.bn, fmt::format_int(h.begin).str());
     colors.put(out_, colors.se, ":");
   }
-  if (o_.pattern_id) {
-    out_.number(h.pattern_id);
-    out_.append(":");
-  }
+  pattern_id(h);
   out_.number(h.distance);
   out_.append(":");
   if (o_.cigar) {
