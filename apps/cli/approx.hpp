@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "options.hpp"
 
@@ -25,5 +26,9 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& config);
 /// Runs an approximate search; returns the exit status (0: a result was reported, 1: none, 2: an
 /// error).
 int run_approx(const ApproxConfig& config);
+
+/// The run of run_approx over the FILE operands of `config` with `patterns` (checked), as
+/// run_operands (approx_run.cpp).
+int run_approx_operands(const ApproxConfig& config, std::vector<std::string> patterns);
 
 }  // namespace strmatch::cli

@@ -30,4 +30,7 @@ CLI::App* add_common_command(CLI::App& app, CommonSubstringConfig& config);
 /// Runs it; returns the exit status (0: something common was found, 1: nothing, 2: an error).
 int run_common(const CommonSubstringConfig& config);
 
+/// The run of run_common (common_run.cpp): reads the inputs, computes, prints; the exit status.
+int run_common_computation(const CommonSubstringConfig& config);
+
 }  // namespace strmatch::cli

@@ -34,6 +34,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "path_filter.hpp"
+#include "printer.hpp"
 #include "progress.hpp"
 #include "records.hpp"
 #include "strmatch/env.hpp"
@@ -41,11 +42,6 @@
 #include "strmatch/types.hpp"
 
 namespace strmatch::cli {
-
-/// What is printed for each input; one per run, chosen from the options by priority (quiet >
-/// files-with-matches or -without-match > count-per-pattern (search only) > count-matches > count >
-/// json > only-matching > lines), as grep's (-q > -l/-L > -c > -o).
-enum class OutputMode { quiet, list, count_per_pattern, count_matches, count_lines, json, only, lines };
 
 inline OutputMode output_mode(const CommonConfig& c, bool count_per_pattern) {
   if (c.quiet) return OutputMode::quiet;
@@ -86,28 +82,19 @@ inline int fail(const std::string& message) {
   return 2;
 }
 
-/// The state every run shares. A subcommand derives from it, implements search_input() (one
-/// input, opened) and print_stats() (--stats), and calls input_done() after each input.
-class RunBase {
+/// The scaffolding of every command's run (search, approx, common): standard output (a progress
+/// display is erased before each write), errors and notes on standard error, the totals of
+/// --stats, -q's stop and the exit status. A command derives from it (through RunBase where it
+/// searches FILE operands), implements print_stats() (--stats) and ends with finish().
+class RunCore {
  public:
-  /// `count_per_pattern`: search's --count-per-pattern (an output mode of its own).
-  explicit RunBase(const CommonConfig& c, bool count_per_pattern = false)
-      : policy(io::parse_map_policy(c.mmap)),
-        read_method(io::parse_read_method(c.io)),
-        progress(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1)),
-        mode(output_mode(c, count_per_pattern)),
-        list_without(c.files_without_match),
-        null_names(c.null),
-        no_messages(c.no_messages),
-        colors(Colors::from_environment(use_color(c.color))),
-        stats_(c.stats) {
+  RunCore(bool progress_enabled, OutputMode output_mode, bool quiet_messages, bool stats)
+      : progress(progress_enabled), mode(output_mode), no_messages(quiet_messages), stats_(stats) {
     if (progress.enabled()) out.before_write([this] { progress.clear(); });
-    for (const auto& [include, glob] : c.file_globs) filter.add_file_glob(include, glob);
-    for (const auto& glob : c.exclude_dir) filter.add_dir_glob(glob);
   }
-  RunBase(const RunBase&) = delete;
-  RunBase& operator=(const RunBase&) = delete;
-  virtual ~RunBase() = default;
+  RunCore(const RunCore&) = delete;
+  RunCore& operator=(const RunCore&) = delete;
+  virtual ~RunCore() = default;
 
   /// What a worker of the parallel walk collects for one file, printed by the run in walk order.
   struct WorkerFile {
@@ -120,40 +107,6 @@ class RunBase {
   static WorkerFile*& worker_file() {
     static thread_local WorkerFile* file = nullptr;
     return file;
-  }
-  /// The whole of the file that open_walked() read on this thread (a file of at most
-  /// io::kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
-  /// Whoever called open_walked() sets it back to null after that search.
-  static const std::string_view*& preread() {
-    static thread_local const std::string_view* whole = nullptr;
-    return whole;
-  }
-  /// Opens a file the walk listed as regular: with `walk_preread`, io::Input::open_reading into
-  /// this thread's buffer (open and one pread of up to io::kSmallFileBytes + 1 bytes: the whole file,
-  /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
-  /// else io::Input::open. Throws IoError as those.
-  io::Input open_walked(const std::string& path, int dir_fd) {
-    if (!walk_preread) return io::Input::open(path, dir_fd);
-    // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
-    // only as far as the files read into it reach.
-    thread_local const std::unique_ptr<char[]> buffer(new char[kPrereadBytes]);
-    std::size_t got = 0;
-    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got, dir_fd);
-    if (got < kPrereadBytes) set_preread(std::string_view(buffer.get(), got));
-    return in;
-  }
-  /// The most a walk's worker reads of a file while opening it: a file of fewer bytes came whole.
-  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(io::kSmallFileBytes) + 1;
-  /// What an io_uring batch reads of each file (io::BatchReader's slot): a file of fewer bytes came
-  /// whole, a larger one is opened again (open_walked). 256 KiB holds 99.7% of the Linux tree's
-  /// files; the slots of a batch hold a worker's 8 files at once, and with 1 MiB slots `-r -c -j 8`
-  /// over that tree peaked at 93 MB resident against 33 MB with system calls (2-core machine).
-  static constexpr std::size_t kBatchSlotBytes = std::size_t{256} << 10;
-  /// preread() = `whole` (kept in this thread's storage) for the search_input() called next.
-  static void set_preread(std::string_view whole) {
-    thread_local std::string_view stored;
-    stored = whole;
-    preread() = &stored;
   }
 
   /// An error about one input (or operand): printed at once (not with -s); the exit status becomes 2.
@@ -189,6 +142,148 @@ class RunBase {
     progress.clear();
     fmt::print(stderr, "strmatch: note: {}\n", message);
     std::fflush(stderr);
+  }
+
+  /// A phase of a long computation on standard error (common's --progress), after the output so far.
+  void phase(const std::string& message) {
+    if (!progress.enabled()) return;
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", message);
+    std::fflush(stderr);
+  }
+
+  /// An error that ends the run: the output so far is written where it can be, then the message;
+  /// returns 2 (the run's exit status; finish() is not called).
+  int fatal(const std::string& message) {
+    try {
+      out.flush();
+    } catch (const Error&) {  // standard output failed: its message is the one printed
+    }
+    std::fflush(stdout);
+    progress.clear();
+    return fail(message);
+  }
+
+  /// Adds one search's statistics to the run's totals (--stats) and prints its note.
+  void add_stats(const SearchStats& s) {
+    std::unique_lock lock(stats_mutex_);
+    total.bytes += s.bytes;
+    total.seconds += s.seconds;
+    total.occurrences += s.occurrences;
+    total.cells += s.cells;
+    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
+    total.backend = s.backend;
+    max_threads = std::max(max_threads, s.threads);
+    lock.unlock();
+    note(s.note);
+  }
+
+  /// After each input: `results` is what it reported (occurrences, matches); -q stops at the first.
+  void input_done(std::uint64_t results) {
+    if (WorkerFile* f = worker_file()) {
+      f->results += results;
+      return;
+    }
+    if (results == 0) return;
+    any_match = true;
+    if (mode == OutputMode::quiet) stop_all = true;
+  }
+
+  /// Ends the run: flushes the output, prints --stats; returns the exit status (0: something was
+  /// found, 1: nothing, 2: an error; -q with a result: 0).
+  int finish() {
+    out.flush();
+    progress.clear();
+    if (stats_) print_stats();
+    if (any_match && mode == OutputMode::quiet) return 0;
+    if (any_error) return 2;
+    return any_match ? 0 : 1;
+  }
+
+  /// Interactive use shows each input's result as soon as it is known (asked once per run).
+  const bool stdout_is_terminal = ::isatty(1) == 1;
+  Output out;
+  Progress progress;
+  OutputMode mode;
+  bool no_messages = false;  // -s
+  /// Why --backend auto ran on the CPU (the library's note), for --stats.
+  std::string backend_reason;
+  bool any_match = false;
+  bool any_error = false;
+  bool stop_all = false;
+  bool note_printed = false;
+  unsigned max_threads = 0;
+  SearchStats total;
+
+ protected:
+  virtual void print_stats() = 0;
+
+  bool stats_;
+  std::mutex stats_mutex_;
+};
+
+/// The run of a searching command (search, approx) over its FILE operands: the reading policy, the
+/// walk of -r (in parallel), grep's file names, colours and path filters. A subcommand derives from
+/// it, implements search_input() (one input, opened) and print_stats() (--stats), and calls
+/// input_done() after each input.
+class RunBase : public RunCore {
+ public:
+  /// `count_per_pattern`: search's --count-per-pattern (an output mode of its own).
+  explicit RunBase(const CommonConfig& c, bool count_per_pattern = false)
+      : RunCore(c.progress == "always" || (c.progress == "auto" && ::isatty(2) == 1),
+                output_mode(c, count_per_pattern), c.no_messages, c.stats),
+        policy(io::parse_map_policy(c.mmap)),
+        read_method(io::parse_read_method(c.io)),
+        list_without(c.files_without_match),
+        null_names(c.null),
+        colors(Colors::from_environment(use_color(c.color))) {
+    print.mode = mode;
+    print.null_names = null_names;
+    print.list_without = list_without;
+    print.line_number = c.line_number;
+    print.byte_offset = c.byte_offset;
+    print.invert = c.invert;
+    print.terminator = c.null_data ? '\0' : '\n';
+    print.max_line_bytes = c.max_line_bytes;
+    print.colors = &colors;
+    for (const auto& [include, glob] : c.file_globs) filter.add_file_glob(include, glob);
+    for (const auto& glob : c.exclude_dir) filter.add_dir_glob(glob);
+  }
+
+  /// The whole of the file that open_walked() read on this thread (a file of at most
+  /// io::kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
+  /// Whoever called open_walked() sets it back to null after that search.
+  static const std::string_view*& preread() {
+    static thread_local const std::string_view* whole = nullptr;
+    return whole;
+  }
+  /// Opens a file the walk listed as regular: with `walk_preread`, io::Input::open_reading into
+  /// this thread's buffer (open and one pread of up to io::kSmallFileBytes + 1 bytes: the whole file,
+  /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
+  /// else io::Input::open. Throws IoError as those.
+  io::Input open_walked(const std::string& path, int dir_fd) {
+    if (!walk_preread) return io::Input::open(path, dir_fd);
+    // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
+    // only as far as the files read into it reach.
+    thread_local const std::unique_ptr<char[]> buffer(new char[kPrereadBytes]);
+    std::size_t got = 0;
+    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got, dir_fd);
+    if (got < kPrereadBytes) set_preread(std::string_view(buffer.get(), got));
+    return in;
+  }
+  /// The most a walk's worker reads of a file while opening it: a file of fewer bytes came whole.
+  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(io::kSmallFileBytes) + 1;
+  /// What an io_uring batch reads of each file (io::BatchReader's slot): a file of fewer bytes came
+  /// whole, a larger one is opened again (open_walked). 256 KiB holds 99.7% of the Linux tree's
+  /// files; the slots of a batch hold a worker's 8 files at once, and with 1 MiB slots `-r -c -j 8`
+  /// over that tree peaked at 93 MB resident against 33 MB with system calls (2-core machine).
+  static constexpr std::size_t kBatchSlotBytes = std::size_t{256} << 10;
+  /// preread() = `whole` (kept in this thread's storage) for the search_input() called next.
+  static void set_preread(std::string_view whole) {
+    thread_local std::string_view stored;
+    stored = whole;
+    preread() = &stored;
   }
 
   /// --color's WHEN: "always", or "auto" when standard output is a terminal, TERM is set and not
@@ -244,42 +339,6 @@ class RunBase {
     ++mapped_files;
   }
 
-  /// Adds one search's statistics to the run's totals (--stats) and prints its note.
-  void add_stats(const SearchStats& s) {
-    std::unique_lock lock(stats_mutex_);
-    total.bytes += s.bytes;
-    total.seconds += s.seconds;
-    total.occurrences += s.occurrences;
-    total.cells += s.cells;
-    if (!s.algorithm.empty()) total.algorithm = s.algorithm;
-    total.backend = s.backend;
-    max_threads = std::max(max_threads, s.threads);
-    lock.unlock();
-    note(s.note);
-  }
-
-  /// After each input: `results` is what it reported (occurrences, matches); -q stops at the first.
-  void input_done(std::uint64_t results) {
-    if (WorkerFile* f = worker_file()) {
-      f->results += results;
-      return;
-    }
-    if (results == 0) return;
-    any_match = true;
-    if (mode == OutputMode::quiet) stop_all = true;
-  }
-
-  /// Ends the run: flushes the output, prints --stats; returns the exit status (0: something was
-  /// found, 1: nothing, 2: an error; -q with a result: 0).
-  int finish() {
-    out.flush();
-    progress.clear();
-    if (stats_) print_stats();
-    if (any_match && mode == OutputMode::quiet) return 0;
-    if (any_error) return 2;
-    return any_match ? 0 : 1;
-  }
-
   /// --stats pieces: "B bytes in S s = G GB/s", "N files (M mapped, S streamed)", and "algorithm A,
   /// backend B, T threads" (`threads`: the count to print).
   std::string stats_throughput() const {
@@ -309,27 +368,18 @@ class RunBase {
 
   io::MapPolicy policy;
   io::ReadMethod read_method;
-  /// Interactive use shows each input's result as soon as it is known (asked once per run).
-  const bool stdout_is_terminal = ::isatty(1) == 1;
-  Output out;
-  Progress progress;
-  OutputMode mode;
   bool list_without = false;  // -L: the list mode prints the files without a result
   bool null_names = false;    // -Z
-  bool no_messages = false;   // -s
   PathFilter filter;          // --include, --exclude, --exclude-dir
-  /// Why --backend auto ran on the CPU (the library's note), for --stats.
-  std::string backend_reason;
-  Colors colors;  // --color
+  Colors colors;              // --color
   /// Whether a line was printed with -A/-B/-C: a group separator precedes the next group.
   bool group_used = false;
   /// -r walks without the parallel walk (its files' output would depend on the files before).
   bool sequential_walk = false;
   bool with_filename = false;
-  bool any_match = false;
-  bool any_error = false;
-  bool stop_all = false;
-  bool note_printed = false;
+  /// How this run's printers print (printer.hpp); the subcommand sets what is its own (the kind of
+  /// its hits, pattern ids, the JSON summary's fields).
+  PrintOptions print;
   std::atomic<std::uint64_t> mapped_files{0};
   std::atomic<std::uint64_t> streamed_files{0};
   std::atomic<std::uint64_t> worker_read_files{0};  // pread by the workers
@@ -355,12 +405,9 @@ class RunBase {
     if (batch_read_refusal.empty()) batch_read_refusal = reason;
   }
   std::string batch_read_refusal;
-  unsigned max_threads = 0;
-  SearchStats total;
 
  protected:
   virtual void search_input(io::Input& in, const std::string& display_name) = 0;
-  virtual void print_stats() = 0;
 
  private:
   /// -r over directory `dir` with walk_threads() workers: one thread walks (the same order as
@@ -371,9 +418,6 @@ class RunBase {
   /// bounded by that many files' output, each file of at most 4 MiB where its output can be as large (lines,
   /// -o, --json). -q stops every thread at the first result.
   void walk_parallel(const std::string& dir, bool strip_dot);
-
-  bool stats_;
-  std::mutex stats_mutex_;
 };
 
 /// Files larger than this are searched by the run's own thread during the parallel walk (with
@@ -707,30 +751,13 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
   if (failure) std::rethrow_exception(failure);
 }
 
-/// The search of one input, the part every subcommand shares: its name and output prefix, the
-/// counts, the printed line's head, and the per-input report of -l, -c and --count-matches and the
-/// JSON summary's head. `R`: the subcommand's run (a RunBase with its config as `cfg`).
+/// The search of one input, the part every subcommand shares: its name, its printer (printer.hpp)
+/// and its counts. `R`: the subcommand's run (a RunBase with its config as `cfg`).
 template <class R>
 class InputBase {
  protected:
-  InputBase(R& run, const std::string& name) : run_(run), name_(name), mode_(run.mode) {
-    if (mode_ == OutputMode::json) json_name_ = json_string(name);
-  }
-
-  /// "NAME:" (coloured, NUL for -Z) when lines carry the file name, else empty. Made on first use:
-  /// most files of a -r walk print nothing.
-  const std::string& prefix() {
-    if (run_.with_filename && prefix_.empty()) {
-      Output o(nullptr);
-      run_.colors.put(o, run_.colors.fn, name_);
-      if (run_.null_names)
-        o.put('\0');
-      else
-        run_.colors.put(o, run_.colors.se, ":");
-      prefix_ = o.take();
-    }
-    return prefix_;
-  }
+  InputBase(R& run, const std::string& name)
+      : run_(run), name_(name), mode_(run.mode), printer_(run.print, out(), name) {}
 
   /// After each library search: its seconds (JSON summary) and the run's totals.
   void add_search(const SearchStats& s) {
@@ -738,62 +765,20 @@ class InputBase {
     run_.add_stats(s);
   }
 
-  /// The head of a printed line or result: [FILE:], [LINE:] with -n, [OFFSET:] with -b (when
-  /// `offset` has a value).
-  void put_line_head(std::uint64_t line, std::optional<std::uint64_t> offset) {
-    Output& out = this->out();
-    out.append(prefix());
-    if (run_.cfg.line_number) {
-      out.number(line);
-      out.append(":");
-    }
-    if (run_.cfg.byte_offset && offset) {
-      out.number(*offset);
-      out.append(":");
-    }
+  /// The input's totals so far, for Printer::finish (the caller adds what is its own).
+  InputTotals totals(bool mapped, std::uint64_t bytes) const {
+    InputTotals t;
+    t.bytes = bytes;
+    t.results = delivered_;
+    t.lines = lines_;
+    t.mapped = mapped;
+    t.stopped_early = done_;
+    t.seconds = seconds_;
+    return t;
   }
-
-  /// A line longer than --max-line-bytes, in place of its text: its length and `results` (e.g.
-  /// "2 occurrences").
-  void put_elided(std::uint64_t length, const std::string& results) {
-    out().append(fmt::format("[long line elided: {}, {}]", plural(length, "byte"), results));
-  }
-
-  /// The per-input report of -l (the name, when something was found) and of -c and
-  /// --count-matches ([FILE:]COUNT); nothing for -q. Returns false in the other modes.
-  bool report_name_or_count() {
-    Output& out = this->out();
-    switch (mode_) {
-      case OutputMode::quiet:
-        return true;
-      case OutputMode::list:
-        if ((delivered_ > 0) != run_.list_without) {
-          run_.colors.put(out, run_.colors.fn, name_);
-          out.put(run_.null_names ? '\0' : '\n');
-        }
-        return true;
-      case OutputMode::count_matches:
-      case OutputMode::count_lines:
-        out.append(prefix());
-        out.number(mode_ == OutputMode::count_matches ? delivered_ : lines_);
-        out.put('\n');
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  /// The JSON summary of the input, first fields: type, file, bytes, occurrences.
-  nlohmann::ordered_json json_summary(std::uint64_t bytes) const {
-    return {{"type", "summary"}, {"file", name_}, {"bytes", bytes}, {"occurrences", delivered_}};
-  }
-
-  void put_json(const nlohmann::ordered_json& j) {
-    out().put(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-  }
-
-  /// Ends the per-input report: interactive use shows each input's result as soon as it is known.
-  void report_done() {
+  /// Prints the per-input report; interactive use shows each input's result as soon as it is known.
+  void finish(const InputTotals& t) {
+    printer_.finish(t);
     if (run_.stdout_is_terminal) out().flush();
   }
 
@@ -804,8 +789,7 @@ class InputBase {
   R& run_;
   const std::string& name_;
   OutputMode mode_;
-  std::string prefix_;  // prefix(), once made
-  std::string json_name_;
+  Printer printer_;
   std::uint64_t delivered_ = 0;  // results (occurrences, matches, ends, pairs)
   std::uint64_t lines_ = 0;      // lines (records) with a result
   bool done_ = false;            // the input needs no further result
@@ -865,6 +849,7 @@ int run_operands(const CommonConfig& c, Args&&... args) {
     run->with_filename = true;
   else if (!c.no_filename)
     run->with_filename = default_with_filename(files, c.recursive);
+  run->print.with_filename = run->with_filename;
   try {
     for (const auto& f : files) {
       run->operand(f, c.recursive, c.files.empty());

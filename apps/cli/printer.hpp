@@ -1,0 +1,477 @@
+// CLI: the printer layer. A command's search of one input hands its results to a Printer: each hit
+// that is printed on its own (-o, --json, approx's pairs), each matching line of the default output,
+// and the input's totals at its end. The Printer writes them in the run's output format:
+//   standard  grep's lines, -o records and the binary-file message (context and colour: the line
+//             selection of records.hpp, which prints through the same Output);
+//   JSON      one object per hit and a summary object per input;
+//   summary   what -q, -l/-L, -c, --count-matches and --count-per-pattern print per input.
+// The commands never format a result themselves. ripgrep's grep-printer is the model (its Standard,
+// JSON and Summary printers behind one sink, picked by the binary as one enum): a Printer holds one
+// of the three in a std::variant, chosen from the run's OutputMode. A new format is a class with
+// the members of StandardPrinter (hit, line, finish), an alternative of the variant and an
+// OutputMode (docs/architecture.md, "The layers").
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "lines.hpp"
+#include "output.hpp"
+#include "records.hpp"
+
+namespace strmatch::cli {
+
+/// What is printed for each input; one per run, chosen from the options by priority (quiet >
+/// files-with-matches or -without-match > count-per-pattern (search only) > count-matches > count >
+/// json > only-matching > lines), as grep's (-q > -l/-L > -c > -o).
+enum class OutputMode { quiet, list, count_per_pattern, count_matches, count_lines, json, only, lines };
+
+/// What a hit is: an occurrence of a literal pattern (search), an approximate match, an end of one
+/// (approx --ends and --best: no begin), the alignment of a pattern against a line (approx --mode
+/// prefix/global); or one position of a common substring (common: a longest common substring's
+/// pair of starts, a maximal exact match's pair, a string shared by q of N texts at each of its
+/// positions), handed over as a group (Printer::common_hit).
+enum class HitKind : std::uint8_t { occurrence, match, end, pair, common_pair, common_match, common_string };
+
+/// The strand a hit lies on (sequences, next): none for bytes.
+enum class Strand : std::uint8_t { none, forward, reverse };
+
+/// One result, as the commands hand it to a printer. Offsets are 0-based byte offsets of the input.
+struct Hit {
+  std::uint64_t begin = 0;  ///< occurrence, match: its first byte; pair: the line's first byte
+  std::uint64_t end = 0;    ///< one past its last byte; pair: where the alignment ends in the line
+  std::uint32_t pattern_id = 0;
+  std::uint32_t distance = 0;  ///< match, end, pair
+  std::string_view cigar;      ///< match, pair: with --cigar (only =, X, I, D and digits)
+  std::uint64_t line = 0;      ///< 1-based line (record) number where one is printed (-n; pairs)
+  std::string_view text;       ///< -o's bytes: the pattern or the text's spelling of it; a match's bytes
+  /// The name of the text it lies in: common's FASTA record or file (PrintOptions::record_names);
+  /// search and approx do not print it yet (FASTA records come next).
+  std::string_view record;
+  // Not printed yet (both strands come next).
+  Strand strand = Strand::none;
+};
+
+/// The totals of one input, handed to Printer::finish.
+struct InputTotals {
+  std::uint64_t bytes = 0;
+  std::uint64_t results = 0;  ///< occurrences, matches, ends or pairs counted (selected lines with -v)
+  std::uint64_t lines = 0;    ///< lines (records) with a result
+  bool mapped = false;        ///< read through a mapping (JSON "input")
+  bool binary = false;        ///< a binary file (search): counted, its lines not printed
+  bool stopped_early = false;
+  double seconds = 0;
+  std::span<const std::uint64_t> per_pattern;  ///< --count-per-pattern, by pattern id
+  std::span<const std::uint32_t> best;         ///< approx --best: each pattern's minimum (kNoDistance: none)
+};
+
+/// The totals of common's computation, for Printer::common_end.
+struct CommonTotals {
+  std::uint64_t bytes = 0;
+  std::uint64_t results = 0;  ///< pairs (common_pair), matches (common_match), strings (common_string)
+  std::uint64_t length = 0;   ///< the length of the strings (common_pair, common_string)
+  std::uint64_t count = 0;    ///< distinct strings (common_pair, common_string)
+  std::uint64_t printed = 0;  ///< results printed (--max-positions)
+  double seconds = 0;
+  std::uint64_t min_length = 0;  ///< common_match: --min-length
+  bool unique = false;           ///< common_match: --unique
+  std::uint64_t min_docs = 0;    ///< common_string: --min-docs
+};
+
+/// How a run's printers print: set once per run from its options.
+struct PrintOptions {
+  OutputMode mode = OutputMode::lines;
+  HitKind kind = HitKind::occurrence;
+  bool with_filename = false;  ///< lines and records start with FILE: (or FILE and NUL with -Z)
+  bool null_names = false;     ///< -Z
+  bool list_without = false;   ///< -L: the list prints the inputs without a result
+  bool line_number = false;    ///< -n
+  bool byte_offset = false;    ///< -b
+  bool pattern_id =
+      false;  ///< -o and --count-per-pattern print ID: (search --with-pattern-id; approx: several patterns)
+  bool invert = false;                     ///< -v: a binary file's message counts selected lines
+  bool cigar = false;                      ///< --cigar
+  char terminator = '\n';                  ///< ends a printed line or record (NUL with -z)
+  std::uint64_t max_line_bytes = 0;        ///< longer lines are elided (0: never)
+  const char* result_word = "occurrence";  ///< what a hit is called in an elided line ("3 occurrences")
+  const Colors* colors = nullptr;
+  /// The patterns by id: --count-per-pattern's lines, and search's JSON "pattern" (json_pattern).
+  const std::vector<std::string>* patterns = nullptr;
+  /// search's JSON of a pattern set: each hit carries "pattern_id" and "pattern".
+  bool json_pattern = false;
+  /// The JSON summary's fields beyond type, file, bytes, occurrences, input, seconds: search's
+  /// "stopped_early", approx's "matching_lines" and (--best) "best".
+  bool json_stopped_early = false;
+  bool json_matching_lines = false;
+  bool json_best = false;
+  /// common: positions print as NAME:OFFSET (JSON ["NAME",OFFSET]) with the Hit's record, else OFFSET.
+  bool record_names = false;
+  /// common: the text output shows at most this many bytes of a substring (0: all).
+  std::uint64_t max_shown_bytes = 0;
+  /// common: every input's name (JSON "files"; "file_a" and "file_b" of two).
+  const std::vector<std::string>* files = nullptr;
+};
+
+/// The state every printer shares: the options, where its bytes go, the input's name and the
+/// "FILE:" that starts its lines.
+class PrinterBase {
+ public:
+  PrinterBase(const PrintOptions& o, Output& out, const std::string& name) : o_(o), out_(out), name_(name) {}
+
+  /// "NAME:" (coloured, NUL for -Z) when lines carry the file name, else empty. Made on first use:
+  /// most files of a -r walk print nothing.
+  const std::string& prefix() {
+    if (o_.with_filename && prefix_.empty()) prefix_ = make_prefix();
+    return prefix_;
+  }
+  Output& out() noexcept { return out_; }
+  const PrintOptions& options() const noexcept { return o_; }
+
+ protected:
+  std::string make_prefix() const;
+
+  const PrintOptions& o_;
+  Output& out_;
+  const std::string& name_;
+  std::string prefix_;
+};
+
+/// grep's output: matching lines (line()), -o records (hit()), the binary-file message (finish()).
+class StandardPrinter : public PrinterBase {
+ public:
+  StandardPrinter(const PrintOptions& o, Output& out, const std::string& name)
+      : PrinterBase(o, out, name), bare_(!o.with_filename && !o.line_number && !o.byte_offset) {}
+
+  /// The head of a printed line or record: [FILE:], [LINE:] with -n, [OFFSET:] with -b (when
+  /// `offset` has a value).
+  void head(std::uint64_t line, std::optional<std::uint64_t> offset) {
+    out_.append(prefix());
+    if (o_.line_number) {
+      out_.number(line);
+      out_.append(":");
+    }
+    if (o_.byte_offset && offset) {
+      out_.number(*offset);
+      out_.append(":");
+    }
+  }
+
+  /// ID: before a record's hit, where ids are printed (PrintOptions::pattern_id).
+  void pattern_id(const Hit& h) {
+    if (!o_.pattern_id) return;
+    out_.number(h.pattern_id);
+    out_.append(":");
+  }
+
+  /// A record of -o (and approx's pair lines): [FILE:][LINE:][OFFSET:] and the hit in its kind's form.
+  void hit(const Hit& h) {
+    switch (o_.kind) {
+      case HitKind::occurrence:  // [FILE:][LINE:][OFFSET:][ID:]TEXT
+        head(h.line, h.begin);
+        pattern_id(h);
+        out_.append(h.text);
+        out_.put(o_.terminator);
+        break;
+      case HitKind::match:
+        match(h);
+        break;
+      case HitKind::end:  // [FILE:][LINE:]END:[ID:]DISTANCE
+        head(h.line, std::nullopt);
+        out_.number(h.end);
+        out_.append(":");
+        pattern_id(h);
+        out_.number(h.distance);
+        out_.put(o_.terminator);
+        break;
+      case HitKind::pair:  // [FILE:][LINE:][OFFSET:][ID:]DISTANCE:END[:CIGAR], one line
+        head(h.line, h.begin);
+        pattern_id(h);
+        out_.number(h.distance);
+        out_.append(":");
+        out_.number(h.end);
+        if (o_.cigar) {
+          out_.append(":");
+          out_.append(h.cigar);
+        }
+        out_.put('\n');
+        break;
+      case HitKind::common_pair:
+      case HitKind::common_match:
+      case HitKind::common_string:
+        break;  // common_hit()
+    }
+  }
+
+  /// An approximate match's record: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT, its line
+  /// number, offset and text coloured (--color: also the line selection's -o).
+  void match(const Hit& h);
+
+  /// A matching line of the default output: [FILE:][LINE:][OFFSET:] and its text, or in place of
+  /// a line longer than --max-line-bytes its length and hits.
+  void line(const MatchingLine& line) {
+    if (bare_ && !line.elided) {  // no FILE:, -n or -b head: the line as it is
+      out_.put_line(line.text, o_.terminator);
+      return;
+    }
+    head(line.line_number, line.start);
+    if (line.elided)
+      elided(line.length, line.occurrences);
+    else
+      out_.put(line.text);
+    out_.put(o_.terminator);
+  }
+  /// Whether records() serves -o of `pattern` (its record fits a part comfortably).
+  bool records_fit(std::string_view pattern) { return record_max(pattern) <= kRecordPartBytes / 4; }
+  /// -o's records of one literal pattern (no line numbers): [FILE:][OFFSET:]PATTERN and the
+  /// terminator for each occurrence at `batch` (each plus `shift`), written into a buffer on the
+  /// stack a part at a time and appended once per part instead of four to five appends an
+  /// occurrence (-o -b of a frequent pattern on all threads of the 2-core machine: docs/cli.md,
+  /// "Output"). Adds each record to `printed`; calls between() after each part and returns false
+  /// as soon as it does. Only where records_fit(pattern).
+  template <class Between>
+  bool records(std::span<const std::uint64_t> batch, std::uint64_t shift, std::string_view pattern,
+               std::uint64_t& printed, Between&& between) {
+    const std::string_view head = prefix();
+    const std::size_t tail_size = pattern.size() + 1;
+    const std::size_t longest = record_max(pattern);
+    char tail[kRecordTailBytes] = {};
+    if (tail_size <= kRecordTailBytes) {
+      std::memcpy(tail, pattern.data(), pattern.size());
+      tail[pattern.size()] = o_.terminator;
+    }
+    const bool offsets = o_.byte_offset;
+    char part[kRecordPartBytes];
+    std::size_t i = 0;
+    while (i < batch.size()) {
+      char* p = part;
+      for (; i < batch.size() && p + longest <= part + kRecordPartBytes; ++i) {
+        if (!head.empty()) {
+          std::memcpy(p, head.data(), head.size());
+          p += head.size();
+        }
+        if (offsets) {
+          p = std::to_chars(p, p + 20, batch[i] + shift).ptr;
+          *p++ = ':';
+        }
+        if (tail_size <= kRecordTailBytes) {
+          // A fixed-size move; the bytes past the tail are overwritten by the next record.
+          std::memcpy(p, tail, kRecordTailBytes);
+        } else {
+          std::memcpy(p, pattern.data(), pattern.size());
+          p[pattern.size()] = o_.terminator;
+        }
+        p += tail_size;
+        ++printed;
+      }
+      out_.put(std::string_view(part, static_cast<std::size_t>(p - part)));
+      if (!between()) return false;
+    }
+    return true;
+  }
+
+  /// A line printed as it is (bare()): its bytes and the terminator.
+  void bare_line(std::string_view text) { out_.put_line(text, o_.terminator); }
+  /// A line of `length` bytes with `hits` hits printed as "[long line elided: ...]", without its end.
+  void elided(std::uint64_t length, std::uint64_t hits);
+  /// Whether lines print without a head (line() prints a line's bytes and the terminator).
+  bool bare() const noexcept { return bare_; }
+
+  /// A binary file with results: "binary file NAME matches (N occurrences)".
+  void finish(const InputTotals& t);
+
+  /// common: "length: L" before the pairs (common_pair) or strings (common_string).
+  void common_head(std::uint64_t length);
+  /// common: one result at its positions: POS_A<TAB>POS_B<TAB>[LENGTH<TAB>]SUBSTRING, or every
+  /// position of a shared string and SUBSTRING, the substring shown safely (put_shown).
+  void common_hit(std::span<const Hit> at);
+  /// common: "count: C" and "pairs: P"; "matches: N"; "count: C".
+  void common_end(const CommonTotals& t);
+
+ private:
+  /// common: OFFSET, or NAME:OFFSET.
+  void position(const Hit& h);
+  /// common: `s` shown safely on one line: printable ASCII as it is, '\\' doubled, \t \n \r and
+  /// every other byte escaped (\xHH); cut after max_shown_bytes (0: never), then "...(+N bytes)".
+  void shown(std::string_view s);
+
+ public:
+ private:
+  /// Output bytes of the records records() formats at once (a buffer on the stack, appended whole).
+  static constexpr std::size_t kRecordPartBytes = std::size_t{16} << 10;
+  /// A pattern and its terminator up to this length are copied into a record as one fixed-size move.
+  static constexpr std::size_t kRecordTailBytes = 32;
+  /// The longest record of `pattern`: the head, 20 digits and ':', the pattern and its terminator.
+  std::size_t record_max(std::string_view pattern) {
+    return prefix().size() + 21 + std::max(pattern.size() + 1, kRecordTailBytes);
+  }
+
+  bool bare_;
+};
+
+/// One JSON object per hit and a summary object per input, one per line. Strings (file names,
+/// patterns: any bytes) are escaped by nlohmann-json's serializer (invalid UTF-8 replaced by
+/// U+FFFD), the file name once per input; the objects' keys and numbers are written around them.
+/// Measured (docs/architecture.md, "The layers"): an nlohmann object per hit dumped cost about 4 us
+/// a hit, one object per printer reused and dumped 1.2 us, against 0.03 us here.
+class JsonPrinter : public PrinterBase {
+ public:
+  JsonPrinter(const PrintOptions& o, Output& out, const std::string& name);
+
+  void hit(const Hit& h) {
+    switch (o_.kind) {
+      case HitKind::
+          occurrence:  // {"type":"match","file":F,"offset":O[,"line":L][,"pattern_id":I,"pattern":P]}
+        out_.append(R"({"type":"match","file":)");
+        out_.append(file_);
+        out_.append(R"(,"offset":)");
+        out_.number(h.begin);
+        if (o_.line_number) field(R"(,"line":)", h.line);
+        if (o_.json_pattern) {
+          field(R"(,"pattern_id":)", h.pattern_id);
+          out_.append(R"(,"pattern":)");
+          out_.append(json_string((*o_.patterns)[h.pattern_id]));
+        }
+        out_.put("}\n");
+        break;
+      case HitKind::
+          match:  // {"type":"match","file":F[,"line":L],"pattern_id":I,"begin":B,"end":E,"distance":D[,"cigar":C]}
+      case HitKind::end:  // {"type":"end","file":F[,"line":L],"pattern_id":I,"end":E,"distance":D}
+        out_.append(o_.kind == HitKind::match ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
+        out_.append(file_);
+        if (o_.line_number) field(R"(,"line":)", h.line);
+        field(R"(,"pattern_id":)", h.pattern_id);
+        if (o_.kind == HitKind::match) field(R"(,"begin":)", h.begin);
+        field(R"(,"end":)", h.end);
+        field(R"(,"distance":)", h.distance);
+        if (o_.cigar) cigar(h.cigar);
+        out_.put("}\n");
+        break;
+      case HitKind::
+          pair:  // {"type":"pair","file":F,"line":L,"pattern_id":I,"distance":D,"end":E[,"cigar":C]}
+        out_.append(R"({"type":"pair","file":)");
+        out_.append(file_);
+        field(R"(,"line":)", h.line);
+        field(R"(,"pattern_id":)", h.pattern_id);
+        field(R"(,"distance":)", h.distance);
+        field(R"(,"end":)", h.end);
+        if (o_.cigar) cigar(h.cigar);
+        out_.put("}\n");
+        break;
+      case HitKind::common_pair:
+      case HitKind::common_match:
+      case HitKind::common_string:
+        break;  // common_hit()
+    }
+  }
+  /// Lines are not printed in JSON (its objects carry the line number with -n).
+  void line(const MatchingLine&) {}
+  /// {"type":"summary","file":F,"bytes":N,"occurrences":N,...} (PrintOptions' json_ fields).
+  void finish(const InputTotals& t);
+
+  /// common_pair: the head of the one "longest" object, {"type":"longest","file_a":A,"file_b":B,
+  /// "length":L,"positions":[ (its pairs follow); nothing for the others.
+  void common_head(std::uint64_t length);
+  /// common_pair: [POS_A,POS_B] in the positions; common_match: {"type":"match","file_a":A,
+  /// "file_b":B,"a":POS,"b":POS,"length":L}; common_string: {"type":"string","length":L,
+  /// "positions":[POS,...]}. A position: OFFSET, or ["NAME",OFFSET].
+  void common_hit(std::span<const Hit> at);
+  /// The end of the "longest" object (],"count":C,"pairs":P}) and the summary:
+  /// {"type":"summary","files":[...],"bytes":N,"occurrences":N,...,"printed":N,"seconds":S}.
+  void common_end(const CommonTotals& t);
+
+ private:
+  void field(std::string_view key, std::uint64_t value) {
+    out_.append(key);
+    out_.number(value);
+  }
+  /// A CIGAR holds only the letters =XID and digits: written as it is, quoted.
+  void cigar(std::string_view c) {
+    out_.append(R"(,"cigar":")");
+    out_.append(c);
+    out_.append("\"");
+  }
+
+  void position(const Hit& h);
+  /// "file_a":A,"file_b":B of common's two files.
+  const std::string& files_ab();
+
+  std::string file_;  // the file name as a JSON string
+  std::string files_ab_;
+  bool first_ = true;  // no pair of the "longest" object printed yet
+};
+
+/// What -q, -l/-L, -c, --count-matches and --count-per-pattern print: one report per input, from
+/// its totals; no hit or line is printed.
+class SummaryPrinter : public PrinterBase {
+ public:
+  using PrinterBase::PrinterBase;
+  void hit(const Hit&) {}
+  void line(const MatchingLine&) {}
+  void common_head(std::uint64_t) {}
+  void common_hit(std::span<const Hit>) {}
+  void common_end(const CommonTotals&) {}
+  /// -l: the name (when something was found; -L: when nothing was); -c and --count-matches:
+  /// [FILE:]COUNT; --count-per-pattern: [FILE:]COUNT:[ID:]PATTERN per pattern in id order; -q: nothing.
+  void finish(const InputTotals& t);
+};
+
+/// The printer of one input: one of the three, as the run's OutputMode says (json: JSON; only and
+/// lines: standard; the others: summary).
+class Printer {
+ public:
+  Printer(const PrintOptions& o, Output& out, const std::string& name) : impl_(make(o, out, name)) {}
+
+  void hit(const Hit& h) {
+    std::visit([&](auto& p) { p.hit(h); }, impl_);
+  }
+  void line(const MatchingLine& l) {
+    std::visit([&](auto& p) { p.line(l); }, impl_);
+  }
+  void finish(const InputTotals& t) {
+    std::visit([&](auto& p) { p.finish(t); }, impl_);
+  }
+  /// common's results (HitKind common_*): the head (once the length is known), each result at its
+  /// positions, the totals.
+  void common_head(std::uint64_t length) {
+    std::visit([&](auto& p) { p.common_head(length); }, impl_);
+  }
+  void common_hit(std::span<const Hit> at) {
+    std::visit([&](auto& p) { p.common_hit(at); }, impl_);
+  }
+  void common_end(const CommonTotals& t) {
+    std::visit([&](auto& p) { p.common_end(t); }, impl_);
+  }
+
+  /// The standard printer (lines, -o), for what only it prints (its fast paths, approx's coloured
+  /// match records); null in the other modes.
+  StandardPrinter* standard() noexcept { return std::get_if<StandardPrinter>(&impl_); }
+  PrinterBase& base() noexcept {
+    return std::visit([](auto& p) -> PrinterBase& { return p; }, impl_);
+  }
+
+ private:
+  using Impl = std::variant<StandardPrinter, JsonPrinter, SummaryPrinter>;
+  static Impl make(const PrintOptions& o, Output& out, const std::string& name) {
+    switch (o.mode) {
+      case OutputMode::json:
+        return Impl(std::in_place_type<JsonPrinter>, o, out, name);
+      case OutputMode::only:
+      case OutputMode::lines:
+        return Impl(std::in_place_type<StandardPrinter>, o, out, name);
+      default:
+        return Impl(std::in_place_type<SummaryPrinter>, o, out, name);
+    }
+  }
+
+  Impl impl_;
+};
+
+}  // namespace strmatch::cli
