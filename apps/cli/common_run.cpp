@@ -52,9 +52,8 @@ constexpr std::uint64_t kProgressMinBytes = std::uint64_t{64} << 20;
 
 /// One input, read whole. Held in a deque: its views stay valid while more are added.
 struct Source {
-  std::string name;  // as printed: the path, or "(standard input)"
-  io::MappedFile mapped;
-  std::string read;        // the bytes, when not mapped
+  std::string name;        // as printed: the path, or "(standard input)"
+  io::WholeInput whole;    // mapped, or read
   std::string_view bytes;  // the whole input
   std::optional<FastaRecords> fasta;
 };
@@ -248,26 +247,14 @@ void Run::load(const std::vector<std::string>& paths) {
     io::Input& in = inputs[i];
     Source& s = sources_.emplace_back();
     s.name = in.is_standard_input() ? in.name() : paths[i];
-    if (in.should_map(policy)) {
-      s.mapped = in.map();
-      s.bytes = s.mapped.bytes();
-    } else {
-      // Read whole; a source of unknown size (a pipe) may not exceed what is left of the memory.
-      const std::uint64_t left = usable == 0 ? std::numeric_limits<std::uint64_t>::max()
-                                             : usable / factor - std::min(usable / factor, total);
-      const auto source = in.stream();
-      std::size_t got = 1;
-      while (got > 0) {
-        const std::size_t have = s.read.size();
-        if (have >= left) refuse((total + have + 1) * factor, s.name + " (read so far)");
-        const std::size_t step =
-            static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, left - have));
-        s.read.resize(have + step);
-        got = source->read(reinterpret_cast<std::uint8_t*>(s.read.data() + have), step);
-        s.read.resize(have + got);
-      }
-      s.bytes = s.read;
-    }
+    // Mapped, or read whole (io::read_whole); a source of unknown size (a pipe) may not exceed what
+    // is left of the memory.
+    const std::uint64_t left = usable == 0 ? std::numeric_limits<std::uint64_t>::max()
+                                           : usable / factor - std::min(usable / factor, total);
+    s.whole = io::read_whole(in, policy, left);
+    if (s.whole.over_limit())
+      refuse((total + s.whole.bytes().size() + 1) * factor, s.name + " (read so far)");
+    s.bytes = s.whole.bytes();
     total += s.bytes.size();
     if (cfg_.fasta) s.fasta.emplace(parse_fasta(s.bytes, s.name));
   }

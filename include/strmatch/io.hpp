@@ -156,7 +156,8 @@ class PrefixedSource final : public ByteSource {
 /// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them.
 std::string read_up_to(ByteSource& source, std::size_t max_bytes);
 
-/// A mapping policy (the CLI's --mmap option).
+/// A mapping policy of the read plan: the rule of should_map(), or every file mapped, or none (a
+/// front end's choice; the CLI's --mmap).
 enum class MapPolicy : std::uint8_t {
   automatic,  ///< the rule of should_map()
   always,     ///< map every non-empty regular file, whatever its size
@@ -265,6 +266,32 @@ class Input {
   InputKind kind_ = InputKind::other;
   std::uint64_t size_ = 0;
 };
+
+/// An input held whole in memory (read_whole): a mapping of it, or its bytes read. Move-only; the
+/// bytes stay valid while it lives (a mapping outlives the Input's descriptor).
+class WholeInput {
+ public:
+  WholeInput() = default;
+  std::string_view bytes() const noexcept { return bytes_; }
+  bool mapped() const noexcept { return mapped_.size() > 0; }
+  /// The input holds more than read_whole's limit: bytes() holds the first `limit` bytes only.
+  bool over_limit() const noexcept { return over_limit_; }
+
+ private:
+  friend WholeInput read_whole(const Input& in, MapPolicy policy, std::uint64_t limit);
+  MappedFile mapped_;
+  std::string read_;
+  std::string_view bytes_;
+  bool over_limit_ = false;
+};
+
+/// Reads the input `in` whole into memory, for the problems that need every byte at once (the
+/// common-substring functions): a regular file that `policy` maps (Input::should_map) is mapped;
+/// anything else (a pipe, standard input, a file the policy streams) is read with read(2) in steps of
+/// 1 MiB until it ends, or until more than `limit` bytes were found (over_limit(): the caller
+/// decides what to say). O(n) time; memory: the input's bytes (read)
+/// or its mapping. Errors: IoError as Input::map and Input::stream.
+WholeInput read_whole(const Input& in, MapPolicy policy, std::uint64_t limit);
 
 /// Files up to this size are read with one read(2) by `automatic` (plan_read): a mapping costs two
 /// system calls and a fault per page more (docs/cli.md, "How a file is read").

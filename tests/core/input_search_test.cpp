@@ -1,7 +1,8 @@
 // Every problem takes an input (find_all / count of const io::Input&): an empty file, a small file
 // (read whole), a file above io::kSmallFileBytes (pread by every worker, or a mapping where the
 // read plan picks one), and a pipe (streamed in blocks) give what the naive reference finds, in
-// its order, for exact search, pattern sets and approximate search.
+// its order, for exact search, pattern sets and approximate search; io::read_whole maps or reads an
+// input whole and stops at its limit.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -133,6 +134,33 @@ TEST(InputSearch, ApproximateSearchReadsEveryInputKindAsTheReference) {
     for_each_input(text,
                    [&](const Input& in) { EXPECT_EQ(s.count(in).occurrences, ref.size()) << rerun_hint(); });
   }
+}
+
+TEST(ReadWhole, MapsOrReadsEveryInputKindAndStopsAtTheLimit) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 604);
+  const std::string text = strmatch::test::random_text(rng, 3 * 1000 * 1000 + 17, 256);
+  const strmatch::test::TempFile file(text);
+  for (const auto policy : {strmatch::io::MapPolicy::always, strmatch::io::MapPolicy::never}) {
+    const Input in = Input::open(file.path());
+    const strmatch::io::WholeInput w = strmatch::io::read_whole(in, policy, text.size());
+    EXPECT_EQ(w.mapped(), policy == strmatch::io::MapPolicy::always);
+    EXPECT_FALSE(w.over_limit());
+    EXPECT_TRUE(w.bytes() == text);
+  }
+  for (const std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{1000}, std::uint64_t{2} << 20}) {
+    const Input in = Input::open(file.path());
+    const strmatch::io::WholeInput w = strmatch::io::read_whole(in, strmatch::io::MapPolicy::never, limit);
+    EXPECT_TRUE(w.over_limit()) << limit;
+    EXPECT_EQ(w.bytes().size(), limit);
+    EXPECT_TRUE(w.bytes() == std::string_view(text).substr(0, limit)) << limit;
+  }
+  // A pipe is read, never mapped, whatever the policy; a regular file is mapped with `always`.
+  for_each_input(text.substr(0, 200000), [&](const Input& in) {
+    const strmatch::io::WholeInput w = strmatch::io::read_whole(in, strmatch::io::MapPolicy::always, 1 << 30);
+    EXPECT_EQ(w.mapped(), in.kind() == strmatch::io::InputKind::regular);
+    EXPECT_TRUE(w.bytes() == std::string_view(text).substr(0, 200000));
+    EXPECT_FALSE(w.over_limit());
+  });
 }
 
 TEST(InputSearch, ADirectoryIsAnIoError) {

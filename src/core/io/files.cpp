@@ -413,6 +413,30 @@ MappedFile Input::map(MapPopulate populate) const {
   return MappedFile::map(fd_, size_, name_, populate);
 }
 
+WholeInput read_whole(const Input& in, MapPolicy policy, std::uint64_t limit) {
+  WholeInput w;
+  if (in.should_map(policy)) {
+    w.mapped_ = in.map();
+    w.bytes_ = w.mapped_.bytes();
+    return w;
+  }
+  const auto source = in.stream();
+  for (std::size_t got = 1; got > 0;) {
+    const std::size_t have = w.read_.size();
+    if (have >= limit) {  // more than `limit` bytes if one more byte comes
+      std::uint8_t probe = 0;
+      w.over_limit_ = source->read(&probe, 1) > 0;
+      break;
+    }
+    const auto step = static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, limit - have));
+    w.read_.resize(have + step);
+    got = source->read(reinterpret_cast<std::uint8_t*>(w.read_.data() + have), step);
+    w.read_.resize(have + got);
+  }
+  w.bytes_ = w.read_;
+  return w;
+}
+
 std::unique_ptr<FdSource> Input::stream(std::uint64_t skip) const {
   if (kind_ == InputKind::directory) throw IoError(name_ + ": Is a directory");
   if (fd_ < 0) throw IoError(name_ + ": no descriptor (read in memory already), cannot be streamed");
