@@ -1079,15 +1079,11 @@ Stream ApproxSearcher::open_stream(BlockSink sink, StreamOptions stream, const E
 
 SearchStats ApproxSearcher::find_all(const io::Input& in, const ApproxMatchSink& sink,
                                      const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution,
-                              execution.threads ? execution.threads : impl_->options.threads,
-                              [](const StreamBlock& b) { return b.approx_matches; });
+  return detail::search_input(*this, in, &sink, execution);
 }
 
 SearchStats ApproxSearcher::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<ApproxSearcher, ApproxMatch>(
-      *this, in, nullptr, execution, execution.threads ? execution.threads : impl_->options.threads,
-      [](const StreamBlock& b) { return b.approx_matches; });
+  return detail::search_input<ApproxSearcher, ApproxMatch>(*this, in, nullptr, execution);
 }
 
 SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,

@@ -65,10 +65,7 @@ class StreamBuffer {
         storage_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity_)) {}
 
   /// Where the next bytes go: up to `fill` bytes past the next owned part's start.
-  std::span<std::uint8_t> space() noexcept {
-    const std::size_t want = std::min(capacity_, own_begin_ + g_.fill);
-    return {storage_.get() + filled_, want > filled_ ? want - filled_ : 0};
-  }
+  std::span<std::uint8_t> space() noexcept { return {storage_.get() + filled_, space_left()}; }
   /// `n` bytes were written at space().
   void commit(std::size_t n) noexcept { filled_ += n; }
   /// The buffer holds `fill` bytes past the next owned part's start: a block is due.

@@ -415,15 +415,11 @@ Stream ExactSearcher::open_stream(BlockSink sink, StreamOptions stream, const Ex
 
 SearchStats ExactSearcher::find_all(const io::Input& in, const OffsetSink& sink,
                                     const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution,
-                              execution.threads ? execution.threads : impl_->options.threads,
-                              [](const StreamBlock& b) { return b.offsets; });
+  return detail::search_input(*this, in, &sink, execution);
 }
 
 SearchStats ExactSearcher::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<ExactSearcher, std::uint64_t>(
-      *this, in, nullptr, execution, execution.threads ? execution.threads : impl_->options.threads,
-      [](const StreamBlock& b) { return b.offsets; });
+  return detail::search_input<ExactSearcher, std::uint64_t>(*this, in, nullptr, execution);
 }
 
 SearchStats ExactSearcher::find_all_resident(const void* device_text, std::uint64_t n,

@@ -49,6 +49,9 @@ struct PatternSet::Impl {
   PatternSetOptions options;
   PatternSetStats stats;
   std::shared_ptr<const detail::multi::PatternTable> table;
+  /// No pattern holds a '\n': a stream with line_context may decide up to the last '\n' held
+  /// (core/stream.hpp, StreamGeometry::newline_free).
+  bool newline_free() const noexcept { return table->bytes.find('\n') == std::string::npos; }
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
   detail::BackendPlan plan;  ///< what was compiled, and auto's note when no GPU is usable
@@ -431,27 +434,22 @@ constexpr std::uint64_t kStreamBlockBytes = std::uint64_t{16} << 20;
 SearchStats PatternSet::find_all(ByteSource& source, const BlockSink& sink, StreamOptions options,
                                  const Execution& execution) const {
   const auto start = detail::Clock::now();
-  const bool newline_free = impl_->table->bytes.find('\n') == std::string::npos;
-  const auto scan = detail::multi::make_stream_scan(*this, sink, options, execution, newline_free);
+  const auto scan = detail::multi::make_stream_scan(*this, sink, options, execution, impl_->newline_free());
   return detail::drive_scan(source, *scan, start);
 }
 
 Stream PatternSet::open_stream(BlockSink sink, StreamOptions options, const Execution& execution) const {
-  const bool newline_free = impl_->table->bytes.find('\n') == std::string::npos;
-  return Stream(detail::multi::make_stream_scan(*this, std::move(sink), options, execution, newline_free));
+  return Stream(
+      detail::multi::make_stream_scan(*this, std::move(sink), options, execution, impl_->newline_free()));
 }
 
 SearchStats PatternSet::find_all(const io::Input& in, const MatchSink& sink,
                                  const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution,
-                              execution.threads ? execution.threads : options().threads,
-                              [](const StreamBlock& b) { return b.matches; });
+  return detail::search_input(*this, in, &sink, execution);
 }
 
 SearchStats PatternSet::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<PatternSet, Match>(*this, in, nullptr, execution,
-                                                 execution.threads ? execution.threads : options().threads,
-                                                 [](const StreamBlock& b) { return b.matches; });
+  return detail::search_input<PatternSet, Match>(*this, in, nullptr, execution);
 }
 
 SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink,

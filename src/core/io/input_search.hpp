@@ -18,14 +18,30 @@
 
 namespace strmatch::detail {
 
-/// Searches `in` with `s` (`sink` null: counted). `hits(block)`: the span of a stream block that
-/// holds this problem's hits. `threads`: the thread count the plan assumes (0: every hardware
-/// thread). Errors: IoError (a read that failed; "file changed during the search" when the file
-/// shrank, thrown after the search, possibly after some hits were delivered), the searcher's.
-template <class Searcher, class Hit, class Hits>
+/// The span of a stream block that holds a problem's hits, by the hit's type.
+template <class Hit>
+std::span<const Hit> block_hits(const StreamBlock& b) noexcept;
+template <>
+inline std::span<const std::uint64_t> block_hits(const StreamBlock& b) noexcept {
+  return b.offsets;
+}
+template <>
+inline std::span<const Match> block_hits(const StreamBlock& b) noexcept {
+  return b.matches;
+}
+template <>
+inline std::span<const ApproxMatch> block_hits(const StreamBlock& b) noexcept {
+  return b.approx_matches;
+}
+
+/// Searches `in` with `s` (`sink` null: counted), the plan assuming the call's threads (else the
+/// searcher's option; 0: every hardware thread). Errors: IoError (a read that failed; "file changed during
+/// the search" when the file shrank, thrown after the search, possibly after some hits were delivered), the
+/// searcher's.
+template <class Searcher, class Hit>
 SearchStats search_input(const Searcher& s, const io::Input& in,
-                         const std::function<bool(std::span<const Hit>)>* sink, const Execution& x,
-                         unsigned threads, Hits&& hits) {
+                         const std::function<bool(std::span<const Hit>)>* sink, const Execution& x) {
+  const unsigned threads = x.threads != 0 ? x.threads : s.options().threads;
   const auto in_memory = [&](std::string_view text) {
     return sink != nullptr ? s.find_all(text, *sink, x) : s.count(text, x);
   };
@@ -60,7 +76,7 @@ SearchStats search_input(const Searcher& s, const io::Input& in,
   return s.find_all(
       *source,
       [&](const StreamBlock& block) {
-        const std::span<const Hit> h = hits(block);
+        const std::span<const Hit> h = block_hits<Hit>(block);
         return h.empty() || sink == nullptr || (*sink)(h);
       },
       options, x);
