@@ -64,19 +64,33 @@ class InputRun : InputBase<Run> {
 
   /// Searches a mapped text (or the whole of a streamed input, for --best).
   void search_text(std::string_view text);
-  /// Reads `source` in blocks of whole records and searches each.
+  /// Searches a streamed input through the library's stream (ApproxSearcher::find_all(ByteSource&),
+  /// blocks of whole records); the pairs of --mode read it in regions of whole records.
   void search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint);
   /// Prints the per-input result (counts, file name, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
   std::uint64_t results() const noexcept { return delivered_; }
 
  private:
-  /// Searches bytes [base, base + r.size()) of the input: whole records (the input's last region
-  /// may end without a separator).
+  /// Searches bytes [base, base + r.size()) of the input in memory: whole records (the input's last
+  /// region may end without a separator).
   void search_region(std::string_view r, std::uint64_t base);
+  /// A block of the library's stream: its owned part (whole records) with the hits it owns.
+  bool take_block(const StreamBlock& b);
   void search_pairs(std::string_view r, std::uint64_t base);
-  /// The line selection of -v, -A/-B/-C and --color (LineSelector) over one region.
-  void select_region(std::string_view r, std::uint64_t base);
+  /// A region's results begin (the region and its records) and end (its last record printed, the
+  /// line count carried to the next region).
+  void open_region(std::string_view r, std::uint64_t base);
+  void close_region();
+  /// The region's matches or ends, in (end, pattern id) order, at input offsets `shift` + theirs;
+  /// false when this input needs no further result.
+  bool take_matches(std::span<const ApproxMatch> batch, std::uint64_t shift);
+  bool take_ends(std::span<const ApproxEnd> batch, std::uint64_t shift);
+  /// The line selection of -v, -A/-B/-C and --color (LineSelector) over one region: begin, its
+  /// matches, end.
+  void select_begin(std::string_view r, std::uint64_t base);
+  bool select_matches(std::span<const ApproxMatch> batch, std::uint64_t shift);
+  void select_end();
   void make_selector();
   bool accept(const Result& res);
   /// `res` as the printers take it, on line `line`.
@@ -92,6 +106,7 @@ class InputRun : InputBase<Run> {
 
   std::vector<std::uint32_t> best_;       // --best: each pattern's minimum (kNoDistance: none)
   std::optional<LineSelector> selector_;  // Run::select
+  std::uint64_t selected_before_ = 0;     // the selector's occurrences before the region
   Result current_;                        // the match fed to the selector (for -o's hook)
   // The current region and the record of the last result in it (offsets relative to the region).
   std::string_view region_;
@@ -350,73 +365,113 @@ void InputRun::put_match(std::uint64_t line, const Result& res) {
   printer_.standard()->match(hit(line, res));
 }
 
-void InputRun::select_region(std::string_view r, std::uint64_t base) {
+void InputRun::select_begin(std::string_view r, std::uint64_t base) {
+  selected_before_ = selector_->occurrences();
+  selector_->begin_region(r, base);
+}
+
+bool InputRun::select_matches(std::span<const ApproxMatch> batch, std::uint64_t shift) {
+  for (const ApproxMatch& mt : batch) {
+    current_ = Result{shift + mt.begin, shift + mt.end, mt.distance, mt.pattern_id, mt.cigar, true};
+    if (!selector_->occurrence(current_.begin, current_.end, mt.pattern_id)) return false;
+  }
+  return true;
+}
+
+void InputRun::select_end() {
   LineSelector& sel = *selector_;
-  const std::uint64_t before = sel.occurrences();
-  sel.begin_region(r, base);
-  SearchStats st = run_.searcher->find_all(r, [&](std::span<const ApproxMatch> batch) {
-    for (const ApproxMatch& mt : batch) {
-      current_ = Result{base + mt.begin, base + mt.end, mt.distance, mt.pattern_id, mt.cigar, true};
-      if (!sel.occurrence(current_.begin, current_.end, mt.pattern_id)) return false;
-    }
-    return true;
-  });
   done_ = !sel.end_region();
-  st.bytes = r.size();
-  add_search(st);
-  run_.reported += sel.occurrences() - before;
+  run_.reported += sel.occurrences() - selected_before_;
   delivered_ = run_.cfg.invert ? sel.selected() : sel.occurrences();
   lines_ = sel.selected();
 }
 
-void InputRun::search_region(std::string_view r, std::uint64_t base) {
+bool InputRun::take_matches(std::span<const ApproxMatch> batch, std::uint64_t shift) {
+  for (const ApproxMatch& mt : batch)
+    if (!accept(Result{shift + mt.begin, shift + mt.end, mt.distance, mt.pattern_id, mt.cigar, true}))
+      return false;
+  return true;
+}
+
+bool InputRun::take_ends(std::span<const ApproxEnd> batch, std::uint64_t shift) {
+  for (const ApproxEnd& e : batch)
+    if (!accept(Result{0, shift + e.end, e.distance, e.pattern_id, {}, false})) return false;
+  return true;
+}
+
+void InputRun::open_region(std::string_view r, std::uint64_t base) {
   region_ = r;
   base_ = base;
   record_open_ = false;
   counted_to_ = 0;
-  if (run_.select) {
-    select_region(r, base);
-    return;
-  }
-  if (run_.task == Task::pairs) {
-    search_pairs(r, base);
-  } else {
-    const ApproxSearcher& searcher = *run_.searcher;
-    SearchStats st;
-    const auto match_sink = [&](std::span<const ApproxMatch> batch) {
-      for (const ApproxMatch& mt : batch)
-        if (!accept(Result{base + mt.begin, base + mt.end, mt.distance, mt.pattern_id, mt.cigar, true}))
-          return false;
-      return true;
-    };
-    const ApproxEndSink end_sink = [&](std::span<const ApproxEnd> batch) {
-      for (const ApproxEnd& e : batch)
-        if (!accept(Result{0, base + e.end, e.distance, e.pattern_id, {}, false})) return false;
-      return true;
-    };
-    if (mode_ == Out::count_matches && run_.task != Task::best) {
-      st = run_.task == Task::ends ? searcher.count_ends(r) : searcher.count(r);
-      delivered_ += st.occurrences;
-      run_.reported += st.occurrences;
-    } else if (run_.task == Task::matches) {
-      st = searcher.find_all(r, match_sink);
-    } else if (run_.task == Task::ends) {
-      st = searcher.find_ends(r, end_sink);
-    } else {
-      const ApproxBest b = mode_ == Out::count_matches ? searcher.best(r) : searcher.best(r, &end_sink);
-      st = b.stats;
-      if (mode_ == Out::count_matches) {
-        delivered_ += st.occurrences;
-        run_.reported += st.occurrences;
-      }
-      for (std::size_t i = 0; i < b.distance.size() && i < best_.size(); ++i) best_[i] = b.distance[i];
-    }
-    st.bytes = r.size();
-    add_search(st);
-  }
+}
+
+void InputRun::close_region() {
+  if (run_.select) return;  // the selector counts its lines
   flush_record();
   // The next region's first line number.
-  if (numbers()) line_at(r.size());
+  if (numbers()) line_at(region_.size());
+}
+
+void InputRun::search_region(std::string_view r, std::uint64_t base) {
+  open_region(r, base);
+  if (run_.task == Task::pairs) {
+    search_pairs(r, base);
+    close_region();
+    return;
+  }
+  const ApproxSearcher& searcher = *run_.searcher;
+  SearchStats st;
+  const auto match_sink = [&](std::span<const ApproxMatch> batch) { return take_matches(batch, base); };
+  const ApproxEndSink end_sink = [&](std::span<const ApproxEnd> batch) { return take_ends(batch, base); };
+  if (run_.select) {
+    select_begin(r, base);
+    st =
+        searcher.find_all(r, [&](std::span<const ApproxMatch> batch) { return select_matches(batch, base); });
+    select_end();
+  } else if (mode_ == Out::count_matches && run_.task != Task::best) {
+    st = run_.task == Task::ends ? searcher.count_ends(r) : searcher.count(r);
+    delivered_ += st.occurrences;
+    run_.reported += st.occurrences;
+  } else if (run_.task == Task::matches) {
+    st = searcher.find_all(r, match_sink);
+  } else if (run_.task == Task::ends) {
+    st = searcher.find_ends(r, end_sink);
+  } else {
+    const ApproxBest b = mode_ == Out::count_matches ? searcher.best(r) : searcher.best(r, &end_sink);
+    st = b.stats;
+    if (mode_ == Out::count_matches) {
+      delivered_ += st.occurrences;
+      run_.reported += st.occurrences;
+    }
+    for (std::size_t i = 0; i < b.distance.size() && i < best_.size(); ++i) best_[i] = b.distance[i];
+  }
+  st.bytes = r.size();
+  add_search(st);
+  close_region();
+}
+
+bool InputRun::take_block(const StreamBlock& b) {
+  // Whole records with the search's own separator: every hit of the block lies in its owned part.
+  const std::string_view r = b.data.substr(b.own_begin, b.own_end - b.own_begin);
+  if (r.empty()) return true;  // the stream's end, just after a separator
+  const std::uint64_t base = b.base + b.own_begin;
+  open_region(r, base);
+  if (run_.select) {
+    select_begin(r, base);
+    (void)select_matches(b.approx_matches, 0);
+    select_end();
+  } else if (mode_ == Out::count_matches) {
+    delivered_ += b.occurrences;
+    run_.reported += b.occurrences;
+  } else if (run_.task == Task::ends) {
+    (void)take_ends(b.approx_ends, 0);
+  } else {
+    (void)take_matches(b.approx_matches, 0);
+  }
+  close_region();
+  run_.progress.update(base + r.size());
+  return !done_;
 }
 
 void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
@@ -503,11 +558,31 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
     return;
   }
   const std::size_t block = stream_block_bytes(run_.cfg.stream_block(), size_hint, std::uint64_t{16} << 20);
-  read_record_regions(source, block, run_.separator, [&](std::string_view region, std::uint64_t base) {
-    search_region(region, base);
-    run_.progress.update(base + region.size());
-    return !done_;
-  });
+  if (run_.task == Task::pairs) {
+    io::read_records(source, block, run_.separator, [&](std::string_view region, std::uint64_t base) {
+      search_region(region, base);
+      run_.progress.update(base + region.size());
+      return !done_;
+    });
+    return;
+  }
+  StreamOptions so;
+  so.block_bytes = block;
+  so.report = mode_ == Out::count_matches && !run_.select ? StreamReport::count : StreamReport::positions;
+  so.line_context = true;
+  so.separator = run_.separator;
+  so.whole_records = true;
+  so.approx_task = run_.task == Task::ends ? ApproxTask::ends : ApproxTask::matches;
+  std::uint64_t bytes = 0;  // the stream's bytes so far: the owned parts tile it
+  SearchStats st = run_.searcher->find_all(
+      source,
+      [&](const StreamBlock& b) {
+        bytes = b.base + b.own_end;
+        return take_block(b);
+      },
+      so);
+  st.bytes = bytes;
+  add_search(st);
 }
 
 void InputRun::report(bool mapped, std::uint64_t bytes) {

@@ -1,7 +1,7 @@
 // CLI: grep's line selection for `search` when a line's fate needs more than "holds an
 // occurrence": -w and -x (which occurrences qualify), -v (lines without one), -A/-B/-C (context
 // lines and group separators) and --color (the matches inside each printed line). The input is
-// handed over in regions of whole records (read_record_regions: a mapped file is one region, a
+// handed over in regions of whole records (io::read_records: a mapped file is one region, a
 // stream is cut after the last separator of each block); the occurrences of a region arrive in
 // order of their first byte, and every record is visited once.
 #pragma once
@@ -97,43 +97,6 @@ struct Colors {
     end(out, sgr);
   }
 };
-
-/// Reads `source` in blocks of `block` bytes and calls on_region(region, base) with whole records
-/// (each ends with `separator`, except the input's last one), bytes [base, base + size) of the
-/// input; the rest of a block waits for the next one, and a record longer than a block is read
-/// whole first. Stops when on_region returns false. Memory: a block plus the longest record.
-inline void read_record_regions(
-    ByteSource& source, std::size_t block, char separator,
-    const std::function<bool(std::string_view region, std::uint64_t base)>& on_region) {
-  std::string buf;
-  std::uint64_t base = 0;
-  bool eof = false;
-  while (!eof) {
-    // buf holds no separator here: it is the tail of the last record read so far.
-    const std::size_t have = buf.size();
-    buf.resize(have + block);
-    std::size_t got = 0;
-    while (got < block) {
-      const std::size_t n =
-          source.read(reinterpret_cast<std::uint8_t*>(buf.data() + have + got), block - got);
-      if (n == 0) {
-        eof = true;
-        break;
-      }
-      got += n;
-    }
-    buf.resize(have + got);
-    std::size_t cut = buf.size();
-    if (!eof) {
-      const void* p = got == 0 ? nullptr : memrchr(buf.data() + have, separator, got);
-      if (p == nullptr) continue;  // one record longer than the block: read on
-      cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data()) + 1;
-    }
-    if (cut > 0 && !on_region(std::string_view(buf.data(), cut), base)) return;
-    base += cut;
-    buf.erase(0, cut);
-  }
-}
 
 /// Whether `c` is a word byte for -w: an ASCII letter, digit or '_'.
 inline bool is_word_byte(char c) noexcept {

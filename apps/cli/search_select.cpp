@@ -95,9 +95,8 @@ void InputSearch::select_stream(ByteSource& source, std::optional<std::uint64_t>
   make_selector();
   if (limit_ == 0) return;  // -m 0
   const std::size_t block = stream_block_bytes(run_.cfg.stream_block(), size_hint, std::uint64_t{16} << 20);
-  read_record_regions(source, block, run_.separator, [&](std::string_view region, std::uint64_t base) {
-    return select_region(region, base);
-  });
+  io::read_records(source, block, run_.separator,
+                   [&](std::string_view region, std::uint64_t base) { return select_region(region, base); });
   selector_->finish();
 }
 

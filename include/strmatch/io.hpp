@@ -156,6 +156,18 @@ class PrefixedSource final : public ByteSource {
 /// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them.
 std::string read_up_to(ByteSource& source, std::size_t max_bytes);
 
+/// Reads `source` to its end in regions of whole records and calls on_region(region, base) for
+/// each non-empty one, in order: stream bytes [base, base + region.size()), ending just after a
+/// `separator` (the stream's last region may end without one). A region holds the records that
+/// end within about `block_bytes` (> 0) bytes, or one longer record read whole. Memory: about
+/// block_bytes plus twice the longest record. The stream driver of every searcher's
+/// find_all(ByteSource&) with StreamOptions::whole_records (src/core/stream.hpp), for callers that
+/// search whole records themselves (the CLI's per-line pair alignments and line selection).
+/// Returns false when on_region returned false before the last region (the rest is not read).
+/// IoError from the source propagates; InvalidArgument for block_bytes 0.
+bool read_records(ByteSource& source, std::size_t block_bytes, char separator,
+                  const std::function<bool(std::string_view region, std::uint64_t base)>& on_region);
+
 /// A mapping policy of the read plan: the rule of should_map(), or every file mapped, or none (a
 /// front end's choice; the CLI's --mmap).
 enum class MapPolicy : std::uint8_t {

@@ -177,12 +177,23 @@ struct StreamOptions {
   /// for pattern sets and approximate search (whose blocks hold more per byte).
   std::size_t block_bytes = 0;
   StreamReport report = StreamReport::positions;
-  /// End each owned part just after a '\n' when the block holds one (not at the stream's end), so
-  /// that owned parts begin at line starts and the line holding any owned occurrence's first byte
-  /// lies whole in the block (a line longer than a block is the caller's to elide). Exact search
-  /// and sets whose patterns hold no '\n' end it after the block's last '\n' (look-ahead
-  /// included); approximate search after the last '\n' before its look-ahead.
+  /// End each owned part just after a `separator` when the block holds one (not at the stream's
+  /// end), so that owned parts begin at record starts and the record holding any owned
+  /// occurrence's first byte lies whole in the block (a record longer than a block is the
+  /// caller's to elide, unless whole_records). Exact search and sets whose patterns hold no
+  /// separator end it after the block's last separator (look-ahead included); approximate search
+  /// after the last separator before its look-ahead.
   bool line_context = false;
+  /// The byte that ends a record for line_context: '\n' (lines), or '\0' for NUL-terminated
+  /// records (grep's -z).
+  char separator = '\n';
+  /// With line_context: never end an owned part inside a record. Where the bytes read hold no
+  /// separator yet, the block grows (doubling) until one arrives or the stream ends, so every
+  /// owned part is whole records; memory is then about two blocks plus two of the longest record.
+  /// With ApproxOptions::separator equal to `separator` (no match crosses a record), each
+  /// approximate match of a block lies in its owned part, and the blocks' owned parts can be
+  /// printed record by record without carrying anything over.
+  bool whole_records = false;
   /// Approximate search only: its matches, or every end within k.
   ApproxTask approx_task = ApproxTask::matches;
 };

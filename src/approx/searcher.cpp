@@ -886,7 +886,8 @@ class ApproxStreamScan final : public detail::StreamScan {
     geometry_.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
     geometry_.overlap = ov;
     geometry_.keep_context = true;
-    geometry_.line_context = so.line_context;
+    // Owned parts end before the look-ahead (a match's end is decided by the columns after it).
+    detail::set_records(geometry_, so, false);
     if (report_ != StreamReport::count) {  // positions, or counted per pattern from them
       if (task_ == Task::ends)
         out_.ends = &collect_ends_;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/clock.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch {
@@ -22,6 +23,24 @@ SearchStats drive_scan(ByteSource& source, StreamScan& scan, Clock::time_point s
 
 }  // namespace detail
 
+namespace io {
+
+bool read_records(ByteSource& source, std::size_t block_bytes, char separator,
+                  const std::function<bool(std::string_view region, std::uint64_t base)>& on_region) {
+  if (block_bytes == 0) throw InvalidArgument("read_records: the block size must be positive");
+  detail::StreamGeometry g;
+  g.fill = block_bytes;
+  g.line_context = true;
+  g.separator = static_cast<unsigned char>(separator);
+  g.whole_records = true;
+  return detail::drive_stream(source, g, [&](const detail::StreamWindow& w) {
+    const std::string_view region = w.data.substr(w.own_begin, w.own_end - w.own_begin);
+    return region.empty() || on_region(region, w.base + w.own_begin);
+  });
+}
+
+}  // namespace io
+
 struct Stream::State {
   explicit State(std::unique_ptr<detail::StreamScan> s) : scan(std::move(s)), buffer(scan->geometry()) {}
   std::unique_ptr<detail::StreamScan> scan;
@@ -35,6 +54,7 @@ struct Stream::State {
   void scan_window(bool end) {
     if (stopped) return;
     const detail::StreamWindow w = buffer.window(end);
+    if (buffer.grow(w)) return;  // a record longer than the buffer: wait for more bytes
     if (!scan->visit(w)) {
       stopped = true;
       return;

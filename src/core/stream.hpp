@@ -30,14 +30,29 @@ struct StreamGeometry {
   /// an owned occurrence too; exact search, whose callers print lines). Without it each block's
   /// data starts at its owned part.
   bool keep_context = false;
-  /// End each owned part just after its last '\n' when it holds one (not at the stream's end).
+  /// End each owned part just after its last `separator` when it holds one (not at the stream's
+  /// end).
   bool line_context = false;
-  /// No occurrence can hold a '\n' (no pattern contains one): with line_context an owned part
-  /// may then end just after the buffer's last '\n' even within the look-ahead, since an
-  /// occurrence that begins before that '\n' ends before it (a live pipe's last complete line is
+  /// The byte that ends a record for line_context ('\n': lines; '\0': grep's -z records).
+  unsigned char separator = '\n';
+  /// With line_context: an owned part never ends inside a record; where the bytes held have no
+  /// separator the buffer grows (StreamBuffer::grow) until one arrives or the stream ends.
+  bool whole_records = false;
+  /// No occurrence can hold the separator (no pattern contains it): with line_context an owned
+  /// part may then end just after the buffer's last separator even within the look-ahead, since
+  /// an occurrence that begins before it ends before it (a live pipe's last complete line is
   /// decided without waiting for more bytes).
   bool newline_free = false;
 };
+
+/// The record rule of the caller's options `o` (line_context, separator, whole_records) in `g`;
+/// `separator_free`: no occurrence can hold o.separator (StreamGeometry::newline_free).
+inline void set_records(StreamGeometry& g, const StreamOptions& o, bool separator_free) noexcept {
+  g.line_context = o.line_context;
+  g.separator = static_cast<unsigned char>(o.separator);
+  g.whole_records = o.line_context && o.whole_records;
+  g.newline_free = separator_free;
+}
 
 /// One block: `data` holds stream bytes [base, base + data.size()); the block owns occurrences
 /// beginning in data[own_begin, own_end) and a scan reads data[own_begin, scan_end()).
@@ -56,12 +71,13 @@ struct StreamWindow {
 /// The buffer of a stream and its cutting into windows, for both ways bytes arrive: pulled from a
 /// ByteSource (drive_stream) or pushed piece by piece (strmatch::Stream). Memory: one buffer of
 /// fill + (keep_context ? fill + overlap + 1 : 0) bytes, never zero-filled (only bytes written into
-/// it are looked at).
+/// it are looked at); with whole_records, fill grows to hold the longest record.
 class StreamBuffer {
  public:
   explicit StreamBuffer(const StreamGeometry& g)
       : g_(g),
-        capacity_(g.keep_context ? 2 * g.fill + g.overlap + 1 : std::max(g.fill, g.overlap + 1)),
+        fill_(g.fill),
+        capacity_(capacity_for(fill_)),
         storage_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity_)) {}
 
   /// Where the next bytes go: up to `fill` bytes past the next owned part's start.
@@ -83,11 +99,13 @@ class StreamBuffer {
       // The last '\n' among the bytes whose occurrences are decided: those before the look-ahead,
       // or every byte held when no occurrence can cross a '\n'.
       const std::size_t decided = g_.newline_free ? filled_ : own_end;
-      if (decided > own_begin_) {
-        const void* nl = memrchr(storage_.get() + own_begin_, '\n', decided - own_begin_);
-        if (nl != nullptr)
-          own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - storage_.get()) + 1;
-      }
+      const void* nl = decided > own_begin_
+                           ? memrchr(storage_.get() + own_begin_, g_.separator, decided - own_begin_)
+                           : nullptr;
+      if (nl != nullptr)
+        own_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - storage_.get()) + 1;
+      else if (g_.whole_records)
+        own_end = own_begin_;  // the record goes on: grow() and read on
     }
     StreamWindow w;
     w.data = std::string_view(reinterpret_cast<const char*>(storage_.get()), filled_);
@@ -112,13 +130,30 @@ class StreamBuffer {
     own_begin_ = own_end - keep_from;
   }
 
+  /// With whole_records, when window(false) `w` owns nothing (a record longer than the buffer):
+  /// doubles the bytes read per block, keeping those held, and returns true; otherwise false.
+  bool grow(const StreamWindow& w) {
+    if (!g_.whole_records || w.last || w.own_end > w.own_begin) return false;
+    fill_ *= 2;
+    const std::size_t capacity = capacity_for(fill_);
+    auto bigger = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
+    std::memcpy(bigger.get(), storage_.get(), filled_);
+    storage_ = std::move(bigger);
+    capacity_ = capacity;
+    return true;
+  }
+
  private:
+  std::size_t capacity_for(std::size_t fill) const noexcept {
+    return g_.keep_context ? 2 * fill + g_.overlap + 1 : std::max(fill, g_.overlap + 1);
+  }
   std::size_t space_left() const noexcept {
-    const std::size_t want = std::min(capacity_, own_begin_ + g_.fill);
+    const std::size_t want = std::min(capacity_, own_begin_ + fill_);
     return want > filled_ ? want - filled_ : 0;
   }
 
   StreamGeometry g_;
+  std::size_t fill_;  // g_.fill, doubled by grow()
   std::size_t capacity_;
   std::unique_ptr<std::uint8_t[]> storage_;
   std::size_t filled_ = 0;     // valid bytes in the buffer
@@ -154,6 +189,7 @@ bool drive_stream(ByteSource& source, const StreamGeometry& g, Visit&& visit) {
       buffer.commit(got);
     }
     const StreamWindow w = buffer.window(eof);
+    if (buffer.grow(w)) continue;  // a record longer than the buffer: read on
     if (!visit(w)) return w.last;
     if (w.last) return true;
     buffer.advance(w);

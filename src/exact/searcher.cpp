@@ -323,8 +323,7 @@ class ExactStreamScan final : public detail::StreamScan {
     geometry_.fill = std::max(stream.block_bytes != 0 ? stream.block_bytes : kDefaultBlockBytes, m);
     geometry_.overlap = m - 1;
     geometry_.keep_context = true;
-    geometry_.line_context = stream.line_context;
-    geometry_.newline_free = impl.pattern.find('\n') == std::string::npos;
+    detail::set_records(geometry_, stream, impl.pattern.find(stream.separator) == std::string::npos);
     total_.backend = Backend::cpu;
   }
   const detail::StreamGeometry& geometry() const noexcept override { return geometry_; }

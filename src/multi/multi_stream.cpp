@@ -22,13 +22,12 @@ constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
 class MultiStreamScan final : public detail::StreamScan {
  public:
   MultiStreamScan(const PatternSet& set, BlockSink sink, StreamOptions options, const Execution& execution,
-                  bool newline_free)
+                  bool separator_free)
       : set_(set), sink_(std::move(sink)), report_(options.report), execution_(execution) {
-    geometry_.newline_free = newline_free;
     geometry_.overlap = set.stats().longest > 0 ? set.stats().longest - 1 : 0;
     geometry_.fill =
         (options.block_bytes == 0 ? kDefaultBlockBytes : options.block_bytes) + geometry_.overlap;
-    geometry_.line_context = options.line_context;
+    detail::set_records(geometry_, options, separator_free);
   }
   const detail::StreamGeometry& geometry() const noexcept override { return geometry_; }
   SearchStats totals() const override { return total_; }
@@ -136,8 +135,8 @@ class MultiStreamScan final : public detail::StreamScan {
 namespace detail::multi {
 
 std::unique_ptr<StreamScan> make_stream_scan(const PatternSet& set, BlockSink sink, StreamOptions options,
-                                             const Execution& execution, bool newline_free) {
-  return std::make_unique<MultiStreamScan>(set, std::move(sink), options, execution, newline_free);
+                                             const Execution& execution, bool separator_free) {
+  return std::make_unique<MultiStreamScan>(set, std::move(sink), options, execution, separator_free);
 }
 
 }  // namespace detail::multi

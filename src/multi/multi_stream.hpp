@@ -10,8 +10,9 @@
 namespace strmatch::detail::multi {
 
 /// The scan of `set`'s streams: occurrences owned by the block their begin is in, no context before
-/// the owned part. `newline_free`: no pattern of the set contains '\n' (StreamGeometry).
+/// the owned part. `separator_free`: no pattern of the set contains options.separator
+/// (StreamGeometry::newline_free).
 std::unique_ptr<StreamScan> make_stream_scan(const PatternSet& set, BlockSink sink, StreamOptions options,
-                                             const Execution& execution, bool newline_free);
+                                             const Execution& execution, bool separator_free);
 
 }  // namespace strmatch::detail::multi

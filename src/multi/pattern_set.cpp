@@ -49,9 +49,11 @@ struct PatternSet::Impl {
   PatternSetOptions options;
   PatternSetStats stats;
   std::shared_ptr<const detail::multi::PatternTable> table;
-  /// No pattern holds a '\n': a stream with line_context may decide up to the last '\n' held
-  /// (core/stream.hpp, StreamGeometry::newline_free).
-  bool newline_free() const noexcept { return table->bytes.find('\n') == std::string::npos; }
+  /// No pattern holds `separator`: a stream with line_context may decide up to the last separator
+  /// held (core/stream.hpp, StreamGeometry::newline_free).
+  bool separator_free(char separator) const noexcept {
+    return table->bytes.find(separator) == std::string::npos;
+  }
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
   detail::BackendPlan plan;  ///< what was compiled, and auto's note when no GPU is usable
@@ -434,13 +436,14 @@ constexpr std::uint64_t kStreamBlockBytes = std::uint64_t{16} << 20;
 SearchStats PatternSet::find_all(ByteSource& source, const BlockSink& sink, StreamOptions options,
                                  const Execution& execution) const {
   const auto start = detail::Clock::now();
-  const auto scan = detail::multi::make_stream_scan(*this, sink, options, execution, impl_->newline_free());
+  const auto scan = detail::multi::make_stream_scan(*this, sink, options, execution,
+                                                    impl_->separator_free(options.separator));
   return detail::drive_scan(source, *scan, start);
 }
 
 Stream PatternSet::open_stream(BlockSink sink, StreamOptions options, const Execution& execution) const {
-  return Stream(
-      detail::multi::make_stream_scan(*this, std::move(sink), options, execution, impl_->newline_free()));
+  return Stream(detail::multi::make_stream_scan(*this, std::move(sink), options, execution,
+                                                impl_->separator_free(options.separator)));
 }
 
 SearchStats PatternSet::find_all(const io::Input& in, const MatchSink& sink,

@@ -1,8 +1,9 @@
 // The one stream contract (types.hpp: StreamOptions, StreamBlock, Stream): for exact search,
 // pattern sets and approximate search, a push-mode stream fed in random pieces with random
 // flush() calls finds what the naive reference finds, with blocks that tile the stream and hold
-// their stream bytes, every report (positions, count, count per pattern) and line_context; a sink
-// that stops ends the stream; close() twice returns the same totals; write() after close() throws.
+// their stream bytes, every report (positions, count, count per pattern), line_context with either
+// separator and whole_records; a sink that stops ends the stream; close() twice returns the same
+// totals; write() after close() throws. io::read_records (the same driver) hands over whole records.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "reference/multi.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
 #include "support/test_support.hpp"
 
@@ -39,22 +41,26 @@ struct Collected {
   std::uint64_t occurrences = 0;
   std::uint64_t owned_to = 0;  // the next owned byte: owned parts tile the stream
   bool saw_last = false;
+  bool approx_outside_owned = false;  // an approximate match not within its block's owned part
   std::size_t blocks = 0;
 };
 
-strmatch::BlockSink collector(Collected& c, const std::string& text, std::size_t patterns, bool lines) {
-  return [&c, &text, patterns, lines](const StreamBlock& b) {
+strmatch::BlockSink collector(Collected& c, const std::string& text, std::size_t patterns,
+                              const StreamOptions& so) {
+  return [&c, &text, patterns, so](const StreamBlock& b) {
     EXPECT_FALSE(c.saw_last) << "a block after the last";
     EXPECT_LE(b.own_begin, b.own_end);
     EXPECT_LE(b.own_end, b.data.size());
     EXPECT_EQ(b.data, std::string_view(text).substr(b.base, b.data.size())) << "data is the stream's bytes";
     EXPECT_EQ(b.base + b.own_begin, c.owned_to) << "owned parts tile the stream";
-    // line_context: an owned part that is not the stream's last ends just after a '\n' when it
-    // holds one.
-    if (lines && !b.last && b.own_end > b.own_begin && b.offsets.empty() && b.matches.empty()) {
-      const std::string_view owned = b.data.substr(b.own_begin, b.own_end - b.own_begin);
-      if (owned.find('\n') != std::string_view::npos) EXPECT_EQ(owned.back(), '\n');
-    }
+    // line_context: an owned part that is not the stream's last ends just after a separator when
+    // it holds one; with whole_records always.
+    const std::string_view owned = b.data.substr(b.own_begin, b.own_end - b.own_begin);
+    if (so.line_context && !b.last && !owned.empty() && b.offsets.empty() && b.matches.empty() &&
+        (so.whole_records || owned.find(so.separator) != std::string_view::npos))
+      EXPECT_EQ(owned.back(), so.separator);
+    for (const ApproxMatch& mt : b.approx_matches)
+      if (mt.begin < b.base + b.own_begin || mt.end > b.base + b.own_end) c.approx_outside_owned = true;
     c.owned_to = b.base + b.own_end;
     c.saw_last = b.last;
     ++c.blocks;
@@ -92,11 +98,15 @@ SearchStats push(strmatch::Stream& stream, const std::string& text, std::mt19937
   return st;
 }
 
-StreamOptions random_options(std::mt19937_64& rng, StreamReport report) {
+/// Random block size and line rule: line_context or not, the separator '\n' or `other`, whole
+/// records or not.
+StreamOptions random_options(std::mt19937_64& rng, StreamReport report, char other = '\n') {
   StreamOptions so;
   so.block_bytes = 1 + rng() % 300;
   so.report = report;
   so.line_context = rng() % 2 == 0;
+  so.separator = rng() % 3 == 0 ? other : '\n';
+  so.whole_records = rng() % 2 == 0;
   return so;
 }
 
@@ -113,9 +123,9 @@ TEST(PushStream, ExactSearchFindsTheReferenceWhateverThePiecesAndFlushes) {
     const std::vector<std::uint64_t> want = strmatch::reference::exact_find_all(text, pattern);
     const strmatch::ExactSearcher s(pattern, {.algorithm = round % 2 ? "naive" : "auto"});
     for (const StreamReport report : kReports) {
-      const StreamOptions so = random_options(rng, report);
+      const StreamOptions so = random_options(rng, report, 'a');
       Collected c;
-      strmatch::Stream stream = s.open_stream(collector(c, text, 1, so.line_context), so);
+      strmatch::Stream stream = s.open_stream(collector(c, text, 1, so), so);
       const SearchStats st = push(stream, text, rng, 1 + rng() % 400);
       const std::string hint = "round " + std::to_string(round) + " " + rerun_hint();
       if (!text.empty()) EXPECT_TRUE(c.saw_last) << hint;
@@ -146,9 +156,9 @@ TEST(PushStream, PatternSetFindsTheReferenceWhateverThePiecesAndFlushes) {
     const strmatch::PatternSet set(patterns,
                                    {.algorithm = "auto", .backend = strmatch::Backend::cpu, .threads = 2});
     for (const StreamReport report : kReports) {
-      const StreamOptions so = random_options(rng, report);
+      const StreamOptions so = random_options(rng, report, 'c');
       Collected c;
-      strmatch::Stream stream = set.open_stream(collector(c, text, patterns.size(), so.line_context), so);
+      strmatch::Stream stream = set.open_stream(collector(c, text, patterns.size(), so), so);
       const SearchStats st = push(stream, text, rng, 1 + rng() % 400);
       const std::string hint = "round " + std::to_string(round) + " " + rerun_hint();
       EXPECT_TRUE(c.saw_last) << hint;
@@ -180,14 +190,17 @@ TEST(PushStream, ApproximateSearchFindsTheReferenceWhateverThePiecesAndFlushes) 
     const strmatch::ApproxSearcher s(pattern, o);
     for (const strmatch::ApproxTask task : {strmatch::ApproxTask::matches, strmatch::ApproxTask::ends})
       for (const StreamReport report : kReports) {
-        StreamOptions so = random_options(rng, report);
+        StreamOptions so = random_options(rng, report, 'g');
         so.approx_task = task;
         Collected c;
-        strmatch::Stream stream = s.open_stream(collector(c, text, 1, so.line_context), so);
+        strmatch::Stream stream = s.open_stream(collector(c, text, 1, so), so);
         const SearchStats st = push(stream, text, rng, 1 + rng() % 300);
         const std::string hint = "round " + std::to_string(round) + " " + rerun_hint();
         const std::size_t want = task == strmatch::ApproxTask::ends ? ref_ends.size() : ref_matches.size();
         EXPECT_EQ(c.owned_to, text.size()) << hint;
+        // Whole records of the search's own separator: every match lies in its block's owned part.
+        if (so.line_context && so.whole_records && separator == static_cast<unsigned char>(so.separator))
+          EXPECT_FALSE(c.approx_outside_owned) << hint;
         EXPECT_EQ(st.occurrences, want) << hint;
         EXPECT_EQ(c.occurrences, want) << hint;
         if (report == StreamReport::count_per_pattern)
@@ -269,6 +282,50 @@ TEST(PushStream, AnEmptyStreamDeliversOneLastBlock) {
   EXPECT_TRUE(last);
   EXPECT_EQ(st.bytes, 0u);
   EXPECT_EQ(st.occurrences, 0u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ReadRecords, HandsOverTheStreamInWholeRecordsWhateverTheBlockAndReads) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 504);
+  for (int round = 0; round < 200; ++round) {
+    const char separator = round % 3 == 0 ? '\0' : '\n';
+    std::string text = strmatch::test::random_lines(rng, rng() % 2000, "ab", rng() % 2 ? 0.01 : 0.2);
+    if (separator == '\0') std::replace(text.begin(), text.end(), '\n', '\0');
+    const std::size_t block = 1 + rng() % 200;
+    strmatch::test::StringSource source(text, 1 + rng() % 500);
+    std::string joined;
+    const std::string hint = "round " + std::to_string(round) + " " + rerun_hint();
+    const bool all = strmatch::io::read_records(
+        source, block, separator, [&](std::string_view region, std::uint64_t base) {
+          EXPECT_FALSE(region.empty()) << hint;
+          EXPECT_EQ(base, joined.size()) << "regions follow each other " << hint;
+          joined.append(region);
+          // A region ends just after a separator, or at the stream's end (a record is never cut).
+          if (joined.size() < text.size()) EXPECT_EQ(region.back(), separator) << hint;
+          return true;
+        });
+    EXPECT_TRUE(all) << hint;
+    EXPECT_EQ(joined, text) << hint;
+  }
+}
+
+TEST(ReadRecords, StopsWhenTheCallerSaysSoAndRefusesAZeroBlock) {
+  const std::string text = "one\ntwo\nthree\nfour\n";
+  strmatch::test::StringSource source(text, 3);
+  std::vector<std::string> seen;
+  EXPECT_FALSE(strmatch::io::read_records(source, 4, '\n', [&](std::string_view region, std::uint64_t) {
+    seen.emplace_back(region);
+    return false;
+  }));
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], "one\n");
+  strmatch::test::StringSource again(text, 3);
+  EXPECT_THROW(
+      strmatch::io::read_records(again, 0, '\n', [](std::string_view, std::uint64_t) { return true; }),
+      strmatch::InvalidArgument);
 }
 
 }  // namespace
