@@ -9,15 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -258,27 +255,17 @@ class RunBase : public RunCore {
     static thread_local const std::string_view* whole = nullptr;
     return whole;
   }
-  /// Opens a file the walk listed as regular: with `walk_preread`, io::Input::open_reading into
-  /// this thread's buffer (open and one pread of up to io::kSmallFileBytes + 1 bytes: the whole file,
-  /// without fstat, for most files of a source tree), and preread() then gives the file's bytes;
-  /// else io::Input::open. Throws IoError as those.
+  /// Opens a file the walk listed as regular: with `walk_preread`, io::open_preread (open and one
+  /// pread of up to io::kSmallFileBytes + 1 bytes: the whole file, without fstat, for most files of
+  /// a source tree), and preread() then gives the file's bytes; else io::Input::open. Throws
+  /// IoError as those.
   io::Input open_walked(const std::string& path, int dir_fd) {
     if (!walk_preread) return io::Input::open(path, dir_fd);
-    // Not zero-filled (a std::string would write its 1 MiB on every thread): pages are touched
-    // only as far as the files read into it reach.
-    thread_local const std::unique_ptr<char[]> buffer(new char[kPrereadBytes]);
-    std::size_t got = 0;
-    io::Input in = io::Input::open_reading(path, std::span<char>(buffer.get(), kPrereadBytes), &got, dir_fd);
-    if (got < kPrereadBytes) set_preread(std::string_view(buffer.get(), got));
+    std::string_view whole;
+    io::Input in = io::open_preread(path, dir_fd, &whole);
+    if (whole.data() != nullptr) set_preread(whole);
     return in;
   }
-  /// The most a walk's worker reads of a file while opening it: a file of fewer bytes came whole.
-  static constexpr std::size_t kPrereadBytes = static_cast<std::size_t>(io::kSmallFileBytes) + 1;
-  /// What an io_uring batch reads of each file (io::BatchReader's slot): a file of fewer bytes came
-  /// whole, a larger one is opened again (open_walked). 256 KiB holds 99.7% of the Linux tree's
-  /// files; the slots of a batch hold a worker's 8 files at once, and with 1 MiB slots `-r -c -j 8`
-  /// over that tree peaked at 93 MB resident against 33 MB with system calls (2-core machine).
-  static constexpr std::size_t kBatchSlotBytes = std::size_t{256} << 10;
   /// preread() = `whole` (kept in this thread's storage) for the search_input() called next.
   static void set_preread(std::string_view whole) {
     thread_local std::string_view stored;
@@ -385,17 +372,17 @@ class RunBase : public RunCore {
   std::atomic<std::uint64_t> worker_read_files{0};  // pread by the workers
   /// Threads of the parallel walk of -r (walk_parallel); 0 or 1: files one after the other.
   unsigned walk_workers = 0;
-  /// Workers of the parallel walk when no -j was given (default_walk_threads()); 0: walk_workers.
+  /// Workers of the parallel walk when no -j was given (io::default_walk_workers()); 0: walk_workers.
   unsigned default_walk_workers = 0;
   /// The threads the parallel walk runs (its workers; the walker and the listers come on top).
   unsigned walk_threads() const noexcept {
     return default_walk_workers != 0 ? default_walk_workers : walk_workers;
   }
-  /// The parallel walk's workers open files with io::Input::open_reading (no fstat for a file of
+  /// The parallel walk's workers open files with io::open_preread (no fstat for a file of
   /// at most io::kSmallFileBytes) and hand what they read to search_input() through preread().
   bool walk_preread = false;
   /// With walk_preread: the parallel walk's workers open and read their runs of files in io_uring
-  /// batches (io::BatchReader; walk_batch_read_wanted()).
+  /// batches (io::BatchReader; io::walk_batch_read_wanted()).
   bool walk_batch_read = false;
   std::atomic<std::uint64_t> batch_read_files{0};  // searched from a io::BatchReader's buffer
   /// Records why a worker's io::BatchReader could not serve (the first reason, for --stats); that
@@ -427,6 +414,9 @@ constexpr std::uint64_t kWalkWorkerMaxBytes = std::uint64_t{4} << 20;
 /// The same where a file's output is a line or two (counts, names, -q): a worker holds no more.
 constexpr std::uint64_t kWalkWorkerMaxCountingBytes = std::uint64_t{16} << 20;
 
+/// A slot of the parallel walk keeps its output buffer for the next file up to this size.
+constexpr std::size_t kWalkKeepOutputBytes = std::size_t{16} << 10;
+
 /// The largest file a worker of the parallel walk searches in output mode `mode`. A worker holds
 /// its file's output until the file's turn to be printed: that of a file of lines, -o or --json
 /// can be as large as the file (more, with names and offsets), so such files stay at 4 MiB (on the
@@ -440,315 +430,84 @@ inline std::uint64_t walk_worker_max_bytes(OutputMode mode) {
   return small_output ? kWalkWorkerMaxCountingBytes : kWalkWorkerMaxBytes;
 }
 
-/// Workers from which `auto` reads the parallel walk's small files in io_uring batches
-/// (io::BatchReader). On the 16-core host (bench/results/cli/cli-walk_h200-16core.md: the tree, 25 runs
-/// a row) batches made -r 3-7% faster from 8 workers on (10 by default there) and 4-5% slower on 4;
-/// on the 2-core machine they were within its noise (docs/cli.md, "-r").
-constexpr unsigned kBatchReadMinWorkers = 8;
-
-/// Whether a parallel walk of `workers` workers reads in io_uring batches: STRMATCH_IO_URING
-/// never|always|auto (unset: auto, from kBatchReadMinWorkers workers on). Throws InvalidArgument
-/// for another value.
-inline bool walk_batch_read_wanted(unsigned workers) {
-  const std::optional<std::string> v = strmatch::env::choice_value("STRMATCH_IO_URING");
-  if (v == "never") return false;
-  if (v == "always") return true;
-  return workers >= kBatchReadMinWorkers;
-}
-
-/// Threads that list directories ahead of the parallel walk (io::walk_directory's listers): one
-/// per 4 workers, at most 4, none below 4 workers (docs/cli.md, "Reading"; STRMATCH_WALK_LISTERS
-/// overrides).
-inline unsigned walk_listers(unsigned workers) { return workers >= 4 ? std::min(workers / 4, 4u) : 0; }
-
-/// Workers of the parallel walk without -j on a machine of `hardware` threads: all of them up to 4,
-/// about 5/8 of them from 8 on (10 of 16), leaving cores to the walker, its listers and the
-/// kernel's work for each file: on the 16-core host -r -c took 52-58 ms (min-mean) with 8 or 10
-/// workers, 56-62 with 12 to 14 and 58-67 with 16 (docs/cli.md, "-r").
-inline unsigned default_walk_threads(unsigned hardware) {
-  return hardware >= 8 ? (hardware * 5 + 4) / 8 : std::max(1u, hardware);
-}
-
 inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
-  // A worker takes runs of up to this many consecutive files, read in one batch by its io::BatchReader.
-  constexpr std::uint64_t kMaxRun = io::BatchReader::kMaxFiles;
-  struct Item {
-    std::string path;
-    std::string name;                  // the display name
-    std::optional<std::string> error;  // of the walk (an unreadable directory)
-    WorkerFile file;
-    std::optional<io::Input> deferred;  // a large file, for this thread
-    std::uint64_t size = 0;
-    bool ready = false;
-  };
-  // Wake-ups cost more than the search of a small file (a futex call is 15-35 us under the 2-core
-  // machine's hypervisor): the walker hands paths over in batches, the worker that finishes the
-  // front file prints every ready file (nobody waits to print), and the walker is woken only when
-  // it waits for room. 220 futex calls for 2,184 files, against 13,618 with a printing thread.
-  constexpr std::size_t kBatch = 32;
-  const unsigned workers = walk_threads();
-  const std::uint64_t window = 64ull * workers;  // files in flight: every worker busy
-  const std::uint64_t worker_max_bytes = walk_worker_max_bytes(mode);
-  // The printing is serial: it must cost little per file. Items live in a ring of `window` slots,
-  // item i in ring[i % window] from when the walker makes it until it is printed, and their
-  // strings and output buffers are reused, not allocated and freed per file (an item made by the
-  // walker, filled by a worker and freed by the printing thread cost frees across threads' arenas).
-  constexpr std::size_t kKeepOutputBytes = std::size_t{16} << 10;  // a slot's output buffer kept
-  std::vector<Item> ring(static_cast<std::size_t>(window));
-  const auto slot = [&](std::uint64_t i) -> Item& { return ring[static_cast<std::size_t>(i % window)]; };
-  std::mutex mutex;
-  std::condition_variable work_cv, room_cv;
-  std::uint64_t produced = 0, taken = 0, delivered = 0;
-  bool walk_done = false, stop = false, walker_waits = false;
-
-  // The walker's batch: paths and errors of the walk, their buffers swapped with the slots'.
-  struct Found {
-    std::string path;
-    std::optional<std::string> error;
-  };
-  std::vector<Found> batch(kBatch);
-  std::size_t batch_size = 0;
-  auto hand_over = [&] {
-    const std::uint64_t n = batch_size;
-    batch_size = 0;
-    if (n == 0) return true;
-    std::uint64_t base = 0;
-    {
-      std::unique_lock lock(mutex);
-      walker_waits = true;
-      room_cv.wait(lock, [&] { return stop || produced + n - delivered <= window; });
-      walker_waits = false;
-      if (stop) return false;
-      base = produced;
-    }
-    // Slots [base, base + n) are free (printed) and only this thread writes them until produced
-    // moves past them.
-    for (std::uint64_t k = 0; k < n; ++k) {
-      Item& item = slot(base + k);
-      Found& f = batch[static_cast<std::size_t>(k)];
-      std::swap(item.path, f.path);
-      const bool strip = strip_dot && item.path.rfind("./", 0) == 0;
-      item.name.assign(item.path, strip ? 2 : 0);
-      item.error = std::move(f.error);
-      f.error.reset();
-      item.ready = item.error.has_value();
-    }
-    std::lock_guard lock(mutex);
-    produced += n;
-    work_cv.notify_all();
-    return true;
-  };
-  auto walker = [&] {
-    io::walk_directory(
-        dir,
-        // By path: each worker opens the directories of its files itself (dir_fd_of, below).
-        [&](const std::string& path) {
-          batch[batch_size++].path.assign(path);
-          return batch_size < kBatch || hand_over();
-        },
-        [&](const std::string& p, const std::string& reason) {
-          if (batch_size == kBatch && !hand_over()) return;
-          Found& f = batch[batch_size++];
-          f.path.assign(p);
-          f.error = p + ": " + reason;
-        },
-        filter.empty() ? nullptr : &filter, walk_listers(workers));
-    hand_over();
-    std::lock_guard lock(mutex);
-    walk_done = true;
-    work_cv.notify_all();
-  };
-  // Prints the ready items at the front, in order; called with the lock held by the thread that
-  // finished the front item (no thread waits to print: a wake-up per file cost more than the file).
-  bool printing = false;
-  std::exception_ptr failure;
-  auto print_ready = [&](std::unique_lock<std::mutex>& lock) {
-    printing = true;
-    while (!stop && delivered < produced && slot(delivered).ready) {
-      std::uint64_t end = delivered;
-      while (end < produced && slot(end).ready) ++end;
-      const std::uint64_t first = delivered;
-      lock.unlock();
-      const bool on_worker = Progress::on_worker();
-      Progress::on_worker() = false;
-      try {
-        for (std::uint64_t i = first; i < end; ++i) {
-          Item& item = slot(i);
-          if (stop_all) break;
-          if (item.error) {
-            error(*item.error);
-            continue;
-          }
-          out.put_collected(item.file.out.view());
-          for (const auto& e : item.file.errors) error(e);
-          note(item.file.note);
-          if (item.deferred) {
-            search_input(*item.deferred, item.name);  // with every thread of the library
-          } else {
-            progress.start_file(item.name, item.size);
-            progress.update(item.size);
-            input_done(item.file.results);
-          }
-          if (stdout_is_terminal) out.flush();
+  // The library walks, opens and reads (io::walk_parallel); each file's output, errors and note
+  // are held in its slot until its turn, then printed here.
+  class Visitor final : public io::ParallelWalkVisitor {
+   public:
+    Visitor(RunBase& run, bool strip_dot) : run_(run), strip_dot_(strip_dot) {}
+    void begin(std::size_t slots) override { slots_ = std::vector<Slot>(slots); }
+    void search(std::size_t slot, const std::string& path, io::Input& in,
+                const std::string_view* whole) override {
+      Slot& s = slots_[slot];
+      name_of(s.name, path);
+      // The search goes to the slot (worker_file) and its progress is reported when printed.
+      struct Worker {
+        explicit Worker(WorkerFile* file) {
+          worker_file() = file;
+          Progress::on_worker() = true;
         }
-      } catch (...) {
-        lock.lock();
-        if (!failure) failure = std::current_exception();
-        stop = true;
-        break;
-      }
-      Progress::on_worker() = on_worker;
-      // The printed slots are emptied for reuse before they are handed back (nobody else reads
-      // slots below `end` until `delivered` passes them).
-      for (std::uint64_t i = first; i < end; ++i) {
-        Item& item = slot(i);
-        item.file.out.clear(kKeepOutputBytes);
-        item.file.errors.clear();
-        item.file.note.clear();
-        item.file.results = 0;
-        item.deferred.reset();
-        item.error.reset();
-        item.size = 0;
-        item.ready = false;
-      }
-      lock.lock();
-      delivered = end;
-      if (walker_waits && produced - delivered <= window / 2) room_cv.notify_one();
-      if (stop_all) stop = true;
+        ~Worker() {
+          preread() = nullptr;
+          worker_file() = nullptr;
+          Progress::on_worker() = false;
+        }
+      } worker(&s.file);
+      if (whole != nullptr) set_preread(*whole);
+      run_.search_input(in, s.name);  // catches its errors
     }
-    printing = false;
-    if (stop) {
-      work_cv.notify_all();
-      room_cv.notify_all();
-    }
-  };
-  auto worker = [&] {
-    Progress::on_worker() = true;
-    // Runs of up to kMaxRun consecutive files per lock (16 workers taking one file each per lock
-    // contended more than they searched); marked ready under the lock that takes the next run.
-    std::vector<Item*> done;
-    std::uint64_t done_first = 0;  // the index of done.front()
-    // The files of a run opened and read with one io_uring submission (walk_batch_read): a file
-    // that came whole is searched from the reader's buffer; a larger one, and one whose open or
-    // read failed, is opened again with system calls (open_walked: its error message as without
-    // io_uring).
-    std::optional<io::BatchReader> reader;
-    if (walk_batch_read) {
-      reader.emplace(kBatchSlotBytes);
-      if (!reader->usable()) {
-        batch_read_refused(reader->reason());
-        reader.reset();
+    bool deliver(std::size_t slot, const std::string& path, const std::string* error, io::Input* deferred,
+                 std::uint64_t size) override {
+      Slot& s = slots_[slot];
+      if (run_.stop_all) return false;
+      if (error != nullptr) {
+        run_.error(*error);
+        return !run_.stop_all;
       }
-    }
-    std::array<int, io::BatchReader::kMaxFiles> batch_dirs{};
-    // The directories of a batch's files, held until its read returned (a run may span several:
-    // each descriptor must stay open, and its number unused by another, until then).
-    std::array<std::shared_ptr<const io::OpenDirectory>, io::BatchReader::kMaxFiles> batch_dir_held{};
-    std::array<const char*, io::BatchReader::kMaxFiles> batch_paths{};
-    std::array<std::int64_t, io::BatchReader::kMaxFiles> batch_got{};
-    // Files are opened relative to their directory (one name looked up instead of every component
-    // of the path), through a descriptor of that directory this worker opened itself and alone
-    // uses: workers opening files through one shared descriptor all count references on its file
-    // in the kernel (16-core host, -r on all threads: 0.055-0.060 s by path, 0.070-0.089 s through
-    // the walk's shared descriptors). A worker's runs are consecutive files of the walk, mostly of
-    // one directory: one more open per directory change.
-    std::string dir_path;
-    std::shared_ptr<const io::OpenDirectory> dir;
-    const auto dir_fd_of = [&](const std::string& path) {
-      const std::size_t slash = path.rfind('/');
-      if (slash == std::string::npos) return -1;
-      const std::string_view d(path.data(), slash == 0 ? 1 : slash);
-      if (dir_path != d) {
-        dir_path.assign(d);
-        dir.reset();
-        dir = io::OpenDirectory::open(nullptr, dir_path, {});
+      run_.out.put_collected(s.file.out.view());
+      for (const auto& e : s.file.errors) run_.error(e);
+      run_.note(s.file.note);
+      if (deferred != nullptr) {
+        name_of(s.name, path);
+        run_.search_input(*deferred, s.name);  // with every thread of the library
+      } else {
+        run_.progress.start_file(s.name, size);
+        run_.progress.update(size);
+        run_.input_done(s.file.results);
       }
-      return dir ? dir->fd() : -1;
+      if (run_.stdout_is_terminal) run_.out.flush();
+      // Emptied for reuse.
+      s.file.out.clear(kWalkKeepOutputBytes);
+      s.file.errors.clear();
+      s.file.note.clear();
+      s.file.results = 0;
+      return !run_.stop_all;
+    }
+
+   private:
+    struct Slot {
+      WorkerFile file;
+      std::string name;  // the display name
     };
-    std::unique_lock lock(mutex);
-    while (true) {
-      if (!done.empty()) {
-        for (Item* d : done) d->ready = true;
-        if (!printing && done_first == delivered) print_ready(lock);
-        done.clear();
-      }
-      work_cv.wait(lock, [&] { return stop || taken < produced || walk_done; });
-      if (stop || taken >= produced) return;
-      const std::uint64_t run = std::clamp<std::uint64_t>((produced - taken) / workers, 1, kMaxRun);
-      done_first = taken;
-      for (std::uint64_t k = 0; k < run; ++k) done.push_back(&slot(taken + k));
-      taken += run;
-      lock.unlock();
-      unsigned batched = 0;
-      if (reader) {
-        for (Item* item : done) {
-          if (item->ready) continue;
-          const int fd = dir_fd_of(item->path);
-          batch_dir_held[batched] = dir;
-          batch_dirs[batched] = fd >= 0 ? fd : AT_FDCWD;
-          batch_paths[batched++] = item->path.c_str() + (fd >= 0 ? item->path.rfind('/') + 1 : 0);
-        }
-        if (!reader->read(std::span(batch_dirs.data(), batched), std::span(batch_paths.data(), batched),
-                          std::span(batch_got.data(), batched))) {
-          batch_read_refused(reader->reason());
-          reader.reset();
-        }
-        for (unsigned k = 0; k < batched; ++k) batch_dir_held[k].reset();
-      }
-      unsigned b = 0;
-      for (Item* item : done) {
-        if (item->ready) continue;  // an error of the walk
-        const std::int64_t got = b < batched ? batch_got[b] : -1;
-        const unsigned index = b++;
-        worker_file() = &item->file;
-        try {
-          const bool whole = reader && got >= 0 && static_cast<std::uint64_t>(got) < kBatchSlotBytes;
-          if (whole) {
-            set_preread(reader->bytes(index, static_cast<std::size_t>(got)));
-            ++batch_read_files;
-          }
-          io::Input in = whole ? io::Input::without_descriptor(item->path, static_cast<std::uint64_t>(got))
-                               : open_walked(item->path, dir_fd_of(item->path));
-          item->size = in.size();
-          if (in.kind() == io::InputKind::regular && in.size() > worker_max_bytes)
-            item->deferred.emplace(std::move(in));
-          else
-            search_input(in, item->name);
-        } catch (const Error& e) {
-          error(e.what());
-        }
-        preread() = nullptr;
-        worker_file() = nullptr;
-      }
-      lock.lock();
+    void name_of(std::string& name, const std::string& path) const {
+      const bool strip = strip_dot_ && path.rfind("./", 0) == 0;
+      name.assign(path, strip ? 2 : 0);
     }
+    RunBase& run_;
+    bool strip_dot_;
+    std::vector<Slot> slots_;
   };
 
-  std::vector<std::jthread> threads;
-  auto finish_threads = [&] {
-    {
-      std::lock_guard lock(mutex);
-      stop = true;
-      work_cv.notify_all();
-      room_cv.notify_all();
-    }
-    threads.clear();  // joins
-  };
-  try {
-    threads.emplace_back(walker);
-    for (unsigned i = 1; i < workers; ++i) threads.emplace_back(worker);
-    worker();         // this thread works too
-    threads.clear();  // the walker and the workers end once every file was taken
-    std::unique_lock lock(mutex);
-    if (!printing && !stop) print_ready(lock);  // what the last workers left
-    Progress::on_worker() = false;
-  } catch (...) {
-    Progress::on_worker() = false;
-    finish_threads();
-    throw;
-  }
-  finish_threads();
-  if (failure) std::rethrow_exception(failure);
+  io::ParallelWalkOptions o;
+  o.workers = walk_threads();
+  o.worker_max_bytes = walk_worker_max_bytes(mode);
+  o.preread = walk_preread;
+  o.batch_read = walk_batch_read;
+  o.filter = filter.empty() ? nullptr : &filter;
+  Visitor visitor(*this, strip_dot);
+  const io::ParallelWalkStats st = io::walk_parallel(dir, o, visitor);
+  batch_read_files += st.batch_read_files;
+  if (!st.batch_read_refusal.empty()) batch_read_refused(st.batch_read_refusal);
 }
 
 /// The search of one input, the part every subcommand shares: its name, its printer (printer.hpp)

@@ -197,7 +197,7 @@ class Run : public RunBase {
       : RunBase(c, c.count_per_pattern), cfg(c) {
     // -r searches small files on all cores at once (RunBase::walk_parallel).
     walk_workers = c.threads != 0 ? c.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (c.threads == 0) default_walk_workers = default_walk_threads(walk_workers);
+    if (c.threads == 0) default_walk_workers = io::default_walk_workers(walk_workers);
     // search_input() takes preread(); with `--io auto` (small files read by one pread) and
     // `--io read` only: another method reads the file its own way.
     walk_preread = (read_method == io::ReadMethod::automatic && policy == io::MapPolicy::automatic) ||
@@ -205,7 +205,7 @@ class Run : public RunBase {
     // The same in io_uring batches on enough workers (not under the truncation seam, which needs
     // a descriptor); the decision is taken even where the walk is not used, so that a bad
     // STRMATCH_IO_URING is always reported.
-    walk_batch_read = walk_batch_read_wanted(walk_threads()) && walk_preread && !c.test_truncate;
+    walk_batch_read = io::walk_batch_read_wanted(walk_threads()) && walk_preread && !c.test_truncate;
     if (set_patterns != nullptr) {
       patterns = set_patterns;
       PatternSetOptions o;

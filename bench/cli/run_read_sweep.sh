@@ -3,7 +3,7 @@
 # thread count and `--io` method, `strmatch search -a -c -jN --io M 'Linus Torvalds' FILE` (rare,
 # counting) and `strmatch search -a -jN --io M struct FILE` (frequent, printing lines to a pipe),
 # timed by hyperfine in one run. This is where `auto`'s rule for the pieces of a large file
-# (apps/cli/run.hpp, kMappedPiecesMaxThreads; docs/cli.md, "How a file is read", rule 6) comes from.
+# (include/strmatch/io.hpp, kMappedPiecesMaxThreads; docs/cli.md, "How a file is read", rule 6) comes from.
 #
 #   bench/cli/run_read_sweep.sh OUT_DIR MACHINE FILE
 #

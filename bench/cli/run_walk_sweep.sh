@@ -3,7 +3,7 @@
 # count, `strmatch search -r -a -jN PATTERN TREE` (lines to a pipe) and `-r -l`, with the walk's
 # small files read by system calls (STRMATCH_IO_URING=never) and in io_uring batches (always),
 # beside `rg -uu -jN -a -F` in the same hyperfine run. This is where `auto`'s rule for io_uring
-# (apps/cli/run.hpp, kBatchReadMinWorkers; docs/cli.md, "-r") comes from.
+# (src/core/io/parallel_walk.cpp, kBatchReadMinWorkers; docs/cli.md, "-r") comes from.
 #
 #   bench/cli/run_walk_sweep.sh OUT_DIR MACHINE TREE
 #

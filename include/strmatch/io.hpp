@@ -670,4 +670,93 @@ bool walk_directory(const std::string& dir, const std::function<bool(const Walke
                     const std::function<void(const std::string& path, const std::string& reason)>& on_error,
                     const WalkFilter* filter = nullptr, unsigned listers = 0);
 
+// ---- The parallel walk -------------------------------------------------------------------------
+
+/// How walk_parallel hands files out and reads them.
+struct ParallelWalkOptions {
+  /// Threads that open and search files, the calling thread among them (>= 1); a walker and
+  /// listers (walk_directory's, one per 4 workers, at most 4, none below 4) come on top.
+  unsigned workers = 1;
+  /// A regular file of more bytes is not searched by a worker (unless it came whole with its
+  /// opening, see preread): it is delivered opened, in its turn, for the delivering thread to search
+  /// (with every thread the caller likes). Bounds the memory of a file's result held until its turn.
+  std::uint64_t worker_max_bytes = std::uint64_t{4} << 20;
+  /// Workers open files with open_preread: a file of at most kSmallFileBytes comes whole with its
+  /// opening (no fstat, one pread).
+  bool preread = false;
+  /// With preread: workers open and read their runs of up to BatchReader::kMaxFiles files with one
+  /// io_uring submission (BatchReader, slots of kWalkBatchSlotBytes); a file that did not come whole
+  /// is opened again with system calls, and a worker whose ring is refused reads with system calls
+  /// (ParallelWalkStats::batch_read_refusal says why).
+  bool batch_read = false;
+  /// What the walk skips (grep's --include, --exclude, --exclude-dir); null: nothing.
+  const WalkFilter* filter = nullptr;
+};
+
+/// What an io_uring batch of walk_parallel reads of each file: a file of fewer bytes came whole. 256
+/// KiB holds 99.7% of the Linux tree's files; the slots of a batch hold a worker's 8 files at once,
+/// and with 1 MiB slots `search -r -c -j 8` over that tree peaked at 93 MB resident against 33 MB
+/// with system calls (2-core machine).
+inline constexpr std::size_t kWalkBatchSlotBytes = std::size_t{256} << 10;
+
+/// What walk_parallel counted.
+struct ParallelWalkStats {
+  std::uint64_t batch_read_files = 0;  ///< files searched from an io_uring batch's buffer
+  std::string batch_read_refusal;      ///< why io_uring could not serve (the first reason); empty: it did
+};
+
+/// The caller's side of walk_parallel. Each file in flight holds one of `slots` slots (the
+/// count given to begin()) from when the walk finds it until it is delivered, so the caller keeps
+/// a file's result (its output, errors) in an array of its own indexed by slot, reused file after
+/// file.
+class ParallelWalkVisitor {
+ public:
+  virtual ~ParallelWalkVisitor() = default;
+  /// Before any other call: the number of slots (64 per worker).
+  virtual void begin(std::size_t slots) = 0;
+  /// On a worker: searches the file `path`, opened as `in`, into slot `slot`'s state. `whole`: the
+  /// file's bytes when they came whole with its opening (preread, batch_read), else null. An Error
+  /// thrown here (or by the opening) is delivered as the file's error.
+  virtual void search(std::size_t slot, const std::string& path, Input& in,
+                      const std::string_view* whole) = 0;
+  /// In walk order, one file at a time, on whichever of the walk's threads finished the front
+  /// file: the result of slot `slot`. `error`: the walk's message for a directory that could not
+  /// be read ("PATH: reason"), or an Error's message from opening or searching the file; null
+  /// otherwise. `deferred`: a regular file above worker_max_bytes, opened and not searched, for
+  /// this call to search; null otherwise. `size`: the file's size (0 where unknown). The slot's
+  /// state is the caller's to clear before returning. Returns false to stop the walk (grep's -q).
+  virtual bool deliver(std::size_t slot, const std::string& path, const std::string* error, Input* deferred,
+                       std::uint64_t size) = 0;
+};
+
+/// Walks directory `dir` (the files and order of walk_directory, `filter` applied) with
+/// options.workers workers: one thread walks, workers take runs of consecutive files, open each
+/// relative to a descriptor of its directory that the worker opened itself (a shared one makes
+/// the kernel count references from every worker), and search it (visitor.search); each file is
+/// delivered (visitor.deliver) in walk order as soon as it and every file before it are done, by
+/// the thread that finished the front file (no thread waits to print). At most 64 * workers files
+/// are in flight, so memory is bounded by that many files' results. A deliver() that returns false
+/// stops every thread at its next file. An exception thrown by deliver() (or anything but an
+/// Error by search()) stops the walk and is rethrown here once every thread has ended.
+ParallelWalkStats walk_parallel(const std::string& dir, const ParallelWalkOptions& options,
+                                ParallelWalkVisitor& visitor);
+
+/// Workers of the parallel walk when the caller names no count, on a machine of `hardware`
+/// threads: all of them up to 4, about 5/8 of them from 8 on (10 of 16), leaving cores to the
+/// walker, its listers and the kernel's work for each file: on the 16-core host `search -r -c` took
+/// 52-58 ms (min-mean) with 8 or 10 workers, 56-62 with 12 to 14 and 58-67 with 16 (docs/cli.md, "-r").
+unsigned default_walk_workers(unsigned hardware) noexcept;
+
+/// Whether a parallel walk of `workers` workers reads in io_uring batches: STRMATCH_IO_URING
+/// never|always|auto (unset: auto, from 8 workers on: on the 16-core host batches made -r 3-7%
+/// faster from 8 workers on and 4-5% slower on 4; on the 2-core machine they were within its noise,
+/// bench/results/cli/cli-walk_h200-16core.md). Throws InvalidArgument for another value.
+bool walk_batch_read_wanted(unsigned workers);
+
+/// Opens `path` (relative to `dir_fd` when >= 0) as Input::open_reading does, into a buffer of
+/// the calling thread of kSmallFileBytes + 1 bytes: returns the input and, when the file has at
+/// most kSmallFileBytes bytes, sets *whole to its bytes (valid until this thread's next call),
+/// else to an empty view with a null data pointer. Throws IoError as Input::open.
+Input open_preread(const std::string& path, int dir_fd, std::string_view* whole);
+
 }  // namespace strmatch::io

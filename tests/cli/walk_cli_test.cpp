@@ -108,7 +108,7 @@ TEST(WalkCli, FilesAroundTheOneReadSizeAreSearchedToTheirLastByte) {
   std::filesystem::create_directories(root);
   const std::uint64_t mib = std::uint64_t{1} << 20;
   std::string want;
-  // Around an io_uring batch's slot (256 KiB, RunBase::kBatchSlotBytes) too.
+  // Around an io_uring batch's slot (256 KiB, io::kWalkBatchSlotBytes) too.
   const std::uint64_t slot = std::uint64_t{256} << 10;
   for (const std::uint64_t size :
        {slot - 1, slot, slot + 1, mib - 1, mib, mib + 1, mib + 4096, 3 * mib, 6 * mib}) {
