@@ -60,7 +60,13 @@ def cases(tar: str, tree: str | None, slice_path: str, groups: set) -> list:
               ("approx", "approx myers -k 3 -c, 64 MB",
                ["approx", "--algorithm", "myers", "-k", "3", "-c", "EXPORT_SYMBOL_GPL", slice_path], None),
               ("approx", "approx myers -k 3 lines, 1 thread, 64 MB",
-               ["approx", "--algorithm", "myers", "-j", "1", "-k", "3", "EXPORT_SYMBOL_GPL", slice_path], None)]
+               ["approx", "--algorithm", "myers", "-j", "1", "-k", "3", "EXPORT_SYMBOL_GPL", slice_path], None),
+              # Streamed (read in blocks, not mapped): the library's stream with whole records.
+              ("approx", "approx -k 1 -o -b --cigar, --mmap never, 64 MB",
+               ["approx", "--mmap", "never", "-k", "1", "-o", "-b", "--cigar", "struct page", slice_path], None),
+              ("approx", "approx myers -k 3 lines, 1 thread, --mmap never, 64 MB",
+               ["approx", "--mmap", "never", "--algorithm", "myers", "-j", "1", "-k", "3", "EXPORT_SYMBOL_GPL",
+                slice_path], None)]
     return c
 
 
