@@ -6,7 +6,9 @@
 //           one thread and all threads, Edlib's HW mode (EDLIB_TASK_LOC) on the same core when linked;
 //           the paper's serial Xeon X7460 and GTX 580 times beside. Every row's minimum and number of
 //           ends is checked against a reference of another algorithm (dp, else Edlib, else wavefront;
-//           dp's own row against Edlib, else wavefront): the check column.
+//           dp's own row against Edlib, else wavefront): the check column. With --tre-agrep PATH,
+//           TRE's agrep -B as a whole process on the text written to --tmp (m <= --tre-max-m,
+//           default 32; one run: it is slow), its minimum checked the same way.
 //   table2  the throughput comparison of the paper's Table 2: its k-mismatches peer (Liu et al.,
 //           Hamming distance, m = 256, n = 8 Mi): random DNA of 8 Mi bytes with 100 copies of the
 //           pattern planted with 0..k substitutions, k = 16, every end within k counted with
@@ -29,10 +31,13 @@
 // usage: strmatch_bench_approx_threads [--sections table1,table2,scale,batch,clock] [--out DIR]
 //        [--tag MACHINE] [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N]
 //        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
+//        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -63,7 +68,8 @@ struct Row {
   std::uint64_t m = 0, k = 0, n = 0, results = 0;
   std::uint32_t distance = 0;
   double seconds = 0, paper_cpu_ms = 0, paper_gpu_ms = 0, one_thread_seconds = 0;
-  std::string check;  ///< table1, table2: "PASS vs X" / "FAIL vs X (...)"; empty elsewhere
+  bool ends_known = true;  ///< false: the tool reports the minimum only (tre-agrep), not its ends
+  std::string check;       ///< table1, table2: "PASS vs X" / "FAIL vs X (...)"; empty elsewhere
 };
 
 std::string g_out = "bench/results/approx", g_tag = "dev-2core";
@@ -71,7 +77,9 @@ int g_reps = 3;
 std::uint64_t g_scale_bytes = 1000000000, g_scale_single_bytes = 200000000;
 std::uint64_t g_batch_bytes = 100000000, g_batch_patterns = 1000;
 std::uint64_t g_dp_max_m = 128, g_wavefront_max_m = 1024, g_table1_max_m = 1024;
-int g_slow_reps = 0;  // repetitions of dp and wavefront (0: --reps)
+int g_slow_reps = 0;                      // repetitions of dp and wavefront (0: --reps)
+std::string g_tre_agrep, g_tmp = "/tmp";  // --tre-agrep: TRE's agrep as a whole-process peer of table1
+std::uint64_t g_tre_max_m = 32;
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -170,6 +178,7 @@ void check_against_reference(std::vector<Row>& rows, std::size_t first) {
   std::vector<const Row*> refs;
   for (const char* tool : {"dp", "edlib-hw", "wavefront", "myers"})
     if (const Row* r = find(tool)) refs.push_back(r);
+  // tre-agrep (the minimum only) is checked against the others, never their reference.
   for (std::size_t i = first; i < rows.size(); ++i) {
     Row& r = rows[i];
     const Row* ref = nullptr;
@@ -182,7 +191,8 @@ void check_against_reference(std::vector<Row>& rows, std::size_t first) {
       r.check = "not checked (one algorithm)";
       continue;
     }
-    const bool ok = r.distance == ref->distance && r.results == ref->results;
+    const bool ok =
+        r.distance == ref->distance && (!r.ends_known || !ref->ends_known || r.results == ref->results);
     r.check = (ok ? "PASS vs " : "FAIL vs ") + ref->tool;
     if (!ok)
       r.check += " (d " + std::to_string(r.distance) + " vs " + std::to_string(ref->distance) + ", ends " +
@@ -247,6 +257,36 @@ void table1() {
     std::printf("table1 edlib m=%llu: %.4f s, d=%u\n", static_cast<unsigned long long>(paper.m), r.seconds,
                 r.distance);
 #endif
+    if (!g_tre_agrep.empty() && paper.m <= g_tre_max_m) {
+      // TRE's agrep, one process: -B keeps the records of least cost, -s prints that cost first; the
+      // text is one record (no newline), so the cost is the minimum over every substring.
+      const std::string file = g_tmp + "/strmatch-table1-text.txt";
+      {
+        std::ofstream f(file, std::ios::binary);
+        f.write(text.data(), static_cast<std::streamsize>(text.size()));
+      }
+      const std::string cmd = g_tre_agrep + " -B -s -e " + p + " " + file + " | cut -d: -f1";
+      Row r = base;
+      r.tool = "tre-agrep -B (process)";
+      r.ends_known = false;
+      std::string out;
+      r.seconds = best_time(
+          [&] {
+            out.clear();
+            if (FILE* f = popen(cmd.c_str(), "r")) {
+              char buf[256];
+              while (std::fgets(buf, sizeof buf, f) != nullptr) out += buf;
+              pclose(f);
+            }
+          },
+          1);
+      r.distance =
+          out.empty() ? 0xffffffffu : static_cast<std::uint32_t>(std::strtoul(out.c_str(), nullptr, 10));
+      rows.push_back(r);
+      std::remove(file.c_str());
+      std::printf("table1 tre-agrep m=%llu: %.4f s, d=%s\n", static_cast<unsigned long long>(paper.m),
+                  r.seconds, out.empty() ? "(no output)" : out.c_str());
+    }
     check_against_reference(rows, first_row);
   }
   write("table1", rows);
@@ -589,6 +629,12 @@ int main(int argc, char** argv) {
       g_wavefront_max_m = std::stoull(v);
     else if (a == "--table1-max-m")
       g_table1_max_m = std::stoull(v);
+    else if (a == "--tre-agrep")
+      g_tre_agrep = v;
+    else if (a == "--tre-max-m")
+      g_tre_max_m = std::stoull(v);
+    else if (a == "--tmp")
+      g_tmp = v;
     else if (a == "--slow-reps")
       g_slow_reps = std::max(1, std::stoi(v));
     else {
