@@ -89,19 +89,28 @@
 #          and the host's threads (h200-16core, h100-16core); the *_TAG variables override it.
 # One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
 # "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
+# papers   the five papers' experiments (scripts/reproduce_papers.sh --full; docs/papers.md), stages
+#          build (the seven programs: strmatch_experiments, strmatch_bench_approx_threads,
+#          strmatch_multi_bench, strmatch_common_bench, strmatch_gpu_bench, strmatch_gpu_multi_bench,
+#          strmatch_approx_gpu_bench) and bench (PAPERS: the papers of this call, default all; one per
+#          call fits 10 minutes: song-lu, xu-zhu, zhao-wu, man-song, zhang-mu), CARRY_DIR .carry/gpu;
+#          writes OUT_DIR/papers/*_MACHINE.csv (no report: the host has no matplotlib; build it here
+#          with bench/papers/report.py, bench/papers/README.md)
 set -uo pipefail
-problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|cli|all STAGES OUT_DIR [CARRY_DIR]"}
+problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|cli|papers|all STAGES OUT_DIR [CARRY_DIR]"}
 stages=",${2:?stages, e.g. build,test},"
 out=${3:?out dir}
 case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry=.carry/gpu ;; esac
 carry_arg=${4:-$default_carry}
-case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+case $problem in exact | multi | approx | common | cli | papers | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
   case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus | ab) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
     { echo "device.sh: problem cli has the stages build and cli (or bench), not $s" >&2; exit 2; }
+  [ "$problem" != papers ] || [[ $s == build || $s == bench ]] ||
+    { echo "device.sh: problem papers has the stages build and bench, not $s" >&2; exit 2; }
 done
 carry=$(cd "$carry_arg" 2>/dev/null && pwd || echo "$carry_arg")
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
@@ -127,7 +136,11 @@ rc=0
 targets=()
 want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
 for p in $problems; do
-  if [ $p = cli ]; then
+  if [ $p = papers ]; then
+    want_target strmatch_experiments strmatch_bench_approx_threads strmatch_multi_bench strmatch_common_bench \
+      strmatch_gpu_bench strmatch_gpu_multi_bench strmatch_approx_gpu_bench
+    continue
+  elif [ $p = cli ]; then
     want_target strmatch_cli strmatch_pread_ceiling strmatch_tree_read_ceiling
   elif [ $p = approx ]; then
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
@@ -281,7 +294,14 @@ if has bench && [ $problem != cli ]; then
   for p in $problems; do
     t=$(now)
     free -g | head -2
-    if [ $p = common ]; then
+    if [ $p = papers ]; then
+      # One or more papers (PAPERS), the full sizes, the carry's inputs and peers; each program is
+      # capped at SECTION_TIMEOUT (default 540 s; a capped part is marked in the manifest).
+      scripts/reproduce_papers.sh --full --no-build --no-report --build-dir $b --carry "$carry" --out "$out/papers" \
+        --label "${PAPERS_TAG:-$machine}" --timeout ${SECTION_TIMEOUT:-540} $(for x in ${PAPERS:-all}; do
+          [ "$x" = all ] || echo "--paper $x"; done) 2>&1 | tee "$out/papers.log" | cut -c1-240
+      [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    elif [ $p = common ]; then
       data=$(common_data)
       for section in ${SECTIONS:-paper scale-text scale-dna shared}; do
         s=$(now)
