@@ -232,7 +232,7 @@ cache_has 'STRMATCH_DIVSUFSORT_LIBRARY:FILEPATH=/' && divsufsort_state="linked (
   echo "nvidia_driver,$(csvq "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)")"
   echo "cuda_build,$(csvq "$(sed -n 's/^STRMATCH_CUDA:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)")"
   echo "compiler,$(csvq "$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" | head -n1 | xargs -r -I{} sh -c '{} --version | head -n1')")"
-  echo "source,$(csvq "$(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet HEAD -- src include bench 2>/dev/null || echo -dirty)")"
+  echo "source,$(csvq "$(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet HEAD -- src include bench ':(exclude)bench/results' ':(exclude)bench/papers' 2>/dev/null || echo -dirty)")"
   echo "load_before,$(csvq "$(cut -d' ' -f1-3 /proc/loadavg)")"
   echo "inputs,$(csvq "DNA: ${dna_label:-absent}; text: ${linux_label:-absent}${inputs_note}")"
   echo "peer_memmem,glibc $(ldd --version 2>/dev/null | head -n1 | awk '{print $NF}')"

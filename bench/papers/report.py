@@ -539,7 +539,7 @@ class Report:
             for b in sorted(gby):
                 for k, v in gby[b].items():
                     gt.append([size_label(b), k, fmt_s(v), fmt_x(ratio(self.pfig("xu-zhu", "exp2", b, "GPU Sunday (GT 750M)"), v)), gch.cell()])
-            d.h(4, "Every GPU row (%s; median of the program's runs)" % self.facts.get("gpu"))
+            d.h(4, "Every row of the GPU program (%s; median of its runs)" % self.facts.get("gpu"))
             d.table(["size", "implementation", "time", "vs paper GPU", "check"], gt, numeric=(2, 3))
         series = [("paper: CPU Sunday (i5-3230M)", [(int(r["x"]), float(r["value"])) for r in self.paper("xu-zhu", "exp2")
                                                     if r["series"].startswith("CPU")], "paper"),
@@ -706,7 +706,10 @@ class Report:
             "Edlib is Myers' bit-vector algorithm in its HW (infix) mode, `EDLIB_TASK_LOC`; TRE's agrep -B "
             "prints only the minimum (no ends), checked on that. CPU figures: best of the program's runs "
             "(`dp` and `wavefront`: `--slow-reps`, TRE one run); GPU: best of its runs, resident = text "
-            "already in GPU memory, host = copied from host memory in the timing.")
+            "already in GPU memory, host = copied from host memory in the timing. The GPU program draws its own "
+            "text and patterns (other seeds than the CPU program's): its minima are checked among its "
+            "kernels and paths (a disagreement is marked there), not against the CPU rows; the minimum d "
+            "column is the CPU rows'.")
         series = [("paper: GTX 580 (best blocks)", [(int(r["x"]), float(r["value"])) for r in self.paper("man-song", "table1")
                                                     if r["series"].startswith("GTX")], "paper"),
                   ("paper: serial Xeon X7460", [(int(r["x"]), float(r["value"])) for r in self.paper("man-song", "table1")
