@@ -316,6 +316,21 @@ class Report:
                     "%s: no CSV (%s), `%s`" % (part, status, run["command"]))
         self.doc.p("**Source of our figures:** " + "; ".join(items) + ".")
 
+    def reps_range(self, rows, column):
+        v = sorted(set(int(r[column]) for r in rows or [] if (r.get(column) or "").isdigit() and int(r[column]) > 0))
+        if not v:
+            return "?"
+        return str(v[0]) if v[0] == v[-1] else "%d to %d" % (v[0], v[-1])
+
+    def flag(self, paper, part, name, default):
+        """The value of `name` in the command that ran, e.g. --reps 3."""
+        run = self.run_of(paper, part)
+        m = re.search(r"%s (\S+)" % re.escape(name), run["command"]) if run else None
+        return m.group(1) if m else default
+
+    def how(self, text):
+        self.doc.p("**How the figures were taken:** " + text)
+
     def count(self, paper, checks, note=""):
         c = defaultdict(int)
         for ch in checks:
@@ -375,6 +390,10 @@ class Report:
         self.source_line("song-lu", [("cpu", "song-lu-cpu"), ("gpu", "song-lu-gpu")])
         rows, _ = self.csv("song-lu-cpu")
         gpu, _ = self.csv("song-lu-gpu")
+        self.how("CPU rows: wall clock around each in-process search, the best of %s runs (the `reps` "
+                 "column; the median is in the CSV), the buffer filled before the timing; GPU rows: the "
+                 "median of the program's runs (`strmatch_gpu_bench`), resident = already in GPU memory, "
+                 "end-to-end = from host memory." % self.reps_range(rows, "reps"))
         checks = []
         # The slides' single-thread table with ours beside.
         head = ["size", "paper KMP", "paper SIMD", "paper speed-up", "our kmp, 1 thread", "our simd, 1 thread",
@@ -483,6 +502,10 @@ class Report:
         self.source_line("xu-zhu", [("cpu", "xu-zhu-cpu"), ("gpu", "xu-zhu-gpu")])
         rows, _ = self.csv("xu-zhu-cpu")
         gpu, _ = self.csv("xu-zhu-gpu")
+        self.how("CPU rows: wall clock around each in-process search (count mode in experiment 1, "
+                 "positions in experiment 2), the best of %s runs (`reps`; medians in the CSV); ripgrep: "
+                 "the whole process on a file in the page cache, best of its runs; GPU rows: the median of "
+                 "the program's runs." % self.reps_range(rows, "reps"))
         checks = []
         e1 = [r for r in rows or [] if r["experiment"] == "seed002-exp1"]
         d.h(3, "Experiment 1: `test` in 30 MB of DNA, one thread")
@@ -573,6 +596,10 @@ class Report:
         self.source_line("zhao-wu", [("cpu", "zhao-wu-cpu"), ("gpu", "zhao-wu-gpu")])
         rows, _ = self.csv("zhao-wu-cpu")
         gpu, _ = self.csv("zhao-wu-gpu")
+        self.how("CPU rows: count mode, the best of %s run(s) (`--reps`) after the set is compiled "
+                 "(compile time in the CSV), Hyperscan in block mode on the same text; GPU rows: the median "
+                 "of %s runs after a warm-up." % (self.flag("zhao-wu", "cpu", "--reps", "?"),
+                                                  self.flag("zhao-wu", "gpu", "--reps", "the program's")))
         d.table(["keywords", "what", "paper"],
                 [[r["x"], r["series"], (r["value"] + " s") if r["unit"] == "s" else ("about %sx" % r["value"])]
                  for r in self.paper("zhao-wu", "table1") + self.paper("zhao-wu", "figure7")])
@@ -649,6 +676,12 @@ class Report:
         rows, _ = self.csv("man-song-table1-cpu")
         t2, t2name = self.csv("man-song-table2-cpu")
         gpu, _ = self.csv("man-song-table1-gpu")
+        self.how("task best (the minimum and its ends) through the public API; `myers`, Edlib and the "
+                 "Hamming rows the best of %s runs, `dp` and `wavefront` of %s, TRE's agrep one run (a whole "
+                 "process); GPU rows the best of %s runs." % (
+                     self.flag("man-song", "cpu", "--reps", "3"),
+                     self.flag("man-song", "cpu", "--slow-reps", self.flag("man-song", "cpu", "--reps", "3")),
+                     self.flag("man-song", "gpu", "--reps", "the program's")))
         checks = []
         by = defaultdict(dict)
         for r in rows or []:
@@ -774,6 +807,10 @@ class Report:
             "slices of the Linux tar (`paper-linux`).")
         self.source_line("zhang-mu", [("all", "zhang-mu")])
         rows, _ = self.csv("zhang-mu")
+        self.how("the best of %s run(s) after one warm-up (`runs` column; a row whose warm-up took over 2 s "
+                 "is that one run), median in the CSV; GPU rows from host memory include the copies, "
+                 "resident ones do not; the CUDA context is created before and not counted."
+                 % self.reps_range(rows, "runs"))
         checks = []
         by = defaultdict(dict)
         for r in rows or []:
