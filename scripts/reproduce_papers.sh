@@ -86,7 +86,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-papers=$(echo "${papers:-$all_papers}" | tr ',' ' ')
+papers=$(echo ${papers:-$all_papers} | tr ',' ' ' | xargs)
 for p in $papers; do [[ " $all_papers " == *" $p "* ]] || die "unknown paper $p (one of: $all_papers)"; done
 label=${label:-$("$root/scripts/machine_label.sh")}
 [[ $label =~ ^[A-Za-z0-9._-]+$ ]] || die "--label may hold only letters, digits, '.', '_' and '-'"
@@ -142,7 +142,7 @@ if [ -n "$carry" ]; then
   if [ -z "$linux" ] && [ -s "$carry/linux-slice.xz" ]; then
     # The first 200 MB of the slice: the common-substring pairs and the 20 MB of the M-BNDM sets.
     { unxz_to "$carry/linux-slice.xz" || true; } | head -c 200000000 >"$work/linux.tar"
-    linux="$work/linux.tar" linux_label="the first 200000000 bytes of linux-6.1.tar (the carry's slice: $(head -n1 "$carry/LABEL" 2>/dev/null))"
+    linux="$work/linux.tar" linux_label="the first $(stat -c %s "$work/linux.tar") bytes of linux-6.1.tar (the carry's slice: $(head -n1 "$carry/LABEL" 2>/dev/null))"
   fi
   [ -s "$carry/multi-sets/seed003-100.txt" ] && sets="$carry/multi-sets"
   for d in "$carry/peers/bin" "$carry"; do [ -d "$d" ] && peer_path="$peer_path:$d"; done
