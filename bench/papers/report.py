@@ -328,6 +328,19 @@ class Report:
         m = re.search(r"%s (\S+)" % re.escape(name), run["command"]) if run else None
         return m.group(1) if m else default
 
+    def peers(self, found):
+        """found: [(peer name, machine fact key, rows of it in this section)]: which ran, which not."""
+        items = []
+        for name, key, n in found:
+            fact = self.facts.get("peer_" + key, "?") if key else ""
+            if n:
+                items.append("%s: ran (%d rows%s)" % (name, n, ("; " + fact) if fact else ""))
+            elif fact.startswith("absent"):
+                items.append("%s: **absent** on this machine" % name)
+            else:
+                items.append("%s: not run (%s)" % (name, fact or "see the source line"))
+        self.doc.p("**Peers in this run:** " + "; ".join(items) + ".")
+
     def how(self, text):
         self.doc.p("**How the figures were taken:** " + text)
 
@@ -394,6 +407,7 @@ class Report:
                  "column; the median is in the CSV), the buffer filled before the timing; GPU rows: the "
                  "median of the program's runs (`strmatch_gpu_bench`), resident = already in GPU memory, "
                  "end-to-end = from host memory." % self.reps_range(rows, "reps"))
+        self.peers([("glibc memmem", "memmem", sum(r["implementation"] == "glibc memmem loop" for r in rows or []))])
         checks = []
         # The slides' single-thread table with ours beside.
         head = ["size", "paper KMP", "paper SIMD", "paper speed-up", "our kmp, 1 thread", "our simd, 1 thread",
@@ -506,6 +520,8 @@ class Report:
                  "positions in experiment 2), the best of %s runs (`reps`; medians in the CSV); ripgrep: "
                  "the whole process on a file in the page cache, best of its runs; GPU rows: the median of "
                  "the program's runs." % self.reps_range(rows, "reps"))
+        self.peers([("glibc memmem", "memmem", sum(r["implementation"] == "glibc memmem loop" for r in rows or [])),
+                    ("ripgrep", "ripgrep", sum(r["implementation"].startswith("ripgrep") for r in rows or []))])
         checks = []
         e1 = [r for r in rows or [] if r["experiment"] == "seed002-exp1"]
         d.h(3, "Experiment 1: `test` in 30 MB of DNA, one thread")
@@ -600,6 +616,8 @@ class Report:
                  "(compile time in the CSV), Hyperscan in block mode on the same text; GPU rows: the median "
                  "of %s runs after a warm-up." % (self.flag("zhao-wu", "cpu", "--reps", "?"),
                                                   self.flag("zhao-wu", "gpu", "--reps", "the program's")))
+        self.peers([("Hyperscan", "hyperscan", sum(r["implementation"] == "hyperscan" for r in rows or []) +
+                     sum("hyperscan" in r["implementation"].lower() for r in gpu or []))])
         d.table(["keywords", "what", "paper"],
                 [[r["x"], r["series"], (r["value"] + " s") if r["unit"] == "s" else ("about %sx" % r["value"])]
                  for r in self.paper("zhao-wu", "table1") + self.paper("zhao-wu", "figure7")])
@@ -682,6 +700,8 @@ class Report:
                      self.flag("man-song", "cpu", "--reps", "3"),
                      self.flag("man-song", "cpu", "--slow-reps", self.flag("man-song", "cpu", "--reps", "3")),
                      self.flag("man-song", "gpu", "--reps", "the program's")))
+        self.peers([("Edlib", "edlib", sum(r["tool"] == "edlib-hw" for r in rows or [])),
+                    ("TRE agrep", "tre-agrep", sum(r["tool"].startswith("tre-agrep") for r in rows or []))])
         checks = []
         by = defaultdict(dict)
         for r in rows or []:
@@ -811,6 +831,7 @@ class Report:
                  "is that one run), median in the CSV; GPU rows from host memory include the copies, "
                  "resident ones do not; the CUDA context is created before and not counted."
                  % self.reps_range(rows, "runs"))
+        self.peers([("libdivsufsort + Kasai", "libdivsufsort", sum(r["backend"] == "peer" for r in rows or []))])
         checks = []
         by = defaultdict(dict)
         for r in rows or []:
