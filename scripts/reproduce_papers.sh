@@ -115,7 +115,6 @@ if [ $do_build = 1 ]; then
   want=("${targets[@]}")
   grep -q '^STRMATCH_CUDA:[A-Z]*=\(ON\|AUTO\)' "$build/CMakeCache.txt" && want+=("${gpu_targets[@]}")
   nice -n 10 "$cmake_bin" --build "$build" --target "${want[@]}" -j "$(nproc)" >"$logs/build.log" 2>&1 ||
-    grep -q "unknown target" "$logs/build.log" ||
     { tail -30 "$logs/build.log"; die "build failed"; }
 fi
 prog() { find "$build" -name "$1" -type f -perm -u+x 2>/dev/null | head -n 1; }
@@ -287,7 +286,8 @@ for paper in $papers; do
       if [ -z "$linux" ]; then skip zhao-wu cpu "no Linux tar"; continue; fi
       if [ -z "$sets" ]; then
         sets="$work/sets"
-        python3 "$root/scripts/make_pattern_sets.py" --tar "$linux" --seed 1 --out "$sets" --max-bytes 20000000 \
+        python3 "$root/scripts/make_pattern_sets.py" --tar "$linux" --seed 1 --out "$sets" \
+          --max-bytes $([ $mode = tiny ] && echo 4000000 || echo 20000000) \
           >"$logs/zhao-wu-sets.log" 2>&1 || { skip zhao-wu cpu "make_pattern_sets.py failed"; continue; }
       fi
       case $mode in
@@ -325,8 +325,9 @@ for paper in $papers; do
     zhang-mu)
       if [ -z "$linux" ]; then skip zhang-mu all "no Linux tar"; continue; fi
       mkdir -p "$work/common"
-      head -c 200000000 "$linux" >"$work/common/linux.txt"
-      echo "linux.txt: the first 200000000 bytes of $linux_label" >"$work/common/SOURCE.txt"
+      cut=$([ $mode = tiny ] && echo 4000000 || echo 200000000)  # prepare_inputs.sh's 200 MB
+      head -c $cut "$linux" >"$work/common/linux.txt"
+      echo "linux.txt: the first $(stat -c %s "$work/common/linux.txt") bytes of $linux_label" >"$work/common/SOURCE.txt"
       case $mode in
         tiny) a=(--reps 1 --max-dp-bytes 4000 --max-cpu-diagonal-bytes 16000 --max-packed-bytes 16000 --max-gpu-diagonal-bytes 16000) ;;
         quick) a=(--reps 1) ;;
