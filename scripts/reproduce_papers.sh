@@ -197,10 +197,20 @@ skip() {
   echo "== $1 $2: not run: $3" >&2
   run_rows+=("$(csvq "$1"),$(csvq "$2"),$(csvq "not run: $3"),,,,\"\"")
 }
+# The manifest keeps the rows of the papers this run does not rerun (a run per paper into one --out
+# leaves one manifest of them all); this run's papers' rows are replaced.
+kept_rows=()
+if [ -s "$manifest" ]; then
+  while IFS= read -r line; do
+    first=${line%%,*}
+    first=${first//\"/}
+    [ "$first" = paper ] || [[ " $papers " == *" $first "* ]] || kept_rows+=("$line")
+  done <"$manifest"
+fi
 write_manifest() {
   {
     echo "paper,part,command,exit_status,seconds,started,csv"
-    for r in "${run_rows[@]}"; do echo "$r"; done
+    for r in ${kept_rows[@]+"${kept_rows[@]}"} "${run_rows[@]}"; do echo "$r"; done
   } >"$manifest"
 }
 
