@@ -72,7 +72,8 @@ struct Row {
   std::string check;       ///< table1, table2: "PASS vs X" / "FAIL vs X (...)"; empty elsewhere
 };
 
-std::string g_out = "bench/results/approx", g_tag = "dev-2core";
+std::string g_out = "bench/results/approx",
+            g_tag;  // --tag; default b::machine_name() (the GPU from nvidia-smi)
 int g_reps = 3;
 std::uint64_t g_scale_bytes = 1000000000, g_scale_single_bytes = 200000000;
 std::uint64_t g_batch_bytes = 100000000, g_batch_patterns = 1000;
@@ -604,6 +605,7 @@ void clock_probe() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_tag = b::machine_name();  // the naming rule's machine unless --tag names it
   std::string sections = "table1,scale";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];

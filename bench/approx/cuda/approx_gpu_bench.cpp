@@ -52,7 +52,8 @@ struct Row {
   std::string note;
 };
 
-std::string g_out = "bench/results/approx", g_tag = "h200-16core";
+std::string g_out = "bench/results/approx",
+            g_tag;  // --tag; default b::machine_name() (the GPU from nvidia-smi)
 int g_reps = 3;
 std::vector<std::uint64_t> g_scale_m = {16, 32, 64, 128, 256, 1024};  // --scale-m
 
@@ -598,6 +599,7 @@ void auto_section(const std::vector<std::pair<std::string, std::string>>& texts,
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_tag = b::machine_name();  // the naming rule's machine unless --tag names it
   std::string sections = "table1,scale,batch";
   std::uint64_t scale_bytes = 1000000000, batch_bytes = 100000000, big_batch_bytes = 10000000;
   std::string dna_file = "corpora/dna-16s.txt", text_file;
