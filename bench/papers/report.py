@@ -914,9 +914,11 @@ class Report:
         if not_run:
             d.p("Not part of this run: %s." % ", ".join(not_run))
         peers = [(k[5:], v) for k, v in self.facts.items() if k.startswith("peer_")]
-        d.p("Peers absent on this machine: %s. MUMmer (present here) finds maximal exact matches, not the "
-            "paper's longest common substring: it is timed in bench/results/common_substring/mem_*.md, not "
-            "here." % (", ".join(k for k, v in peers if v.startswith("absent")) or "none"))
+        d.p("Peers absent on this machine: %s. MUMmer is not run here even where it is present: it reads "
+            "FASTA sequences, and the common-substring paper's pairs are printable bytes and tar text "
+            "(with `>` and line breaks) it cannot take as they are; it is timed against our maximal exact "
+            "matches on DNA in bench/results/common_substring/mem_*.md."
+            % (", ".join(k for k, v in peers if v.startswith("absent")) or "none"))
         self.doc.blocks += body.blocks
         return total_fail
 
