@@ -142,6 +142,8 @@ class Doc:
         out = []
         for b in self.blocks:
             if b[0] == "h":
+                if b[3]:  # the section's short name as a link target (#man-song), as the HTML's id
+                    out.append('<a name="%s"></a>\n' % b[3])
                 out.append("#" * b[1] + " " + b[2] + "\n")
             elif b[0] == "p":
                 out.append(b[1] + "\n")
