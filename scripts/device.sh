@@ -33,22 +33,22 @@
 #              corpora/dna-16s.txt" with that file carried; auto, the automatic backend's grid:
 #              SECTIONS=auto BENCH_ARGS="--dna corpora/dna-16s.txt --text TEXT --auto-threads 0,4",
 #              TEXT e.g. the carry's text/linux.xz decompressed to /dev/shm, SECTION_TIMEOUT=450),
-#              writes OUT_DIR/SECTION_h200-16core.{csv,md}
+#              writes OUT_DIR/SECTION_MACHINE.{csv,md}
 #              (APPROX_TAG overrides the tag);
 #              common: strmatch_common_bench over bench/common_substring/data/prepare_inputs.sh's files
 #              (made from CARRY_DIR in /dev/shm), sections paper scale-text scale-dna shared, writes
-#              OUT_DIR/SECTION_h200-16core.{csv,md} (COMMON_TAG overrides the tag; BENCH_ARGS e.g.
+#              OUT_DIR/SECTION_MACHINE.{csv,md} (COMMON_TAG overrides the tag; BENCH_ARGS e.g.
 #              "--sizes 1,10"); a section whose inputs were not carried says so in its file
 #   cli        exact: the CLI on every backend over the carried Linux slice (counts and the md5
 #              of -o -b and of -n output must agree; OUT_DIR/cli-backends.txt) and its timings;
 #              approx: bench/approx/cli/run_cli_bench.sh with the carry's peers (tre-agrep, ugrep,
-#              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_h200-16core.{csv,md};
+#              hyperfine) on 64 MB of the slice, writes OUT_DIR/approx-cli_MACHINE.{csv,md};
 #              common: bench/common_substring/cli/run_mem_bench.sh (maximal exact matches, L >= 20,
-#              against the carry's MUMmer; MEM_SIZES, default "1 10"), writes OUT_DIR/mem_h200-16core.*;
+#              against the carry's MUMmer; MEM_SIZES, default "1 10"), writes OUT_DIR/mem_MACHINE.*;
 #              cli (stage cli or bench): bench/cli/run_cli_bench.sh over the carried slice repeated to
 #              the tar's size (the tree: the slice unpacked, part of the Linux tree), the carry's sets,
 #              rg, ugrep and hyperfine, the host's grep; inputs made in build-device-cli/cli-work (on
-#              disk, kept on a warm machine; CLI_WORK overrides); writes OUT_DIR/cli_h200-16core.{csv,md}
+#              disk, kept on a warm machine; CLI_WORK overrides); writes OUT_DIR/cli_MACHINE.{csv,md}
 #              (CLI_TAG names the machine; CLI_GROUPS, e.g. "file cold", picks groups and names the
 #              files cli-file-cold_...; STRMATCH_IO, RUNS, BUDGET pass through) and OUT_DIR/cli-raw.tar.gz
 #              (hyperfine's JSON of every row and the log); CLI_BENCH_TIMEOUT, default 560 s: the
@@ -58,7 +58,7 @@
 #              replaces that experiment list); multi: strmatch_multi_bench over 256 MB of the slice
 #              with the carried sets (BENCH_ARGS adds options, e.g. --threads 1 --paired 9);
 #              approx: strmatch_bench_approx_threads (Table 1 on one and all threads with Edlib from
-#              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_h200-16core.{csv,md};
+#              the carry, the 1 GB scaling rows), writes OUT_DIR/{table1,scale}-cpu_MACHINE.{csv,md};
 #              common: strmatch_bench_common_cpu (Google Benchmark, one thread), OUT_DIR/common-kernels.json
 #   ctest      the whole ctest suite (every test binary; CTEST_TIMEOUT, default 240 s)
 #   python     the Python module (pybind11 and the interpreter of the host's python3: its pip
@@ -76,7 +76,7 @@
 #              `git archive` of the old commit) and of this tree, both built CPU-only here, interleaved
 #              over AB_TEXT (default .carry/ab/linux-slice.xz, repeated to AB_BYTES, default the tar's
 #              1,361,950,720; -r over the slice unpacked); AB_RUNS (10), AB_CASES (file,stdin,tree,approx),
-#              AB_NAME (cli-ab), AB_TAG (h100-16core), AB_LABEL; writes OUT_DIR/AB_NAME_AB_TAG.{csv,md}
+#              AB_NAME (cli-ab), AB_TAG (MACHINE), AB_LABEL; writes OUT_DIR/AB_NAME_AB_TAG.{csv,md}
 #   fuzz       the CLI's differential fuzzer (fuzz/cli/cli_fuzz.py) over the CUDA build's CLI: for
 #              each backend of FUZZ_BACKENDS (default "cuda cpu"), FUZZ_PROCS processes (default 8)
 #              of FUZZ_SECONDS each (default 120), seeds FUZZ_SEED+0.. (default 1000), --keep-going;
@@ -85,24 +85,38 @@
 #            rg (optional), include/nlohmann, hs/ (Hyperscan), multi-sets/, peers/ (divsufsort/ among
 #            them: the library's CPU suffix array links it). common: `scripts/make_device_carry.sh
 #            common` (default .carry/common): text/, dna/ and peers/, carried in parts (bench/README.md).
+# MACHINE  in the names of the files written: scripts/machine_label.sh's, the card read from nvidia-smi
+#          and the host's threads (h200-16core, h100-16core); the *_TAG variables override it.
 # One device call is at most 10 minutes: "build,test" (~4 min), "sanitize" (<= 2 x 170 s per problem),
 # "bench" per problem with SECTIONS narrowed (a multi linux section takes 5-8 minutes).
+# papers   the five papers' experiments (scripts/reproduce_papers.sh --full; docs/papers.md), stages
+#          build (the seven programs: strmatch_experiments, strmatch_bench_approx_threads,
+#          strmatch_multi_bench, strmatch_common_bench, strmatch_gpu_bench, strmatch_gpu_multi_bench,
+#          strmatch_approx_gpu_bench) and bench (PAPERS: the papers of this call, default all; one per
+#          call fits 10 minutes: song-lu, xu-zhu, zhao-wu, man-song, zhang-mu), CARRY_DIR .carry/gpu;
+#          writes OUT_DIR/papers/*_MACHINE.csv (no report: the host has no matplotlib; build it here
+#          with bench/papers/report.py, bench/papers/README.md)
 set -uo pipefail
-problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|cli|all STAGES OUT_DIR [CARRY_DIR]"}
+problem=${1:?"usage: scripts/device.sh exact|multi|approx|common|cli|papers|all STAGES OUT_DIR [CARRY_DIR]"}
 stages=",${2:?stages, e.g. build,test},"
 out=${3:?out dir}
 case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry=.carry/gpu ;; esac
 carry_arg=${4:-$default_carry}
-case $problem in exact | multi | approx | common | cli | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
+case $problem in exact | multi | approx | common | cli | papers | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
   case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus | ab) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
     { echo "device.sh: problem cli has the stages build and cli (or bench), not $s" >&2; exit 2; }
+  [ "$problem" != papers ] || [[ $s == build || $s == bench ]] ||
+    { echo "device.sh: problem papers has the stages build and bench, not $s" >&2; exit 2; }
 done
 carry=$(cd "$carry_arg" 2>/dev/null && pwd || echo "$carry_arg")
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+# The machine part of the result files' names, the card read from nvidia-smi (the *_TAG variables
+# override it): h200-16core, h100-16core, ...
+machine=$("$(dirname "$0")/machine_label.sh")
 mkdir -p "$out"
 b=build-device
 cuda=ON tests=ON
@@ -122,7 +136,11 @@ rc=0
 targets=()
 want_target() { for t in "$@"; do [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t"); done; }
 for p in $problems; do
-  if [ $p = cli ]; then
+  if [ $p = papers ]; then
+    want_target strmatch_experiments strmatch_bench_approx_threads strmatch_multi_bench strmatch_common_bench \
+      strmatch_gpu_bench strmatch_gpu_multi_bench strmatch_approx_gpu_bench
+    continue
+  elif [ $p = cli ]; then
     want_target strmatch_cli strmatch_pread_ceiling strmatch_tree_read_ceiling
   elif [ $p = approx ]; then
     [ "$stages" = ",build," ] && want_target strmatch_cuda_tests strmatch_approx_gpu_bench
@@ -276,12 +294,19 @@ if has bench && [ $problem != cli ]; then
   for p in $problems; do
     t=$(now)
     free -g | head -2
-    if [ $p = common ]; then
+    if [ $p = papers ]; then
+      # One or more papers (PAPERS), the full sizes, the carry's inputs and peers; each program is
+      # capped at SECTION_TIMEOUT (default 540 s; a capped part is marked in the manifest).
+      scripts/reproduce_papers.sh --full --no-build --no-report --build-dir $b --carry "$carry" --out "$out/papers" \
+        --label "${PAPERS_TAG:-$machine}" --timeout ${SECTION_TIMEOUT:-540} $(for x in ${PAPERS:-all}; do
+          [ "$x" = all ] || echo "--paper $x"; done) 2>&1 | tee "$out/papers.log" | cut -c1-240
+      [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    elif [ $p = common ]; then
       data=$(common_data)
       for section in ${SECTIONS:-paper scale-text scale-dna shared}; do
         s=$(now)
         timeout ${SECTION_TIMEOUT:-400} $b/bench/common_substring/experiments/strmatch_common_bench --data "$data" \
-          --sections "$section" --out "$out" --tag "${COMMON_TAG:-h200-16core}" ${BENCH_ARGS:-} 2>&1 |
+          --sections "$section" --out "$out" --tag "${COMMON_TAG:-$machine}" ${BENCH_ARGS:-} 2>&1 |
           tee "$out/common-$section.log" | cut -c1-240
         brc=${PIPESTATUS[0]}
         echo "common section $section: rc=$brc (124: timed out; the pairs so far are in the CSV), $(elapsed $s) s"
@@ -291,7 +316,7 @@ if has bench && [ $problem != cli ]; then
       for section in ${SECTIONS:-table1 scale batch}; do
         s=$(now)
         timeout ${SECTION_TIMEOUT:-300} $b/bench/approx/cuda/strmatch_approx_gpu_bench --sections "$section" \
-          --out "$out" --tag "${APPROX_TAG:-h200-16core}" ${BENCH_ARGS:-} 2>&1 | tee "$out/approx-$section.log" | cut -c1-220
+          --out "$out" --tag "${APPROX_TAG:-$machine}" ${BENCH_ARGS:-} 2>&1 | tee "$out/approx-$section.log" | cut -c1-220
         brc=${PIPESTATUS[0]}
         echo "approx section $section: rc=$brc (124: timed out; the rows so far are in the CSV), $(elapsed $s) s"
         [ $brc = 0 ] || rc=1
@@ -329,7 +354,7 @@ fi
 # ---- cli (approx): the whole-process benchmark against tre-agrep and ugrep (the carry's peers) -------
 if has cli && [ $problem = approx ]; then
   SOURCE="$carry/linux-slice.xz" PEERS="$carry/peers" STRMATCH=$b/bin/strmatch \
-    timeout ${CLI_BENCH_TIMEOUT:-400} bench/approx/cli/run_cli_bench.sh "$out" "${APPROX_TAG:-h200-16core}" \
+    timeout ${CLI_BENCH_TIMEOUT:-400} bench/approx/cli/run_cli_bench.sh "$out" "${APPROX_TAG:-$machine}" \
     >"$out/approx-cli.log" 2>&1 || rc=1
   tail -40 "$out/approx-cli.log" | cut -c1-200
 fi
@@ -339,7 +364,7 @@ if has cli && [ $problem = common ]; then
   data=$(common_data)
   DATA="$data" PEERS="$carry/peers" STRMATCH=$b/bin/strmatch BENCH=$b/bench/common_substring/experiments/strmatch_common_bench \
     SIZES="${MEM_SIZES:-1 10}" WORK=$shm/mem timeout ${CLI_BENCH_TIMEOUT:-540} \
-    bench/common_substring/cli/run_mem_bench.sh "$out" "${COMMON_TAG:-h200-16core}" >"$out/mem-cli.log" 2>&1 || rc=1
+    bench/common_substring/cli/run_mem_bench.sh "$out" "${COMMON_TAG:-$machine}" >"$out/mem-cli.log" 2>&1 || rc=1
   tail -40 "$out/mem-cli.log" | cut -c1-200
 fi
 
@@ -351,13 +376,13 @@ if [ $problem = cli ] && { has cli || has bench; }; then
   t=$(now)
   TEXT="$carry/linux-slice.xz" SETS="$carry/sets" PEERS="$carry/peers" STRMATCH=$PWD/$b/bin/strmatch \
     CEILING=$PWD/$b/bench/cli/strmatch_pread_ceiling WORK="$cli_work" RAW_TAR="$out/cli-raw.tar.gz" \
-    timeout ${CLI_BENCH_TIMEOUT:-560} bench/cli/run_cli_bench.sh "$out" "${CLI_TAG:-h200-16core}" ${CLI_GROUPS:-} \
+    timeout ${CLI_BENCH_TIMEOUT:-560} bench/cli/run_cli_bench.sh "$out" "${CLI_TAG:-$machine}" ${CLI_GROUPS:-} \
     >"$out/cli-bench.log" 2>&1
   brc=$?
   echo "cli: bench/cli/run_cli_bench.sh rc=$brc (124: timed out; the groups finished are in the files), $(elapsed $t) s"
   [ $brc = 0 ] || rc=1
   grep -v '^file \|^sets \|^tree \|^stdin \|^line \|^cold ' "$out/cli-bench.log" | tail -20 | cut -c1-200
-  for f in "$out"/cli*_"${CLI_TAG:-h200-16core}".md; do  # the checks and the issue's targets
+  for f in "$out"/cli*_"${CLI_TAG:-$machine}".md; do  # the checks and the issue's targets
     [ -s "$f" ] && sed -n '/^Checks\|^\*\*Checks/,/^## [^T]/p' "$f" | head -80
   done
 fi
@@ -407,7 +432,7 @@ if has cpu-bench && [ $problem != cli ]; then
       # the 1 GB random-DNA scaling rows.
       LD_LIBRARY_PATH="$carry/peers/edlib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         timeout ${CPU_BENCH_TIMEOUT:-300} $b/bench/approx/cpu/strmatch_bench_approx_threads --out "$out" \
-        --tag "${APPROX_TAG:-h200-16core}" ${BENCH_ARGS:-} >"$out/cpu-bench-approx.log" 2>&1 || rc=1
+        --tag "${APPROX_TAG:-$machine}" ${BENCH_ARGS:-} >"$out/cpu-bench-approx.log" 2>&1 || rc=1
       tail -60 "$out/cpu-bench-approx.log"
     elif [ $p = exact ]; then
       # The slice as bench.sh expects it: repeated to the tar's size; the DNA unit beside it.
@@ -516,9 +541,9 @@ if has ab; then
     ln -sf "$PWD/build-device-ab-new/ab-text" $ab_work/text
   fi
   python3 bench/cli/ab.py --old build-device-ab-old/bin/strmatch --new build-device-ab-new/bin/strmatch \
-    --tar $ab_work/text --tree build-device-ab-new/ab-tree --work $ab_work --machine ${AB_TAG:-h100-16core} \
+    --tar $ab_work/text --tree build-device-ab-new/ab-tree --work $ab_work --machine ${AB_TAG:-$machine} \
     --runs ${AB_RUNS:-10} --cases ${AB_CASES:-file,stdin,tree,approx} --label "${AB_LABEL:-}" \
-    --out "$out/${AB_NAME:-cli-ab}_${AB_TAG:-h100-16core}" >"$out/ab.log" 2>&1 || rc=1
+    --out "$out/${AB_NAME:-cli-ab}_${AB_TAG:-$machine}" >"$out/ab.log" 2>&1 || rc=1
   sed -n '/rows pass/,/^Commands/p' "$out/ab.log"
 fi
 

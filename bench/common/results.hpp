@@ -65,6 +65,12 @@ std::string markdown_cell(std::string_view s);
 /// string when `v` is NaN or infinite.
 std::string format_number(const char* spec, double v);
 
+/// The machine part of a result file's name (bench/results/README.md: PROBLEM/EXPERIMENT_MACHINE):
+/// the environment variable STRMATCH_MACHINE when set; else the first GPU's model as nvidia-smi
+/// names it, lower-cased ("NVIDIA H200" -> h200; "2xh200" for two), and the hardware threads:
+/// "h200-16core"; "cpu-2core" without a GPU or nvidia-smi. The same rule as scripts/machine_label.sh.
+std::string machine_name();
+
 /// An unsigned integer in decimal.
 inline std::string format_count(std::uint64_t v) { return std::to_string(v); }
 

@@ -1,9 +1,20 @@
 // The CPU side of approximate search's experiments, through the public API (ApproxSearcher), one
 // thread and every thread, CSV + markdown (bench/common):
-//   table1  Man and Song's Table 1 (shared/seeds 000): n = 2^22 random bytes over {0, 1}, m = 32 ..
-//           1024, task best (the minimum and its ends): `dp` one thread (m <= 128), `myers` one thread
-//           and all threads, Edlib's HW mode (EDLIB_TASK_LOC) on the same core when linked; the
-//           paper's serial Xeon X7460 and GTX 580 times beside.
+//   table1  Man and Song's Table 1: n = 2^22 random bytes over {0, 1}, m = 32 .. 1024, task best (the
+//           minimum and its ends): `dp` one thread (m <= --dp-max-m, default 128), the paper's own
+//           anti-diagonal method `wavefront` one thread (m <= --wavefront-max-m, default 1024), `myers`
+//           one thread and all threads, Edlib's HW mode (EDLIB_TASK_LOC) on the same core when linked;
+//           the paper's serial Xeon X7460 and GTX 580 times beside. Every row's minimum and number of
+//           ends is checked against a reference of another algorithm (dp, else Edlib, else wavefront;
+//           dp's own row against Edlib, else wavefront): the check column. With --tre-agrep PATH,
+//           TRE's agrep -B as a whole process on the text written to --tmp (m <= --tre-max-m,
+//           default 32; one run: it is slow), its minimum checked the same way.
+//   table2  the throughput comparison of the paper's Table 2: its k-mismatches peer (Liu et al.,
+//           Hamming distance, m = 256, n = 8 Mi): random DNA of 8 Mi bytes with 100 copies of the
+//           pattern planted with 0..k substitutions, k = 16, every end within k counted with
+//           `hamming` (one thread and all) and `pigeonhole` (one thread), the counts checked against
+//           each other and against the planted copies found (at least 100); the edit-distance side of
+//           Table 2 (m = 1024, n = 4 Mi) is table1's rows.
 //   scale   random DNA (1 GB by default, --scale-bytes), m = 16, 32, 64, 128, 256, 1024, k = 0, m/20,
 //           m/10, count of ends with `myers`, one thread and all threads: GCUPS and the scaling
 //           (all-thread speed / (threads x one-thread speed)). Long patterns run on a prefix of the
@@ -17,12 +28,16 @@
 //           the CPU has it), and AVX-512 add throughput (8 chains): adds per ns on one thread, then
 //           on every thread at once. A chain's ratio below 1 is a lower all-core clock; the
 //           throughput's, cores shared by two threads. Either bounds a compute-bound kernel's scaling.
-// usage: strmatch_bench_approx_threads [--sections table1,scale,batch,clock] [--out DIR] [--tag MACHINE]
-//        [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N] [--batch-patterns N]
+// usage: strmatch_bench_approx_threads [--sections table1,table2,scale,batch,clock] [--out DIR]
+//        [--tag MACHINE] [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N]
+//        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
+//        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -53,12 +68,19 @@ struct Row {
   std::uint64_t m = 0, k = 0, n = 0, results = 0;
   std::uint32_t distance = 0;
   double seconds = 0, paper_cpu_ms = 0, paper_gpu_ms = 0, one_thread_seconds = 0;
+  bool ends_known = true;  ///< false: the tool reports the minimum only (tre-agrep), not its ends
+  std::string check;       ///< table1, table2: "PASS vs X" / "FAIL vs X (...)"; empty elsewhere
 };
 
-std::string g_out = "bench/results/approx", g_tag = "dev-2core";
+std::string g_out = "bench/results/approx",
+            g_tag;  // --tag; default b::machine_name() (the GPU from nvidia-smi)
 int g_reps = 3;
 std::uint64_t g_scale_bytes = 1000000000, g_scale_single_bytes = 200000000;
 std::uint64_t g_batch_bytes = 100000000, g_batch_patterns = 1000;
+std::uint64_t g_dp_max_m = 128, g_wavefront_max_m = 1024, g_table1_max_m = 1024;
+int g_slow_reps = 0;                      // repetitions of dp and wavefront (0: --reps)
+std::string g_tre_agrep, g_tmp = "/tmp";  // --tre-agrep: TRE's agrep as a whole-process peer of table1
+std::uint64_t g_tre_max_m = 32;
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -75,7 +97,8 @@ void write(const std::string& section, const std::vector<Row>& rows) {
                                        {"paper_xeon_ms", true},
                                        {"x_paper_xeon", true},
                                        {"paper_gtx580_ms", true},
-                                       {"x_paper_gtx580", true}};
+                                       {"x_paper_gtx580", true},
+                                       {"check"}};
   b::ResultTable csv(cols), md(cols);
   for (const Row& r : rows) {
     const double cells = static_cast<double>(r.m) * static_cast<double>(r.n);
@@ -99,7 +122,7 @@ void write(const std::string& section, const std::vector<Row>& rows) {
            {b::format_number("%.6f", r.seconds), b::format_number("%.3f", gcups),
             b::format_number("%.3f", scaling), b::format_number("%.1f", paper(r.paper_cpu_ms)),
             b::format_number("%.1f", ratio(r.paper_cpu_ms)), b::format_number("%.2f", paper(r.paper_gpu_ms)),
-            b::format_number("%.1f", ratio(r.paper_gpu_ms))})
+            b::format_number("%.1f", ratio(r.paper_gpu_ms)), r.check})
         c.push_back(v);
       return c;
     }());
@@ -109,7 +132,7 @@ void write(const std::string& section, const std::vector<Row>& rows) {
            {b::format_number("%.4f", r.seconds), b::format_number("%.2f", gcups),
             b::format_number("%.2f", scaling), b::format_number("%.1f", paper(r.paper_cpu_ms)),
             b::format_number("%.0f", ratio(r.paper_cpu_ms)), b::format_number("%.2f", paper(r.paper_gpu_ms)),
-            b::format_number("%.1f", ratio(r.paper_gpu_ms))})
+            b::format_number("%.1f", ratio(r.paper_gpu_ms)), b::markdown_cell(r.check)})
         c.push_back(v);
       return c;
     }());
@@ -118,11 +141,11 @@ void write(const std::string& section, const std::vector<Row>& rows) {
   if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());
 }
 
-/// The best of g_reps runs of f(), seconds.
+/// The best of `reps` runs of f() (g_reps when 0), seconds.
 template <typename F>
-double best_time(F&& f) {
+double best_time(F&& f, int reps = 0) {
   std::vector<double> samples;
-  for (int r = 0; r < g_reps; ++r) {
+  for (int r = 0; r < (reps > 0 ? reps : g_reps); ++r) {
     const auto start = strmatch::detail::Clock::now();
     f();
     samples.push_back(strmatch::detail::seconds_since(start));
@@ -144,6 +167,40 @@ struct Paper {
 constexpr Paper kPaper[] = {{32, 701.8, 23.46}, {64, 1364, 29.13},   {128, 2683, 48.40},
                             {256, 5295, 91.83}, {512, 10560, 181.3}, {1024, 27720, 419.6}};
 
+/// Checks rows[first..] (one pattern, one text, task best) against each other: every row's minimum and
+/// number of ends must equal the reference's, the first of dp, edlib-hw, wavefront present (the
+/// reference's own row against the next of them); one algorithm alone is "not checked".
+void check_against_reference(std::vector<Row>& rows, std::size_t first) {
+  const auto find = [&](const char* tool) -> const Row* {
+    for (std::size_t i = first; i < rows.size(); ++i)
+      if (rows[i].tool == tool) return &rows[i];
+    return nullptr;
+  };
+  std::vector<const Row*> refs;
+  for (const char* tool : {"dp", "edlib-hw", "wavefront", "myers"})
+    if (const Row* r = find(tool)) refs.push_back(r);
+  // tre-agrep (the minimum only) is checked against the others, never their reference.
+  for (std::size_t i = first; i < rows.size(); ++i) {
+    Row& r = rows[i];
+    const Row* ref = nullptr;
+    for (const Row* c : refs)
+      if (c->tool != r.tool) {
+        ref = c;
+        break;
+      }
+    if (ref == nullptr) {
+      r.check = "not checked (one algorithm)";
+      continue;
+    }
+    const bool ok =
+        r.distance == ref->distance && (!r.ends_known || !ref->ends_known || r.results == ref->results);
+    r.check = (ok ? "PASS vs " : "FAIL vs ") + ref->tool;
+    if (!ok)
+      r.check += " (d " + std::to_string(r.distance) + " vs " + std::to_string(ref->distance) + ", ends " +
+                 std::to_string(r.results) + " vs " + std::to_string(ref->results) + ")";
+  }
+}
+
 void table1() {
   std::mt19937_64 rng(20261124);
   const std::string text = random_over(rng, std::size_t{1} << 22, "ab");
@@ -151,6 +208,8 @@ void table1() {
   std::vector<Row> rows;
   for (const Paper& paper : kPaper) {
     const std::string p = random_over(rng, paper.m, "ab");
+    if (paper.m > g_table1_max_m) continue;  // after drawing p: the patterns do not depend on the cut
+    const std::size_t first_row = rows.size();
     Row base;
     base.section = "table1";
     base.m = paper.m;
@@ -158,9 +217,11 @@ void table1() {
     base.paper_cpu_ms = paper.xeon_ms;
     base.paper_gpu_ms = paper.gtx580_ms;
     double myers_one = 0;
-    for (const std::string algo : {"dp", "myers"})
+    for (const std::string algo : {"dp", "wavefront", "myers"})
       for (const unsigned threads : {1u, all}) {
-        if (algo == "dp" && (paper.m > 128 || threads != 1)) continue;
+        if (algo == "dp" && (paper.m > g_dp_max_m || threads != 1)) continue;
+        if (algo == "wavefront" && (paper.m > g_wavefront_max_m || threads != 1)) continue;
+        const bool slow = algo != "myers";
         ApproxOptions o;
         o.algorithm = algo;
         o.threads = threads;
@@ -169,7 +230,7 @@ void table1() {
         Row r = base;
         r.tool = algo;
         r.threads = threads;
-        r.seconds = best_time([&] { best = s.best(text); });
+        r.seconds = best_time([&] { best = s.best(text); }, slow ? g_slow_reps : 0);
         r.distance = best.distance[0];
         r.results = best.stats.occurrences;
         if (algo == "myers" && threads == 1) myers_one = r.seconds;
@@ -186,6 +247,7 @@ void table1() {
     EdlibAlignResult result{};
     r.seconds = best_time([&] {
       edlibFreeAlignResult(result);
+      result = EdlibAlignResult{};
       result = edlibAlign(p.data(), static_cast<int>(p.size()), text.data(), static_cast<int>(text.size()),
                           edlibNewAlignConfig(-1, EDLIB_MODE_HW, EDLIB_TASK_LOC, nullptr, 0));
     });
@@ -196,8 +258,95 @@ void table1() {
     std::printf("table1 edlib m=%llu: %.4f s, d=%u\n", static_cast<unsigned long long>(paper.m), r.seconds,
                 r.distance);
 #endif
+    if (!g_tre_agrep.empty() && paper.m <= g_tre_max_m) {
+      // TRE's agrep, one process: -B keeps the records of least cost, -s prints that cost first; the
+      // text is one record (no newline), so the cost is the minimum over every substring.
+      const std::string file = g_tmp + "/strmatch-table1-text.txt";
+      {
+        std::ofstream f(file, std::ios::binary);
+        f.write(text.data(), static_cast<std::streamsize>(text.size()));
+      }
+      const std::string cmd = g_tre_agrep + " -B -s -e " + p + " " + file + " | cut -d: -f1";
+      Row r = base;
+      r.tool = "tre-agrep -B (process)";
+      r.ends_known = false;
+      std::string out;
+      r.seconds = best_time(
+          [&] {
+            out.clear();
+            if (FILE* f = popen(cmd.c_str(), "r")) {
+              char buf[256];
+              while (std::fgets(buf, sizeof buf, f) != nullptr) out += buf;
+              pclose(f);
+            }
+          },
+          1);
+      r.distance =
+          out.empty() ? 0xffffffffu : static_cast<std::uint32_t>(std::strtoul(out.c_str(), nullptr, 10));
+      rows.push_back(r);
+      std::remove(file.c_str());
+      std::printf("table1 tre-agrep m=%llu: %.4f s, d=%s\n", static_cast<unsigned long long>(paper.m),
+                  r.seconds, out.empty() ? "(no output)" : out.c_str());
+    }
+    check_against_reference(rows, first_row);
   }
   write("table1", rows);
+}
+
+void table2() {
+  std::mt19937_64 rng(20261128);
+  const std::uint64_t m = 256, k = 16, copies = 100;
+  std::string text = random_over(rng, std::size_t{8} << 20, "acgt");
+  const std::string p = random_over(rng, m, "acgt");
+  // The copies: one per equal block of the text, each with 0..k substitutions at distinct offsets.
+  const std::size_t block = text.size() / copies;
+  for (std::uint64_t c = 0; c < copies; ++c) {
+    std::string copy = p;
+    const std::uint64_t subs = rng() % (k + 1);
+    for (std::uint64_t e = 0; e < subs; ++e) {
+      char& ch = copy[rng() % m];
+      const std::size_t was = std::string_view("acgt").find(ch);
+      ch = "acgt"[(was + 1 + rng() % 3) % 4];  // another base
+    }
+    text.replace(c * block + rng() % (block - m), m, copy);
+  }
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Row> rows;
+  for (const std::string algo : {"hamming", "pigeonhole"})
+    for (const unsigned threads : {1u, all}) {
+      if (algo == "pigeonhole" && threads != 1) continue;
+      ApproxOptions o;
+      o.algorithm = algo;
+      o.metric = strmatch::ApproxMetric::hamming;
+      o.max_errors = static_cast<std::uint32_t>(k);
+      o.threads = threads;
+      const ApproxSearcher s(p, o);
+      Row r;
+      r.section = "table2";
+      r.tool = algo;
+      r.threads = threads;
+      r.m = m;
+      r.k = k;
+      r.n = text.size();
+      std::uint64_t got = 0;
+      r.seconds = best_time([&] { got = s.count_ends(text).occurrences; });
+      r.results = got;
+      rows.push_back(r);
+      std::printf("table2 %s threads=%u: %.4f s, %llu ends within k\n", algo.c_str(), threads, r.seconds,
+                  static_cast<unsigned long long>(got));
+      std::fflush(stdout);
+    }
+  // The check: the two algorithms agree, and every planted copy is found (a random 256-byte window
+  // over acgt is within 16 substitutions of p with a vanishing probability, so the count is the
+  // copies: substitutions can only lower a copy's distance below k + 1, never raise it).
+  for (Row& r : rows) {
+    const Row& ref = r.tool == "pigeonhole" ? rows.front() : rows.back();
+    const bool ok = r.results == ref.results && r.results >= copies;
+    r.check =
+        (ok ? "PASS vs " : "FAIL vs ") + ref.tool + " and the " + std::to_string(copies) + " copies planted";
+    if (!ok) r.check += " (" + std::to_string(r.results) + " vs " + std::to_string(ref.results) + ")";
+  }
+  write("table2", rows);
 }
 
 void scale() {
@@ -456,6 +605,7 @@ void clock_probe() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_tag = b::machine_name();  // the naming rule's machine unless --tag names it
   std::string sections = "table1,scale";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -475,12 +625,27 @@ int main(int argc, char** argv) {
       g_batch_bytes = std::stoull(v);
     else if (a == "--batch-patterns")
       g_batch_patterns = std::stoull(v);
+    else if (a == "--dp-max-m")
+      g_dp_max_m = std::stoull(v);
+    else if (a == "--wavefront-max-m")
+      g_wavefront_max_m = std::stoull(v);
+    else if (a == "--table1-max-m")
+      g_table1_max_m = std::stoull(v);
+    else if (a == "--tre-agrep")
+      g_tre_agrep = v;
+    else if (a == "--tre-max-m")
+      g_tre_max_m = std::stoull(v);
+    else if (a == "--tmp")
+      g_tmp = v;
+    else if (a == "--slow-reps")
+      g_slow_reps = std::max(1, std::stoi(v));
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
     }
   }
   if (sections.find("table1") != std::string::npos) table1();
+  if (sections.find("table2") != std::string::npos) table2();
   if (sections.find("scale") != std::string::npos) scale();
   if (sections.find("batch") != std::string::npos) batch();
   if (sections.find("clock") != std::string::npos) clock_probe();

@@ -62,7 +62,7 @@ using strmatch::CommonSubstringOptions;
 using strmatch::TextList;
 
 // ---- options --------------------------------------------------------------------------------------
-std::string g_data, g_out = "bench/results/common_substring", g_tag = "dev-2core", g_note;
+std::string g_data, g_out = "bench/results/common_substring", g_tag, g_note;
 int g_reps = 3;
 double g_budget = 4.0;  // seconds of samples per row before it stops repeating
 unsigned g_threads = 0;
@@ -974,6 +974,7 @@ std::vector<std::uint64_t> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_tag = b::machine_name();  // the naming rule's machine unless --tag names it
   std::string sections = "paper,scale-text,scale-dna,shared", sizes = "1,10,100";
   std::string mem_a, mem_b, backend = "cpu", algorithm = "auto";
   std::uint64_t min_length = 20;

@@ -148,6 +148,23 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 /// The full path of `program` when it is an executable file (absolute) or found in PATH.
 std::optional<std::string> find_program(const std::string& program);
 
+/// The count an external counting command printed (its first number; nothing printed: 0, as ripgrep
+/// prints nothing when nothing matched), or nothing when its output does not start with a number.
+std::optional<std::uint64_t> parse_count(const std::string& out);
+
+/// An external counting command timed under a policy: its timing and the count it printed.
+struct PeerResult {
+  bool ran = false;
+  Timing timing;
+  std::optional<std::uint64_t> count;
+  std::string error;
+};
+
+/// Times the external counting command `argv` (wall clock, process start included) under `policy`;
+/// an exit status above 1 marks it as not run.
+PeerResult time_peer(const RepeatPolicy& policy, const std::vector<std::string>& argv,
+                     const std::vector<std::string>& env = {});
+
 /// Facts about the machine for the report header.
 struct Machine {
   std::string label;

@@ -21,44 +21,6 @@ std::string absent_pattern(std::string_view text, std::uint64_t seed) {
   throw std::runtime_error("no absent 16-byte pattern found in 100 attempts");
 }
 
-std::optional<std::uint64_t> parse_count(const std::string& out) {
-  std::size_t i = out.find_first_not_of(" \t\n");
-  if (i == std::string::npos) return std::uint64_t{0};  // rg prints nothing when nothing matched
-  std::uint64_t v = 0;
-  bool any = false;
-  for (; i < out.size() && out[i] >= '0' && out[i] <= '9'; ++i) {
-    v = v * 10 + static_cast<std::uint64_t>(out[i] - '0');
-    any = true;
-  }
-  if (!any) return std::nullopt;
-  return v;
-}
-
-// Times an external counting command; its count is the number it prints.
-struct PeerResult {
-  bool ran = false;
-  Timing timing;
-  std::optional<std::uint64_t> count;
-  std::string error;
-};
-
-PeerResult time_peer(const RepeatPolicy& policy, const std::vector<std::string>& argv,
-                     const std::vector<std::string>& env) {
-  PeerResult p;
-  p.ran = true;
-  p.timing = measure(policy, [&]() -> std::uint64_t {
-    const ProcessResult r = run_process(argv, env);
-    if (!r.ran || r.exit_status > 1) {
-      p.ran = false;
-      p.error = "exit status " + std::to_string(r.exit_status);
-      return 0;
-    }
-    p.count = parse_count(r.out);
-    return p.count.value_or(0);
-  });
-  return p;
-}
-
 /// Repetitions of each all-threads row and of the ceiling interleaved with it (runs of ~10 ms on
 /// 16 cores: a best of 5 was within the machine's run-to-run spread).
 constexpr int kPairedReps = 15;

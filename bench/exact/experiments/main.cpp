@@ -1,4 +1,4 @@
-// strmatch_experiments: runs the named benchmark experiments (seed001, seed002-exp1,
+// strmatch_experiments: runs the named benchmark experiments (seed001, seed002-exp1, seed002-exp2,
 // linux-tar) with their peers in the same run and writes one CSV and one markdown table.
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> experiments = {"seed001", "seed002-exp1", "linux-tar"};
   std::string csv_path = "cpu-results.csv", md_path = "cpu-results.md", label, note;
   app.add_option("-e,--experiments", experiments, "Experiments to run, in order")
-      ->check(CLI::IsMember({"seed001", "seed002-exp1", "linux-tar"}))
+      ->check(CLI::IsMember({"seed001", "seed002-exp1", "seed002-exp2", "linux-tar"}))
       ->delimiter(',');
   app.add_option("--corpora", config.corpora, "Corpora directory (scripts/fetch_corpora.sh)");
   app.add_option("--linux-tar", config.linux_tar,
@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed001-max-bytes", config.seed001_max_bytes,
                  "Largest seed001 buffer (sizes 128e6 256e6 512e6 1e9 2e9 up to this)");
+  app.add_option("--seed002-max-bytes", config.seed002_max_bytes,
+                 "Largest seed002-exp2 text (sizes 1e6 8e6 16e6 30e6 53e6 77e6 up to this)");
+  app.add_option("--tmp", config.tmp, "Folder for seed002-exp2's file that ripgrep reads");
   app.add_option("-j,--threads", config.threads, "'All threads' (default: every hardware thread)");
   app.add_option("--reps", config.reps.max_reps, "Most repetitions of an in-process figure")
       ->check(CLI::PositiveNumber);
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
       report.experiments.push_back(ex);
       if (ex == "seed001") run_seed001(config, report);
       if (ex == "seed002-exp1") run_seed002_exp1(config, report);
+      if (ex == "seed002-exp2") run_seed002_exp2(config, report);
       if (ex == "linux-tar") run_linux_tar(config, report);
       // Rewrite after every experiment so that a long run leaves its finished part behind.
       write_csv(report, csv_path);

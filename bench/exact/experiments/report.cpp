@@ -248,6 +248,22 @@ void write_markdown(const Report& report, const std::string& path) {
              c_reps,
              c_check,
              c_note});
+    } else if (ex == "seed002-exp2") {
+      out << "## seed002 experiment 2: pattern \"test\" placed once in 1 to 77 MB of DNA\n\n";
+      notes_of(ex);
+      if (rows.empty()) continue;
+      table(out, rows,
+            {{"size", [](const Row& r) { return size_label(r.text_bytes); }},
+             c_impl,
+             c_threads,
+             c_occ,
+             c_sec,
+             c_gbps,
+             {"vs Sunday 1 thread", [](const Row& r) { return fmt_ratio(r.vs_baseline); }},
+             {"paper CPU", [](const Row& r) { return fmt_seconds(r.paper_seconds); }},
+             c_reps,
+             c_check,
+             c_note});
     } else if (ex == "linux-tar") {
       out << "## linux-tar: the Linux 6.1 source tar\n\n";
       notes_of(ex);
