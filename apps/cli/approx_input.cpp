@@ -17,11 +17,7 @@ void InputRun::make_selector() {
            : mode_ == Out::count_lines ? SM::count
            : mode_ == Out::only        ? SM::only
                                        : SM::lines;
-  o.separator = o.terminator = run_.separator;
-  if (run_.with_filename) o.name = name_;
-  o.null_names = run_.null_names;
-  o.result_one = "match";
-  o.result_many = "matches";
+  o.separator = run_.separator;
   if (mode_ == Out::only) o.print_only = [this](std::uint64_t line) { put_match(line, current_); };
   // --color: the matches of one printed line, by begin (the selector colours the leftmost, the
   // longest of those starting there, then the next one starting after its end).
@@ -40,7 +36,7 @@ void InputRun::make_selector() {
     for (const auto& [b, e] : spans)
       if (!sink(b, e)) return;
   };
-  selector_.emplace(o, run_.colors, out(), run_.group_used, std::move(finder));
+  selector_.emplace(o, printer_.standard(), run_.group_used, std::move(finder));
 }
 
 bool InputRun::numbers() const noexcept { return run_.cfg.line_number || run_.task == Task::pairs; }

@@ -24,15 +24,7 @@ std::string PrinterBase::make_prefix() const {
 
 void StandardPrinter::match(const Hit& h) {
   const Colors& colors = *o_.colors;
-  out_.append(prefix());  // coloured by make_prefix
-  if (o_.line_number) {
-    colors.put(out_, colors.ln, fmt::format_int(h.line).str());
-    colors.put(out_, colors.se, ":");
-  }
-  if (o_.byte_offset) {
-    colors.put(out_, colors.bn, fmt::format_int(h.begin).str());
-    colors.put(out_, colors.se, ":");
-  }
+  selection_head(h.line, h.begin, ':');
   pattern_id(h);
   out_.number(h.distance);
   out_.append(":");
@@ -41,6 +33,61 @@ void StandardPrinter::match(const Hit& h) {
     out_.append(":");
   }
   colors.put(out_, colors.ms, h.text);
+  out_.put(o_.terminator);
+}
+
+void StandardPrinter::selection_head(std::uint64_t line, std::uint64_t offset, char sep) {
+  const Colors& colors = *o_.colors;
+  const std::string_view s(&sep, 1);
+  if (o_.with_filename) {
+    colors.put(out_, colors.fn, name_);
+    if (o_.null_names)
+      out_.append(std::string_view("\0", 1));
+    else
+      colors.put(out_, colors.se, s);
+  }
+  if (o_.line_number) {
+    colors.put(out_, colors.ln, fmt::format_int(line).str());
+    colors.put(out_, colors.se, s);
+  }
+  if (o_.byte_offset) {
+    colors.put(out_, colors.bn, fmt::format_int(offset).str());
+    colors.put(out_, colors.se, s);
+  }
+}
+
+void StandardPrinter::selection_line(std::string_view text, std::uint64_t line, std::uint64_t offset,
+                                     std::uint64_t length, std::uint64_t hits, char sep, bool invert,
+                                     std::span<const std::pair<std::size_t, std::size_t>> spans) {
+  selection_head(line, offset, sep);
+  if (elides(length)) {
+    elided(length, hits);
+    out_.put(o_.terminator);
+    return;
+  }
+  const Colors& colors = *o_.colors;
+  if (!colors.enabled) {
+    out_.put(text);
+    out_.put(o_.terminator);
+    return;
+  }
+  const bool selected = sep == ':';
+  const std::string& line_color = (selected != (invert && colors.rv)) ? colors.sl : colors.cx;
+  const std::string& match_color = selected ? colors.ms : colors.mc;
+  std::size_t cur = 0;
+  for (const auto& [b, e] : spans) {
+    colors.start(out_, line_color);
+    out_.append(text.substr(cur, b - cur));
+    colors.put(out_, match_color, text.substr(b, e - b));
+    cur = e;
+  }
+  std::size_t tail = text.size();
+  if (tail > cur && text[tail - 1] == '\r') --tail;  // grep leaves a CR before the end uncoloured
+  if (tail > cur && !line_color.empty()) {
+    colors.put(out_, line_color, text.substr(cur, tail - cur));
+    cur = tail;
+  }
+  out_.append(text.substr(cur));
   out_.put(o_.terminator);
 }
 

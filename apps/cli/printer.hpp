@@ -20,12 +20,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include "colors.hpp"
+#include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
-#include "records.hpp"
 
 namespace strmatch::cli {
 
@@ -165,9 +167,10 @@ class StandardPrinter : public PrinterBase {
   }
 
   /// ID: before a record's hit, where ids are printed (PrintOptions::pattern_id).
-  void pattern_id(const Hit& h) {
+  void pattern_id(const Hit& h) { pattern_id_of(h.pattern_id); }
+  void pattern_id_of(std::uint32_t id) {
     if (!o_.pattern_id) return;
-    out_.number(h.pattern_id);
+    out_.number(id);
     out_.append(":");
   }
 
@@ -213,6 +216,42 @@ class StandardPrinter : public PrinterBase {
   /// An approximate match's record: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT, its line
   /// number, offset and text coloured (--color: also the line selection's -o).
   void match(const Hit& h);
+
+  // grep's line selection (records.hpp, LineSelector: -v, -w, -x, context, colour) prints through
+  // these four.
+  /// The head of a selected (`sep` ':') or context ('-') line, or of an -o record: [FILE sep] (FILE
+  /// and NUL with -Z), [LINE sep] with -n, [OFFSET sep] with -b, coloured.
+  void selection_head(std::uint64_t line, std::uint64_t offset, char sep);
+  /// Whether a line of `length` bytes is printed elided (--max-line-bytes).
+  bool elides(std::uint64_t length) const noexcept {
+    return o_.max_line_bytes != 0 && length > o_.max_line_bytes;
+  }
+  /// Whether selection_line colours the matches of a selected (`selected`) or context line: only
+  /// then do its `spans` matter.
+  bool colours_matches(bool selected) const noexcept {
+    return o_.colors->enabled && !(selected ? o_.colors->ms : o_.colors->mc).empty();
+  }
+  /// A line of the selection: selection_head, then `text` with `spans` (offsets into `text`,
+  /// increasing, not overlapping) in the match colour and the rest in the line colour (grep's
+  /// print_line_middle and print_line_tail; a CR before the end stays uncoloured; GREP_COLORS' rv
+  /// swaps the line colours of -v, `invert`), or in place of a line of `length` bytes that elides()
+  /// its length and `hits`.
+  void selection_line(std::string_view text, std::uint64_t line, std::uint64_t offset, std::uint64_t length,
+                      std::uint64_t hits, char sep, bool invert,
+                      std::span<const std::pair<std::size_t, std::size_t>> spans);
+  /// An -o record of the selection: selection_head, [ID:] where ids are printed, `text` in the match
+  /// colour.
+  void selection_only(std::uint64_t line, std::uint64_t offset, std::uint32_t id, std::string_view text) {
+    selection_head(line, offset, ':');
+    pattern_id_of(id);
+    o_.colors->put(out_, o_.colors->ms, text);
+    out_.put(o_.terminator);
+  }
+  /// The line between groups of context lines (--group-separator), coloured.
+  void group_separator(const std::string& separator) {
+    o_.colors->put(out_, o_.colors->se, separator);
+    out_.put('\n');
+  }
 
   /// A matching line of the default output: [FILE:][LINE:][OFFSET:] and its text, or in place of
   /// a line longer than --max-line-bytes its length and hits.

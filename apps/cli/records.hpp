@@ -1,9 +1,10 @@
-// CLI: grep's line selection for `search` when a line's fate needs more than "holds an
+// CLI: grep's line selection for `search` and `approx` when a line's fate needs more than "holds an
 // occurrence": -w and -x (which occurrences qualify), -v (lines without one), -A/-B/-C (context
 // lines and group separators) and --color (the matches inside each printed line). The input is
 // handed over in regions of whole records (io::read_records: a mapped file is one region, a
 // stream is cut after the last separator of each block); the occurrences of a region arrive in
-// order of their first byte, and every record is visited once.
+// order of their first byte, and every record is visited once. What it selects is printed by the
+// input's standard printer (printer.hpp, StandardPrinter::selection_line and its siblings).
 #pragma once
 
 #include <fmt/format.h>
@@ -23,80 +24,10 @@
 #include "input.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "printer.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::cli {
-
-/// grep's colours (GNU grep 3.8): the SGR parameters of each part, from GREP_COLORS. A part whose
-/// parameters are empty is printed without escape sequences.
-struct Colors {
-  bool enabled = false;
-  std::string ms = "01;31", mc = "01;31", sl, cx, fn = "35", ln = "32", bn = "32", se = "36";
-  bool rv = false;
-  bool ne = false;  // no "\33[K" (erase to the end of line) after each sequence
-
-  /// The default colours changed by GREP_COLORS (`name=value` or a boolean `name`, ':'-separated;
-  /// `mt=` sets ms and mc; unknown names are ignored; parsing stops at a malformed entry, as grep).
-  static Colors from_environment(bool enabled) {
-    Colors c;
-    c.enabled = enabled;
-    const char* env = std::getenv("GREP_COLORS");
-    if (env == nullptr) return c;
-    std::string_view rest(env);
-    while (!rest.empty()) {
-      const std::size_t colon = rest.find(':');
-      const std::string_view item = rest.substr(0, colon);
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-      const std::size_t eq = item.find('=');
-      const std::string_view name = item.substr(0, eq);
-      if (eq == std::string_view::npos) {
-        if (name == "rv")
-          c.rv = true;
-        else if (name == "ne")
-          c.ne = true;
-        continue;
-      }
-      const std::string value(item.substr(eq + 1));
-      if (value.find_first_not_of("0123456789;") != std::string::npos) break;  // malformed: stop
-      if (name == "mt")
-        c.ms = c.mc = value;
-      else if (name == "ms")
-        c.ms = value;
-      else if (name == "mc")
-        c.mc = value;
-      else if (name == "sl")
-        c.sl = value;
-      else if (name == "cx")
-        c.cx = value;
-      else if (name == "fn")
-        c.fn = value;
-      else if (name == "ln")
-        c.ln = value;
-      else if (name == "bn")
-        c.bn = value;
-      else if (name == "se")
-        c.se = value;
-    }
-    return c;
-  }
-
-  void start(Output& out, const std::string& sgr) const {
-    if (!enabled || sgr.empty()) return;
-    out.append("\33[");
-    out.append(sgr);
-    out.append(ne ? "m" : "m\33[K");
-  }
-  void end(Output& out, const std::string& sgr) const {
-    if (!enabled || sgr.empty()) return;
-    out.append(ne ? "\33[m" : "\33[m\33[K");
-  }
-  /// `text` in the colour `sgr`.
-  void put(Output& out, const std::string& sgr, std::string_view text) const {
-    start(out, sgr);
-    out.append(text);
-    end(out, sgr);
-  }
-};
 
 /// Whether `c` is a word byte for -w: an ASCII letter, digit or '_'.
 inline bool is_word_byte(char c) noexcept {
@@ -114,24 +45,17 @@ struct SelectOptions {
   std::uint64_t before = 0, after = 0;
   bool context_given = false;  // -A, -B or -C given (even 0): group separators are printed
   std::optional<std::string> group_separator = std::string("--");
-  std::uint64_t max_line_bytes = 0;  // 0: never elide
-  bool line_number = false, byte_offset = false;
+  std::uint64_t max_line_bytes = 0;  // 0: never elide (the printer's too: a before-context line kept)
   /// -m: occurrences that qualify (selected lines with -v); then the trailing context, and stop.
   std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
-  char separator = '\n';         // ends a record
-  char terminator = '\n';        // ends a printed line
-  std::string name;              // the file name printed before each line ("" for none)
-  bool null_names = false;       // -Z: NUL after the name instead of the separator character
-  bool with_pattern_id = false;  // -o prints ID: before each occurrence
-  /// What one occurrence is called in an elided line's count ("3 occurrences"; approx: "match").
-  std::string result_one = "occurrence", result_many = "occurrences";
+  char separator = '\n';  // ends a record
   /// -o: prints the current occurrence in the subcommand's own form (approx's DISTANCE and CIGAR),
   /// given its line number, in place of [FILE:][LINE:][OFFSET:][ID:]TEXT; empty: that form.
   std::function<void(std::uint64_t line_number)> print_only;
 
   /// The fields every searching subcommand takes from its options as they are: -w, -x, -v,
-  /// -A/-B/-C, the group separator, --max-line-bytes, -n, -b. The caller sets the mode, the limit,
-  /// the separators and the name.
+  /// -A/-B/-C, the group separator, --max-line-bytes. The caller sets the mode, the limit and the
+  /// separator; how lines print (names, -n, -b, ids, colours, the terminator) is the printer's.
   static SelectOptions from_config(const CommonConfig& c) {
     SelectOptions o;
     o.word = c.word;
@@ -142,8 +66,6 @@ struct SelectOptions {
     o.context_given = c.context_given();
     o.group_separator = c.no_group_separator ? std::nullopt : std::optional<std::string>(c.group_separator);
     o.max_line_bytes = c.max_line_bytes;
-    o.line_number = c.line_number;
-    o.byte_offset = c.byte_offset;
     return o;
   }
 };
@@ -178,9 +100,10 @@ class LineSelector {
  public:
   /// `group_used`: whether anything was printed before by the run (a separator then precedes the
   /// first group of this input, as grep); `finder`: the occurrences of one line, for --color.
-  LineSelector(const SelectOptions& o, const Colors& colors, Output& out, bool& group_used,
-               OccurrenceFinder finder)
-      : o_(o), colors_(colors), out_(out), used_(group_used), finder_(std::move(finder)) {}
+  /// `printer`: the input's standard printer, which prints the selected and context lines and -o's
+  /// records (null where the mode prints none: counts, -l, -q).
+  LineSelector(const SelectOptions& o, StandardPrinter* printer, bool& group_used, OccurrenceFinder finder)
+      : o_(o), printer_(printer), used_(group_used), finder_(std::move(finder)) {}
 
   /// Starts the region `r`, bytes [base, base + r.size()) of the input, whole records.
   void begin_region(std::string_view r, std::uint64_t base) {
@@ -210,13 +133,7 @@ class LineSelector {
       if (o_.print_only) {
         o_.print_only(rec_line());
       } else {
-        put_head(rec_line(), begin, ':');
-        if (o_.with_pattern_id) {
-          out_.number(id);
-          out_.append(":");
-        }
-        colors_.put(out_, colors_.ms, r_.substr(b, e - b));
-        out_.put(o_.terminator);
+        printer_->selection_only(rec_line(), begin, id, r_.substr(b, e - b));
       }
     } else if (o_.mode == SelectOptions::Mode::quiet || o_.mode == SelectOptions::Mode::list) {
       ++selected_;
@@ -363,8 +280,7 @@ class LineSelector {
     if (!printing()) return;
     const std::uint64_t first = before_.empty() ? index_ : before_.front().index;
     if (context() && used_ && o_.group_separator && (!printed_any_ || first != last_printed_ + 1)) {
-      colors_.put(out_, colors_.se, *o_.group_separator);
-      out_.put('\n');
+      printer_->group_separator(*o_.group_separator);
     }
     for (const Kept& k : before_) {
       if (o_.mode == SelectOptions::Mode::lines)
@@ -385,55 +301,19 @@ class LineSelector {
     last_printed_ = index_;
   }
 
-  /// [NAME sep][LINE sep][OFFSET sep], coloured.
-  void put_head(std::uint64_t number, std::uint64_t offset, char sep) {
-    const char s[1] = {sep};
-    if (!o_.name.empty()) {
-      colors_.put(out_, colors_.fn, o_.name);
-      if (o_.null_names)
-        out_.append(std::string_view("\0", 1));
-      else
-        colors_.put(out_, colors_.se, std::string_view(s, 1));
-    }
-    if (o_.line_number) {
-      colors_.put(out_, colors_.ln, fmt::format_int(number).str());
-      colors_.put(out_, colors_.se, std::string_view(s, 1));
-    }
-    if (o_.byte_offset) {
-      colors_.put(out_, colors_.bn, fmt::format_int(offset).str());
-      colors_.put(out_, colors_.se, std::string_view(s, 1));
-    }
-  }
-
-  /// One printed line (selected: sep ':', context: '-'); `text` empty when elided.
+  /// One printed line (selected: sep ':', context: '-'), through the printer; with colours the
+  /// matches that qualify (-w, -x), leftmost first and the longest of those starting there, without
+  /// overlap (grep's print_line_middle), found by searching the line alone.
   void print_line(std::string_view text, std::uint64_t number, std::uint64_t offset, std::uint64_t length,
                   std::uint64_t occurrences, char sep, bool matching) {
-    put_head(number, offset, sep);
-    if (o_.max_line_bytes != 0 && length > o_.max_line_bytes) {
-      out_.append(fmt::format("[long line elided: {} byte{}, {} {}]", length, length == 1 ? "" : "s",
-                              occurrences, occurrences == 1 ? o_.result_one : o_.result_many));
-      out_.put(o_.terminator);
-      return;
-    }
-    if (!colors_.enabled) {
-      out_.put(text);
-      out_.put(o_.terminator);
-      return;
-    }
-    // grep's print_line_middle and print_line_tail: the matches, leftmost first and longest at one
-    // start, without overlap, in the match colour; the rest in the line colour.
-    const bool selected = sep == ':';
-    const std::string& line_color = (selected != (o_.invert && colors_.rv)) ? colors_.sl : colors_.cx;
-    const std::string& match_color = selected ? colors_.ms : colors_.mc;
-    std::size_t cur = 0;
-    if (matching && !match_color.empty()) {
+    spans_.clear();
+    if (matching && !printer_->elides(length) && printer_->colours_matches(sep == ':')) {
+      std::size_t cur = 0;  // the end of the last span kept
       std::size_t pend_b = 0, pend_e = 0;
       bool pend = false;
       auto flush = [&] {
         if (!pend) return;
-        colors_.start(out_, line_color);
-        out_.append(text.substr(cur, pend_b - cur));
-        colors_.put(out_, match_color, text.substr(pend_b, pend_e - pend_b));
+        spans_.emplace_back(pend_b, pend_e);
         cur = pend_e;
         pend = false;
       };
@@ -456,19 +336,12 @@ class LineSelector {
       });
       flush();
     }
-    std::size_t tail = text.size();
-    if (tail > cur && text[tail - 1] == '\r') --tail;  // grep leaves a CR before the end uncoloured
-    if (tail > cur && !line_color.empty()) {
-      colors_.put(out_, line_color, text.substr(cur, tail - cur));
-      cur = tail;
-    }
-    out_.append(text.substr(cur));
-    out_.put(o_.terminator);
+    printer_->selection_line(text, number, offset, length, occurrences, sep, o_.invert, spans_);
   }
 
   SelectOptions o_;
-  const Colors& colors_;
-  Output& out_;
+  StandardPrinter* printer_;
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;  // print_line's, reused
   bool& used_;
   OccurrenceFinder finder_;
 

@@ -17,10 +17,7 @@ void InputSearch::make_selector() {
            : mode_ == Mode::only        ? SM::only
                                         : SM::lines;
   o.limit = limit_;
-  o.separator = o.terminator = run_.separator;
-  if (run_.with_filename) o.name = name_;
-  o.null_names = run_.null_names;
-  o.with_pattern_id = run_.set && c.with_pattern_id;
+  o.separator = run_.separator;
   // The selector searches single lines from inside the main search's sink.
   const Execution line =
       line_execution(exec_, run_.set ? run_.set->options().backend : run_.searcher->options().backend);
@@ -47,7 +44,7 @@ void InputSearch::make_selector() {
           line);
     }
   };
-  selector_.emplace(o, run_.colors, out(), run_.group_used, std::move(finder));
+  selector_.emplace(o, printer_.standard(), run_.group_used, std::move(finder));
 }
 
 bool InputSearch::select_region(std::string_view region, std::uint64_t base) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strmatch/approx.hpp"
@@ -133,6 +134,44 @@ TEST(Printer, StandardLines) {
     p.line(l);
   }
   EXPECT_EQ(s.out.take(), "n:2:6:hello\nn:2:6:[long line elided: 11 bytes, 1 match]\n");
+}
+
+TEST(Printer, SelectionLinesContextSeparatorsAndColours) {
+  // grep's line selection prints through these: a selected line (':'), a context line ('-'), an
+  // elided line, -o's record and the group separator; then the same with grep's default colours.
+  Rig s(OutputMode::lines, HitKind::occurrence);
+  s.o.with_filename = s.o.line_number = s.o.byte_offset = true;
+  s.o.max_line_bytes = 8;
+  const std::string name = "f";
+  using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
+  {
+    Printer p(s.o, s.out, name);
+    strmatch::cli::StandardPrinter& sp = *p.standard();
+    sp.selection_line("a error", 3, 10, 7, 1, ':', false, Spans{{2, 7}});
+    sp.selection_line("ctx", 4, 18, 3, 0, '-', false, Spans{});
+    sp.selection_line("", 5, 22, 20, 2, ':', false, Spans{});
+    sp.group_separator("--");
+    s.o.pattern_id = true;
+    sp.selection_only(6, 43, 2, "error");
+  }
+  EXPECT_EQ(s.out.take(),
+            "f:3:10:a error\nf-4-18-ctx\nf:5:22:[long line elided: 20 bytes, 2 occurrences]\n--\n"
+            "f:6:43:2:error\n");
+  s.o.pattern_id = false;
+  s.o.null_names = true;
+  s.o.byte_offset = false;
+  s.colors.enabled = true;  // grep's defaults: fn 35, ln 32, se 36, ms and mc 01;31, sl and cx none
+  {
+    Printer p(s.o, s.out, name);
+    strmatch::cli::StandardPrinter& sp = *p.standard();
+    EXPECT_TRUE(sp.colours_matches(true));
+    sp.selection_line("x err y\r", 7, 0, 8, 1, ':', false, Spans{{2, 5}});
+    sp.group_separator("==");
+  }
+  EXPECT_EQ(s.out.take(),
+            std::string("\33[35m\33[Kf\33[m\33[K") + std::string(1, '\0') +
+                "\33[32m\33[K7\33[m\33[K\33[36m\33[K:\33[m\33[Kx \33[01;31m\33[Kerr\33[m\33[K y\r\n"
+                "\33[36m\33[K==\33[m\33[K\n");
 }
 
 TEST(Printer, StandardApproximateForms) {
