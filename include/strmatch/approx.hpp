@@ -200,6 +200,12 @@ class ApproxSearcher {
   SearchStats find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,
                             const Execution& execution = {}) const;
   SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
+  /// As find_all_file(fd, size, ...) for the window `bytes` of the file, searched as a text of its
+  /// own (offsets relative to bytes.begin; the DP starts at the window's first byte as at a text's
+  /// start), as ExactSearcher::find_all_file(fd, ByteRange, ...).
+  SearchStats find_all_file(int fd, ByteRange bytes, const ApproxMatchSink& sink,
+                            const Execution& execution = {}) const;
+  SearchStats count_file(int fd, ByteRange bytes, const Execution& execution = {}) const;
 
   /// A text already in GPU memory (a DEVICE pointer to n bytes). Needs a GPU compilation (backend
   /// cuda, or automatic with a usable GPU), else BackendUnavailable. Matches' begins and CIGARs are

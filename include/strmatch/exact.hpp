@@ -99,6 +99,14 @@ class ExactSearcher {
   /// Counts the occurrences in bytes [0, size) of the regular file open as `fd` (as find_all_file).
   SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
 
+  /// As find_all_file(fd, size, ...) for the window `bytes` of the file: bytes [bytes.begin,
+  /// bytes.end) searched as a text of their own (offsets relative to bytes.begin; no byte outside
+  /// the window is read, so an occurrence that runs past bytes.end is not found). The byte-range
+  /// input (io::Input::set_range) reads its window through it.
+  SearchStats find_all_file(int fd, ByteRange bytes, const OffsetSink& sink,
+                            const Execution& execution = {}) const;
+  SearchStats count_file(int fd, ByteRange bytes, const Execution& execution = {}) const;
+
   /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
   /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
   /// file threshold (16 GB, measured by file size; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;
@@ -119,8 +127,7 @@ class ExactSearcher {
   struct Impl;
 
  private:
-  SearchStats search_file(int fd, std::uint64_t size, const OffsetSink* sink,
-                          const Execution& execution) const;
+  SearchStats search_file(int fd, ByteRange bytes, const OffsetSink* sink, const Execution& execution) const;
   SearchStats search_resident(const void* device_text, std::uint64_t n, const OffsetSink* sink) const;
 
   std::unique_ptr<Impl> impl_;

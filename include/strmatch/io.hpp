@@ -260,6 +260,21 @@ class Input {
   /// The descriptor; -1 for without_descriptor().
   int fd() const noexcept { return fd_; }
 
+  /// Restricts the searches of this input to the byte range `bytes` of the file: the unit of work of
+  /// a cluster task, so that inputs over ranges that partition a file report every occurrence of the
+  /// whole file exactly once, at its file offsets. The searchers' find_all(const Input&, ...) and
+  /// count(const Input&) then report the occurrences that BEGIN in [bytes.begin, bytes.end) (exact
+  /// search, pattern sets) and the approximate matches whose last byte lies there (their end offset
+  /// e: bytes.begin < e <= bytes.end), with the positions, distances and CIGARs of the search of the
+  /// whole file. They read past the range what deciding its occurrences needs: the longest pattern
+  /// - 1 bytes after it (exact, sets); for approximate search m + k bytes before it (more, doubling,
+  /// while a plateau of equal distances runs back to the bytes read: at worst to the file's start),
+  /// and one byte after it. map() and stream() still cover the whole file. Throws InvalidArgument
+  /// unless the input is a regular file with a descriptor and begin <= end <= size().
+  void set_range(ByteRange bytes);
+  /// The range set_range() gave, if any.
+  const std::optional<ByteRange>& range() const noexcept { return range_; }
+
   /// should_map() for this input.
   bool should_map(MapPolicy policy) const noexcept;
   /// Maps the whole file (regular files only). Throws IoError.
@@ -277,6 +292,7 @@ class Input {
   std::string name_;
   InputKind kind_ = InputKind::other;
   std::uint64_t size_ = 0;
+  std::optional<ByteRange> range_;
 };
 
 /// An input held whole in memory (read_whole): a mapping of it, or its bytes read. Move-only; the

@@ -196,6 +196,12 @@ class PatternSet {
                             const Execution& execution = {}) const;
   /// Counts the occurrences in bytes [0, size) of the regular file `fd` (as find_all_file).
   SearchStats count_file(int fd, std::uint64_t size, const Execution& execution = {}) const;
+  /// As find_all_file(fd, size, ...) for the window `bytes` of the file, searched as a text of its
+  /// own (offsets relative to bytes.begin; no byte outside it is read), as
+  /// ExactSearcher::find_all_file(fd, ByteRange, ...).
+  SearchStats find_all_file(int fd, ByteRange bytes, const MatchSink& sink,
+                            const Execution& execution = {}) const;
+  SearchStats count_file(int fd, ByteRange bytes, const Execution& execution = {}) const;
 
   /// True when scans of host text of `text_bytes` bytes run on the GPU (backend cuda, or
   /// automatic with a GPU and a text at or above the threshold).

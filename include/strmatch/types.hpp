@@ -128,6 +128,15 @@ struct SearchStats {
 
 // ---- streaming: every problem reads a ByteSource in bounded blocks -------------------------------
 
+/// Bytes [begin, end) of a file: the window a file search reads (find_all_file), or the byte range
+/// an io::Input is restricted to (io::Input::set_range). begin <= end.
+struct ByteRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint64_t size() const noexcept { return end - begin; }
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
 /// A sequential source of bytes (a file read piece by piece, a pipe, standard input).
 class ByteSource {
  public:

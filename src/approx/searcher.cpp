@@ -285,6 +285,12 @@ struct ApproxSearcher::Impl {
     return longest + k() - 1;
   }
 
+  /// A byte range's owner rule (io::Input::set_range): matches whose last byte lies in it, decided
+  /// from at least overlap + 1 bytes before it.
+  detail::RangeRule range_rule() const noexcept {
+    return detail::RangeRule{true, 0, overlap(Task::matches) + 1};
+  }
+
   detail::Chunker chunker(std::size_t n, std::size_t from) const {
     return detail::Chunker(n - from, options.chunk_bytes != 0 ? options.chunk_bytes : kDefaultChunkBytes, 0);
   }
@@ -425,21 +431,21 @@ struct ApproxSearcher::Impl {
     return r;
   }
 
-  /// Matches in bytes [0, size) of a file (`sink` null: counted). The CPU reads it with every
-  /// worker (core/io/file_driver.hpp: each chunk reads the overlap before its ends); where the
-  /// blocks of a stream would go to the GPU, the file is streamed through it as before.
-  SearchStats file_matches(int fd, std::uint64_t size, const ApproxMatchSink* sink,
-                           const Execution& x) const {
+  /// Matches in the window `bytes` of a file, searched as a text of its own (`sink` null: counted). The CPU
+  /// reads it with every worker (core/io/file_driver.hpp: each chunk reads the overlap before its ends);
+  /// where the blocks of a stream would go to the GPU, the file is streamed through it as before.
+  SearchStats file_matches(int fd, ByteRange bytes, const ApproxMatchSink* sink, const Execution& x) const {
     const std::size_t ov = overlap(Task::matches);
+    const std::uint64_t size = bytes.size();
     std::string note;
     // The whole file decides (the sample read with pread; a failed read leaves the CPU, whose scan
     // reports it); on the GPU, its blocks are streamed through it.
-    const SampleRead read = [fd, size](std::uint64_t offset, std::size_t len,
-                                       std::vector<std::uint8_t>& scratch) -> const std::uint8_t* {
-      if (offset + len > size) return nullptr;
+    const SampleRead read = [fd, bytes](std::uint64_t offset, std::size_t len,
+                                        std::vector<std::uint8_t>& scratch) -> const std::uint8_t* {
+      if (offset + len > bytes.size()) return nullptr;
       scratch.resize(len);
       try {
-        detail::pread_exactly(fd, scratch.data(), offset, len);
+        detail::pread_exactly(fd, scratch.data(), bytes.begin + offset, len);
       } catch (const Error&) {
         return nullptr;
       }
@@ -447,7 +453,7 @@ struct ApproxSearcher::Impl {
     };
     const Backend where = cpu.empty() ? Backend::cuda : choose(x, size, &note, Task::matches, read, true);
     if (where == Backend::cuda) {
-      detail::PreadSource source(fd, size);
+      detail::PreadSource source(fd, bytes);
       StreamOptions so;
       so.report = sink != nullptr ? StreamReport::positions : StreamReport::count;
       return stream(
@@ -463,7 +469,7 @@ struct ApproxSearcher::Impl {
     s.note = note;
     s.bytes = size;
     s.cells = pattern_bytes * size;
-    detail::FileDriver driver(fd, ch, ov);
+    detail::FileDriver driver(fd, ch, ov, bytes.begin);
     detail::MatchSelector selector;
     PieceResult r;
     std::vector<ApproxMatch> batch;
@@ -1080,23 +1086,33 @@ Stream ApproxSearcher::open_stream(BlockSink sink, StreamOptions stream, const E
 
 SearchStats ApproxSearcher::find_all(const io::Input& in, const ApproxMatchSink& sink,
                                      const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution);
+  return detail::search_input(*this, in, impl_->range_rule(), &sink, execution);
 }
 
 SearchStats ApproxSearcher::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<ApproxSearcher, ApproxMatch>(*this, in, nullptr, execution);
+  return detail::search_input<ApproxSearcher, ApproxMatch>(*this, in, impl_->range_rule(), nullptr,
+                                                           execution);
 }
 
 SearchStats ApproxSearcher::find_all_file(int fd, std::uint64_t size, const ApproxMatchSink& sink,
                                           const Execution& execution) const {
-  if (const ApproxSearcher* c = impl_->call_cpu(execution))
-    return c->find_all_file(fd, size, sink, execution);
-  return impl_->file_matches(fd, size, &sink, execution);
+  return find_all_file(fd, ByteRange{0, size}, sink, execution);
 }
 
 SearchStats ApproxSearcher::count_file(int fd, std::uint64_t size, const Execution& execution) const {
-  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->count_file(fd, size, execution);
-  return impl_->file_matches(fd, size, nullptr, execution);
+  return count_file(fd, ByteRange{0, size}, execution);
+}
+
+SearchStats ApproxSearcher::find_all_file(int fd, ByteRange bytes, const ApproxMatchSink& sink,
+                                          const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution))
+    return c->find_all_file(fd, bytes, sink, execution);
+  return impl_->file_matches(fd, bytes, &sink, execution);
+}
+
+SearchStats ApproxSearcher::count_file(int fd, ByteRange bytes, const Execution& execution) const {
+  if (const ApproxSearcher* c = impl_->call_cpu(execution)) return c->count_file(fd, bytes, execution);
+  return impl_->file_matches(fd, bytes, nullptr, execution);
 }
 
 // ---- device memory -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ SearchStats find_all(std::string_view, std::string_view, std::string_view, const
   throw_built_without_cuda();
 }
 
-SearchStats find_all_file(std::string_view, std::string_view, int, std::uint64_t, const OffsetSink*,
+SearchStats find_all_file(std::string_view, std::string_view, int, ByteRange, const OffsetSink*,
                           const StreamTuning&) {
   throw_built_without_cuda();
 }

@@ -154,14 +154,20 @@ struct ExactSearcher::Impl {
     return stats;
   }
 
-  /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
-  /// (core/io/file_driver.hpp); `sink` null counts only.
-  SearchStats run_cpu_file(const detail::ExactAlgorithm& cpu, int fd, std::uint64_t size,
-                           const OffsetSink* sink, const Execution& x) const {
+  /// A byte range's owner rule (io::Input::set_range): occurrences that begin in it, m - 1 bytes
+  /// read past it.
+  detail::RangeRule range_rule() const noexcept {
+    return detail::RangeRule{false, pattern.empty() ? 0 : pattern.size() - 1, 0};
+  }
+
+  /// The CPU over the window `bytes` of a file (offsets relative to its start): every worker preads
+  /// its own chunks (core/io/file_driver.hpp); `sink` null counts only.
+  SearchStats run_cpu_file(const detail::ExactAlgorithm& cpu, int fd, ByteRange bytes, const OffsetSink* sink,
+                           const Execution& x) const {
     const auto start = Clock::now();
-    const detail::Chunker chunks = chunker(size);
-    SearchStats stats = cpu_stats(cpu, size, threads_for(chunks, x));
-    detail::FileDriver driver(fd, chunks);
+    const detail::Chunker chunks = chunker(bytes.size());
+    SearchStats stats = cpu_stats(cpu, bytes.size(), threads_for(chunks, x));
+    detail::FileDriver driver(fd, chunks, 0, bytes.begin);
     bool complete = true;
     if (sink == nullptr) {
       stats.occurrences = driver.sum(stats.threads, [&](const detail::Chunk& c, const detail::FileChunk& f) {
@@ -286,26 +292,36 @@ Backend ExactSearcher::file_backend(std::uint64_t size) const {
 
 SearchStats ExactSearcher::find_all_file(int fd, std::uint64_t size, const OffsetSink& sink,
                                          const Execution& execution) const {
-  return search_file(fd, size, &sink, execution);
+  return search_file(fd, ByteRange{0, size}, &sink, execution);
 }
 
 SearchStats ExactSearcher::count_file(int fd, std::uint64_t size, const Execution& execution) const {
-  return search_file(fd, size, nullptr, execution);
+  return search_file(fd, ByteRange{0, size}, nullptr, execution);
 }
 
-SearchStats ExactSearcher::search_file(int fd, std::uint64_t size, const OffsetSink* sink,
+SearchStats ExactSearcher::find_all_file(int fd, ByteRange bytes, const OffsetSink& sink,
+                                         const Execution& execution) const {
+  return search_file(fd, bytes, &sink, execution);
+}
+
+SearchStats ExactSearcher::count_file(int fd, ByteRange bytes, const Execution& execution) const {
+  return search_file(fd, bytes, nullptr, execution);
+}
+
+SearchStats ExactSearcher::search_file(int fd, ByteRange bytes, const OffsetSink* sink,
                                        const Execution& x) const {
   const Impl& s = *impl_;
   const auto start = Clock::now();
   std::string note;
+  const std::uint64_t size = bytes.size();
   if (s.choose_file(size, &note, x) == Backend::cuda) {
     const auto gpu = s.try_gpu(sink, start, &note, x, [&](const OffsetSink* to) {
-      return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, size, to);
+      return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, bytes, to);
     });
     if (gpu) return *gpu;
   }
   // The CPU: every worker preads its own chunks (bounded memory, no mapping).
-  SearchStats st = s.run_cpu_file(s.require_cpu(x), fd, size, sink, x);
+  SearchStats st = s.run_cpu_file(s.require_cpu(x), fd, bytes, sink, x);
   if (!note.empty()) st.note = std::move(note);
   st.seconds = seconds_since(start);
   return st;
@@ -414,11 +430,12 @@ Stream ExactSearcher::open_stream(BlockSink sink, StreamOptions stream, const Ex
 
 SearchStats ExactSearcher::find_all(const io::Input& in, const OffsetSink& sink,
                                     const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution);
+  return detail::search_input(*this, in, impl_->range_rule(), &sink, execution);
 }
 
 SearchStats ExactSearcher::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<ExactSearcher, std::uint64_t>(*this, in, nullptr, execution);
+  return detail::search_input<ExactSearcher, std::uint64_t>(*this, in, impl_->range_rule(), nullptr,
+                                                            execution);
 }
 
 SearchStats ExactSearcher::find_all_resident(const void* device_text, std::uint64_t n,

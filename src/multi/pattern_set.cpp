@@ -268,14 +268,14 @@ struct PatternSet::Impl {
     return stats;
   }
 
-  /// The CPU over bytes [0, size) of a file: every worker preads its own chunks
-  /// (core/io/file_driver.hpp); `sink` null counts only.
-  SearchStats run_file(const detail::multi::MultiAlgorithm& algorithm, int fd, std::uint64_t size,
+  /// The CPU over the window `bytes` of a file (offsets relative to its start): every worker preads
+  /// its own chunks (core/io/file_driver.hpp); `sink` null counts only.
+  SearchStats run_file(const detail::multi::MultiAlgorithm& algorithm, int fd, ByteRange bytes,
                        const MatchSink* sink, const Execution& x) const {
     const auto start = Clock::now();
-    const detail::Chunker chunks = chunker(size);
-    SearchStats stats = cpu_stats(algorithm, size, threads_for(chunks.size(), x), x);
-    detail::FileDriver driver(fd, chunks);
+    const detail::Chunker chunks = chunker(bytes.size());
+    SearchStats stats = cpu_stats(algorithm, bytes.size(), threads_for(chunks.size(), x), x);
+    detail::FileDriver driver(fd, chunks, 0, bytes.begin);
     bool complete = true;
     if (sink != nullptr) {
       complete = driver.ordered<Match>(
@@ -446,21 +446,40 @@ Stream PatternSet::open_stream(BlockSink sink, StreamOptions options, const Exec
                                                 impl_->separator_free(options.separator)));
 }
 
+namespace {
+/// A byte range's owner rule (io::Input::set_range): occurrences that begin in it, the longest
+/// pattern - 1 bytes read past it.
+detail::RangeRule range_rule(std::size_t longest) noexcept {
+  return detail::RangeRule{false, longest - 1, 0};
+}
+}  // namespace
+
 SearchStats PatternSet::find_all(const io::Input& in, const MatchSink& sink,
                                  const Execution& execution) const {
-  return detail::search_input(*this, in, &sink, execution);
+  return detail::search_input(*this, in, range_rule(impl_->table->longest), &sink, execution);
 }
 
 SearchStats PatternSet::count(const io::Input& in, const Execution& execution) const {
-  return detail::search_input<PatternSet, Match>(*this, in, nullptr, execution);
+  return detail::search_input<PatternSet, Match>(*this, in, range_rule(impl_->table->longest), nullptr,
+                                                 execution);
 }
 
 SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSink& sink,
                                       const Execution& execution) const {
+  return find_all_file(fd, ByteRange{0, size}, sink, execution);
+}
+
+SearchStats PatternSet::count_file(int fd, std::uint64_t size, const Execution& execution) const {
+  return count_file(fd, ByteRange{0, size}, execution);
+}
+
+SearchStats PatternSet::find_all_file(int fd, ByteRange bytes, const MatchSink& sink,
+                                      const Execution& execution) const {
   const Impl& s = *impl_;
   const detail::multi::MultiAlgorithm* cpu = s.cpu_for(execution);
-  if (cpu == nullptr || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1), execution)) {
-    detail::PreadSource source(fd, size);
+  if (cpu == nullptr ||
+      s.gpu_for(std::min(bytes.size(), kStreamBlockBytes + s.table->longest - 1), execution)) {
+    detail::PreadSource source(fd, bytes);
     bool stopped = false;
     SearchStats st = find_all(
         source,
@@ -473,20 +492,21 @@ SearchStats PatternSet::find_all_file(int fd, std::uint64_t size, const MatchSin
     st.stopped_early = st.stopped_early || stopped;
     return st;
   }
-  return s.run_file(*cpu, fd, size, &sink, execution);
+  return s.run_file(*cpu, fd, bytes, &sink, execution);
 }
 
-SearchStats PatternSet::count_file(int fd, std::uint64_t size, const Execution& execution) const {
+SearchStats PatternSet::count_file(int fd, ByteRange bytes, const Execution& execution) const {
   const Impl& s = *impl_;
   const detail::multi::MultiAlgorithm* cpu = s.cpu_for(execution);
-  if (cpu == nullptr || s.gpu_for(std::min(size, kStreamBlockBytes + s.table->longest - 1), execution)) {
-    detail::PreadSource source(fd, size);
+  if (cpu == nullptr ||
+      s.gpu_for(std::min(bytes.size(), kStreamBlockBytes + s.table->longest - 1), execution)) {
+    detail::PreadSource source(fd, bytes);
     StreamOptions options;
     options.report = StreamReport::count;
     return find_all(
         source, [](const StreamBlock&) { return true; }, options, execution);
   }
-  return s.run_file(*cpu, fd, size, nullptr, execution);
+  return s.run_file(*cpu, fd, bytes, nullptr, execution);
 }
 
 std::vector<Match> find_all_matches(std::string_view text, std::span<const Pattern> patterns,

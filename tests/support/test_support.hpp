@@ -22,6 +22,7 @@
 
 #include "core/env.hpp"
 #include "strmatch/cuda.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::test {
@@ -138,6 +139,38 @@ class StringSource : public ByteSource {
   std::size_t step_;
   std::size_t pos_ = 0;
 };
+
+/// A random partition of [0, n) into about `parts` ranges (empty ones included), in order.
+inline std::vector<ByteRange> random_partition(std::mt19937_64& rng, std::uint64_t n, std::size_t parts) {
+  std::vector<std::uint64_t> cuts{0, n};
+  for (std::size_t i = 0; i + 1 < parts; ++i) cuts.push_back(n == 0 ? 0 : rng() % (n + 1));
+  if (n > 0) cuts.push_back(rng() % (n + 1));  // a repeated cut: an empty range
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<ByteRange> out;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) out.push_back({cuts[i], cuts[i + 1]});
+  return out;
+}
+
+/// The hits of searcher `s` over inputs of `path` restricted to each range of `ranges`, in order;
+/// each range's count() and its stats are checked against its hits.
+template <class Hit, class Searcher>
+std::vector<Hit> over_ranges(const Searcher& s, const std::string& path,
+                             const std::vector<ByteRange>& ranges) {
+  std::vector<Hit> all;
+  for (const ByteRange r : ranges) {
+    io::Input in = io::Input::open(path);
+    in.set_range(r);
+    std::vector<Hit> got;
+    const SearchStats st = s.find_all(in, [&](std::span<const Hit> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      return true;
+    });
+    EXPECT_EQ(st.occurrences, got.size()) << "[" << r.begin << ", " << r.end << ")";
+    EXPECT_EQ(s.count(in).occurrences, got.size()) << "[" << r.begin << ", " << r.end << ")" << rerun_hint();
+    all.insert(all.end(), got.begin(), got.end());
+  }
+  return all;
+}
 
 /// A file in a fresh temporary directory, holding `bytes`; open read-only as `fd`. Removed (with
 /// its directory) by the destructor.

@@ -655,9 +655,13 @@ int main(int argc, char** argv) {
         if (positions) {
           CountingSink cs;
           const auto sink = cs.sink();
-          c = cu::find_all_file(p, "tile-filter", fd, st.st_size, &sink).occurrences;
+          c = cu::find_all_file(p, "tile-filter", fd,
+                                strmatch::ByteRange{0, static_cast<std::uint64_t>(st.st_size)}, &sink)
+                  .occurrences;
         } else {
-          c = cu::find_all_file(p, "tile-filter", fd, st.st_size, nullptr).occurrences;
+          c = cu::find_all_file(p, "tile-filter", fd,
+                                strmatch::ByteRange{0, static_cast<std::uint64_t>(st.st_size)}, nullptr)
+                  .occurrences;
         }
         ::close(fd);
         return c;

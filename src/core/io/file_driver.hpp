@@ -66,14 +66,16 @@ inline void pread_exactly(int fd, std::uint8_t* dst, std::uint64_t offset, std::
   }
 }
 
-/// The bytes of one chunk in a worker's buffer: file bytes [offset, offset + size).
+/// The bytes of one chunk in a worker's buffer: bytes [offset, offset + size) of the window searched
+/// (file bytes [window + offset, window + offset + size), where `window` is the driver's first byte).
 struct FileChunk {
   const std::uint8_t* data = nullptr;
   std::uint64_t offset = 0;
   std::size_t size = 0;
 };
 
-/// Runs the chunks of `chunker` (over bytes [0, size) of the file open as `fd`) on worker threads;
+/// Runs the chunks of `chunker` (over bytes [0, size) of a window of the file open as `fd`, the window
+/// starting at file offset `window`: positions are the window's) on worker threads;
 /// chunk c is read as bytes [c.begin - min(before, c.begin), c.data_end): `before` bytes of
 /// context before the owned part (approximate search, which owns END offsets: m + k - 1) and the
 /// chunker's overlap after it (m - 1 for exact search, longest - 1 for sets). Each worker reads into
@@ -83,10 +85,11 @@ struct FileChunk {
 /// file that grows is searched as it was). The descriptor's position is neither used nor moved.
 class FileDriver {
  public:
-  FileDriver(int fd, const Chunker& chunker, std::uint64_t before = 0)
+  FileDriver(int fd, const Chunker& chunker, std::uint64_t before = 0, std::uint64_t window = 0)
       : fd_(fd),
         chunker_(chunker),
         before_(before),
+        window_(window),
         capacity_(static_cast<std::size_t>(std::min<std::uint64_t>(
             before + chunker.chunk_bytes() + chunker.overlap(), chunker.text_bytes()))) {}
 
@@ -163,15 +166,16 @@ class FileDriver {
     FileChunk fc;
     fc.offset = c.begin - std::min(before_, c.begin);
     fc.size = static_cast<std::size_t>(c.data_end - fc.offset);
-    fc.data = b->at(fc.offset);
+    fc.data = b->at(window_ + fc.offset);
     file_driver_test::notify(fd_, c.index);
-    pread_exactly(fd_, b->at(fc.offset), fc.offset, fc.size);
+    pread_exactly(fd_, b->at(window_ + fc.offset), window_ + fc.offset, fc.size);
     return fc;
   }
 
   int fd_;
   Chunker chunker_;
   std::uint64_t before_;
+  std::uint64_t window_;
   std::size_t capacity_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Buffer>> all_;

@@ -383,7 +383,11 @@ Input Input::standard_input() {
 }
 
 Input::Input(Input&& other) noexcept
-    : fd_(other.fd_), name_(std::move(other.name_)), kind_(other.kind_), size_(other.size_) {
+    : fd_(other.fd_),
+      name_(std::move(other.name_)),
+      kind_(other.kind_),
+      size_(other.size_),
+      range_(other.range_) {
   other.fd_ = -1;
 }
 
@@ -394,9 +398,20 @@ Input& Input::operator=(Input&& other) noexcept {
     name_ = std::move(other.name_);
     kind_ = other.kind_;
     size_ = other.size_;
+    range_ = other.range_;
     other.fd_ = -1;
   }
   return *this;
+}
+
+void Input::set_range(ByteRange bytes) {
+  if (kind_ != InputKind::regular || fd_ < 0)
+    throw InvalidArgument(name_ + ": a byte range needs a regular file with a descriptor");
+  if (bytes.begin > bytes.end || bytes.end > size_)
+    throw InvalidArgument(name_ + ": the byte range [" + std::to_string(bytes.begin) + ", " +
+                          std::to_string(bytes.end) + ") is not within the file's " + std::to_string(size_) +
+                          " bytes");
+  range_ = bytes;
 }
 
 Input::~Input() {

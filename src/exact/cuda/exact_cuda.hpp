@@ -33,10 +33,11 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
 SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::string_view text,
                      const OffsetSink* sink, const StreamTuning& tuning);
 
-/// As find_all, reading the text from the open file `fd` (`size` bytes from offset 0) with pread
-/// by several threads straight into the pinned staging buffers (no mapping, no page faults).
+/// As find_all, reading the text from the window `bytes` of the open file `fd` (offsets relative to
+/// its start) with pread by several threads straight into the pinned staging buffers (no mapping,
+/// no page faults).
 /// Throws IoError when reading fails (before anything is delivered only if it fails early).
-SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, ByteRange bytes,
                           const OffsetSink* sink, const StreamTuning& tuning = {});
 
 }  // namespace strmatch::detail::cuda

@@ -6,12 +6,14 @@
 
 namespace strmatch::detail::cuda {
 
-SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, std::uint64_t size,
+SearchStats find_all_file(std::string_view pattern, std::string_view algorithm, int fd, ByteRange bytes,
                           const OffsetSink* sink, const StreamTuning& tuning) {
   return stream_search(
-      pattern, algorithm, size,
+      pattern, algorithm, bytes.size(),
       // A file that ends early changed during the search: the CPU paths' message (kFileChanged).
-      [fd](std::uint8_t* dst, std::uint64_t offset, std::size_t len) { pread_exactly(fd, dst, offset, len); },
+      [fd, window = bytes.begin](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
+        pread_exactly(fd, dst, window + offset, len);
+      },
       sink, tuning);
 }
 

@@ -1,7 +1,9 @@
 // Per-call execution options on the GPU: a searcher compiled for the GPU alone (Backend::cuda, or a
 // GPU-only algorithm) searches on the CPU when a call asks for it, from inside a GPU scan's sink
 // too; a call asking for the GPU runs there whatever the input's size. Results against the naive
-// reference on seeded random inputs. The CPU side: tests/core/execution_test.cpp.
+// reference on seeded random inputs. The CPU side: tests/core/execution_test.cpp. Byte ranges
+// (io::Input::set_range) and file windows (find_all_file over a ByteRange) on the GPU: the ranges of
+// a partition give the whole file's hits (the CPU side: tests/core/input_search_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "reference/multi.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
 #include "support/test_support.hpp"
 
@@ -180,6 +183,49 @@ TEST(ExecutionCuda, ApproximateSearchRunsWhereTheCallAsks) {
   const strmatch::ApproxSearcher automatic(pattern, o);
   EXPECT_EQ(automatic.count(text, Execution{.backend = Backend::cuda}).backend, Backend::cuda);
   EXPECT_EQ(automatic.count(text, Execution{.backend = Backend::cuda}).occurrences, ref.size());
+}
+
+TEST(ExecutionCuda, ByteRangesAndFileWindowsOnTheGpu) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(strmatch::test::test_seed() + 415);
+  // Windows above io::kSmallFileBytes reach the GPU's file paths, smaller ones its in-memory search.
+  const std::string text = strmatch::test::random_text(rng, (std::size_t{5} << 19) + 999, 4);
+  const strmatch::test::TempFile file(text);
+  const auto ranges = strmatch::test::random_partition(rng, text.size(), 4);
+  const std::string pattern = strmatch::test::random_substring(rng, text, 9);
+  const strmatch::ExactSearcher exact(pattern, {.backend = Backend::cuda});
+  EXPECT_EQ(strmatch::test::over_ranges<std::uint64_t>(exact, file.path(), ranges),
+            strmatch::reference::exact_find_all(text, pattern))
+      << strmatch::test::rerun_hint();
+  std::vector<std::string> patterns;
+  std::vector<strmatch::reference::RefPattern> ref;
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    patterns.push_back(strmatch::test::random_substring(rng, text, 6 + rng() % 6));
+    ref.push_back({patterns.back(), i, false});
+  }
+  const strmatch::PatternSet set(patterns, {.backend = Backend::cuda});
+  EXPECT_EQ(strmatch::test::over_ranges<Match>(set, file.path(), ranges),
+            strmatch::reference::multi_find_all(text, ref))
+      << strmatch::test::rerun_hint();
+  strmatch::ApproxOptions o;
+  o.max_errors = 2;
+  o.backend = Backend::cuda;
+  const strmatch::ApproxSearcher approx(strmatch::test::random_substring(rng, text, 24), o);
+  std::vector<strmatch::ApproxMatch> whole;
+  approx.find_all(text, [&](std::span<const strmatch::ApproxMatch> b) {
+    whole.insert(whole.end(), b.begin(), b.end());
+    return true;
+  });
+  EXPECT_EQ(strmatch::test::over_ranges<strmatch::ApproxMatch>(approx, file.path(), ranges), whole)
+      << strmatch::test::rerun_hint();
+  // A window of the file through each problem's file path.
+  const strmatch::io::Input in = strmatch::io::Input::open(file.path());
+  const strmatch::ByteRange w{12345, text.size() - 777};
+  const std::string_view bytes = std::string_view(text).substr(w.begin, w.size());
+  EXPECT_EQ(exact.count_file(in.fd(), w).occurrences,
+            strmatch::reference::exact_find_all(bytes, pattern).size());
+  EXPECT_EQ(set.count_file(in.fd(), w).occurrences, strmatch::reference::multi_find_all(bytes, ref).size());
+  EXPECT_EQ(approx.count_file(in.fd(), w).occurrences, approx.count(bytes).occurrences);
 }
 
 }  // namespace

@@ -363,8 +363,10 @@ TEST(CudaStreaming, FileSourceMatchesReference) {
   };
   cu::StreamTuning tuning;
   tuning.chunk_bytes = 1 << 20;  // several chunks, several pread parts per chunk
-  const auto stats = cu::find_all_file(pattern, "tile-filter", fd, text.size(), &sink, tuning);
-  const auto counted = cu::find_all_file(pattern, "sunday", fd, text.size(), nullptr, tuning);
+  const auto stats =
+      cu::find_all_file(pattern, "tile-filter", fd, strmatch::ByteRange{0, text.size()}, &sink, tuning);
+  const auto counted =
+      cu::find_all_file(pattern, "sunday", fd, strmatch::ByteRange{0, text.size()}, nullptr, tuning);
   close(fd);
   unlink(path);
   const auto expected = strmatch::reference::exact_find_all(text, pattern);
@@ -509,8 +511,10 @@ TEST(CudaSmallText, StreamingCopiesInPiecesFromSeveralThreads) {
       got.insert(got.end(), b.begin(), b.end());
       return true;
     };
-    const auto stats = cu::find_all_file(pattern, "tile-filter", fd, text.size(), &sink, tuning);
-    const auto counted = cu::find_all_file(pattern, "tile-filter", fd, text.size(), nullptr, tuning);
+    const auto stats =
+        cu::find_all_file(pattern, "tile-filter", fd, strmatch::ByteRange{0, text.size()}, &sink, tuning);
+    const auto counted =
+        cu::find_all_file(pattern, "tile-filter", fd, strmatch::ByteRange{0, text.size()}, nullptr, tuning);
     EXPECT_EQ(got, expected) << rerun_hint();
     EXPECT_EQ(stats.occurrences, expected.size());
     EXPECT_EQ(counted.occurrences, expected.size());
@@ -570,12 +574,16 @@ TEST(CudaSmallText, ShortFileIsAnIoErrorAndTheNextSearchWorks) {
       delivered += b.size();
       return true;
     };
-    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size() + 100000, &sink, tuning),
+    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd,
+                                   strmatch::ByteRange{0, text.size() + 100000}, &sink, tuning),
                  strmatch::IoError);
     EXPECT_EQ(delivered, 0u);
-    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size() + 1, nullptr, tuning),
+    EXPECT_THROW(cu::find_all_file("zyxwvutsr", "tile-filter", fd, strmatch::ByteRange{0, text.size() + 1},
+                                   nullptr, tuning),
                  strmatch::IoError);
-    EXPECT_EQ(cu::find_all_file("zyxwvutsr", "tile-filter", fd, text.size(), nullptr, tuning).occurrences,
+    EXPECT_EQ(cu::find_all_file("zyxwvutsr", "tile-filter", fd, strmatch::ByteRange{0, text.size()}, nullptr,
+                                tuning)
+                  .occurrences,
               expected.size());
     EXPECT_EQ(collect_stream("zyxwvutsr", "tile-filter", text, tuning), expected) << rerun_hint();
   }
