@@ -1,12 +1,16 @@
 // libFuzzer target: approximate search (ApproxSearcher, align). Each input decodes into a text,
 // 1..3 patterns (a batch when more than one), k, the metric (edit or hamming), an algorithm (every
 // name of approx_algorithms(cpu), auto included), threads (1..4), a chunk size, a record separator,
-// CIGARs on or off, best()'s limit, a stream block size, task, mode and read step, an early-stop
-// point and an alignment mode. The searcher is run through find_all (matches, begins, CIGARs),
-// count, find_ends, count_ends, best (with and without a sink), the streamed find_all over a
-// ByteSource of short reads, find_all_file / count_file over an in-memory file and a sink that
-// stops early; align() of the first pattern in the chosen mode. Every result is compared with the
-// naive reference (src/reference/approx.hpp: Sellers' DP and its traceback), pattern by pattern.
+// CIGARs on or off, best()'s limit, a stream block size, task, mode, record rule and read step, a
+// push stream's options (block size, task, report, record rule), pieces and stop point, an
+// early-stop point, byte ranges partitioning the text and an alignment mode. The searcher is run
+// through find_all (matches, begins, CIGARs), count, find_ends, count_ends, best (with and without a
+// sink), the streamed find_all over a ByteSource of short reads, a push stream (open_stream) fed in
+// pieces with flushes, find_all_file / count_file over an in-memory file, the byte-range input
+// (io::Input::set_range) and file windows (find_all_file over a ByteRange) over that file and a
+// sink that stops early; align() of the first pattern in the chosen mode. Every result is compared
+// with the naive reference (src/reference/approx.hpp: Sellers' DP and its traceback), pattern by
+// pattern.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -44,8 +48,9 @@ bool by_end_then_id(const auto& a, const auto& b) {
 struct Expected {
   std::vector<ApproxEnd> ends;
   std::vector<ApproxMatch> matches;
-  std::vector<std::uint32_t> best;   // per pattern (kNoDistance: none or above the limit)
-  std::vector<ApproxEnd> best_ends;  // ends reaching each pattern's best
+  std::vector<std::uint32_t> best;                   // per pattern (kNoDistance: none or above the limit)
+  std::vector<ApproxEnd> best_ends;                  // ends reaching each pattern's best
+  std::vector<std::uint64_t> ends_per, matches_per;  // per pattern
 };
 
 Expected expect(const std::vector<std::string>& patterns, const std::string& text, const ApproxOptions& o) {
@@ -58,6 +63,10 @@ Expected expect(const std::vector<std::string>& patterns, const std::string& tex
     for (const ref::ApproxMatch& m :
          ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator))
       x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
+    x.ends_per.push_back(0);
+    x.matches_per.push_back(0);
+    for (const ApproxEnd& e : x.ends) x.ends_per.back() += e.pattern_id == id;
+    for (const ApproxMatch& m : x.matches) x.matches_per.back() += m.pattern_id == id;
     auto [best, ends] = ref::approx_best(patterns[id], text, metric, o.separator);
     if (best != ref::kNoEnd && best > o.best_limit) best = ref::kNoEnd, ends.clear();
     x.best.push_back(best == ref::kNoEnd ? kNoDistance : best);
@@ -68,6 +77,116 @@ Expected expect(const std::vector<std::string>& patterns, const std::string& tex
   std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
   return x;
 }
+
+/// The reference's matches of `text` alone (a file window searched as a text of its own), merged
+/// over the batch and ordered by (end, pattern_id).
+std::vector<ApproxMatch> expect_matches(const std::vector<std::string>& patterns, std::string_view text,
+                                        const ApproxOptions& o) {
+  const ref::ApproxMetric metric =
+      o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+  std::vector<ApproxMatch> out;
+  for (std::uint32_t id = 0; id < patterns.size(); ++id)
+    for (const ref::ApproxMatch& m :
+         ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator))
+      out.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
+  std::stable_sort(out.begin(), out.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
+  return out;
+}
+
+/// The sink of a stream (pulled or pushed): checks each block (tiling, records, ends owned, matches
+/// decided there, occurrences, per-pattern counts) and collects what it delivers; returns false
+/// once `stop` (> 0) occurrences arrived.
+class StreamCheck {
+ public:
+  StreamCheck(const Case& c, const std::string& text, const ApproxOptions& o, std::size_t patterns,
+              const StreamOptions& so, std::size_t stop)
+      : per_pattern(patterns, 0), c_(c), o_(o), so_(so), stop_(stop), tiling_(c, text) {}
+  bool block(const StreamBlock& b) {
+    fuzz::expect_true(c_, "stream: no block after the sink returned false", !stopped);
+    tiling_.next(b);
+    fuzz::check_records(c_, b, so_);
+    // Whole records of the search's own separator: every match lies in its block's owned part.
+    const bool whole =
+        so_.line_context && so_.whole_records && o_.separator == static_cast<unsigned char>(so_.separator);
+    for (const ApproxEnd& e : b.approx_ends)
+      fuzz::expect_true(c_, "stream: an end is owned (e - 1 in the owned part)",
+                        e.end >= b.base + b.own_begin + 1 && e.end <= b.base + b.own_end, fmt_end(e));
+    for (const ApproxMatch& m : b.approx_matches) {
+      const std::string where = fmt_match(m) + " in block base " + std::to_string(b.base) + " own [" +
+                                std::to_string(b.own_begin) + "," + std::to_string(b.own_end) + ") data " +
+                                std::to_string(b.data.size()) + " bytes";
+      fuzz::expect_true(c_, "stream: a match is decided here and lies whole in data",
+                        m.end >= b.base + b.own_begin && m.end <= b.base + b.own_end &&
+                            m.end <= b.base + b.data.size() &&
+                            // an owned match lies whole in data; one decided late (the
+                            // previous block's last owned end) need not
+                            (m.begin >= b.base || m.end == b.base + b.own_begin),
+                        where);
+      if (whole)
+        fuzz::expect_true(c_,
+                          "stream: whole records of the search's separator: a match lies in the owned part",
+                          m.begin >= b.base + b.own_begin && m.end <= b.base + b.own_end, where);
+    }
+    if (so_.report == StreamReport::positions)
+      fuzz::expect_value<std::uint64_t>(c_, "stream: occurrences == delivered items",
+                                        b.approx_matches.size() + b.approx_ends.size(), b.occurrences);
+    else
+      fuzz::expect_true(c_, "stream: no items unless positions",
+                        b.approx_matches.empty() && b.approx_ends.empty());
+    if (so_.report == StreamReport::count_per_pattern) {
+      fuzz::expect_value<std::size_t>(c_, "stream: per_pattern.size()", per_pattern.size(),
+                                      b.per_pattern.size());
+      for (std::size_t i = 0; i < b.per_pattern.size() && i < per_pattern.size(); ++i)
+        per_pattern[i] += b.per_pattern[i];
+    }
+    matches.insert(matches.end(), b.approx_matches.begin(), b.approx_matches.end());
+    ends.insert(ends.end(), b.approx_ends.begin(), b.approx_ends.end());
+    counted += b.occurrences;
+    stopped = stop_ > 0 && counted >= stop_;
+    return !stopped;
+  }
+  /// After the stream: every match or end (or, stopped, a prefix), the totals, the tiling.
+  void finish(const Expected& x, const SearchStats& st) const {
+    const bool by_ends = so_.approx_task == ApproxTask::ends;
+    const std::uint64_t want = by_ends ? x.ends.size() : x.matches.size();
+    if (stopped) {
+      fuzz::expect_true(c_, "stream stopped: the ends are a prefix of the answer",
+                        ends.size() <= x.ends.size() && std::equal(ends.begin(), ends.end(), x.ends.begin()),
+                        fuzz::show(ends, fmt_end));
+      fuzz::expect_true(
+          c_, "stream stopped: the matches are a prefix of the answer",
+          matches.size() <= x.matches.size() && std::equal(matches.begin(), matches.end(), x.matches.begin()),
+          fuzz::show(matches, fmt_match));
+      fuzz::expect_true(c_, "stream stopped: at most the answer's occurrences", counted <= want);
+    } else {
+      if (so_.report == StreamReport::positions && by_ends)
+        fuzz::expect_equal(c_, "stream ends", x.ends, ends, fmt_end);
+      if (so_.report == StreamReport::positions && !by_ends)
+        fuzz::expect_equal(c_, "stream matches", x.matches, matches, fmt_match);
+      if (so_.report == StreamReport::count_per_pattern)
+        fuzz::expect_equal(c_, "stream per-pattern counts", by_ends ? x.ends_per : x.matches_per, per_pattern,
+                           [](std::uint64_t n) { return std::to_string(n); });
+      fuzz::expect_value<std::uint64_t>(c_, "stream: occurrences summed over blocks", want, counted);
+      tiling_.finish();
+    }
+    fuzz::expect_value<std::uint64_t>(c_, "stream stats.occurrences (what the blocks delivered)", counted,
+                                      st.occurrences);
+    fuzz::expect_value(c_, "stream stats.stopped_early", stopped, st.stopped_early);
+  }
+
+  std::vector<ApproxMatch> matches;
+  std::vector<ApproxEnd> ends;
+  std::vector<std::uint64_t> per_pattern;
+  std::uint64_t counted = 0;
+  bool stopped = false;
+
+ private:
+  const Case& c_;
+  const ApproxOptions& o_;
+  const StreamOptions& so_;
+  std::size_t stop_;
+  fuzz::BlockTiling tiling_;
+};
 
 /// align()'s expected answer from the reference: prefix and global by approx_pair; infix from
 /// best()'s smallest best end (end 0 when the text is empty) and the traceback from there.
@@ -113,10 +232,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   stream.block_bytes = fuzz::pick_size(in, true);
   stream.approx_task = in.ConsumeBool() ? ApproxTask::ends : ApproxTask::matches;
   stream.report = in.ConsumeIntegralInRange<int>(0, 3) != 0 ? StreamReport::positions : StreamReport::count;
-  stream.line_context = in.ConsumeBool();
   const std::size_t step = in.ConsumeIntegralInRange<std::size_t>(1, 4096);
   const std::size_t stop_after = in.ConsumeIntegralInRange<std::size_t>(0, 32);
   const bool use_file = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  const bool use_ranges = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  StreamOptions pushed;
+  pushed.block_bytes = fuzz::pick_size(in, true);
+  pushed.approx_task = in.ConsumeBool() ? ApproxTask::ends : ApproxTask::matches;
+  pushed.report = static_cast<StreamReport>(in.ConsumeIntegralInRange<int>(0, 2));
+  const std::size_t push_stop =
+      in.ConsumeIntegralInRange<int>(0, 3) == 0 ? in.ConsumeIntegralInRange<std::size_t>(1, 32) : 0;
+  const fuzz::PushPlan pieces = fuzz::pick_push(in);
   const auto align_mode = static_cast<ApproxMode>(in.ConsumeIntegralInRange<int>(0, 2));
   const std::size_t count =
       in.ConsumeIntegralInRange<int>(0, 3) == 0 ? in.ConsumeIntegralInRange<std::size_t>(2, 3) : 1;
@@ -124,6 +250,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int k_pick = in.ConsumeIntegralInRange<int>(0, 15);  // 15: k = shortest m (invalid)
   const int sep_pick = in.ConsumeIntegralInRange<int>(0, 15);
   const std::string alphabet = fuzz::pick_alphabet(in);
+  fuzz::pick_records(in, stream, alphabet);
+  fuzz::pick_records(in, pushed, alphabet);
   // sep_pick: 0..7 none, 8..11 '\n', 12..13 the alphabet's first byte, 14 -2, 15 256 (invalid).
   o.separator = sep_pick < 8     ? -1
                 : sep_pick < 12  ? '\n'
@@ -132,6 +260,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                  : 256;
   const std::string text = fuzz::pick_text(in, alphabet, 384, 768);
   stream.block_bytes = fuzz::stream_block(stream.block_bytes, o.threads, text.size());
+  pushed.block_bytes = fuzz::stream_block(pushed.block_bytes, o.threads, text.size());
+  // With several threads every range's search starts its threads: at most 4 ranges then.
+  const std::vector<ByteRange> ranges =
+      use_ranges ? fuzz::pick_ranges(in, text.size(), o.threads > 1 ? 4 : 8) : std::vector<ByteRange>{};
   std::vector<std::string> patterns;
   for (std::size_t i = 0; i < count; ++i) patterns.push_back(fuzz::pick_pattern(in, text, alphabet, 24));
   std::size_t shortest = SIZE_MAX;
@@ -156,9 +288,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.add("stream block_bytes", stream.block_bytes)
       .add("stream task", stream.approx_task == ApproxTask::ends ? "ends" : "matches")
       .add("stream positions", stream.report == StreamReport::positions)
-      .add("stream line_context", stream.line_context)
+      .add("stream records", fuzz::records(stream))
       .add("read step", step);
-  c.add("stop_after (0: none)", stop_after).add("file", use_file).add("align mode", to_string(align_mode));
+  c.add("push block_bytes", pushed.block_bytes)
+      .add("push task", pushed.approx_task == ApproxTask::ends ? "ends" : "matches")
+      .add("push report (0 positions, 1 count, 2 per pattern)", static_cast<int>(pushed.report))
+      .add("push records", fuzz::records(pushed))
+      .add("push", pieces)
+      .add("push stop (0: none)", push_stop);
+  c.add("stop_after (0: none)", stop_after)
+      .add("file", use_file)
+      .add("ranges", fuzz::show_ranges(ranges))
+      .add("align mode", to_string(align_mode));
   c.add("constructor", single_constructor ? "one pattern" : "batch").add("invalid", invalid);
   fuzz::trace(c);
 
@@ -202,54 +343,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     {
       test::StringSource source(text, step);
-      std::vector<ApproxMatch> s_matches;
-      std::vector<ApproxEnd> s_ends;
-      std::uint64_t counted = 0;
-      fuzz::BlockTiling tiling(c, text);
+      StreamCheck check(c, text, o, patterns.size(), stream, 0);
       st = searcher.find_all(
-          source,
-          [&](const StreamBlock& b) {
-            tiling.next(b);
-            for (const ApproxEnd& e : b.approx_ends)
-              fuzz::expect_true(c, "stream: an end is owned (e - 1 in the owned part)",
-                                e.end >= b.base + b.own_begin + 1 && e.end <= b.base + b.own_end, fmt_end(e));
-            for (const ApproxMatch& m : b.approx_matches)
-              fuzz::expect_true(c, "stream: a match is decided here and lies whole in data",
-                                m.end >= b.base + b.own_begin && m.end <= b.base + b.own_end &&
-                                    m.end <= b.base + b.data.size() &&
-                                    // an owned match lies whole in data; one decided late (the
-                                    // previous block's last owned end) need not
-                                    (m.begin >= b.base || m.end == b.base + b.own_begin),
-                                fmt_match(m) + " in block base " + std::to_string(b.base) + " own [" +
-                                    std::to_string(b.own_begin) + "," + std::to_string(b.own_end) +
-                                    ") data " + std::to_string(b.data.size()) + " bytes");
-            if (stream.report == StreamReport::positions)
-              fuzz::expect_value<std::uint64_t>(c, "stream: occurrences == delivered items",
-                                                b.approx_matches.size() + b.approx_ends.size(),
-                                                b.occurrences);
-            s_matches.insert(s_matches.end(), b.approx_matches.begin(), b.approx_matches.end());
-            s_ends.insert(s_ends.end(), b.approx_ends.begin(), b.approx_ends.end());
-            counted += b.occurrences;
-            return true;
-          },
-          stream);
-      const std::uint64_t want = stream.approx_task == ApproxTask::ends ? x.ends.size() : x.matches.size();
-      if (stream.report == StreamReport::positions && stream.approx_task == ApproxTask::ends)
-        fuzz::expect_equal(c, "stream ends", x.ends, s_ends, fmt_end);
-      if (stream.report == StreamReport::positions && stream.approx_task == ApproxTask::matches)
-        fuzz::expect_equal(c, "stream matches", x.matches, s_matches, fmt_match);
-      fuzz::expect_value<std::uint64_t>(c, "stream: occurrences summed over blocks", want, counted);
-      fuzz::expect_value<std::uint64_t>(c, "stream stats.occurrences", want, st.occurrences);
-      tiling.finish();
+          source, [&](const StreamBlock& b) { return check.block(b); }, stream);
+      check.finish(x, st);
+    }
+
+    // Pushed piece by piece (open_stream): the same blocks' contract, the same matches or ends.
+    {
+      StreamCheck check(c, text, o, patterns.size(), pushed, push_stop);
+      Stream push = searcher.open_stream([&](const StreamBlock& b) { return check.block(b); }, pushed);
+      st = fuzz::push_all(c, push, text, pieces, o.threads, check.stopped);
+      check.finish(x, st);
     }
 
     if (stop_after > 0)
       fuzz::check_early_stop(c, stop_after, x.matches, fmt_match,
                              [&](const ApproxMatchSink& sink) { return searcher.find_all(text, sink); });
 
-    if (use_file) {
+    if (use_file || !ranges.empty()) {
       const fuzz::MemFile file(text);
-      if (file.fd() >= 0) {
+      if (file.fd() >= 0 && use_file) {
         std::vector<ApproxMatch> from_file;
         searcher.find_all_file(file.fd(), text.size(), [&](std::span<const ApproxMatch> batch) {
           from_file.insert(from_file.end(), batch.begin(), batch.end());
@@ -259,6 +373,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::expect_value<std::uint64_t>(c, "count_file", x.matches.size(),
                                           searcher.count_file(file.fd(), text.size()).occurrences);
       }
+      // Byte ranges: the matches whose end e lies in (a, b] (last byte in the range), at file offsets,
+      // with the whole text's begins, distances and CIGARs; windows as texts of their own.
+      if (file.fd() >= 0 && !ranges.empty())
+        fuzz::check_ranges(
+            c, searcher, file.fd(), text, ranges, x.matches,
+            [](const ApproxMatch& m, ByteRange r) { return m.end > r.begin && m.end <= r.end; },
+            [&](std::string_view window) { return expect_matches(patterns, window, o); }, fmt_match,
+            /*empty_end_reads_past=*/true);
     }
   });
 

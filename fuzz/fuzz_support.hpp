@@ -13,11 +13,14 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <ostream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "strmatch/io.hpp"
 #include "strmatch/types.hpp"
 #include "support/test_support.hpp"  // alphabet(), StringSource: shared with the tests
 
@@ -256,6 +259,198 @@ class MemFile {
  private:
   int fd_ = -1;
 };
+
+/// A stream's record rule (StreamOptions): line_context or not, the separator ('\n', '\0', or a byte
+/// of the alphabet: dense records, and a separator that the patterns often hold), whole_records or
+/// not.
+inline void pick_records(FuzzedDataProvider& in, StreamOptions& so, std::string_view alphabet) {
+  so.line_context = in.ConsumeBool();
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0:
+    case 1:
+      so.separator = '\n';
+      break;
+    case 2:
+      so.separator = '\0';
+      break;
+    default:
+      so.separator = alphabet[in.ConsumeIntegralInRange<std::size_t>(0, alphabet.size() - 1)];
+  }
+  so.whole_records = in.ConsumeBool();
+}
+
+/// The record rule of `so` for a case description.
+inline std::string records(const StreamOptions& so) {
+  return std::string(so.line_context ? "line_context" : "no line_context") + ", separator \"" +
+         escape(std::string_view(&so.separator, 1)) + "\"" + (so.whole_records ? ", whole_records" : "");
+}
+
+/// line_context (StreamOptions): an owned part that is not the stream's last and holds a separator
+/// ends just after one; with whole_records every such non-empty owned part does. (A block owning
+/// more than about 1 MiB of hits is handed over in several calls; the targets' texts are far too
+/// small for that.)
+inline void check_records(const Case& c, const StreamBlock& b, const StreamOptions& so) {
+  if (!so.line_context || b.last || b.own_begin >= b.own_end || b.own_end > b.data.size()) return;
+  const std::string_view owned = b.data.substr(b.own_begin, b.own_end - b.own_begin);
+  if (so.whole_records || owned.find(so.separator) != std::string_view::npos)
+    expect_true(
+        c, "stream: line_context: an owned part ends just after a separator", owned.back() == so.separator,
+        "owned part [" + std::to_string(b.base + b.own_begin) + ", " + std::to_string(b.base + b.own_end) +
+            ") ends with \"" + escape(owned.substr(owned.size() - 1)) + "\"");
+}
+
+/// How a push stream (open_stream) is fed: piece sizes taken in turn, cyclically (0: an empty
+/// write), and after which of them flush() is called.
+struct PushPlan {
+  std::vector<std::size_t> pieces;  // 1..6 sizes
+  unsigned flush_mask = 0;          // bit i: flush() after each write of pieces[i]
+};
+
+inline PushPlan pick_push(FuzzedDataProvider& in) {
+  PushPlan plan;
+  const std::size_t count = in.ConsumeIntegralInRange<std::size_t>(1, 6);
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+      case 0:
+        plan.pieces.push_back(0);
+        break;
+      case 1:
+        plan.pieces.push_back(in.ConsumeIntegralInRange<std::size_t>(1, 16));
+        break;
+      case 2:
+        plan.pieces.push_back(in.ConsumeIntegralInRange<std::size_t>(17, 512));
+        break;
+      default:
+        plan.pieces.push_back(in.ConsumeIntegralInRange<std::size_t>(1, 4096));
+    }
+  }
+  plan.flush_mask = in.ConsumeIntegral<std::uint8_t>() & ((1u << count) - 1);
+  return plan;
+}
+
+inline std::ostream& operator<<(std::ostream& o, const PushPlan& plan) {
+  o << "pieces";
+  for (std::size_t i = 0; i < plan.pieces.size(); ++i)
+    o << (i > 0 ? "," : " ") << plan.pieces[i] << ((plan.flush_mask >> i & 1) ? "+flush" : "");
+  return o << " (cyclic)";
+}
+
+/// Pushes `text` into `stream` as `plan` says: at least one round of its pieces (so an empty text
+/// gets its empty writes and flushes), then round after round until every byte is written (only
+/// empty pieces: the rest in one write after the first round). With several threads, non-empty
+/// pieces are raised to n / 32 + 1 bytes (at most about 32 flushed blocks, as stream_block).
+/// write() and flush() must return false exactly once the sink has stopped (`stopped`). Returns
+/// close()'s totals (the caller checks stopped_early), after checking that a second close()
+/// returns the same totals, that they count every byte unless the sink stopped, and that write()
+/// after close() throws Error.
+inline SearchStats push_all(const Case& c, Stream& stream, std::string_view text, const PushPlan& plan,
+                            unsigned threads, const bool& stopped) {
+  std::vector<std::size_t> sizes = plan.pieces;
+  if (threads > 1)
+    for (std::size_t& z : sizes)
+      if (z > 0) z = std::max(z, text.size() / 32 + 1);
+  const bool any = std::any_of(sizes.begin(), sizes.end(), [](std::size_t z) { return z > 0; });
+  std::size_t at = 0;
+  for (std::size_t i = 0; at < text.size() || i < sizes.size(); ++i) {
+    const std::size_t j = i % sizes.size();
+    const std::size_t n = !any && i >= sizes.size() ? text.size() - at : std::min(sizes[j], text.size() - at);
+    const bool written = stream.write(text.substr(at, n));
+    at += n;
+    expect_value(c, "push stream: write() returns true until the sink stops", !stopped, written);
+    if ((plan.flush_mask >> j & 1) != 0) {
+      const bool flushed = stream.flush();
+      expect_value(c, "push stream: flush() returns true until the sink stops", !stopped, flushed);
+    }
+  }
+  const SearchStats st = stream.close();
+  const SearchStats again = stream.close();
+  expect_value(c, "push stream: close() twice: the same occurrences", st.occurrences, again.occurrences);
+  expect_value(c, "push stream: close() twice: the same bytes", st.bytes, again.bytes);
+  if (!stopped) expect_value<std::uint64_t>(c, "push stream: stats.bytes", text.size(), st.bytes);
+  bool threw = false;
+  try {
+    stream.write("x");
+  } catch (const Error&) {
+    threw = true;
+  }
+  expect_true(c, "push stream: write() after close() throws Error", threw);
+  return st;
+}
+
+/// A partition of [0, n) into 1..max_parts byte ranges, in order (a repeated cut point: an empty
+/// range), its cut points taken from the input.
+inline std::vector<ByteRange> pick_ranges(FuzzedDataProvider& in, std::uint64_t n, std::size_t max_parts) {
+  const std::size_t parts = in.ConsumeIntegralInRange<std::size_t>(1, max_parts);
+  std::vector<std::uint64_t> cuts{0, n};
+  for (std::size_t i = 1; i < parts; ++i) cuts.push_back(in.ConsumeIntegralInRange<std::uint64_t>(0, n));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<ByteRange> out;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) out.push_back({cuts[i], cuts[i + 1]});
+  return out;
+}
+
+inline std::string show_ranges(const std::vector<ByteRange>& ranges) {
+  std::string out;
+  for (const ByteRange& r : ranges)
+    out += (out.empty() ? "" : " ") + ("[" + std::to_string(r.begin) + "," + std::to_string(r.end) + ")");
+  return out.empty() ? "none" : out;
+}
+
+/// The byte-range input and file windows over the in-memory file `fd` holding `text`, for each
+/// range r = [a, b) of `ranges` (a partition of [0, n), in order):
+/// - an io::Input over the file (Input::adopt of a dup of fd) restricted to r (set_range):
+///   find_all(const io::Input&) delivers batches of at least one hit, each owned by r (`owned(hit,
+///   r)`: the problem's owner rule, at file offsets), stats.occurrences and count(const io::Input&)
+///   say how many; the ranges' hits concatenated in order equal `expected`, the whole text's;
+/// - find_all_file / count_file over the window r: the bytes [a, b) searched as a text of their own,
+///   equal to `expect_window(text.substr(a, b - a))` (the reference on the window's bytes).
+/// `empty_end_reads_past`: a known library defect of approximate search is accepted (and nothing
+/// else): an Input restricted to the empty range [n, n) at the end of a file of n > 0 bytes throws
+/// IoError("file changed during the search"), where the range owns nothing (the window before the
+/// range is read up to r.begin + 1, one byte past the file: src/core/io/input_search.hpp,
+/// approx_window_begin). When it no longer throws, the range is checked as any other.
+template <class Hit, class Searcher, class Owned, class ExpectWindow, class F>
+void check_ranges(const Case& c, const Searcher& s, int fd, std::string_view text,
+                  const std::vector<ByteRange>& ranges, const std::vector<Hit>& expected, const Owned& owned,
+                  const ExpectWindow& expect_window, const F& fmt, bool empty_end_reads_past = false) {
+  const int input_fd = ::dup(fd);
+  if (input_fd < 0) return;
+  io::Input input = io::Input::adopt(input_fd, "memfd");
+  std::vector<Hit> all;
+  for (const ByteRange r : ranges) {
+    const std::string where = " [" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
+    input.set_range(r);
+    if (empty_end_reads_past && r.size() == 0 && r.begin == text.size() && !text.empty()) {
+      try {
+        expect_value<std::uint64_t>(c, "range count" + where, 0, s.count(input).occurrences);
+      } catch (const IoError&) {
+        continue;  // the known defect above
+      }
+    }
+    std::vector<Hit> got;
+    const SearchStats st = s.find_all(input, [&](std::span<const Hit> batch) {
+      expect_true(c, "range find_all: batch of at least one hit", !batch.empty(), where);
+      got.insert(got.end(), batch.begin(), batch.end());
+      return true;
+    });
+    for (const Hit& h : got)
+      expect_true(c, "range find_all: every hit is owned by its range", owned(h, r), where + ": " + fmt(h));
+    expect_value<std::uint64_t>(c, "range find_all stats.occurrences" + where, got.size(), st.occurrences);
+    expect_value<std::uint64_t>(c, "range count" + where, got.size(), s.count(input).occurrences);
+    all.insert(all.end(), got.begin(), got.end());
+
+    const std::vector<Hit> want = expect_window(text.substr(r.begin, r.size()));
+    std::vector<Hit> window;
+    s.find_all_file(fd, r, [&](std::span<const Hit> batch) {
+      window.insert(window.end(), batch.begin(), batch.end());
+      return true;
+    });
+    expect_equal(c, "find_all_file window" + where, want, window, fmt);
+    expect_value<std::uint64_t>(c, "count_file window" + where, want.size(), s.count_file(fd, r).occurrences);
+  }
+  expect_equal(c, "ranges' hits in order (set_range over a partition) equal the whole text's", expected, all,
+               fmt);
+}
 
 /// The checks every streamed search's blocks share (StreamBlock, every problem): own_begin <= own_end <=
 /// data.size(), `data` is the stream's bytes at `base`, the owned parts tile the stream, no block follows the
