@@ -11,7 +11,8 @@
 //
 // Rules (docs/sequence.md):
 // - Line ends are LF or CRLF; any line width, and lines of different widths, are read alike.
-//   Spaces and tabs inside sequence lines are dropped (not sequence); every other byte, lower case,
+//   Spaces, tabs and carriage returns inside sequence lines are dropped
+//   (not sequence); every other byte, lower case,
 //   N and other IUPAC codes included, is delivered as it is (the searches decide what they match).
 // - Empty lines are skipped anywhere. The record's NAME is its header up to the first space or tab;
 //   COMMENT the rest of the line after that white space.

@@ -1,6 +1,6 @@
 // Sequence input (include/strmatch/sequence.hpp): random FASTA (several records, any line width,
-// lines of mixed widths, CRLF, lower case, N runs, empty lines) and FASTQ written out and read back,
-// plain and gzip-compressed (one member, several members, members with an extra field as BGZF
+// lines of mixed widths, CRLF, spaces and tabs, lower case, N runs, empty lines) and FASTQ written out and
+// read back, plain and gzip-compressed (one member, several members, members with an extra field as BGZF
 // writes them), through sources of short reads and reads of random sizes: the names, comments,
 // sequences without line breaks and qualities are the ones written. Named cases: every malformed
 // input of the header's list is a FormatError (or IoError for gzip) naming the input and the record
@@ -89,7 +89,9 @@ std::string write_fasta(std::mt19937_64& rng, const std::vector<Record>& rs) {
     std::size_t width = rng() % 4 == 0 ? 0 : 1 + rng() % 100;
     for (std::size_t at = 0; at < r.sequence.size();) {
       const std::size_t w = width == 0 ? r.sequence.size() : (rng() % 8 == 0 ? 1 + rng() % 100 : width);
-      out += r.sequence.substr(at, w) + eol;
+      std::string line = r.sequence.substr(at, w);
+      if (rng() % 16 == 0) line.insert(rng() % (line.size() + 1), rng() % 2 ? " " : "\t");  // dropped
+      out += line + eol;
       at += w;
     }
     if (rng() % 4 == 0) out += eol;

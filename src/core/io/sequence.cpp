@@ -129,14 +129,36 @@ class Decoder {
 #endif
 };
 
-/// Removes spaces, tabs and CRs from p[0, n) in place; returns the new length.
-std::size_t drop_white_space(std::uint8_t* p, std::size_t n) {
-  if (std::memchr(p, '\r', n) == nullptr && std::memchr(p, ' ', n) == nullptr &&
-      std::memchr(p, '\t', n) == nullptr)
-    return n;
+/// Copies in[0, n) to out without line feeds, carriage returns, spaces and tabs (`out` may be
+/// `in`); returns the bytes written, and adds the line feeds passed to *lines. Where the bytes hold
+/// no space or tab (a FASTA's lines), line by line with memchr and memcpy; else byte by byte.
+std::size_t copy_sequence_bytes(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
+                                std::uint64_t* lines) {
   std::size_t w = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (p[i] != '\r' && p[i] != ' ' && p[i] != '\t') p[w++] = p[i];
+  if (std::memchr(in, ' ', n) == nullptr && std::memchr(in, '\t', n) == nullptr) {
+    const bool cr = std::memchr(in, '\r', n) != nullptr;
+    for (std::size_t i = 0; i < n;) {
+      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(in + i, '\n', n - i));
+      const std::size_t e = nl != nullptr ? static_cast<std::size_t>(nl - in) : n;
+      std::size_t len = e - i;
+      if (cr && std::memchr(in + i, '\r', len) != nullptr) {
+        for (std::size_t j = i; j < e; ++j)
+          if (in[j] != '\r') out[w++] = in[j];
+      } else {
+        std::memmove(out + w, in + i, len);
+        w += len;
+      }
+      if (nl == nullptr) break;
+      ++*lines;
+      i = e + 1;
+    }
+    return w;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t c = in[i];
+    if (c == '\n') ++*lines;
+    if (c != '\n' && c != '\r' && c != ' ' && c != '\t') out[w++] = c;
+  }
   return w;
 }
 
@@ -233,8 +255,9 @@ struct SequenceReader::Impl final : ByteSource {
       fail(where() +
            ": the line after its sequence is not its '+' line (one sequence line per FASTQ record)");
     if (!read_line(fastq_quality)) fail(where() + ": the input ends before its quality line");
-    fastq_sequence.resize(
-        drop_white_space(reinterpret_cast<std::uint8_t*>(fastq_sequence.data()), fastq_sequence.size()));
+    std::uint64_t none = 0;
+    auto* bytes = reinterpret_cast<std::uint8_t*>(fastq_sequence.data());
+    fastq_sequence.resize(copy_sequence_bytes(bytes, fastq_sequence.size(), bytes, &none));
     if (fastq_quality.size() != fastq_sequence.size())
       fail(where() + ": its quality line has " + std::to_string(fastq_quality.size()) +
            " bytes, its sequence " + std::to_string(fastq_sequence.size()));
@@ -257,22 +280,27 @@ struct SequenceReader::Impl final : ByteSource {
         record_end = true;
         break;
       }
-      if (line_start && buffer[pos] == '>') {
+      const std::uint8_t* p = buffer.data() + pos;
+      std::size_t n = std::min(end - pos, capacity - got);
+      // The record ends at a '>' that begins a line ('>' inside a line is a sequence byte).
+      bool header_next = false;
+      for (std::size_t from = 0; from < n;) {
+        const auto* gt = static_cast<const std::uint8_t*>(std::memchr(p + from, '>', n - from));
+        if (gt == nullptr) break;
+        const std::size_t q = static_cast<std::size_t>(gt - p);
+        if (q == 0 ? line_start : p[q - 1] == '\n') {
+          n = q;
+          header_next = true;
+          break;
+        }
+        from = q + 1;
+      }
+      got += copy_sequence_bytes(p, n, dst + got, &line);
+      if (n > 0) line_start = p[n - 1] == '\n';
+      pos += n;
+      if (header_next) {
         record_end = true;
         break;
-      }
-      const std::uint8_t* p = buffer.data() + pos;
-      const std::size_t avail = std::min(end - pos, capacity - got);
-      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(p, '\n', avail));
-      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - p) : avail;
-      std::memcpy(dst + got, p, n);
-      got += drop_white_space(dst + got, n);
-      pos += n;
-      line_start = false;
-      if (nl != nullptr) {
-        ++pos;
-        ++line;
-        line_start = true;
       }
     }
     delivered += got;
