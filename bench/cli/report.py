@@ -11,6 +11,7 @@ import math
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from results import Column, ResultTable, open_result, text_columns  # noqa: E402
 

@@ -9,6 +9,7 @@ scripts/machine_label.sh. Standard library only.
 
 A script imports it by its own location, e.g. from bench/cli/:
 
+    sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
     import results
 """

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 from unittest import mock
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside results.py
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results  # noqa: E402
 from results import Column, ResultTable  # noqa: E402

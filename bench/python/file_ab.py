@@ -3,6 +3,7 @@
 #   /usr/bin/python3 bench/python/file_ab.py OLD_PYTHON_DIR NEW_PYTHON_DIR [FILE]
 # (each a build's python/ folder: PYTHONPATH of its module). Prints a markdown table.
 import os, subprocess, sys, json
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from results import ResultTable  # noqa: E402
 tar = sys.argv[3] if len(sys.argv) > 3 else "corpora/linux-6.1.tar"
