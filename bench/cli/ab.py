@@ -31,7 +31,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from results import ResultTable, machine_name, open_result, text_columns  # noqa: E402
+from results import ResultTable, dict_table, machine_name, open_result  # noqa: E402
 
 
 def cases(tar: str, tree: str | None, slice_path: str, groups: set) -> list:
@@ -200,14 +200,10 @@ def main(argv=None) -> int:
                          old_rss_kb=rss[(i, "old")], new_rss_kb=rss[(i, "new")], rss_change=rss_change,
                          same_output=same, status=result[(i, "old")][0], runs=len(times[(i, "new")]),
                          passed=ok))
-    keys = list(rows[0])
-    table = ResultTable(text_columns(keys))
-    for row in rows:
-        table.add(["%.6f" % row[k] if isinstance(row[k], float) else row[k] for k in keys])
     with open_result(args.out + ".csv") as f:
-        table.write_csv(f)
-    table = ResultTable(text_columns(["group", "case", "runs", "old (s)", "old2 (s)", "new (s)", "new/old - 1", "noise",
-                                      "RSS old (MB)", "RSS new/old - 1", "same output", "pass"]))
+        dict_table([{k: "%.6f" % v if isinstance(v, float) else v for k, v in row.items()} for row in rows]).write_csv(f)
+    table = ResultTable(["group", "case", "runs", "old (s)", "old2 (s)", "new (s)", "new/old - 1", "noise",
+                         "RSS old (MB)", "RSS new/old - 1", "same output", "pass"])
     for row in rows:
         table.add([row["group"], row["case"], row["runs"], f"{row['old_min_s']:.4f}", f"{row['old2_min_s']:.4f}",
                    f"{row['new_min_s']:.4f}", f"{row['change']:+.1%}", f"{row['noise']:.1%}",

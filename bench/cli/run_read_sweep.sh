@@ -43,7 +43,7 @@ import csv, re, sys, datetime, os, platform
 common, raw, base, machine, path, strmatch, commit = sys.argv[1:]
 sys.dont_write_bytecode = True
 sys.path.insert(0, common)
-from results import Column, ResultTable, open_result, text_columns
+from results import Column, ResultTable, dict_table, open_result
 rows = []
 for r in csv.DictReader(open(raw)):
     cmd = r["command"]
@@ -53,11 +53,8 @@ for r in csv.DictReader(open(raw)):
     rows.append(dict(machine=machine, case=case, threads=j, io=io, mean_s=float(r["mean"]),
                      stddev_s=float(r["stddev"]), min_s=float(r["min"]), user_s=float(r["user"]),
                      system_s=float(r["system"]), command=cmd.replace(path, "FILE").replace(strmatch, "strmatch")))
-table = ResultTable(text_columns(list(rows[0])))
-for r in rows:
-    table.add(r.values())
 with open_result(base + ".csv") as f:
-    table.write_csv(f)
+    dict_table(rows).write_csv(f)
 size = os.path.getsize(path)
 with open_result(base + ".md") as f:
     f.write(f"# Reading methods against the thread count ({machine})\n\n")

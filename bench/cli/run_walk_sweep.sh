@@ -47,7 +47,7 @@ import csv, re, sys, datetime, os, platform
 common, raw, base, machine, tree, strmatch, rg, commit, label = sys.argv[1:]
 sys.dont_write_bytecode = True
 sys.path.insert(0, common)
-from results import Column, ResultTable, open_result, text_columns
+from results import Column, ResultTable, dict_table, open_result
 rows = []
 for r in csv.DictReader(open(raw)):
     cmd = r["command"]
@@ -59,11 +59,8 @@ for r in csv.DictReader(open(raw)):
                      stddev_s=float(r["stddev"]), min_s=float(r["min"]), user_s=float(r["user"]),
                      system_s=float(r["system"]),
                      command=cmd.replace(tree, "TREE").replace(strmatch, "strmatch").replace(rg, "rg")))
-table = ResultTable(text_columns(list(rows[0])))
-for r in rows:
-    table.add(r.values())
 with open_result(base + ".csv") as f:
-    table.write_csv(f)
+    dict_table(rows).write_csv(f)
 with open_result(base + ".md") as f:
     f.write(f"# The -r walk's reading against the thread count ({machine})\n\n")
     f.write(f"{datetime.date.today()}, `bench/cli/run_walk_sweep.sh` at {commit}; {os.cpu_count()} hardware threads; "

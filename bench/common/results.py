@@ -76,6 +76,20 @@ class ResultTable:
         out.write(self.markdown(blank_after))
 
 
+def dict_table(rows, keys=None):
+    """Text columns named `keys` (default: the first row's keys), a row per dict in `rows`, as
+    csv.DictWriter takes them: a missing key is an empty cell, a key not among the columns a
+    ValueError."""
+    keys = list(rows[0]) if keys is None else list(keys)
+    table = ResultTable(text_columns(keys))
+    for r in rows:
+        extra = set(r) - set(keys)
+        if extra:
+            raise ValueError("dict contains fields not in fieldnames: %s" % ", ".join(map(repr, extra)))
+        table.add([r.get(k) for k in keys])
+    return table
+
+
 def open_result(path):
     """A result file opened for writing as the C++ writer writes it: UTF-8, no newline translation."""
     return open(path, "w", encoding="utf-8", newline="")

@@ -41,6 +41,13 @@ class Csv(unittest.TestCase):
                          '"cr\rlf\n",a|b,é, sp \n'
                          '"""",",",7,True\n')
 
+    def test_dict_table(self):
+        rows = [{"a": 1, "b": "x,y"}, {"a": 2.5}]
+        self.assertEqual(results.dict_table(rows).csv(), 'a,b\n1,"x,y"\n2.5,\n')
+        self.assertEqual(results.dict_table(rows[1:], ["a"]).csv(), "a\n2.5\n")
+        with self.assertRaises(ValueError):
+            results.dict_table(rows, ["a"])
+
     def test_row_width(self):
         with self.assertRaises(ValueError):
             ResultTable(["a", "b"]).add(["1"])

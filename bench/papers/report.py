@@ -31,7 +31,7 @@ from collections import OrderedDict, defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from results import Column, ResultTable, markdown_cell, open_result, text_columns  # noqa: E402
+from results import Column, ResultTable, dict_table, markdown_cell, open_result  # noqa: E402
 
 PAPERS = ["song-lu", "xu-zhu", "zhao-wu", "man-song", "zhang-mu"]
 
@@ -950,14 +950,9 @@ def main():
                 header = header or list(r.keys())
                 merged[(r["paper"], r["part"])] = r
         if header:
-            table = ResultTable(text_columns(header))
-            for r in sorted(merged.values(), key=lambda r: (PAPERS.index(r["paper"]) if r["paper"] in PAPERS else 99)):
-                extra = set(r) - set(header)
-                if extra:  # as csv.DictWriter did
-                    raise ValueError("dict contains fields not in fieldnames: %s" % ", ".join(map(repr, extra)))
-                table.add([r.get(k) for k in header])
+            runs = sorted(merged.values(), key=lambda r: (PAPERS.index(r["paper"]) if r["paper"] in PAPERS else 99))
             with open_result(target) as f:
-                table.write_csv(f)
+                dict_table(runs, header).write_csv(f)
             print("report: %s holds %d runs" % (target, len(merged)))
     rep = Report(args)
     if not rep.runs:

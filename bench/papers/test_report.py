@@ -15,7 +15,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(here, "..", "common"))
-from results import ResultTable, open_result  # noqa: E402
+from results import dict_table, open_result  # noqa: E402
 
 
 def report(folder, machine, mode):
@@ -33,11 +33,8 @@ def rewrite(path, change):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     change(rows)
-    table = ResultTable(list(rows[0].keys()))
-    for r in rows:
-        table.add(r.values())
     with open_result(path) as f:
-        table.write_csv(f)
+        dict_table(rows).write_csv(f)
 
 
 def main():

@@ -29,7 +29,7 @@ import strmatch
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from results import Column, ResultTable, machine_name, open_result, text_columns  # noqa: E402
+from results import Column, ResultTable, dict_table, machine_name, open_result  # noqa: E402
 
 ROWS: list[dict] = []
 
@@ -221,12 +221,8 @@ def main():
             dna = f.read()
         approximate(dna, args.repeat)
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    keys = list(ROWS[0])
-    table = ResultTable(text_columns(keys))
-    for r in ROWS:
-        table.add([r[k] for k in keys])
     with open_result(args.out + ".csv") as f:
-        table.write_csv(f)
+        dict_table(ROWS).write_csv(f)
     cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True,
                          text=True).stdout.strip()
     table = ResultTable([Column(c, numeric=c not in ("group", "name", "note"))
