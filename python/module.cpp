@@ -35,6 +35,7 @@ namespace {
 PyObject* g_error = nullptr;                // strmatch.Error(RuntimeError)
 PyObject* g_backend_unavailable = nullptr;  // strmatch.BackendUnavailable(Error)
 PyObject* g_insufficient_memory = nullptr;  // strmatch.InsufficientMemory(Error, MemoryError)
+PyObject* g_format_error = nullptr;         // strmatch.FormatError(Error, ValueError)
 
 // Sets the Python exception of a library error, its message starting with "strmatch: ".
 void set_error(PyObject* type, const char* what) {
@@ -54,6 +55,8 @@ void translate(std::exception_ptr p) {
     set_error(g_backend_unavailable, e.what());
   } catch (const strmatch::InsufficientMemory& e) {
     set_error(g_insufficient_memory, e.what());
+  } catch (const strmatch::seq::FormatError& e) {
+    set_error(g_format_error, e.what());
   } catch (const strmatch::Error& e) {
     set_error(g_error, e.what());
   }
@@ -178,6 +181,51 @@ template <class Searcher, class Sink>
 strmatch::SearchStats search_file(const Searcher& s, const OpenFile& f, const Sink* sink) {
   return sink != nullptr ? s.find_all(f.input(), *sink) : s.count(f.input());
 }
+
+// ---- sequence input ----------------------------------------------------------------------------
+
+// The records of a FASTA or FASTQ file (gzip too), read one at a time (strmatch::seq::SequenceReader):
+// each __next__ reads one record whole, with the GIL released, into a strmatch.SequenceRecord.
+class SequenceRecords {
+ public:
+  SequenceRecords(const py::object& path, const std::string& format)
+      : file_(path),
+        source_(file_.input().stream()),
+        reader_(*source_, parse(format), file_.input().name()) {}
+
+  py::object next() {
+    bool more = false;
+    std::string sequence;
+    {
+      py::gil_scoped_release unlocked;
+      more = reader_.next_record();
+      if (more) {
+        std::vector<std::uint8_t> piece(std::size_t{1} << 20);
+        while (const std::size_t n = reader_.read_sequence(piece.data(), piece.size()))
+          sequence.append(reinterpret_cast<const char*>(piece.data()), n);
+      }
+    }
+    if (!more) throw py::stop_iteration();
+    const strmatch::seq::RecordHeader& h = reader_.header();
+    return py::module_::import("strmatch")
+        .attr("SequenceRecord")(h.name, h.comment, py::bytes(sequence),
+                                fastq_ ? py::object(py::bytes(reader_.quality())) : py::object(py::none()));
+  }
+
+ private:
+  strmatch::seq::SequenceFormat parse(const std::string& format) {
+    if (format == "fasta") return strmatch::seq::SequenceFormat::fasta;
+    if (format == "fastq") {
+      fastq_ = true;
+      return strmatch::seq::SequenceFormat::fastq;
+    }
+    throw strmatch::InvalidArgument("unknown sequence format '" + format + "' (fasta, fastq)");
+  }
+  bool fastq_ = false;
+  OpenFile file_;
+  std::unique_ptr<strmatch::io::FdSource> source_;
+  strmatch::seq::SequenceReader reader_;
+};
 
 // ---- results -----------------------------------------------------------------------------------
 
@@ -930,6 +978,10 @@ PYBIND11_MODULE(_strmatch, m) {
   m.attr("Error") = py::handle(g_error);
   m.attr("BackendUnavailable") = py::handle(g_backend_unavailable);
   m.attr("InsufficientMemory") = py::handle(g_insufficient_memory);
+  py::tuple format_bases = py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError));
+  g_format_error =
+      PyErr_NewExceptionWithDoc("strmatch.FormatError", D("FormatError"), format_bases.ptr(), nullptr);
+  m.attr("FormatError") = py::handle(g_format_error);
   py::register_exception_translator(translate);
 
   g_dtypes = new Dtypes;
@@ -1124,6 +1176,16 @@ PYBIND11_MODULE(_strmatch, m) {
                py::kw_only(), py::arg("return_stats") = false, D("ApproxSearcher.find_all_file"))
           .def("count_file", &approx_count_file, py::arg("path"), py::kw_only(),
                py::arg("return_stats") = false, D("ApproxSearcher.count_file"));
+
+  py::class_<SequenceRecords>(m, "SequenceRecords", D("SequenceRecords"))
+      .def("__iter__", [](SequenceRecords& r) -> SequenceRecords& { return r; })
+      .def("__next__", &SequenceRecords::next);
+  m.def(
+      "read_sequences",
+      [](const py::object& path, const std::string& format) {
+        return std::make_unique<SequenceRecords>(path, format);
+      },
+      py::arg("path"), py::kw_only(), py::arg("format") = "fasta", D("read_sequences"));
 
   m.def(
       "align",

@@ -3,7 +3,7 @@
 that must not change speed (a refactoring). README.md beside this file, "Old against new".
 
     bench/cli/ab.py --old OLD/bin/strmatch --new build/bin/strmatch --tar corpora/linux-6.1.tar \\
-        --machine dev-2core --out bench/results/cli/NAME [--runs 10] [--cases file,approx,tree,stdin]
+        --out bench/results/cli/NAME_MACHINE [--machine MACHINE] [--runs 10] [--cases file,approx,tree,stdin]
 
 Every round runs each case once with each binary (old, new, and a second copy of old: the
 old-against-old pair measures the noise), in an order shuffled per round, output to a pipe that is
@@ -11,7 +11,9 @@ drained (as a user's `| less`); the minimum of the rounds is compared, and the p
 each process (wait4's ru_maxrss) too. A case passes when the new minimum is within the larger of 5%
 and the old-against-old spread (|old2 / old - 1|) of the old one, and the new peak RSS within 10%.
 Each output's exit status and digest must equal the old one's (a DIFF fails the case).
-Writes OUT.csv and OUT.md; exits 1 when a case fails.
+Writes OUT.csv and OUT.md (bench/common/results.py); exits 1 when a case fails. MACHINE, named in
+the md, defaults to results.machine_name() (bench/results/README.md: STRMATCH_MACHINE, else the GPU
+read from nvidia-smi and the hardware threads).
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from results import ResultTable, dict_table, machine_name, open_result  # noqa: E402
 
 
 def cases(tar: str, tree: str | None, slice_path: str, groups: set) -> list:
@@ -105,7 +111,7 @@ def main(argv=None) -> int:
     ap.add_argument("--tar", required=True, help="the Linux tar (or any large text)")
     ap.add_argument("--tree", help="the tar unpacked (the tree cases; made under --work when absent)")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "strmatch-ab"))
-    ap.add_argument("--machine", required=True)
+    ap.add_argument("--machine", default=None, help="the machine (default: results.machine_name())")
     ap.add_argument("--out", required=True, help="OUT: writes OUT.csv and OUT.md")
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--confirm-runs", type=int, default=20,
@@ -114,6 +120,7 @@ def main(argv=None) -> int:
     ap.add_argument("--label", default="", help="what old and new are (commits), for the md")
     ap.add_argument("--only", action="append", help="only the cases whose name holds this text (repeatable)")
     args = ap.parse_args(argv)
+    args.machine = args.machine or machine_name()
     groups = set(args.cases.split(","))
     os.makedirs(args.work, exist_ok=True)
     # Three binaries at three paths (old twice: the noise).
@@ -193,13 +200,17 @@ def main(argv=None) -> int:
                          old_rss_kb=rss[(i, "old")], new_rss_kb=rss[(i, "new")], rss_change=rss_change,
                          same_output=same, status=result[(i, "old")][0], runs=len(times[(i, "new")]),
                          passed=ok))
-    with open(args.out + ".csv", "w") as f:
-        keys = list(rows[0])
-        f.write(",".join(keys) + "\n")
-        for row in rows:
-            f.write(",".join('"%s"' % row[k] if isinstance(row[k], str) else
-                             ("%.6f" % row[k] if isinstance(row[k], float) else str(row[k])) for k in keys) + "\n")
-    with open(args.out + ".md", "w") as f:
+    with open_result(args.out + ".csv") as f:
+        dict_table([{k: "%.6f" % v if isinstance(v, float) else v for k, v in row.items()} for row in rows]).write_csv(f)
+    table = ResultTable(["group", "case", "runs", "old (s)", "old2 (s)", "new (s)", "new/old - 1", "noise",
+                         "RSS old (MB)", "RSS new/old - 1", "same output", "pass"])
+    for row in rows:
+        table.add([row["group"], row["case"], row["runs"], f"{row['old_min_s']:.4f}", f"{row['old2_min_s']:.4f}",
+                   f"{row['new_min_s']:.4f}", f"{row['change']:+.1%}", f"{row['noise']:.1%}",
+                   f"{row['old_rss_kb'] / 1024:.1f}", f"{row['rss_change']:+.1%}",
+                   ("yes" if row["same_output"] else "**DIFF**") if row["status"] in (0, 1) else
+                   "**ERROR** (status %d)" % row["status"], "yes" if row["passed"] else "**no**"])
+    with open_result(args.out + ".md") as f:
         f.write(f"# Old against new: whole processes, interleaved ({args.machine})\n\n")
         f.write(f"{args.label}\n\n" if args.label else "")
         f.write(f"`bench/cli/ab.py --runs {args.runs} --cases {args.cases}` on {time.strftime('%Y-%m-%d')}, "
@@ -211,14 +222,7 @@ def main(argv=None) -> int:
                 f"is within max(5%, |old2/old - 1|) of old, its peak RSS within 10%, and the exit status and "
                 f"output digest equal old's.\n\n")
         f.write(f"**{len(rows) - failed} of {len(rows)} rows pass.**\n\n")
-        f.write("| group | case | runs | old (s) | old2 (s) | new (s) | new/old - 1 | noise | RSS old (MB) | "
-                "RSS new/old - 1 | same output | pass |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-        for row in rows:
-            f.write(f"| {row['group']} | {row['case']} | {row['runs']} | {row['old_min_s']:.4f} | {row['old2_min_s']:.4f} | "
-                    f"{row['new_min_s']:.4f} | {row['change']:+.1%} | {row['noise']:.1%} | "
-                    f"{row['old_rss_kb'] / 1024:.1f} | {row['rss_change']:+.1%} | "
-                    f"{('yes' if row['same_output'] else '**DIFF**') if row['status'] in (0, 1) else '**ERROR** (status %d)' % row['status']} | "
-                    f"{'yes' if row['passed'] else '**no**'} |\n")
+        table.write_markdown(f)
         f.write("\nCommands:\n\n")
         for row in rows:
             f.write(f"- {row['case']}: `{row['command']}`\n")

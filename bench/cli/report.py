@@ -8,7 +8,12 @@ else 0. Standard library only.
 
 import csv
 import math
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from results import Column, ResultTable, open_result, text_columns  # noqa: E402
 
 PEERS = ["rg", "grep", "ugrep"]
 
@@ -122,18 +127,18 @@ def main():
     def g(v, digits=6):
         return "" if v is None else f"{v:.{digits}g}"
 
-    with open(csv_path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for r in rows:
-            w.writerow([
-                meta.get("machine", ""), r["group"], r["case"], r["pattern"], r["mode"], r["input_bytes"], r["tool"],
-                r["variant"], r["threads"], r["command"], r["rc"], r["result"], r["reference"], r["check"],
-                r["out_lines"], r["out_bytes"], r["out_md5"], r["same_output"], r["runs"], g(r["mean"]),
-                g(r["stddev"]), g(r["median"]), g(r["min"]), g(r["max"]), g(r["gbps"], 4),
-                g(r["vs"].get("rg"), 4), g(r["vs"].get("grep"), 4), g(r["vs"].get("ugrep"), 4),
-                g(r["vs_fastest"], 4), g(r["of_ceiling"], 4),
-            ])
+    table = ResultTable(text_columns(cols))
+    for r in rows:
+        table.add([
+            meta.get("machine", ""), r["group"], r["case"], r["pattern"], r["mode"], r["input_bytes"], r["tool"],
+            r["variant"], r["threads"], r["command"], r["rc"], r["result"], r["reference"], r["check"],
+            r["out_lines"], r["out_bytes"], r["out_md5"], r["same_output"], r["runs"], g(r["mean"]),
+            g(r["stddev"]), g(r["median"]), g(r["min"]), g(r["max"]), g(r["gbps"], 4),
+            g(r["vs"].get("rg"), 4), g(r["vs"].get("grep"), 4), g(r["vs"].get("ugrep"), 4),
+            g(r["vs_fastest"], 4), g(r["of_ceiling"], 4),
+        ])
+    with open_result(csv_path) as f:
+        table.write_csv(f)
 
     # ---- markdown ----
     md = []
@@ -208,12 +213,12 @@ def main():
     if targets:
         md.append("## The targets")
         md.append("")
-        md.append("| target | case | strmatch | threads | value | met |")
-        md.append("|---|---|---|---:|---:|---|")
+        table = ResultTable([Column("target"), Column("case"), Column("strmatch"), Column("threads", True),
+                             Column("value", True), Column("met")])
         for name, r, v, goal in targets:
-            md.append(f"| {name} | {r['case']} | {r['variant'] or 'default'} | {r['threads']} | {v:.2f} | "
-                      f"{'yes' if v >= goal else '**no**'} |")
-        md.append("")
+            table.add([name, r["case"], r["variant"] or "default", r["threads"], f"{v:.2f}",
+                       "yes" if v >= goal else "**no**"])
+        md.append(table.markdown())
 
     titles = {
         "file": "One file (the tar), page cache warm",
@@ -229,22 +234,20 @@ def main():
             continue
         md.append(f"## {titles[group]}")
         md.append("")
-        md.append("| case | pattern | tool | threads | result | check | output | mean ± sd s | min s | GB/s | vs rg | "
-                  "vs grep | vs ugrep | vs fastest | of ceiling |")
-        md.append("|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        names = ["case", "pattern", "tool", "threads", "result", "check", "output", "mean ± sd s", "min s", "GB/s",
+                 "vs rg", "vs grep", "vs ugrep", "vs fastest", "of ceiling"]
+        table = ResultTable([Column(c, numeric=i in (3, 4) or i >= 7) for i, c in enumerate(names)])
         for r in grows:
             check = r["check"] if r["check"] in ("ok", "-") else f"**{r['check']}**"
             sd = "" if r["stddev"] is None or r["runs"] in ("1", "probe") else f" ± {secs(r['stddev'])}"
             dagger = " †" if r["runs"] == "probe" else ""
             pattern = f"`{r['pattern']}`" if r["pattern"] else ""
             gb = "-" if r["gbps"] is None else f"{r['gbps']:.2f}"
-            md.append(
-                f"| {r['case']} | {pattern} | {r['label']} | {r['threads']} | {r['result'] or '-'} | {check} | "
-                f"{r['same_output']} | {secs(r['mean'])}{sd}{dagger} | {secs(r['min'])} | "
-                f"{gb} | {fmt_ratio(r['vs'].get('rg'))} | "
-                f"{fmt_ratio(r['vs'].get('grep'))} | {fmt_ratio(r['vs'].get('ugrep'))} | "
-                f"{fmt_ratio(r['vs_fastest'])} | {fmt_ratio(r['of_ceiling'])} |")
-        md.append("")
+            table.add([r["case"], pattern, r["label"], r["threads"], r["result"] or "-", check, r["same_output"],
+                       f"{secs(r['mean'])}{sd}{dagger}", secs(r["min"]), gb, fmt_ratio(r["vs"].get("rg")),
+                       fmt_ratio(r["vs"].get("grep")), fmt_ratio(r["vs"].get("ugrep")),
+                       fmt_ratio(r["vs_fastest"]), fmt_ratio(r["of_ceiling"])])
+        md.append(table.markdown())
         first = next(r["key"] for r in grows if r["mode"] != "ceiling")
         shown = [r for r in grows if r["key"] == first or r["mode"] == "ceiling"]
         md.append(f"Commands of the case `{first[1]}` (the other cases change the pattern and options; FILE, TREE, "
@@ -265,7 +268,7 @@ def main():
     md.append("`output`: `same` when the bytes printed have the MD5 of grep's output in the case (information, not "
               "a check: ugrep joins several `-o` matches of a line with `+`, strmatch elides lines longer than "
               "`--max-line-bytes`, -r orders files differently).")
-    with open(md_path, "w") as f:
+    with open_result(md_path) as f:
         f.write("\n".join(md) + "\n")
     return 1 if failures else 0
 

@@ -6,7 +6,7 @@
 # /dev/null: GNU grep and ugrep stop at the first match when writing there); LC_ALL=C.
 #
 # usage: bench/cli/run_cli_bench.sh OUT_DIR [MACHINE [GROUP...]]
-#   writes OUT_DIR/NAME_MACHINE.csv and .md (MACHINE default dev-<nproc>core; NAME is `cli` for
+#   writes OUT_DIR/NAME_MACHINE.csv and .md (MACHINE default scripts/machine_label.sh; NAME is `cli` for
 #   every group, `cli-G1-G2` for some, with a `-quick` suffix in quick mode: not a result)
 #   e.g.  bench/cli/run_cli_bench.sh bench/results/cli dev-2core
 #         STRMATCH_BENCH_QUICK=1 bench/cli/run_cli_bench.sh /tmp/cli-smoke dev-2core
@@ -81,7 +81,7 @@ root=$(cd "$here/../.." && pwd)
 source "$here/lib.sh"
 usage="usage: bench/cli/run_cli_bench.sh OUT_DIR [MACHINE [GROUP...]] (groups: file sets tree stdin line cold)"
 out=${1:?$usage}
-machine=${2:-dev-$(nproc)core}
+machine=${2:-$("$root/scripts/machine_label.sh")}
 shift $(($# < 2 ? $# : 2))
 all_groups=(file sets tree stdin line cold)
 groups=("$@")

@@ -38,9 +38,12 @@ done
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 "$hyperfine" -N -w 1 -r "${RUNS:-8}" --output=pipe --export-csv "$raw" "${cmds[@]}" >&2
-python3 - "$raw" "$out/cli-threads_$machine" "$machine" "$file" "$strmatch" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'EOF'
+python3 - "$here/../common" "$raw" "$out/cli-threads_$machine" "$machine" "$file" "$strmatch" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'EOF'
 import csv, re, sys, datetime, os, platform
-raw, base, machine, path, strmatch, commit = sys.argv[1:]
+common, raw, base, machine, path, strmatch, commit = sys.argv[1:]
+sys.dont_write_bytecode = True
+sys.path.insert(0, common)
+from results import Column, ResultTable, dict_table, open_result
 rows = []
 for r in csv.DictReader(open(raw)):
     cmd = r["command"]
@@ -50,12 +53,10 @@ for r in csv.DictReader(open(raw)):
     rows.append(dict(machine=machine, case=case, threads=j, io=io, mean_s=float(r["mean"]),
                      stddev_s=float(r["stddev"]), min_s=float(r["min"]), user_s=float(r["user"]),
                      system_s=float(r["system"]), command=cmd.replace(path, "FILE").replace(strmatch, "strmatch")))
-with open(base + ".csv", "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0]))
-    w.writeheader()
-    w.writerows(rows)
+with open_result(base + ".csv") as f:
+    dict_table(rows).write_csv(f)
 size = os.path.getsize(path)
-with open(base + ".md", "w") as f:
+with open_result(base + ".md") as f:
     f.write(f"# Reading methods against the thread count ({machine})\n\n")
     f.write(f"{datetime.date.today()}, `bench/cli/run_read_sweep.sh` at {commit}; {os.cpu_count()} hardware threads; "
             f"kernel {platform.release()}. FILE: {os.path.basename(path)}, {size} bytes, page cache warm. "
@@ -63,15 +64,17 @@ with open(base + ".md", "w") as f:
             "`vs pread` = pread's mean / this row's mean at the same thread count and case (above 1: faster than pread). "
             "`mmap-workers` with several threads: each worker faults in the piece it is about to search (MADV_POPULATE_READ); "
             "with one thread: every page faulted in before the search.\n\n")
-    f.write("| case | threads | --io | mean ± sd s | min s | user s | system s | vs pread |\n|---|---:|---|---:|---:|---:|---:|---:|\n")
+    table = ResultTable([Column(c, c not in ("case", "--io"))
+                         for c in ("case", "threads", "--io", "mean ± sd s", "min s", "user s", "system s", "vs pread")])
     by = {(r["case"], r["threads"], r["io"]): r for r in rows}
     for r in sorted(rows, key=lambda r: (r["case"] != "rare -c", r["threads"], r["io"])):
         ratio = ""
         p = by.get((r["case"], r["threads"], "pread"))
         if r["io"] != "pread" and p:
             ratio = f"{p['mean_s'] / r['mean_s']:.2f}"
-        f.write(f"| {r['case']} | {r['threads']} | {r['io']} | {r['mean_s']:.4f} ± {r['stddev_s']:.4f} | {r['min_s']:.4f} | "
-                f"{r['user_s']:.3f} | {r['system_s']:.3f} | {ratio} |\n")
+        table.add([r["case"], r["threads"], r["io"], f"{r['mean_s']:.4f} ± {r['stddev_s']:.4f}", f"{r['min_s']:.4f}",
+                   f"{r['user_s']:.3f}", f"{r['system_s']:.3f}", ratio])
+    table.write_markdown(f)
     f.write("\nCommands: " + "; ".join(f"`{r['command']}`" for r in rows[:2]) + " (the others change -j and --io).\n")
 print(base + ".md")
 EOF

@@ -41,10 +41,13 @@ done
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 "$hyperfine" -N -w 2 -r "${RUNS:-10}" --output=pipe --export-csv "$raw" "${cmds[@]}" >&2
-python3 - "$raw" "$out/cli-walk_$machine" "$machine" "$tree" "$strmatch" "$rg" \
+python3 - "$here/../common" "$raw" "$out/cli-walk_$machine" "$machine" "$tree" "$strmatch" "$rg" \
   "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" "${TREE_LABEL:-$files files, $bytes bytes}" <<'PY'
 import csv, re, sys, datetime, os, platform
-raw, base, machine, tree, strmatch, rg, commit, label = sys.argv[1:]
+common, raw, base, machine, tree, strmatch, rg, commit, label = sys.argv[1:]
+sys.dont_write_bytecode = True
+sys.path.insert(0, common)
+from results import Column, ResultTable, dict_table, open_result
 rows = []
 for r in csv.DictReader(open(raw)):
     cmd = r["command"]
@@ -56,11 +59,9 @@ for r in csv.DictReader(open(raw)):
                      stddev_s=float(r["stddev"]), min_s=float(r["min"]), user_s=float(r["user"]),
                      system_s=float(r["system"]),
                      command=cmd.replace(tree, "TREE").replace(strmatch, "strmatch").replace(rg, "rg")))
-with open(base + ".csv", "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0]))
-    w.writeheader()
-    w.writerows(rows)
-with open(base + ".md", "w") as f:
+with open_result(base + ".csv") as f:
+    dict_table(rows).write_csv(f)
+with open_result(base + ".md") as f:
     f.write(f"# The -r walk's reading against the thread count ({machine})\n\n")
     f.write(f"{datetime.date.today()}, `bench/cli/run_walk_sweep.sh` at {commit}; {os.cpu_count()} hardware threads; "
             f"kernel {platform.release()}. TREE: {label}; page cache warm. Whole processes timed by hyperfine "
@@ -68,16 +69,17 @@ with open(base + ".md", "w") as f:
             "small files read with open, pread and close (STRMATCH_IO_URING=never); `strmatch always`: in io_uring "
             "batches of up to 8 files. `vs rg` = rg's minimum / this row's minimum at the same thread count and case; "
             "`vs never` the same against `strmatch never`.\n\n")
-    f.write("| case | threads | tool | mean ± sd s | min s | user s | system s | vs rg | vs never |\n"
-            "|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
+    table = ResultTable([Column(c, c not in ("case", "tool")) for c in (
+        "case", "threads", "tool", "mean ± sd s", "min s", "user s", "system s", "vs rg", "vs never")])
     by = {(r["case"], r["threads"], r["tool"]): r for r in rows}
     for r in sorted(rows, key=lambda r: (r["case"], r["threads"], r["tool"])):
         g = by.get((r["case"], r["threads"], "rg"))
         n = by.get((r["case"], r["threads"], "strmatch never"))
         vs_rg = f"{g['min_s'] / r['min_s']:.2f}" if g and r["tool"] != "rg" else ""
         vs_n = f"{n['min_s'] / r['min_s']:.2f}" if n and r["tool"] == "strmatch always" else ""
-        f.write(f"| {r['case']} | {r['threads']} | {r['tool']} | {r['mean_s']:.4f} ± {r['stddev_s']:.4f} | "
-                f"{r['min_s']:.4f} | {r['user_s']:.3f} | {r['system_s']:.3f} | {vs_rg} | {vs_n} |\n")
+        table.add([r["case"], r["threads"], r["tool"], f"{r['mean_s']:.4f} ± {r['stddev_s']:.4f}", f"{r['min_s']:.4f}",
+                   f"{r['user_s']:.3f}", f"{r['system_s']:.3f}", vs_rg, vs_n])
+    table.write_markdown(f)
     f.write("\nCommands: " + "; ".join(f"`{r['command']}`" for r in rows[:3]) + " (the others change -j and -l).\n")
 print(base + ".md")
 PY

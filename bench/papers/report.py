@@ -29,6 +29,10 @@ import re
 import sys
 from collections import OrderedDict, defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from results import Column, ResultTable, dict_table, markdown_cell, open_result  # noqa: E402
+
 PAPERS = ["song-lu", "xu-zhu", "zhao-wu", "man-song", "zhang-mu"]
 
 
@@ -151,12 +155,11 @@ class Doc:
                 out.append("\n".join("- " + i for i in b[1]) + "\n")
             elif b[0] == "table":
                 head, rows, numeric = b[1], b[2], b[3]
-                esc = lambda c: str(c).replace("|", "\\|").replace("\n", " ")
-                out.append("| " + " | ".join(esc(c) for c in head) + " |")
-                out.append("|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|")
+                esc = lambda c: markdown_cell(str(c).replace("\n", " "))
+                table = ResultTable([Column(esc(c), i in numeric) for i, c in enumerate(head)])
                 for r in rows:
-                    out.append("| " + " | ".join(esc(c) for c in r) + " |")
-                out.append("")
+                    table.add([esc(c) for c in r])
+                out.append(table.markdown())
             elif b[0] == "img":
                 out.append("![%s](%s)\n" % (b[3], b[1]))
         return "\n".join(out)
@@ -947,10 +950,9 @@ def main():
                 header = header or list(r.keys())
                 merged[(r["paper"], r["part"])] = r
         if header:
-            with open(target, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=header, lineterminator="\n")
-                w.writeheader()
-                w.writerows(sorted(merged.values(), key=lambda r: (PAPERS.index(r["paper"]) if r["paper"] in PAPERS else 99)))
+            runs = sorted(merged.values(), key=lambda r: (PAPERS.index(r["paper"]) if r["paper"] in PAPERS else 99))
+            with open_result(target) as f:
+                dict_table(runs, header).write_csv(f)
             print("report: %s holds %d runs" % (target, len(merged)))
     rep = Report(args)
     if not rep.runs:

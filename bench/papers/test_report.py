@@ -13,6 +13,9 @@ import sys
 import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
+sys.path.insert(0, os.path.join(here, "..", "common"))
+from results import dict_table, open_result  # noqa: E402
 
 
 def report(folder, machine, mode):
@@ -30,10 +33,8 @@ def rewrite(path, change):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     change(rows)
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    with open_result(path) as f:
+        dict_table(rows).write_csv(f)
 
 
 def main():

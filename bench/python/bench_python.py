@@ -5,14 +5,15 @@ the library's own time for the same call measured in the same run (SearchStats.s
 call alone, inside the Python call). Writes a CSV and a markdown table.
 
 Usage: PYTHONPATH=build-py/python /usr/bin/python3 bench/python/bench_python.py \
-           [--text /work/corpora/linux-6.1.tar] [--slow-mb 256] [--out bench/results/python/NAME]
+           [--text /work/corpora/linux-6.1.tar] [--slow-mb 256] [--out bench/results/python/NAME_MACHINE]
+(--out defaults to bench/results/python/python-bench_MACHINE, MACHINE as results.machine_name() names
+it: bench/results/README.md.)
 Peers: python3-regex, python3-ahocorasick, python3-edlib, python3-levenshtein (Debian)."""
 
 from __future__ import annotations
 
 import argparse
 import collections
-import csv
 import mmap
 import os
 import platform
@@ -25,6 +26,10 @@ import timeit
 import numpy as np
 
 import strmatch
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree beside bench/common/results.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from results import Column, ResultTable, dict_table, machine_name, open_result  # noqa: E402
 
 ROWS: list[dict] = []
 
@@ -192,9 +197,11 @@ def main():
     ap.add_argument("--pattern", default="EXPORT_SYMBOL_GPL")
     ap.add_argument("--slow-mb", type=int, default=256, help="MB of the text for the slow peers")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--out", default="bench/results/python/python-bench")
+    ap.add_argument("--out", default=None, help="OUT: writes OUT.csv and OUT.md "
+                    "(default bench/results/python/python-bench_MACHINE)")
     ap.add_argument("--only", default="overhead,exact,sets,approx")
     args = ap.parse_args()
+    args.out = args.out or "bench/results/python/python-bench_" + machine_name()
     only = set(args.only.split(","))
     print(f"strmatch {strmatch.__version__} {strmatch.build_info()}; Python {platform.python_version()}; "
           f"{os.cpu_count()} CPUs; text {args.text}", flush=True)
@@ -214,24 +221,24 @@ def main():
             dna = f.read()
         approximate(dna, args.repeat)
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out + ".csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(ROWS[0]))
-        w.writeheader()
-        w.writerows(ROWS)
+    with open_result(args.out + ".csv") as f:
+        dict_table(ROWS).write_csv(f)
     cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True,
                          text=True).stdout.strip()
-    with open(args.out + ".md", "w") as f:
+    table = ResultTable([Column(c, numeric=c not in ("group", "name", "note"))
+                         for c in ("group", "name", "MB", "seconds", "GB/s", "result", "library s", "x", "note")])
+    for r in ROWS:
+        lib = f"{r['library_seconds']:.4f}" if r["library_seconds"] != "" else ""
+        x = f"{r['python_over_library']:.3f}" if r["python_over_library"] != "" else ""
+        sec = f"{r['seconds'] * 1e9:.0f} ns" if r["group"] == "overhead" else f"{r['seconds']:.4f}"
+        table.add([r["group"], r["name"], f"{r['bytes'] / 1e6:.1f}", sec, f"{r['gbps']:.3f}", r["result"], lib, x,
+                   r["note"]])
+    with open_result(args.out + ".md") as f:
         f.write(f"# Python module benchmark\n\nstrmatch {strmatch.__version__}, Python {platform.python_version()}, "
                 f"{os.cpu_count()} CPUs ({cpu}), text `{args.text}`, slow peers on its first {args.slow_mb} MB; "
                 f"best of {args.repeat}.\n`library s` is SearchStats.seconds (the C++ call alone, in the same run); "
                 f"`x` = Python call / library call.\n\n")
-        f.write("| group | name | MB | seconds | GB/s | result | library s | x | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n")
-        for r in ROWS:
-            lib = f"{r['library_seconds']:.4f}" if r["library_seconds"] != "" else ""
-            x = f"{r['python_over_library']:.3f}" if r["python_over_library"] != "" else ""
-            sec = f"{r['seconds'] * 1e9:.0f} ns" if r["group"] == "overhead" else f"{r['seconds']:.4f}"
-            f.write(f"| {r['group']} | {r['name']} | {r['bytes'] / 1e6:.1f} | {sec} | {r['gbps']:.3f} | "
-                    f"{r['result']} | {lib} | {x} | {r['note']} |\n")
+        table.write_markdown(f)
     print(f"wrote {args.out}.csv and {args.out}.md")
 
 

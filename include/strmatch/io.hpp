@@ -1,7 +1,8 @@
 // strmatch: the input layer: how bytes arrive, decided here for every front end (the CLI, the
 // Python module, an embedder).
 //
-//  - Input: an opened input (a path, standard input, a file a directory walk listed).
+//  - Input: an opened input (a path, standard input, a file a directory walk listed), possibly
+//    restricted to a byte range of a file (Input::set_range: a cluster task's unit of work).
 //  - Six read methods (ReadMethod) for a regular file: mapped (pages faulted in by the search, all
 //    at once by mmap, or by every worker over its share), read(2) into bounded blocks (FdSource:
 //    memory does not grow with the file), and pread by every worker (ParallelPreadSource, or a

@@ -8,4 +8,5 @@
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
+#include "strmatch/sequence.hpp"
 #include "strmatch/types.hpp"

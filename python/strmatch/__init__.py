@@ -17,6 +17,13 @@ class Alignment(_NamedTuple):
     cigar: "str | None"
 
 
+class SequenceRecord(_NamedTuple):
+    name: str
+    comment: str
+    sequence: bytes
+    quality: "bytes | None"
+
+
 class CommonSubstringResult(_NamedTuple):
     length: int
     count: int
@@ -39,10 +46,12 @@ from ._strmatch import (  # noqa: E402  (the classes above are used by the compi
     BackendUnavailable,
     Error,
     ExactSearcher,
+    FormatError,
     InsufficientMemory,
     PatternSet,
     PatternSetStats,
     SearchStats,
+    SequenceRecords,
     align,
     approx_algorithms,
     build_info,
@@ -53,6 +62,7 @@ from ._strmatch import (  # noqa: E402  (the classes above are used by the compi
     longest_shared_substring,
     maximal_exact_matches,
     pattern_set_algorithms,
+    read_sequences,
 )
 
 __version__ = build_info()["version"]

@@ -71,6 +71,10 @@ class InsufficientMemory(Error, MemoryError):
     """The input needs more host or device memory than there is; raised before any work, the
     message says how much it needs."""
 
+class FormatError(Error, ValueError):
+    """A sequence input that is not valid FASTA or FASTQ; the message names the file and the record
+    or line (docs/sequence.md)."""
+
 class SearchStats:
     """What one search did (read-only; the C++ strmatch::SearchStats). Returned by the methods
     called with return_stats=True and by the callback forms of find_all."""
@@ -459,6 +463,33 @@ def align(pattern: Text, text: Text, *, mode: Literal["infix", "prefix", "global
     anywhere in the text, the smallest best end), 'prefix' (SHW: against a prefix of the text),
     'global' (NW: against all of it). O(m n) time. cigar=True adds the CIGAR (=, X, I, D).
     Raises ValueError for an empty pattern or an unknown mode."""
+
+class SequenceRecord(NamedTuple):
+    """One record of read_sequences()."""
+
+    name: str
+    """The header up to its first space or tab."""
+    comment: str
+    """The rest of the header after that white space."""
+    sequence: bytes
+    """The sequence without line breaks (carriage returns, spaces and tabs dropped), as written:
+    lower case, N and IUPAC codes included. Offsets into it are positions in the record."""
+    quality: bytes | None
+    """FASTQ: the quality line (None for FASTA)."""
+
+class SequenceRecords:
+    """The iterator read_sequences() returns: one SequenceRecord per __next__, read whole with the
+    GIL released; the file is read as the iteration goes (bounded memory but for the record)."""
+    def __iter__(self) -> SequenceRecords: ...
+    def __next__(self) -> SequenceRecord: ...
+
+def read_sequences(path: PathLike, *, format: Literal["fasta", "fastq"] = "fasta") -> SequenceRecords:
+    """The records of a FASTA or FASTQ file, gzip-compressed or not (recognised by its first bytes;
+    several members and BGZF are one stream), lazily, in order: any line width, CRLF, empty lines
+    (docs/sequence.md). Each record's sequence can be searched as one text (no match is lost at a
+    line break). Raises OSError (the file, a truncated or corrupt gzip stream), FormatError (a
+    FASTA without a header line, an empty record, a repeated name, a FASTQ quality of the wrong
+    length: the message names the file and the record or line), ValueError (an unknown format)."""
 
 class CommonSubstringResult(NamedTuple):
     """longest_common_substring()'s result."""

@@ -115,7 +115,7 @@ class MultiStreamScan final : public detail::StreamScan {
       total_.occurrences += b.occurrences;
       stopped = !sink_(b);
     }
-    if (stopped && !b.last) total_.stopped_early = true;
+    if (stopped) total_.stopped_early = true;
     return !stopped;
   }
 

@@ -215,6 +215,7 @@ TEST(ApproxPigeonhole, PeriodicTexts) {
     std::string t;
     while (t.size() < 1500) t += unit;
     for (const std::size_t m : {1, 4, 9, 33, 64, 65}) {
+      if (strmatch::test::thinned_in_sanitized_build(m + unit.size())) continue;
       std::string p;
       while (p.size() < m) p += unit;
       p.resize(m);

@@ -25,14 +25,6 @@
 #include "cli/cli_support.hpp"
 #include "reference/exact.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define STRMATCH_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define STRMATCH_TEST_SANITIZED 1
-#endif
-#endif
-
 extern char** environ;
 
 namespace {
@@ -198,9 +190,8 @@ class LineChecker {
 class MemoryBound : public strmatch::test::CliBinaryTest {
  protected:
   void SetUp() override {
-#ifdef STRMATCH_TEST_SANITIZED
-    GTEST_SKIP() << "a sanitized build: its allocator changes the resident set";
-#endif
+    if (strmatch::test::kSanitizedBuild)
+      GTEST_SKIP() << "a sanitized build: its allocator changes the resident set";
     CliBinaryTest::SetUp();
   }
 };

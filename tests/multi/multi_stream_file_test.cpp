@@ -95,6 +95,12 @@ TEST(MultiStreamFile, EmptyFileAndStopAndShortFile) {
   });
   EXPECT_EQ(batches, 1u);
   EXPECT_TRUE(st.stopped_early);
+  // A stream whose sink stops on its last block (one block here) stopped early too, as exact and
+  // approximate streams say (found by fuzz_multi).
+  strmatch::test::StringSource one_block("abab", 4);
+  const strmatch::SearchStats last =
+      set.find_all(one_block, [](const strmatch::StreamBlock&) { return false; }, {}, {});
+  EXPECT_TRUE(last.stopped_early);
 
   // A size past the file's end is an IoError, not a short answer.
   const TempFile small("abab");

@@ -36,6 +36,27 @@ inline std::uint64_t test_seed() {
 /// STRMATCH_LONG_TESTS=1: also run the long sweeps (larger sets, more rounds).
 inline bool long_tests() { return detail::env::flag_value("STRMATCH_LONG_TESTS").value_or(false); }
 
+/// True in a build with AddressSanitizer (CI's third configuration), whose instrumented code runs the
+/// heaviest randomized sweeps 3-10x slower than the other two configurations run them.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
+/// The heaviest randomized sweeps run every second case of theirs (by `index`) in a sanitized build,
+/// unless STRMATCH_LONG_TESTS=1: the sanitizers look for memory errors, which every case's code
+/// paths reach; the unsanitized configurations run every case against the references.
+inline bool thinned_in_sanitized_build(std::size_t index) {
+  return kSanitizedBuild && index % 2 == 1 && !long_tests();
+}
+
 /// STRMATCH_CUDA_QUICK=1: the reduced GPU suite (smaller sizes, for compute-sanitizer runs).
 inline bool cuda_quick() { return detail::env::flag_value("STRMATCH_CUDA_QUICK").value_or(false); }
 

@@ -11,7 +11,7 @@
 # exits 1 on any FAIL; ugrep's count is printed beside them for information.
 #
 # usage: bench/approx/cli/run_cli_bench.sh OUT_DIR [MACHINE]
-#   writes OUT_DIR/approx-cli_MACHINE.csv and .md (MACHINE default: dev-<nproc>core)
+#   writes OUT_DIR/approx-cli_MACHINE.csv and .md (MACHINE default: scripts/machine_label.sh)
 # environment:
 #   STRMATCH   the strmatch binary (default: the first build*/bin/strmatch that has `approx`)
 #   SOURCE     the text's source: linux-6.1.tar or an xz slice of its beginning (the device carry's
@@ -26,7 +26,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:?usage: run_cli_bench.sh OUT_DIR [MACHINE]}
-machine=${2:-dev-$(nproc)core}
+machine=${2:-$("$root/scripts/machine_label.sh")}
 mb=${MB:-64}
 runs=${RUNS:-5}
 tre_runs=${TRE_RUNS:-3}

@@ -18,7 +18,7 @@
 # The CLI rows are left out, with a note, when the strmatch binary has no `common --min-length`.
 #
 # usage: bench/common_substring/cli/run_mem_bench.sh OUT_DIR [MACHINE]
-#   writes OUT_DIR/mem_MACHINE.{csv,md} (MACHINE default dev-<nproc>core)
+#   writes OUT_DIR/mem_MACHINE.{csv,md} (MACHINE default scripts/machine_label.sh)
 # environment:
 #   DATA      prepare_inputs.sh's folder (default corpora/common; made when absent)
 #   SIZES     MB of B (default "1 10"; the device host: "1 10 100"); INPUTS (default "dna ecoli")
@@ -31,7 +31,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:?usage: run_mem_bench.sh OUT_DIR [MACHINE]}
-machine=${2:-dev-$(nproc)core}
+machine=${2:-$("$root/scripts/machine_label.sh")}
 read -r -a sizes <<<"${SIZES:-1 10}"
 read -r -a inputs <<<"${INPUTS:-dna ecoli}"
 runs=${RUNS:-3}

@@ -141,15 +141,17 @@ template <class Searcher, class Hit>
 SearchStats search_range(const Searcher& s, const io::Input& in, ByteRange r, const RangeRule& rule,
                          const std::function<bool(std::span<const Hit>)>* sink, const Execution& x,
                          unsigned threads) {
+  SearchStats st;
+  if (r.begin == r.end) {  // owns nothing: nothing is read
+    st.threads = 1;
+    return st;
+  }
   ByteRange w{r.begin, std::min(in.size(), r.end + rule.after)};
   if constexpr (std::is_same_v<Hit, ApproxMatch>) {
     w.begin = r.begin == 0 ? 0 : approx_window_begin(s, in, r.begin, rule.before, x);
     w.end = std::min(in.size(), r.end + 1);
   }
-  SearchStats st;
-  if (r.begin == r.end) {
-    st.threads = 1;
-  } else if (std::is_same_v<Hit, std::uint64_t> && sink == nullptr) {
+  if (std::is_same_v<Hit, std::uint64_t> && sink == nullptr) {
     st = search_window<Searcher, Hit>(s, in, w, nullptr, x, threads);  // every occurrence is owned
   } else {
     // Owned: window offsets in [lo, hi) (begins) or (lo, hi] (ends).

@@ -1,0 +1,344 @@
+// FASTA and FASTQ records, gzip-compressed or not (include/strmatch/sequence.hpp): a buffer of the
+// input's (decompressed) bytes, and a parser that hands out each record's header and then its
+// sequence without line breaks.
+#include "strmatch/sequence.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#ifdef STRMATCH_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace strmatch::seq {
+
+const char* format_name(SequenceFormat format) noexcept {
+  return format == SequenceFormat::fastq ? "fastq" : "fasta";
+}
+
+namespace {
+
+constexpr std::size_t kBufferBytes = std::size_t{64} << 10;
+
+/// Reads up to n bytes from `src` into dst, retrying short reads until n or the end: how many.
+std::size_t read_up_to(ByteSource& src, std::uint8_t* dst, std::size_t n) {
+  std::size_t got = 0;
+  while (got < n) {
+    const std::size_t r = src.read(dst + got, n - got);
+    if (r == 0) break;
+    got += r;
+  }
+  return got;
+}
+
+/// The input's bytes, decompressed when they are gzip (several members one after another included),
+/// read into `dst` in pieces. The first bytes, already read to look for gzip's magic, come first.
+class Decoder {
+ public:
+  Decoder(ByteSource& src, const std::string& name) : src_(src), name_(name), in_(kBufferBytes) {
+    in_end_ = read_up_to(src_, in_.data(), 2);
+    gzip_ = in_end_ == 2 && in_[0] == 0x1f && in_[1] == 0x8b;
+#ifdef STRMATCH_HAVE_ZLIB
+    if (gzip_) {
+      std::memset(&z_, 0, sizeof z_);
+      if (inflateInit2(&z_, 15 + 16) != Z_OK) throw IoError(name_ + ": zlib could not start decompressing");
+      z_.next_in = in_.data();
+      z_.avail_in = static_cast<uInt>(in_end_);
+      z_ready_ = true;
+    }
+#else
+    if (gzip_)
+      throw IoError(name_ +
+                    ": a gzip-compressed input, and this strmatch was built without zlib (zlib1g-dev)");
+#endif
+  }
+  ~Decoder() {
+#ifdef STRMATCH_HAVE_ZLIB
+    if (z_ready_) inflateEnd(&z_);
+#endif
+  }
+  Decoder(const Decoder&) = delete;
+  Decoder& operator=(const Decoder&) = delete;
+
+  bool gzip() const noexcept { return gzip_; }
+
+  /// Up to `capacity` bytes into dst; 0 only at the end. Throws IoError (a read, a corrupt or
+  /// truncated gzip stream).
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) {
+    if (!gzip_) {
+      if (in_pos_ < in_end_) {  // the bytes read to look for the magic
+        const std::size_t n = std::min(capacity, in_end_ - in_pos_);
+        std::memcpy(dst, in_.data() + in_pos_, n);
+        in_pos_ += n;
+        return n;
+      }
+      return src_.read(dst, capacity);
+    }
+    return inflate_some(dst, capacity);
+  }
+
+ private:
+  std::size_t inflate_some(std::uint8_t* dst, std::size_t capacity) {
+#ifdef STRMATCH_HAVE_ZLIB
+    const uInt cap = static_cast<uInt>(std::min<std::size_t>(capacity, 1u << 30));
+    z_.next_out = dst;
+    z_.avail_out = cap;
+    while (z_.avail_out == cap) {
+      if (z_.avail_in == 0) {
+        const std::size_t n = src_.read(in_.data(), in_.size());
+        if (n == 0) {
+          if (in_member_)
+            throw IoError(
+                name_ + ": truncated gzip stream (it ends inside a member: an incomplete download or copy?)");
+          break;
+        }
+        z_.next_in = in_.data();
+        z_.avail_in = static_cast<uInt>(n);
+      }
+      in_member_ = true;
+      const int r = inflate(&z_, Z_NO_FLUSH);
+      if (r == Z_STREAM_END) {  // a member ends; another may follow (cat a.gz b.gz, BGZF's blocks)
+        in_member_ = false;
+        inflateReset(&z_);
+        continue;
+      }
+      if (r == Z_BUF_ERROR) continue;  // wants more input
+      if (r != Z_OK)
+        throw IoError(name_ + ": corrupt gzip stream (" + (z_.msg != nullptr ? z_.msg : "zlib error") + ")");
+    }
+    return cap - z_.avail_out;
+#else
+    (void)dst;
+    (void)capacity;
+    return 0;
+#endif
+  }
+
+  ByteSource& src_;
+  const std::string& name_;
+  std::vector<std::uint8_t> in_;
+  std::size_t in_pos_ = 0, in_end_ = 0;
+  bool gzip_ = false;
+  bool in_member_ = false;
+#ifdef STRMATCH_HAVE_ZLIB
+  z_stream z_{};
+  bool z_ready_ = false;
+#endif
+};
+
+/// Copies in[0, n) to out without line feeds, carriage returns, spaces and tabs (`out` may be
+/// `in`); returns the bytes written, and adds the line feeds passed to *lines. Where the bytes hold
+/// no space or tab (a FASTA's lines), line by line with memchr and memcpy; else byte by byte.
+std::size_t copy_sequence_bytes(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
+                                std::uint64_t* lines) {
+  std::size_t w = 0;
+  if (std::memchr(in, ' ', n) == nullptr && std::memchr(in, '\t', n) == nullptr) {
+    const bool cr = std::memchr(in, '\r', n) != nullptr;
+    for (std::size_t i = 0; i < n;) {
+      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(in + i, '\n', n - i));
+      const std::size_t e = nl != nullptr ? static_cast<std::size_t>(nl - in) : n;
+      std::size_t len = e - i;
+      if (cr && std::memchr(in + i, '\r', len) != nullptr) {
+        for (std::size_t j = i; j < e; ++j)
+          if (in[j] != '\r') out[w++] = in[j];
+      } else {
+        std::memmove(out + w, in + i, len);
+        w += len;
+      }
+      if (nl == nullptr) break;
+      ++*lines;
+      i = e + 1;
+    }
+    return w;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t c = in[i];
+    if (c == '\n') ++*lines;
+    if (c != '\n' && c != '\r' && c != ' ' && c != '\t') out[w++] = c;
+  }
+  return w;
+}
+
+}  // namespace
+
+struct SequenceReader::Impl final : ByteSource {
+  Impl(ByteSource& src, SequenceFormat f, std::string n)
+      : format(f), name(std::move(n)), decoder(src, name), buffer(kBufferBytes) {}
+
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override { return read_sequence(dst, capacity); }
+
+  // ---- the decoded bytes ----
+  bool fill() {
+    if (pos < end) return true;
+    if (eof) return false;
+    pos = 0;
+    end = decoder.read(buffer.data(), buffer.size());
+    eof = end == 0;
+    return !eof;
+  }
+  int peek() { return fill() ? buffer[pos] : -1; }
+  /// The next line (its LF consumed, a CR before it dropped) into `out`; false at the end of the
+  /// input with nothing read.
+  bool read_line(std::string& out) {
+    out.clear();
+    if (!fill()) return false;
+    while (fill()) {
+      const std::uint8_t* p = buffer.data() + pos;
+      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(p, '\n', end - pos));
+      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - p) : end - pos;
+      out.append(reinterpret_cast<const char*>(p), n);
+      pos += n;
+      if (nl != nullptr) {
+        ++pos;
+        break;
+      }
+    }
+    ++line;
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+    return true;
+  }
+  [[noreturn]] void fail(const std::string& what) const { throw FormatError(name + ": " + what); }
+  std::string where() const {
+    return "record " + std::to_string(header.index + 1) + " ('" + header.name + "', line " +
+           std::to_string(header.line) + ")";
+  }
+
+  void start_record(const std::string& header_line) {
+    header.index = records++;
+    header.line = line;
+    std::string_view h(header_line);
+    h.remove_prefix(1);
+    const std::size_t cut = h.find_first_of(" \t");
+    header.name = std::string(h.substr(0, cut));
+    header.comment.clear();
+    if (cut != std::string_view::npos) {
+      const std::size_t rest = h.find_first_not_of(" \t", cut);
+      if (rest != std::string_view::npos) header.comment = std::string(h.substr(rest));
+    }
+    if (header.name.empty()) fail("line " + std::to_string(line) + ": a header without a name");
+    if (!names.insert(header.name).second)
+      fail(where() + ": the name '" + header.name + "' is an earlier record's too (names must be unique)");
+    delivered = 0;
+    record_end = false;
+    in_record = true;
+    line_start = true;
+  }
+
+  bool next_record() {
+    if (in_record && !record_end) {
+      std::uint8_t scratch[4096];
+      while (read_sequence(scratch, sizeof scratch) > 0) {
+      }
+    }
+    in_record = false;
+    std::string text;
+    do {  // empty lines (or white space alone) are skipped
+      if (!read_line(text)) return false;
+    } while (text.find_first_not_of(" \t") == std::string::npos);
+    if (format == SequenceFormat::fasta) {
+      if (text[0] != '>')
+        fail("line " + std::to_string(line) +
+             ": not FASTA: a record begins with a header line ('>NAME'), and this line does not");
+      start_record(text);
+      return true;
+    }
+    if (text[0] != '@')
+      fail("line " + std::to_string(line) +
+           ": not FASTQ: a record begins with a line '@NAME', and this line does not");
+    start_record(text);
+    if (!read_line(fastq_sequence)) fail(where() + ": the input ends before its sequence line");
+    std::string plus;
+    if (!read_line(plus) || plus.empty() || plus[0] != '+')
+      fail(where() +
+           ": the line after its sequence is not its '+' line (one sequence line per FASTQ record)");
+    if (!read_line(fastq_quality)) fail(where() + ": the input ends before its quality line");
+    std::uint64_t none = 0;
+    auto* bytes = reinterpret_cast<std::uint8_t*>(fastq_sequence.data());
+    fastq_sequence.resize(copy_sequence_bytes(bytes, fastq_sequence.size(), bytes, &none));
+    if (fastq_quality.size() != fastq_sequence.size())
+      fail(where() + ": its quality line has " + std::to_string(fastq_quality.size()) +
+           " bytes, its sequence " + std::to_string(fastq_sequence.size()));
+    if (fastq_sequence.empty()) fail(where() + ": an empty sequence");
+    return true;
+  }
+
+  std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity) {
+    if (!in_record || record_end || capacity == 0) return 0;
+    if (format == SequenceFormat::fastq) {
+      const std::size_t n = std::min<std::size_t>(capacity, fastq_sequence.size() - delivered);
+      std::memcpy(dst, fastq_sequence.data() + delivered, n);
+      delivered += n;
+      if (n == 0) record_end = true;
+      return n;
+    }
+    std::size_t got = 0;
+    while (got < capacity) {
+      if (!fill()) {
+        record_end = true;
+        break;
+      }
+      const std::uint8_t* p = buffer.data() + pos;
+      std::size_t n = std::min(end - pos, capacity - got);
+      // The record ends at a '>' that begins a line ('>' inside a line is a sequence byte).
+      bool header_next = false;
+      for (std::size_t from = 0; from < n;) {
+        const auto* gt = static_cast<const std::uint8_t*>(std::memchr(p + from, '>', n - from));
+        if (gt == nullptr) break;
+        const std::size_t q = static_cast<std::size_t>(gt - p);
+        if (q == 0 ? line_start : p[q - 1] == '\n') {
+          n = q;
+          header_next = true;
+          break;
+        }
+        from = q + 1;
+      }
+      got += copy_sequence_bytes(p, n, dst + got, &line);
+      if (n > 0) line_start = p[n - 1] == '\n';
+      pos += n;
+      if (header_next) {
+        record_end = true;
+        break;
+      }
+    }
+    delivered += got;
+    if (record_end && delivered == 0) fail(where() + ": an empty sequence");
+    return got;
+  }
+
+  SequenceFormat format;
+  std::string name;
+  Decoder decoder;
+  std::vector<std::uint8_t> buffer;
+  std::size_t pos = 0, end = 0;
+  bool eof = false;
+  std::uint64_t line = 0;  // lines consumed so far
+  bool line_start = true;
+  RecordHeader header;
+  std::uint64_t records = 0;
+  std::unordered_set<std::string> names;
+  bool in_record = false, record_end = false;
+  std::uint64_t delivered = 0;
+  std::string fastq_sequence, fastq_quality;
+  const std::string empty;
+};
+
+SequenceReader::SequenceReader(ByteSource& source, SequenceFormat format, std::string name)
+    : impl_(std::make_unique<Impl>(source, format, std::move(name))) {}
+SequenceReader::~SequenceReader() = default;
+bool SequenceReader::next_record() { return impl_->next_record(); }
+const RecordHeader& SequenceReader::header() const noexcept { return impl_->header; }
+std::size_t SequenceReader::read_sequence(std::uint8_t* dst, std::size_t capacity) {
+  return impl_->read_sequence(dst, capacity);
+}
+ByteSource& SequenceReader::sequence() noexcept { return *impl_; }
+std::uint64_t SequenceReader::sequence_bytes() const noexcept { return impl_->delivered; }
+const std::string& SequenceReader::quality() const noexcept {
+  return impl_->format == SequenceFormat::fastq ? impl_->fastq_quality : impl_->empty;
+}
+const std::string& SequenceReader::name() const noexcept { return impl_->name; }
+bool SequenceReader::compressed() const noexcept { return impl_->decoder.gzip(); }
+
+}  // namespace strmatch::seq

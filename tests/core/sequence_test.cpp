@@ -1,0 +1,267 @@
+// Sequence input (include/strmatch/sequence.hpp): random FASTA (several records, any line width,
+// lines of mixed widths, CRLF, spaces and tabs, lower case, N runs, empty lines) and FASTQ written out and
+// read back, plain and gzip-compressed (one member, several members, members with an extra field as BGZF
+// writes them), through sources of short reads and reads of random sizes: the names, comments,
+// sequences without line breaks and qualities are the ones written. Named cases: every malformed
+// input of the header's list is a FormatError (or IoError for gzip) naming the input and the record
+// or line; an empty input has no record; a search of a record's sequence source finds a site that a
+// line break cuts in the file.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#ifdef STRMATCH_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "strmatch/exact.hpp"
+#include "strmatch/sequence.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using strmatch::seq::FormatError;
+using strmatch::seq::SequenceFormat;
+using strmatch::seq::SequenceReader;
+using strmatch::test::rerun_hint;
+
+struct Record {
+  std::string name, comment, sequence, quality;
+};
+
+/// The records of `bytes` read as `format` through reads of at most `step` bytes, each sequence
+/// read in pieces of random sizes.
+std::vector<Record> read_all(const std::string& bytes, SequenceFormat format, std::size_t step,
+                             std::mt19937_64& rng, bool* compressed = nullptr) {
+  strmatch::test::StringSource source(bytes, step);
+  SequenceReader reader(source, format, "in.fa");
+  std::vector<Record> out;
+  std::vector<std::uint8_t> piece;
+  while (reader.next_record()) {
+    Record r{reader.header().name, reader.header().comment, {}, {}};
+    EXPECT_EQ(reader.header().index, out.size());
+    for (;;) {
+      piece.resize(1 + rng() % 300);
+      const std::size_t n = reader.read_sequence(piece.data(), piece.size());
+      if (n == 0) break;
+      r.sequence.append(reinterpret_cast<const char*>(piece.data()), n);
+    }
+    EXPECT_EQ(reader.sequence_bytes(), r.sequence.size());
+    r.quality = reader.quality();
+    out.push_back(std::move(r));
+  }
+  if (compressed != nullptr) *compressed = reader.compressed();
+  return out;
+}
+
+std::string random_sequence(std::mt19937_64& rng, std::size_t n) {
+  std::string s = strmatch::test::random_text(rng, n, "ACGTacgt");
+  if (n > 20 && rng() % 2 == 0) {  // a run of N
+    const std::size_t at = rng() % (n - 10);
+    s.replace(at, 10, std::string(10, 'N'));
+  }
+  return s;
+}
+
+std::vector<Record> random_records(std::mt19937_64& rng, bool fastq) {
+  std::vector<Record> rs;
+  const std::size_t count = 1 + rng() % 6;
+  for (std::size_t i = 0; i < count; ++i) {
+    Record r;
+    r.name = "rec" + std::to_string(i) + (rng() % 2 ? "_x" : "");
+    if (rng() % 2) r.comment = "comment " + std::to_string(rng() % 1000);
+    r.sequence = random_sequence(rng, 1 + rng() % (fastq ? 300 : 5000));
+    if (fastq) r.quality = strmatch::test::random_text(rng, r.sequence.size(), "!#5?I");
+    rs.push_back(std::move(r));
+  }
+  return rs;
+}
+
+/// FASTA text of `rs`: a random line width per record (0: the sequence on one line), sometimes mixed
+/// widths, CRLF line ends and empty lines.
+std::string write_fasta(std::mt19937_64& rng, const std::vector<Record>& rs) {
+  const std::string eol = rng() % 3 == 0 ? "\r\n" : "\n";
+  std::string out;
+  for (const Record& r : rs) {
+    out += ">" + r.name + (r.comment.empty() ? "" : " " + r.comment) + eol;
+    std::size_t width = rng() % 4 == 0 ? 0 : 1 + rng() % 100;
+    for (std::size_t at = 0; at < r.sequence.size();) {
+      const std::size_t w = width == 0 ? r.sequence.size() : (rng() % 8 == 0 ? 1 + rng() % 100 : width);
+      std::string line = r.sequence.substr(at, w);
+      if (rng() % 16 == 0) line.insert(rng() % (line.size() + 1), rng() % 2 ? " " : "\t");  // dropped
+      out += line + eol;
+      at += w;
+    }
+    if (rng() % 4 == 0) out += eol;
+  }
+  return out;
+}
+
+std::string write_fastq(const std::vector<Record>& rs) {
+  std::string out;
+  for (const Record& r : rs)
+    out += "@" + r.name + (r.comment.empty() ? "" : " " + r.comment) + "\n" + r.sequence + "\n+\n" +
+           r.quality + "\n";
+  return out;
+}
+
+#ifdef STRMATCH_HAVE_ZLIB
+/// One gzip member of `bytes`; with `extra`, a header extra field as BGZF writes ("BC", 2 bytes).
+std::string gzip_member(const std::string& bytes, bool extra) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  gz_header h{};
+  unsigned char field[] = {'B', 'C', 2, 0, 0, 0};
+  if (extra) {
+    h.extra = field;
+    h.extra_len = sizeof field;
+    EXPECT_EQ(deflateSetHeader(&z, &h), Z_OK);
+  }
+  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+/// `bytes` as 1 to 4 gzip members (cut at random places).
+std::string gzip(std::mt19937_64& rng, const std::string& bytes) {
+  const std::size_t members = 1 + rng() % 4;
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < members; ++i) {
+    const std::size_t n = i + 1 == members ? bytes.size() - at : rng() % (bytes.size() - at + 1);
+    out += gzip_member(bytes.substr(at, n), rng() % 2 == 0);
+    at += n;
+  }
+  return out;
+}
+#endif
+
+void expect_records(const std::vector<Record>& got, const std::vector<Record>& want, bool fastq) {
+  ASSERT_EQ(got.size(), want.size()) << rerun_hint();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].name, want[i].name) << i;
+    EXPECT_EQ(got[i].comment, want[i].comment) << i;
+    EXPECT_EQ(got[i].sequence, want[i].sequence) << i << " " << rerun_hint();
+    EXPECT_EQ(got[i].quality, fastq ? want[i].quality : std::string()) << i;
+  }
+}
+
+TEST(SequenceReader, RandomFastaAndFastqReadBackPlainAndCompressed) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 801);
+  for (int round = 0; round < 40; ++round) {
+    const bool fastq = round % 3 == 2;
+    const std::vector<Record> want = random_records(rng, fastq);
+    const std::string text = fastq ? write_fastq(want) : write_fasta(rng, want);
+    const SequenceFormat format = fastq ? SequenceFormat::fastq : SequenceFormat::fasta;
+    const std::size_t step = rng() % 2 == 0 ? 1 + rng() % 7 : 1 << 20;
+    bool compressed = true;
+    SCOPED_TRACE("round " + std::to_string(round));
+    expect_records(read_all(text, format, step, rng, &compressed), want, fastq);
+    EXPECT_FALSE(compressed);
+#ifdef STRMATCH_HAVE_ZLIB
+    expect_records(read_all(gzip(rng, text), format, step, rng, &compressed), want, fastq);
+    EXPECT_TRUE(compressed);
+#endif
+  }
+}
+
+TEST(SequenceReader, ARecordsSourceIsSearchedWithoutItsLineBreaks) {
+  // The site GAATTC cut by a line break in the file is found at its offset in the record.
+  const std::string fasta = ">one\nACGGAA\nTTCAAA\n>two\nGAATTC\n";
+  strmatch::test::StringSource source(fasta, 3);
+  SequenceReader reader(source, SequenceFormat::fasta, "sites.fa");
+  const strmatch::ExactSearcher s("GAATTC", {.threads = 1});
+  std::vector<std::vector<std::uint64_t>> hits;
+  while (reader.next_record()) {
+    hits.emplace_back();
+    s.find_all(reader.sequence(), [&](const strmatch::StreamBlock& b) {
+      hits.back().insert(hits.back().end(), b.offsets.begin(), b.offsets.end());
+      return true;
+    });
+  }
+  EXPECT_EQ(hits, (std::vector<std::vector<std::uint64_t>>{{3}, {0}}));
+}
+
+TEST(SequenceReader, EmptyInputHasNoRecordAndSkippingARecordChecksIt) {
+  strmatch::test::StringSource empty("", 1);
+  SequenceReader none(empty, SequenceFormat::fasta, "empty.fa");
+  EXPECT_FALSE(none.next_record());
+  // next_record() reads past what is left of a record: an empty one is still found.
+  strmatch::test::StringSource src(">a\nAC\n>b\n\n>c\nG\n", 2);
+  SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+  ASSERT_TRUE(reader.next_record());
+  ASSERT_TRUE(reader.next_record());
+  EXPECT_EQ(reader.header().name, "b");
+  EXPECT_THROW(reader.next_record(), FormatError);
+}
+
+/// The message of the FormatError that reading all of `text` as `format` throws ("" when none).
+std::string format_error(const std::string& text, SequenceFormat format) {
+  strmatch::test::StringSource source(text, 5);
+  SequenceReader reader(source, format, "bad.fa");
+  std::uint8_t buf[64];
+  try {
+    while (reader.next_record())
+      while (reader.read_sequence(buf, sizeof buf) > 0) {
+      }
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SequenceReader, MalformedInputsNameTheInputAndTheRecordOrLine) {
+  const auto fa = SequenceFormat::fasta;
+  const auto fq = SequenceFormat::fastq;
+  EXPECT_EQ(
+      format_error("ACGT\n>a\nAC\n", fa),
+      "bad.fa: line 1: not FASTA: a record begins with a header line ('>NAME'), and this line does not");
+  EXPECT_EQ(format_error(">a\nAC\n>b\n>c\nAC\n", fa), "bad.fa: record 2 ('b', line 3): an empty sequence");
+  EXPECT_EQ(format_error(">a\nAC\n>a\nAC\n", fa),
+            "bad.fa: record 2 ('a', line 3): the name 'a' is an earlier record's too (names must be unique)");
+  EXPECT_EQ(format_error("> x\nAC\n", fa), "bad.fa: line 1: a header without a name");
+  EXPECT_EQ(format_error("@r\nACGT\n+\nII\n", fq),
+            "bad.fa: record 1 ('r', line 1): its quality line has 2 bytes, its sequence 4");
+  EXPECT_EQ(format_error("@r\nACGT\nIIII\n", fq),
+            "bad.fa: record 1 ('r', line 1): the line after its sequence is not its '+' line (one sequence "
+            "line per FASTQ record)");
+  EXPECT_EQ(format_error(">r\nACGT\n", fq),
+            "bad.fa: line 1: not FASTQ: a record begins with a line '@NAME', and this line does not");
+  EXPECT_EQ(format_error("@r\nACGT\n+\n", fq),
+            "bad.fa: record 1 ('r', line 1): the input ends before its quality line");
+  EXPECT_EQ(format_error(">a desc\n\nAC\r\n\n>b\nGG", fa), "");  // empty lines, CRLF, no final newline
+}
+
+#ifdef STRMATCH_HAVE_ZLIB
+TEST(SequenceReader, TruncatedOrCorruptGzipIsAnIoError) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 802);
+  const std::string text = write_fasta(rng, random_records(rng, false));
+  const std::string gz = gzip_member(text, false);
+  for (const std::size_t cut : {gz.size() - 1, gz.size() / 2, std::size_t{10}}) {
+    std::mt19937_64 r2(1);
+    try {
+      read_all(gz.substr(0, cut), SequenceFormat::fasta, 1000, r2);
+      ADD_FAILURE() << "a gzip stream cut at " << cut << " of " << gz.size() << " bytes was read";
+    } catch (const strmatch::IoError& e) {
+      EXPECT_NE(std::string(e.what()).find("in.fa: truncated gzip stream"), std::string::npos) << e.what();
+    }
+  }
+  std::string corrupt = gz;
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  corrupt[corrupt.size() / 2 + 1] ^= 0x55;
+  std::mt19937_64 r3(1);
+  EXPECT_THROW(read_all(corrupt, SequenceFormat::fasta, 1000, r3), strmatch::IoError);
+}
+#else
+TEST(SequenceReader, TruncatedOrCorruptGzipIsAnIoError) { GTEST_SKIP() << "built without zlib"; }
+#endif
+
+}  // namespace

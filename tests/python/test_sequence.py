@@ -1,0 +1,89 @@
+"""read_sequences: random FASTA (any line width, CRLF, empty lines) and FASTQ, plain and gzip (several
+members), against the records written; malformed files raise FormatError naming file and record;
+a record's sequence is searched without its line breaks."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+
+import strmatch
+from conftest import rerun_hint, rng
+
+
+def random_records(r, fastq):
+    records = []
+    for i in range(r.randint(1, 5)):
+        seq = "".join(r.choice("ACGTNacgt") for _ in range(r.randint(1, 300 if fastq else 3000))).encode()
+        qual = "".join(r.choice("!#5?I") for _ in seq).encode() if fastq else None
+        records.append(strmatch.SequenceRecord(f"r{i}", f"c {i}" if r.random() < 0.5 else "", seq, qual))
+    return records
+
+
+def write(r, records, fastq):
+    eol = b"\r\n" if r.random() < 0.3 else b"\n"
+    out = b""
+    for rec in records:
+        head = rec.name.encode() + (b" " + rec.comment.encode() if rec.comment else b"")
+        if fastq:
+            out += b"@" + head + b"\n" + rec.sequence + b"\n+\n" + rec.quality + b"\n"
+            continue
+        out += b">" + head + eol
+        width = r.randint(1, 100)
+        out += b"".join(rec.sequence[i : i + width] + eol for i in range(0, len(rec.sequence), width))
+        if r.random() < 0.3:
+            out += eol
+    return out
+
+
+@pytest.mark.parametrize("fastq", [False, True])
+def test_random_files_read_back_plain_and_gzip(tmp_path, fastq):
+    r = rng(f"sequence:{fastq}")
+    for round in range(10):
+        records = random_records(r, fastq)
+        data = write(r, records, fastq)
+        cut = r.randrange(len(data) + 1)
+        for name, body in (("x.fa", data), ("x.fa.gz", gzip.compress(data[:cut]) + gzip.compress(data[cut:]))):
+            path = tmp_path / name
+            path.write_bytes(body)
+            got = list(strmatch.read_sequences(path, format="fastq" if fastq else "fasta"))
+            assert got == records, f"round {round} {name}; {rerun_hint()}"
+
+
+def test_a_record_is_searched_without_its_line_breaks(tmp_path):
+    path = tmp_path / "sites.fa"
+    path.write_bytes(b">one\nACGGAA\nTTCAAA\n>two\nGAATTC\n")
+    s = strmatch.ExactSearcher(b"GAATTC")
+    hits = {rec.name: s.find_all(rec.sequence).tolist() for rec in strmatch.read_sequences(path)}
+    assert hits == {"one": [3], "two": [0]}
+
+
+@pytest.mark.parametrize(
+    "body, fmt, message",
+    [
+        (b"ACGT\n>a\nAC\n", "fasta", "line 1: not FASTA"),
+        (b">a\nAC\n>b\n>c\nAC\n", "fasta", "record 2 ('b', line 3): an empty sequence"),
+        (b">a\nAC\n>a\nAC\n", "fasta", "the name 'a' is an earlier record's too"),
+        (b"@r\nACGT\n+\nII\n", "fastq", "its quality line has 2 bytes, its sequence 4"),
+    ],
+)
+def test_malformed_files_raise_format_error(tmp_path, body, fmt, message):
+    path = tmp_path / "bad.fa"
+    path.write_bytes(body)
+    with pytest.raises(strmatch.FormatError, match=re.escape(message)) as info:
+        list(strmatch.read_sequences(path, format=fmt))
+    assert str(path) in str(info.value)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, strmatch.Error)
+
+
+def test_truncated_gzip_unknown_format_and_missing_file(tmp_path):
+    path = tmp_path / "cut.fa.gz"
+    path.write_bytes(gzip.compress(b">a\n" + b"ACGT" * 1000 + b"\n")[:-9])
+    with pytest.raises(OSError, match="truncated gzip stream"):
+        list(strmatch.read_sequences(path))
+    with pytest.raises(ValueError, match="unknown sequence format 'fastx'"):
+        strmatch.read_sequences(path, format="fastx")
+    with pytest.raises(FileNotFoundError):
+        strmatch.read_sequences(tmp_path / "absent.fa")
