@@ -379,8 +379,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::check_ranges(
             c, searcher, file.fd(), text, ranges, x.matches,
             [](const ApproxMatch& m, ByteRange r) { return m.end > r.begin && m.end <= r.end; },
-            [&](std::string_view window) { return expect_matches(patterns, window, o); }, fmt_match,
-            /*empty_end_reads_past=*/true);
+            [&](std::string_view window) { return expect_matches(patterns, window, o); }, fmt_match);
     }
   });
 

@@ -404,15 +404,10 @@ inline std::string show_ranges(const std::vector<ByteRange>& ranges) {
 ///   say how many; the ranges' hits concatenated in order equal `expected`, the whole text's;
 /// - find_all_file / count_file over the window r: the bytes [a, b) searched as a text of their own,
 ///   equal to `expect_window(text.substr(a, b - a))` (the reference on the window's bytes).
-/// `empty_end_reads_past`: a known library defect of approximate search is accepted (and nothing
-/// else): an Input restricted to the empty range [n, n) at the end of a file of n > 0 bytes throws
-/// IoError("file changed during the search"), where the range owns nothing (the window before the
-/// range is read up to r.begin + 1, one byte past the file: src/core/io/input_search.hpp,
-/// approx_window_begin). When it no longer throws, the range is checked as any other.
 template <class Hit, class Searcher, class Owned, class ExpectWindow, class F>
 void check_ranges(const Case& c, const Searcher& s, int fd, std::string_view text,
                   const std::vector<ByteRange>& ranges, const std::vector<Hit>& expected, const Owned& owned,
-                  const ExpectWindow& expect_window, const F& fmt, bool empty_end_reads_past = false) {
+                  const ExpectWindow& expect_window, const F& fmt) {
   const int input_fd = ::dup(fd);
   if (input_fd < 0) return;
   io::Input input = io::Input::adopt(input_fd, "memfd");
@@ -420,13 +415,6 @@ void check_ranges(const Case& c, const Searcher& s, int fd, std::string_view tex
   for (const ByteRange r : ranges) {
     const std::string where = " [" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
     input.set_range(r);
-    if (empty_end_reads_past && r.size() == 0 && r.begin == text.size() && !text.empty()) {
-      try {
-        expect_value<std::uint64_t>(c, "range count" + where, 0, s.count(input).occurrences);
-      } catch (const IoError&) {
-        continue;  // the known defect above
-      }
-    }
     std::vector<Hit> got;
     const SearchStats st = s.find_all(input, [&](std::span<const Hit> batch) {
       expect_true(c, "range find_all: batch of at least one hit", !batch.empty(), where);
