@@ -150,13 +150,8 @@ class StreamCheck {
     const bool by_ends = so_.approx_task == ApproxTask::ends;
     const std::uint64_t want = by_ends ? x.ends.size() : x.matches.size();
     if (stopped) {
-      fuzz::expect_true(c_, "stream stopped: the ends are a prefix of the answer",
-                        ends.size() <= x.ends.size() && std::equal(ends.begin(), ends.end(), x.ends.begin()),
-                        fuzz::show(ends, fmt_end));
-      fuzz::expect_true(
-          c_, "stream stopped: the matches are a prefix of the answer",
-          matches.size() <= x.matches.size() && std::equal(matches.begin(), matches.end(), x.matches.begin()),
-          fuzz::show(matches, fmt_match));
+      fuzz::expect_stream_prefix(c_, "ends", x.ends, ends, fmt_end);
+      fuzz::expect_stream_prefix(c_, "matches", x.matches, matches, fmt_match);
       fuzz::expect_true(c_, "stream stopped: at most the answer's occurrences", counted <= want);
     } else {
       if (so_.report == StreamReport::positions && by_ends)
@@ -169,9 +164,7 @@ class StreamCheck {
       fuzz::expect_value<std::uint64_t>(c_, "stream: occurrences summed over blocks", want, counted);
       tiling_.finish();
     }
-    fuzz::expect_value<std::uint64_t>(c_, "stream stats.occurrences (what the blocks delivered)", counted,
-                                      st.occurrences);
-    fuzz::expect_value(c_, "stream stats.stopped_early", stopped, st.stopped_early);
+    fuzz::expect_stream_totals(c_, counted, stopped, st);
   }
 
   std::vector<ApproxMatch> matches;

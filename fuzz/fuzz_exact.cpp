@@ -79,10 +79,7 @@ class StreamCheck {
   /// After the stream: every occurrence (or, stopped, a prefix), the totals, the tiling.
   void finish(const std::vector<std::uint64_t>& expected, const SearchStats& st) const {
     if (stopped) {
-      fuzz::expect_true(
-          c_, "stream stopped: the offsets are a prefix of the answer",
-          offsets.size() <= expected.size() && std::equal(offsets.begin(), offsets.end(), expected.begin()),
-          fuzz::show(offsets, fmt_offset));
+      fuzz::expect_stream_prefix(c_, "offsets", expected, offsets, fmt_offset);
       fuzz::expect_true(c_, "stream stopped: at most the answer's occurrences", counted <= expected.size());
     } else {
       if (so_.report == StreamReport::positions)
@@ -91,9 +88,7 @@ class StreamCheck {
                                         counted);
       tiling_.finish();
     }
-    fuzz::expect_value<std::uint64_t>(c_, "stream stats.occurrences (what the blocks delivered)", counted,
-                                      st.occurrences);
-    fuzz::expect_value(c_, "stream stats.stopped_early", stopped, st.stopped_early);
+    fuzz::expect_stream_totals(c_, counted, stopped, st);
   }
 
   std::vector<std::uint64_t> offsets;

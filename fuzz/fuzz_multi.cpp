@@ -71,10 +71,7 @@ class StreamCheck {
   void finish(const std::vector<Match>& expected, const std::vector<std::uint64_t>& expected_per,
               const SearchStats& st) const {
     if (stopped) {
-      fuzz::expect_true(
-          c_, "stream stopped: the matches are a prefix of the answer",
-          matches.size() <= expected.size() && std::equal(matches.begin(), matches.end(), expected.begin()),
-          fuzz::show(matches, fmt_match));
+      fuzz::expect_stream_prefix(c_, "matches", expected, matches, fmt_match);
       fuzz::expect_true(c_, "stream stopped: at most the answer's occurrences", counted <= expected.size());
     } else {
       if (so_.report == StreamReport::positions)
@@ -85,9 +82,7 @@ class StreamCheck {
                                         counted);
       tiling_.finish();
     }
-    fuzz::expect_value<std::uint64_t>(c_, "stream stats.occurrences (what the blocks delivered)", counted,
-                                      st.occurrences);
-    fuzz::expect_value(c_, "stream stats.stopped_early", stopped, st.stopped_early);
+    fuzz::expect_stream_totals(c_, counted, stopped, st);
   }
 
   std::vector<Match> matches;

@@ -440,6 +440,23 @@ void check_ranges(const Case& c, const Searcher& s, int fd, std::string_view tex
                fmt);
 }
 
+/// A stopped stream's hits `got` are a prefix of the answer `expected` (`what`: "offsets", "matches",
+/// "ends").
+template <class T, class F>
+void expect_stream_prefix(const Case& c, std::string_view what, const std::vector<T>& expected,
+                          const std::vector<T>& got, const F& fmt) {
+  expect_true(c, "stream stopped: the " + std::string(what) + " are a prefix of the answer",
+              got.size() <= expected.size() && std::equal(got.begin(), got.end(), expected.begin()),
+              show(got, fmt));
+}
+
+/// A finished stream's totals: the occurrences its blocks delivered, and whether its sink stopped it.
+inline void expect_stream_totals(const Case& c, std::uint64_t counted, bool stopped, const SearchStats& st) {
+  expect_value<std::uint64_t>(c, "stream stats.occurrences (what the blocks delivered)", counted,
+                              st.occurrences);
+  expect_value(c, "stream stats.stopped_early", stopped, st.stopped_early);
+}
+
 /// The checks every streamed search's blocks share (StreamBlock, every problem): own_begin <= own_end <=
 /// data.size(), `data` is the stream's bytes at `base`, the owned parts tile the stream, no block follows the
 /// one marked `last`, and (finish()) a non-empty stream ends with a block marked `last` and owned parts
