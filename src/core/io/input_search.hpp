@@ -64,6 +64,18 @@ inline void shift(ApproxMatch& m, std::uint64_t by) noexcept {
   m.end += by;
 }
 
+/// Reads bytes `w` of `fd` with one pread into a buffer placed at the offset's position within a
+/// page (as the file driver's: pread copies page-cache pages fastest that way) and returns
+/// search(text) over them.
+template <class Search>
+SearchStats read_and_search(int fd, ByteRange w, const Search& search) {
+  const auto size = static_cast<std::size_t>(w.size());
+  const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(size + 2 * kReadPageBytes);
+  std::uint8_t* bytes = first_page_boundary(storage.get()) + w.begin % kReadPageBytes;
+  pread_exactly(fd, bytes, w.begin, size);
+  return search(std::string_view(reinterpret_cast<const char*>(bytes), size));
+}
+
 /// Searches the window `w` of the regular file `in` as a text of its own (hits relative to w.begin;
 /// `sink` null: counted): read whole when small, else a lazy mapping where the read plan maps, else
 /// every worker's pread (find_all_file over the window). A populating mapping would read the whole
@@ -75,13 +87,7 @@ SearchStats search_window(const Searcher& s, const io::Input& in, ByteRange w,
   const auto in_memory = [&](std::string_view text) {
     return sink != nullptr ? s.find_all(text, *sink, x) : s.count(text, x);
   };
-  if (w.size() <= io::kSmallFileBytes) {
-    const auto size = static_cast<std::size_t>(w.size());
-    const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(size + 2 * kReadPageBytes);
-    std::uint8_t* bytes = first_page_boundary(storage.get()) + w.begin % kReadPageBytes;
-    pread_exactly(in.fd(), bytes, w.begin, size);
-    return in_memory(std::string_view(reinterpret_cast<const char*>(bytes), size));
-  }
+  if (w.size() <= io::kSmallFileBytes) return read_and_search(in.fd(), w, in_memory);
   if (io::plan_read(in, io::MapPolicy::automatic, io::ReadMethod::automatic, threads) ==
       io::ReadMethod::mmap) {
     const io::MappedFile mapped = in.map(io::MapPopulate::lazy);
@@ -199,12 +205,7 @@ SearchStats search_input(const Searcher& s, const io::Input& in, const RangeRule
   const bool regular = in.kind() == io::InputKind::regular;
   if (regular && in.size() == 0) return in_memory(std::string_view());
   if (regular && method == io::ReadMethod::read && in.size() <= io::kSmallFileBytes) {
-    // One read of the whole file (a page-aligned buffer, as the file driver's).
-    const auto size = static_cast<std::size_t>(in.size());
-    const auto storage = std::make_unique_for_overwrite<std::uint8_t[]>(size + kReadPageBytes - 1);
-    std::uint8_t* bytes = first_page_boundary(storage.get());
-    pread_exactly(in.fd(), bytes, 0, size);
-    return in_memory(std::string_view(reinterpret_cast<const char*>(bytes), size));
+    return read_and_search(in.fd(), ByteRange{0, in.size()}, in_memory);  // one read of the whole file
   }
   if (regular && io::is_mapping(method)) {
     const io::MappedFile mapped =
