@@ -13,6 +13,7 @@
 
 #include "input.hpp"
 #include "run.hpp"
+#include "seq_search.hpp"
 #include "strmatch/approx.hpp"
 
 namespace strmatch::cli {
@@ -30,6 +31,7 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   auto* pattern = add_operands(*cmd, c);
   // Input.
   add_input_options(*cmd, c, "Records end with NUL instead of newline (input and the lines/-o output)");
+  add_sequence_options(*cmd, c);
   // Patterns.
   auto* k = cmd->add_option("-k,--max-errors", c.max_errors,
                             "K: the largest distance reported (default 0); must be below the pattern's "
@@ -105,6 +107,16 @@ namespace {
 /// the message, or empty.
 std::string check_approx_options(const ApproxConfig& c) {
   if (std::string m = check_common_options(c); !m.empty()) return m;
+  if (std::string m = check_sequence_options(c, "approx"); !m.empty()) return m;
+  if (!c.seq.empty()) {
+    if (c.mode != "infix")
+      return fmt::format("approx: --mode {} does not go with --seq (sequence input is searched for matches)",
+                         c.mode);
+    if (c.best || c.ends)
+      return fmt::format("approx: --{} does not go with --seq yet (its rows are matches)",
+                         c.best ? "best" : "ends");
+    return {};
+  }
   if (c.word || c.line_regexp)
     return fmt::format(
         "approx: {} is not offered by approx: an approximate match has no fixed extent (its begin "
@@ -138,6 +150,15 @@ int run_approx_guarded(const ApproxConfig& given) {
   ApproxConfig config = given;
   if (const std::string m = check_approx_options(config); !m.empty()) return fail(m);
   if (!take_pattern_operand(config, "approx")) return 2;
+  if (!config.seq.empty()) {
+    SequenceTask task;
+    task.command = "approx";
+    task.approx = true;
+    task.max_errors = config.max_errors;
+    task.metric = config.metric;
+    task.max_pattern_bytes = kMaxPatternBytes;
+    return run_sequence_search(config, task);
+  }
   if (!config.patterns_e.empty() || !config.pattern_files.empty()) {
     auto patterns = load_config_patterns(config, kMaxPatternBytes);
     if (!patterns) return 2;

@@ -58,6 +58,12 @@ struct CommonConfig {
   std::vector<std::string> exclude_dir;  // --exclude-dir GLOB
   /// The --include/--exclude globs in command-line order (true: include), from the parse order.
   std::vector<std::pair<bool, std::string>> file_globs;
+  // Sequence input (--seq, docs/sequence.md "The commands"; seq_search.hpp).
+  std::string seq;       // "": text input; --seq[=FORMAT]: "auto", "fasta", "fastq"
+  std::string strand;    // "": the default (both with --alphabet dna, forward with bytes)
+  std::string alphabet;  // "": dna; "dna", "bytes"
+  bool bed = false;
+  bool no_header = false;
   std::uint64_t max_line_bytes = 4096;
   unsigned threads = 0;
   std::string algorithm = "auto";
@@ -93,6 +99,7 @@ struct CommonConfig {
 /// The sections of --help, in this order (the groups of the options).
 inline constexpr const char* kGroupInput = "Input";
 inline constexpr const char* kGroupPatterns = "Patterns";
+inline constexpr const char* kGroupSequences = "Sequences (FASTA, FASTQ)";
 inline constexpr const char* kGroupOutput = "Output";
 inline constexpr const char* kGroupPerformance = "Performance";
 

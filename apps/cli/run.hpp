@@ -198,6 +198,17 @@ class RunCore {
     return any_match ? 0 : 1;
   }
 
+  /// --stats pieces: "B bytes in S s = G GB/s" and "algorithm A, backend B, T threads" (`threads`: the
+  /// count to print).
+  std::string stats_throughput() const {
+    return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
+  }
+  std::string stats_engine(unsigned threads) const {
+    return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,
+                       to_string(total.backend), backend_reason.empty() ? "" : " (" + backend_reason + ")",
+                       plural(threads, "thread"));
+  }
+
   /// Interactive use shows each input's result as soon as it is known (asked once per run).
   const bool stdout_is_terminal = ::isatty(1) == 1;
   Output out;
@@ -326,11 +337,7 @@ class RunBase : public RunCore {
     ++mapped_files;
   }
 
-  /// --stats pieces: "B bytes in S s = G GB/s", "N files (M mapped, S streamed)", and "algorithm A,
-  /// backend B, T threads" (`threads`: the count to print).
-  std::string stats_throughput() const {
-    return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
-  }
+  /// --stats: "N files (M mapped, S streamed, W read by the workers)".
   std::string stats_files() const {
     const std::uint64_t m = mapped_files, s = streamed_files, w = worker_read_files;
     std::string probe;
@@ -346,11 +353,6 @@ class RunBase : public RunCore {
                                 batch_read_files.load(), batch_read_refusal);
     return fmt::format("{} ({} mapped, {} streamed, {} read by the workers){}{}", plural(m + s + w, "file"),
                        m, s, w, batch, probe);
-  }
-  std::string stats_engine(unsigned threads) const {
-    return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,
-                       to_string(total.backend), backend_reason.empty() ? "" : " (" + backend_reason + ")",
-                       plural(threads, "thread"));
   }
 
   io::MapPolicy policy;

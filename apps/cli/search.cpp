@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "search_input.hpp"
+#include "seq_search.hpp"
 
 namespace strmatch::cli {
 
@@ -93,6 +94,7 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   cmd->add_flag("-a,--text", c.text,
                 "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)")
       ->group(kGroupInput);
+  add_sequence_options(*cmd, c);
   // Patterns.
   add_pattern_options(
       *cmd, c, "A pattern of the set (repeatable; a literal byte string); ids: -e patterns first, in order");
@@ -161,6 +163,15 @@ namespace {
 /// has no such modes); the message, or empty.
 std::string check_search_options(const SearchConfig& c) {
   if (std::string m = check_common_options(c); !m.empty()) return m;
+  if (std::string m = check_sequence_options(c, "search"); !m.empty()) return m;
+  if (!c.seq.empty()) {
+    const char* refused = c.count_per_pattern ? "--count-per-pattern"
+                          : c.with_pattern_id ? "--with-pattern-id"
+                                              : nullptr;
+    if (refused != nullptr)
+      return fmt::format("search: {} does not go with --seq (its rows name the pattern)", refused);
+    return {};
+  }
   const char* selection = c.invert ? "-v" : c.word ? "-w" : c.line_regexp ? "-x" : nullptr;
   if (selection != nullptr && !c.quiet && !c.files_with_matches && !c.files_without_match) {
     const char* other = c.count_per_pattern ? "--count-per-pattern"
@@ -189,6 +200,15 @@ int run_search(const SearchConfig& given) {
     // occurrence). Pattern files are still read first, as grep does: a missing one is status 2, a
     // CRLF one warns.
     const bool stop_before_search = config.max_count == 0 && !config.files_without_match;
+    if (!config.seq.empty()) {
+      if (stop_before_search) return 1;
+      SequenceTask task;
+      task.command = "search";
+      task.ignore_case = config.ignore_case;
+      task.max_count = config.max_count;
+      task.max_pattern_bytes = searching::kMaxPatternBytes;
+      return run_sequence_search(config, task);
+    }
     const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
                           config.count_per_pattern || config.with_pattern_id;
     if (!set_mode) return stop_before_search ? 1 : run_operands<searching::Run>(config, config, nullptr);

@@ -1,5 +1,5 @@
 // strmatch: sequence input: FASTA and FASTQ records, gzip-compressed or not, read in bounded memory
-// (issue 35, the first stage: the reader; the commands and the Python module take it next).
+// and nucleotide helpers (IUPAC codes, reverse complements) for searching genomes (issue 35).
 //
 // A FASTA record is a header line ">NAME COMMENT" and the sequence lines after it, up to the next
 // header; a FASTQ record is four lines: "@NAME COMMENT", the sequence, "+" (optionally the name
@@ -32,7 +32,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "strmatch/types.hpp"
 
@@ -44,11 +47,52 @@ class FormatError : public Error {
   using Error::Error;
 };
 
-/// The record formats a SequenceReader reads.
-enum class SequenceFormat : std::uint8_t { fasta, fastq };
+/// The record formats a SequenceReader reads. `automatic`: decided by the input's first non-empty
+/// line (of the decompressed bytes): '>' is FASTA, '@' is FASTQ, anything else a FormatError.
+enum class SequenceFormat : std::uint8_t { fasta, fastq, automatic };
 
-/// "fasta" or "fastq".
+/// "fasta", "fastq" or "auto".
 const char* format_name(SequenceFormat format) noexcept;
+
+/// The format a file's name says, or nullopt: .fa .fasta .fna .ffn .faa .frn .fas .mfa .fsa (FASTA)
+/// and .fq .fastq (FASTQ), each also followed by .gz or .bgz; case-insensitive. Never reads the file.
+std::optional<SequenceFormat> format_from_path(std::string_view path) noexcept;
+
+// ---- nucleotides: IUPAC codes, reverse complements ----------------------------------------------
+//
+// IUPAC nucleotide codes (NC-IUB, "Nomenclature for incompletely specified bases in nucleic acid
+// sequences", 1985): A C G T (U = T), R = A|G, Y = C|T, S = C|G, W = A|T, K = G|T, M = A|C,
+// B = C|G|T, D = A|G|T, H = A|C|T, V = A|C|G, N = any base; either case.
+
+/// The bases a byte stands for as a 4-bit set (A = 1, C = 2, G = 4, T = 8); 0 for a byte that is
+/// not an IUPAC nucleotide code ('-', '.', '*', digits, other letters).
+std::uint8_t nucleotide_bases(std::uint8_t code) noexcept;
+
+/// Which strand of the text an occurrence lies on: '+' (the pattern as given) or '-' (its reverse
+/// complement).
+enum class Strand : std::uint8_t { forward, reverse };
+
+/// '+' or '-'.
+inline char strand_char(Strand s) noexcept { return s == Strand::forward ? '+' : '-'; }
+
+/// What reverse_complement does with a byte that is not an IUPAC nucleotide code: refuse it
+/// (InvalidArgument), or keep it as it is (a matched region of a text holding '-' or '*').
+enum class NonNucleotide : std::uint8_t { refuse, keep };
+
+/// The reverse complement of `sequence`, IUPAC-aware (A<->T, C<->G, R<->Y, K<->M, B<->V, D<->H;
+/// S, W, N are their own; U -> A), case kept. O(m). With NonNucleotide::refuse, throws
+/// InvalidArgument naming the first byte that is not an IUPAC nucleotide code (and its offset).
+std::string reverse_complement(std::string_view sequence, NonNucleotide other = NonNucleotide::refuse);
+
+/// Every string over A, C, G, T that `pattern` (IUPAC codes, either case) stands for, in
+/// lexicographic order of the choices (A < C < G < T at each position, the first position
+/// varying slowest). O(m x the count). Throws InvalidArgument for a byte that is not a code, and
+/// when there would be more than `limit` strings (the message gives the count).
+std::vector<std::string> expand_nucleotides(std::string_view pattern, std::size_t limit);
+
+/// Normalises nucleotide text in place for case-insensitive matching: a-z to A-Z, and U to T
+/// (RNA read as DNA). Other bytes are kept (N stays N). O(n), vectorised by the compiler.
+void normalize_nucleotides(std::uint8_t* bytes, std::size_t n) noexcept;
 
 /// The header of the record being read.
 struct RecordHeader {
@@ -89,6 +133,9 @@ class SequenceReader {
   const std::string& name() const noexcept;
   /// True when the input was gzip-compressed.
   bool compressed() const noexcept;
+  /// The format read: the one given, or for `automatic` the one the first record showed
+  /// (`automatic` until then, and for an input without records).
+  SequenceFormat format() const noexcept;
 
  private:
   struct Impl;

@@ -264,4 +264,105 @@ TEST(SequenceReader, TruncatedOrCorruptGzipIsAnIoError) {
 TEST(SequenceReader, TruncatedOrCorruptGzipIsAnIoError) { GTEST_SKIP() << "built without zlib"; }
 #endif
 
+TEST(SequenceReader, AutomaticFormatFollowsTheFirstRecord) {
+  for (const auto& [bytes, want] : std::vector<std::pair<std::string, SequenceFormat>>{
+           {"\n>a\nAC\n", SequenceFormat::fasta}, {"@r\nAC\n+\n!!\n", SequenceFormat::fastq}}) {
+    strmatch::test::StringSource src(bytes, 3);
+    SequenceReader reader(src, SequenceFormat::automatic, "x");
+    EXPECT_EQ(reader.format(), SequenceFormat::automatic);
+    ASSERT_TRUE(reader.next_record());
+    EXPECT_EQ(reader.format(), want);
+    std::uint8_t buf[8];
+    EXPECT_EQ(reader.read_sequence(buf, sizeof buf), 2u);
+    EXPECT_EQ(std::string(reinterpret_cast<char*>(buf), 2), "AC");
+    EXPECT_FALSE(reader.next_record());
+  }
+  strmatch::test::StringSource text("ACGT\n", 3);
+  SequenceReader reader(text, SequenceFormat::automatic, "plain.txt");
+  try {
+    reader.next_record();
+    FAIL() << "no FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("plain.txt: line 1: neither FASTA nor FASTQ"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Nucleotides, FormatFromPathByExtension) {
+  using strmatch::seq::format_from_path;
+  EXPECT_EQ(format_from_path("a/b/genome.fa"), SequenceFormat::fasta);
+  EXPECT_EQ(format_from_path("G.FASTA.GZ"), SequenceFormat::fasta);
+  EXPECT_EQ(format_from_path("x.fna.bgz"), SequenceFormat::fasta);
+  EXPECT_EQ(format_from_path("reads.fq.gz"), SequenceFormat::fastq);
+  EXPECT_EQ(format_from_path("reads.fastq"), SequenceFormat::fastq);
+  EXPECT_EQ(format_from_path("patterns.txt"), std::nullopt);
+  EXPECT_EQ(format_from_path("fa"), std::nullopt);
+  EXPECT_EQ(format_from_path("dir.fa/x"), std::nullopt);
+  EXPECT_EQ(format_from_path("x.gz"), std::nullopt);
+}
+
+TEST(Nucleotides, ReverseComplementOfEveryCodeAndItsErrors) {
+  using strmatch::seq::reverse_complement;
+  // Each code against its complement, written out (A<->T, C<->G, R<->Y, K<->M, B<->V, D<->H).
+  EXPECT_EQ(reverse_complement("ACGTURYSWKMBDHVN"), "NBDHVKMWSRYAACGT");
+  EXPECT_EQ(reverse_complement("acgtn"), "nacgt");
+  EXPECT_EQ(reverse_complement(""), "");
+  EXPECT_THROW(reverse_complement("ACX"), strmatch::InvalidArgument);
+  EXPECT_EQ(reverse_complement("AC-*", strmatch::seq::NonNucleotide::keep), "*-GT");
+  // An involution on codes (U excepted: it becomes A, whose complement is T).
+  std::mt19937_64 rng(strmatch::test::test_seed() + 805);
+  const std::string codes = "ACGTRYSWKMBDHVNacgtryswkmbdhvn";
+  for (int round = 0; round < 200; ++round) {
+    std::string p(rng() % 30, 'A');
+    for (char& c : p) c = codes[rng() % codes.size()];
+    EXPECT_EQ(reverse_complement(reverse_complement(p)), p) << p;
+  }
+}
+
+TEST(Nucleotides, ExpansionsAreExactlyTheStringsAClassPatternMatches) {
+  using strmatch::seq::expand_nucleotides;
+  EXPECT_EQ(expand_nucleotides("NGG", 100), (std::vector<std::string>{"AGG", "CGG", "GGG", "TGG"}));
+  EXPECT_EQ(expand_nucleotides("rU", 100), (std::vector<std::string>{"AT", "GT"}));
+  EXPECT_THROW(expand_nucleotides("NNNNN", 1000), strmatch::InvalidArgument);  // 1,024 strings
+  EXPECT_EQ(expand_nucleotides("NNNNN", 1024).size(), 1024u);
+  EXPECT_THROW(expand_nucleotides("AZ", 10), strmatch::InvalidArgument);
+  // Random patterns: every string of A, C, G, T of the length is in the expansion iff each of its
+  // bases is one of the code's (the codes' bases written out here).
+  const std::vector<std::pair<char, std::string>> bases = {
+      {'A', "A"},   {'C', "C"},   {'G', "G"},   {'T', "T"},   {'R', "AG"},
+      {'Y', "CT"},  {'S', "CG"},  {'W', "AT"},  {'K', "GT"},  {'M', "AC"},
+      {'B', "CGT"}, {'D', "AGT"}, {'H', "ACT"}, {'V', "ACG"}, {'N', "ACGT"}};
+  std::mt19937_64 rng(strmatch::test::test_seed() + 806);
+  for (int round = 0; round < 50; ++round) {
+    const std::size_t m = 1 + rng() % 4;
+    std::string p;
+    std::vector<std::string> allowed;
+    for (std::size_t i = 0; i < m; ++i) {
+      const auto& b = bases[rng() % bases.size()];
+      p.push_back(b.first);
+      allowed.push_back(b.second);
+    }
+    std::vector<std::string> want;
+    for (std::size_t code = 0; code < (std::size_t{1} << (2 * m)); ++code) {
+      std::string s;
+      bool ok = true;
+      for (std::size_t i = 0; i < m; ++i) {
+        s.push_back("ACGT"[(code >> (2 * (m - 1 - i))) & 3]);
+        ok = ok && allowed[i].find(s.back()) != std::string::npos;
+      }
+      if (ok) want.push_back(s);
+    }
+    EXPECT_EQ(expand_nucleotides(p, 1 << 10), want) << p;
+  }
+}
+
+TEST(Nucleotides, NormalizeUpperCasesAndReadsUAsT) {
+  std::string s = "acgtunNU-*xZ";
+  strmatch::seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(s.data()), s.size());
+  EXPECT_EQ(s, "ACGTTNNT-*XZ");
+  EXPECT_EQ(strmatch::seq::nucleotide_bases('n'), 15);
+  EXPECT_EQ(strmatch::seq::nucleotide_bases('R'), 1 | 4);
+  EXPECT_EQ(strmatch::seq::nucleotide_bases('-'), 0);
+}
+
 }  // namespace

@@ -4,6 +4,9 @@
 #include "strmatch/sequence.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
@@ -16,7 +19,121 @@
 namespace strmatch::seq {
 
 const char* format_name(SequenceFormat format) noexcept {
-  return format == SequenceFormat::fastq ? "fastq" : "fasta";
+  switch (format) {
+    case SequenceFormat::fasta:
+      return "fasta";
+    case SequenceFormat::fastq:
+      return "fastq";
+    case SequenceFormat::automatic:
+      break;
+  }
+  return "auto";
+}
+
+std::optional<SequenceFormat> format_from_path(std::string_view path) noexcept {
+  std::string lower;
+  const std::size_t slash = path.find_last_of('/');
+  for (const char c : path.substr(slash == std::string_view::npos ? 0 : slash + 1))
+    lower.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+  std::string_view name(lower);
+  for (const std::string_view gz : {".gz", ".bgz"})
+    if (name.ends_with(gz)) {
+      name.remove_suffix(gz.size());
+      break;
+    }
+  const std::size_t dot = name.find_last_of('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const std::string_view ext = name.substr(dot);
+  for (const std::string_view e : {".fa", ".fasta", ".fna", ".ffn", ".faa", ".frn", ".fas", ".mfa", ".fsa"})
+    if (ext == e) return SequenceFormat::fasta;
+  if (ext == ".fq" || ext == ".fastq") return SequenceFormat::fastq;
+  return std::nullopt;
+}
+
+namespace {
+
+/// IUPAC code -> 4-bit set of bases (A = 1, C = 2, G = 4, T = 8), upper and lower case.
+constexpr std::array<std::uint8_t, 256> make_bases() {
+  std::array<std::uint8_t, 256> t{};
+  const auto set = [&t](char code, std::uint8_t bases) {
+    t[static_cast<unsigned char>(code)] = bases;
+    t[static_cast<unsigned char>(code + 32)] = bases;
+  };
+  set('A', 1), set('C', 2), set('G', 4), set('T', 8), set('U', 8);
+  set('R', 1 | 4), set('Y', 2 | 8), set('S', 2 | 4), set('W', 1 | 8), set('K', 4 | 8), set('M', 1 | 2);
+  set('B', 2 | 4 | 8), set('D', 1 | 4 | 8), set('H', 1 | 2 | 8), set('V', 1 | 2 | 4), set('N', 15);
+  return t;
+}
+constexpr std::array<std::uint8_t, 256> kBases = make_bases();
+
+/// The code of a 4-bit set of bases (its complement's code is looked up through it), upper case.
+constexpr char kCode[16] = {'?', 'A', 'C', 'M', 'G', 'R', 'S', 'V', 'T', 'W', 'Y', 'H', 'K', 'D', 'B', 'N'};
+
+[[noreturn]] void not_a_code(std::string_view pattern, std::size_t i) {
+  const auto c = static_cast<unsigned char>(pattern[i]);
+  char shown[8];
+  if (c >= 0x21 && c < 0x7f)
+    std::snprintf(shown, sizeof shown, "'%c'", c);
+  else
+    std::snprintf(shown, sizeof shown, "0x%02x", c);
+  throw InvalidArgument("byte " + std::to_string(i) + " of the pattern (" + std::string(shown) +
+                        ") is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)");
+}
+
+}  // namespace
+
+std::uint8_t nucleotide_bases(std::uint8_t code) noexcept { return kBases[code]; }
+
+std::string reverse_complement(std::string_view sequence, NonNucleotide other) {
+  std::string out(sequence.size(), '\0');
+  for (std::size_t i = 0; i < sequence.size(); ++i) {
+    const auto c = static_cast<unsigned char>(sequence[i]);
+    const std::uint8_t b = kBases[c];
+    if (b == 0) {
+      if (other == NonNucleotide::refuse) not_a_code(sequence, i);
+      out[sequence.size() - 1 - i] = static_cast<char>(c);
+      continue;
+    }
+    // The complement swaps A<->T and C<->G: the set's bits reversed.
+    const std::uint8_t comp =
+        static_cast<std::uint8_t>(((b & 1) << 3) | ((b & 2) << 1) | ((b & 4) >> 1) | ((b & 8) >> 3));
+    char code = kCode[comp];
+    if (c >= 'a') code = static_cast<char>(code + 32);
+    out[sequence.size() - 1 - i] = code;
+  }
+  return out;
+}
+
+std::vector<std::string> expand_nucleotides(std::string_view pattern, std::size_t limit) {
+  double count = 1;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const std::uint8_t b = kBases[static_cast<unsigned char>(pattern[i])];
+    if (b == 0) not_a_code(pattern, i);
+    count *= std::popcount(b);
+  }
+  if (count > static_cast<double>(limit))
+    throw InvalidArgument("the pattern stands for " + std::to_string(static_cast<unsigned long long>(count)) +
+                          " strings of A, C, G, T (its IUPAC codes multiplied out); the limit is " +
+                          std::to_string(limit));
+  std::vector<std::string> out{std::string()};
+  for (const char c : pattern) {
+    const std::uint8_t b = kBases[static_cast<unsigned char>(c)];
+    std::vector<std::string> next;
+    next.reserve(out.size() * static_cast<std::size_t>(std::popcount(b)));
+    for (const std::string& prefix : out)
+      for (int bit = 0; bit < 4; ++bit)
+        if (b & (1u << bit)) next.push_back(prefix + "ACGT"[bit]);
+    out = std::move(next);
+  }
+  return out;
+}
+
+void normalize_nucleotides(std::uint8_t* bytes, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint8_t c = bytes[i];
+    c = static_cast<std::uint8_t>(c - ((c >= 'a' && c <= 'z') ? 32 : 0));
+    bytes[i] = c == 'U' ? 'T' : c;
+  }
 }
 
 namespace {
@@ -238,6 +355,16 @@ struct SequenceReader::Impl final : ByteSource {
     do {  // empty lines (or white space alone) are skipped
       if (!read_line(text)) return false;
     } while (text.find_first_not_of(" \t") == std::string::npos);
+    if (format == SequenceFormat::automatic) {
+      if (text[0] == '>')
+        format = SequenceFormat::fasta;
+      else if (text[0] == '@')
+        format = SequenceFormat::fastq;
+      else
+        fail("line " + std::to_string(line) +
+             ": neither FASTA nor FASTQ: the first record begins with '>' (FASTA) or '@' (FASTQ), and this "
+             "line does not");
+    }
     if (format == SequenceFormat::fasta) {
       if (text[0] != '>')
         fail("line " + std::to_string(line) +
@@ -340,5 +467,6 @@ const std::string& SequenceReader::quality() const noexcept {
 }
 const std::string& SequenceReader::name() const noexcept { return impl_->name; }
 bool SequenceReader::compressed() const noexcept { return impl_->decoder.gzip(); }
+SequenceFormat SequenceReader::format() const noexcept { return impl_->format; }
 
 }  // namespace strmatch::seq

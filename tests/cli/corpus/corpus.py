@@ -19,6 +19,7 @@ import argparse
 import base64
 import concurrent.futures as cf
 import difflib
+import gzip
 import json
 import os
 import re
@@ -147,6 +148,30 @@ def make_inputs(d: str) -> None:
     put("tree/bin.o", b"\x00\x01error\x00")
     put("tree/.hidden.c", b"hidden error\n")
     os.makedirs(os.path.join(d, "tree", "empty"), exist_ok=True)
+    # --seq: a multi-record genome (line widths 60 and 70, CRLF, lower case, an N run, a site cut by a
+    # line break), compressed too; reads as FASTQ; guides as FASTA; a protein; malformed inputs.
+    chr1 = bytearray(lam[:3000])
+    chr1[1000:1200] = chr1[1000:1200].lower()
+    chr1[2000:2010] = b"N" * 10
+    chr2 = g.bytes_of(300, b"ACGT") + b"GGATCC" + g.bytes_of(200, b"ACGT") + b"GAATTC" + g.bytes_of(100, b"ACGT")
+    genome = fasta(b"chr1 first 3 kb of lambda", bytes(chr1), 60)
+    genome += fasta(b"chr2", chr2, 70).replace(b"\n", b"\r\n")
+    genome += b"\n" + fasta(b"plasmid", b"ACGGATCCGTTTGGATCCAA" * 3, 59)
+    put("genome.fa", genome)
+    put("genome.fa.gz", gzip.compress(genome, mtime=0))
+    put("trunc.fa.gz", gzip.compress(genome, mtime=0)[:300])
+    fq = b""
+    for i, at in enumerate((100, 5000, 20000, 33333)):
+        r = bytearray(lam[at:at + 40])
+        r[20] = ord("A") if r[20] != ord("A") else ord("C")
+        fq += b"@read%d\n%s\n+\n%s\n" % (i, bytes(r), b"I" * 40)
+    put("reads.fq", fq)
+    put("guides.fa", b">site1\nGGATCC\n>ecoRI\nGAATTC\n>pam\nGATCCNGG\n")
+    put("protein.fa", b">p1 kinase\nMKVLAAGIVGLLLAQ\nmkvHHHHHHGGS\n>p2\nGGSMKV\n")
+    put("bad_noheader.fa", b"ACGT\n>x\nACGT\n")
+    put("bad_dup.fa", b">a\nACGT\n>b\nGG\n>a\nTT\n")
+    put("bad_empty.fa", b">a\nACGT\n>b\n>c\nGG\n")
+    put("bad.fq", b"@r1\nACGT\n+\nIII\n")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,247 @@
+// `strmatch search --seq` and `strmatch approx --seq` (docs/sequence.md, "The commands") against a
+// reference written here from the docs alone: random multi-record FASTA and FASTQ (any line width,
+// CRLF, lower case, N runs), random patterns with IUPAC codes (exact search) or over A, C, G, T
+// (approximate search), both strands, batches of every size (--test-stream-block-bytes): the TSV rows
+// are exactly the hits of the naive search of each record's sequence for each pattern and the reverse
+// complement of it, in the documented order, with record coordinates. The reverse complement and the
+// IUPAC classes of the reference are its own tables, not the library's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "reference/approx.hpp"
+
+namespace {
+
+using strmatch::test::RunResult;
+using strmatch::test::TempDir;
+namespace ref = strmatch::reference;
+
+/// The bases of each IUPAC code (upper case), written out.
+const std::map<char, std::string>& iupac() {
+  static const std::map<char, std::string> t = {{'A', "A"},   {'C', "C"},   {'G', "G"},   {'T', "T"},
+                                                {'U', "T"},   {'R', "AG"},  {'Y', "CT"},  {'S', "CG"},
+                                                {'W', "AT"},  {'K', "GT"},  {'M', "AC"},  {'B', "CGT"},
+                                                {'D', "AGT"}, {'H', "ACT"}, {'V', "ACG"}, {'N', "ACGT"}};
+  return t;
+}
+
+char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 32) : c; }
+
+/// The reverse complement (upper case; bytes without a complement kept).
+std::string revcomp(const std::string& s) {
+  static const std::map<char, char> comp = {
+      {'A', 'T'}, {'C', 'G'}, {'G', 'C'}, {'T', 'A'}, {'U', 'A'}, {'R', 'Y'}, {'Y', 'R'}, {'S', 'S'},
+      {'W', 'W'}, {'K', 'M'}, {'M', 'K'}, {'B', 'V'}, {'V', 'B'}, {'D', 'H'}, {'H', 'D'}, {'N', 'N'}};
+  std::string out;
+  for (auto it = s.rbegin(); it != s.rend(); ++it) {
+    const auto c = comp.find(upper(*it));
+    out.push_back(c == comp.end() ? *it : c->second);
+  }
+  return out;
+}
+
+/// Whether IUPAC pattern `p` matches text[at, at + |p|) (the text upper case; N and other bytes in
+/// the text match nothing).
+bool class_match(const std::string& p, const std::string& text, std::size_t at) {
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    const char t = text[at + j];
+    if (t != 'A' && t != 'C' && t != 'G' && t != 'T') return false;
+    if (iupac().at(upper(p[j])).find(t) == std::string::npos) return false;
+  }
+  return true;
+}
+
+struct Record {
+  std::string name, sequence;  // the sequence as written (mixed case)
+};
+
+/// `records` as FASTA with random line widths (some records in lines of mixed widths), CRLF in some.
+std::string write_fasta(const std::vector<Record>& records, std::mt19937_64& rng) {
+  std::string out;
+  const bool crlf = rng() % 4 == 0;
+  const char* eol = crlf ? "\r\n" : "\n";
+  for (const Record& r : records) {
+    out += ">" + r.name + " a comment" + eol;
+    const std::size_t width = 1 + rng() % 80;
+    const bool mixed = rng() % 3 == 0;
+    for (std::size_t at = 0; at < r.sequence.size();) {
+      const std::size_t w = mixed ? 1 + rng() % 100 : width;
+      out += r.sequence.substr(at, w) + eol;
+      at += w;
+    }
+    if (rng() % 5 == 0) out += eol;  // an empty line
+  }
+  return out;
+}
+
+std::string write_fastq(const std::vector<Record>& records) {
+  std::string out;
+  for (const Record& r : records)
+    out += "@" + r.name + "\n" + r.sequence + "\n+\n" + std::string(r.sequence.size(), 'I') + "\n";
+  return out;
+}
+
+/// A random genome-like sequence: A, C, G, T with lower-case stretches and N runs.
+std::string random_sequence(std::mt19937_64& rng, std::size_t n) {
+  std::string s;
+  bool lower = false;
+  while (s.size() < n) {
+    if (rng() % 50 == 0) lower = !lower;
+    if (rng() % 200 == 0) {
+      s += std::string(1 + rng() % 8, lower ? 'n' : 'N');
+      continue;
+    }
+    const char b = "ACGT"[rng() % 4];
+    s.push_back(lower ? static_cast<char>(b + 32) : b);
+  }
+  s.resize(n);
+  return s;
+}
+
+/// The rows expected for the exact search of `patterns` (IUPAC) on both strands.
+std::string expected_exact(const std::vector<Record>& records, const std::vector<std::string>& patterns) {
+  std::string out;
+  for (const Record& r : records) {
+    std::string text;
+    for (const char c : r.sequence) text.push_back(upper(c) == 'U' ? 'T' : upper(c));
+    for (std::size_t at = 0; at < text.size(); ++at)
+      for (const std::string& p : patterns)
+        for (int strand = 0; strand < 2; ++strand) {
+          const std::string o = strand == 0 ? p : revcomp(p);
+          if (at + o.size() > text.size() || !class_match(o, text, at)) continue;
+          const std::string region = text.substr(at, o.size());
+          out += p + "\t" + r.name + "\t" + (strand == 0 ? "+" : "-") + "\t" + std::to_string(at) + "\t" +
+                 std::to_string(at + o.size()) + "\t0\t" + std::to_string(o.size()) + "=\t" +
+                 (strand == 0 ? region : revcomp(region)) + "\n";
+        }
+  }
+  return out;
+}
+
+/// The rows expected for the approximate search of `patterns` (A, C, G, T) on both strands: the
+/// naive reference's matches of each orientation in each record, ordered by (end, pattern, strand).
+std::string expected_approx(const std::vector<Record>& records, const std::vector<std::string>& patterns,
+                            std::uint32_t k, ref::ApproxMetric metric) {
+  std::string out;
+  for (const Record& r : records) {
+    std::string text;
+    for (const char c : r.sequence) text.push_back(upper(c));
+    struct Row {
+      std::uint64_t end;
+      std::size_t oriented;
+      std::string line;
+    };
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+      for (int strand = 0; strand < 2; ++strand) {
+        const std::string o = strand == 0 ? patterns[i] : revcomp(patterns[i]);
+        for (const auto& mt : ref::approx_matches_record(o, text, k, metric)) {
+          const std::string region = text.substr(mt.begin, mt.end - mt.begin);
+          rows.push_back({mt.end, 2 * i + static_cast<std::size_t>(strand),
+                          patterns[i] + "\t" + r.name + "\t" + (strand == 0 ? "+" : "-") + "\t" +
+                              std::to_string(mt.begin) + "\t" + std::to_string(mt.end) + "\t" +
+                              std::to_string(mt.distance) + "\t" + mt.cigar + "\t" +
+                              (strand == 0 ? region : revcomp(region)) + "\n"});
+        }
+      }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      return a.end != b.end ? a.end < b.end : a.oriented < b.oriented;
+    });
+    for (const Row& row : rows) out += row.line;
+  }
+  return out;
+}
+
+/// The batch size of a round: one record per batch, a few, or the default.
+std::vector<std::string> batch_args(std::mt19937_64& rng) {
+  switch (rng() % 3) {
+    case 0:
+      return {"--test-stream-block-bytes", "1"};
+    case 1:
+      return {"--test-stream-block-bytes", std::to_string(100 + rng() % 2000)};
+    default:
+      return {};
+  }
+}
+
+TEST(SeqCli, RandomFastaAndFastqExactSearchWithIupacCodesOnBothStrands) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 351);
+  TempDir dir;
+  const std::string codes = "ACGTRYSWKMBDHVN";
+  std::size_t rows = 0, reverse_rows = 0;
+  for (int round = 0; round < 40; ++round) {
+    if (strmatch::test::thinned_in_sanitized_build(static_cast<std::size_t>(round))) continue;
+    std::vector<Record> records(1 + rng() % 4);
+    for (std::size_t i = 0; i < records.size(); ++i)
+      records[i] = {"chr" + std::to_string(i + 1), random_sequence(rng, 1 + rng() % 700)};
+    std::vector<std::string> patterns(1 + rng() % 3);
+    for (std::string& p : patterns) {
+      const std::size_t m = 2 + rng() % 6;
+      for (std::size_t j = 0; j < m; ++j)
+        p.push_back(rng() % 4 == 0 ? codes[rng() % codes.size()] : "ACGT"[rng() % 4]);
+      if (rng() % 3 == 0) p[0] = static_cast<char>(p[0] + 32);  // lower case in a pattern
+    }
+    const bool fastq = rng() % 4 == 0;
+    const std::string path =
+        dir.write(fastq ? "in.fq" : "in.fa", fastq ? write_fastq(records) : write_fasta(records, rng));
+    std::vector<std::string> args = {"search", "--backend", "cpu", "--seq", "--no-header"};
+    for (const std::string& p : patterns) args.insert(args.end(), {"-e", p});
+    for (const std::string& a : batch_args(rng)) args.push_back(a);
+    args.push_back(path);
+    const RunResult r = strmatch::test::run_cli(args, dir);
+    // The pattern column names the pattern as given (lower case kept).
+    const std::string want = expected_exact(records, patterns);
+    ASSERT_EQ(r.status, want.empty() ? 1 : 0) << r.err << strmatch::test::rerun_hint();
+    ASSERT_EQ(r.out, want) << "round " << round << "\n" << strmatch::test::rerun_hint();
+    rows += static_cast<std::size_t>(std::count(want.begin(), want.end(), '\n'));
+    reverse_rows += want.find("\t-\t") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(rows, 100u);  // the rounds did find hits, on both strands
+  EXPECT_GT(reverse_rows, 5u);
+}
+
+TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 352);
+  TempDir dir;
+  std::size_t rows = 0;
+  for (int round = 0; round < 30; ++round) {
+    if (strmatch::test::thinned_in_sanitized_build(static_cast<std::size_t>(round))) continue;
+    std::vector<Record> records(1 + rng() % 3);
+    for (std::size_t i = 0; i < records.size(); ++i)
+      records[i] = {"r" + std::to_string(i) + "|x", random_sequence(rng, 1 + rng() % 400)};
+    std::vector<std::string> patterns(1 + rng() % 2);
+    for (std::string& p : patterns) {
+      const std::string& s = records[rng() % records.size()].sequence;
+      const std::size_t m = 4 + rng() % 8;
+      for (std::size_t j = 0; j < m; ++j) p.push_back("ACGT"[rng() % 4]);
+      if (s.size() >= m && rng() % 2 == 0)  // a piece of the text, so that there are hits
+        for (std::size_t j = 0, at = rng() % (s.size() - m + 1); j < m; ++j)
+          if (upper(s[at + j]) != 'N') p[j] = upper(s[at + j]);
+    }
+    const std::uint32_t k = static_cast<std::uint32_t>(rng() % 3);
+    const bool hamming = rng() % 3 == 0;
+    const std::string path = dir.write("in.fa", write_fasta(records, rng));
+    std::vector<std::string> args = {"approx", "--backend",      "cpu", "--seq", "--no-header",
+                                     "-k",     std::to_string(k)};
+    if (hamming) args.insert(args.end(), {"--metric", "hamming"});
+    for (const std::string& p : patterns) args.insert(args.end(), {"-e", p});
+    for (const std::string& a : batch_args(rng)) args.push_back(a);
+    args.push_back(path);
+    const RunResult r = strmatch::test::run_cli(args, dir);
+    const std::string want =
+        expected_approx(records, patterns, k, hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit);
+    ASSERT_EQ(r.status, want.empty() ? 1 : 0) << r.err << strmatch::test::rerun_hint();
+    ASSERT_EQ(r.out, want) << "round " << round << " k " << k << (hamming ? " hamming" : " edit") << "\n"
+                           << strmatch::test::rerun_hint();
+    rows += static_cast<std::size_t>(std::count(want.begin(), want.end(), '\n'));
+  }
+  EXPECT_GT(rows, 30u);
+}
+
+}  // namespace
