@@ -101,6 +101,9 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;  // a usage error is an error (grep's status 2), whatever CLI11's code
   }
+  std::string command_line = "strmatch";
+  for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
+  search.command_line = approx.command_line = command_line;
   if (search_cmd != nullptr && search_cmd->parsed()) return strmatch::cli::run_search(search);
   if (approx_cmd != nullptr && approx_cmd->parsed()) return strmatch::cli::run_approx(approx);
   if (common_cmd != nullptr && common_cmd->parsed()) return strmatch::cli::run_common(common);

@@ -63,7 +63,9 @@ struct CommonConfig {
   std::string strand;    // "": the default (both with --alphabet dna, forward with bytes)
   std::string alphabet;  // "": dna; "dna", "bytes"
   bool bed = false;
+  bool sam = false;
   bool no_header = false;
+  std::string command_line;  // the arguments, space-separated (SAM's @PG CL)
   std::uint64_t max_line_bytes = 4096;
   unsigned threads = 0;
   std::string algorithm = "auto";

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "input.hpp"
@@ -45,6 +47,11 @@ void add_sequence_options(CLI::App& cmd, CommonConfig& c) {
       ->group(kGroupSequences);
   cmd.add_flag("--bed", c.bed, "With --seq: print BED6 (record, start, end, pattern, distance, strand)")
       ->group(kGroupSequences);
+  cmd.add_flag("--sam", c.sam,
+               "With --seq: print SAM (a header with every record; one line per hit, the smallest distance "
+               "primary, "
+               "the others secondary; patterns without a hit unmapped)")
+      ->group(kGroupSequences);
   cmd.add_flag("--no-header", c.no_header, "With --seq: no header row in the TSV")->group(kGroupSequences);
 }
 
@@ -53,6 +60,7 @@ std::string check_sequence_options(const CommonConfig& c, const char* command) {
     const char* needs = !c.strand.empty()     ? "--strand"
                         : !c.alphabet.empty() ? "--alphabet"
                         : c.bed               ? "--bed"
+                        : c.sam               ? "--sam"
                         : c.no_header         ? "--no-header"
                                               : nullptr;
     if (needs != nullptr) return fmt::format("{}: {} goes with --seq (sequence input)", command, needs);
@@ -82,7 +90,11 @@ std::string check_sequence_options(const CommonConfig& c, const char* command) {
   if (c.alphabet == "bytes" && !c.strand.empty() && c.strand != "forward")
     return fmt::format("{}: --strand {} needs --alphabet dna (only nucleotides have a reverse complement)",
                        command, c.strand);
-  if (c.bed && c.json) return fmt::format("{}: --bed and --json are two outputs: give one", command);
+  const int outputs = (c.bed ? 1 : 0) + (c.sam ? 1 : 0) + (c.json ? 1 : 0);
+  if (outputs > 1)
+    return fmt::format("{}: --bed, --sam and --json each choose the output: give one of them", command);
+  if (c.sam && c.alphabet == "bytes")
+    return fmt::format("{}: --sam needs --alphabet dna (SAM holds nucleotide sequences)", command);
   return {};
 }
 
@@ -94,6 +106,7 @@ using seq::Strand;
 struct NamedPattern {
   std::string name;
   std::string bytes;
+  std::string quality;  // a FASTQ record's (SAM's QUAL); empty otherwise
 };
 
 /// Searches end every batch of records after about this many bytes (a longer record is one batch).
@@ -108,14 +121,14 @@ std::vector<NamedPattern> load_named_patterns(const CommonConfig& c, std::size_t
   std::vector<NamedPattern> out;
   const auto add_lines = [&](const std::vector<std::string>& e, const std::vector<std::string>& f) {
     for (std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes))
-      out.push_back({p, p});
+      out.push_back({p, p, {}});
   };
   if (c.patterns_e.empty() && c.pattern_files.empty()) {
     if (c.pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
     if (c.pattern.size() > max_bytes)
       throw InvalidArgument(
           fmt::format("the pattern is {} bytes long; the limit is {} bytes", c.pattern.size(), max_bytes));
-    out.push_back({c.pattern, c.pattern});
+    out.push_back({c.pattern, c.pattern, {}});
     return out;
   }
   if (!c.patterns_e.empty()) add_lines(c.patterns_e, {});
@@ -131,13 +144,14 @@ std::vector<NamedPattern> load_named_patterns(const CommonConfig& c, std::size_t
     const std::size_t first = out.size();
     std::vector<std::uint8_t> piece(std::size_t{64} << 10);
     while (reader.next_record()) {
-      NamedPattern p{reader.header().name, {}};
+      NamedPattern p{reader.header().name, {}, {}};
       while (const std::size_t n = reader.read_sequence(piece.data(), piece.size())) {
         p.bytes.append(reinterpret_cast<const char*>(piece.data()), n);
         if (p.bytes.size() > max_bytes)
           throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
                                             path, p.name, max_bytes));
       }
+      p.quality = reader.quality();
       out.push_back(std::move(p));
     }
     if (out.size() == first) throw InvalidArgument(fmt::format("{}: no records (no patterns)", path));
@@ -165,7 +179,36 @@ struct Hit {
 struct BatchRecord {
   std::string name;
   std::uint64_t begin = 0, length = 0;
+  std::uint32_t sam = 0;  // its index among the SAM header's references (--sam)
 };
+
+/// A hit kept for the SAM output (printed after every input is read: the header lists every
+/// reference first, and a read's primary alignment is its hit with the smallest distance).
+struct SamHit {
+  std::uint32_t oriented = 0;
+  std::uint32_t reference = 0;
+  std::uint64_t start = 0, end = 0;
+  std::uint32_t distance = 0;
+  std::string cigar;
+};
+
+/// `s` with every byte outside SAM's set for QNAME (or RNAME: `reference`) replaced by '_'; "*"
+/// when empty (SAM v1.6, section 1.4).
+std::string sam_name(std::string_view s, bool reference) {
+  std::string out(s.substr(0, 254));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto c = static_cast<unsigned char>(out[i]);
+    bool ok = c >= '!' && c <= '~';
+    if (reference)
+      ok = ok && c != '\\' && c != ',' && c != '"' && c != '\'' && c != '`' && c != '(' && c != ')' &&
+           c != '[' && c != ']' && c != '{' && c != '}' && c != '<' && c != '>' &&
+           !(i == 0 && (c == '*' || c == '='));
+    else
+      ok = ok && c != '@';
+    if (!ok) out[i] = '_';
+  }
+  return out.empty() ? std::string("*") : out;
+}
 
 /// "\\", tab, LF and CR escaped (a TSV field; names from -e may hold them).
 std::string tsv_field(std::string_view s) {
@@ -204,7 +247,8 @@ class SequenceRun final : public RunCore {
                 : c.seq == "fastq" ? seq::SequenceFormat::fastq
                                    : seq::SequenceFormat::automatic),
         batch_limit_(c.test_stream_block_bytes ? static_cast<std::size_t>(*c.test_stream_block_bytes)
-                                               : kBatchBytes) {
+                                               : kBatchBytes),
+        sam_(c.sam) {
     patterns_ = load_named_patterns(c, task.max_pattern_bytes);
     orient();
     if (task.approx)
@@ -219,7 +263,7 @@ class SequenceRun final : public RunCore {
     if (files.empty()) files.push_back("-");
     with_filename_ = cfg_.with_filename || (!cfg_.no_filename && files.size() > 1);
     if (mode == OutputMode::lines || mode == OutputMode::only) {
-      if (!cfg_.bed && !cfg_.no_header) {
+      if (!cfg_.bed && !sam_ && !cfg_.no_header) {
         if (with_filename_) out.append("file\t");
         out.put("pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n");
       }
@@ -228,6 +272,7 @@ class SequenceRun final : public RunCore {
       search_file(f);
       if (stop_all) break;
     }
+    if (sam_ && (mode == OutputMode::lines || mode == OutputMode::only)) print_sam();
     return finish();
   }
 
@@ -360,7 +405,7 @@ class SequenceRun final : public RunCore {
       records_in_batch_.clear();
       while (!file_stopped_ && reader.next_record()) {
         if (!batch_.empty()) batch_.push_back('\n');
-        BatchRecord r{reader.header().name, batch_.size(), 0};
+        BatchRecord r{reader.header().name, batch_.size(), 0, 0};
         for (;;) {
           const std::size_t at = batch_.size();
           batch_.resize(at + kReadPiece);
@@ -370,6 +415,7 @@ class SequenceRun final : public RunCore {
           if (n == 0) break;
         }
         r.length = batch_.size() - r.begin;
+        if (sam_) r.sam = add_reference(r.name, r.length);
         if (dna_)
           seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(batch_.data()) + r.begin, r.length);
         ++file_records;
@@ -457,6 +503,11 @@ class SequenceRun final : public RunCore {
     const BatchRecord& r = *std::prev(it);
     const Oriented& o = oriented_[h.oriented];
     const std::uint64_t start = h.begin - r.begin, end = h.end - r.begin;
+    if (sam_) {
+      sam_hits_.push_back({h.oriented, r.sam, start, end, h.distance,
+                           h.cigar.empty() ? fmt::format("{}=", h.end - h.begin) : std::string(h.cigar)});
+      return;
+    }
     const std::string& name = patterns_[o.pattern].name;
     const char strand = seq::strand_char(o.strand);
     const std::string_view region(batch_.data() + h.begin, h.end - h.begin);
@@ -492,6 +543,63 @@ class SequenceRun final : public RunCore {
                            end, h.distance, cigar));
     out.append(tsv_field(matched));
     out.put('\n');
+  }
+
+  /// Registers a reference of the SAM header (@SQ); its index. Two records of one name (in two
+  /// inputs: the reader refuses them within one) would make two @SQ lines of one name: an error.
+  std::uint32_t add_reference(const std::string& name, std::uint64_t length) {
+    std::string sam = sam_name(name, true);
+    if (!sam_names_.insert(sam).second)
+      throw seq::FormatError(
+          fmt::format("{}: record '{}': a reference of that name (SAM's @SQ SN:{}) was read already; SAM "
+                      "needs unique names",
+                      file_name_, name, sam));
+    sam_references_.emplace_back(std::move(sam), length);
+    return static_cast<std::uint32_t>(sam_references_.size() - 1);
+  }
+
+  /// The SAM output (SAM v1.6): @HD, one @SQ per record read, @PG; one line per hit (FLAG 16 on
+  /// '-', 256 for every hit of a pattern but the first with its smallest distance; POS 1-based;
+  /// MAPQ 255; CIGAR in the reference's direction; SEQ the pattern as aligned, reverse-complemented on
+  /// '-', QUAL reversed there; NM); then each pattern without a hit as an unmapped record (FLAG 4).
+  void print_sam() {
+    out.append("@HD\tVN:1.6\tSO:unsorted\n");
+    for (const auto& [name, length] : sam_references_)
+      out.append(fmt::format("@SQ\tSN:{}\tLN:{}\n", name, length));
+    std::string cl = cfg_.command_line;
+    std::replace_if(
+        cl.begin(), cl.end(), [](char ch) { return ch == '\t' || ch == '\n' || ch == '\r'; }, ' ');
+    out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
+    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> best(patterns_.size(), kNone);
+    for (const SamHit& h : sam_hits_) {
+      std::uint32_t& b = best[oriented_[h.oriented].pattern];
+      b = std::min(b, h.distance);
+    }
+    std::vector<bool> primary_given(patterns_.size(), false);
+    for (const SamHit& h : sam_hits_) {
+      const Oriented& o = oriented_[h.oriented];
+      const NamedPattern& p = patterns_[o.pattern];
+      unsigned flag = o.strand == Strand::reverse ? 16 : 0;
+      if (!primary_given[o.pattern] && h.distance == best[o.pattern])
+        primary_given[o.pattern] = true;
+      else
+        flag |= 256;
+      std::string qual = p.quality.empty() ? std::string("*") : p.quality;
+      if (o.strand == Strand::reverse && !p.quality.empty()) std::reverse(qual.begin(), qual.end());
+      out.append(fmt::format("{}\t{}\t{}\t{}\t255\t{}\t*\t0\t0\t{}\t{}\tNM:i:{}", sam_name(p.name, false),
+                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar, o.bytes, qual,
+                             h.distance));
+      out.put('\n');
+    }
+    for (std::uint32_t i = 0; i < patterns_.size(); ++i) {
+      if (best[i] != kNone) continue;
+      std::string bytes = patterns_[i].bytes;
+      seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
+      out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(patterns_[i].name, false), bytes,
+                             patterns_[i].quality.empty() ? std::string("*") : patterns_[i].quality));
+      out.put('\n');
+    }
   }
 
   void end_file(std::uint64_t records, std::uint64_t bases) {
@@ -547,6 +655,11 @@ class SequenceRun final : public RunCore {
   bool file_stopped_ = false;
   bool printing_ = false;  // an IoError now is standard output's
   std::uint64_t files_ = 0, records_ = 0, bases_ = 0;
+  // --sam
+  bool sam_ = false;
+  std::vector<std::pair<std::string, std::uint64_t>> sam_references_;
+  std::unordered_set<std::string> sam_names_;
+  std::vector<SamHit> sam_hits_;
 };
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -242,6 +244,143 @@ TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
     rows += static_cast<std::size_t>(std::count(want.begin(), want.end(), '\n'));
   }
   EXPECT_GT(rows, 30u);
+}
+
+/// The fields of a SAM alignment line.
+struct SamLine {
+  std::string qname, rname, cigar, seq, qual;
+  unsigned flag = 0;
+  std::uint64_t pos = 0;
+  long nm = -1;
+};
+
+std::vector<SamLine> parse_sam(const std::string& text, std::size_t* header_sq = nullptr) {
+  std::vector<SamLine> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("@SQ", 0) == 0 && header_sq != nullptr) ++*header_sq;
+    if (line.empty() || line[0] == '@') continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+    EXPECT_GE(f.size(), 11u) << line;
+    if (f.size() < 11) continue;
+    SamLine s{f[0], f[2], f[5], f[9], f[10], static_cast<unsigned>(std::stoul(f[1])), std::stoull(f[3]), -1};
+    for (std::size_t i = 11; i < f.size(); ++i)
+      if (f[i].rfind("NM:i:", 0) == 0) s.nm = std::stol(f[i].substr(5));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+/// Bases of the reference a CIGAR spans (M, =, X, D, N).
+std::uint64_t reference_span(const std::string& cigar) {
+  std::uint64_t span = 0, n = 0;
+  for (const char c : cigar) {
+    if (c >= '0' && c <= '9') {
+      n = 10 * n + static_cast<std::uint64_t>(c - '0');
+      continue;
+    }
+    if (c == 'M' || c == '=' || c == 'X' || c == 'D' || c == 'N') span += n;
+    n = 0;
+  }
+  return span;
+}
+
+/// Runs `samtools ARGS`; its exit status, or -1 when samtools is not installed.
+int samtools(const std::vector<std::string>& args, const TempDir& dir) {
+  if (!std::filesystem::exists("/usr/bin/samtools")) return -1;
+  return strmatch::test::run_program("/usr/bin/samtools", args, dir).status;
+}
+
+TEST(SeqCli, SamHoldsEveryHitOfTheTsvAndSamtoolsAcceptsIt) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 353);
+  TempDir dir;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Record> records(1 + rng() % 3);
+    for (std::size_t i = 0; i < records.size(); ++i)
+      records[i] = {"chr" + std::to_string(i), random_sequence(rng, 50 + rng() % 400)};
+    // Reads: pieces of the records (some reverse-complemented, some with a change) and one that is
+    // nowhere (unmapped), as FASTQ with qualities.
+    std::string fq;
+    std::vector<std::string> reads;
+    for (int r = 0; r < 5; ++r) {
+      std::string read;
+      if (r == 4) {
+        read = std::string(30, 'A') + "CGTCGT";
+      } else {
+        const std::string& s = records[rng() % records.size()].sequence;
+        const std::size_t m = 12 + rng() % 10, at = rng() % (s.size() - m);
+        for (std::size_t j = 0; j < m; ++j) read.push_back(upper(s[at + j]) == 'N' ? 'A' : upper(s[at + j]));
+        if (rng() % 2 == 0) read = revcomp(read);
+        if (rng() % 2 == 0) read[rng() % m] = 'C';
+      }
+      std::string qual;
+      for (std::size_t j = 0; j < read.size(); ++j) qual.push_back(static_cast<char>('!' + rng() % 40));
+      fq += "@read" + std::to_string(r) + "\n" + read + "\n+\n" + qual + "\n";
+      reads.push_back(read);
+    }
+    dir.write("reads.fq", fq);
+    dir.write("ref.fa", write_fasta(records, rng));
+    const std::string k = std::to_string(rng() % 3);
+    const RunResult tsv = strmatch::test::run_cli({"approx", "--backend", "cpu", "--seq", "--no-header", "-k",
+                                                   k, "-f", dir.file("reads.fq"), dir.file("ref.fa")},
+                                                  dir);
+    ASSERT_LE(tsv.status, 1) << tsv.err;
+    const RunResult sam = strmatch::test::run_cli({"approx", "--backend", "cpu", "--seq", "--sam", "-k", k,
+                                                   "-f", dir.file("reads.fq"), dir.file("ref.fa")},
+                                                  dir);
+    ASSERT_EQ(sam.status, tsv.status) << sam.err;
+    std::size_t sq = 0;
+    const std::vector<SamLine> lines = parse_sam(sam.out, &sq);
+    EXPECT_EQ(sq, records.size());
+    // Every TSV row is one mapped SAM line, in the same order; then the unmapped reads.
+    std::istringstream rows(tsv.out);
+    std::size_t i = 0;
+    std::map<std::string, long> best;
+    std::map<std::string, int> primaries;
+    for (std::string row; std::getline(rows, row); ++i) {
+      std::vector<std::string> f;
+      std::istringstream fields(row);
+      for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+      ASSERT_LT(i, lines.size());
+      const SamLine& l = lines[i];
+      EXPECT_EQ(l.qname, f[0]);
+      EXPECT_EQ(l.rname, f[1]);
+      EXPECT_EQ((l.flag & 16) != 0, f[2] == "-");
+      EXPECT_EQ(l.pos, std::stoull(f[3]) + 1);
+      EXPECT_EQ(l.pos - 1 + reference_span(l.cigar), std::stoull(f[4]));
+      EXPECT_EQ(l.nm, std::stol(f[5]));
+      EXPECT_EQ(l.cigar, f[6]);
+      const std::string& read = reads[std::stoul(f[0].substr(4))];
+      EXPECT_EQ(l.seq, f[2] == "-" ? revcomp(read) : read);
+      EXPECT_EQ(l.qual.size(), read.size());
+      best[l.qname] = best.count(l.qname) ? std::min(best[l.qname], l.nm) : l.nm;
+      if ((l.flag & 256) == 0) {
+        ++primaries[l.qname];
+        EXPECT_EQ(l.nm, std::stol(f[5]));
+      }
+    }
+    for (const auto& [q, n] : primaries) EXPECT_EQ(n, 1) << q << " has " << n << " primary alignments";
+    for (std::size_t j = 0; j < i; ++j)
+      if ((lines[j].flag & 256) == 0) EXPECT_EQ(lines[j].nm, best[lines[j].qname]) << lines[j].qname;
+    for (std::size_t r = 0; r < reads.size(); ++r) {
+      const std::string name = "read" + std::to_string(r);
+      if (best.count(name) != 0) continue;
+      ASSERT_LT(i, lines.size()) << name << " is missing (unmapped reads are records too)";
+      EXPECT_EQ(lines[i].qname, name);
+      EXPECT_EQ(lines[i].flag, 4u);
+      EXPECT_EQ(lines[i].rname, "*");
+      ++i;
+    }
+    EXPECT_EQ(i, lines.size());
+    const std::string path = dir.write("out.sam", sam.out);
+    const int qc = samtools({"quickcheck", "-v", path}, dir);
+    if (qc == -1) GTEST_SKIP() << "samtools (Debian's samtools) is not installed: the SAM was not validated";
+    EXPECT_EQ(qc, 0) << sam.out;
+    EXPECT_EQ(samtools({"view", "-h", "-o", dir.file("view.sam"), path}, dir), 0) << sam.out;
+  }
 }
 
 }  // namespace
