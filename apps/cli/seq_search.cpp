@@ -1,8 +1,6 @@
-// CLI: sequence input for `search` and `approx` (seq_search.hpp). Each input is read by the
-// library's SequenceReader; records are gathered into batches of about 64 MiB (a longer record is a
-// batch of its own), joined by a line feed that no pattern holds, searched in memory with every
-// thread, and each hit is mapped back to its record. Patterns are oriented per strand (the reverse
-// complement for '-') and, for exact search, their IUPAC codes multiplied out into a pattern set.
+// CLI: sequence input for `search` and `approx` (seq_search.hpp): the options, the patterns (with
+// FASTA/FASTQ pattern files), and the printing of the hits the library's seq::SequenceSearcher
+// finds in each input (TSV, BED6, SAM, JSON, counts, lists).
 #include "seq_search.hpp"
 
 #include <fmt/format.h>
@@ -102,23 +100,11 @@ namespace {
 
 using seq::Strand;
 
-/// A pattern as the user gave it: its name in every output, and its bytes.
-struct NamedPattern {
-  std::string name;
-  std::string bytes;
-  std::string quality;  // a FASTQ record's (SAM's QUAL); empty otherwise
-};
-
-/// Searches end every batch of records after about this many bytes (a longer record is one batch).
-constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
-/// At most this many strings of A, C, G, T per pattern (IUPAC codes multiplied out), and in all.
-constexpr std::size_t kMaxExpansions = std::size_t{1} << 16;
-constexpr std::size_t kMaxSearched = std::size_t{1} << 20;
-
 /// The patterns of PATTERN, -e and -f, in id order; a -f file whose name says FASTA or FASTQ
-/// (seq::format_from_path) gives its records (named by their names), any other one line per pattern.
-std::vector<NamedPattern> load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
-  std::vector<NamedPattern> out;
+/// (seq::format_from_path) gives its records (named by their names, with their qualities), any
+/// other one line per pattern (named by itself).
+std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
+  std::vector<seq::NamedSequence> out;
   const auto add_lines = [&](const std::vector<std::string>& e, const std::vector<std::string>& f) {
     for (std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes))
       out.push_back({p, p, {}});
@@ -144,10 +130,10 @@ std::vector<NamedPattern> load_named_patterns(const CommonConfig& c, std::size_t
     const std::size_t first = out.size();
     std::vector<std::uint8_t> piece(std::size_t{64} << 10);
     while (reader.next_record()) {
-      NamedPattern p{reader.header().name, {}, {}};
+      seq::NamedSequence p{reader.header().name, {}, {}};
       while (const std::size_t n = reader.read_sequence(piece.data(), piece.size())) {
-        p.bytes.append(reinterpret_cast<const char*>(piece.data()), n);
-        if (p.bytes.size() > max_bytes)
+        p.sequence.append(reinterpret_cast<const char*>(piece.data()), n);
+        if (p.sequence.size() > max_bytes)
           throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
                                             path, p.name, max_bytes));
       }
@@ -159,35 +145,13 @@ std::vector<NamedPattern> load_named_patterns(const CommonConfig& c, std::size_t
   return out;
 }
 
-/// One orientation of a pattern: `bytes` is searched on the forward strand of the text (the
-/// reverse complement for Strand::reverse).
-struct Oriented {
-  std::uint32_t pattern = 0;
-  Strand strand = Strand::forward;
-  std::string bytes;
-};
-
-/// A hit, in the coordinates of the batch.
-struct Hit {
-  std::uint64_t begin = 0, end = 0;
-  std::uint32_t oriented = 0;
-  std::uint32_t distance = 0;
-  std::string_view cigar;
-};
-
-/// A record of the batch: its name and where its sequence lies in the batch's text.
-struct BatchRecord {
-  std::string name;
-  std::uint64_t begin = 0, length = 0;
-  std::uint32_t sam = 0;  // its index among the SAM header's references (--sam)
-};
-
 /// A hit kept for the SAM output (printed after every input is read: the header lists every
 /// reference first, and a read's primary alignment is its hit with the smallest distance).
 struct SamHit {
-  std::uint32_t oriented = 0;
+  std::uint32_t pattern = 0;
+  Strand strand = Strand::forward;
   std::uint32_t reference = 0;
-  std::uint64_t start = 0, end = 0;
+  std::uint64_t start = 0;
   std::uint32_t distance = 0;
   std::string cigar;
 };
@@ -235,6 +199,25 @@ std::string tsv_field(std::string_view s) {
   return out;
 }
 
+/// The library's SequenceSearcher options from the command line.
+seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceTask& task) {
+  seq::SequenceSearchOptions o;
+  o.approximate = task.approx;
+  o.max_errors = task.max_errors;
+  o.metric = parse_approx_metric(task.metric);
+  if (!c.strand.empty()) o.strands = seq::parse_strands(c.strand);
+  o.nucleotides = c.alphabet != "bytes";
+  o.case_insensitive = task.ignore_case;
+  o.algorithm = c.algorithm;
+  o.backend = parse_backend(c.backend);
+  o.threads = c.threads;
+  o.chunk_bytes = static_cast<std::size_t>(c.chunk());
+  o.batch_bytes = c.test_stream_block_bytes ? static_cast<std::size_t>(*c.test_stream_block_bytes) : 0;
+  return o;
+}
+
+/// The run of a sequence search over the FILE operands: the library's SequenceSearcher reads and
+/// searches; this prints (TSV, BED, SAM, JSON, counts, lists).
 class SequenceRun final : public RunCore {
  public:
   SequenceRun(const CommonConfig& c, const SequenceTask& task)
@@ -242,37 +225,27 @@ class SequenceRun final : public RunCore {
                 c.no_messages, c.stats),
         cfg_(c),
         task_(task),
-        dna_(c.alphabet != "bytes"),
         format_(c.seq == "fasta"   ? seq::SequenceFormat::fasta
                 : c.seq == "fastq" ? seq::SequenceFormat::fastq
                                    : seq::SequenceFormat::automatic),
-        batch_limit_(c.test_stream_block_bytes ? static_cast<std::size_t>(*c.test_stream_block_bytes)
-                                               : kBatchBytes),
-        sam_(c.sam) {
-    patterns_ = load_named_patterns(c, task.max_pattern_bytes);
-    orient();
-    if (task.approx)
-      compile_approx();
-    else
-      compile_exact();
-  }
+        searcher_(load_named_patterns(c, task.max_pattern_bytes), search_options(c, task)),
+        sam_(c.sam) {}
 
   /// Searches every FILE operand (none: standard input); returns the exit status.
   int run() {
     std::vector<std::string> files = cfg_.files;
     if (files.empty()) files.push_back("-");
     with_filename_ = cfg_.with_filename || (!cfg_.no_filename && files.size() > 1);
-    if (mode == OutputMode::lines || mode == OutputMode::only) {
-      if (!cfg_.bed && !sam_ && !cfg_.no_header) {
-        if (with_filename_) out.append("file\t");
-        out.put("pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n");
-      }
+    const bool rows = mode == OutputMode::lines || mode == OutputMode::only;
+    if (rows && !cfg_.bed && !sam_ && !cfg_.no_header) {
+      if (with_filename_) out.append("file\t");
+      out.put("pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n");
     }
     for (const std::string& f : files) {
       search_file(f);
       if (stop_all) break;
     }
-    if (sam_ && (mode == OutputMode::lines || mode == OutputMode::only)) print_sam();
+    if (sam_ && rows) print_sam();
     return finish();
   }
 
@@ -281,204 +254,58 @@ class SequenceRun final : public RunCore {
     fmt::print(stderr, "strmatch: stats: {}; {}, {}, {} bases; {}; {}\n", stats_throughput(),
                plural(files_, "file"), plural(records_, "record"), bases_, plural(total.occurrences, "hit"),
                stats_engine(std::max(max_threads, 1u)));
-    fmt::print(stderr, "strmatch: stats: {} searched ({}, {} strand{})\n", plural(searched_count_, "string"),
-               plural(patterns_.size(), "pattern"),
-               cfg_.strand.empty() ? (dna_ ? "both" : "forward") : cfg_.strand, strands_ == 2 ? "s" : "");
+    fmt::print(stderr, "strmatch: stats: {} searched ({}, strands {})\n",
+               plural(searcher_.searched_strings(), "string"), plural(searcher_.patterns().size(), "pattern"),
+               seq::to_string(searcher_.strands()));
   }
-
-  // ---- the patterns ----
-
-  void orient() {
-    const std::string strand = cfg_.strand.empty() ? (dna_ ? "both" : "forward") : cfg_.strand;
-    const bool forward = strand != "reverse", reverse = strand != "forward";
-    strands_ = forward && reverse ? 2 : 1;
-    for (std::uint32_t i = 0; i < patterns_.size(); ++i) {
-      std::string bytes = patterns_[i].bytes;
-      if (bytes.find_first_of("\n\r") != std::string::npos)
-        throw InvalidArgument(
-            fmt::format("pattern '{}' holds a line break, which no sequence holds (the reader "
-                        "drops them)",
-                        tsv_field(patterns_[i].name)));
-      if (dna_) {
-        seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
-        for (std::size_t j = 0; j < bytes.size(); ++j)
-          if (seq::nucleotide_bases(static_cast<std::uint8_t>(bytes[j])) == 0)
-            throw InvalidArgument(fmt::format(
-                "pattern '{}': byte {} ('{}') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V "
-                "N); --alphabet bytes compares other sequences (proteins) byte for byte",
-                tsv_field(patterns_[i].name), j, tsv_field(std::string_view(&bytes[j], 1))));
-        if (task_.approx)
-          for (std::size_t j = 0; j < bytes.size(); ++j)
-            if (bytes[j] != 'A' && bytes[j] != 'C' && bytes[j] != 'G' && bytes[j] != 'T')
-              throw InvalidArgument(
-                  fmt::format("approx: pattern '{}': IUPAC codes other than A, C, G, T ('{}' at byte {}) are "
-                              "not supported "
-                              "by approximate search yet (exact search takes them)",
-                              tsv_field(patterns_[i].name), bytes[j], j));
-      }
-      if (forward) oriented_.push_back({i, Strand::forward, bytes});
-      if (reverse) oriented_.push_back({i, Strand::reverse, seq::reverse_complement(bytes)});
-    }
-  }
-
-  void compile_exact() {
-    std::vector<std::string> strings;
-    for (std::uint32_t o = 0; o < oriented_.size(); ++o) {
-      if (!dna_) {
-        strings.push_back(oriented_[o].bytes);
-        owner_.push_back(o);
-        continue;
-      }
-      std::vector<std::string> e;
-      try {
-        e = seq::expand_nucleotides(oriented_[o].bytes, kMaxExpansions);
-      } catch (const InvalidArgument& error) {
-        throw InvalidArgument(
-            fmt::format("pattern '{}': {}", tsv_field(patterns_[oriented_[o].pattern].name), error.what()));
-      }
-      if (strings.size() + e.size() > kMaxSearched)
-        throw InvalidArgument(fmt::format(
-            "the patterns stand for more than {} strings of A, C, G, T (both strands, IUPAC codes multiplied "
-            "out)",
-            kMaxSearched));
-      for (std::string& s : e) {
-        strings.push_back(std::move(s));
-        owner_.push_back(o);
-      }
-    }
-    searched_count_ = strings.size();
-    if (strings.size() == 1 && !task_.ignore_case) {
-      exact_.emplace(strings[0], ExactOptions{cfg_.algorithm, parse_backend(cfg_.backend), cfg_.threads,
-                                              static_cast<std::size_t>(cfg_.chunk())});
-      return;
-    }
-    PatternSetOptions o;
-    o.algorithm = cfg_.algorithm;
-    o.backend = parse_backend(cfg_.backend);
-    o.threads = cfg_.threads;
-    o.chunk_bytes = static_cast<std::size_t>(cfg_.chunk());
-    o.case_insensitive = task_.ignore_case && !dna_;
-    set_.emplace(std::span<const std::string>(strings), o);
-  }
-
-  void compile_approx() {
-    std::vector<std::string> strings;
-    for (std::uint32_t o = 0; o < oriented_.size(); ++o) {
-      if (task_.max_errors >= oriented_[o].bytes.size())
-        throw InvalidArgument(
-            fmt::format("-k {}: pattern '{}' is {}; k must be below the pattern's length (with k >= m every "
-                        "position would "
-                        "match)",
-                        task_.max_errors, tsv_field(patterns_[oriented_[o].pattern].name),
-                        plural(oriented_[o].bytes.size(), "byte")));
-      strings.push_back(oriented_[o].bytes);
-      owner_.push_back(o);
-    }
-    searched_count_ = strings.size();
-    ApproxOptions o;
-    o.max_errors = task_.max_errors;
-    o.metric = parse_approx_metric(task_.metric);
-    o.algorithm = cfg_.algorithm;
-    o.backend = parse_backend(cfg_.backend);
-    o.threads = cfg_.threads;
-    o.chunk_bytes = static_cast<std::size_t>(cfg_.chunk());
-    o.separator = '\n';
-    o.cigar = true;
-    approx_.emplace(std::span<const std::string>(strings), o);
-  }
-
-  // ---- the inputs ----
 
   void search_file(const std::string& path) {
     const std::string name = path == "-" ? "(standard input)" : path;
     file_name_ = name;
     file_hits_ = 0;
-    file_stopped_ = false;
+    file_references_.clear();
     std::uint64_t file_records = 0, file_bases = 0;
+    SearchStats stats;
     try {
       io::Input in = path == "-" ? io::Input::standard_input() : io::Input::open(path);
       if (in.kind() == io::InputKind::directory)
         throw IoError(name + ": is a directory (--seq reads files; -r does not go with it)");
       const std::unique_ptr<io::FdSource> source = in.stream();
       seq::SequenceReader reader(*source, format_, name);
-      batch_.clear();
-      records_in_batch_.clear();
-      while (!file_stopped_ && reader.next_record()) {
-        if (!batch_.empty()) batch_.push_back('\n');
-        BatchRecord r{reader.header().name, batch_.size(), 0, 0};
-        for (;;) {
-          const std::size_t at = batch_.size();
-          batch_.resize(at + kReadPiece);
-          const std::size_t n =
-              reader.read_sequence(reinterpret_cast<std::uint8_t*>(batch_.data()) + at, kReadPiece);
-          batch_.resize(at + n);
-          if (n == 0) break;
-        }
-        r.length = batch_.size() - r.begin;
-        if (sam_) r.sam = add_reference(r.name, r.length);
-        if (dna_)
-          seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(batch_.data()) + r.begin, r.length);
-        ++file_records;
-        file_bases += r.length;
-        records_in_batch_.push_back(std::move(r));
-        if (batch_.size() >= batch_limit_) search_batch();
-      }
-      if (!file_stopped_ && !records_in_batch_.empty()) search_batch();
+      stats = searcher_.search(
+          reader,
+          [&](std::span<const seq::SequenceHit> hits) {
+            for (const seq::SequenceHit& h : hits)
+              if (!take(h)) return false;
+            return true;
+          },
+          [&](const seq::RecordHeader& record, std::uint64_t length) {
+            ++file_records;
+            file_bases += length;
+            if (sam_) file_references_.push_back(add_reference(record.name, length));
+          });
     } catch (const Error& e) {
       if (printing_) throw;  // standard output failed: the run ends
       ++files_;
       records_ += file_records;
       bases_ += file_bases;
+      add_stats(stats);
       error(e.what());
       return;
     }
     ++files_;
     records_ += file_records;
     bases_ += file_bases;
-    end_file(file_records, file_bases);
+    add_stats(stats);
+    end_file(file_records, file_bases, stats.stopped_early);
   }
 
-  /// Searches the batch's text, prints its hits, and empties it.
-  void search_batch() {
-    const std::string_view text(batch_);
-    SearchStats s;
-    if (exact_) {
-      const std::uint64_t m = exact_->pattern().size();
-      s = exact_->find_all(text, [&](std::span<const std::uint64_t> offsets) {
-        for (const std::uint64_t b : offsets)
-          if (!take(Hit{b, b + m, 0, 0, {}})) return false;
-        return true;
-      });
-    } else if (set_) {
-      s = set_->find_all(text, [&](std::span<const Match> matches) {
-        for (const Match& h : matches)
-          if (!take(Hit{h.begin, h.end, owner_[h.pattern_id], 0, {}})) return false;
-        return true;
-      });
-    } else {
-      s = approx_->find_all(text, [&](std::span<const ApproxMatch> matches) {
-        for (const ApproxMatch& h : matches)
-          if (!take(Hit{h.begin, h.end, owner_[h.pattern_id], h.distance, h.cigar})) return false;
-        return true;
-      });
-    }
-    add_stats(s);
-    batch_.clear();
-    records_in_batch_.clear();
-    if (batch_.capacity() > 2 * batch_limit_ + kReadPiece) batch_.shrink_to_fit();
-  }
-
-  static constexpr std::size_t kReadPiece = std::size_t{1} << 20;
-
-  /// One hit: printed (or counted); false to stop the file's search.
-  bool take(const Hit& h) {
+  /// One hit: printed (or counted, or kept for SAM); false to stop the file's search.
+  bool take(const seq::SequenceHit& h) {
     ++file_hits_;
-    const bool limit_reached =
-        task_.max_count >= 0 && file_hits_ >= static_cast<std::uint64_t>(task_.max_count);
     switch (mode) {
       case OutputMode::quiet:
       case OutputMode::list:
-        file_stopped_ = true;
         return false;
       case OutputMode::count_lines:
       case OutputMode::count_matches:
@@ -489,49 +316,38 @@ class SequenceRun final : public RunCore {
         print_hit(h);
         printing_ = false;
     }
-    if (limit_reached) {
-      file_stopped_ = true;
-      return false;
-    }
-    return true;
+    return task_.max_count < 0 || file_hits_ < static_cast<std::uint64_t>(task_.max_count);
   }
 
-  void print_hit(const Hit& h) {
-    // The record holding the hit: the last whose begin is at most the hit's begin.
-    const auto it = std::upper_bound(records_in_batch_.begin(), records_in_batch_.end(), h.begin,
-                                     [](std::uint64_t at, const BatchRecord& r) { return at < r.begin; });
-    const BatchRecord& r = *std::prev(it);
-    const Oriented& o = oriented_[h.oriented];
-    const std::uint64_t start = h.begin - r.begin, end = h.end - r.begin;
+  void print_hit(const seq::SequenceHit& h) {
+    const std::string cigar(h.cigar);
     if (sam_) {
-      sam_hits_.push_back({h.oriented, r.sam, start, end, h.distance,
-                           h.cigar.empty() ? fmt::format("{}=", h.end - h.begin) : std::string(h.cigar)});
+      sam_hits_.push_back(
+          {h.pattern, h.strand, file_references_[h.record->index], h.start, h.distance, cigar});
       return;
     }
-    const std::string& name = patterns_[o.pattern].name;
-    const char strand = seq::strand_char(o.strand);
-    const std::string_view region(batch_.data() + h.begin, h.end - h.begin);
-    std::string cigar = h.cigar.empty() ? fmt::format("{}=", h.end - h.begin) : std::string(h.cigar);
-    const std::string matched = o.strand == Strand::reverse
-                                    ? seq::reverse_complement(region, seq::NonNucleotide::keep)
-                                    : std::string(region);
+    const std::string& name = searcher_.patterns()[h.pattern].name;
+    const char strand = seq::strand_char(h.strand);
+    const std::string matched = h.strand == Strand::reverse
+                                    ? seq::reverse_complement(h.matched, seq::NonNucleotide::keep)
+                                    : std::string(h.matched);
     if (mode == OutputMode::json) {
       out.append(R"({"type":"match","file":)");
       out.append(json_string(file_name_));
       out.append(R"(,"record":)");
-      out.append(json_string(r.name));
+      out.append(json_string(h.record->name));
       out.append(R"(,"pattern":)");
       out.append(json_string(name));
       out.append(fmt::format(
           R"(,"pattern_id":{},"strand":"{}","start":{},"end":{},"distance":{},"cigar":"{}","match":)",
-          o.pattern, strand, start, end, h.distance, cigar));
+          h.pattern, strand, h.start, h.end, h.distance, cigar));
       out.append(json_string(matched));
       out.put("}\n");
       return;
     }
     if (cfg_.bed) {
-      out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}", tsv_field(r.name), start, end, tsv_field(name),
-                             h.distance, strand));
+      out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}", tsv_field(h.record->name), h.start, h.end,
+                             tsv_field(name), h.distance, strand));
       out.put('\n');
       return;
     }
@@ -539,8 +355,8 @@ class SequenceRun final : public RunCore {
       out.append(tsv_field(file_name_));
       out.append("\t");
     }
-    out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t", tsv_field(name), tsv_field(r.name), strand, start,
-                           end, h.distance, cigar));
+    out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t", tsv_field(name), tsv_field(h.record->name), strand,
+                           h.start, h.end, h.distance, cigar));
     out.append(tsv_field(matched));
     out.put('\n');
   }
@@ -570,39 +386,37 @@ class SequenceRun final : public RunCore {
     std::replace_if(
         cl.begin(), cl.end(), [](char ch) { return ch == '\t' || ch == '\n' || ch == '\r'; }, ' ');
     out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
+    const std::vector<seq::NamedSequence>& patterns = searcher_.patterns();
     constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> best(patterns_.size(), kNone);
+    std::vector<std::uint32_t> best(patterns.size(), kNone);
+    for (const SamHit& h : sam_hits_) best[h.pattern] = std::min(best[h.pattern], h.distance);
+    std::vector<bool> primary_given(patterns.size(), false);
     for (const SamHit& h : sam_hits_) {
-      std::uint32_t& b = best[oriented_[h.oriented].pattern];
-      b = std::min(b, h.distance);
-    }
-    std::vector<bool> primary_given(patterns_.size(), false);
-    for (const SamHit& h : sam_hits_) {
-      const Oriented& o = oriented_[h.oriented];
-      const NamedPattern& p = patterns_[o.pattern];
-      unsigned flag = o.strand == Strand::reverse ? 16 : 0;
-      if (!primary_given[o.pattern] && h.distance == best[o.pattern])
-        primary_given[o.pattern] = true;
+      const seq::NamedSequence& p = patterns[h.pattern];
+      unsigned flag = h.strand == Strand::reverse ? 16 : 0;
+      if (!primary_given[h.pattern] && h.distance == best[h.pattern])
+        primary_given[h.pattern] = true;
       else
         flag |= 256;
       std::string qual = p.quality.empty() ? std::string("*") : p.quality;
-      if (o.strand == Strand::reverse && !p.quality.empty()) std::reverse(qual.begin(), qual.end());
+      if (h.strand == Strand::reverse && !p.quality.empty()) std::reverse(qual.begin(), qual.end());
       out.append(fmt::format("{}\t{}\t{}\t{}\t255\t{}\t*\t0\t0\t{}\t{}\tNM:i:{}", sam_name(p.name, false),
-                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar, o.bytes, qual,
-                             h.distance));
+                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar,
+                             searcher_.oriented(h.pattern, h.strand), qual, h.distance));
       out.put('\n');
     }
-    for (std::uint32_t i = 0; i < patterns_.size(); ++i) {
+    for (std::uint32_t i = 0; i < patterns.size(); ++i) {
       if (best[i] != kNone) continue;
-      std::string bytes = patterns_[i].bytes;
-      seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
-      out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(patterns_[i].name, false), bytes,
-                             patterns_[i].quality.empty() ? std::string("*") : patterns_[i].quality));
+      const std::string& forward = searcher_.oriented(i, Strand::forward);
+      const std::string seq =
+          forward.empty() ? seq::reverse_complement(searcher_.oriented(i, Strand::reverse)) : forward;
+      out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(patterns[i].name, false), seq,
+                             patterns[i].quality.empty() ? std::string("*") : patterns[i].quality));
       out.put('\n');
     }
   }
 
-  void end_file(std::uint64_t records, std::uint64_t bases) {
+  void end_file(std::uint64_t records, std::uint64_t bases, bool stopped) {
     switch (mode) {
       case OutputMode::list:
         if ((file_hits_ > 0) != cfg_.files_without_match) {
@@ -624,7 +438,7 @@ class SequenceRun final : public RunCore {
         out.append(R"({"type":"summary","file":)");
         out.append(json_string(file_name_));
         out.append(fmt::format(R"(,"records":{},"bases":{},"hits":{},"stopped_early":{}}})", records, bases,
-                               file_hits_, file_stopped_ ? "true" : "false"));
+                               file_hits_, stopped ? "true" : "false"));
         out.put('\n');
         break;
       default:
@@ -636,29 +450,18 @@ class SequenceRun final : public RunCore {
 
   const CommonConfig& cfg_;
   const SequenceTask& task_;
-  bool dna_ = true;
   seq::SequenceFormat format_;
-  std::size_t batch_limit_;
-  std::vector<NamedPattern> patterns_;
-  std::vector<Oriented> oriented_;
-  std::vector<std::uint32_t> owner_;  // searched string -> oriented pattern
-  std::size_t searched_count_ = 0;
-  unsigned strands_ = 1;
-  std::optional<ExactSearcher> exact_;
-  std::optional<PatternSet> set_;
-  std::optional<ApproxSearcher> approx_;
+  seq::SequenceSearcher searcher_;
   bool with_filename_ = false;
-  std::string batch_;
-  std::vector<BatchRecord> records_in_batch_;
   std::string file_name_;
   std::uint64_t file_hits_ = 0;
-  bool file_stopped_ = false;
   bool printing_ = false;  // an IoError now is standard output's
   std::uint64_t files_ = 0, records_ = 0, bases_ = 0;
   // --sam
   bool sam_ = false;
   std::vector<std::pair<std::string, std::uint64_t>> sam_references_;
   std::unordered_set<std::string> sam_names_;
+  std::vector<std::uint32_t> file_references_;  // the SAM reference of each record of the file
   std::vector<SamHit> sam_hits_;
 };
 

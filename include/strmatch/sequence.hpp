@@ -31,12 +31,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "strmatch/approx.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::seq {
@@ -136,6 +139,107 @@ class SequenceReader {
   /// The format read: the one given, or for `automatic` the one the first record showed
   /// (`automatic` until then, and for an input without records).
   SequenceFormat format() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- searching records: every pattern on the strands asked, record coordinates --------------------
+
+/// Which strands a SequenceSearcher covers.
+enum class Strands : std::uint8_t { forward, reverse, both };
+
+/// "forward", "reverse", "both"; parse_strands throws InvalidArgument for other names.
+const char* to_string(Strands strands) noexcept;
+Strands parse_strands(std::string_view name);
+
+/// A pattern of a sequence search: its name (in every result: a read's or guide's record name, or
+/// the pattern itself), its bytes, and a FASTQ quality (empty when none).
+struct NamedSequence {
+  std::string name;
+  std::string sequence;
+  std::string quality;
+};
+
+/// How a SequenceSearcher is compiled.
+struct SequenceSearchOptions {
+  /// Approximate search (ApproxSearcher: matches within max_errors, metric) instead of exact search.
+  bool approximate = false;
+  std::uint32_t max_errors = 0;
+  ApproxMetric metric = ApproxMetric::edit;
+  /// Default: both strands (nucleotides), forward (bytes).
+  std::optional<Strands> strands;
+  /// true: nucleotides: patterns and sequences compared upper-cased, U as T; IUPAC codes in patterns
+  /// (exact search: every string of A, C, G, T a pattern stands for, at most 65,536 a pattern and
+  /// 1,048,576 in all); N and every other non-ACGT byte of a sequence matches nothing; reverse
+  /// complements for the '-' strand. false: bytes as given, the forward strand only.
+  bool nucleotides = true;
+  /// Exact search over bytes (nucleotides == false): ASCII case-insensitive.
+  bool case_insensitive = false;
+  /// The engine: as ExactOptions / PatternSetOptions / ApproxOptions.
+  std::string algorithm = "auto";
+  Backend backend = Backend::cpu;
+  unsigned threads = 0;
+  std::size_t chunk_bytes = 0;
+  /// Records are searched in batches of about this many bytes (a longer record is a batch of its
+  /// own); 0: 64 MiB. Results never depend on it.
+  std::size_t batch_bytes = 0;
+};
+
+/// One hit of a sequence search. The views are valid during the sink's call only.
+struct SequenceHit {
+  const RecordHeader* record = nullptr;  ///< the record (its name, index in the input, header line)
+  std::uint64_t start = 0;               ///< 0-based, in the record's sequence, forward strand
+  std::uint64_t end = 0;                 ///< half-open
+  std::uint32_t pattern = 0;             ///< index in the searcher's patterns()
+  Strand strand = Strand::forward;
+  std::uint32_t distance = 0;  ///< 0 for exact search
+  std::string_view cigar;      ///< SAM's letters (=, X, I, D), forward direction; "M=" for exact hits
+  std::string_view matched;    ///< the record's bytes [start, end) as searched (normalised), forward
+};
+
+/// Receives hits in order (record by record; within a batch of records, exact hits by (start,
+/// pattern, strand), approximate hits by (end, pattern, strand)), in batches; false stops the search.
+using SequenceHitSink = std::function<bool(std::span<const SequenceHit> hits)>;
+/// Called once per record read, with its sequence's length, before any of its hits.
+using SequenceRecordSink = std::function<void(const RecordHeader& record, std::uint64_t length)>;
+
+/// Searches the records of FASTA/FASTQ inputs (a SequenceReader) for patterns on one or both strands
+/// (issue 35; docs/sequence.md). Each record's sequence is searched without line breaks, no hit
+/// crosses two records, positions are on the forward strand of the record. The reverse strand is
+/// the reverse complement of each pattern searched on the forward sequence: a palindromic pattern
+/// (GGATCC) hits each site twice, once per strand. Compile once, search many inputs; search() is
+/// const and may run on several readers from several threads at once.
+///
+/// Errors (constructor, InvalidArgument; the message names the pattern): no pattern, an empty
+/// pattern, a pattern holding a line break (no sequence holds one), a non-IUPAC byte in a
+/// nucleotide pattern, too many IUPAC expansions, a non-ACGT code in an approximate pattern (not
+/// supported yet), k >= m, Strands other than forward for bytes; and the engines' own errors.
+class SequenceSearcher {
+ public:
+  SequenceSearcher(std::vector<NamedSequence> patterns, SequenceSearchOptions options);
+  ~SequenceSearcher();
+  SequenceSearcher(SequenceSearcher&&) noexcept;
+  SequenceSearcher& operator=(SequenceSearcher&&) noexcept;
+
+  const std::vector<NamedSequence>& patterns() const noexcept;
+  const SequenceSearchOptions& options() const noexcept;
+  /// The strands searched (the options' or the default).
+  Strands strands() const noexcept;
+  /// Pattern `pattern` as searched on `strand`: normalised (nucleotides: upper case, U as T) and, on
+  /// '-', reverse-complemented. Empty for a strand not searched.
+  const std::string& oriented(std::uint32_t pattern, Strand strand) const;
+  /// How many strings the engine searches (patterns x strands x IUPAC expansions).
+  std::size_t searched_strings() const noexcept;
+
+  /// Reads the records of `reader` from its current position to the input's end, searching them in
+  /// batches (memory: a batch, about 64 MiB, or one longer record). Returns the statistics of the
+  /// engine's calls (bytes: the sequences' bytes plus one separator between two records of a batch).
+  /// Throws the reader's errors (FormatError, IoError) when they come, after the hits of the records
+  /// before the failing batch were delivered.
+  SearchStats search(SequenceReader& reader, const SequenceHitSink& sink,
+                     const SequenceRecordSink& on_record = {}) const;
 
  private:
   struct Impl;

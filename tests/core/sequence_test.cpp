@@ -365,4 +365,73 @@ TEST(Nucleotides, NormalizeUpperCasesAndReadsUAsT) {
   EXPECT_EQ(strmatch::seq::nucleotide_bases('-'), 0);
 }
 
+TEST(SequenceSearcher, RecordsStrandsAndStops) {
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceHit;
+  using strmatch::seq::SequenceSearcher;
+  using strmatch::seq::Strand;
+  // Two records; GGATCC (a palindrome) is cut by a line break in the first, and 'ggatcc' is lower case.
+  const std::string fasta = ">one x\nAAGGA\nTCCAA\n>two\nttggatccNN\n";
+  strmatch::seq::SequenceSearchOptions o;
+  o.threads = 1;
+  o.batch_bytes = 1;  // one record per batch
+  const SequenceSearcher s({NamedSequence{"bamhi", "GGATCC", ""}, NamedSequence{"n", "AAN", ""}}, o);
+  EXPECT_EQ(s.strands(), strmatch::seq::Strands::both);
+  EXPECT_EQ(s.oriented(1, Strand::reverse), "NTT");
+  struct Row {
+    std::string record;
+    std::uint64_t start, end;
+    std::uint32_t pattern;
+    char strand;
+    std::string matched;
+    bool operator==(const Row&) const = default;
+  };
+  std::vector<Row> rows;
+  std::vector<std::pair<std::string, std::uint64_t>> records;
+  strmatch::test::StringSource src(fasta, 4);
+  SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+  const strmatch::SearchStats st = s.search(
+      reader,
+      [&](std::span<const SequenceHit> hits) {
+        for (const SequenceHit& h : hits)
+          rows.push_back({h.record->name, h.start, h.end, h.pattern, strmatch::seq::strand_char(h.strand),
+                          std::string(h.matched)});
+        return true;
+      },
+      [&](const strmatch::seq::RecordHeader& r, std::uint64_t length) {
+        records.emplace_back(r.name, length);
+      });
+  EXPECT_FALSE(st.stopped_early);
+  EXPECT_EQ(records, (std::vector<std::pair<std::string, std::uint64_t>>{{"one", 10}, {"two", 10}}));
+  // AAN (N: any base) matches AAG at 0 of "one"; its reverse complement NTT nowhere ("ttgg..." has no
+  // base before "TT"); the text's N runs match nothing.
+  const std::vector<Row> want = {{"one", 0, 3, 1, '+', "AAG"},
+                                 {"one", 2, 8, 0, '+', "GGATCC"},
+                                 {"one", 2, 8, 0, '-', "GGATCC"},
+                                 {"two", 2, 8, 0, '+', "GGATCC"},
+                                 {"two", 2, 8, 0, '-', "GGATCC"}};
+  EXPECT_EQ(rows, want);
+  // A sink that stops: nothing after it, the next record is not read.
+  strmatch::test::StringSource again(fasta, 4);
+  SequenceReader second(again, SequenceFormat::fasta, "x.fa");
+  std::size_t seen = 0;
+  EXPECT_TRUE(s.search(second, [&](std::span<const SequenceHit> hits) {
+                 seen += hits.size();
+                 return false;
+               }).stopped_early);
+  EXPECT_GE(seen, 1u);
+  EXPECT_TRUE(second.next_record());  // record "two" was left unread
+  EXPECT_EQ(second.header().name, "two");
+  // Bytes: forward only; a non-code byte needs bytes; k >= m is refused.
+  strmatch::seq::SequenceSearchOptions bytes;
+  bytes.nucleotides = false;
+  bytes.strands = strmatch::seq::Strands::both;
+  EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "MKV", ""}}, bytes), strmatch::InvalidArgument);
+  EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "MKE", ""}}, {}), strmatch::InvalidArgument);  // E: no code
+  strmatch::seq::SequenceSearchOptions approx;
+  approx.approximate = true;
+  approx.max_errors = 3;
+  EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "ACG", ""}}, approx), strmatch::InvalidArgument);
+}
+
 }  // namespace
