@@ -184,6 +184,14 @@ strmatch::SearchStats search_file(const Searcher& s, const OpenFile& f, const Si
 
 // ---- sequence input ----------------------------------------------------------------------------
 
+// "auto", "fasta", "fastq" (read_sequences' and SequenceSearcher.search's format).
+strmatch::seq::SequenceFormat sequence_format_arg(const std::string& format) {
+  if (format == "fasta") return strmatch::seq::SequenceFormat::fasta;
+  if (format == "fastq") return strmatch::seq::SequenceFormat::fastq;
+  if (format == "auto") return strmatch::seq::SequenceFormat::automatic;
+  throw strmatch::InvalidArgument("unknown sequence format '" + format + "' (auto, fasta, fastq)");
+}
+
 // The records of a FASTA or FASTQ file (gzip too), read one at a time (strmatch::seq::SequenceReader):
 // each __next__ reads one record whole, with the GIL released, into a strmatch.SequenceRecord.
 class SequenceRecords {
@@ -191,7 +199,7 @@ class SequenceRecords {
   SequenceRecords(const py::object& path, const std::string& format)
       : file_(path),
         source_(file_.input().stream()),
-        reader_(*source_, parse(format), file_.input().name()) {}
+        reader_(*source_, sequence_format_arg(format), file_.input().name()) {}
 
   py::object next() {
     bool more = false;
@@ -209,22 +217,124 @@ class SequenceRecords {
     const strmatch::seq::RecordHeader& h = reader_.header();
     return py::module_::import("strmatch")
         .attr("SequenceRecord")(h.name, h.comment, py::bytes(sequence),
-                                fastq_ ? py::object(py::bytes(reader_.quality())) : py::object(py::none()));
+                                reader_.format() == strmatch::seq::SequenceFormat::fastq
+                                    ? py::object(py::bytes(reader_.quality()))
+                                    : py::object(py::none()));
   }
 
  private:
-  strmatch::seq::SequenceFormat parse(const std::string& format) {
-    if (format == "fasta") return strmatch::seq::SequenceFormat::fasta;
-    if (format == "fastq") {
-      fastq_ = true;
-      return strmatch::seq::SequenceFormat::fastq;
-    }
-    throw strmatch::InvalidArgument("unknown sequence format '" + format + "' (fasta, fastq)");
-  }
-  bool fastq_ = false;
   OpenFile file_;
   std::unique_ptr<strmatch::io::FdSource> source_;
   strmatch::seq::SequenceReader reader_;
+};
+
+strmatch::Backend backend_arg(const std::string& name);
+
+// A SequenceSearcher (strmatch::seq): patterns named by themselves, (name, sequence) pairs or
+// SequenceRecords; search(path) reads the file's records with the GIL released and returns a list of
+// strmatch.SequenceHit.
+class SequenceSearch {
+ public:
+  SequenceSearch(const py::object& patterns, const py::object& max_errors, const std::string& metric,
+                 const py::object& strands, const std::string& alphabet, bool ignore_case,
+                 const std::string& algorithm, const std::string& backend, unsigned threads)
+      : searcher_(named(patterns),
+                  options(max_errors, metric, strands, alphabet, ignore_case, algorithm, backend, threads)) {}
+
+  py::list search(const py::object& path, const std::string& format) {
+    struct Row {
+      std::uint32_t pattern;
+      std::string record;
+      char strand;
+      std::uint64_t start, end;
+      std::uint32_t distance;
+      std::string cigar, match;
+    };
+    std::vector<Row> rows;
+    OpenFile file(path);
+    {
+      py::gil_scoped_release unlocked;
+      const auto source = file.input().stream();
+      strmatch::seq::SequenceReader reader(*source, sequence_format_arg(format), file.input().name());
+      searcher_.search(reader, [&](std::span<const strmatch::seq::SequenceHit> hits) {
+        for (const auto& h : hits) {
+          std::string match(h.matched);
+          if (h.strand == strmatch::seq::Strand::reverse)
+            match = strmatch::seq::reverse_complement(match, strmatch::seq::NonNucleotide::keep);
+          rows.push_back({h.pattern, h.record->name, strmatch::seq::strand_char(h.strand), h.start, h.end,
+                          h.distance, std::string(h.cigar), std::move(match)});
+        }
+        return true;
+      });
+    }
+    const py::object hit = py::module_::import("strmatch").attr("SequenceHit");
+    py::list out;
+    for (const Row& r : rows)
+      out.append(hit(searcher_.patterns()[r.pattern].name, r.record, std::string(1, r.strand), r.start, r.end,
+                     r.distance, r.cigar, py::bytes(r.match)));
+    return out;
+  }
+
+  py::list names() const {
+    py::list out;
+    for (const auto& p : searcher_.patterns()) out.append(p.name);
+    return out;
+  }
+  std::string strands() const { return strmatch::seq::to_string(searcher_.strands()); }
+
+ private:
+  static std::vector<strmatch::seq::NamedSequence> named(const py::object& patterns) {
+    std::vector<strmatch::seq::NamedSequence> out;
+    const auto one = [&](py::handle item) {
+      if (PyUnicode_Check(item.ptr()) || PyObject_CheckBuffer(item.ptr())) {
+        const Text t(item, "pattern");
+        out.push_back({std::string(t.view()), std::string(t.view()), {}});
+        return;
+      }
+      if (py::hasattr(item, "sequence") && py::hasattr(item, "name")) {  // a SequenceRecord
+        const Text t(item.attr("sequence"), "pattern");
+        const py::object q = item.attr("quality");
+        out.push_back({py::str(item.attr("name")).cast<std::string>(), std::string(t.view()),
+                       q.is_none() ? std::string() : std::string(Text(q, "quality").view())});
+        return;
+      }
+      const py::tuple pair = py::reinterpret_borrow<py::object>(item).cast<py::tuple>();
+      if (pair.size() != 2)
+        throw py::type_error("strmatch: a pattern is bytes, str, (name, sequence) or a SequenceRecord");
+      const Text t(pair[1], "pattern");
+      out.push_back({py::str(pair[0]).cast<std::string>(), std::string(t.view()), {}});
+    };
+    if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr()))
+      one(patterns);
+    else
+      for (py::handle item : py::iter(patterns)) one(item);
+    return out;
+  }
+
+  static strmatch::seq::SequenceSearchOptions options(const py::object& max_errors, const std::string& metric,
+                                                      const py::object& strands, const std::string& alphabet,
+                                                      bool ignore_case, const std::string& algorithm,
+                                                      const std::string& backend, unsigned threads) {
+    strmatch::seq::SequenceSearchOptions o;
+    if (!max_errors.is_none()) {
+      const long k = max_errors.cast<long>();
+      if (k < 0) throw strmatch::InvalidArgument("max_errors must be at least 0 (None: exact search)");
+      o.approximate = true;
+      o.max_errors = static_cast<std::uint32_t>(k);
+    }
+    o.metric = strmatch::parse_approx_metric(metric);
+    if (!strands.is_none()) o.strands = strmatch::seq::parse_strands(strands.cast<std::string>());
+    if (alphabet != "dna" && alphabet != "bytes")
+      throw strmatch::InvalidArgument("unknown alphabet '" + alphabet + "' (dna, bytes)");
+    o.nucleotides = alphabet == "dna";
+    o.case_insensitive = ignore_case;
+    o.algorithm = algorithm;
+    o.backend = backend_arg(backend);
+    o.threads = threads;
+    return o;
+  }
+
+  strmatch::seq::SequenceSearcher searcher_;
 };
 
 // ---- results -----------------------------------------------------------------------------------
@@ -1185,7 +1295,17 @@ PYBIND11_MODULE(_strmatch, m) {
       [](const py::object& path, const std::string& format) {
         return std::make_unique<SequenceRecords>(path, format);
       },
-      py::arg("path"), py::kw_only(), py::arg("format") = "fasta", D("read_sequences"));
+      py::arg("path"), py::kw_only(), py::arg("format") = "auto", D("read_sequences"));
+  py::class_<SequenceSearch>(m, "SequenceSearcher", D("SequenceSearcher"))
+      .def(py::init<const py::object&, const py::object&, const std::string&, const py::object&,
+                    const std::string&, bool, const std::string&, const std::string&, unsigned>(),
+           py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(), py::arg("metric") = "edit",
+           py::arg("strands") = py::none(), py::arg("alphabet") = "dna", py::arg("ignore_case") = false,
+           py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u)
+      .def("search", &SequenceSearch::search, py::arg("path"), py::kw_only(), py::arg("format") = "auto",
+           D("SequenceSearcher.search"))
+      .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))
+      .def_property_readonly("strands", &SequenceSearch::strands, D("SequenceSearcher.strands"));
 
   m.def(
       "align",

@@ -24,6 +24,17 @@ class SequenceRecord(_NamedTuple):
     quality: "bytes | None"
 
 
+class SequenceHit(_NamedTuple):
+    pattern: str
+    record: str
+    strand: str
+    start: int
+    end: int
+    distance: int
+    cigar: str
+    match: bytes
+
+
 class CommonSubstringResult(_NamedTuple):
     length: int
     count: int
@@ -52,6 +63,7 @@ from ._strmatch import (  # noqa: E402  (the classes above are used by the compi
     PatternSetStats,
     SearchStats,
     SequenceRecords,
+    SequenceSearcher,
     align,
     approx_algorithms,
     build_info,
@@ -132,4 +144,5 @@ __all__ = [
     "PatternSet", "PatternSetStats", "SearchStats", "align", "approx_algorithms", "build_info",
     "common_substring_algorithms", "cuda_available", "exact_algorithms", "longest_common_substring",
     "longest_shared_substring", "maximal_exact_matches", "pattern_set_algorithms",
+    "FormatError", "SequenceHit", "SequenceRecord", "SequenceRecords", "SequenceSearcher", "read_sequences",
 ]

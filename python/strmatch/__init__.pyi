@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from typing import Callable, Iterable, Iterator, Literal, NamedTuple, Sequence, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, NamedTuple, Sequence, overload
 
 import numpy
 import numpy.typing as npt
@@ -483,13 +483,89 @@ class SequenceRecords:
     def __iter__(self) -> SequenceRecords: ...
     def __next__(self) -> SequenceRecord: ...
 
-def read_sequences(path: PathLike, *, format: Literal["fasta", "fastq"] = "fasta") -> SequenceRecords:
-    """The records of a FASTA or FASTQ file, gzip-compressed or not (recognised by its first bytes;
+def read_sequences(path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> SequenceRecords:
+    """The records of a FASTA or FASTQ file ('auto': by the first non-empty line, '>' FASTA, '@'
+    FASTQ), gzip-compressed or not (recognised by its first bytes;
     several members and BGZF are one stream), lazily, in order: any line width, CRLF, empty lines
     (docs/sequence.md). Each record's sequence can be searched as one text (no match is lost at a
     line break). Raises OSError (the file, a truncated or corrupt gzip stream), FormatError (a
     FASTA without a header line, an empty record, a repeated name, a FASTQ quality of the wrong
     length: the message names the file and the record or line), ValueError (an unknown format)."""
+
+class SequenceHit(NamedTuple):
+    """One hit of SequenceSearcher.search(): the columns of `strmatch search --seq`'s TSV."""
+
+    pattern: str
+    """The pattern's name (a record's name, or the pattern itself)."""
+    record: str
+    """The name of the record holding the hit."""
+    strand: str
+    """'+' (the pattern as given) or '-' (its reverse complement)."""
+    start: int
+    """0-based, in the record's sequence, on the forward strand (whatever the strand)."""
+    end: int
+    """Half-open: the hit is sequence[start:end]."""
+    distance: int
+    """0 for exact search; the edit or Hamming distance for approximate search."""
+    cigar: str
+    """SAM's letters (=, X, I, D) in the forward direction of the sequence ('6=' for exact hits)."""
+    match: bytes
+    """The matched sequence in the pattern's orientation (reverse-complemented on '-'), upper case."""
+
+class SequenceSearcher:
+    """Patterns compiled for searching the records of FASTA/FASTQ files (gzip too) on one or both
+    strands (docs/sequence.md; the CLI's `search --seq` and `approx --seq`). Each record's sequence
+    is searched without its line breaks, no hit crosses two records, coordinates are on the forward
+    strand of the record. The '-' strand is the reverse complement of each pattern (IUPAC-aware)
+    searched on the forward sequence: a palindromic pattern (GGATCC) hits each site twice, once per
+    strand.
+
+    Nucleotides (alphabet='dna', the default): patterns and sequences compared upper-cased, U as T;
+    IUPAC codes in patterns (N any base, R = A or G, ...; exact search only for now); N and any other
+    non-ACGT byte of a sequence matches nothing. alphabet='bytes': bytes as given, forward strand
+    only (proteins, anything).
+
+    Args:
+        patterns: one pattern or an iterable of them: bytes or str (named by itself), (name,
+            sequence) pairs, or SequenceRecords (read_sequences(): named by their names).
+        max_errors: None (default): exact search; k: approximate search within k errors
+            (ApproxSearcher's matches: one per local minimum of the distance); below every
+            pattern's length.
+        metric: 'edit' or 'hamming' (approximate search).
+        strands: 'both' (default for dna), 'forward', 'reverse'.
+        alphabet: 'dna' or 'bytes'.
+        ignore_case: ASCII case-insensitive exact search of bytes.
+        algorithm, backend, threads: as ExactSearcher / PatternSet / ApproxSearcher.
+
+    Raises:
+        ValueError: no pattern, an empty one, a byte that is not an IUPAC code (dna), a code other
+            than A, C, G, T in approximate search, k >= m, strands other than forward for bytes,
+            an unknown metric, alphabet, strands or algorithm.
+
+    Example:
+        >>> s = strmatch.SequenceSearcher([("bamhi", "GGATCC")])
+        >>> [(h.record, h.start, h.strand) for h in s.search("data/lambda_virus.fa")][:2]
+        [('gi|9626243|ref|NC_001416.1|', 5504, '+'), ('gi|9626243|ref|NC_001416.1|', 5504, '-')]
+    """
+
+    def __init__(self, patterns: Any, *, max_errors: int | None = None,
+                 metric: Literal["edit", "hamming"] = "edit",
+                 strands: Literal["both", "forward", "reverse"] | None = None,
+                 alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,
+                 algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "cpu",
+                 threads: int = 0) -> None: ...
+    def search(self, path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> list[SequenceHit]:
+        """Every hit in the records of the file at `path`, in order: record by record; within a batch
+        of records (about 64 MiB) exact hits by (start, pattern, strand), approximate hits by (end,
+        pattern, strand). Reads with the GIL released; memory: a batch and the hits. Raises OSError
+        (the file, a truncated or corrupt gzip stream) and FormatError (malformed FASTA/FASTQ: the
+        message names the file and the record or line)."""
+    @property
+    def names(self) -> list[str]:
+        """The patterns' names, in order."""
+    @property
+    def strands(self) -> str:
+        """The strands searched: 'both', 'forward' or 'reverse'."""
 
 class CommonSubstringResult(NamedTuple):
     """longest_common_substring()'s result."""

@@ -87,3 +87,53 @@ def test_truncated_gzip_unknown_format_and_missing_file(tmp_path):
         strmatch.read_sequences(path, format="fastx")
     with pytest.raises(FileNotFoundError):
         strmatch.read_sequences(tmp_path / "absent.fa")
+
+
+IUPAC = {"A": "A", "C": "C", "G": "G", "T": "T", "R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT",
+         "M": "AC", "B": "CGT", "D": "AGT", "H": "ACT", "V": "ACG", "N": "ACGT"}
+COMPLEMENT = {"A": "T", "C": "G", "G": "C", "T": "A", "R": "Y", "Y": "R", "S": "S", "W": "W", "K": "M",
+              "M": "K", "B": "V", "V": "B", "D": "H", "H": "D", "N": "N"}
+
+
+def revcomp(s: str) -> str:
+    return "".join(COMPLEMENT.get(c, c) for c in reversed(s))
+
+
+def test_sequence_searcher_against_a_naive_scan_of_both_strands(tmp_path):
+    """SequenceSearcher's hits are the naive scan's: each record (upper-cased), each pattern (IUPAC
+    classes written out here) and its reverse complement, in (record, start, pattern, strand) order;
+    the names come from (name, sequence) pairs and from SequenceRecords."""
+    r = rng("sequence_searcher")
+    for _ in range(12):
+        records = random_records(r, False)
+        path = tmp_path / "g.fa"
+        path.write_bytes(write(r, records, False))
+        patterns = []
+        for i in range(r.randint(1, 3)):
+            p = "".join(r.choice("ACGT" * 4 + "RYN") for _ in range(r.randint(2, 5)))
+            patterns.append((f"p{i}", p))
+        got = strmatch.SequenceSearcher(patterns, threads=1).search(path)
+        want = []
+        for rec in records:
+            text = rec.sequence.decode().upper()
+            for start in range(len(text)):
+                for i, (name, p) in enumerate(patterns):
+                    for strand, o in (("+", p), ("-", revcomp(p))):
+                        region = text[start:start + len(o)]
+                        if len(region) == len(o) and all(t in IUPAC[c] for c, t in zip(o, region)):
+                            match = region if strand == "+" else revcomp(region)
+                            want.append(strmatch.SequenceHit(name, rec.name, strand, start, start + len(o), 0,
+                                                             f"{len(o)}=", match.encode()))
+        assert got == want, rerun_hint()
+    # Reads from a FASTQ as SequenceRecords are named by their records; approximate search.
+    fq = tmp_path / "r.fq"
+    fq.write_bytes(b"@read1\nACGTTGCA\n+\nIIIIIIII\n")
+    reads = list(strmatch.read_sequences(fq))
+    genome = tmp_path / "one.fa"
+    genome.write_bytes(b">chr\nTTTTACGTAGCATTTT\n")
+    hits = strmatch.SequenceSearcher(reads, max_errors=1, strands="forward").search(genome)
+    assert [(h.pattern, h.record, h.strand, h.distance) for h in hits] == [("read1", "chr", "+", 1)]
+    with pytest.raises(ValueError):
+        strmatch.SequenceSearcher(["MKE"])  # E is no IUPAC code
+    with pytest.raises(ValueError):
+        strmatch.SequenceSearcher(["MKV"], alphabet="bytes", strands="both")
