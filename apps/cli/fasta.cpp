@@ -1,46 +1,53 @@
-// CLI: the FASTA reader of `strmatch common --fasta` (fasta.hpp).
+// CLI: the FASTA records of `strmatch common --fasta` (fasta.hpp), read by the library's sequence
+// reader (seq::SequenceReader: the rules of docs/sequence.md, gzip included).
 #include "fasta.hpp"
-
-#include <fmt/format.h>
 
 #include <cstring>
 
+#include "strmatch/sequence.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::cli {
+
+namespace {
+
+/// The bytes of an input already in memory, as a ByteSource.
+class ViewSource final : public ByteSource {
+ public:
+  explicit ViewSource(std::string_view bytes) : bytes_(bytes) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t n = std::min(capacity, bytes_.size() - at_);
+    std::memcpy(dst, bytes_.data() + at_, n);
+    at_ += n;
+    return n;
+  }
+
+ private:
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
 
 FastaRecords parse_fasta(std::string_view bytes, const std::string& file) {
   FastaRecords r;
   r.begin.push_back(0);
   r.sequences.reserve(bytes.size());
-  std::uint64_t line_number = 0;
-  for (std::size_t pos = 0; pos < bytes.size();) {
-    ++line_number;
-    const void* nl = std::memchr(bytes.data() + pos, '\n', bytes.size() - pos);
-    const std::size_t end =
-        nl == nullptr ? bytes.size() : static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data());
-    std::string_view line = bytes.substr(pos, end - pos);
-    pos = nl == nullptr ? bytes.size() : end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    if (line.front() == '>') {
-      const std::string_view header = line.substr(1);
-      const std::size_t cut = header.find_first_of(" \t");
-      const std::string_view name = header.substr(0, cut);
-      if (name.empty())
-        throw InvalidArgument(fmt::format("{}:{}: a FASTA header without a name ('>' must be followed by it)",
-                                          file, line_number));
-      if (!r.names.empty()) r.begin.push_back(r.sequences.size());
-      r.names.emplace_back(name);
-      continue;
+  ViewSource source(bytes);
+  seq::SequenceReader reader(source, seq::SequenceFormat::fasta, file);
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  while (reader.next_record()) {
+    r.names.push_back(reader.header().name);
+    for (;;) {
+      const std::size_t at = r.sequences.size();
+      r.sequences.resize(at + kPiece);
+      const std::size_t n =
+          reader.read_sequence(reinterpret_cast<std::uint8_t*>(r.sequences.data()) + at, kPiece);
+      r.sequences.resize(at + n);
+      if (n == 0) break;
     }
-    if (r.names.empty())
-      throw InvalidArgument(
-          fmt::format("{}:{}: not FASTA: the first non-empty line must be a header starting with '>'", file,
-                      line_number));
-    r.sequences.append(line);
+    r.begin.push_back(r.sequences.size());
   }
-  if (!r.names.empty()) r.begin.push_back(r.sequences.size());
   return r;
 }
 

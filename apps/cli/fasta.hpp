@@ -1,5 +1,5 @@
-// CLI: FASTA records for `strmatch common --fasta`: each record is one text (its sequence lines
-// joined, line breaks removed), named by its header's first word.
+// CLI: FASTA records for `strmatch common --fasta`: each record is one text (its sequence without
+// line breaks, as the library's seq::SequenceReader reads it), named by its header's first word.
 #pragma once
 
 #include <cstdint>
@@ -24,13 +24,12 @@ struct FastaRecords {
   }
 };
 
-/// Parses `bytes` as FASTA (docs/cli.md, "Common substrings", --fasta). A record starts at a line
-/// beginning with '>'; its name is the header's bytes up to the first space or tab (the rest is a
-/// description, ignored); its sequence is the following lines up to the next header, each without
-/// its '\n' and one '\r' before it; empty lines are skipped; every other byte is kept as it is
-/// (case matters, no alphabet is checked). An empty input has no record.
-/// Throws InvalidArgument ("FILE:LINE: ...", `file` naming the input) when a non-empty line comes
-/// before the first header, or a header has no name.
+/// The records of `bytes` (a FASTA input, gzip-compressed or not) as the library's sequence reader
+/// reads them (docs/sequence.md: a record starts at a '>' line, its name is the header up to the
+/// first space or tab, its sequence the following lines without line breaks, spaces and tabs; case
+/// and every other byte kept; an empty input has no record). Throws seq::FormatError naming `file` and
+/// the record or line (no header first, a header without a name, an empty record, a name twice)
+/// and IoError (a truncated or corrupt gzip stream).
 FastaRecords parse_fasta(std::string_view bytes, const std::string& file);
 
 }  // namespace strmatch::cli

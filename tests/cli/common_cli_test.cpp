@@ -755,8 +755,8 @@ TEST_F(CommonCliTest, ErrorsExitTwo) {
       {{"--unique", "--algorithm", "dp", "a", "b"}, "need the suffix-array algorithm"},
       {{"--min-docs", "2", "--algorithm", "dp", "a", "b"}, "dp"},
       {{"a", "sub"}, "strmatch: sub: Is a directory"},
-      {{"--fasta", "bad.fa", "a"}, "strmatch: bad.fa:1: not FASTA"},
-      {{"--fasta", "noname.fa", "a"}, "strmatch: noname.fa:3: a FASTA header without a name"},
+      {{"--fasta", "bad.fa", "a"}, "strmatch: bad.fa: line 1: not FASTA"},
+      {{"--fasta", "noname.fa", "a"}, "strmatch: noname.fa: line 3: a header without a name"},
       {{"-", "-"}, "standard input ('-') can be read only once"},
       {{"--files-from", "-", "-", "a"}, "standard input ('-') can be read only once"},
   };
