@@ -23,7 +23,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [[ "$seconds" -lt 1 ]]; then
   echo "run_libfuzzer.sh: seconds per target must be a positive integer, not '$seconds'" >&2
   exit 2
 fi
-targets=(exact multi approx common_substring)
+targets=(exact multi approx common_substring sequence)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
