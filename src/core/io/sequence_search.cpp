@@ -4,6 +4,8 @@
 // each hit mapped back to its record.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +45,39 @@ constexpr std::size_t kReadPiece = std::size_t{1} << 20;
 /// IUPAC codes multiplied out: at most this many strings a pattern, and in all.
 constexpr std::size_t kMaxExpansions = std::size_t{1} << 16;
 constexpr std::size_t kMaxSearched = std::size_t{1} << 20;
+
+/// The bytes of a batch: grown without zero-filling (a std::string's resize writes every new byte
+/// once before the reader overwrites it: a tenth of the time of reading a FASTA, measured).
+class Buffer {
+ public:
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  char* data() noexcept { return data_.get(); }
+  std::string_view view() const noexcept { return {data_.get(), size_}; }
+  void clear() noexcept { size_ = 0; }
+  void push_back(char c) {
+    reserve(size_ + 1);
+    data_[size_++] = c;
+  }
+  /// Room for `n` more bytes at data() + size(); the caller then calls grow() by what it wrote.
+  char* room(std::size_t n) {
+    reserve(size_ + n);
+    return data_.get() + size_;
+  }
+  void grow(std::size_t n) noexcept { size_ += n; }
+
+ private:
+  void reserve(std::size_t need) {
+    if (need <= capacity_) return;
+    const std::size_t cap = std::max(need, 2 * capacity_);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (size_ != 0) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = cap;
+  }
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
 
 /// A name as it appears in a message: printable bytes kept, others escaped.
 std::string shown(std::string_view name) {
@@ -205,14 +240,14 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
                                      const SequenceRecordSink& on_record) const {
   const Impl& s = *impl_;
   const std::size_t limit = s.options.batch_bytes != 0 ? s.options.batch_bytes : kBatchBytes;
-  std::string batch;
+  Buffer batch;
   std::vector<RecordHeader> headers;
   std::vector<std::uint64_t> begins;  // each record's first byte in the batch
   std::vector<SequenceHit> hits;
   SearchStats total;
   bool stopped = false;
   const auto search_batch = [&] {
-    const std::string_view text(batch);
+    const std::string_view text = batch.view();
     const auto deliver = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t owner,
                              std::uint32_t distance, std::string_view cigar) {
       const std::size_t r =
@@ -273,12 +308,10 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
     begins.push_back(batch.size());
     headers.push_back(reader.header());
     for (;;) {
-      const std::size_t at = batch.size();
-      batch.resize(at + kReadPiece);
       const std::size_t n =
-          reader.read_sequence(reinterpret_cast<std::uint8_t*>(batch.data()) + at, kReadPiece);
-      batch.resize(at + n);
+          reader.read_sequence(reinterpret_cast<std::uint8_t*>(batch.room(kReadPiece)), kReadPiece);
       if (n == 0) break;
+      batch.grow(n);
     }
     const std::uint64_t length = batch.size() - begins.back();
     if (s.options.nucleotides)
