@@ -3,14 +3,17 @@
 // name of approx_algorithms(cpu), auto included), threads (1..4), a chunk size, a record separator,
 // CIGARs on or off, best()'s limit, a stream block size, task, mode, record rule and read step, a
 // push stream's options (block size, task, report, record rule), pieces and stop point, an
-// early-stop point, byte ranges partitioning the text and an alignment mode. The searcher is run
+// early-stop point, byte ranges partitioning the text and an alignment mode; last (so that inputs
+// decoded before it existed keep their meaning), IUPAC nucleotide codes (ApproxOptions::
+// nucleotide_codes: the text and patterns mapped onto nucleotides, a few pattern bytes made ambiguity
+// codes, now and then one that is no code). The searcher is run
 // through find_all (matches, begins, CIGARs), count, find_ends, count_ends, best (with and without a
 // sink), the streamed find_all over a ByteSource of short reads, a push stream (open_stream) fed in
 // pieces with flushes, find_all_file / count_file over an in-memory file, the byte-range input
 // (io::Input::set_range) and file windows (find_all_file over a ByteRange) over that file and a
 // sink that stops early; align() of the first pattern in the chosen mode. Every result is compared
-// with the naive reference (src/reference/approx.hpp: Sellers' DP and its traceback), pattern by
-// pattern.
+// with the naive reference (src/reference/approx.hpp: Sellers' DP and its traceback; with nucleotide
+// codes its rule reference::IupacMatch), pattern by pattern.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -53,44 +56,55 @@ struct Expected {
   std::vector<std::uint64_t> ends_per, matches_per;  // per pattern
 };
 
+/// Calls f(rule) with the reference's match rule of `o`: byte equality, or IUPAC nucleotide codes.
+template <typename F>
+decltype(auto) with_rule(const ApproxOptions& o, F&& f) {
+  if (o.nucleotide_codes) return f(ref::IupacMatch{});
+  return f(ref::ByteEqual{});
+}
+
 Expected expect(const std::vector<std::string>& patterns, const std::string& text, const ApproxOptions& o) {
-  const ref::ApproxMetric metric =
-      o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
-  Expected x;
-  for (std::uint32_t id = 0; id < patterns.size(); ++id) {
-    for (const auto& [e, d] : ref::approx_ends(patterns[id], text, o.max_errors, metric, o.separator))
-      x.ends.push_back(ApproxEnd{e, d, id});
-    for (const ref::ApproxMatch& m :
-         ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator))
-      x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
-    x.ends_per.push_back(0);
-    x.matches_per.push_back(0);
-    for (const ApproxEnd& e : x.ends) x.ends_per.back() += e.pattern_id == id;
-    for (const ApproxMatch& m : x.matches) x.matches_per.back() += m.pattern_id == id;
-    auto [best, ends] = ref::approx_best(patterns[id], text, metric, o.separator);
-    if (best != ref::kNoEnd && best > o.best_limit) best = ref::kNoEnd, ends.clear();
-    x.best.push_back(best == ref::kNoEnd ? kNoDistance : best);
-    for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, id});
-  }
-  std::stable_sort(x.ends.begin(), x.ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
-  std::stable_sort(x.matches.begin(), x.matches.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
-  std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
-  return x;
+  return with_rule(o, [&](auto same) {
+    const ref::ApproxMetric metric =
+        o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+    Expected x;
+    for (std::uint32_t id = 0; id < patterns.size(); ++id) {
+      for (const auto& [e, d] : ref::approx_ends(patterns[id], text, o.max_errors, metric, o.separator, same))
+        x.ends.push_back(ApproxEnd{e, d, id});
+      for (const ref::ApproxMatch& m :
+           ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator, same))
+        x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
+      x.ends_per.push_back(0);
+      x.matches_per.push_back(0);
+      for (const ApproxEnd& e : x.ends) x.ends_per.back() += e.pattern_id == id;
+      for (const ApproxMatch& m : x.matches) x.matches_per.back() += m.pattern_id == id;
+      auto [best, ends] = ref::approx_best(patterns[id], text, metric, o.separator, same);
+      if (best != ref::kNoEnd && best > o.best_limit) best = ref::kNoEnd, ends.clear();
+      x.best.push_back(best == ref::kNoEnd ? kNoDistance : best);
+      for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, id});
+    }
+    std::stable_sort(x.ends.begin(), x.ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
+    std::stable_sort(x.matches.begin(), x.matches.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
+    std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end_then_id<ApproxEnd, ApproxEnd>);
+    return x;
+  });
 }
 
 /// The reference's matches of `text` alone (a file window searched as a text of its own), merged
 /// over the batch and ordered by (end, pattern_id).
 std::vector<ApproxMatch> expect_matches(const std::vector<std::string>& patterns, std::string_view text,
                                         const ApproxOptions& o) {
-  const ref::ApproxMetric metric =
-      o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
-  std::vector<ApproxMatch> out;
-  for (std::uint32_t id = 0; id < patterns.size(); ++id)
-    for (const ref::ApproxMatch& m :
-         ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator))
-      out.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
-  std::stable_sort(out.begin(), out.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
-  return out;
+  return with_rule(o, [&](auto same) {
+    const ref::ApproxMetric metric =
+        o.metric == ApproxMetric::edit ? ref::ApproxMetric::edit : ref::ApproxMetric::hamming;
+    std::vector<ApproxMatch> out;
+    for (std::uint32_t id = 0; id < patterns.size(); ++id)
+      for (const ref::ApproxMatch& m :
+           ref::approx_matches(patterns[id], text, o.max_errors, metric, o.separator, same))
+        out.push_back(ApproxMatch{m.begin, m.end, m.distance, id, o.cigar ? m.cigar : std::string()});
+    std::stable_sort(out.begin(), out.end(), by_end_then_id<ApproxMatch, ApproxMatch>);
+    return out;
+  });
 }
 
 /// The sink of a stream (pulled or pushed): checks each block (tiling, records, ends owned, matches
@@ -251,7 +265,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 : sep_pick < 14  ? static_cast<unsigned char>(alphabet[0])
                 : sep_pick == 14 ? -2
                                  : 256;
-  const std::string text = fuzz::pick_text(in, alphabet, 384, 768);
+  std::string text = fuzz::pick_text(in, alphabet, 384, 768);
   stream.block_bytes = fuzz::stream_block(stream.block_bytes, o.threads, text.size());
   pushed.block_bytes = fuzz::stream_block(pushed.block_bytes, o.threads, text.size());
   // With several threads every range's search starts its threads: at most 4 ranges then.
@@ -264,11 +278,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.max_errors = shortest == 0  ? 0
                  : k_pick == 15 ? static_cast<std::uint32_t>(shortest)
                                 : static_cast<std::uint32_t>(k_pick % std::min<std::size_t>(shortest, 5));
+  // Nucleotide codes, decided last (an exhausted input picks none): every text byte but the
+  // separator becomes a base, N or U (either case), and each pattern byte the same image (so pieces
+  // of the text still occur), then up to two of a pattern's bytes an ambiguity code, and in one case
+  // out of 16 its first byte '-' (no code: invalid).
+  o.nucleotide_codes = in.ConsumeIntegralInRange<int>(0, 3) == 3;
+  bool not_a_code = false;
+  if (o.nucleotide_codes) {
+    static constexpr std::string_view kText = "ACGTNacgtnUu", kCodes = "RYSWKMBDHVNrysn";
+    const auto base = [](char ch) { return kText[static_cast<unsigned char>(ch) % kText.size()]; };
+    for (char& ch : text)
+      if (static_cast<unsigned char>(ch) != o.separator) ch = base(ch);
+    for (std::string& p : patterns) {
+      for (char& ch : p) ch = base(ch);
+      for (int i = in.ConsumeIntegralInRange<int>(0, 2); i > 0 && !p.empty(); --i)
+        p[in.ConsumeIntegralInRange<std::size_t>(0, p.size() - 1)] =
+            kCodes[in.ConsumeIntegralInRange<std::size_t>(0, kCodes.size() - 1)];
+      if (!p.empty() && in.ConsumeIntegralInRange<int>(0, 15) == 15) {
+        p[0] = '-';
+        not_a_code = true;
+      }
+    }
+  }
 
   const bool invalid =
       shortest == 0 || o.max_errors >= shortest || o.separator < -1 || o.separator > 255 ||
       (o.algorithm == "hamming" && o.metric == ApproxMetric::edit) ||
-      ((o.algorithm == "myers" || o.algorithm == "wavefront") && o.metric == ApproxMetric::hamming);
+      ((o.algorithm == "myers" || o.algorithm == "wavefront") && o.metric == ApproxMetric::hamming) ||
+      (o.nucleotide_codes &&
+       (not_a_code || (o.algorithm != "auto" && o.algorithm != "dp" && o.algorithm != "myers")));
   // approx.hpp also lists "dp with hamming" among the refused pairs, but the registry
   // (cpu_approx_supports) has dp compute both metrics, and it does: dp is checked for both here.
 
@@ -277,7 +315,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < patterns.size(); ++i) c.text("pattern " + std::to_string(i), patterns[i]);
   c.add("k", o.max_errors).add("metric", to_string(o.metric)).add("algorithm", o.algorithm);
   c.add("threads", o.threads).add("chunk_bytes", o.chunk_bytes).add("separator", o.separator);
-  c.add("cigar", o.cigar).add("best_limit", fmt_distance(o.best_limit));
+  c.add("cigar", o.cigar)
+      .add("best_limit", fmt_distance(o.best_limit))
+      .add("nucleotide_codes", o.nucleotide_codes);
   c.add("stream block_bytes", stream.block_bytes)
       .add("stream task", stream.approx_task == ApproxTask::ends ? "ends" : "matches")
       .add("stream positions", stream.report == StreamReport::positions)

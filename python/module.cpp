@@ -749,7 +749,7 @@ int separator_arg(const py::object& sep) {
 ApproxSearcher make_approx(py::handle patterns, std::uint32_t max_errors, const std::string& metric,
                            const std::string& algorithm, const std::string& backend, unsigned threads,
                            const py::object& separator, bool cigar, py::object best_limit,
-                           std::size_t chunk_bytes) {
+                           std::size_t chunk_bytes, bool nucleotide_codes) {
   strmatch::ApproxOptions opts;
   opts.max_errors = max_errors;
   opts.metric = strmatch::parse_approx_metric(metric);
@@ -759,6 +759,7 @@ ApproxSearcher make_approx(py::handle patterns, std::uint32_t max_errors, const 
   opts.separator = separator_arg(separator);
   opts.cigar = cigar;
   opts.chunk_bytes = chunk_bytes;
+  opts.nucleotide_codes = nucleotide_codes;
   if (!best_limit.is_none()) opts.best_limit = best_limit.cast<std::uint32_t>();
   if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr())) {
     Text t(patterns, "pattern");
@@ -1248,7 +1249,8 @@ PYBIND11_MODULE(_strmatch, m) {
           .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors"),
                py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
                py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
-               py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u)
+               py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u,
+               py::arg("nucleotide_codes") = false)
           .def("__len__", &ApproxSearcher::size, D("ApproxSearcher.__len__"))
           .def_property_readonly(
               "patterns",

@@ -112,6 +112,19 @@ struct ApproxOptions {
   bool cigar = false;
   /// best(): report nothing when the minimum is above this (kNoDistance: no limit).
   std::uint32_t best_limit = kNoDistance;
+  /// Pattern bytes are IUPAC nucleotide codes (seq::nucleotide_bases, include/strmatch/sequence.hpp:
+  /// A C G T U R Y S W K M B D H V N, either case): pattern byte p matches text byte t iff t is A, C,
+  /// G, T or U (either case) and its base is one of p's (N in the text matches nothing, not even N).
+  /// Every pattern byte must be a code (InvalidArgument naming the pattern and byte otherwise).
+  /// Algorithms that take it: dp and myers on the CPU, myers on the GPU; `auto` picks among them
+  /// (edit: myers; hamming: dp); any other explicit name is InvalidArgument saying it does not take
+  /// nucleotide codes. Everything else is the contract above with byte equality replaced by this
+  /// match (ends, matches, best, streams, files, batches); a CIGAR's = is a match of a text base
+  /// within the code ("R" against "a": =), X any other aligned pair.
+  /// Example: "ARN" (R = A or G) with k = 0 in "aagNAGTacc" has the matches [0, 3) and [4, 7), CIGAR
+  /// "3=" each ("agN" is no match: N in the text matches nothing). Cost: myers folds the codes into
+  /// its match masks (the same speed as without); dp tests a base per cell. docs/approx.md has more.
+  bool nucleotide_codes = false;
 };
 
 /// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
@@ -132,9 +145,10 @@ struct ApproxBest {
 ///
 /// Errors: InvalidArgument for no pattern, an empty pattern (a batch's message gives its index),
 /// k >= m, a separator outside -1..255, an unknown algorithm or one that does not compute the
-/// metric (hamming with edit, wavefront/myers with hamming; dp and pigeonhole compute both);
-/// BackendUnavailable for
-/// Backend::cuda without a usable GPU.
+/// metric (hamming with edit, wavefront/myers with hamming; dp and pigeonhole compute both); with
+/// nucleotide_codes, a pattern byte that is not an IUPAC code, an algorithm that does not take codes
+/// (wavefront, hamming, pigeonhole), or backend cuda with the Hamming metric (no GPU algorithm takes
+/// both); BackendUnavailable for Backend::cuda without a usable GPU.
 class ApproxSearcher {
  public:
   ApproxSearcher(std::string_view pattern, ApproxOptions options = {});

@@ -378,10 +378,16 @@ class ApproxSearcher:
             search restarts after it (b'\\n': lines). None: no separator.
         cigar: compute each match's CIGAR (find_all's array gains an object field 'cigar').
         best_limit: best() reports nothing for a minimum above it.
+        nucleotide_codes: the pattern bytes are IUPAC nucleotide codes (A C G T U R Y S W K M B D H
+            V N, either case): a pattern byte matches a text byte that is A, C, G, T or U (either
+            case) whose base is one of the code's (N in the text matches nothing). Algorithms: 'dp'
+            and 'myers' on the CPU, 'myers' on the GPU ('auto': myers for edit, dp for hamming).
 
     Raises:
         ValueError: no pattern, an empty pattern, k >= m, an unknown metric or algorithm, an
-            algorithm that does not compute the metric, a separator outside 0..255.
+            algorithm that does not compute the metric, a separator outside 0..255; with
+            nucleotide_codes, a pattern byte that is not a code or an algorithm that does not take
+            codes.
         BackendUnavailable: backend='cuda' without a usable GPU.
 
     Example:
@@ -403,6 +409,7 @@ class ApproxSearcher:
         cigar: bool = False,
         best_limit: int | None = None,
         chunk_bytes: int = 0,
+        nucleotide_codes: bool = False,
     ) -> None: ...
     def __len__(self) -> int:
         """Number of patterns."""

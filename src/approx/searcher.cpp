@@ -17,6 +17,7 @@
 #include "approx/backend_choice.hpp"
 #include "approx/cpu/approx_algorithm.hpp"
 #include "approx/cuda/approx_cuda.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "approx/select.hpp"
 #include "approx/traceback.hpp"
 #include "core/backend.hpp"
@@ -107,6 +108,9 @@ std::vector<std::string> approx_algorithms(Backend backend) {
 struct ApproxSearcher::Impl {
   std::vector<std::string> patterns;
   ApproxOptions options;
+  // ApproxOptions::nucleotide_codes: each pattern's bytes as sets of bases, for the tracebacks
+  // (approx/nucleotide_codes.hpp); empty without codes.
+  std::vector<std::vector<std::uint8_t>> bases;
   std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;  // one per pattern; empty: no CPU path
   // The GPU compilation: made at construction for Backend::cuda, at the first scan that goes to the
   // GPU for automatic (a CUDA context and the engine cost about 0.2 s, which a process searching a
@@ -270,7 +274,8 @@ struct ApproxSearcher::Impl {
   /// The GPU engine, compiled on first use; the caller holds gpu_mutex. Throws BackendUnavailable.
   detail::cuda::ApproxEngine& engine() const {
     if (!gpu)
-      gpu = detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric, options.separator);
+      gpu = detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric, options.separator,
+                                             options.nucleotide_codes);
     return *gpu;
   }
   bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
@@ -305,10 +310,11 @@ struct ApproxSearcher::Impl {
   /// plateau's end e (at least the m + k bytes before e, or from a record or text start).
   void trace_window(Plateau& pl, const std::uint8_t* w, std::size_t len) const {
     const std::string& p = patterns[pl.pattern_id];
+    const std::vector<std::uint8_t>& pb = bases.empty() ? bases_none() : bases[pl.pattern_id];
     const std::uint64_t e = pl.last;
     if (hamming()) {
       pl.match.begin = e - p.size();
-      if (options.cigar) pl.match.cigar = detail::traceback_hamming(p, w + len - p.size(), true).cigar;
+      if (options.cigar) pl.match.cigar = detail::traceback_hamming(p, w + len - p.size(), true, pb).cigar;
       return;
     }
     std::size_t start = 0;
@@ -316,9 +322,15 @@ struct ApproxSearcher::Impl {
       if (const void* s = memrchr(w, options.separator, len))
         start = static_cast<std::size_t>(static_cast<const std::uint8_t*>(s) - w) + 1;
     const detail::Traced t =
-        detail::traceback_edit(p, w + start, len - start, ApproxMode::infix, options.cigar);
+        detail::traceback_edit(p, w + start, len - start, ApproxMode::infix, options.cigar, pb);
     pl.match.begin = e - (len - start) + t.begin;
     if (options.cigar) pl.match.cigar = t.cigar;
+  }
+
+  /// The empty base sets: byte equality.
+  static const std::vector<std::uint8_t>& bases_none() {
+    static const std::vector<std::uint8_t> none;
+    return none;
   }
 
   /// The window length a traceback reads before end offset e of a buffer starting at offset `base`.
@@ -844,7 +856,8 @@ struct ApproxSearcher::Impl {
             }
             if (cpu.empty()) {  // a GPU-only searcher: the reference DP of the CPU
               const auto dp = detail::make_approx_algorithm(
-                  "dp", detail::ApproxInput{patterns[p], options.metric, options.separator});
+                  "dp", detail::ApproxInput{patterns[p], options.metric, options.separator, 0,
+                                            options.nucleotide_codes});
               detail::EndHits hits;
               hits.positions = &out.items;
               dp->ends(text + rs, hi - rs, lo - rs, rs, d, p, hits);
@@ -993,6 +1006,7 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
       throw InvalidArgument("k = " + std::to_string(options.max_errors) + " must be below the length of " +
                             where + " (" + std::to_string(patterns[i].size()) +
                             " bytes): every position would match");
+    if (options.nucleotide_codes) detail::require_nucleotide_codes(patterns[i], where);
     s.longest = std::max(s.longest, patterns[i].size());
     s.pattern_bytes += patterns[i].size();
   }
@@ -1004,11 +1018,24 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
   const auto knows = [&](const std::vector<std::string>& names) {
     return std::find(names.begin(), names.end(), s.options.algorithm) != names.end();
   };
+  // Nucleotide codes: dp and myers take them (and auto, which picks between them); no GPU algorithm
+  // computes the Hamming distance with them (the CPU's dp does).
+  const bool codes = s.options.nucleotide_codes;
+  const bool codes_cpu_only = codes && s.options.metric == ApproxMetric::hamming;
+  if (codes) {
+    if ((knows(cpu_names) || knows(gpu_names)) && !detail::takes_nucleotide_codes(s.options.algorithm))
+      throw InvalidArgument(detail::no_nucleotide_codes_message(s.options.algorithm));
+    if (codes_cpu_only && s.options.backend == Backend::cuda)
+      throw InvalidArgument(
+          "nucleotide_codes with the Hamming distance runs on the CPU only (its algorithm is dp): no GPU "
+          "algorithm takes both");
+    for (const std::string& p : s.patterns) s.bases.push_back(detail::nucleotide_pattern_bases(p));
+  }
   if (s.options.backend == Backend::automatic && knows(cpu_names)) {
     s.plan = detail::plan_backends(Backend::cpu, "approximate-search algorithm", s.options.algorithm,
                                    cpu_names, gpu_names);
     s.plan.backend = Backend::automatic;
-    s.probe_later = knows(gpu_names);
+    s.probe_later = knows(gpu_names) && !codes_cpu_only;
   } else {
     s.plan = detail::plan_backends(s.options.backend, "approximate-search algorithm", s.options.algorithm,
                                    cpu_names, gpu_names);
@@ -1017,7 +1044,7 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
     for (const std::string& p : s.patterns)
       s.cpu.push_back(detail::make_approx_algorithm(
           s.options.algorithm,
-          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors}));
+          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors, codes}));
   // An explicit cuda backend (or a GPU-only algorithm) compiles for the GPU now, so that its errors
   // come from the constructor; automatic waits for the first scan the GPU takes.
   if (s.plan.gpu && (s.options.backend == Backend::cuda || s.cpu.empty())) s.engine();

@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <vector>
 
-namespace strmatch::detail {
+#include "approx/nucleotide_codes.hpp"
 
-namespace {
-enum Move : std::uint8_t { kDiagonal = 0, kInsertion = 1, kDeletion = 2 };
-}  // namespace
+namespace strmatch::detail {
 
 void append_cigar_run(std::string& cigar, std::size_t count, char op) {
   if (count == 0) return;
@@ -16,10 +14,14 @@ void append_cigar_run(std::string& cigar, std::size_t count, char op) {
   cigar += op;
 }
 
-Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
-                      bool cigar) {
-  const std::size_t m = pattern.size();
-  const auto* p = reinterpret_cast<const std::uint8_t*>(pattern.data());
+namespace {
+
+enum Move : std::uint8_t { kDiagonal = 0, kInsertion = 1, kDeletion = 2 };
+
+/// traceback_edit with the pattern's match rule `same` (same(i, c): pattern byte i matches c).
+template <typename Same>
+Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* w, std::size_t len,
+                           ApproxMode mode, bool cigar) {
   const bool free_row = mode == ApproxMode::infix;
   // moves[j * (m + 1) + i], 2 bits each: the move the traceback takes out of cell (i, j).
   const std::size_t rows = m + 1;
@@ -46,7 +48,7 @@ Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size
     const std::uint8_t c = w[j - 1];
     for (std::size_t i = 1; i <= m; ++i) {
       const std::uint32_t up = col[i];  // C[i][j - 1]
-      const std::uint32_t via_diag = diag + (p[i - 1] != c ? 1u : 0u);
+      const std::uint32_t via_diag = diag + (same(i - 1, c) ? 0u : 1u);
       const std::uint32_t via_ins = col[i - 1] + 1;  // C[i - 1][j] + 1
       const std::uint32_t via_del = up + 1;
       const std::uint32_t v = std::min({via_diag, via_ins, via_del});
@@ -69,7 +71,7 @@ Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size
   while (i > 0 || (!free_row && j > 0)) {
     switch (move_at(i, j)) {
       case kDiagonal:
-        if (cigar) ops += p[i - 1] == w[j - 1] ? '=' : 'X';
+        if (cigar) ops += same(i - 1, w[j - 1]) ? '=' : 'X';
         --i;
         --j;
         break;
@@ -95,13 +97,25 @@ Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size
   return out;
 }
 
-Traced traceback_hamming(std::string_view pattern, const std::uint8_t* w, bool cigar) {
+}  // namespace
+
+Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                      bool cigar, const std::vector<std::uint8_t>& bases) {
+  return with_pattern_match(pattern, bases, [&](const auto& same) {
+    return traceback_edit_with(pattern.size(), same, w, len, mode, cigar);
+  });
+}
+
+Traced traceback_hamming(std::string_view pattern, const std::uint8_t* w, bool cigar,
+                         const std::vector<std::uint8_t>& bases) {
+  const std::uint8_t* text_bases = nucleotide_text_bases().data();
   Traced out;
   out.end = pattern.size();
   char run_op = 0;
   std::size_t run = 0;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    const bool same = static_cast<std::uint8_t>(pattern[i]) == w[i];
+    const bool same =
+        bases.empty() ? static_cast<std::uint8_t>(pattern[i]) == w[i] : (bases[i] & text_bases[w[i]]) != 0;
     out.distance += same ? 0 : 1;
     if (!cigar) continue;
     const char op = same ? '=' : 'X';

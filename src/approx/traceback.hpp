@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "strmatch/approx.hpp"
 
@@ -23,12 +24,16 @@ struct Traced {
 /// (`free_first_row`: infix) or j (prefix, global), unit costs. The traceback starts at (m, end):
 /// end = len for infix and global; for prefix the smallest column minimising C[m][j]. It prefers the
 /// diagonal (= or X), then I (a pattern byte), then D (a text byte), until row 0 (infix) or cell
-/// (0, 0). O(m * len) time, (m + 1) * (len + 1) / 4 bytes.
-Traced traceback_edit(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode,
-                      bool cigar);
+/// (0, 0). O(m * len) time, (m + 1) * (len + 1) / 4 bytes. `bases`: empty, or with nucleotide
+/// codes the pattern's nucleotide_pattern_bases (approx/nucleotide_codes.hpp): a diagonal step costs
+/// 0 (and prints =) where the text byte matches the code, else 1 (X).
+Traced traceback_edit(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode, bool cigar,
+                      const std::vector<std::uint8_t>& bases = {});
 
-/// The Hamming alignment of p against w[0, m): begin 0, the mismatches, m letters = or X.
-Traced traceback_hamming(std::string_view p, const std::uint8_t* w, bool cigar);
+/// The Hamming alignment of p against w[0, m): begin 0, the mismatches, m letters = or X (`bases`
+/// as traceback_edit's).
+Traced traceback_hamming(std::string_view p, const std::uint8_t* w, bool cigar,
+                         const std::vector<std::uint8_t>& bases = {});
 
 /// Appends "<count><op>" to a run-length CIGAR being built in alignment order.
 void append_cigar_run(std::string& cigar, std::size_t count, char op);

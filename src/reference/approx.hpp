@@ -20,6 +20,9 @@
 // - record separator (optional byte): no occurrence contains it; the DP restarts after it as at the
 //   text's start (the `separator` argument; -1: none).
 // - prefix and global modes for pairs (approx_pair).
+// - the match rule: byte equality, or any predicate same(pattern byte, text byte) passed as the last
+//   argument (IupacMatch: IUPAC nucleotide codes as classes of bases, the codes written out here);
+//   a CIGAR's = is a diagonal step where same() holds.
 // Not yet covered here: batches of patterns.
 #pragma once
 
@@ -48,16 +51,55 @@ struct ApproxMatch {
   friend bool operator==(const ApproxMatch&, const ApproxMatch&) = default;
 };
 
+/// The match rule of every function below unless another is passed: byte equality.
+struct ByteEqual {
+  bool operator()(char p, char t) const { return p == t; }
+};
+
+/// The bases (over A, C, G, T) IUPAC nucleotide code `code` stands for, either case (NC-IUB,
+/// "Nomenclature for incompletely specified bases in nucleic acid sequences", 1985; U is T); "" for
+/// a byte that is not a code. Written out here, independent of the library's table.
+inline std::string_view iupac_code_bases(char code) {
+  static constexpr std::pair<char, std::string_view> kCodes[] = {
+      {'A', "A"},   {'C', "C"},   {'G', "G"},   {'T', "T"},   {'U', "T"},  {'R', "AG"},
+      {'Y', "CT"},  {'S', "CG"},  {'W', "AT"},  {'K', "GT"},  {'M', "AC"}, {'B', "CGT"},
+      {'D', "AGT"}, {'H', "ACT"}, {'V', "ACG"}, {'N', "ACGT"}};
+  const char upper = code >= 'a' && code <= 'z' ? static_cast<char>(code - 32) : code;
+  for (const auto& [c, bases] : kCodes)
+    if (c == upper) return bases;
+  return "";
+}
+
+/// A text byte as a base: A, C, G, T, U (either case; U is T) as the upper-case base; any other
+/// byte (N, the other codes) as itself, which matches no code.
+inline char iupac_text_base(char t) {
+  const char u = t >= 'a' && t <= 'z' ? static_cast<char>(t - 32) : t;
+  if (u == 'U') return 'T';
+  return u == 'A' || u == 'C' || u == 'G' || u == 'T' ? u : t;
+}
+
+/// The match rule of nucleotide codes (ApproxOptions::nucleotide_codes): pattern byte p matches text
+/// byte t iff t is one base (A, C, G, T, U, either case) and p's bases hold it (N in the text
+/// matches nothing, not even N).
+struct IupacMatch {
+  bool operator()(char p, char t) const {
+    const char b = iupac_text_base(t);
+    return (b == 'A' || b == 'C' || b == 'G' || b == 'T') &&
+           iupac_code_bases(p).find(b) != std::string_view::npos;
+  }
+};
+
 /// d(e) for e = 0..n (n + 1 entries): Sellers' column minima (edit) or the Hamming distances of the
 /// windows ending at e (kNoEnd for e < m).
-inline std::vector<std::uint32_t> approx_column_minima_record(std::string_view p, std::string_view t,
-                                                              ApproxMetric metric) {
+template <typename Same = ByteEqual>
+std::vector<std::uint32_t> approx_column_minima_record(std::string_view p, std::string_view t,
+                                                       ApproxMetric metric, Same same = {}) {
   const std::size_t m = p.size(), n = t.size();
   std::vector<std::uint32_t> d(n + 1, kNoEnd);
   if (metric == ApproxMetric::hamming) {
     for (std::size_t e = m; e <= n; ++e) {
       std::uint32_t x = 0;
-      for (std::size_t i = 0; i < m; ++i) x += p[i] != t[e - m + i] ? 1 : 0;
+      for (std::size_t i = 0; i < m; ++i) x += same(p[i], t[e - m + i]) ? 0 : 1;
       d[e] = x;
     }
     return d;
@@ -70,7 +112,7 @@ inline std::vector<std::uint32_t> approx_column_minima_record(std::string_view p
     col[0] = 0;                   // free first row
     for (std::size_t i = 1; i <= m; ++i) {
       const std::uint32_t up = col[i];  // C[i][j-1]
-      const std::uint32_t v = std::min({diag + (p[i - 1] != t[j - 1] ? 1u : 0u), col[i - 1] + 1, up + 1});
+      const std::uint32_t v = std::min({diag + (same(p[i - 1], t[j - 1]) ? 0u : 1u), col[i - 1] + 1, up + 1});
       diag = up;
       col[i] = v;
     }
@@ -95,12 +137,13 @@ inline std::vector<std::pair<std::size_t, std::size_t>> approx_records(std::stri
 
 /// d(e) for e = 0..n with the record separator `separator` (-1: none): each record's own column
 /// minima; the column just after a separator is a restart (like column 0), not an end (kNoEnd).
-inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::string_view t,
-                                                       ApproxMetric metric = ApproxMetric::edit,
-                                                       int separator = -1) {
+template <typename Same = ByteEqual>
+std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::string_view t,
+                                                ApproxMetric metric = ApproxMetric::edit, int separator = -1,
+                                                Same same = {}) {
   std::vector<std::uint32_t> d(t.size() + 1, kNoEnd);
   for (const auto& [offset, length] : approx_records(t, separator)) {
-    const auto r = approx_column_minima_record(p, t.substr(offset, length), metric);
+    const auto r = approx_column_minima_record(p, t.substr(offset, length), metric, same);
     for (std::size_t e = 1; e <= length; ++e) d[offset + e] = r[e];
   }
   if (metric == ApproxMetric::edit) d[0] = static_cast<std::uint32_t>(p.size());
@@ -108,10 +151,12 @@ inline std::vector<std::uint32_t> approx_column_minima(std::string_view p, std::
 }
 
 /// Every end e >= 1 with d(e) <= k, as (e, d(e)), increasing.
-inline std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(
-    std::string_view p, std::string_view t, std::uint32_t k, ApproxMetric metric = ApproxMetric::edit,
-    int separator = -1) {
-  const auto d = approx_column_minima(p, t, metric, separator);
+template <typename Same = ByteEqual>
+std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(std::string_view p, std::string_view t,
+                                                                 std::uint32_t k,
+                                                                 ApproxMetric metric = ApproxMetric::edit,
+                                                                 int separator = -1, Same same = {}) {
+  const auto d = approx_column_minima(p, t, metric, separator, same);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> out;
   for (std::size_t e = 1; e < d.size(); ++e)
     if (d[e] != kNoEnd && d[e] <= k) out.emplace_back(e, d[e]);
@@ -119,9 +164,11 @@ inline std::vector<std::pair<std::uint64_t, std::uint32_t>> approx_ends(
 }
 
 /// The best distance and every end reaching it; {kNoEnd, {}} when no end exists.
-inline std::pair<std::uint32_t, std::vector<std::uint64_t>> approx_best(
-    std::string_view p, std::string_view t, ApproxMetric metric = ApproxMetric::edit, int separator = -1) {
-  const auto d = approx_column_minima(p, t, metric, separator);
+template <typename Same = ByteEqual>
+std::pair<std::uint32_t, std::vector<std::uint64_t>> approx_best(std::string_view p, std::string_view t,
+                                                                 ApproxMetric metric = ApproxMetric::edit,
+                                                                 int separator = -1, Same same = {}) {
+  const auto d = approx_column_minima(p, t, metric, separator, same);
   std::uint32_t best = kNoEnd;
   for (std::size_t e = 1; e < d.size(); ++e) best = std::min(best, d[e]);
   std::vector<std::uint64_t> ends;
@@ -145,8 +192,9 @@ inline std::string run_length_cigar(std::string_view ops) {
 
 /// The whole DP matrix C[i][j] of P against t[0, n), i = 0..m, j = 0..n: C[i][0] = i, a first row
 /// C[0][j] = 0 (free: infix) or j (prefix, global), and unit costs.
-inline std::vector<std::vector<std::uint32_t>> approx_matrix(std::string_view p, std::string_view t,
-                                                             std::size_t n, bool free_first_row) {
+template <typename Same = ByteEqual>
+std::vector<std::vector<std::uint32_t>> approx_matrix(std::string_view p, std::string_view t, std::size_t n,
+                                                      bool free_first_row, Same same = {}) {
   const std::size_t m = p.size();
   std::vector<std::vector<std::uint32_t>> c(m + 1, std::vector<std::uint32_t>(n + 1, 0));
   for (std::size_t i = 0; i <= m; ++i) c[i][0] = static_cast<std::uint32_t>(i);
@@ -154,22 +202,23 @@ inline std::vector<std::vector<std::uint32_t>> approx_matrix(std::string_view p,
     for (std::size_t j = 0; j <= n; ++j) c[0][j] = static_cast<std::uint32_t>(j);
   for (std::size_t j = 1; j <= n; ++j)
     for (std::size_t i = 1; i <= m; ++i)
-      c[i][j] =
-          std::min({c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u), c[i - 1][j] + 1, c[i][j - 1] + 1});
+      c[i][j] = std::min(
+          {c[i - 1][j - 1] + (same(p[i - 1], t[j - 1]) ? 0u : 1u), c[i - 1][j] + 1, c[i][j - 1] + 1});
   return c;
 }
 
 /// The traceback of matrix `c` (approx_matrix) from cell (m, e), preferring the diagonal (= or X),
 /// then I (consumes a pattern byte), then D (consumes a text byte), until row 0 (free first row)
 /// or cell (0, 0): returns the run-length CIGAR and sets *begin to the column reached.
-inline std::string approx_walk_back(const std::vector<std::vector<std::uint32_t>>& c, std::string_view p,
-                                    std::string_view t, std::size_t e, bool free_first_row,
-                                    std::uint64_t* begin) {
+template <typename Same = ByteEqual>
+std::string approx_walk_back(const std::vector<std::vector<std::uint32_t>>& c, std::string_view p,
+                             std::string_view t, std::size_t e, bool free_first_row, std::uint64_t* begin,
+                             Same same = {}) {
   std::string ops;  // reversed, one letter per operation
   std::size_t i = p.size(), j = e;
   while (i > 0 || (!free_first_row && j > 0)) {
-    if (i > 0 && j > 0 && c[i][j] == c[i - 1][j - 1] + (p[i - 1] != t[j - 1] ? 1u : 0u)) {
-      ops += p[i - 1] == t[j - 1] ? '=' : 'X';
+    if (i > 0 && j > 0 && c[i][j] == c[i - 1][j - 1] + (same(p[i - 1], t[j - 1]) ? 0u : 1u)) {
+      ops += same(p[i - 1], t[j - 1]) ? '=' : 'X';
       --i;
       --j;
     } else if (i > 0 && c[i][j] == c[i - 1][j] + 1) {
@@ -186,17 +235,19 @@ inline std::string approx_walk_back(const std::vector<std::vector<std::uint32_t>
 
 /// The traceback of the semi-global DP (free first row) from cell (m, e), preferring diagonal,
 /// then I, then D: sets *begin and returns the CIGAR (run-length encoded) and *distance = C[m][e].
-inline std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e,
-                                    std::uint64_t* begin, std::uint32_t* distance) {
-  const auto c = approx_matrix(p, t, static_cast<std::size_t>(e), true);
+template <typename Same = ByteEqual>
+std::string approx_traceback(std::string_view p, std::string_view t, std::uint64_t e, std::uint64_t* begin,
+                             std::uint32_t* distance, Same same = {}) {
+  const auto c = approx_matrix(p, t, static_cast<std::size_t>(e), true, same);
   *distance = c[p.size()][static_cast<std::size_t>(e)];
-  return approx_walk_back(c, p, t, static_cast<std::size_t>(e), true, begin);
+  return approx_walk_back(c, p, t, static_cast<std::size_t>(e), true, begin, same);
 }
 
 /// approx_matches within one record (no separator).
-inline std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::string_view t, std::uint32_t k,
-                                                      ApproxMetric metric) {
-  const auto d = approx_column_minima_record(p, t, metric);
+template <typename Same = ByteEqual>
+std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::string_view t, std::uint32_t k,
+                                               ApproxMetric metric, Same same = {}) {
+  const auto d = approx_column_minima_record(p, t, metric, same);
   const std::size_t m = p.size(), n = t.size();
   const std::size_t first = metric == ApproxMetric::hamming ? m : 1;  // the first end
   std::vector<ApproxMatch> out;
@@ -213,11 +264,11 @@ inline std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::s
       if (metric == ApproxMetric::hamming) {
         mt.begin = last - m;
         std::string ops;
-        for (std::size_t i = 0; i < m; ++i) ops += p[i] == t[last - m + i] ? '=' : 'X';
+        for (std::size_t i = 0; i < m; ++i) ops += same(p[i], t[last - m + i]) ? '=' : 'X';
         mt.cigar = run_length_cigar(ops);
       } else {
         std::uint32_t dist = 0;
-        mt.cigar = approx_traceback(p, t, last, &mt.begin, &dist);
+        mt.cigar = approx_traceback(p, t, last, &mt.begin, &dist, same);
       }
       out.push_back(std::move(mt));
     }
@@ -227,12 +278,15 @@ inline std::vector<ApproxMatch> approx_matches_record(std::string_view p, std::s
 }
 
 /// One match per local minimum of d with d <= k (see the file comment), in increasing end order;
-/// with a separator, each record on its own (its restart column counts as d(0) = m).
-inline std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_view t, std::uint32_t k,
-                                               ApproxMetric metric = ApproxMetric::edit, int separator = -1) {
+/// with a separator, each record on its own (its restart column counts as d(0) = m). `same`: the
+/// match rule (same(pattern byte, text byte)).
+template <typename Same = ByteEqual>
+std::vector<ApproxMatch> approx_matches(std::string_view p, std::string_view t, std::uint32_t k,
+                                        ApproxMetric metric = ApproxMetric::edit, int separator = -1,
+                                        Same same = {}) {
   std::vector<ApproxMatch> out;
   for (const auto& [offset, length] : approx_records(t, separator))
-    for (ApproxMatch mt : approx_matches_record(p, t.substr(offset, length), k, metric)) {
+    for (ApproxMatch mt : approx_matches_record(p, t.substr(offset, length), k, metric, same)) {
       mt.begin += offset;
       mt.end += offset;
       out.push_back(std::move(mt));

@@ -359,4 +359,88 @@ TEST(ApproxAlgorithms, LongPatterns) {
   }
 }
 
+// ---- IUPAC nucleotide codes (ApproxInput::nucleotide_codes) ------------------------------------
+
+/// The algorithms that take nucleotide codes for `metric`: dp and auto, and for edit myers (also at
+/// every SIMD level the CPU has).
+std::vector<Variant> code_variants(const std::string& p, ApproxMetric metric, int sep) {
+  ApproxInput in{p, metric, sep};
+  in.nucleotide_codes = true;
+  std::vector<Variant> out;
+  out.push_back({"dp", strmatch::detail::make_approx_algorithm("dp", in)});
+  out.push_back({"auto", strmatch::detail::make_approx_algorithm("auto", in)});
+  if (metric == ApproxMetric::hamming) return out;
+  out.push_back({"myers", strmatch::detail::make_approx_algorithm("myers", in)});
+  for (const SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512bw})
+    if (level <= strmatch::detail::cpu_simd_level())
+      out.push_back({"myers@" + std::string(strmatch::detail::to_string(level)),
+                     strmatch::detail::make_approx_myers_at_level(in, level)});
+  return out;
+}
+
+TEST(ApproxAlgorithms, NucleotideCodesRegistry) {
+  ApproxInput edit{"ACRN", ApproxMetric::edit, -1}, ham{"ACRN", ApproxMetric::hamming, -1};
+  edit.nucleotide_codes = ham.nucleotide_codes = true;
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", edit)->name(), "myers");
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", ham)->name(), "dp");
+  // Long pieces that would make auto pick pigeonhole without codes.
+  ApproxInput rare{"ACGTACGTACGTACGTACGTTGCA", ApproxMetric::edit, -1, 1, true};
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", rare)->name(), "myers");
+  rare.metric = ApproxMetric::hamming;
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", rare)->name(), "dp");
+  for (const char* name : {"wavefront", "pigeonhole"})
+    EXPECT_THROW(strmatch::detail::make_approx_algorithm(name, edit), strmatch::InvalidArgument) << name;
+  EXPECT_THROW(strmatch::detail::make_approx_algorithm("hamming", ham), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::detail::make_approx_pigeonhole_with(edit, "exact", 0), strmatch::InvalidArgument);
+  EXPECT_THROW(strmatch::detail::make_approx_hamming_at_level(ham, SimdLevel::scalar),
+               strmatch::InvalidArgument);
+  const ApproxInput bad{"ACXT", ApproxMetric::edit, -1, 0, true};
+  EXPECT_THROW(strmatch::detail::make_approx_algorithm("dp", bad), strmatch::InvalidArgument);
+}
+
+/// Nucleotide codes against the minimum over the pattern's A/C/G/T expansions (small patterns) or
+/// the reference with the class rule written out (longer ones), over texts of A, C, G, T, N (either
+/// case, sometimes U and a non-base code): ends for several k, from a context prefix too, and the
+/// minimum; texts long enough for every SIMD lane and short ones.
+TEST(ApproxAlgorithms, NucleotideCodesAgainstExpansions) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 7);
+  const std::size_t ms[] = {1, 2, 3, 5, 8, 8, 40, 70};
+  std::size_t index = 0;
+  for (const std::size_t m : ms)
+    for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming}) {
+      if (strmatch::test::thinned_in_sanitized_build(index++)) continue;
+      const std::string alpha = index % 3 == 0 ? "ACGTNacgtnUuR-" : "ACGTNacgtn";
+      const int sep = index % 4 == 1 ? '-' : -1;
+      const std::string p = strmatch::test::random_iupac_pattern(rng, m, m <= 8 ? 1 + rng() % 3 : m / 4);
+      for (const std::size_t n : {4 * 8 * (2 * m + 16) + rng() % 300, m + rng() % (3 * m + 3)}) {
+        const std::string t = strmatch::test::random_text(rng, n, alpha);
+        const auto d =
+            m <= 8 ? strmatch::test::iupac_minima_by_expansion(p, t, metric, sep)
+                   : ref::approx_column_minima(p, t, to_ref(metric), sep, strmatch::reference::IupacMatch{});
+        const std::size_t from = n > 0 && rng() % 2 == 0 ? rng() % n : 0;
+        for (const Variant& v : code_variants(p, metric, sep)) {
+          const std::string ctx = "nucleotide codes algorithm " + v.label + " p " + p + " n " +
+                                  std::to_string(n) + " from " + std::to_string(from) + " sep " +
+                                  std::to_string(sep) + "; " + strmatch::test::rerun_hint();
+          strmatch::test::expect_algorithm_agrees(*v.algo, t, d, ks_for(m, metric), 0, 0, 2, ctx);
+          strmatch::test::expect_algorithm_agrees(*v.algo, t, d, {static_cast<std::uint32_t>(m / 3)}, from,
+                                                  77, 1, ctx + " context");
+        }
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+}
+
+TEST(ApproxAlgorithms, NucleotideCodesTextNMatchesNothing) {
+  // "NNN" with k = 0 in "NNNACG": only the end 6 (N in the text matches no code, not even N).
+  for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming})
+    for (const Variant& v : code_variants("NNN", metric, -1)) {
+      std::vector<ApproxEnd> got;
+      EndHits hits;
+      hits.positions = &got;
+      v.algo->ends(bytes("NNNACG"), 6, 0, 0, 0, 0, hits);
+      EXPECT_EQ(got, (std::vector<ApproxEnd>{{6, 0, 0}})) << v.label;
+    }
+}
+
 }  // namespace

@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "approx/cpu/approx_algorithm.hpp"
@@ -21,8 +24,53 @@ inline reference::ApproxMetric to_reference(ApproxMetric m) {
   return m == ApproxMetric::hamming ? reference::ApproxMetric::hamming : reference::ApproxMetric::edit;
 }
 
+// ---- IUPAC nucleotide codes (ApproxOptions::nucleotide_codes): the rule is the reference's
+// (reference::IupacMatch, the codes written out there) ----
+
+/// Every A/C/G/T string code pattern `p` stands for.
+inline std::vector<std::string> iupac_expansions(std::string_view p) {
+  std::vector<std::string> out = {""};
+  for (const char c : p) {
+    std::vector<std::string> next;
+    for (const std::string& prefix : out)
+      for (const char b : reference::iupac_code_bases(c)) next.push_back(prefix + b);
+    out = std::move(next);
+  }
+  return out;
+}
+
+/// d(e) of code pattern `p` by its expansions: each alignment uses each pattern position once, so the
+/// class distance of an end is the minimum over the A/C/G/T strings p stands for of their byte
+/// distances (reference::approx_column_minima, no class rule) against the text with its bases made
+/// upper-case A/C/G/T (reference::iupac_text_base).
+inline std::vector<std::uint32_t> iupac_minima_by_expansion(std::string_view p, std::string_view t,
+                                                            ApproxMetric metric, int separator) {
+  std::string bases(t);
+  for (char& c : bases) c = reference::iupac_text_base(c);
+  std::vector<std::uint32_t> d;
+  for (const std::string& e : iupac_expansions(p)) {
+    const auto de = reference::approx_column_minima(e, bases, to_reference(metric), separator);
+    if (d.empty())
+      d = de;
+    else
+      for (std::size_t i = 0; i < d.size(); ++i) d[i] = std::min(d[i], de[i]);
+  }
+  return d;
+}
+
+/// A random pattern of m bytes over A, C, G, T (either case) with about `codes` of them replaced by
+/// ambiguity codes (R ... N, either case).
+inline std::string random_iupac_pattern(std::mt19937_64& rng, std::size_t m, std::size_t codes) {
+  static constexpr std::string_view kBases = "ACGTacgtU", kCodes = "RYSWKMBDHVNrysn";
+  std::string p(m, 'A');
+  for (char& c : p) c = kBases[rng() % kBases.size()];
+  for (std::size_t i = 0; i < codes && m > 0; ++i) p[rng() % m] = kCodes[rng() % kCodes.size()];
+  return p;
+}
+
 /// Each pattern's ends within k, matches (CIGARs when `cigar`), minimum (kNoDistance: no end) and
-/// the ends reaching it, merged over the batch by (end, pattern id).
+/// the ends reaching it, merged over the batch by (end, pattern id); `same`: the match rule
+/// (reference::ByteEqual, or reference::IupacMatch for nucleotide codes).
 struct ApproxExpected {
   std::vector<ApproxEnd> ends;
   std::vector<ApproxMatch> matches;
@@ -30,17 +78,19 @@ struct ApproxExpected {
   std::vector<ApproxEnd> best_ends;
 };
 
-inline ApproxExpected approx_expected(const std::vector<std::string>& patterns, const std::string& text,
-                                      std::uint32_t k, ApproxMetric metric, int separator,
-                                      bool cigar = true) {
+template <typename Same = reference::ByteEqual>
+ApproxExpected approx_expected(const std::vector<std::string>& patterns, const std::string& text,
+                               std::uint32_t k, ApproxMetric metric, int separator, bool cigar = true,
+                               Same same = {}) {
   const reference::ApproxMetric rm = to_reference(metric);
   ApproxExpected x;
   for (std::uint32_t p = 0; p < patterns.size(); ++p) {
-    for (const auto& [e, d] : reference::approx_ends(patterns[p], text, k, rm, separator))
+    for (const auto& [e, d] : reference::approx_ends(patterns[p], text, k, rm, separator, same))
       x.ends.push_back(ApproxEnd{e, d, p});
-    for (const reference::ApproxMatch& m : reference::approx_matches(patterns[p], text, k, rm, separator))
+    for (const reference::ApproxMatch& m :
+         reference::approx_matches(patterns[p], text, k, rm, separator, same))
       x.matches.push_back(ApproxMatch{m.begin, m.end, m.distance, p, cigar ? m.cigar : std::string()});
-    const auto [best, ends] = reference::approx_best(patterns[p], text, rm, separator);
+    const auto [best, ends] = reference::approx_best(patterns[p], text, rm, separator, same);
     x.best.push_back(best == reference::kNoEnd ? kNoDistance : best);
     for (const std::uint64_t e : ends) x.best_ends.push_back(ApproxEnd{e, best, p});
   }

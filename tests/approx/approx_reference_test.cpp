@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_expected.hpp"
 #include "reference/approx.hpp"
 #include "reference/exact.hpp"
 #include "support/test_support.hpp"
@@ -42,8 +43,9 @@ std::vector<std::uint32_t> brute_minima(std::string_view p, std::string_view t) 
 }
 
 /// Replays a CIGAR over P and T[begin, end): true when it consumes both exactly, its = and X
-/// columns are right, and its X + I + D count equals `distance`.
-bool replays(const ApproxMatch& mt, std::string_view p, std::string_view t) {
+/// columns are right (by the match rule `same`), and its X + I + D count equals `distance`.
+template <typename Same = strmatch::reference::ByteEqual>
+bool replays(const ApproxMatch& mt, std::string_view p, std::string_view t, Same same = {}) {
   std::size_t i = 0, j = static_cast<std::size_t>(mt.begin), errors = 0, count = 0;
   for (const char c : mt.cigar) {
     if (c >= '0' && c <= '9') {
@@ -52,7 +54,7 @@ bool replays(const ApproxMatch& mt, std::string_view p, std::string_view t) {
     }
     for (; count > 0; --count) {
       if (c == '=' || c == 'X') {
-        if (i >= p.size() || j >= t.size() || (p[i] == t[j]) != (c == '=')) return false;
+        if (i >= p.size() || j >= t.size() || same(p[i], t[j]) != (c == '=')) return false;
         errors += c == 'X' ? 1 : 0;
         ++i;
         ++j;
@@ -126,6 +128,32 @@ TEST(ApproxReference, MatchesAreLocalMinimaWhoseCigarsReplay) {
       for (std::size_t e = 1; e < d.size(); ++e) best = std::min(best, d[e]);
       if (best != kNoEnd && best <= k && (metric == ApproxMetric::hamming || best < p.size())) {
         EXPECT_FALSE(matches.empty()) << "p=" << p << " t=" << t;
+      }
+    }
+  }
+}
+
+TEST(ApproxReference, NucleotideCodesAreTheMinimumOverExpansions) {
+  // The reference with the class rule (IupacMatch) against the byte reference over every A/C/G/T
+  // expansion of the code pattern; its matches' CIGARs replay under the rule.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 504);
+  for (int round = 0; round < 120; ++round) {
+    const std::string t = strmatch::test::random_text(rng, rng() % 40, "ACGTNacgtnUuR\n");
+    const std::string p = strmatch::test::random_iupac_pattern(rng, 1 + rng() % 6, rng() % 3);
+    const int sep = round % 3 == 0 ? '\n' : -1;
+    const auto k = static_cast<std::uint32_t>(rng() % p.size());
+    for (const strmatch::ApproxMetric metric :
+         {strmatch::ApproxMetric::edit, strmatch::ApproxMetric::hamming}) {
+      const ApproxMetric rm = strmatch::test::to_reference(metric);
+      const auto d =
+          strmatch::reference::approx_column_minima(p, t, rm, sep, strmatch::reference::IupacMatch{});
+      EXPECT_EQ(d, strmatch::test::iupac_minima_by_expansion(p, t, metric, sep))
+          << "p=" << p << " t=" << t << " " << strmatch::test::rerun_hint();
+      for (const ApproxMatch& mt :
+           strmatch::reference::approx_matches(p, t, k, rm, sep, strmatch::reference::IupacMatch{})) {
+        EXPECT_EQ(mt.distance, d[mt.end]);
+        EXPECT_TRUE(replays(mt, p, t, strmatch::reference::IupacMatch{}))
+            << "cigar " << mt.cigar << " p=" << p << " t=" << t << " " << strmatch::test::rerun_hint();
       }
     }
   }

@@ -324,6 +324,148 @@ TEST(ApproxSearcher, BadArgumentsAreInvalidArgument) {
   EXPECT_THROW(strmatch::align("", "abc", strmatch::ApproxMode::global), strmatch::InvalidArgument);
 }
 
+// ---- IUPAC nucleotide codes (ApproxOptions::nucleotide_codes) ------------------------------------
+
+/// Every task of searchers with nucleotide codes (CPU algorithms dp, myers, auto; threads 1 and 2;
+/// chunks of a few bytes, so that their boundaries fall inside matches, and the default) against
+/// the reference with the class rule written out (reference::IupacMatch), batches of 1-3
+/// patterns, both metrics; and a stream in short blocks.
+TEST(ApproxSearcher, NucleotideCodesMatchTheReference) {
+  std::mt19937_64 rng(test_seed() + 48);
+  for (int round = 0; round < 12; ++round) {
+    if (strmatch::test::thinned_in_sanitized_build(static_cast<std::size_t>(round))) continue;
+    const ApproxMetric metric = round % 3 == 2 ? ApproxMetric::hamming : ApproxMetric::edit;
+    const bool lines = round % 4 == 1;
+    const std::string alpha = round % 5 == 3 ? "ACGTNacgtnUu" : "ACGTNacgtn";
+    const std::size_t n = 20 + rng() % 500;
+    const std::string text =
+        lines ? strmatch::test::random_lines(rng, n, alpha, 0.03) : random_text(rng, n, alpha);
+    std::vector<std::string> patterns(1 + rng() % 3);
+    std::size_t shortest = SIZE_MAX;
+    for (std::string& p : patterns) {
+      const std::size_t m = round == 11 ? 65 + rng() % 10 : 1 + rng() % 8;
+      p = strmatch::test::random_iupac_pattern(rng, m, 1 + rng() % 3);
+      if (rng() % 2 == 0 && n >= m) {  // mostly a piece of the text (lower case, N and all) turned into codes
+        p = text.substr(rng() % (n - m + 1), m);
+        for (char& c : p)
+          if (c == '\n' || (c != 'N' && c != 'n' && strmatch::reference::iupac_code_bases(c).empty()))
+            c = 'a';
+        p[rng() % m] = "RYKMSWBDHVN"[rng() % 11];
+      }
+      shortest = std::min(shortest, m);
+    }
+    const auto k = static_cast<std::uint32_t>(rng() % std::min<std::size_t>(shortest, 4));
+    const int sep = lines ? '\n' : -1;
+    const Expected x = strmatch::test::approx_expected(patterns, text, k, metric, sep, true,
+                                                       strmatch::reference::IupacMatch{});
+    std::string what = "round=" + std::to_string(round) + " k=" + std::to_string(k) + " patterns=";
+    for (const std::string& p : patterns) what += p + ",";
+    for (const std::string algo : {"dp", "myers", "auto"}) {
+      if (algo == "myers" && metric == ApproxMetric::hamming) continue;
+      for (const auto& [chunk, threads] : {std::pair{5ul, 1u}, {5ul, 2u}, {13ul, 2u}, {0ul, 1u}}) {
+        ApproxOptions o;
+        o.max_errors = k;
+        o.metric = metric;
+        o.algorithm = algo;
+        o.threads = threads;
+        o.chunk_bytes = chunk;
+        o.separator = sep;
+        o.cigar = true;
+        o.nucleotide_codes = true;
+        const ApproxSearcher s(std::span<const std::string>(patterns), o);
+        const std::string where = what + " algorithm=" + algo + " chunk=" + std::to_string(chunk) +
+                                  " threads=" + std::to_string(threads) + " " + rerun_hint();
+        ASSERT_EQ(all_matches(s, text), x.matches) << where;
+        EXPECT_EQ(s.count(text).occurrences, x.matches.size()) << where;
+        EXPECT_EQ(all_ends(s, text), x.ends) << where;
+        EXPECT_EQ(s.count_ends(text).occurrences, x.ends.size()) << where;
+        std::vector<ApproxEnd> best_ends;
+        const ApproxEndSink collect = strmatch::test::append_to(best_ends);
+        const auto best = s.best(text, &collect);
+        EXPECT_EQ(best.distance, x.best) << where;
+        EXPECT_EQ(best_ends, x.best_ends) << where;
+        EXPECT_EQ(s.best(text).stats.occurrences, x.best_ends.size()) << where;
+        if (algo != "auto" || chunk != 5 || threads != 2) continue;
+        strmatch::test::StringSource source(text, 1 + rng() % 50);
+        strmatch::StreamOptions so;
+        so.block_bytes = 1 + rng() % 40;
+        std::vector<ApproxMatch> streamed;
+        s.find_all(
+            source,
+            [&](const strmatch::StreamBlock& b) {
+              streamed.insert(streamed.end(), b.approx_matches.begin(), b.approx_matches.end());
+              return true;
+            },
+            so);
+        EXPECT_EQ(streamed, x.matches) << "stream " << where;
+        const strmatch::test::TempFile file(text);
+        std::vector<ApproxMatch> from_file;
+        s.find_all_file(file.fd(), text.size(), strmatch::test::append_to(from_file));
+        EXPECT_EQ(from_file, x.matches) << "file " << where;
+      }
+    }
+  }
+}
+
+TEST(ApproxSearcher, NucleotideCodesNamedCases) {
+  ApproxOptions o;
+  o.nucleotide_codes = true;
+  o.cigar = true;
+  // The header's example: "ARN" (R = A or G) in "aagNAGTacc", k = 0.
+  const ApproxSearcher arn("ARN", o);
+  EXPECT_EQ(all_matches(arn, "aagNAGTacc"),
+            (std::vector<ApproxMatch>{{0, 3, 0, 0, "3="}, {4, 7, 0, 0, "3="}}));
+  // N in the text matches nothing, not even N: "NNN" ends only at 6 in "NNNACG".
+  const ApproxSearcher nnn("NNN", o);
+  EXPECT_EQ(all_ends(nnn, "NNNACG"), (std::vector<ApproxEnd>{{6, 0, 0}}));
+  // U in the text is T; either case on both sides; a CIGAR's = is a base within the code.
+  o.max_errors = 1;
+  const ApproxSearcher ykt("yKt", o);
+  EXPECT_EQ(all_matches(ykt, "GGuGaGG"), (std::vector<ApproxMatch>{{2, 5, 1, 0, "2=1X"}}));  // u in y, G in K
+  // best() with codes: "RRRR" (R = A or G) in "ACGTAC" needs two errors at best (C and T are no R).
+  const auto best = ApproxSearcher("RRRR", o).best("ACGTAC");
+  ASSERT_EQ(best.distance.size(), 1u);
+  EXPECT_EQ(best.distance[0], 2u);
+  EXPECT_EQ(best.stats.occurrences, 4u);  // d(0..6) = 4 3 3 2 2 2 2
+  ApproxOptions ham = o;
+  ham.metric = ApproxMetric::hamming;
+  const auto best_ham = ApproxSearcher("RRRR", ham).best("ACGTAC");
+  EXPECT_EQ(best_ham.distance[0], 2u);  // ACGT, CGTA, GTAC: 2 each
+  EXPECT_EQ(best_ham.stats.occurrences, 3u);
+  EXPECT_EQ(ApproxSearcher("RRRR", ham).cpu_algorithm(), "dp");
+  EXPECT_EQ(ApproxSearcher("ACGTACGTACGTACGTAGCT", o).cpu_algorithm(), "myers");  // never pigeonhole
+  // Every pattern byte must be a code: the message names the pattern and the byte.
+  try {
+    const std::vector<std::string> batch = {"ACGT", "AC-T"};
+    (void)ApproxSearcher(std::span<const std::string>(batch), o);
+    ADD_FAILURE() << "a '-' in a pattern was accepted";
+  } catch (const strmatch::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("byte 2 of pattern 1 ('-')"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ApproxSearcher("ACGX", o), strmatch::InvalidArgument);
+  // Algorithms that do not take codes, named explicitly.
+  for (const char* name : {"wavefront", "pigeonhole"}) {
+    ApproxOptions a = o;
+    a.algorithm = name;
+    try {
+      (void)ApproxSearcher("ACGT", a);
+      ADD_FAILURE() << name << " was accepted with nucleotide codes";
+    } catch (const strmatch::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("does not take nucleotide codes"), std::string::npos) << e.what();
+    }
+  }
+  ApproxOptions h = ham;
+  h.algorithm = "hamming";
+  EXPECT_THROW(ApproxSearcher("ACGT", h), strmatch::InvalidArgument);
+  // The Hamming distance with codes has no GPU algorithm (whether or not a GPU is here).
+  h.algorithm = "auto";
+  h.backend = strmatch::Backend::cuda;
+  EXPECT_THROW(ApproxSearcher("ACGT", h), strmatch::InvalidArgument);
+  h.backend = strmatch::Backend::automatic;
+  EXPECT_EQ(ApproxSearcher("ACGT", h).cpu_algorithm(), "dp");
+  EXPECT_EQ(ApproxSearcher("ACGT", h).gpu_algorithm(), "");
+}
+
 TEST(ApproxAlign, PrefixAndGlobalAgreeWithTheReference) {
   std::mt19937_64 rng(test_seed() + 47);
   for (int round = 0; round < 200; ++round) {

@@ -56,6 +56,21 @@ def test_paper_example_and_cigar():
     assert dist.tolist() == [1] and ends.tolist() == [(7, 1, 0)]
 
 
+def test_nucleotide_codes():
+    # IUPAC codes in the pattern: R = A or G; N in the text matches nothing; U is T; either case.
+    a = strmatch.ApproxSearcher(b"ARN", max_errors=0, cigar=True, nucleotide_codes=True, backend=BACKEND)
+    assert a.find_all(b"aagNAGTacc").tolist() == [(0, 3, 0, 0, "3="), (4, 7, 0, 0, "3=")]
+    n = strmatch.ApproxSearcher(b"NNN", max_errors=0, nucleotide_codes=True, backend=BACKEND)
+    assert n.find_ends(b"NNNACG")["end"].tolist() == [6]
+    assert strmatch.ApproxSearcher(b"ACGT", max_errors=0, backend=BACKEND).count(b"acgu") == 0
+    assert strmatch.ApproxSearcher(b"ACGT", max_errors=0, nucleotide_codes=True, backend=BACKEND).count(b"acgu") == 1
+    with pytest.raises(ValueError):
+        strmatch.ApproxSearcher(b"AC-T", max_errors=0, nucleotide_codes=True, backend=BACKEND)
+    with pytest.raises(ValueError):
+        strmatch.ApproxSearcher(b"ACGT", max_errors=0, nucleotide_codes=True, algorithm="wavefront",
+                                backend=BACKEND)
+
+
 def test_k0_ends_are_exact_occurrences():
     r = rng("k0")
     text = random_bytes(r, 5000, 2)

@@ -17,13 +17,16 @@ namespace strmatch::detail {
 using EndHits = HitCollector<ApproxEnd>;
 
 /// What an algorithm is compiled from: one pattern (m >= 1 bytes), the metric, the record
-/// separator (0..255, or -1 for none), and the threshold the searches will mostly use
-/// (ApproxOptions::max_errors; ends() may still be called with any k < m, e.g. by best()).
+/// separator (0..255, or -1 for none), the threshold the searches will mostly use
+/// (ApproxOptions::max_errors; ends() may still be called with any k < m, e.g. by best()), and
+/// whether the pattern's bytes are IUPAC nucleotide codes (ApproxOptions::nucleotide_codes: the
+/// match rule of approx/nucleotide_codes.hpp instead of byte equality; dp and myers take it).
 struct ApproxInput {
   std::string_view pattern;
   ApproxMetric metric = ApproxMetric::edit;
   int separator = -1;
   std::uint32_t max_errors = 0;
+  bool nucleotide_codes = false;
 };
 
 /// The minimum of d over a range of ends and how many ends reach it.
@@ -64,8 +67,10 @@ const std::vector<std::string>& cpu_approx_algorithm_names();
 /// True when algorithm `name` (a known CPU name other than auto) computes `metric`.
 bool cpu_approx_supports(std::string_view name, ApproxMetric metric);
 
-/// Builds algorithm `name` ("auto" resolves by metric and m: docs/approx.md) for `input`.
-/// Throws InvalidArgument for an unknown name, or a name that does not compute the metric.
+/// Builds algorithm `name` ("auto" resolves by metric and m: docs/approx.md; with nucleotide codes
+/// myers for edit, dp for Hamming) for `input`. Throws InvalidArgument for an unknown name, a name
+/// that does not compute the metric, or, with nucleotide codes, one that does not take them or a
+/// pattern byte that is not a code.
 std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, const ApproxInput& input);
 
 }  // namespace strmatch::detail

@@ -1,11 +1,13 @@
 // dp: Sellers' semi-global DP with one rolling column (P. H. Sellers, "The theory and computation
 // of evolutionary distances: pattern recognition", J. Algorithms 1980). O(m) per text byte, both
-// metrics: the CPU reference of the other algorithms.
+// metrics: the CPU reference of the other algorithms. With nucleotide codes a cell's cost tests the
+// text byte's base against the pattern byte's set (approx/nucleotide_codes.hpp) instead of equality.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/nucleotide_codes.hpp"
 
 namespace strmatch::detail {
 
@@ -13,7 +15,11 @@ namespace {
 
 class Dp final : public ApproxAlgorithm {
  public:
-  explicit Dp(const ApproxInput& in) : p_(in.pattern), metric_(in.metric), sep_(in.separator) {}
+  explicit Dp(const ApproxInput& in)
+      : p_(in.pattern),
+        bases_(in.nucleotide_codes ? nucleotide_pattern_bases(in.pattern) : std::vector<std::uint8_t>()),
+        metric_(in.metric),
+        sep_(in.separator) {}
 
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
             std::uint32_t pattern_id, EndHits& hits) const override {
@@ -38,8 +44,13 @@ class Dp final : public ApproxAlgorithm {
   /// Calls end(e, d'(e)) for every end e = 1..n of the piece.
   template <typename End>
   void scan(const std::uint8_t* text, std::size_t n, End&& end) const {
+    with_pattern_match(p_, bases_, [&](const auto& same) { scan(text, n, end, same); });
+  }
+
+  /// scan() with the pattern's match rule `same` (same(i, c): pattern byte i matches text byte c).
+  template <typename End, typename Same>
+  void scan(const std::uint8_t* text, std::size_t n, End& end, const Same& same) const {
     const std::size_t m = p_.size();
-    const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
     if (metric_ == ApproxMetric::hamming) {
       std::size_t record = 0;  // first byte of the current record
       for (std::size_t e = 1; e <= n; ++e) {
@@ -49,7 +60,7 @@ class Dp final : public ApproxAlgorithm {
         }
         if (e - record < m) continue;
         std::uint32_t x = 0;
-        for (std::size_t i = 0; i < m; ++i) x += p[i] != text[e - m + i] ? 1u : 0u;
+        for (std::size_t i = 0; i < m; ++i) x += same(i, text[e - m + i]) ? 0u : 1u;
         end(e, x);
       }
       return;
@@ -66,7 +77,7 @@ class Dp final : public ApproxAlgorithm {
       col[0] = 0;
       for (std::size_t i = 1; i <= m; ++i) {
         const std::uint32_t up = col[i];
-        const std::uint32_t v = std::min({diag + (p[i - 1] != c ? 1u : 0u), col[i - 1] + 1, up + 1});
+        const std::uint32_t v = std::min({diag + (same(i - 1, c) ? 0u : 1u), col[i - 1] + 1, up + 1});
         diag = up;
         col[i] = v;
       }
@@ -75,6 +86,7 @@ class Dp final : public ApproxAlgorithm {
   }
 
   std::string p_;
+  std::vector<std::uint8_t> bases_;  // nucleotide codes: each pattern byte's bases; empty: bytes
   ApproxMetric metric_;
   int sep_;
 };

@@ -14,6 +14,7 @@
 
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_pieces.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "core/cpu/simd_level.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -253,11 +254,13 @@ class Hamming final : public ApproxAlgorithm {
 }  // namespace
 
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming(const ApproxInput& input) {
+  if (input.nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("hamming"));
   return std::make_unique<Hamming>(input, simd_level());
 }
 
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput& input, SimdLevel level) {
   require_cpu_level(level);
+  if (input.nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("hamming"));
   return std::make_unique<Hamming>(input, level);
 }
 

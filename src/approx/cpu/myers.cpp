@@ -23,6 +23,7 @@
 
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_pieces.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "core/cpu/simd_level.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -35,7 +36,7 @@ namespace strmatch::detail {
 namespace {
 
 /// The compiled pattern: Peq, one 64-bit word per block of 64 rows and byte value (bit i of
-/// peq[256 b + c]: pattern byte 64 b + i is c).
+/// peq[256 b + c]: pattern byte 64 b + i is c, or with nucleotide codes matches c).
 struct MyersCode {
   std::size_t m = 0;
   std::size_t words = 0;
@@ -165,6 +166,16 @@ class Myers final : public ApproxAlgorithm {
     code_.m = in.pattern.size();
     code_.words = (code_.m + 63) / 64;
     code_.peq.assign(256 * code_.words, 0);
+    if (in.nucleotide_codes) {
+      // Bit i of peq[c] for every text byte c that pattern byte i matches (approx/nucleotide_codes.hpp):
+      // the kernels then run unchanged (the separator is tested by its byte, not through Peq).
+      const std::vector<std::uint8_t> bases = nucleotide_pattern_bases(in.pattern);
+      const auto& text_bases = nucleotide_text_bases();
+      for (std::size_t i = 0; i < code_.m; ++i)
+        for (unsigned c = 0; c < 256; ++c)
+          if ((bases[i] & text_bases[c]) != 0) code_.peq[256 * (i / 64) + c] |= std::uint64_t{1} << (i % 64);
+      return;
+    }
     for (std::size_t i = 0; i < code_.m; ++i)
       code_.peq[256 * (i / 64) + static_cast<std::uint8_t>(in.pattern[i])] |= std::uint64_t{1} << (i % 64);
   }

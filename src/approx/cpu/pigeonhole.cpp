@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "core/cpu/simd_level.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
 #include "multi/cpu/fdr_levels.hpp"
@@ -226,6 +227,7 @@ class Pigeonhole final : public ApproxAlgorithm {
 
 std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& input,
                                                              std::string_view search, std::size_t block) {
+  if (input.nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("pigeonhole"));
   return std::make_unique<Pigeonhole>(input, search, block == 0 ? kBlock : block);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {
@@ -63,6 +64,10 @@ bool pigeonhole_pays(const ApproxInput& input) {
 }
 
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input) {
+  // Nucleotide codes: pigeonhole's pieces are exact byte strings and hamming compares bytes, so
+  // the algorithms that take codes are myers (edit) and dp (Hamming).
+  if (input.nucleotide_codes)
+    return input.metric == ApproxMetric::hamming ? make_approx_dp(input) : make_approx_myers(input);
   if (pigeonhole_pays(input)) return make_approx_pigeonhole(input);
   return input.metric == ApproxMetric::hamming ? make_approx_hamming(input) : make_approx_myers(input);
 }
@@ -72,6 +77,11 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
   if (registry().contains(name) && !cpu_approx_supports(name, input.metric))
     throw InvalidArgument("approximate-search algorithm '" + std::string(name) + "' does not compute the " +
                           std::string(to_string(input.metric)) + " distance");
+  if (input.nucleotide_codes) {
+    if (registry().contains(name) && !takes_nucleotide_codes(name))
+      throw InvalidArgument(no_nucleotide_codes_message(name));
+    require_nucleotide_codes(input.pattern, "the pattern");
+  }
   return registry().make(name, input);
 }
 

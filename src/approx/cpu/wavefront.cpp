@@ -12,6 +12,7 @@
 
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_pieces.hpp"
+#include "approx/nucleotide_codes.hpp"
 
 namespace strmatch::detail {
 
@@ -98,6 +99,7 @@ class Wavefront final : public ApproxAlgorithm {
 }  // namespace
 
 std::unique_ptr<ApproxAlgorithm> make_approx_wavefront(const ApproxInput& input) {
+  if (input.nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("wavefront"));
   return std::make_unique<Wavefront>(input);
 }
 

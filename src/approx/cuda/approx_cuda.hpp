@@ -47,11 +47,13 @@ class ApproxEngine {
 };
 
 /// Compiles `patterns` (each m >= 1, ids = indices) for GPU algorithm `algorithm` ("auto" resolves
-/// by metric and lengths). Throws InvalidArgument for an unknown name or one that does not compute
-/// the metric, BackendUnavailable without a usable GPU.
+/// by metric and lengths). `nucleotide_codes`: the patterns' bytes are IUPAC codes
+/// (ApproxOptions::nucleotide_codes, approx/nucleotide_codes.hpp); only myers takes them. Throws
+/// InvalidArgument for an unknown name, one that does not compute the metric, or with nucleotide
+/// codes one that does not take them (or the Hamming metric); BackendUnavailable without a usable GPU.
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
-                                                 int separator);
+                                                 int separator, bool nucleotide_codes = false);
 
 /// Copies n bytes of device memory at `device` to host memory `host` (the windows before resident
 /// matches' ends, for their tracebacks). Throws BackendUnavailable.

@@ -16,6 +16,7 @@
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/cuda/kernels.cuh"
 #include "approx/cuda/tuning.hpp"
+#include "approx/nucleotide_codes.hpp"
 #include "core/cpu/byte_classes.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/cuda/byte_classes.cuh"
@@ -184,10 +185,28 @@ struct Slot {
   DeviceBuffer<std::uint8_t> text;
 };
 
+/// The byte classes of the class-coded upload: the patterns' bytes, or with nucleotide codes the
+/// text bytes that match some pattern byte (approx/nucleotide_codes.hpp): every other text byte
+/// matches none, as the representative of class 0 does.
+ByteClasses upload_classes(std::span<const std::string> patterns, int separator, bool codes) {
+  if (!codes) return byte_classes(patterns, separator);
+  std::uint8_t any = 0;
+  for (const std::string& p : patterns)
+    for (const char ch : p)
+      any = static_cast<std::uint8_t>(any | seq::nucleotide_bases(static_cast<std::uint8_t>(ch)));
+  const auto& text_bases = nucleotide_text_bases();
+  std::string matched;
+  for (unsigned c = 0; c < 256; ++c)
+    if ((text_bases[c] & any) != 0) matched.push_back(static_cast<char>(c));
+  return byte_classes(std::span<const std::string>(&matched, 1), separator);
+}
+
 class Engine final : public ApproxEngine {
  public:
-  Engine(std::span<const std::string> patterns, Algo algo, int separator)
-      : algo_(algo), separator_(separator), classes_(byte_classes(patterns, separator)) {
+  /// `codes`: nucleotide codes (myers only): the pattern bytes go to the device as their sets of
+  /// bases, with the text bytes' bases (Region::text_bases) beside them.
+  Engine(std::span<const std::string> patterns, Algo algo, int separator, bool codes)
+      : algo_(algo), separator_(separator), classes_(upload_classes(patterns, separator, codes)) {
     const std::size_t count = patterns.size();
     std::vector<std::uint8_t> bytes;
     std::vector<std::uint64_t> offsets(count);
@@ -197,7 +216,13 @@ class Engine final : public ApproxEngine {
                               " is empty: an empty pattern matches nowhere useful");
       if (patterns[i].size() > 0xffffffffu) throw InvalidArgument("a pattern longer than 4 GiB");
       offsets[i] = bytes.size();
-      bytes.insert(bytes.end(), patterns[i].begin(), patterns[i].end());
+      if (codes) {
+        require_nucleotide_codes(patterns[i], "pattern " + std::to_string(i));
+        const std::vector<std::uint8_t> sets = nucleotide_pattern_bases(patterns[i]);
+        bytes.insert(bytes.end(), sets.begin(), sets.end());
+      } else {
+        bytes.insert(bytes.end(), patterns[i].begin(), patterns[i].end());
+      }
       max_m_ = std::max<std::uint32_t>(max_m_, static_cast<std::uint32_t>(patterns[i].size()));
     }
     m_.resize(count);
@@ -231,22 +256,40 @@ class Engine final : public ApproxEngine {
           const std::string& p = patterns[id];
           const std::uint32_t words = (r.m + 63) / 64;
           std::array<std::uint8_t, 256> cmap{};
-          std::array<bool, 256> seen{};
-          for (unsigned char c : p) seen[c] = true;
-          const auto distinct = static_cast<std::uint32_t>(std::count(seen.begin(), seen.end(), true));
-          std::uint32_t classes = 1;  // class 0: the bytes absent from the pattern
-          if (distinct == 256) {      // every byte value occurs: the class is the byte value
-            for (int c = 0; c < 256; ++c) cmap[c] = static_cast<std::uint8_t>(c);
-            classes = 256;
-          } else {
+          std::uint32_t classes = 1;  // class 0: the bytes absent from the pattern (no base with codes)
+          if (codes) {
+            // Nucleotide codes: the classes are the text bytes' bases (0: none, then A, C, G, T), and
+            // a class's mask has bit i where pattern byte i's set holds that base.
+            const auto& text_bases = nucleotide_text_bases();
             for (int c = 0; c < 256; ++c)
-              if (seen[c]) cmap[c] = static_cast<std::uint8_t>(classes++);
+              cmap[c] =
+                  text_bases[c] == 0 ? 0 : static_cast<std::uint8_t>(1 + std::countr_zero(text_bases[c]));
+            classes = 5;
+          } else {
+            std::array<bool, 256> seen{};
+            for (unsigned char c : p) seen[c] = true;
+            const auto distinct = static_cast<std::uint32_t>(std::count(seen.begin(), seen.end(), true));
+            if (distinct == 256) {  // every byte value occurs: the class is the byte value
+              for (int c = 0; c < 256; ++c) cmap[c] = static_cast<std::uint8_t>(c);
+              classes = 256;
+            } else {
+              for (int c = 0; c < 256; ++c)
+                if (seen[c]) cmap[c] = static_cast<std::uint8_t>(classes++);
+            }
           }
           std::vector<std::uint64_t> t(32 + static_cast<std::size_t>(classes) * words, 0);
           std::memcpy(t.data(), cmap.data(), 256);
-          for (std::uint32_t i = 0; i < r.m; ++i)
-            t[32 + static_cast<std::size_t>(cmap[static_cast<unsigned char>(p[i])]) * words + i / 64] |=
-                std::uint64_t{1} << (i % 64);
+          for (std::uint32_t i = 0; i < r.m; ++i) {
+            const auto c = static_cast<unsigned char>(p[i]);
+            const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+            if (!codes) {
+              t[32 + static_cast<std::size_t>(cmap[c]) * words + i / 64] |= bit;
+              continue;
+            }
+            const std::uint8_t set = seq::nucleotide_bases(c);
+            for (std::uint32_t base = 0; base < 4; ++base)
+              if ((set >> base & 1u) != 0) t[32 + static_cast<std::size_t>(1 + base) * words + i / 64] |= bit;
+          }
           tables.insert(tables.end(), t.begin(), t.end());
         }
         refs.push_back(r);
@@ -260,6 +303,11 @@ class Engine final : public ApproxEngine {
     refs_.ensure(refs.size());
     STRMATCH_CUDA_CHECK(
         cudaMemcpy(refs_.get(), refs.data(), refs.size() * sizeof(ax::PatternRef), cudaMemcpyHostToDevice));
+    if (codes) {
+      text_bases_.ensure(256);
+      STRMATCH_CUDA_CHECK(
+          cudaMemcpy(text_bases_.get(), nucleotide_text_bases().data(), 256, cudaMemcpyHostToDevice));
+    }
     if (!tables.empty()) {
       tables_.ensure(tables.size());
       STRMATCH_CUDA_CHECK(cudaMemcpy(tables_.get(), tables.data(), tables.size() * sizeof(std::uint64_t),
@@ -352,6 +400,7 @@ class Engine final : public ApproxEngine {
     const ApproxTuning& tuning = approx_tuning();
     r.k = k;
     r.separator = separator_;
+    r.text_bases = text_bases_.get();  // null without nucleotide codes
     for (const Group& g : groups_) {
       r.overlap = overlap(g.max_m, task, k);
       const std::uint64_t npat = g.ids.size();
@@ -736,6 +785,7 @@ class Engine final : public ApproxEngine {
   DeviceBuffer<std::uint8_t> bytes_;
   DeviceBuffer<ax::PatternRef> refs_;
   DeviceBuffer<std::uint64_t> tables_;
+  DeviceBuffer<std::uint8_t> text_bases_;  // nucleotide codes: nucleotide_text_bases(); else empty
   // The generic kernel's column states, one per stream that may run it at the same time as another:
   // stream_, stream2_, then the pieces' streams.
   std::array<DeviceBuffer<std::uint64_t>, 2 + kHostPieces> state_;
@@ -780,7 +830,14 @@ std::optional<std::uint64_t> approx_auto_min_bytes() {
 
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
-                                                 int separator) {
+                                                 int separator, bool nucleotide_codes) {
+  // Nucleotide codes: myers only (auto resolves to it for edit); unknown names fail below.
+  if (nucleotide_codes && (algorithm == "wavefront" || algorithm == "hamming"))
+    throw InvalidArgument(no_nucleotide_codes_message(algorithm));
+  if (nucleotide_codes && metric == ApproxMetric::hamming)
+    throw InvalidArgument(
+        "nucleotide_codes with the Hamming distance: no GPU algorithm takes both (dp on "
+        "the CPU does)");
   Algo algo;
   if (algorithm == "auto") {
     algo = metric == ApproxMetric::hamming ? Algo::hamming : Algo::myers;
@@ -801,7 +858,7 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
   }
   if (separator < -1 || separator > 255)
     throw InvalidArgument("the record separator must be -1 or a byte (0..255)");
-  return std::make_unique<Engine>(patterns, algo, separator);
+  return std::make_unique<Engine>(patterns, algo, separator, nucleotide_codes);
 }
 
 void copy_to_host(void* host, const void* device, std::size_t n) {

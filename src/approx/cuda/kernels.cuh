@@ -42,6 +42,10 @@ struct Region {
   std::uint64_t seg = 1;
   std::uint32_t k = 0;
   int separator = -1;
+  /// Nucleotide codes (ApproxOptions::nucleotide_codes): the device copy of the host's
+  /// nucleotide_text_bases (256 bytes: each text byte's base, 0 for none), the pattern bytes being
+  /// their sets of bases; null: pattern bytes match by equality.
+  const std::uint8_t* text_bases = nullptr;
 };
 
 /// One pattern of a launch: its id, length, and its bytes at `offset` in the pattern bytes; `peq`:
@@ -54,6 +58,12 @@ struct PatternRef {
 };
 
 // ---- shared helpers ------------------------------------------------------------------------------
+
+/// Whether pattern byte b matches text byte c: equality, or with nucleotide codes (r.text_bases) a
+/// base of c's among b's set.
+__device__ __forceinline__ bool pattern_byte_matches(const Region& r, std::uint8_t b, unsigned c) {
+  return r.text_bases != nullptr ? (b & r.text_bases[c]) != 0 : b == c;
+}
 
 /// Appends one record with one atomic per group of active lanes (warp-aggregated).
 __device__ inline void emit_record(const Output& out, std::uint64_t key, std::uint32_t d) {
@@ -143,7 +153,8 @@ __device__ __forceinline__ int myers_word(Word& pv, Word& mv, Word eq, int hin, 
 /// Myers' search, W words of type Word per pattern (m <= W * bits), one pattern per block row
 /// (blockIdx.y indexes pats[pat_base + blockIdx.y]), one text segment of r.seg owned ends per thread.
 /// Preconditions: blockDim.x == kThreads; dynamic shared memory 256 * W * sizeof(Word) (the match
-/// masks, built here from the pattern bytes); r.overlap >= m + k - 1 (ends) or 2m - 2 (minima).
+/// masks, built here from the pattern bytes: pattern_byte_matches); r.overlap >= m + k - 1 (ends)
+/// or 2m - 2 (minima).
 /// kSeparator: r.separator >= 0 (without one, a column tests no byte for it).
 template <typename Word, int W, bool kSeparator>
 __global__ void __launch_bounds__(kThreads)
@@ -158,7 +169,7 @@ __global__ void __launch_bounds__(kThreads)
     Word bits = 0;
     for (int b = 0; b < B; ++b) {
       const std::uint32_t i = static_cast<std::uint32_t>(w) * B + b;
-      if (i < p.m && bytes[p.offset + i] == c) bits |= Word(1) << b;
+      if (i < p.m && pattern_byte_matches(r, bytes[p.offset + i], c)) bits |= Word(1) << b;
     }
     peq[idx] = bits;
   }
@@ -336,7 +347,8 @@ __device__ inline std::uint64_t warp_max_u64(std::uint64_t v) {
 /// words: the kernel is bound by the integer pipes (16 lanes a cycle per scheduler), and a 64-bit
 /// word's step costs less than two 32-bit ones with the shuffle and selects around each.
 /// Preconditions: blockDim.x == kThreads; every pattern of the launch has m <= 64 * lanes; dynamic
-/// shared memory 256 * lanes * 8 bytes (the match masks, built here); r.overlap as for myers_kernel.
+/// shared memory 256 * lanes * 8 bytes (the match masks, built here, nucleotide codes as in
+/// myers_kernel); r.overlap as for myers_kernel.
 template <bool kSeparator, int kKind>  // kKind: 1 count, 2 minima, 3 records (Task + 1)
 __device__ __forceinline__ void myers_warp_scan(const Region& r, const PatternRef& p,
                                                 const std::uint64_t* peq, unsigned lanes, const Output& out,
@@ -410,8 +422,15 @@ __global__ void __launch_bounds__(kThreads)
   const PatternRef p = pats[pat_base + blockIdx.y];
   for (unsigned idx = threadIdx.x; idx < 256u * lanes; idx += blockDim.x) peq[idx] = 0;
   __syncthreads();
-  for (std::uint32_t i = threadIdx.x; i < p.m; i += blockDim.x)
-    atomicOr(peq + static_cast<unsigned>(bytes[p.offset + i]) * lanes + i / 64, 1ull << (i % 64));
+  for (std::uint32_t i = threadIdx.x; i < p.m; i += blockDim.x) {
+    const std::uint8_t b = bytes[p.offset + i];
+    if (r.text_bases == nullptr) {
+      atomicOr(peq + static_cast<unsigned>(b) * lanes + i / 64, 1ull << (i % 64));
+    } else {  // nucleotide codes: every text byte the code matches
+      for (unsigned c = 0; c < 256; ++c)
+        if ((b & r.text_bases[c]) != 0) atomicOr(peq + c * lanes + i / 64, 1ull << (i % 64));
+    }
+  }
   __syncthreads();
   unsigned long long count = 0;
   std::uint32_t best = 0xffffffffu;
@@ -433,7 +452,7 @@ __global__ void __launch_bounds__(kThreads)
 /// the block's windows cover staged in shared memory (coalesced), one thread per end, counting
 /// mismatches with an early exit past k (ends) or past the thread's best (minima). A window that
 /// holds the separator is no end. Preconditions: blockDim.x == kThreads; dynamic shared memory
-/// max_m + r.seg + max_m bytes.
+/// max_m + r.seg + max_m bytes; r.text_bases null (bytes match by equality: no nucleotide codes).
 __global__ void __launch_bounds__(kThreads)
     hamming_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats, std::uint32_t pat_base,
                    Output out) {
@@ -489,7 +508,7 @@ __global__ void __launch_bounds__(kThreads)
 /// the two previous diagonals (three buffers of m + 1 distances in shared memory, rotated), then the
 /// block synchronises. Row m's cell of column j gives d(j). A separator column is a restart column
 /// (C[i][j] = i) and no end. Preconditions: blockDim.x a multiple of 32; dynamic shared memory
-/// 3 * (max_m + 1) * 4 bytes + the pattern (max_m bytes).
+/// 3 * (max_m + 1) * 4 bytes + the pattern (max_m bytes); r.text_bases null (no nucleotide codes).
 __global__ void wavefront_kernel(Region r, const std::uint8_t* bytes, const PatternRef* pats,
                                  std::uint32_t pat_base, std::uint32_t max_m, Output out) {
   extern __shared__ __align__(16) unsigned char smem_raw[];

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "approx/approx_expected.hpp"
 #include "approx/cuda/tuning.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/exact.hpp"
@@ -40,11 +41,14 @@ struct Expected {
   std::vector<std::uint32_t> minima;
 };
 
+/// `codes`: the patterns are IUPAC nucleotide codes (the rule: reference::IupacMatch).
 Expected expected_for(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
-                      ApproxMetric metric, int separator) {
+                      ApproxMetric metric, int separator, bool codes = false) {
   Expected x;
   for (std::uint32_t id = 0; id < patterns.size(); ++id) {
-    const auto d = ref::approx_column_minima(patterns[id], text, to_ref(metric), separator);
+    const auto d = codes ? ref::approx_column_minima(patterns[id], text, to_ref(metric), separator,
+                                                     strmatch::reference::IupacMatch{})
+                         : ref::approx_column_minima(patterns[id], text, to_ref(metric), separator);
     std::uint32_t best = strmatch::kNoDistance;
     for (std::size_t e = 1; e < d.size(); ++e) {
       if (d[e] == ref::kNoEnd) continue;
@@ -94,12 +98,13 @@ std::vector<cu::ApproxTuning> tunings() {
 }
 
 /// Runs `algorithm` on every tuning, resident (at a device copy shifted by `pad` bytes) and from host
-/// memory: ends with a sink (values and order), counts, minima, all against the reference.
+/// memory: ends with a sink (values and order), counts, minima, all against the reference. `codes`:
+/// the patterns are IUPAC nucleotide codes (ApproxOptions::nucleotide_codes).
 void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
            ApproxMetric metric, int separator, const std::string& algorithm, std::size_t pad = 1,
-           const std::vector<cu::ApproxTuning>& tuning_list = tunings()) {
-  const Expected x = expected_for(patterns, text, k, metric, separator);
-  auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator);
+           const std::vector<cu::ApproxTuning>& tuning_list = tunings(), bool codes = false) {
+  const Expected x = expected_for(patterns, text, k, metric, separator, codes);
+  auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator, codes);
   void* d = cu::device_copy(text.data(), text.size(), pad);
   try {
     int which = 0;
@@ -107,9 +112,10 @@ void check(const std::vector<std::string>& patterns, const std::string& text, st
       TuningScope scope(tuning);
       for (bool resident : {true, false}) {
         SCOPED_TRACE("algorithm " + algorithm + ", tuning #" + std::to_string(which) +
-                     (resident ? ", resident" : ", host") + ", n=" + std::to_string(text.size()) + ", m[0]=" +
-                     std::to_string(patterns[0].size()) + ", k=" + std::to_string(k) + ", patterns " +
-                     std::to_string(patterns.size()) + ", separator " + std::to_string(separator));
+                     (resident ? ", resident" : ", host") + ", n=" + std::to_string(text.size()) +
+                     ", m[0]=" + std::to_string(patterns[0].size()) + ", k=" + std::to_string(k) +
+                     ", patterns " + std::to_string(patterns.size()) + ", separator " +
+                     std::to_string(separator) + (codes ? ", nucleotide codes" : ""));
         const void* t = resident ? d : static_cast<const void*>(text.data());
         std::vector<ApproxEnd> got;
         const strmatch::ApproxEndSink sink = [&](std::span<const ApproxEnd> b) {
@@ -342,6 +348,41 @@ TEST(ApproxCudaDifferential, HostTextClassCoded) {
           }
         }
     }
+}
+
+TEST(ApproxCudaDifferential, NucleotideCodes) {
+  SKIP_WITHOUT_GPU();
+  // IUPAC codes in the patterns (ApproxOptions::nucleotide_codes): myers on every tuning (the
+  // one-thread kernel's word classes, the warp-cooperative kernel, the generic kernel past 2,048
+  // bytes), resident and from host memory (a one-block host text crosses class-coded, the text bytes
+  // a code matches being the classes), over texts of A, C, G, T, N in both cases and U, against the
+  // reference with the class rule written out; wavefront and hamming refuse codes.
+  std::mt19937_64 rng(test_seed() + 1207);
+  const std::string text = random_text(rng, cuda_quick() ? 3000 : 6000, "ACGTNacgtnUu");
+  const auto code_pattern = [&](std::size_t m) {
+    std::string p = strmatch::test::random_substring(rng, text, m);
+    for (char& c : p)
+      if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
+    for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
+    return p;
+  };
+  for (const std::size_t m : lengths()) {
+    if (m > text.size()) continue;
+    const std::string p = code_pattern(m);
+    check({p}, text, static_cast<std::uint32_t>(m / 10), ApproxMetric::edit, -1, "auto", 1, tunings(), true);
+  }
+  const std::string lines = strmatch::test::random_lines(rng, 4000, "ACGTNacgt", 0.01);
+  check({code_pattern(20), code_pattern(70), code_pattern(300)}, lines, 3, ApproxMetric::edit, '\n', "myers",
+        3, tunings(), true);
+  const std::vector<std::string> p = {"ACRN"};
+  EXPECT_EQ(cu::make_approx_engine(p, "auto", ApproxMetric::edit, -1, true)->name(), "myers");
+  EXPECT_THROW(cu::make_approx_engine(p, "wavefront", ApproxMetric::edit, -1, true),
+               strmatch::InvalidArgument);
+  EXPECT_THROW(cu::make_approx_engine(p, "hamming", ApproxMetric::hamming, -1, true),
+               strmatch::InvalidArgument);
+  EXPECT_THROW(cu::make_approx_engine(p, "auto", ApproxMetric::hamming, -1, true), strmatch::InvalidArgument);
+  const std::vector<std::string> bad = {"ACXT"};
+  EXPECT_THROW(cu::make_approx_engine(bad, "myers", ApproxMetric::edit, -1, true), strmatch::InvalidArgument);
 }
 
 TEST(ApproxCudaEdge, SinkStopsEarly) {

@@ -25,12 +25,20 @@ using strmatch::test::test_seed;
 
 using strmatch::test::append_to;
 
+/// `codes`: the patterns are IUPAC nucleotide codes (ApproxOptions::nucleotide_codes; the GPU's
+/// algorithms that take them: auto and myers).
 void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
-           ApproxMetric metric, int separator, const std::string& what) {
-  const auto w = strmatch::test::approx_expected(patterns, text, k, metric, separator);
+           ApproxMetric metric, int separator, const std::string& what, bool codes = false) {
+  const auto w = codes ? strmatch::test::approx_expected(patterns, text, k, metric, separator, true,
+                                                         strmatch::reference::IupacMatch{})
+                       : strmatch::test::approx_expected(patterns, text, k, metric, separator);
   void* device = strmatch::detail::cuda::device_copy(text.data(), text.size(), 3);
-  for (const std::string& algo : strmatch::test::approx_algorithms_for(strmatch::Backend::cuda, metric)) {
+  const std::vector<std::string> algorithms =
+      codes ? std::vector<std::string>{"auto", "myers"}
+            : strmatch::test::approx_algorithms_for(strmatch::Backend::cuda, metric);
+  for (const std::string& algo : algorithms) {
     ApproxOptions o;
+    o.nucleotide_codes = codes;
     o.backend = strmatch::Backend::cuda;
     o.algorithm = algo;
     o.max_errors = k;
@@ -128,6 +136,34 @@ TEST(CudaApproxSearcher, RandomInputsMatchTheReference) {
         check({pattern}, text, k, ApproxMetric::hamming, -1, what + " hamming");
       }
     }
+}
+
+TEST(CudaApproxSearcher, NucleotideCodesMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  // IUPAC codes in the patterns: the GPU's ends, then the host's plateaus and tracebacks with the
+  // class rule, against the reference with the rule written out; batches, lines, long patterns.
+  std::mt19937_64 rng(test_seed() + 53);
+  for (int round = 0; round < (strmatch::test::cuda_quick() ? 3 : 8); ++round) {
+    const bool lines = round % 2 == 1;
+    const std::string alpha = "ACGTNacgtnUu";
+    const std::string text = lines ? strmatch::test::random_lines(rng, 500 + rng() % 3000, alpha, 0.02)
+                                   : random_text(rng, 500 + rng() % 3000, alpha);
+    std::vector<std::string> patterns;
+    for (int i = 0; i < 1 + round % 3; ++i) {
+      const std::size_t m = round == 7 ? 200 + rng() % 100 : 2 + rng() % 40;
+      patterns.push_back(strmatch::test::random_iupac_pattern(rng, m, 1 + m / 8));
+    }
+    std::size_t shortest = SIZE_MAX;
+    for (const auto& p : patterns) shortest = std::min(shortest, p.size());
+    const auto k = static_cast<std::uint32_t>(rng() % std::min<std::size_t>(shortest, 6));
+    check(patterns, text, k, ApproxMetric::edit, lines ? '\n' : -1,
+          "nucleotide codes round=" + std::to_string(round), true);
+  }
+  ApproxOptions o;
+  o.nucleotide_codes = true;
+  o.backend = strmatch::Backend::cuda;
+  o.metric = ApproxMetric::hamming;
+  EXPECT_THROW(ApproxSearcher("ACGT", o), strmatch::InvalidArgument);  // no GPU algorithm takes both
 }
 
 TEST(CudaApproxSearcher, LinesBatchesAndPeriodicTexts) {
