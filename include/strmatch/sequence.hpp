@@ -172,8 +172,9 @@ struct SequenceSearchOptions {
   std::optional<Strands> strands;
   /// true: nucleotides: patterns and sequences compared upper-cased, U as T; IUPAC codes in patterns
   /// (exact search: every string of A, C, G, T a pattern stands for, at most 65,536 a pattern and
-  /// 1,048,576 in all); N and every other non-ACGT byte of a sequence matches nothing; reverse
-  /// complements for the '-' strand. false: bytes as given, the forward strand only.
+  /// 1,048,576 in all; approximate search: ApproxOptions::nucleotide_codes); N and every other
+  /// non-ACGT byte of a sequence matches nothing; reverse complements for the '-' strand. false:
+  /// bytes as given, the forward strand only.
   bool nucleotides = true;
   /// Exact search over bytes (nucleotides == false): ASCII case-insensitive.
   bool case_insensitive = false;
@@ -214,8 +215,8 @@ using SequenceRecordSink = std::function<void(const RecordHeader& record, std::u
 ///
 /// Errors (constructor, InvalidArgument; the message names the pattern): no pattern, an empty
 /// pattern, a pattern holding a line break (no sequence holds one), a non-IUPAC byte in a
-/// nucleotide pattern, too many IUPAC expansions, a non-ACGT code in an approximate pattern (not
-/// supported yet), k >= m, Strands other than forward for bytes; and the engines' own errors.
+/// nucleotide pattern, too many IUPAC expansions, k >= m, Strands other than forward for bytes; and
+/// the engines' own errors (an explicit approximate algorithm that does not take nucleotide codes).
 class SequenceSearcher {
  public:
   SequenceSearcher(std::vector<NamedSequence> patterns, SequenceSearchOptions options);

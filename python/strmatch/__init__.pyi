@@ -528,7 +528,7 @@ class SequenceSearcher:
     strand.
 
     Nucleotides (alphabet='dna', the default): patterns and sequences compared upper-cased, U as T;
-    IUPAC codes in patterns (N any base, R = A or G, ...; exact search only for now); N and any other
+    IUPAC codes in patterns (N any base, R = A or G, ...; exact and approximate search); N and any other
     non-ACGT byte of a sequence matches nothing. alphabet='bytes': bytes as given, forward strand
     only (proteins, anything).
 
@@ -545,9 +545,9 @@ class SequenceSearcher:
         algorithm, backend, threads: as ExactSearcher / PatternSet / ApproxSearcher.
 
     Raises:
-        ValueError: no pattern, an empty one, a byte that is not an IUPAC code (dna), a code other
-            than A, C, G, T in approximate search, k >= m, strands other than forward for bytes,
-            an unknown metric, alphabet, strands or algorithm.
+        ValueError: no pattern, an empty one, a byte that is not an IUPAC code (dna), k >= m,
+            strands other than forward for bytes, an unknown metric, alphabet, strands or algorithm
+            (or one that does not take nucleotide codes).
 
     Example:
         >>> s = strmatch.SequenceSearcher([("bamhi", "GGATCC")])

@@ -1,7 +1,7 @@
 // `strmatch search --seq` and `strmatch approx --seq` (docs/sequence.md, "The commands") against a
 // reference written here from the docs alone: random multi-record FASTA and FASTQ (any line width,
-// CRLF, lower case, N runs), random patterns with IUPAC codes (exact search) or over A, C, G, T
-// (approximate search), both strands, batches of every size (--test-stream-block-bytes): the TSV rows
+// CRLF, lower case, N runs), random patterns with IUPAC codes (exact and approximate search), both
+// strands, batches of every size (--test-stream-block-bytes): the TSV rows
 // are exactly the hits of the naive search of each record's sequence for each pattern and the reverse
 // complement of it, in the documented order, with record coordinates. The reverse complement and the
 // IUPAC classes of the reference are its own tables, not the library's.
@@ -126,8 +126,9 @@ std::string expected_exact(const std::vector<Record>& records, const std::vector
   return out;
 }
 
-/// The rows expected for the approximate search of `patterns` (A, C, G, T) on both strands: the
-/// naive reference's matches of each orientation in each record, ordered by (end, pattern, strand).
+/// The rows expected for the approximate search of `patterns` (IUPAC codes) on both strands: the
+/// naive reference's matches of each orientation in each record (its own table of the codes,
+/// reference::IupacMatch), ordered by (end, pattern, strand).
 std::string expected_approx(const std::vector<Record>& records, const std::vector<std::string>& patterns,
                             std::uint32_t k, ref::ApproxMetric metric) {
   std::string out;
@@ -143,7 +144,7 @@ std::string expected_approx(const std::vector<Record>& records, const std::vecto
     for (std::size_t i = 0; i < patterns.size(); ++i)
       for (int strand = 0; strand < 2; ++strand) {
         const std::string o = strand == 0 ? patterns[i] : revcomp(patterns[i]);
-        for (const auto& mt : ref::approx_matches_record(o, text, k, metric)) {
+        for (const auto& mt : ref::approx_matches_record(o, text, k, metric, ref::IupacMatch{})) {
           const std::string region = text.substr(mt.begin, mt.end - mt.begin);
           rows.push_back({mt.end, 2 * i + static_cast<std::size_t>(strand),
                           patterns[i] + "\t" + r.name + "\t" + (strand == 0 ? "+" : "-") + "\t" +
@@ -225,6 +226,7 @@ TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
       if (s.size() >= m && rng() % 2 == 0)  // a piece of the text, so that there are hits
         for (std::size_t j = 0, at = rng() % (s.size() - m + 1); j < m; ++j)
           if (upper(s[at + j]) != 'N') p[j] = upper(s[at + j]);
+      if (rng() % 2 == 0) p[rng() % m] = "RYSWKMBDHVN"[rng() % 11];  // an IUPAC code
     }
     const std::uint32_t k = static_cast<std::uint32_t>(rng() % 3);
     const bool hamming = rng() % 3 == 0;
@@ -380,6 +382,92 @@ TEST(SeqCli, SamHoldsEveryHitOfTheTsvAndSamtoolsAcceptsIt) {
     if (qc == -1) GTEST_SKIP() << "samtools (Debian's samtools) is not installed: the SAM was not validated";
     EXPECT_EQ(qc, 0) << sam.out;
     EXPECT_EQ(samtools({"view", "-h", "-o", dir.file("view.sam"), path}, dir), 0) << sam.out;
+  }
+}
+
+/// Edit distance of `a` and `b` (the naive DP), for checking the hits beyond a peer's.
+long edit_distance(const std::string& a, const std::string& b) {
+  std::vector<long> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<long>(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = static_cast<long>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = a[i - 1] == b[j - 1] || a[i - 1] == 'N';  // N in a read: any base
+      cur[j] = std::min({prev[j - 1] + (same ? 0 : 1), prev[j] + 1, cur[j - 1] + 1});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) {
+  // Issue 35's agreement: 200 reads of 100 bases simulated by Mason from the lambda genome, RazerS 3
+  // fully sensitive (-rr 100, 95% identity: 5 errors) against `approx --seq --sam -k 5`: every
+  // RazerS 3 hit is ours (read, strand, position within the indel slack) and every hit of ours is
+  // within 5 edits of the genome where it says (checked here by a naive DP).
+  if (strmatch::test::kSanitizedBuild) GTEST_SKIP() << "a peer's agreement: outside the sanitized build";
+  const std::string mason = "/usr/lib/seqan/bin/mason_simulator", razers = "/usr/bin/razers3";
+  if (!std::filesystem::exists(mason) || !std::filesystem::exists(razers))
+    GTEST_SKIP() << "Debian's seqan-apps (mason_simulator, razers3) is not installed";
+  TempDir dir;
+  // Mason needs lines of one width: the genome rewrapped at 60.
+  const std::string fa =
+      strmatch::test::read_file(std::string(STRMATCH_SOURCE_DIR) + "/data/lambda_virus.fa");
+  const std::string header = fa.substr(0, fa.find('\n'));
+  std::string genome;
+  for (std::size_t at = fa.find('\n'); at < fa.size(); ++at)
+    if (fa[at] != '\n' && fa[at] != '\r') genome.push_back(fa[at]);
+  std::string wrapped = header + "\n";
+  for (std::size_t at = 0; at < genome.size(); at += 60) wrapped += genome.substr(at, 60) + "\n";
+  const std::string ref = dir.write("lambda.fa", wrapped);
+  const std::string reads_path = dir.file("reads.fq");
+  ASSERT_EQ(
+      strmatch::test::run_program(
+          mason, {"-ir", ref, "-n", "200", "-o", reads_path, "--seed", "7", "--illumina-read-length", "100"},
+          dir)
+          .status,
+      0);
+  const std::string rz = dir.file("razers.sam");
+  ASSERT_EQ(
+      strmatch::test::run_program(
+          razers, {"-i", "95", "-rr", "100", "-m", "100000", "-tc", "1", "-o", rz, ref, reads_path}, dir)
+          .status,
+      0);
+  const RunResult ours = strmatch::test::run_cli(
+      {"approx", "--backend", "cpu", "--seq", "--sam", "-k", "5", "-f", reads_path, ref}, dir);
+  ASSERT_EQ(ours.status, 0) << ours.err;
+  // The reads, by name, as Mason wrote them.
+  std::map<std::string, std::string> reads;
+  {
+    std::istringstream in(strmatch::test::read_file(reads_path));
+    std::string name, seq, plus, qual;
+    while (std::getline(in, name) && std::getline(in, seq) && std::getline(in, plus) &&
+           std::getline(in, qual))
+      reads[name.substr(1, name.find_first_of(" \t") - 1)] = seq;
+  }
+  ASSERT_EQ(reads.size(), 200u);
+  const std::vector<SamLine> theirs = parse_sam(strmatch::test::read_file(rz));
+  const std::vector<SamLine> mine = parse_sam(ours.out);
+  std::size_t mapped = 0;
+  for (const SamLine& t : theirs) {
+    if ((t.flag & 4) != 0) continue;
+    ++mapped;
+    bool found = false;
+    for (const SamLine& o : mine)
+      found = found || (o.qname == t.qname && (o.flag & 4) == 0 && (o.flag & 16) == (t.flag & 16) &&
+                        o.pos + 5 >= t.pos && o.pos <= t.pos + 5 && o.nm <= t.nm);
+    EXPECT_TRUE(found) << "RazerS 3's hit of " << t.qname << " at " << t.pos << (t.flag & 16 ? " -" : " +")
+                       << " (NM " << t.nm << ") is not ours";
+  }
+  EXPECT_GT(mapped, 190u);  // Mason's reads come from the genome: nearly all map
+  for (const SamLine& o : mine) {
+    if ((o.flag & 4) != 0) continue;
+    const std::string& read = reads.at(o.qname);
+    const std::string region = genome.substr(o.pos - 1, reference_span(o.cigar));
+    const std::string oriented = (o.flag & 16) != 0 ? revcomp(read) : read;
+    EXPECT_EQ(o.seq, oriented);
+    EXPECT_LE(o.nm, 5);
+    EXPECT_EQ(edit_distance(oriented, region), o.nm) << o.qname << " at " << o.pos;
   }
 }
 

@@ -129,13 +129,6 @@ struct SequenceSearcher::Impl {
                 shown(std::string_view(&bytes[j], 1)) +
                 "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N); "
                 "other sequences (proteins) are compared byte for byte without nucleotides");
-        if (options.approximate)
-          for (std::size_t j = 0; j < bytes.size(); ++j)
-            if (bytes[j] != 'A' && bytes[j] != 'C' && bytes[j] != 'G' && bytes[j] != 'T')
-              throw InvalidArgument(
-                  "pattern '" + name + "': IUPAC codes other than A, C, G, T ('" + std::string(1, bytes[j]) +
-                  "' at byte " + std::to_string(j) +
-                  ") are not supported by approximate search yet (exact search takes them)");
       }
       if (forward) oriented[2 * i] = bytes;
       if (reverse) oriented[2 * i + 1] = reverse_complement(bytes);
@@ -200,6 +193,7 @@ struct SequenceSearcher::Impl {
     o.chunk_bytes = options.chunk_bytes;
     o.separator = '\n';
     o.cigar = true;
+    o.nucleotide_codes = options.nucleotides;
     approx.emplace(std::span<const std::string>(strings), o);
   }
 };
