@@ -73,6 +73,9 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_LONG_TESTS", Scope::tests, Kind::flag, 0, 0, "0|1", "0", "1: also run the long sweeps"},
     {"STRMATCH_CUDA_QUICK", Scope::tests, Kind::flag, 0, 0, "0|1", "0",
      "1: the reduced GPU suite (under compute-sanitizer)"},
+    {"STRMATCH_THIN_TESTS", Scope::tests, Kind::flag, 0, 0, "0|1", "0",
+     "1: the heaviest randomized sweeps run every second case, as in a sanitized build (CI's CUDA-off "
+     "configuration, whose CPU code is the default configuration's)"},
     // --- benchmarks
     {"STRMATCH_BENCH_TEXT", Scope::benchmarks, Kind::text, 0, 0, "path", "a synthetic text",
      "the real text of the CPU kernel benchmark"},

@@ -205,8 +205,8 @@ TEST(SeqCli, RandomFastaAndFastqExactSearchWithIupacCodesOnBothStrands) {
     rows += static_cast<std::size_t>(std::count(want.begin(), want.end(), '\n'));
     reverse_rows += want.find("\t-\t") != std::string::npos ? 1 : 0;
   }
-  EXPECT_GT(rows, 100u);  // the rounds did find hits, on both strands
-  EXPECT_GT(reverse_rows, 5u);
+  EXPECT_GT(rows, 20u);  // the rounds did find hits, on both strands (half the rounds when thinned)
+  EXPECT_GT(reverse_rows, 2u);
 }
 
 TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
@@ -245,7 +245,7 @@ TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
                            << strmatch::test::rerun_hint();
     rows += static_cast<std::size_t>(std::count(want.begin(), want.end(), '\n'));
   }
-  EXPECT_GT(rows, 30u);
+  EXPECT_GT(rows, 10u);
 }
 
 /// The fields of a SAM alignment line.
@@ -400,11 +400,14 @@ long edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) {
-  // Issue 35's agreement: 200 reads of 100 bases simulated by Mason from the lambda genome, RazerS 3
-  // fully sensitive (-rr 100, 95% identity: 5 errors) against `approx --seq --sam -k 5`: every
-  // RazerS 3 hit is ours (read, strand, position within the indel slack) and every hit of ours is
-  // within 5 edits of the genome where it says (checked here by a naive DP).
+/// Issue 35's agreement with RazerS 3: 200 reads of 100 bases simulated by Mason from the lambda
+/// genome, RazerS 3 fully sensitive (-rr 100, 95% identity: 5 errors; -ng with `hamming`) against
+/// `approx --seq --sam -k 5` (--metric hamming): every RazerS 3 hit is ours (read, strand, position
+/// within the indel slack, 0 for Hamming, distance no larger) and every hit of ours is within 5
+/// errors of the genome where it says (checked here by a naive DP or by counting mismatches). With
+/// `hamming` the reads holding an N are left out of both runs: RazerS 3 counts N as a mismatch,
+/// strmatch as any base, and an N makes strmatch's Hamming search use dp (O(m n)).
+void agree_with_razers3(bool hamming) {
   if (strmatch::test::kSanitizedBuild) GTEST_SKIP() << "a peer's agreement: outside the sanitized build";
   const std::string mason = "/usr/lib/seqan/bin/mason_simulator", razers = "/usr/bin/razers3";
   if (!std::filesystem::exists(mason) || !std::filesystem::exists(razers))
@@ -420,34 +423,41 @@ TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) {
   std::string wrapped = header + "\n";
   for (std::size_t at = 0; at < genome.size(); at += 60) wrapped += genome.substr(at, 60) + "\n";
   const std::string ref = dir.write("lambda.fa", wrapped);
-  const std::string reads_path = dir.file("reads.fq");
+  const std::string simulated = dir.file("simulated.fq");
   ASSERT_EQ(
       strmatch::test::run_program(
-          mason, {"-ir", ref, "-n", "200", "-o", reads_path, "--seed", "7", "--illumina-read-length", "100"},
+          mason, {"-ir", ref, "-n", "200", "-o", simulated, "--seed", "7", "--illumina-read-length", "100"},
           dir)
           .status,
       0);
-  const std::string rz = dir.file("razers.sam");
-  ASSERT_EQ(
-      strmatch::test::run_program(
-          razers, {"-i", "95", "-rr", "100", "-m", "100000", "-tc", "1", "-o", rz, ref, reads_path}, dir)
-          .status,
-      0);
-  const RunResult ours = strmatch::test::run_cli(
-      {"approx", "--backend", "cpu", "--seq", "--sam", "-k", "5", "-f", reads_path, ref}, dir);
-  ASSERT_EQ(ours.status, 0) << ours.err;
-  // The reads, by name, as Mason wrote them.
+  // The reads, by name, as Mason wrote them (without those holding an N for Hamming).
   std::map<std::string, std::string> reads;
+  std::string fastq;
   {
-    std::istringstream in(strmatch::test::read_file(reads_path));
+    std::istringstream in(strmatch::test::read_file(simulated));
     std::string name, seq, plus, qual;
     while (std::getline(in, name) && std::getline(in, seq) && std::getline(in, plus) &&
-           std::getline(in, qual))
+           std::getline(in, qual)) {
+      if (hamming && seq.find('N') != std::string::npos) continue;
       reads[name.substr(1, name.find_first_of(" \t") - 1)] = seq;
+      fastq += name + "\n" + seq + "\n+\n" + qual + "\n";
+    }
   }
-  ASSERT_EQ(reads.size(), 200u);
+  ASSERT_GT(reads.size(), 190u);
+  const std::string reads_path = dir.write("reads.fq", fastq);
+  const std::string rz = dir.file("razers.sam");
+  std::vector<std::string> rz_args = {"-i",  "95", "-rr", "100", "-m", "100000",
+                                      "-tc", "1",  "-o",  rz,    ref,  reads_path};
+  if (hamming) rz_args.insert(rz_args.begin(), "-ng");
+  ASSERT_EQ(strmatch::test::run_program(razers, rz_args, dir).status, 0);
+  std::vector<std::string> args = {"approx", "--backend", "cpu", "--seq",    "--sam",
+                                   "-k",     "5",         "-f",  reads_path, ref};
+  if (hamming) args.insert(args.begin() + 1, {"--metric", "hamming"});
+  const RunResult ours = strmatch::test::run_cli(args, dir);
+  ASSERT_EQ(ours.status, 0) << ours.err;
   const std::vector<SamLine> theirs = parse_sam(strmatch::test::read_file(rz));
   const std::vector<SamLine> mine = parse_sam(ours.out);
+  const std::uint64_t slack = hamming ? 0 : 5;
   std::size_t mapped = 0;
   for (const SamLine& t : theirs) {
     if ((t.flag & 4) != 0) continue;
@@ -455,11 +465,11 @@ TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) {
     bool found = false;
     for (const SamLine& o : mine)
       found = found || (o.qname == t.qname && (o.flag & 4) == 0 && (o.flag & 16) == (t.flag & 16) &&
-                        o.pos + 5 >= t.pos && o.pos <= t.pos + 5 && o.nm <= t.nm);
+                        o.pos + slack >= t.pos && o.pos <= t.pos + slack && o.nm <= t.nm);
     EXPECT_TRUE(found) << "RazerS 3's hit of " << t.qname << " at " << t.pos << (t.flag & 16 ? " -" : " +")
                        << " (NM " << t.nm << ") is not ours";
   }
-  EXPECT_GT(mapped, 190u);  // Mason's reads come from the genome: nearly all map
+  EXPECT_GT(mapped, reads.size() - 10);  // Mason's reads come from the genome: nearly all map
   for (const SamLine& o : mine) {
     if ((o.flag & 4) != 0) continue;
     const std::string& read = reads.at(o.qname);
@@ -467,8 +477,19 @@ TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) {
     const std::string oriented = (o.flag & 16) != 0 ? revcomp(read) : read;
     EXPECT_EQ(o.seq, oriented);
     EXPECT_LE(o.nm, 5);
-    EXPECT_EQ(edit_distance(oriented, region), o.nm) << o.qname << " at " << o.pos;
+    long errors = 0;
+    if (hamming) {
+      ASSERT_EQ(region.size(), oriented.size()) << o.qname;
+      for (std::size_t i = 0; i < region.size(); ++i) errors += oriented[i] != region[i] ? 1 : 0;
+    } else {
+      errors = edit_distance(oriented, region);
+    }
+    EXPECT_EQ(errors, o.nm) << o.qname << " at " << o.pos;
   }
 }
+
+TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3FullySensitive) { agree_with_razers3(false); }
+
+TEST(SeqCli, ReadsSimulatedByMasonAgreeWithRazers3WithoutGapsUnderHamming) { agree_with_razers3(true); }
 
 }  // namespace

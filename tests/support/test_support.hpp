@@ -50,11 +50,13 @@ inline constexpr bool kSanitizedBuild = false;
 inline constexpr bool kSanitizedBuild = false;
 #endif
 
-/// The heaviest randomized sweeps run every second case of theirs (by `index`) in a sanitized build,
-/// unless STRMATCH_LONG_TESTS=1: the sanitizers look for memory errors, which every case's code
-/// paths reach; the unsanitized configurations run every case against the references.
+/// The heaviest randomized sweeps run every second case of theirs (by `index`) in a sanitized build
+/// and with STRMATCH_THIN_TESTS=1 (CI's CUDA-off configuration, whose CPU code is the default
+/// configuration's), unless STRMATCH_LONG_TESTS=1: the sanitizers look for memory errors, which
+/// every case's code paths reach; the default configuration runs every case against the references.
 inline bool thinned_in_sanitized_build(std::size_t index) {
-  return kSanitizedBuild && index % 2 == 1 && !long_tests();
+  static const bool thin = detail::env::flag_value("STRMATCH_THIN_TESTS").value_or(false);
+  return (kSanitizedBuild || thin) && index % 2 == 1 && !long_tests();
 }
 
 /// STRMATCH_CUDA_QUICK=1: the reduced GPU suite (smaller sizes, for compute-sanitizer runs).

@@ -193,7 +193,13 @@ struct SequenceSearcher::Impl {
     o.chunk_bytes = options.chunk_bytes;
     o.separator = '\n';
     o.cigar = true;
-    o.nucleotide_codes = options.nucleotides;
+    // Classes only where a pattern holds a code other than A, C, G, T: for those four, byte
+    // equality on the upper-cased sequence is the same rule (N and the other non-bases of the text
+    // equal none of them), and keeps every algorithm (hamming, pigeonhole, the GPU's) available.
+    o.nucleotide_codes =
+        options.nucleotides && std::any_of(strings.begin(), strings.end(), [](const std::string& p) {
+          return p.find_first_not_of("ACGT") != std::string::npos;
+        });
     approx.emplace(std::span<const std::string>(strings), o);
   }
 };
