@@ -225,6 +225,9 @@ TEST(EdlibAgreement, PrefixAndGlobalOnRandomPairs) {
 }
 
 TEST(EdlibAgreement, RealDnaLambdaPhage) {
+  if (strmatch::test::kSanitizedBuild && !strmatch::test::long_tests())
+    GTEST_SKIP() << "a peer's agreement (20 s under the sanitizers): in the unsanitized builds "
+                 << "(STRMATCH_LONG_TESTS=1 runs it here)";
   const std::string genome = lambda_genome();
   ASSERT_GT(genome.size(), 40000u) << "data/lambda_virus.fa";
   std::mt19937_64 rng(strmatch::test::test_seed() + 1203);

@@ -683,6 +683,10 @@ TEST_F(Cli, PiecesHandALineLongerThanTheirReachToTheSerialRest) {
 // --- offsets past 4 GiB ---------------------------------------------------------------------------
 
 TEST_F(Cli, OccurrencePastFourGibInASparseFile) {
+  // 64-bit offsets over 4 GiB of holes (17 s under the sanitizers, which find nothing there that the
+  // unsanitized builds' run of it and the smaller files' tests do not reach).
+  if (strmatch::test::kSanitizedBuild && !strmatch::test::long_tests())
+    GTEST_SKIP() << "4 GiB scanned: in the unsanitized builds (STRMATCH_LONG_TESTS=1 runs it here)";
   TempDir dir;
   const std::string f = dir.file("sparse.bin");
   const std::uint64_t far = (std::uint64_t{1} << 32) + 4099;
