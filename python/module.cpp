@@ -207,11 +207,7 @@ class SequenceRecords {
     {
       py::gil_scoped_release unlocked;
       more = reader_.next_record();
-      if (more) {
-        std::vector<std::uint8_t> piece(std::size_t{1} << 20);
-        while (const std::size_t n = reader_.read_sequence(piece.data(), piece.size()))
-          sequence.append(reinterpret_cast<const char*>(piece.data()), n);
-      }
+      if (more) reader_.append_sequence(sequence);
     }
     if (!more) throw py::stop_iteration();
     const strmatch::seq::RecordHeader& h = reader_.header();
@@ -258,9 +254,7 @@ class SequenceSearch {
       strmatch::seq::SequenceReader reader(*source, sequence_format_arg(format), file.input().name());
       searcher_.search(reader, [&](std::span<const strmatch::seq::SequenceHit> hits) {
         for (const auto& h : hits) {
-          std::string match(h.matched);
-          if (h.strand == strmatch::seq::Strand::reverse)
-            match = strmatch::seq::reverse_complement(match, strmatch::seq::NonNucleotide::keep);
+          std::string match = strmatch::seq::matched_as_pattern(h);
           rows.push_back({h.pattern, h.record->name, strmatch::seq::strand_char(h.strand), h.start, h.end,
                           h.distance, std::string(h.cigar), std::move(match)});
         }

@@ -35,17 +35,9 @@ FastaRecords parse_fasta(std::string_view bytes, const std::string& file) {
   r.sequences.reserve(bytes.size());
   ViewSource source(bytes);
   seq::SequenceReader reader(source, seq::SequenceFormat::fasta, file);
-  constexpr std::size_t kPiece = std::size_t{1} << 20;
   while (reader.next_record()) {
     r.names.push_back(reader.header().name);
-    for (;;) {
-      const std::size_t at = r.sequences.size();
-      r.sequences.resize(at + kPiece);
-      const std::size_t n =
-          reader.read_sequence(reinterpret_cast<std::uint8_t*>(r.sequences.data()) + at, kPiece);
-      r.sequences.resize(at + n);
-      if (n == 0) break;
-    }
+    reader.append_sequence(r.sequences);
     r.begin.push_back(r.sequences.size());
   }
   return r;

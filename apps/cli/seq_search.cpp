@@ -128,15 +128,11 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
     const std::unique_ptr<io::FdSource> source = in.stream();
     seq::SequenceReader reader(*source, *format, path);
     const std::size_t first = out.size();
-    std::vector<std::uint8_t> piece(std::size_t{64} << 10);
     while (reader.next_record()) {
       seq::NamedSequence p{reader.header().name, {}, {}};
-      while (const std::size_t n = reader.read_sequence(piece.data(), piece.size())) {
-        p.sequence.append(reinterpret_cast<const char*>(piece.data()), n);
-        if (p.sequence.size() > max_bytes)
-          throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
-                                            path, p.name, max_bytes));
-      }
+      if (reader.append_sequence(p.sequence, max_bytes) > max_bytes)
+        throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
+                                          path, p.name, max_bytes));
       p.quality = reader.quality();
       out.push_back(std::move(p));
     }
@@ -328,9 +324,7 @@ class SequenceRun final : public RunCore {
     }
     const std::string& name = searcher_.patterns()[h.pattern].name;
     const char strand = seq::strand_char(h.strand);
-    const std::string matched = h.strand == Strand::reverse
-                                    ? seq::reverse_complement(h.matched, seq::NonNucleotide::keep)
-                                    : std::string(h.matched);
+    const std::string matched = seq::matched_as_pattern(h);
     if (mode == OutputMode::json) {
       out.append(R"({"type":"match","file":)");
       out.append(json_string(file_name_));

@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -126,6 +127,11 @@ class SequenceReader {
   /// sequence, a FASTQ quality line of the wrong length: reported when the record's end is reached)
   /// and IoError.
   std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity);
+  /// Appends what is left of the current record's sequence to `out`, up to its end, or stops once
+  /// more than `limit` bytes were appended by this call (a caller's size bound); returns the bytes
+  /// appended. Throws as read_sequence.
+  std::uint64_t append_sequence(std::string& out,
+                                std::uint64_t limit = std::numeric_limits<std::uint64_t>::max());
   /// The current record's sequence as a ByteSource (read_sequence): what a streamed search reads.
   ByteSource& sequence() noexcept;
   /// Bytes of the current record's sequence delivered so far (its length once read to its end).
@@ -199,6 +205,10 @@ struct SequenceHit {
   std::string_view cigar;      ///< SAM's letters (=, X, I, D), forward direction; "M=" for exact hits
   std::string_view matched;    ///< the record's bytes [start, end) as searched (normalised), forward
 };
+
+/// The matched bytes of `hit` in its pattern's orientation: as searched on '+', reverse-complemented
+/// on '-' (bytes that are not nucleotide codes kept), as the CLI's TSV and SAM show them. O(length).
+std::string matched_as_pattern(const SequenceHit& hit);
 
 /// Receives hits in order (record by record; within a batch of records, exact hits by (start,
 /// pattern, strand), approximate hits by (end, pattern, strand)), in batches; false stops the search.

@@ -460,6 +460,19 @@ const RecordHeader& SequenceReader::header() const noexcept { return impl_->head
 std::size_t SequenceReader::read_sequence(std::uint8_t* dst, std::size_t capacity) {
   return impl_->read_sequence(dst, capacity);
 }
+std::uint64_t SequenceReader::append_sequence(std::string& out, std::uint64_t limit) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  std::uint64_t appended = 0;
+  while (appended <= limit) {
+    const std::size_t at = out.size();
+    out.resize(at + kPiece);
+    const std::size_t n = impl_->read_sequence(reinterpret_cast<std::uint8_t*>(out.data()) + at, kPiece);
+    out.resize(at + n);
+    if (n == 0) break;
+    appended += n;
+  }
+  return appended;
+}
 ByteSource& SequenceReader::sequence() noexcept { return *impl_; }
 std::uint64_t SequenceReader::sequence_bytes() const noexcept { return impl_->delivered; }
 const std::string& SequenceReader::quality() const noexcept {

@@ -204,6 +204,11 @@ struct SequenceSearcher::Impl {
   }
 };
 
+std::string matched_as_pattern(const SequenceHit& hit) {
+  return hit.strand == Strand::reverse ? reverse_complement(hit.matched, NonNucleotide::keep)
+                                       : std::string(hit.matched);
+}
+
 SequenceSearcher::SequenceSearcher(std::vector<NamedSequence> patterns, SequenceSearchOptions options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
