@@ -233,9 +233,10 @@ class SequenceSearch {
  public:
   SequenceSearch(const py::object& patterns, const py::object& max_errors, const std::string& metric,
                  const py::object& strands, const std::string& alphabet, bool ignore_case,
-                 const std::string& algorithm, const std::string& backend, unsigned threads)
-      : searcher_(named(patterns),
-                  options(max_errors, metric, strands, alphabet, ignore_case, algorithm, backend, threads)) {}
+                 const std::string& algorithm, const std::string& backend, unsigned threads,
+                 const py::object& pam, const std::string& pam_side)
+      : searcher_(named(patterns), options(max_errors, metric, strands, alphabet, ignore_case, algorithm,
+                                           backend, threads, pam, pam_side)) {}
 
   py::list search(const py::object& path, const std::string& format) {
     struct Row {
@@ -308,8 +309,11 @@ class SequenceSearch {
   static strmatch::seq::SequenceSearchOptions options(const py::object& max_errors, const std::string& metric,
                                                       const py::object& strands, const std::string& alphabet,
                                                       bool ignore_case, const std::string& algorithm,
-                                                      const std::string& backend, unsigned threads) {
+                                                      const std::string& backend, unsigned threads,
+                                                      const py::object& pam, const std::string& pam_side) {
     strmatch::seq::SequenceSearchOptions o;
+    if (!pam.is_none()) o.pam = std::string(Text(pam, "pam").view());
+    o.pam_side = strmatch::seq::parse_pam_side(pam_side);
     if (!max_errors.is_none()) {
       const long k = max_errors.cast<long>();
       if (k < 0) throw strmatch::InvalidArgument("max_errors must be at least 0 (None: exact search)");
@@ -1294,10 +1298,12 @@ PYBIND11_MODULE(_strmatch, m) {
       py::arg("path"), py::kw_only(), py::arg("format") = "auto", D("read_sequences"));
   py::class_<SequenceSearch>(m, "SequenceSearcher", D("SequenceSearcher"))
       .def(py::init<const py::object&, const py::object&, const std::string&, const py::object&,
-                    const std::string&, bool, const std::string&, const std::string&, unsigned>(),
+                    const std::string&, bool, const std::string&, const std::string&, unsigned,
+                    const py::object&, const std::string&>(),
            py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(), py::arg("metric") = "edit",
            py::arg("strands") = py::none(), py::arg("alphabet") = "dna", py::arg("ignore_case") = false,
-           py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u)
+           py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u,
+           py::arg("pam") = py::none(), py::arg("pam_side") = "3prime")
       .def("search", &SequenceSearch::search, py::arg("path"), py::kw_only(), py::arg("format") = "auto",
            D("SequenceSearcher.search"))
       .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))

@@ -62,6 +62,8 @@ struct CommonConfig {
   std::string seq;       // "": text input; --seq[=FORMAT]: "auto", "fasta", "fastq"
   std::string strand;    // "": the default (both with --alphabet dna, forward with bytes)
   std::string alphabet;  // "": dna; "dna", "bytes"
+  std::string pam;       // --pam: a PAM beside every pattern that must match exactly ("": none)
+  std::string pam_side;  // "": 3prime; "3prime", "5prime"
   bool bed = false;
   bool sam = false;
   bool no_header = false;

@@ -43,6 +43,19 @@ void add_sequence_options(CLI::App& cmd, CommonConfig& c) {
       ->type_name("NAME")
       ->check(CLI::IsMember({"dna", "bytes"}))
       ->group(kGroupSequences);
+  cmd.add_option(
+         "--pam", c.pam,
+         "With --seq: a PAM that must match exactly beside every pattern (IUPAC codes: NGG for Cas9): "
+         "each pattern is a guide searched with its errors (-k) while the PAM matches one for one; "
+         "hits span guide and PAM")
+      ->type_name("SEQ")
+      ->group(kGroupSequences);
+  cmd.add_option("--pam-side", c.pam_side,
+                 "With --pam: 3prime (default: guide then PAM, as Cas9's NGG) or 5prime (PAM then guide, as "
+                 "Cas12a's TTTV)")
+      ->type_name("SIDE")
+      ->check(CLI::IsMember({"3prime", "5prime"}))
+      ->group(kGroupSequences);
   cmd.add_flag("--bed", c.bed, "With --seq: print BED6 (record, start, end, pattern, distance, strand)")
       ->group(kGroupSequences);
   cmd.add_flag("--sam", c.sam,
@@ -57,6 +70,8 @@ std::string check_sequence_options(const CommonConfig& c, const char* command) {
   if (c.seq.empty()) {
     const char* needs = !c.strand.empty()     ? "--strand"
                         : !c.alphabet.empty() ? "--alphabet"
+                        : !c.pam.empty()      ? "--pam"
+                        : !c.pam_side.empty() ? "--pam-side"
                         : c.bed               ? "--bed"
                         : c.sam               ? "--sam"
                         : c.no_header         ? "--no-header"
@@ -88,6 +103,9 @@ std::string check_sequence_options(const CommonConfig& c, const char* command) {
   if (c.alphabet == "bytes" && !c.strand.empty() && c.strand != "forward")
     return fmt::format("{}: --strand {} needs --alphabet dna (only nucleotides have a reverse complement)",
                        command, c.strand);
+  if (!c.pam_side.empty() && c.pam.empty()) return fmt::format("{}: --pam-side goes with --pam", command);
+  if (!c.pam.empty() && c.alphabet == "bytes")
+    return fmt::format("{}: --pam needs --alphabet dna (a PAM is a nucleotide motif)", command);
   const int outputs = (c.bed ? 1 : 0) + (c.sam ? 1 : 0) + (c.json ? 1 : 0);
   if (outputs > 1)
     return fmt::format("{}: --bed, --sam and --json each choose the output: give one of them", command);
@@ -203,6 +221,8 @@ seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceT
   o.metric = parse_approx_metric(task.metric);
   if (!c.strand.empty()) o.strands = seq::parse_strands(c.strand);
   o.nucleotides = c.alphabet != "bytes";
+  o.pam = c.pam;
+  if (!c.pam_side.empty()) o.pam_side = seq::parse_pam_side(c.pam_side);
   o.case_insensitive = task.ignore_case;
   o.algorithm = c.algorithm;
   o.backend = parse_backend(c.backend);
@@ -392,11 +412,14 @@ class SequenceRun final : public RunCore {
         primary_given[h.pattern] = true;
       else
         flag |= 256;
-      std::string qual = p.quality.empty() ? std::string("*") : p.quality;
-      if (h.strand == Strand::reverse && !p.quality.empty()) std::reverse(qual.begin(), qual.end());
+      const std::string& seq = searcher_.oriented(h.pattern, h.strand);
+      // A PAM has no quality: QUAL is '*' when the read's does not cover SEQ.
+      const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
+      std::string qual = has_qual ? p.quality : std::string("*");
+      if (h.strand == Strand::reverse && has_qual) std::reverse(qual.begin(), qual.end());
       out.append(fmt::format("{}\t{}\t{}\t{}\t255\t{}\t*\t0\t0\t{}\t{}\tNM:i:{}", sam_name(p.name, false),
-                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar,
-                             searcher_.oriented(h.pattern, h.strand), qual, h.distance));
+                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar, seq, qual,
+                             h.distance));
       out.put('\n');
     }
     for (std::uint32_t i = 0; i < patterns.size(); ++i) {
@@ -404,8 +427,9 @@ class SequenceRun final : public RunCore {
       const std::string& forward = searcher_.oriented(i, Strand::forward);
       const std::string seq =
           forward.empty() ? seq::reverse_complement(searcher_.oriented(i, Strand::reverse)) : forward;
+      const bool has_qual = !patterns[i].quality.empty() && patterns[i].quality.size() == seq.size();
       out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(patterns[i].name, false), seq,
-                             patterns[i].quality.empty() ? std::string("*") : patterns[i].quality));
+                             has_qual ? patterns[i].quality : std::string("*")));
       out.put('\n');
     }
   }

@@ -160,6 +160,15 @@ enum class Strands : std::uint8_t { forward, reverse, both };
 const char* to_string(Strands strands) noexcept;
 Strands parse_strands(std::string_view name);
 
+/// Where a PAM sits beside each pattern: after its 3' end (Cas9's NGG: guide then PAM, as read on
+/// the guide's strand) or before its 5' end (Cas12a's TTTV: PAM then guide).
+enum class PamSide : std::uint8_t { three_prime, five_prime };
+
+/// "3prime", "5prime"; parse_pam_side also takes "3", "3'", "5", "5'" and throws InvalidArgument
+/// for other names.
+const char* to_string(PamSide side) noexcept;
+PamSide parse_pam_side(std::string_view name);
+
 /// A pattern of a sequence search: its name (in every result: a read's or guide's record name, or
 /// the pattern itself), its bytes, and a FASTQ quality (empty when none).
 struct NamedSequence {
@@ -182,6 +191,19 @@ struct SequenceSearchOptions {
   /// non-ACGT byte of a sequence matches nothing; reverse complements for the '-' strand. false:
   /// bytes as given, the forward strand only.
   bool nucleotides = true;
+  /// A PAM (protospacer-adjacent motif) that must match EXACTLY beside every pattern (IUPAC codes:
+  /// "NGG" for Cas9, "TTTV" with PamSide::five_prime for Cas12a), as Sassy's crispr mode and
+  /// Cas-OFFinder have it; empty: none. Each pattern is then searched as guide + PAM (3') or PAM +
+  /// guide (5'), and its reverse complement on '-'; a hit spans the PAM too (start, end, cigar and
+  /// matched cover the whole site) and its distance counts the guide's errors only: the guide is
+  /// within max_errors (edit or Hamming) and the PAM's bytes match one for one, no error and no
+  /// indel inside it or between it and the guide's alignment. Needs nucleotides; k stays below the
+  /// guide's length. Approximate search finds the ends of guide + PAM within max_errors (a superset:
+  /// errors anywhere) and keeps, by a small DP over each end's window (O((m + k) m) per end), those
+  /// where the guide alone is within max_errors with the PAM exact beside it; the matches are the
+  /// local minima of that distance, as ApproxSearcher's find_all defines them (approx.hpp).
+  std::string pam;
+  PamSide pam_side = PamSide::three_prime;
   /// Exact search over bytes (nucleotides == false): ASCII case-insensitive.
   bool case_insensitive = false;
   /// The engine: as ExactOptions / PatternSetOptions / ApproxOptions.
@@ -225,7 +247,8 @@ using SequenceRecordSink = std::function<void(const RecordHeader& record, std::u
 ///
 /// Errors (constructor, InvalidArgument; the message names the pattern): no pattern, an empty
 /// pattern, a pattern holding a line break (no sequence holds one), a non-IUPAC byte in a
-/// nucleotide pattern, too many IUPAC expansions, k >= m, Strands other than forward for bytes; and
+/// nucleotide pattern, too many IUPAC expansions, k >= m, Strands other than forward for bytes, a
+/// PAM with bytes or with a byte that is not an IUPAC code; and
 /// the engines' own errors (an explicit approximate algorithm that does not take nucleotide codes).
 class SequenceSearcher {
  public:
@@ -238,8 +261,9 @@ class SequenceSearcher {
   const SequenceSearchOptions& options() const noexcept;
   /// The strands searched (the options' or the default).
   Strands strands() const noexcept;
-  /// Pattern `pattern` as searched on `strand`: normalised (nucleotides: upper case, U as T) and, on
-  /// '-', reverse-complemented. Empty for a strand not searched.
+  /// Pattern `pattern` as searched on `strand`: normalised (nucleotides: upper case, U as T), with the
+  /// PAM beside it when there is one, and, on '-', reverse-complemented. Empty for a strand not
+  /// searched.
   const std::string& oriented(std::uint32_t pattern, Strand strand) const;
   /// How many strings the engine searches (patterns x strands x IUPAC expansions).
   std::size_t searched_strings() const noexcept;

@@ -543,11 +543,19 @@ class SequenceSearcher:
         alphabet: 'dna' or 'bytes'.
         ignore_case: ASCII case-insensitive exact search of bytes.
         algorithm, backend, threads: as ExactSearcher / PatternSet / ApproxSearcher.
+        pam: None (default), or a PAM (IUPAC codes, bytes or str: 'NGG' for Cas9) that must match
+            exactly beside every pattern, as Sassy's crispr mode and Cas-OFFinder have it: each
+            pattern is a guide searched with its errors (max_errors) while the PAM matches one for
+            one, no error or indel inside it; a hit's start, end, cigar and match span guide and
+            PAM, its distance counts the guide's errors (docs/sequence.md, "A PAM").
+        pam_side: '3prime' (default: guide then PAM, Cas9) or '5prime' (PAM then guide, Cas12a's
+            'TTTV').
 
     Raises:
         ValueError: no pattern, an empty one, a byte that is not an IUPAC code (dna), k >= m,
             strands other than forward for bytes, an unknown metric, alphabet, strands or algorithm
-            (or one that does not take nucleotide codes).
+            (or one that does not take nucleotide codes), a PAM with alphabet='bytes' or with a byte
+            that is not an IUPAC code, an unknown pam_side.
 
     Example:
         >>> s = strmatch.SequenceSearcher([("bamhi", "GGATCC")])
@@ -560,7 +568,8 @@ class SequenceSearcher:
                  strands: Literal["both", "forward", "reverse"] | None = None,
                  alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,
                  algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "cpu",
-                 threads: int = 0) -> None: ...
+                 threads: int = 0, pam: str | bytes | None = None,
+                 pam_side: Literal["3prime", "5prime"] = "3prime") -> None: ...
     def search(self, path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> list[SequenceHit]:
         """Every hit in the records of the file at `path`, in order: record by record; within a batch
         of records (about 64 MiB) exact hits by (start, pattern, strand), approximate hits by (end,

@@ -21,8 +21,15 @@ enum Move : std::uint8_t { kDiagonal = 0, kInsertion = 1, kDeletion = 2 };
 /// traceback_edit with the pattern's match rule `same` (same(i, c): pattern byte i matches c).
 template <typename Same>
 Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* w, std::size_t len,
-                           ApproxMode mode, bool cigar) {
+                           ApproxMode mode, bool cigar, const std::vector<bool>* begins) {
   const bool free_row = mode == ApproxMode::infix;
+  // An alignment may begin only where `begins` says yes: row 0 is 0 there, elsewhere one more than
+  // the column before (a text byte between the allowed begin and the pattern's first byte, an
+  // error), and out of reach (kOut, far above any distance, never overflowing) before the first.
+  constexpr std::uint32_t kOut = std::uint32_t{1} << 30;
+  const auto begin_cost = [&](std::size_t j, std::uint32_t cost) {
+    return begins == nullptr || (*begins)[j] ? cost : kOut;
+  };
   // moves[j * (m + 1) + i], 2 bits each: the move the traceback takes out of cell (i, j).
   const std::size_t rows = m + 1;
   std::vector<std::uint8_t> moves((rows * (len + 1) + 3) / 4, 0);
@@ -36,15 +43,20 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
   };
   std::vector<std::uint32_t> col(rows);
   for (std::size_t i = 0; i <= m; ++i) {
-    col[i] = static_cast<std::uint32_t>(i);
+    col[i] = begin_cost(0, static_cast<std::uint32_t>(i));
     if (i > 0) set_move(i, 0, kInsertion);
   }
   std::size_t best_end = 0;
   std::uint32_t best = col[m];
   for (std::size_t j = 1; j <= len; ++j) {
     std::uint32_t diag = col[0];
-    col[0] = free_row ? 0 : static_cast<std::uint32_t>(j);
-    if (!free_row) set_move(0, j, kDeletion);
+    if (begins != nullptr && !(*begins)[j]) {
+      col[0] = std::min(diag + 1, kOut);  // a text byte after the allowed begin (before the pattern)
+      set_move(0, j, kDeletion);
+    } else {
+      col[0] = free_row ? 0 : static_cast<std::uint32_t>(j);
+      if (!free_row) set_move(0, j, kDeletion);
+    }
     const std::uint8_t c = w[j - 1];
     for (std::size_t i = 1; i <= m; ++i) {
       const std::uint32_t up = col[i];  // C[i][j - 1]
@@ -68,7 +80,7 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
   // Walk back from (m, end), collecting letters in reverse.
   std::string ops;
   std::size_t i = m, j = out.end;
-  while (i > 0 || (!free_row && j > 0)) {
+  while (i > 0 || (!free_row && j > 0) || (begins != nullptr && j > 0 && !(*begins)[j])) {
     switch (move_at(i, j)) {
       case kDiagonal:
         if (cigar) ops += same(i - 1, w[j - 1]) ? '=' : 'X';
@@ -102,7 +114,15 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
 Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
                       bool cigar, const std::vector<std::uint8_t>& bases) {
   return with_pattern_match(pattern, bases, [&](const auto& same) {
-    return traceback_edit_with(pattern.size(), same, w, len, mode, cigar);
+    return traceback_edit_with(pattern.size(), same, w, len, mode, cigar, nullptr);
+  });
+}
+
+Traced traceback_edit_from(std::string_view pattern, const std::uint8_t* w, std::size_t len,
+                           const std::vector<bool>& begins, bool cigar,
+                           const std::vector<std::uint8_t>& bases) {
+  return with_pattern_match(pattern, bases, [&](const auto& same) {
+    return traceback_edit_with(pattern.size(), same, w, len, ApproxMode::infix, cigar, &begins);
   });
 }
 

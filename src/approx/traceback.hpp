@@ -30,6 +30,16 @@ struct Traced {
 Traced traceback_edit(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode, bool cigar,
                       const std::vector<std::uint8_t>& bases = {});
 
+/// traceback_edit in infix mode where an alignment may begin only at the window columns j (0..len)
+/// with begins[j] true (begins.size() == len + 1): the first row is 0 there; at a column j without
+/// it, one more than at column j - 1 (text bytes between an allowed begin and the pattern are
+/// errors, D in the CIGAR, and `begin` is the allowed column), and out of reach before the first
+/// allowed column. A distance of 2^30 or more says no alignment ends at len. What a PAM before a
+/// guide needs (src/core/io/pam.cpp): the site begins right after an exact PAM.
+Traced traceback_edit_from(std::string_view p, const std::uint8_t* w, std::size_t len,
+                           const std::vector<bool>& begins, bool cigar,
+                           const std::vector<std::uint8_t>& bases = {});
+
 /// The Hamming alignment of p against w[0, m): begin 0, the mismatches, m letters = or X (`bases`
 /// as traceback_edit's).
 Traced traceback_hamming(std::string_view p, const std::uint8_t* w, bool cigar,

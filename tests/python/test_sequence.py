@@ -137,3 +137,25 @@ def test_sequence_searcher_against_a_naive_scan_of_both_strands(tmp_path):
         strmatch.SequenceSearcher(["MKE"])  # E is no IUPAC code
     with pytest.raises(ValueError):
         strmatch.SequenceSearcher(["MKV"], alphabet="bytes", strands="both")
+
+
+def test_sequence_searcher_with_a_pam(tmp_path):
+    """pam= and pam_side= reach the library (tests/core/sequence_pam_test.cpp checks its semantics
+    against a reference): a guide with one error beside an exact NGG is found, spanning the PAM; the
+    same site with a mutated PAM is not; a 5' PAM; the errors."""
+    guide = "TCTGAAGGCGGTGTATGACA"
+    one_error = guide[:10] + "C" + guide[11:]
+    genome = tmp_path / "g.fa"
+    genome.write_bytes(b">a\nAAAA" + one_error.encode() + b"AGGCC\n>b\nAAAA" + guide.encode() + b"TCGAA\n"
+                       b">c\nCCTTTA" + guide.encode() + b"AAA\n")
+    hits = strmatch.SequenceSearcher([("g", guide)], max_errors=2, strands="forward", pam="NGG").search(genome)
+    assert [(h.record, h.start, h.end, h.distance, h.cigar, h.match) for h in hits] == [
+        ("a", 4, 27, 1, "10=1X12=", (one_error + "AGG").encode())]
+    hits = strmatch.SequenceSearcher([guide], max_errors=0, pam=b"TTTV", pam_side="5prime").search(genome)
+    assert [(h.record, h.start, h.end, h.strand, h.cigar) for h in hits] == [("c", 2, 26, "+", "24=")]
+    with pytest.raises(ValueError):
+        strmatch.SequenceSearcher([guide], pam="NGE")
+    with pytest.raises(ValueError):
+        strmatch.SequenceSearcher([guide], pam="NGG", pam_side="left")
+    with pytest.raises(ValueError):
+        strmatch.SequenceSearcher(["MKV"], alphabet="bytes", pam="NGG")

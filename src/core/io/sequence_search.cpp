@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/pam.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/multi.hpp"
 #include "strmatch/sequence.hpp"
@@ -34,6 +35,14 @@ Strands parse_strands(std::string_view name) {
   if (name == "reverse") return Strands::reverse;
   if (name == "both") return Strands::both;
   throw InvalidArgument("unknown strands '" + std::string(name) + "' (forward, reverse, both)");
+}
+
+const char* to_string(PamSide side) noexcept { return side == PamSide::three_prime ? "3prime" : "5prime"; }
+
+PamSide parse_pam_side(std::string_view name) {
+  if (name == "3prime" || name == "3" || name == "3'") return PamSide::three_prime;
+  if (name == "5prime" || name == "5" || name == "5'") return PamSide::five_prime;
+  throw InvalidArgument("unknown PAM side '" + std::string(name) + "' (3prime or 5prime)");
 }
 
 namespace {
@@ -108,7 +117,24 @@ struct SequenceSearcher::Impl {
   std::optional<ExactSearcher> exact;
   std::optional<PatternSet> set;
   std::optional<ApproxSearcher> approx;
+  /// With a PAM (approximate search): each searched string's guide and PAM, for a PamMatcher.
+  std::vector<detail::PamPattern> pam_patterns;
+  std::string pam;  // normalised
   const std::string empty;
+
+  /// The PAM checked and normalised (upper case, U as T); empty when there is none.
+  void check_pam() {
+    if (options.pam.empty()) return;
+    if (!options.nucleotides)
+      throw InvalidArgument("a PAM needs nucleotides (alphabet dna): bytes have no IUPAC codes");
+    pam = options.pam;
+    normalize_nucleotides(reinterpret_cast<std::uint8_t*>(pam.data()), pam.size());
+    for (std::size_t j = 0; j < pam.size(); ++j)
+      if (nucleotide_bases(static_cast<std::uint8_t>(pam[j])) == 0)
+        throw InvalidArgument("the PAM '" + shown(options.pam) + "': byte " + std::to_string(j) + " ('" +
+                              shown(std::string_view(&pam[j], 1)) +
+                              "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)");
+  }
 
   void orient() {
     const bool forward = strands != Strands::reverse, reverse = strands != Strands::forward;
@@ -130,6 +156,7 @@ struct SequenceSearcher::Impl {
                 "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N); "
                 "other sequences (proteins) are compared byte for byte without nucleotides");
       }
+      if (!pam.empty()) bytes = options.pam_side == PamSide::three_prime ? bytes + pam : pam + bytes;
       if (forward) oriented[2 * i] = bytes;
       if (reverse) oriented[2 * i + 1] = reverse_complement(bytes);
     }
@@ -176,13 +203,20 @@ struct SequenceSearcher::Impl {
     std::vector<std::string> strings;
     for (std::uint32_t o = 0; o < oriented.size(); ++o) {
       if (oriented[o].empty()) continue;
-      if (options.max_errors >= oriented[o].size())
+      const std::size_t guide = oriented[o].size() - pam.size();
+      if (options.max_errors >= guide)
         throw InvalidArgument("-k " + std::to_string(options.max_errors) + ": pattern '" +
-                              shown(patterns[o / 2].name) + "' is " + std::to_string(oriented[o].size()) +
+                              shown(patterns[o / 2].name) + "' is " + std::to_string(guide) +
                               " bytes; k must be below the pattern's length (with k >= m every position "
                               "would match)");
       strings.push_back(oriented[o]);
       owner.push_back(o);
+      if (!pam.empty()) {
+        // '+': the PAM where the option puts it; '-': reverse-complemented, on the other side.
+        const bool reverse = o % 2 == 1;
+        const bool five = options.pam_side == PamSide::five_prime;
+        pam_patterns.push_back({oriented[o], pam.size(), five != reverse});
+      }
     }
     ApproxOptions o;
     o.max_errors = options.max_errors;
@@ -216,6 +250,7 @@ SequenceSearcher::SequenceSearcher(std::vector<NamedSequence> patterns, Sequence
   s.patterns = std::move(patterns);
   s.options = std::move(options);
   s.strands = s.options.strands.value_or(s.options.nucleotides ? Strands::both : Strands::forward);
+  s.check_pam();
   if (!s.options.nucleotides && s.strands != Strands::forward)
     throw InvalidArgument(std::string("strands ") + to_string(s.strands) +
                           ": only nucleotides have a reverse complement (bytes are searched forward only)");
@@ -249,6 +284,8 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
   std::vector<RecordHeader> headers;
   std::vector<std::uint64_t> begins;  // each record's first byte in the batch
   std::vector<SequenceHit> hits;
+  std::optional<detail::PamMatcher> pam;  // one per search: it keeps the state of a batch
+  if (!s.pam_patterns.empty()) pam.emplace(s.pam_patterns, s.options.max_errors, s.options.metric, '\n');
   SearchStats total;
   bool stopped = false;
   const auto search_batch = [&] {
@@ -292,6 +329,27 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
           deliver(matches[i].begin, matches[i].end, s.owner[matches[i].pattern_id], 0, local[i]);
         return flush();
       });
+    } else if (!s.pam_patterns.empty()) {
+      pam->start(text);
+      std::vector<ApproxMatch> ready;
+      std::uint64_t delivered = 0;
+      const auto deliver_ready = [&] {
+        delivered += ready.size();
+        for (const ApproxMatch& h : ready)
+          deliver(h.begin, h.end, s.owner[h.pattern_id], h.distance, h.cigar);
+        const bool more = flush();
+        ready.clear();
+        return more;
+      };
+      st = s.approx->find_ends(text, [&](std::span<const ApproxEnd> ends) {
+        pam->take(ends, ready);
+        return deliver_ready();
+      });
+      if (!st.stopped_early) {
+        pam->finish(ready);
+        st.stopped_early = !deliver_ready();
+      }
+      st.occurrences = delivered;  // the engine counted ends
     } else {
       st = s.approx->find_all(text, [&](std::span<const ApproxMatch> matches) {
         for (const ApproxMatch& h : matches)
