@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "input.hpp"
 #include "strmatch/approx.hpp"
+#include "strmatch/exact.hpp"
+#include "strmatch/sequence.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::cli {
@@ -34,6 +38,65 @@ void StandardPrinter::match(const Hit& h) {
   }
   colors.put(out_, colors.ms, h.text);
   out_.put(o_.terminator);
+}
+
+std::string tsv_field(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    switch (ch) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+void sequence_header(const PrintOptions& o, Output& out) {
+  if (o.with_filename) out.append("file\t");
+  out.put("pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n");
+}
+
+namespace {
+
+char strand_char(Strand s) noexcept { return s == Strand::reverse ? '-' : '+'; }
+
+}  // namespace
+
+void StandardPrinter::sequence(const Hit& h) {
+  const std::string& name = (*o_.patterns)[h.pattern_id];
+  switch (o_.sequence_output) {
+    case SequenceOutput::sam:
+      o_.sam->add(h);
+      return;
+    case SequenceOutput::bed:
+      out_.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}", tsv_field(h.record), h.begin, h.end, tsv_field(name),
+                              h.distance, strand_char(h.strand)));
+      out_.put('\n');
+      return;
+    case SequenceOutput::tsv:
+      break;
+  }
+  if (o_.with_filename) {
+    out_.append(tsv_field(name_));
+    out_.append("\t");
+  }
+  out_.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t", tsv_field(name), tsv_field(h.record),
+                          strand_char(h.strand), h.begin, h.end, h.distance, h.cigar));
+  out_.append(tsv_field(h.text));
+  out_.put('\n');
 }
 
 void StandardPrinter::selection_head(std::uint64_t line, std::uint64_t offset, char sep) {
@@ -170,7 +233,29 @@ void StandardPrinter::common_end(const CommonTotals& t) {
 JsonPrinter::JsonPrinter(const PrintOptions& o, Output& out, const std::string& name)
     : PrinterBase(o, out, name), file_(json_string(name)) {}
 
+void JsonPrinter::sequence(const Hit& h) {
+  out_.append(R"({"type":"match","file":)");
+  out_.append(file_);
+  out_.append(R"(,"record":)");
+  out_.append(json_string(std::string(h.record)));
+  out_.append(R"(,"pattern":)");
+  out_.append(json_string((*o_.patterns)[h.pattern_id]));
+  out_.append(
+      fmt::format(R"(,"pattern_id":{},"strand":"{}","start":{},"end":{},"distance":{},"cigar":"{}","match":)",
+                  h.pattern_id, strand_char(h.strand), h.begin, h.end, h.distance, h.cigar));
+  out_.append(json_string(std::string(h.text)));
+  out_.put("}\n");
+}
+
 void JsonPrinter::finish(const InputTotals& t) {
+  if (o_.kind == HitKind::sequence) {
+    out_.append(R"({"type":"summary","file":)");
+    out_.append(file_);
+    out_.append(fmt::format(R"(,"records":{},"bases":{},"hits":{},"stopped_early":{}}})", t.records, t.bases,
+                            t.results, t.stopped_early ? "true" : "false"));
+    out_.put("\n");
+    return;
+  }
   nlohmann::ordered_json j = {
       {"type", "summary"}, {"file", name_}, {"bytes", t.bytes}, {"occurrences", t.results}};
   if (o_.json_matching_lines) j["matching_lines"] = t.lines;
@@ -301,6 +386,82 @@ void SummaryPrinter::finish(const InputTotals& t) {
       break;
     default:  // -q
       break;
+  }
+}
+
+namespace {
+
+/// `s` with every byte outside SAM's set for QNAME (or RNAME: `reference`) replaced by '_'; "*"
+/// when empty (SAM v1.6, section 1.4).
+std::string sam_name(std::string_view s, bool reference) {
+  std::string out(s.substr(0, 254));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto c = static_cast<unsigned char>(out[i]);
+    bool ok = c >= '!' && c <= '~';
+    if (reference)
+      ok = ok && c != '\\' && c != ',' && c != '"' && c != '\'' && c != '`' && c != '(' && c != ')' &&
+           c != '[' && c != ']' && c != '{' && c != '}' && c != '<' && c != '>' &&
+           !(i == 0 && (c == '*' || c == '='));
+    else
+      ok = ok && c != '@';
+    if (!ok) out[i] = '_';
+  }
+  return out.empty() ? std::string("*") : out;
+}
+
+}  // namespace
+
+void SamOutput::add_reference(const std::string& name, std::uint64_t length) {
+  std::string sam = sam_name(name, true);
+  if (!names_.insert(sam).second)
+    throw seq::FormatError(
+        fmt::format("{}: record '{}': a reference of that name (SAM's @SQ SN:{}) was read already; SAM needs "
+                    "unique names",
+                    file_, name, sam));
+  references_.emplace_back(std::move(sam), length);
+  input_references_.push_back(static_cast<std::uint32_t>(references_.size() - 1));
+}
+
+void SamOutput::add(const Hit& h) {
+  hits_.push_back({h.pattern_id, h.strand == Strand::reverse, input_references_[h.line - 1], h.begin,
+                   h.distance, std::string(h.cigar)});
+}
+
+void SamOutput::print(Output& out, const std::string& command_line) const {
+  out.append("@HD\tVN:1.6\tSO:unsorted\n");
+  for (const auto& [name, length] : references_) out.append(fmt::format("@SQ\tSN:{}\tLN:{}\n", name, length));
+  std::string cl = command_line;
+  std::replace_if(
+      cl.begin(), cl.end(), [](char ch) { return ch == '\t' || ch == '\n' || ch == '\r'; }, ' ');
+  out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> best(patterns_.size(), kNone);
+  for (const SamHit& h : hits_) best[h.pattern] = std::min(best[h.pattern], h.distance);
+  std::vector<bool> primary_given(patterns_.size(), false);
+  for (const SamHit& h : hits_) {
+    const Pattern& p = patterns_[h.pattern];
+    unsigned flag = h.reverse ? 16 : 0;
+    if (!primary_given[h.pattern] && h.distance == best[h.pattern])
+      primary_given[h.pattern] = true;
+    else
+      flag |= 256;
+    const std::string& seq = h.reverse ? p.reverse : p.forward;
+    // A PAM has no quality: QUAL is '*' when the read's does not cover SEQ.
+    const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
+    std::string qual = has_qual ? p.quality : std::string("*");
+    if (h.reverse && has_qual) std::reverse(qual.begin(), qual.end());
+    out.append(fmt::format("{}\t{}\t{}\t{}\t255\t{}\t*\t0\t0\t{}\t{}\tNM:i:{}", sam_name(p.name, false), flag,
+                           references_[h.reference].first, h.start + 1, h.cigar, seq, qual, h.distance));
+    out.put('\n');
+  }
+  for (std::uint32_t i = 0; i < patterns_.size(); ++i) {
+    if (best[i] != kNone) continue;
+    const Pattern& p = patterns_[i];
+    const std::string seq = p.forward.empty() ? seq::reverse_complement(p.reverse) : p.forward;
+    const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
+    out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(p.name, false), seq,
+                           has_qual ? p.quality : std::string("*")));
+    out.put('\n');
   }
 }
 

@@ -5,6 +5,9 @@
 //             selection of records.hpp, which prints through the same Output);
 //   JSON      one object per hit and a summary object per input;
 //   summary   what -q, -l/-L, -c, --count-matches and --count-per-pattern print per input.
+// Sequence input's hits (search --seq, approx --seq: HitKind::sequence) print as a TSV with a header
+// row or BED6 (standard), objects with record and strand (JSON), or SAM (SamOutput, after the last
+// input).
 // The commands never format a result themselves. ripgrep's grep-printer is the model (its Standard,
 // JSON and Summary printers behind one sink, picked by the binary as one enum): a Printer holds one
 // of the three in a std::variant, chosen from the run's OutputMode. A new format is a class with
@@ -20,6 +23,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -41,10 +45,27 @@ enum class OutputMode { quiet, list, count_per_pattern, count_matches, count_lin
 /// prefix/global); or one position of a common substring (common: a longest common substring's
 /// pair of starts, a maximal exact match's pair, a string shared by q of N texts at each of its
 /// positions), handed over as a group (Printer::common_hit).
-enum class HitKind : std::uint8_t { occurrence, match, end, pair, common_pair, common_match, common_string };
+/// `sequence`: a hit of a sequence search (search --seq, approx --seq): its record, strand, start,
+/// end, distance, CIGAR and matched bytes.
+enum class HitKind : std::uint8_t {
+  occurrence,
+  match,
+  end,
+  pair,
+  common_pair,
+  common_match,
+  common_string,
+  sequence
+};
 
-/// The strand a hit lies on (sequences, next): none for bytes.
+/// The strand a hit lies on: none for bytes, '+' or '-' for a sequence hit.
 enum class Strand : std::uint8_t { none, forward, reverse };
+
+/// How sequence hits print (docs/sequence.md, "Output"): a TSV with a header row, BED6, or SAM (the
+/// run's SamOutput collects them and prints them after the last input).
+enum class SequenceOutput : std::uint8_t { tsv, bed, sam };
+
+class SamOutput;
 
 /// One result, as the commands hand it to a printer. Offsets are 0-based byte offsets of the input.
 struct Hit {
@@ -53,13 +74,13 @@ struct Hit {
   std::uint32_t pattern_id = 0;
   std::uint32_t distance = 0;  ///< match, end, pair
   std::string_view cigar;      ///< match, pair: with --cigar (only =, X, I, D and digits)
-  std::uint64_t line = 0;      ///< 1-based line (record) number where one is printed (-n; pairs)
-  std::string_view text;       ///< -o's bytes: the pattern or the text's spelling of it; a match's bytes
-  /// The name of the text it lies in: common's FASTA record or file (PrintOptions::record_names);
-  /// search and approx do not print it yet (FASTA records come next).
+  std::uint64_t line =
+      0;  ///< 1-based line (record) number where one is printed (-n; pairs; a sequence hit's record)
+  std::string_view text;  ///< -o's bytes: the pattern or the text's spelling of it; a match's bytes
+  /// The name of the text it lies in: common's FASTA record or file (PrintOptions::record_names); a
+  /// sequence hit's record.
   std::string_view record;
-  // Not printed yet (both strands come next).
-  Strand strand = Strand::none;
+  Strand strand = Strand::none;  ///< a sequence hit's
 };
 
 /// The totals of one input, handed to Printer::finish.
@@ -73,6 +94,8 @@ struct InputTotals {
   double seconds = 0;
   std::span<const std::uint64_t> per_pattern;  ///< --count-per-pattern, by pattern id
   std::span<const std::uint32_t> best;         ///< approx --best: each pattern's minimum (kNoDistance: none)
+  std::uint64_t records = 0;                   ///< sequence input: records read
+  std::uint64_t bases = 0;                     ///< sequence input: their bases
 };
 
 /// The totals of common's computation, for Printer::common_end.
@@ -120,6 +143,10 @@ struct PrintOptions {
   std::uint64_t max_shown_bytes = 0;
   /// common: every input's name (JSON "files"; "file_a" and "file_b" of two).
   const std::vector<std::string>* files = nullptr;
+  /// Sequence hits (HitKind::sequence; `patterns` holds the patterns' names): TSV, BED or SAM, the
+  /// last collected by `sam`.
+  SequenceOutput sequence_output = SequenceOutput::tsv;
+  SamOutput* sam = nullptr;
 };
 
 /// The state every printer shares: the options, where its bytes go, the input's name and the
@@ -206,12 +233,19 @@ class StandardPrinter : public PrinterBase {
         }
         out_.put('\n');
         break;
+      case HitKind::sequence:
+        sequence(h);
+        break;
       case HitKind::common_pair:
       case HitKind::common_match:
       case HitKind::common_string:
         break;  // common_hit()
     }
   }
+
+  /// A sequence hit: a TSV row ([FILE<TAB>]PATTERN RECORD STRAND START END DISTANCE CIGAR MATCH),
+  /// a BED6 row (RECORD START END PATTERN DISTANCE STRAND), or for SAM kept by the run's SamOutput.
+  void sequence(const Hit& h);
 
   /// An approximate match's record: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT, its line
   /// number, offset and text coloured (--color: also the line selection's -o).
@@ -404,15 +438,22 @@ class JsonPrinter : public PrinterBase {
         if (o_.cigar) cigar(h.cigar);
         out_.put("}\n");
         break;
+      case HitKind::sequence:
+        sequence(h);
+        break;
       case HitKind::common_pair:
       case HitKind::common_match:
       case HitKind::common_string:
         break;  // common_hit()
     }
   }
+  /// A sequence hit: {"type":"match","file":F,"record":R,"pattern":P,"pattern_id":I,"strand":S,
+  /// "start":B,"end":E,"distance":D,"cigar":C,"match":M}.
+  void sequence(const Hit& h);
   /// Lines are not printed in JSON (its objects carry the line number with -n).
   void line(const MatchingLine&) {}
-  /// {"type":"summary","file":F,"bytes":N,"occurrences":N,...} (PrintOptions' json_ fields).
+  /// {"type":"summary","file":F,"bytes":N,"occurrences":N,...} (PrintOptions' json_ fields); for
+  /// sequence input {"type":"summary","file":F,"records":R,"bases":N,"hits":H,"stopped_early":B}.
   void finish(const InputTotals& t);
 
   /// common_pair: the head of the one "longest" object, {"type":"longest","file_a":A,"file_b":B,
@@ -511,6 +552,59 @@ class Printer {
   }
 
   Impl impl_;
+};
+
+/// The header row of sequence hits as a TSV (before the first input's rows): [file<TAB>]pattern
+/// record strand start end distance cigar match.
+void sequence_header(const PrintOptions& o, Output& out);
+
+/// `s` as a TSV field: "\\", tab, LF and CR escaped (names from -e may hold them).
+std::string tsv_field(std::string_view s);
+
+/// SAM output (SAM v1.6) of a sequence search: every input's records as references (@SQ) and every
+/// hit, printed after the last input (the header lists every reference first, and a pattern's primary
+/// alignment is its hit with the smallest distance). Memory grows with the hits.
+class SamOutput {
+ public:
+  /// A pattern as SAM prints it: its name, FASTQ quality ("" when none) and bytes as searched on
+  /// each strand ("" for a strand not searched).
+  struct Pattern {
+    std::string name, quality, forward, reverse;
+  };
+  explicit SamOutput(std::vector<Pattern> patterns) : patterns_(std::move(patterns)) {}
+
+  /// A new input: its records come next, in order.
+  void begin_input(const std::string& file) {
+    file_ = file;
+    input_references_.clear();
+  }
+  /// The input's next record, as a reference. Two records of one name (in two inputs: the reader
+  /// refuses them within one) would be two @SQ lines of one name: seq::FormatError.
+  void add_reference(const std::string& name, std::uint64_t length);
+  /// A hit of the current input (Hit::line: its record's 1-based number in the input).
+  void add(const Hit& h);
+  /// The SAM: @HD, one @SQ per reference, @PG with `command_line`; one line per hit (FLAG 16 on '-',
+  /// 256 for every hit of a pattern but the first with its smallest distance; POS 1-based; MAPQ 255;
+  /// CIGAR in the reference's direction; SEQ the pattern as searched, reverse-complemented on '-';
+  /// QUAL reversed there, '*' when it does not cover SEQ; NM); then each pattern without a hit as an
+  /// unmapped record (FLAG 4).
+  void print(Output& out, const std::string& command_line) const;
+
+ private:
+  struct SamHit {
+    std::uint32_t pattern = 0;
+    bool reverse = false;
+    std::uint32_t reference = 0;
+    std::uint64_t start = 0;
+    std::uint32_t distance = 0;
+    std::string cigar;
+  };
+  std::vector<Pattern> patterns_;
+  std::string file_;
+  std::vector<std::pair<std::string, std::uint64_t>> references_;
+  std::unordered_set<std::string> names_;
+  std::vector<std::uint32_t> input_references_;  // the reference of each record of the current input
+  std::vector<SamHit> hits_;
 };
 
 }  // namespace strmatch::cli

@@ -1,6 +1,6 @@
 // CLI: sequence input for `search` and `approx` (seq_search.hpp): the options, the patterns (with
-// FASTA/FASTQ pattern files), and the printing of the hits the library's seq::SequenceSearcher
-// finds in each input (TSV, BED6, SAM, JSON, counts, lists).
+// FASTA/FASTQ pattern files), and the run that hands the hits the library's seq::SequenceSearcher
+// finds in each input to the printer layer (printer.hpp: TSV, BED6, SAM, JSON, counts, lists).
 #include "seq_search.hpp"
 
 #include <fmt/format.h>
@@ -159,60 +159,6 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
   return out;
 }
 
-/// A hit kept for the SAM output (printed after every input is read: the header lists every
-/// reference first, and a read's primary alignment is its hit with the smallest distance).
-struct SamHit {
-  std::uint32_t pattern = 0;
-  Strand strand = Strand::forward;
-  std::uint32_t reference = 0;
-  std::uint64_t start = 0;
-  std::uint32_t distance = 0;
-  std::string cigar;
-};
-
-/// `s` with every byte outside SAM's set for QNAME (or RNAME: `reference`) replaced by '_'; "*"
-/// when empty (SAM v1.6, section 1.4).
-std::string sam_name(std::string_view s, bool reference) {
-  std::string out(s.substr(0, 254));
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto c = static_cast<unsigned char>(out[i]);
-    bool ok = c >= '!' && c <= '~';
-    if (reference)
-      ok = ok && c != '\\' && c != ',' && c != '"' && c != '\'' && c != '`' && c != '(' && c != ')' &&
-           c != '[' && c != ']' && c != '{' && c != '}' && c != '<' && c != '>' &&
-           !(i == 0 && (c == '*' || c == '='));
-    else
-      ok = ok && c != '@';
-    if (!ok) out[i] = '_';
-  }
-  return out.empty() ? std::string("*") : out;
-}
-
-/// "\\", tab, LF and CR escaped (a TSV field; names from -e may hold them).
-std::string tsv_field(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    switch (ch) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out.push_back(ch);
-    }
-  }
-  return out;
-}
-
 /// The library's SequenceSearcher options from the command line.
 seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceTask& task) {
   seq::SequenceSearchOptions o;
@@ -233,7 +179,8 @@ seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceT
 }
 
 /// The run of a sequence search over the FILE operands: the library's SequenceSearcher reads and
-/// searches; this prints (TSV, BED, SAM, JSON, counts, lists).
+/// searches; the printer layer (printer.hpp: HitKind::sequence) prints the TSV, BED, SAM, JSON,
+/// counts and lists.
 class SequenceRun final : public RunCore {
  public:
   SequenceRun(const CommonConfig& c, const SequenceTask& task)
@@ -244,24 +191,37 @@ class SequenceRun final : public RunCore {
         format_(c.seq == "fasta"   ? seq::SequenceFormat::fasta
                 : c.seq == "fastq" ? seq::SequenceFormat::fastq
                                    : seq::SequenceFormat::automatic),
-        searcher_(load_named_patterns(c, task.max_pattern_bytes), search_options(c, task)),
-        sam_(c.sam) {}
+        searcher_(load_named_patterns(c, task.max_pattern_bytes), search_options(c, task)) {
+    for (const seq::NamedSequence& p : searcher_.patterns()) names_.push_back(p.name);
+    print_.mode = mode;
+    print_.kind = HitKind::sequence;
+    print_.list_without = c.files_without_match;
+    print_.colors = &colors_;
+    print_.patterns = &names_;
+    print_.sequence_output = c.sam ? SequenceOutput::sam : c.bed ? SequenceOutput::bed : SequenceOutput::tsv;
+    if (c.sam) {
+      std::vector<SamOutput::Pattern> patterns;
+      for (std::uint32_t i = 0; i < searcher_.patterns().size(); ++i)
+        patterns.push_back({searcher_.patterns()[i].name, searcher_.patterns()[i].quality,
+                            searcher_.oriented(i, Strand::forward), searcher_.oriented(i, Strand::reverse)});
+      sam_.emplace(std::move(patterns));
+      print_.sam = &*sam_;
+    }
+  }
 
   /// Searches every FILE operand (none: standard input); returns the exit status.
   int run() {
     std::vector<std::string> files = cfg_.files;
     if (files.empty()) files.push_back("-");
-    with_filename_ = cfg_.with_filename || (!cfg_.no_filename && files.size() > 1);
+    print_.with_filename = cfg_.with_filename || (!cfg_.no_filename && files.size() > 1);
     const bool rows = mode == OutputMode::lines || mode == OutputMode::only;
-    if (rows && !cfg_.bed && !sam_ && !cfg_.no_header) {
-      if (with_filename_) out.append("file\t");
-      out.put("pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n");
-    }
+    if (rows && print_.sequence_output == SequenceOutput::tsv && !cfg_.no_header)
+      sequence_header(print_, out);
     for (const std::string& f : files) {
       search_file(f);
       if (stop_all) break;
     }
-    if (sam_ && rows) print_sam();
+    if (sam_ && rows) sam_->print(out, cfg_.command_line);
     return finish();
   }
 
@@ -277,10 +237,9 @@ class SequenceRun final : public RunCore {
 
   void search_file(const std::string& path) {
     const std::string name = path == "-" ? "(standard input)" : path;
-    file_name_ = name;
-    file_hits_ = 0;
-    file_references_.clear();
-    std::uint64_t file_records = 0, file_bases = 0;
+    Printer printer(print_, out, name);
+    if (sam_) sam_->begin_input(name);
+    std::uint64_t hits = 0, file_records = 0, file_bases = 0;
     SearchStats stats;
     try {
       io::Input in = path == "-" ? io::Input::standard_input() : io::Input::open(path);
@@ -290,15 +249,15 @@ class SequenceRun final : public RunCore {
       seq::SequenceReader reader(*source, format_, name);
       stats = searcher_.search(
           reader,
-          [&](std::span<const seq::SequenceHit> hits) {
-            for (const seq::SequenceHit& h : hits)
-              if (!take(h)) return false;
+          [&](std::span<const seq::SequenceHit> found) {
+            for (const seq::SequenceHit& h : found)
+              if (!take(printer, h, ++hits)) return false;
             return true;
           },
           [&](const seq::RecordHeader& record, std::uint64_t length) {
             ++file_records;
             file_bases += length;
-            if (sam_) file_references_.push_back(add_reference(record.name, length));
+            if (sam_) sam_->add_reference(record.name, length);
           });
     } catch (const Error& e) {
       if (printing_) throw;  // standard output failed: the run ends
@@ -313,12 +272,19 @@ class SequenceRun final : public RunCore {
     records_ += file_records;
     bases_ += file_bases;
     add_stats(stats);
-    end_file(file_records, file_bases, stats.stopped_early);
+    InputTotals t;
+    t.results = t.lines = hits;
+    t.records = file_records;
+    t.bases = file_bases;
+    t.stopped_early = stats.stopped_early;
+    printer.finish(t);
+    input_done(hits);
+    if (mode != OutputMode::quiet && stdout_is_terminal) out.flush();
   }
 
-  /// One hit: printed (or counted, or kept for SAM); false to stop the file's search.
-  bool take(const seq::SequenceHit& h) {
-    ++file_hits_;
+  /// The input's `n`th hit: printed (or kept for SAM) in the modes that print hits; false to stop the
+  /// input's search (-q, -l/-L at the first hit; -m N at the Nth).
+  bool take(Printer& printer, const seq::SequenceHit& h, std::uint64_t n) {
     switch (mode) {
       case OutputMode::quiet:
       case OutputMode::list:
@@ -327,160 +293,36 @@ class SequenceRun final : public RunCore {
       case OutputMode::count_matches:
       case OutputMode::count_per_pattern:
         break;
-      default:
+      default: {
+        const std::string matched = seq::matched_as_pattern(h);
+        Hit hit;
+        hit.begin = h.start;
+        hit.end = h.end;
+        hit.pattern_id = h.pattern;
+        hit.distance = h.distance;
+        hit.cigar = h.cigar;
+        hit.line = h.record->index + 1;
+        hit.text = matched;
+        hit.record = h.record->name;
+        hit.strand = h.strand == Strand::reverse ? cli::Strand::reverse : cli::Strand::forward;
         printing_ = true;
-        print_hit(h);
+        printer.hit(hit);
         printing_ = false;
+      }
     }
-    return task_.max_count < 0 || file_hits_ < static_cast<std::uint64_t>(task_.max_count);
-  }
-
-  void print_hit(const seq::SequenceHit& h) {
-    const std::string cigar(h.cigar);
-    if (sam_) {
-      sam_hits_.push_back(
-          {h.pattern, h.strand, file_references_[h.record->index], h.start, h.distance, cigar});
-      return;
-    }
-    const std::string& name = searcher_.patterns()[h.pattern].name;
-    const char strand = seq::strand_char(h.strand);
-    const std::string matched = seq::matched_as_pattern(h);
-    if (mode == OutputMode::json) {
-      out.append(R"({"type":"match","file":)");
-      out.append(json_string(file_name_));
-      out.append(R"(,"record":)");
-      out.append(json_string(h.record->name));
-      out.append(R"(,"pattern":)");
-      out.append(json_string(name));
-      out.append(fmt::format(
-          R"(,"pattern_id":{},"strand":"{}","start":{},"end":{},"distance":{},"cigar":"{}","match":)",
-          h.pattern, strand, h.start, h.end, h.distance, cigar));
-      out.append(json_string(matched));
-      out.put("}\n");
-      return;
-    }
-    if (cfg_.bed) {
-      out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}", tsv_field(h.record->name), h.start, h.end,
-                             tsv_field(name), h.distance, strand));
-      out.put('\n');
-      return;
-    }
-    if (with_filename_) {
-      out.append(tsv_field(file_name_));
-      out.append("\t");
-    }
-    out.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t", tsv_field(name), tsv_field(h.record->name), strand,
-                           h.start, h.end, h.distance, cigar));
-    out.append(tsv_field(matched));
-    out.put('\n');
-  }
-
-  /// Registers a reference of the SAM header (@SQ); its index. Two records of one name (in two
-  /// inputs: the reader refuses them within one) would make two @SQ lines of one name: an error.
-  std::uint32_t add_reference(const std::string& name, std::uint64_t length) {
-    std::string sam = sam_name(name, true);
-    if (!sam_names_.insert(sam).second)
-      throw seq::FormatError(
-          fmt::format("{}: record '{}': a reference of that name (SAM's @SQ SN:{}) was read already; SAM "
-                      "needs unique names",
-                      file_name_, name, sam));
-    sam_references_.emplace_back(std::move(sam), length);
-    return static_cast<std::uint32_t>(sam_references_.size() - 1);
-  }
-
-  /// The SAM output (SAM v1.6): @HD, one @SQ per record read, @PG; one line per hit (FLAG 16 on
-  /// '-', 256 for every hit of a pattern but the first with its smallest distance; POS 1-based;
-  /// MAPQ 255; CIGAR in the reference's direction; SEQ the pattern as aligned, reverse-complemented on
-  /// '-', QUAL reversed there; NM); then each pattern without a hit as an unmapped record (FLAG 4).
-  void print_sam() {
-    out.append("@HD\tVN:1.6\tSO:unsorted\n");
-    for (const auto& [name, length] : sam_references_)
-      out.append(fmt::format("@SQ\tSN:{}\tLN:{}\n", name, length));
-    std::string cl = cfg_.command_line;
-    std::replace_if(
-        cl.begin(), cl.end(), [](char ch) { return ch == '\t' || ch == '\n' || ch == '\r'; }, ' ');
-    out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
-    const std::vector<seq::NamedSequence>& patterns = searcher_.patterns();
-    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> best(patterns.size(), kNone);
-    for (const SamHit& h : sam_hits_) best[h.pattern] = std::min(best[h.pattern], h.distance);
-    std::vector<bool> primary_given(patterns.size(), false);
-    for (const SamHit& h : sam_hits_) {
-      const seq::NamedSequence& p = patterns[h.pattern];
-      unsigned flag = h.strand == Strand::reverse ? 16 : 0;
-      if (!primary_given[h.pattern] && h.distance == best[h.pattern])
-        primary_given[h.pattern] = true;
-      else
-        flag |= 256;
-      const std::string& seq = searcher_.oriented(h.pattern, h.strand);
-      // A PAM has no quality: QUAL is '*' when the read's does not cover SEQ.
-      const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
-      std::string qual = has_qual ? p.quality : std::string("*");
-      if (h.strand == Strand::reverse && has_qual) std::reverse(qual.begin(), qual.end());
-      out.append(fmt::format("{}\t{}\t{}\t{}\t255\t{}\t*\t0\t0\t{}\t{}\tNM:i:{}", sam_name(p.name, false),
-                             flag, sam_references_[h.reference].first, h.start + 1, h.cigar, seq, qual,
-                             h.distance));
-      out.put('\n');
-    }
-    for (std::uint32_t i = 0; i < patterns.size(); ++i) {
-      if (best[i] != kNone) continue;
-      const std::string& forward = searcher_.oriented(i, Strand::forward);
-      const std::string seq =
-          forward.empty() ? seq::reverse_complement(searcher_.oriented(i, Strand::reverse)) : forward;
-      const bool has_qual = !patterns[i].quality.empty() && patterns[i].quality.size() == seq.size();
-      out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(patterns[i].name, false), seq,
-                             has_qual ? patterns[i].quality : std::string("*")));
-      out.put('\n');
-    }
-  }
-
-  void end_file(std::uint64_t records, std::uint64_t bases, bool stopped) {
-    switch (mode) {
-      case OutputMode::list:
-        if ((file_hits_ > 0) != cfg_.files_without_match) {
-          out.append(file_name_);
-          out.put('\n');
-        }
-        break;
-      case OutputMode::count_lines:
-      case OutputMode::count_matches:
-      case OutputMode::count_per_pattern:
-        if (with_filename_) {
-          out.append(file_name_);
-          out.append(":");
-        }
-        out.number(file_hits_);
-        out.put('\n');
-        break;
-      case OutputMode::json:
-        out.append(R"({"type":"summary","file":)");
-        out.append(json_string(file_name_));
-        out.append(fmt::format(R"(,"records":{},"bases":{},"hits":{},"stopped_early":{}}})", records, bases,
-                               file_hits_, stopped ? "true" : "false"));
-        out.put('\n');
-        break;
-      default:
-        break;
-    }
-    input_done(file_hits_);
-    if (mode != OutputMode::quiet && stdout_is_terminal) out.flush();
+    return task_.max_count < 0 || n < static_cast<std::uint64_t>(task_.max_count);
   }
 
   const CommonConfig& cfg_;
   const SequenceTask& task_;
   seq::SequenceFormat format_;
   seq::SequenceSearcher searcher_;
-  bool with_filename_ = false;
-  std::string file_name_;
-  std::uint64_t file_hits_ = 0;
+  std::vector<std::string> names_;  // the patterns' names, by id
+  Colors colors_;                   // none: --color does not go with --seq
+  PrintOptions print_;
+  std::optional<SamOutput> sam_;
   bool printing_ = false;  // an IoError now is standard output's
   std::uint64_t files_ = 0, records_ = 0, bases_ = 0;
-  // --sam
-  bool sam_ = false;
-  std::vector<std::pair<std::string, std::uint64_t>> sam_references_;
-  std::unordered_set<std::string> sam_names_;
-  std::vector<std::uint32_t> file_references_;  // the SAM reference of each record of the file
-  std::vector<SamHit> sam_hits_;
 };
 
 }  // namespace
