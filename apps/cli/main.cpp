@@ -15,6 +15,7 @@
 #include "help_format.hpp"
 #include "options.hpp"
 #include "search.hpp"
+#include "strmatch/approx.hpp"
 #include "strmatch/env.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/io.hpp"
@@ -35,6 +36,26 @@ std::string version_text() {
   }
   return fmt::format("strmatch {}\nbackends: cpu yes, cuda {}\ncuda: {}\nsimd: {} (detected on this CPU)",
                      info.version, info.cuda_compiled ? "yes" : "no", cuda, info.simd_level);
+}
+
+/// The message for a first argument that names no subcommand: the nearest subcommand, when one is
+/// within two edits (the library's own edit distance), and the list.
+std::string unknown_subcommand(std::string_view name) {
+  constexpr std::string_view kCommands[] = {"search", "approx", "common"};
+  std::string nearest;
+  std::uint32_t best = 3;
+  for (const std::string_view c : kCommands) {
+    const std::uint32_t d =
+        name.empty() ? best : strmatch::align(name, c, strmatch::ApproxMode::global).distance;
+    if (d < best) {
+      best = d;
+      nearest = c;
+    }
+  }
+  return fmt::format(
+      "strmatch: '{}' is not a subcommand{}: the subcommands are search, approx and common "
+      "('strmatch --help' says what each does)\n",
+      name, nearest.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", nearest));
 }
 
 }  // namespace
@@ -87,8 +108,38 @@ int main(int argc, char** argv) {
   CLI::App* approx_cmd = all || first == "approx" ? strmatch::cli::add_approx_command(app, approx) : nullptr;
   strmatch::cli::CommonSubstringConfig common;
   CLI::App* common_cmd = all || first == "common" ? strmatch::cli::add_common_command(app, common) : nullptr;
-  // grep's --NAME= (an empty value) as CLI11 reads it: --NAME and an empty argument.
-  const std::vector<std::string> args = strmatch::cli::split_empty_long_values(app, argc, argv);
+  // `strmatch help [SUBCOMMAND]` and `strmatch -h` are --help; a first argument that is neither
+  // an option nor a subcommand is a usage error that names the nearest subcommand.
+  if (all && !first.empty()) {
+    if (first == "-h" || first == "help") {
+      CLI::App* sub = nullptr;
+      if (first == "help" && argc > 2) {
+        const std::string_view name(argv[2]);
+        sub = name == "search"   ? search_cmd
+              : name == "approx" ? approx_cmd
+              : name == "common" ? common_cmd
+                                 : nullptr;
+        if (sub == nullptr) {
+          fmt::print(stderr, "{}", unknown_subcommand(name));
+          return 2;
+        }
+      }
+      fmt::print("{}", sub != nullptr ? sub->help("strmatch") : app.help());
+      return 0;
+    }
+    if (first[0] != '-') {
+      fmt::print(stderr, "{}", unknown_subcommand(first));
+      return 2;
+    }
+  }
+  // grep's --NAME= (an empty value) and -NUM as CLI11 reads them; -E/-P refused with the reason.
+  std::vector<std::string> args;
+  try {
+    args = strmatch::cli::grep_arguments(app, argc, argv);
+  } catch (const strmatch::Error& e) {
+    fmt::print(stderr, "strmatch: {}\n", e.what());
+    return 2;
+  }
   std::vector<const char*> args_c;
   for (const std::string& a : args) args_c.push_back(a.c_str());
   try {

@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <string_view>
 
 #include "strmatch/types.hpp"
 
@@ -269,7 +272,30 @@ std::string name_list(const std::vector<std::string>& names) {
   return out.empty() ? std::string("none in this build") : out;
 }
 
-std::vector<std::string> split_empty_long_values(const CLI::App& app, int argc, const char* const* argv) {
+namespace {
+
+/// grep's options for regular expressions, which strmatch does not have: the message for `arg`
+/// (-E, -G, -P or a long name) where an option stands, or empty.
+std::string regexp_refusal(const CLI::App& sub, std::string_view arg) {
+  static constexpr std::string_view kNames[] = {
+      "-E", "-G", "-P", "--extended-regexp", "--basic-regexp", "--perl-regexp"};
+  if (std::find(std::begin(kNames), std::end(kNames), arg) == std::end(kNames)) return {};
+  if (sub.get_option_no_throw(std::string(arg)) != nullptr) return {};
+  return fmt::format(
+      "{}: {}: regular expressions are not supported: patterns are literal strings (as grep -F's; -F is "
+      "accepted); give several with -e P1 -e P2 or -f FILE",
+      sub.get_name(), arg);
+}
+
+/// "-NUM" (grep's context of NUM lines, -C NUM), where an option stands.
+bool context_number(std::string_view arg) {
+  return arg.size() > 1 && arg[0] == '-' &&
+         std::all_of(arg.begin() + 1, arg.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::vector<std::string> grep_arguments(const CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> out(argv, argv + argc);
   if (argc < 2) return out;
   const CLI::App* sub = nullptr;
@@ -282,12 +308,19 @@ std::vector<std::string> split_empty_long_values(const CLI::App& app, int argc, 
     const CLI::Option* o = sub->get_option_no_throw(name);
     return o != nullptr && o->get_items_expected_max() > 0;
   };
+  const bool has_context = sub->get_option_no_throw("-C") != nullptr;
   out.resize(2);
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--") {  // operands only from here
       out.insert(out.end(), argv + i, argv + argc);
       break;
+    }
+    if (const std::string refusal = regexp_refusal(*sub, a); !refusal.empty()) throw InvalidArgument(refusal);
+    if (has_context && context_number(a)) {  // grep's -NUM: -C NUM
+      out.emplace_back("-C");
+      out.push_back(a.substr(1));
+      continue;
     }
     if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
       const std::size_t eq = a.find('=');

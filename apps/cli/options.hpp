@@ -183,11 +183,14 @@ std::string check_common_options(const CommonConfig& c);
 /// "a, b, c"; "none in this build" when `names` is empty (the algorithm lists of --help).
 std::string name_list(const std::vector<std::string>& names);
 
-/// The command line with each `--NAME=` whose value is empty (grep's `--group-separator=`: an empty
-/// separator) given as two arguments, `--NAME` and an empty one: CLI11 reads an empty `=` value as
-/// no value and takes the next argument instead. Only options of the subcommand (argv[1]) that take
-/// a value are split, and only where an option can stand: not after `--`, not as the value of the
-/// option before it (`-e --x=` keeps `--x=` as -e's pattern). argv[0] is kept.
-std::vector<std::string> split_empty_long_values(const CLI::App& app, int argc, const char* const* argv);
+/// The command line as CLI11 is to read it, grep's way, for the subcommand argv[1], looking only
+/// where an option can stand (not after `--`, not as the value of the option before it: `-e --x=`
+/// keeps `--x=` as -e's pattern, `-e -2` keeps -2); argv[0] is kept:
+/// - each `--NAME=` whose value is empty (grep's `--group-separator=`: an empty separator) given
+///   as two arguments, `--NAME` and an empty one (CLI11 reads an empty `=` value as no value and
+///   takes the next argument instead), for the subcommand's options that take a value;
+/// - `-NUM` (grep's context of NUM lines) as `-C NUM`, where the subcommand has -C;
+/// - -E, -G, -P and their long names are InvalidArgument saying that patterns are literal.
+std::vector<std::string> grep_arguments(const CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace strmatch::cli

@@ -259,7 +259,7 @@ struct ExactSearcher::Impl {
 
 ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
     : impl_(std::make_unique<Impl>()) {
-  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
   detail::check_threads(options.threads);
   impl_->pattern = std::string(pattern);
   impl_->options = std::move(options);

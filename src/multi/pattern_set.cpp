@@ -306,7 +306,7 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
   for (std::size_t i = 0; i < patterns.size(); ++i)
     if (patterns[i].bytes.empty())
       throw InvalidArgument("pattern " + std::to_string(i) + " (id " + std::to_string(patterns[i].id) +
-                            ") is empty: an empty pattern matches nowhere useful");
+                            ") is empty (it would match everywhere)");
   const std::string& algo = s.options.algorithm;
   s.plan = detail::plan_backends(s.options.backend, "pattern-set algorithm", algo, cpu_names(),
                                  detail::cuda::multi_algorithm_names());

@@ -213,7 +213,7 @@ class Engine final : public ApproxEngine {
     for (std::size_t i = 0; i < count; ++i) {
       if (patterns[i].empty())
         throw InvalidArgument("pattern " + std::to_string(i) +
-                              " is empty: an empty pattern matches nowhere useful");
+                              " is empty (it would match everywhere)");
       if (patterns[i].size() > 0xffffffffu) throw InvalidArgument("a pattern longer than 4 GiB");
       offsets[i] = bytes.size();
       if (codes) {

@@ -48,7 +48,7 @@ struct ResidentSearcher::Impl {
 
 ResidentSearcher::ResidentSearcher(std::string_view pattern, ResidentOptions options)
     : impl_(std::make_unique<Impl>()) {
-  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
   impl_->options = std::move(options);
   impl_->kernel = d::resolve(impl_->options.algorithm);
   impl_->algorithm = d::kernel_name(impl_->kernel);

@@ -117,7 +117,7 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
 SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
                           const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning) {
   const auto start = Clock::now();
-  if (pattern.empty()) throw InvalidArgument("the pattern is empty: an empty pattern matches nowhere useful");
+  if (pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
   const Kernel kernel = resolve(algorithm);
   require_available();
   SearchStats stats;
