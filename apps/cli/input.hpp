@@ -116,14 +116,76 @@ inline std::string read_option_file(std::string_view option, const std::string& 
 /// The bytes of a pattern file ("-": standard input). Throws IoError.
 inline std::string read_pattern_file(const std::string& path) { return read_option_file("-f", path); }
 
+/// `text` with its escapes decoded (--escapes, docs/cli.md "Pattern sets"): \xHH (exactly two hex
+/// digits, either case), \0 (NUL), \n, \r, \t and \\; every other byte as it is. A backslash
+/// followed by anything else, or by nothing, is InvalidArgument "WHERE: ..." naming the byte offset
+/// and the escapes there are. O(n).
+inline std::string decode_escapes(std::string_view text, std::string_view where) {
+  std::string out;
+  out.reserve(text.size());
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out.push_back(text[i]);
+      continue;
+    }
+    const auto bad = [&](std::string_view what) {
+      return InvalidArgument(fmt::format(
+          "{}: byte {}: {} (--escapes takes \\xHH, \\0, \\n, \\r, \\t and \\\\)", where, i, what));
+    };
+    if (i + 1 == text.size()) throw bad("a backslash ends the pattern");
+    const char c = text[++i];
+    switch (c) {
+      case 'x': {
+        const int hi = i + 1 < text.size() ? hex(text[i + 1]) : -1;
+        const int lo = i + 2 < text.size() ? hex(text[i + 2]) : -1;
+        --i;
+        if (hi < 0 || lo < 0) throw bad("\\x needs two hex digits");
+        i += 3;
+        out.push_back(static_cast<char>(hi * 16 + lo));
+        break;
+      }
+      case '0':
+        out.push_back('\0');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case '\\':
+        out.push_back('\\');
+        break;
+      default:
+        --i;
+        throw bad(fmt::format("'\\{}' is not an escape",
+                              (c >= 0x21 && c < 0x7f) ? std::string(1, c) : std::string("?")));
+    }
+  }
+  return out;
+}
+
 /// The patterns of -e (first, in order) then of each -f file (in order, line by line): the index
 /// is the pattern id. Rules (docs/cli.md, "Pattern sets"): lines end at '\n' (a last line without
-/// one counts); one trailing '\r' is removed (CRLF files; a warning per file); an empty line, a
-/// line over `max_bytes`, an empty file, an unreadable file and `-f -` while standard input is
-/// also searched (`stdin_searched`) are errors (InvalidArgument / IoError, FILE:LINE in the message).
+/// one counts); one trailing '\r' is removed (CRLF files; a warning per file); with `escapes`
+/// each file line is then decoded (decode_escapes; -e's patterns are decoded already, by
+/// take_pattern_operand); an empty line, a line over
+/// `max_bytes`, an empty file, an unreadable file, a malformed escape and `-f -` while standard
+/// input is also searched (`stdin_searched`) are errors (InvalidArgument / IoError, FILE:LINE in
+/// the message).
 inline std::vector<std::string> load_patterns(const std::vector<std::string>& patterns_e,
                                               const std::vector<std::string>& pattern_files,
-                                              bool stdin_searched, std::size_t max_bytes) {
+                                              bool stdin_searched, std::size_t max_bytes,
+                                              bool escapes = false) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < patterns_e.size(); ++i) {
     const std::string& p = patterns_e[i];
@@ -158,6 +220,11 @@ inline std::vector<std::string> load_patterns(const std::vector<std::string>& pa
       if (!p.empty() && p.back() == '\r') {
         p.remove_suffix(1);
         ++crlf;
+      }
+      std::string decoded;
+      if (escapes && !p.empty()) {
+        decoded = decode_escapes(p, fmt::format("{}:{}", name, line));
+        p = decoded;
       }
       if (p.empty())
         throw InvalidArgument(fmt::format(

@@ -81,6 +81,12 @@ void add_pattern_options(CLI::App& cmd, CommonConfig& c, const std::string& rege
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false)
       ->group(kGroupPatterns);
+  cmd.add_flag(
+         "--escapes", c.escapes,
+         "Patterns (PATTERN, -e, -f lines) take the escapes \\xHH (two hex digits), \\0, \\n, \\r, \\t "
+         "and \\\\, so that any byte, NUL and line feed included, can be written; any other backslash is an "
+         "error")
+      ->group(kGroupPatterns);
   cmd.add_flag("-F,--fixed-strings", c.fixed_strings,
                "Accepted for grep's users: every pattern is a literal byte string anyway")
       ->group(kGroupPatterns);

@@ -62,6 +62,7 @@ struct CommonConfig {
   std::string seq;       // "": text input; --seq[=FORMAT]: "auto", "fasta", "fastq"
   std::string strand;    // "": the default (both with --alphabet dna, forward with bytes)
   std::string alphabet;  // "": dna; "dna", "bytes"
+  bool escapes = false;  // --escapes: patterns take \xHH \0 \n \r \t \\ (decode_escapes)
   std::string pam;       // --pam: a PAM beside every pattern that must match exactly ("": none)
   std::string pam_side;  // "": 3prime; "3prime", "5prime"
   bool bed = false;

@@ -572,13 +572,24 @@ inline std::size_t stream_block_bytes(std::uint64_t configured, std::optional<st
 }
 
 /// The PATTERN operand. With -e/-f there is none: as grep, the first operand is a FILE (moved to
-/// c.files). Without them PATTERN is required: returns false after the message when it is missing.
+/// c.files). Without them PATTERN is required: returns false after the message when it is missing
+/// (or, with --escapes, malformed: PATTERN and -e's patterns are decoded here).
 inline bool take_pattern_operand(CommonConfig& c, const char* command) {
   if (!c.patterns_e.empty() || !c.pattern_files.empty()) {
     if (c.pattern_given) c.files.insert(c.files.begin(), c.pattern);
-    return true;
+    c.pattern_given = false;
   }
-  if (c.pattern_given) return true;
+  if (c.escapes) {
+    try {
+      if (c.pattern_given) c.pattern = decode_escapes(c.pattern, "the pattern");
+      for (std::size_t i = 0; i < c.patterns_e.size(); ++i)
+        c.patterns_e[i] = decode_escapes(c.patterns_e[i], fmt::format("-e: pattern {}", i + 1));
+    } catch (const Error& e) {
+      fmt::print(stderr, "strmatch: {}\n", e.what());
+      return false;
+    }
+  }
+  if (c.pattern_given || !c.patterns_e.empty() || !c.pattern_files.empty()) return true;
   fmt::print(stderr, "strmatch: {}: give a PATTERN, or patterns with -e PATTERN or -f FILE\n", command);
   return false;
 }
@@ -587,7 +598,8 @@ inline bool take_pattern_operand(CommonConfig& c, const char* command) {
 inline std::optional<std::vector<std::string>> load_config_patterns(const CommonConfig& c,
                                                                     std::size_t max_bytes) {
   try {
-    return load_patterns(c.patterns_e, c.pattern_files, stdin_searched(c.files, c.recursive), max_bytes);
+    return load_patterns(c.patterns_e, c.pattern_files, stdin_searched(c.files, c.recursive), max_bytes,
+                         c.escapes);
   } catch (const Error& e) {
     fail(e.what());
     return std::nullopt;

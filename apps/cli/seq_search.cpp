@@ -124,7 +124,7 @@ using seq::Strand;
 std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
   std::vector<seq::NamedSequence> out;
   const auto add_lines = [&](const std::vector<std::string>& e, const std::vector<std::string>& f) {
-    for (std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes))
+    for (std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes, c.escapes))
       out.push_back({p, p, {}});
   };
   if (c.patterns_e.empty() && c.pattern_files.empty()) {
