@@ -209,8 +209,36 @@ int run_search(const SearchConfig& given) {
       task.max_pattern_bytes = searching::kMaxPatternBytes;
       return run_sequence_search(config, task);
     }
+    // A pattern-set algorithm named for one PATTERN (--algorithm aho-corasick) searches a set of one,
+    // as -i does, instead of being an unknown single-pattern algorithm.
+    const auto names_set_algorithm = [&] {
+      if (config.algorithm == "auto") return false;
+      for (const Backend b : {Backend::cpu, Backend::cuda}) {
+        const auto exact = exact_algorithms(b);
+        if (std::find(exact.begin(), exact.end(), config.algorithm) != exact.end()) return false;
+      }
+      for (const Backend b : {Backend::cpu, Backend::cuda}) {
+        const auto set = pattern_set_algorithms(b);
+        if (std::find(set.begin(), set.end(), config.algorithm) != set.end()) return true;
+      }
+      return false;
+    };
     const bool set_mode = !config.patterns_e.empty() || !config.pattern_files.empty() || config.ignore_case ||
-                          config.count_per_pattern || config.with_pattern_id;
+                          config.count_per_pattern || config.with_pattern_id || names_set_algorithm();
+    if (!set_mode && config.algorithm != "auto") {
+      bool known = false;
+      for (const Backend b : {Backend::cpu, Backend::cuda}) {
+        const auto exact = exact_algorithms(b);
+        known = known || std::find(exact.begin(), exact.end(), config.algorithm) != exact.end();
+      }
+      std::vector<std::string> sets = pattern_set_algorithms(Backend::cpu);
+      std::erase(sets, std::string("auto"));
+      if (!known)
+        return fail(fmt::format(
+            "unknown algorithm '{}' (one pattern: {}; pattern sets, also for one pattern: {}; on the GPU: "
+            "'strmatch search --help' lists them)",
+            config.algorithm, name_list(exact_algorithms(Backend::cpu)), name_list(sets)));
+    }
     if (!set_mode) return stop_before_search ? 1 : run_operands<searching::Run>(config, config, nullptr);
     // -i etc. with one PATTERN: a set of one.
     if (config.patterns_e.empty() && config.pattern_files.empty())
