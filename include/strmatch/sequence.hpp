@@ -127,6 +127,9 @@ class SequenceReader {
   /// sequence, a FASTQ quality line of the wrong length: reported when the record's end is reached)
   /// and IoError.
   std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity);
+  /// As read_sequence, the bytes normalised as normalize_nucleotides does (a-z to A-Z, U to T) in
+  /// the same pass: what a nucleotide search reads.
+  std::size_t read_normalized_sequence(std::uint8_t* dst, std::size_t capacity);
   /// Appends what is left of the current record's sequence to `out`, up to its end, or stops once
   /// more than `limit` bytes were appended by this call (a caller's size bound); returns the bytes
   /// appended. Throws as read_sequence.
