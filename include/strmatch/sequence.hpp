@@ -272,7 +272,8 @@ class SequenceSearcher {
   std::size_t searched_strings() const noexcept;
 
   /// Reads the records of `reader` from its current position to the input's end, searching them in
-  /// batches (memory: a batch, about 64 MiB, or one longer record). Returns the statistics of the
+  /// batches (memory: a batch, about 64 MiB, or one longer record; with more than one thread, two:
+  /// a thread of its own reads the next batch while the last one is searched). Returns the statistics of the
   /// engine's calls (bytes: the sequences' bytes plus one separator between two records of a batch).
   /// Throws the reader's errors (FormatError, IoError) when they come, after the hits of the records
   /// before the failing batch were delivered.
