@@ -75,11 +75,25 @@ StripResult strip_scalar(const std::uint8_t* in, std::size_t n, std::uint8_t* ou
       const auto one_drop = static_cast<std::uint32_t>(MASK(drop));                                          \
       const auto gts = StopAtHeader ? static_cast<std::uint32_t>(MASK(is_gt)) : 0u;                          \
       if (gts == 0 && (one_drop & (one_drop - 1)) == 0) {                                                    \
-        /* At most one byte dropped (a FASTA line's end): two stores, no branch on where. */                 \
+        /* At most one byte dropped (a FASTA line's end): two stores, no branch on where; normalised */      \
+        /* only where a byte of the 2W read is 'U' or above (lower case, U): upper-case DNA is not. */       \
         const auto lf_bits = static_cast<std::uint32_t>(MASK(is_lf));                                        \
         const std::size_t p = one_drop != 0 ? static_cast<std::size_t>(__builtin_ctz(one_drop)) : W;         \
-        NAME##_put<Normalize>(in + i, out + w);                                                              \
-        NAME##_put<Normalize>(in + i + p + 1, out + w + p);                                                  \
+        bool plain = true;                                                                                   \
+        if constexpr (Normalize) {                                                                           \
+          const V next = LOAD(reinterpret_cast<const V*>(in + i + W));                                       \
+          const V below = SET1('U' - 1);                                                                     \
+          const V low = AND(EQ(MIN(v, below), v), EQ(MIN(next, below), next));                               \
+          plain = static_cast<std::uint32_t>(MASK(low)) ==                                                   \
+                  static_cast<std::uint32_t>((std::uint64_t{1} << W) - 1);                                   \
+        }                                                                                                    \
+        if (plain) {                                                                                         \
+          STORE(reinterpret_cast<V*>(out + w), v);                                                           \
+          STORE(reinterpret_cast<V*>(out + w + p), LOAD(reinterpret_cast<const V*>(in + i + p + 1)));        \
+        } else {                                                                                             \
+          NAME##_put<Normalize>(in + i, out + w);                                                            \
+          NAME##_put<Normalize>(in + i + p + 1, out + w + p);                                                \
+        }                                                                                                    \
         w += W - (one_drop != 0 ? 1 : 0);                                                                    \
         r.lines += lf_bits != 0 ? 1 : 0;                                                                     \
         line_start = ((lf_bits >> (W - 1)) & 1u) != 0;                                                       \
