@@ -273,7 +273,9 @@ class SequenceSearcher {
 
   /// Reads the records of `reader` from its current position to the input's end, searching them in
   /// batches (memory: a batch, about 64 MiB, or one longer record; with more than one thread, two:
-  /// a thread of its own reads the next batch while the last one is searched). Returns the statistics of the
+  /// a thread of its own reads the next batch while the last one is searched, so `reader` and its
+  /// source are then read from that thread, never from two threads at once; the sinks are called
+  /// from the calling thread). Returns the statistics of the
   /// engine's calls (bytes: the sequences' bytes plus one separator between two records of a batch).
   /// Throws the reader's errors (FormatError, IoError) when they come, after the hits of the records
   /// before the failing batch were delivered.
