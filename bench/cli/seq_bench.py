@@ -5,7 +5,8 @@
   (60-column lines) against `search --count-matches` over the same records' sequences as one line
   each (bound: at most 1.1x), one thread and all threads;
 - both strands against one: exact search (bound 1.3x) and approximate search (bound 2x);
-- a .gz input against `zcat F >/dev/null` (bound: at most 1x).
+- a .gz input against `zcat F >/dev/null` (bound: at most 1x);
+- the floor of reading: `cat F >/dev/null` (read(2) alone, no parsing), beside the FASTA rows.
 
 The genome is a real one from a Debian package: smalt-examples' human chrX slice
 (hs37chrXtrunc.fa.gz, about 70 Mbp), its records repeated to at least --gigabytes GB. Writes
@@ -82,6 +83,8 @@ def main():
             ("read", "bare sequence, exact", "%s search %s --count-matches %s %s" % (b, j, SITE, bare), None, None),
             ("read", "FASTA, exact, forward", "%s search %s --seq -c --strand forward %s %s" % (b, j, SITE, fa),
              "bare sequence, exact", 1.1),
+            # The floor of reading the FASTA through read(2) (what SequenceReader does): no parsing.
+            ("read", "cat FASTA > /dev/null", "cat %s > /dev/null" % fa, None, None),
             ("strands", "FASTA, exact, both strands", "%s search %s --seq -c %s %s" % (b, j, SITE, fa),
              "FASTA, exact, forward", 1.3),
             ("read", "bare sequence, k=2", "%s approx %s --count-matches -k 2 %s %s" % (b, j, guide, bare), None, None),
@@ -95,7 +98,7 @@ def main():
         timed = hyperfine([(c[1], c[2]) for c in cases], a.runs, os.path.join(a.work, "hyperfine-%s.json" % threads))
         counts = {}
         for c in cases:
-            if not c[2].startswith("zcat"):
+            if not c[2].startswith(("zcat", "cat ")):
                 out = subprocess.run(c[2], shell=True, stdout=subprocess.PIPE, check=False).stdout.split()
                 counts[c[1]] = out[-1].decode() if out else ""
         for group, name, cmd, base, bound in cases:

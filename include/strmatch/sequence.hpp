@@ -127,6 +127,9 @@ class SequenceReader {
   /// sequence, a FASTQ quality line of the wrong length: reported when the record's end is reached)
   /// and IoError.
   std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity);
+  /// As read_sequence, the bytes normalised as normalize_nucleotides does (a-z to A-Z, U to T) in
+  /// the same pass: what a nucleotide search reads.
+  std::size_t read_normalized_sequence(std::uint8_t* dst, std::size_t capacity);
   /// Appends what is left of the current record's sequence to `out`, up to its end, or stops once
   /// more than `limit` bytes were appended by this call (a caller's size bound); returns the bytes
   /// appended. Throws as read_sequence.
@@ -269,7 +272,10 @@ class SequenceSearcher {
   std::size_t searched_strings() const noexcept;
 
   /// Reads the records of `reader` from its current position to the input's end, searching them in
-  /// batches (memory: a batch, about 64 MiB, or one longer record). Returns the statistics of the
+  /// batches (memory: a batch, about 64 MiB, or one longer record; with more than one thread, two:
+  /// a thread of its own reads the next batch while the last one is searched, so `reader` and its
+  /// source are then read from that thread, never from two threads at once; the sinks are called
+  /// from the calling thread). Returns the statistics of the
   /// engine's calls (bytes: the sequences' bytes plus one separator between two records of a batch).
   /// Throws the reader's errors (FormatError, IoError) when they come, after the hits of the records
   /// before the failing batch were delivered.

@@ -8,6 +8,7 @@
 // line break cuts in the file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include <zlib.h>
 #endif
 
+#include "core/cpu/simd_level.hpp"
+#include "core/io/sequence_strip.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/sequence.hpp"
 #include "support/test_support.hpp"
@@ -427,7 +430,8 @@ TEST(SequenceSearcher, RecordsStrandsAndStops) {
   bytes.nucleotides = false;
   bytes.strands = strmatch::seq::Strands::both;
   EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "MKV", ""}}, bytes), strmatch::InvalidArgument);
-  EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "MKE", ""}}, {}), strmatch::InvalidArgument);  // E: no code
+  EXPECT_THROW(SequenceSearcher({NamedSequence{"p", "MKE", ""}}, {}),
+               strmatch::InvalidArgument);  // E: no code
   strmatch::seq::SequenceSearchOptions approx;
   approx.approximate = true;
   approx.max_errors = 3;
@@ -435,3 +439,220 @@ TEST(SequenceSearcher, RecordsStrandsAndStops) {
 }
 
 }  // namespace
+
+// ---- the reader's one-pass strip (src/core/io/sequence_strip.hpp) and batches ------------------
+
+namespace {
+
+/// The specification of strip_sequence, byte by byte (written here, apart from the library's loop).
+strmatch::seq::detail::StripResult strip_reference(const std::string& in, std::string& out, bool line_start,
+                                                   bool normalize, bool stop) {
+  strmatch::seq::detail::StripResult r;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    char c = in[i];
+    const bool begins_line = i == 0 ? line_start : in[i - 1] == '\n';
+    if (stop && c == '>' && begins_line) {
+      r.consumed = i;
+      r.written = out.size();
+      r.header = true;
+      return r;
+    }
+    if (c == '\n') ++r.lines;
+    if (c == '\n' || c == '\r' || c == ' ' || c == '\t') continue;
+    if (normalize && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    if (normalize && c == 'U') c = 'T';
+    out.push_back(c);
+  }
+  r.consumed = in.size();
+  r.written = out.size();
+  return r;
+}
+
+/// Sequence-like bytes: lines of random widths (one width mostly, as FASTA), LF or CRLF, spaces and
+/// tabs, lower case, U, N, other bytes, and '>' inside lines and at line starts.
+std::string random_strip_input(std::mt19937_64& rng, std::size_t n) {
+  const std::size_t width = 1 + rng() % 90;
+  const bool crlf = rng() % 3 == 0;
+  std::string s;
+  std::size_t col = 0;
+  while (s.size() < n) {
+    const unsigned k = static_cast<unsigned>(rng() % 100);
+    if (col >= width || k < 2) {
+      s += crlf ? "\r\n" : "\n";
+      col = 0;
+      if (rng() % 8 == 0) s += '>';
+      continue;
+    }
+    if (k < 4)
+      s += " \t>"[rng() % 3];
+    else if (k < 6)
+      s += static_cast<char>(rng() % 256);
+    else
+      s += "ACGTacgtuUNn"[rng() % 12];
+    ++col;
+  }
+  s.resize(n);
+  return s;
+}
+
+}  // namespace
+
+TEST(Nucleotides, StripEqualsTheByteByByteReferenceAtEverySimdLevel) {
+  using strmatch::detail::SimdLevel;
+  using strmatch::seq::detail::strip_sequence_at;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 811);
+  std::vector<SimdLevel> levels = {SimdLevel::scalar};
+  for (const SimdLevel l : {SimdLevel::sse2, SimdLevel::avx2})
+    if (strmatch::detail::cpu_simd_level() >= l) levels.push_back(l);
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t n = round < 200 ? rng() % 200 : rng() % 5000;
+    const std::string in = random_strip_input(rng, n);
+    const bool line_start = rng() % 2 == 0, normalize = rng() % 2 == 0, stop = rng() % 4 != 0;
+    std::string want;
+    const auto ref = strip_reference(in, want, line_start, normalize, stop);
+    for (const SimdLevel level : levels) {
+      std::vector<std::uint8_t> out(n + 1, 0);
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(in.data());
+      const auto got = strip_sequence_at(level, bytes, n, out.data(), line_start, normalize, stop);
+      const std::string level_name(strmatch::detail::to_string(level));
+      ASSERT_EQ(got.consumed, ref.consumed) << level_name << " " << rerun_hint();
+      ASSERT_EQ(got.written, ref.written) << level_name << " " << rerun_hint();
+      EXPECT_EQ(got.lines, ref.lines) << level_name << " " << rerun_hint();
+      EXPECT_EQ(got.header, ref.header) << level_name << " " << rerun_hint();
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(out.data()), got.written), want)
+          << level_name << " " << rerun_hint();
+      if (n > 300) continue;
+      // Cut in two at every offset (the line state carried over, as the reader does between pieces):
+      // the same bytes, lines and stop.
+      for (std::size_t cut = 0; cut <= n; ++cut) {
+        std::vector<std::uint8_t> two(n + 1, 0);
+        auto a = strip_sequence_at(level, bytes, cut, two.data(), line_start, normalize, stop);
+        std::size_t consumed = a.consumed, written = a.written;
+        std::uint64_t lines = a.lines;
+        bool header = a.header;
+        if (!a.header) {
+          const bool starts = cut == 0 ? line_start : in[cut - 1] == '\n';
+          const auto b =
+              strip_sequence_at(level, bytes + cut, n - cut, two.data() + written, starts, normalize, stop);
+          consumed += b.consumed;
+          written += b.written;
+          lines += b.lines;
+          header = b.header;
+        }
+        ASSERT_EQ(consumed, ref.consumed) << level_name << " cut " << cut << " " << rerun_hint();
+        ASSERT_EQ(written, ref.written) << level_name << " cut " << cut << " " << rerun_hint();
+        EXPECT_EQ(lines, ref.lines) << level_name << " cut " << cut;
+        EXPECT_EQ(header, ref.header) << level_name << " cut " << cut;
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(two.data()), written), want)
+            << level_name << " cut " << cut << " " << rerun_hint();
+      }
+    }
+  }
+}
+
+TEST(SequenceReader, NormalizedReadEqualsReadThenNormalize) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 812);
+  for (int round = 0; round < 30; ++round) {
+    std::vector<Record> rs = random_records(rng, round % 3 == 2);
+    for (Record& r : rs)
+      for (char& c : r.sequence)
+        if (rng() % 16 == 0) c = rng() % 2 ? 'u' : 'U';
+    const std::string bytes = round % 3 == 2 ? write_fastq(rs) : write_fasta(rng, rs);
+    strmatch::test::StringSource source(bytes, 1 + rng() % 5000);
+    SequenceReader reader(source, SequenceFormat::automatic, "in");
+    std::vector<std::uint8_t> piece;
+    for (const Record& r : rs) {
+      ASSERT_TRUE(reader.next_record());
+      std::string got;
+      for (;;) {
+        piece.resize(1 + rng() % 300);
+        const std::size_t n = reader.read_normalized_sequence(piece.data(), piece.size());
+        if (n == 0) break;
+        got.append(reinterpret_cast<const char*>(piece.data()), n);
+      }
+      std::string want = r.sequence;
+      strmatch::seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(want.data()), want.size());
+      EXPECT_EQ(got, want) << rerun_hint();
+    }
+    EXPECT_FALSE(reader.next_record());
+  }
+}
+
+TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceHit;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 813);
+  // One row per hit, then one per record sink call; and a check that each record's sink call came
+  // before its first hit (the calls' interleaving with hits is the batches', by design).
+  const auto run = [](const SequenceSearcher& s, const std::string& fasta, std::size_t step,
+                      std::string* error) {
+    std::vector<std::string> rows, records;
+    std::vector<std::string> told;  // records whose sink call came
+    strmatch::test::StringSource src(fasta, step);
+    SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+    try {
+      s.search(
+          reader,
+          [&](std::span<const SequenceHit> hits) {
+            for (const SequenceHit& h : hits) {
+              EXPECT_NE(std::find(told.begin(), told.end(), h.record->name), told.end()) << h.record->name;
+              rows.push_back("hit " + h.record->name + " " + std::to_string(h.start) + " " +
+                             std::to_string(h.end) + " " + std::to_string(h.pattern) +
+                             strmatch::seq::strand_char(h.strand) + " " + std::to_string(h.distance) + " " +
+                             std::string(h.cigar) + " " + std::string(h.matched));
+            }
+            return true;
+          },
+          [&](const strmatch::seq::RecordHeader& r, std::uint64_t length) {
+            told.push_back(r.name);
+            records.push_back("record " + r.name + " " + std::to_string(length));
+          });
+    } catch (const strmatch::Error& e) {
+      *error = e.what();
+    }
+    rows.insert(rows.end(), records.begin(), records.end());
+    return rows;
+  };
+  for (int round = 0; round < 12; ++round) {
+    const std::vector<Record> rs = random_records(rng, false);
+    std::string fasta = write_fasta(rng, rs);
+    const bool broken = round % 4 == 3;
+    if (broken) fasta += ">\nACGT\n";  // a header without a name: an error after every record's hits
+    strmatch::seq::SequenceSearchOptions o;
+    o.approximate = round % 3 == 1;
+    o.max_errors = o.approximate ? 1 : 0;
+    std::vector<NamedSequence> patterns = {{"p", round % 2 ? "GGATC" : "ACGN", ""}};
+    if (round % 3 == 2) patterns.push_back({"q", "TTAG", ""});
+    o.threads = 1;
+    o.batch_bytes = 1u << 30;
+    std::string error_whole;
+    const std::vector<std::string> whole =
+        run(SequenceSearcher(patterns, o), fasta, 1 + rng() % 4096, &error_whole);
+    EXPECT_EQ(broken, !error_whole.empty()) << error_whole;
+    // Batches of one record: every hit of the records before the error, then the error.
+    std::vector<std::string> by_record;
+    std::string error_first;
+    for (const unsigned threads : {1u, 2u, 3u})
+      for (const std::size_t batch : {std::size_t{1}, std::size_t{100}, std::size_t{3000}}) {
+        o.threads = threads;
+        o.batch_bytes = batch;
+        std::string error;
+        const std::vector<std::string> rows =
+            run(SequenceSearcher(patterns, o), fasta, 1 + rng() % 4096, &error);
+        EXPECT_EQ(error, error_whole) << threads << " threads, batch " << batch;
+        if (!broken) {
+          EXPECT_EQ(rows, whole) << threads << " threads, batch " << batch << " " << rerun_hint();
+        } else if (batch == 1) {
+          if (by_record.empty()) by_record = rows;
+          EXPECT_EQ(rows, by_record) << threads << " threads " << rerun_hint();
+        }
+      }
+    if (broken) {
+      // The records' sink calls are every record's, their hits all there (by record).
+      std::size_t records = 0;
+      for (const std::string& r : by_record) records += r.rfind("record ", 0) == 0 ? 1 : 0;
+      EXPECT_EQ(records, rs.size());
+    }
+  }
+}

@@ -16,6 +16,8 @@
 #include <zlib.h>
 #endif
 
+#include "core/io/sequence_strip.hpp"
+
 namespace strmatch::seq {
 
 const char* format_name(SequenceFormat format) noexcept {
@@ -246,46 +248,15 @@ class Decoder {
 #endif
 };
 
-/// Copies in[0, n) to out without line feeds, carriage returns, spaces and tabs (`out` may be
-/// `in`); returns the bytes written, and adds the line feeds passed to *lines. Where the bytes hold
-/// no space or tab (a FASTA's lines), line by line with memchr and memcpy; else byte by byte.
-std::size_t copy_sequence_bytes(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
-                                std::uint64_t* lines) {
-  std::size_t w = 0;
-  if (std::memchr(in, ' ', n) == nullptr && std::memchr(in, '\t', n) == nullptr) {
-    const bool cr = std::memchr(in, '\r', n) != nullptr;
-    for (std::size_t i = 0; i < n;) {
-      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(in + i, '\n', n - i));
-      const std::size_t e = nl != nullptr ? static_cast<std::size_t>(nl - in) : n;
-      std::size_t len = e - i;
-      if (cr && std::memchr(in + i, '\r', len) != nullptr) {
-        for (std::size_t j = i; j < e; ++j)
-          if (in[j] != '\r') out[w++] = in[j];
-      } else {
-        std::memmove(out + w, in + i, len);
-        w += len;
-      }
-      if (nl == nullptr) break;
-      ++*lines;
-      i = e + 1;
-    }
-    return w;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t c = in[i];
-    if (c == '\n') ++*lines;
-    if (c != '\n' && c != '\r' && c != ' ' && c != '\t') out[w++] = c;
-  }
-  return w;
-}
-
 }  // namespace
 
 struct SequenceReader::Impl final : ByteSource {
   Impl(ByteSource& src, SequenceFormat f, std::string n)
       : format(f), name(std::move(n)), decoder(src, name), buffer(kBufferBytes) {}
 
-  std::size_t read(std::uint8_t* dst, std::size_t capacity) override { return read_sequence(dst, capacity); }
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    return read_sequence(dst, capacity, false);
+  }
 
   // ---- the decoded bytes ----
   bool fill() {
@@ -347,7 +318,7 @@ struct SequenceReader::Impl final : ByteSource {
   bool next_record() {
     if (in_record && !record_end) {
       std::uint8_t scratch[4096];
-      while (read_sequence(scratch, sizeof scratch) > 0) {
+      while (read_sequence(scratch, sizeof scratch, false) > 0) {
       }
     }
     in_record = false;
@@ -382,9 +353,9 @@ struct SequenceReader::Impl final : ByteSource {
       fail(where() +
            ": the line after its sequence is not its '+' line (one sequence line per FASTQ record)");
     if (!read_line(fastq_quality)) fail(where() + ": the input ends before its quality line");
-    std::uint64_t none = 0;
     auto* bytes = reinterpret_cast<std::uint8_t*>(fastq_sequence.data());
-    fastq_sequence.resize(copy_sequence_bytes(bytes, fastq_sequence.size(), bytes, &none));
+    fastq_sequence.resize(
+        detail::strip_sequence(bytes, fastq_sequence.size(), bytes, true, false, false).written);
     if (fastq_quality.size() != fastq_sequence.size())
       fail(where() + ": its quality line has " + std::to_string(fastq_quality.size()) +
            " bytes, its sequence " + std::to_string(fastq_sequence.size()));
@@ -392,11 +363,13 @@ struct SequenceReader::Impl final : ByteSource {
     return true;
   }
 
-  std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity) {
+  /// Up to `capacity` bytes of the record's sequence into dst (normalised when `normalize`).
+  std::size_t read_sequence(std::uint8_t* dst, std::size_t capacity, bool normalize) {
     if (!in_record || record_end || capacity == 0) return 0;
     if (format == SequenceFormat::fastq) {
       const std::size_t n = std::min<std::size_t>(capacity, fastq_sequence.size() - delivered);
       std::memcpy(dst, fastq_sequence.data() + delivered, n);
+      if (normalize) normalize_nucleotides(dst, n);
       delivered += n;
       if (n == 0) record_end = true;
       return n;
@@ -407,25 +380,16 @@ struct SequenceReader::Impl final : ByteSource {
         record_end = true;
         break;
       }
-      const std::uint8_t* p = buffer.data() + pos;
-      std::size_t n = std::min(end - pos, capacity - got);
-      // The record ends at a '>' that begins a line ('>' inside a line is a sequence byte).
-      bool header_next = false;
-      for (std::size_t from = 0; from < n;) {
-        const auto* gt = static_cast<const std::uint8_t*>(std::memchr(p + from, '>', n - from));
-        if (gt == nullptr) break;
-        const std::size_t q = static_cast<std::size_t>(gt - p);
-        if (q == 0 ? line_start : p[q - 1] == '\n') {
-          n = q;
-          header_next = true;
-          break;
-        }
-        from = q + 1;
-      }
-      got += copy_sequence_bytes(p, n, dst + got, &line);
-      if (n > 0) line_start = p[n - 1] == '\n';
-      pos += n;
-      if (header_next) {
+      // One pass: line breaks and white space dropped, the record ending at a '>' that begins a
+      // line ('>' inside a line is a sequence byte).
+      const std::size_t n = std::min(end - pos, capacity - got);
+      const detail::StripResult r =
+          detail::strip_sequence(buffer.data() + pos, n, dst + got, line_start, normalize, true);
+      got += r.written;
+      line += r.lines;
+      pos += r.consumed;
+      if (r.consumed > 0) line_start = buffer[pos - 1] == '\n';
+      if (r.header) {
         record_end = true;
         break;
       }
@@ -458,7 +422,10 @@ SequenceReader::~SequenceReader() = default;
 bool SequenceReader::next_record() { return impl_->next_record(); }
 const RecordHeader& SequenceReader::header() const noexcept { return impl_->header; }
 std::size_t SequenceReader::read_sequence(std::uint8_t* dst, std::size_t capacity) {
-  return impl_->read_sequence(dst, capacity);
+  return impl_->read_sequence(dst, capacity, false);
+}
+std::size_t SequenceReader::read_normalized_sequence(std::uint8_t* dst, std::size_t capacity) {
+  return impl_->read_sequence(dst, capacity, true);
 }
 std::uint64_t SequenceReader::append_sequence(std::string& out, std::uint64_t limit) {
   constexpr std::size_t kPiece = std::size_t{1} << 20;
@@ -466,7 +433,8 @@ std::uint64_t SequenceReader::append_sequence(std::string& out, std::uint64_t li
   while (appended <= limit) {
     const std::size_t at = out.size();
     out.resize(at + kPiece);
-    const std::size_t n = impl_->read_sequence(reinterpret_cast<std::uint8_t*>(out.data()) + at, kPiece);
+    const std::size_t n =
+        impl_->read_sequence(reinterpret_cast<std::uint8_t*>(out.data()) + at, kPiece, false);
     out.resize(at + n);
     if (n == 0) break;
     appended += n;

@@ -1,0 +1,202 @@
+// The sequence bytes of a FASTA/FASTQ piece in one pass: compare each 32-byte (AVX2) or 16-byte
+// (SSE2) block with the bytes to drop ('\n', '\r', ' ', '\t') and '>'; a block holding none of them
+// (most of a FASTA's, its lines being 60-80 bytes) is normalised and stored whole; another is stored
+// run by run between the dropped bytes (one unaligned store a run, the next run overwriting the
+// tail of the previous one), and a '>' right after a line feed ends the record. The scalar loop is
+// the specification (sequence_strip.hpp).
+#include "core/io/sequence_strip.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace strmatch::seq::detail {
+
+namespace {
+
+StripResult strip_scalar(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
+                         bool normalize, bool stop_at_header) noexcept {
+  StripResult r;
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint8_t c = in[i];
+    if (stop_at_header && c == '>' && line_start) {
+      r.consumed = i;
+      r.written = w;
+      r.header = true;
+      return r;
+    }
+    line_start = c == '\n';
+    if (c == '\n') {
+      ++r.lines;
+      continue;
+    }
+    if (c == '\r' || c == ' ' || c == '\t') continue;
+    if (normalize) {
+      if (c >= 'a' && c <= 'z') c = static_cast<std::uint8_t>(c - 32);
+      if (c == 'U') c = 'T';
+    }
+    out[w++] = c;
+  }
+  r.consumed = n;
+  r.written = w;
+  return r;
+}
+
+#if defined(__x86_64__)
+
+/// The vector loop at one level (STRMATCH_STRIP_KERNEL below, expanded once per instruction set: a
+/// template cannot carry a target attribute per instantiation). The last 2 * W bytes (at most) go
+/// to the scalar loop, so that every load and every store (at most W bytes past its block) stays
+/// inside [0, n).
+#define STRMATCH_STRIP_KERNEL(NAME, TARGET, V, W, LOAD, STORE, SET1, EQ, OR, AND, XOR, SUB, MIN, MASK)       \
+  /* in[0, W) normalised (a-z -> 0..25 unsigned marks lower case; then 'U' - 1 = 'T') to out[0, W) */        \
+  template <bool Normalize>                                                                                  \
+  TARGET [[gnu::always_inline]] inline void NAME##_put(const std::uint8_t* in, std::uint8_t* out) noexcept { \
+    V v = LOAD(reinterpret_cast<const V*>(in));                                                              \
+    if constexpr (Normalize) {                                                                               \
+      const V t = SUB(v, SET1('a'));                                                                         \
+      v = XOR(v, AND(EQ(MIN(t, SET1(25)), t), SET1(0x20)));                                                  \
+      v = SUB(v, AND(EQ(v, SET1('U')), SET1(1)));                                                            \
+    }                                                                                                        \
+    STORE(reinterpret_cast<V*>(out), v);                                                                     \
+  }                                                                                                          \
+  template <bool Normalize, bool StopAtHeader>                                                               \
+  TARGET StripResult NAME(const std::uint8_t* in, std::size_t n, std::uint8_t* out,                          \
+                          bool line_start) noexcept {                                                        \
+    const V lf = SET1('\n'), cr = SET1('\r'), space = SET1(' '), tab = SET1('\t'), gt = SET1('>');           \
+    StripResult r;                                                                                           \
+    std::size_t i = 0, w = 0;                                                                                \
+    while (i + 2 * W + 1 <= n) {                                                                             \
+      const V v = LOAD(reinterpret_cast<const V*>(in + i));                                                  \
+      const V is_lf = EQ(v, lf);                                                                             \
+      const V drop = OR(OR(is_lf, EQ(v, cr)), OR(EQ(v, space), EQ(v, tab)));                                 \
+      const V is_gt = EQ(v, gt);                                                                             \
+      const auto one_drop = static_cast<std::uint32_t>(MASK(drop));                                          \
+      const auto gts = StopAtHeader ? static_cast<std::uint32_t>(MASK(is_gt)) : 0u;                          \
+      if (gts == 0 && (one_drop & (one_drop - 1)) == 0) {                                                    \
+        /* At most one byte dropped (a FASTA line's end): two stores, no branch on where; normalised */      \
+        /* only where a byte of the 2W read is 'U' or above (lower case, U): upper-case DNA is not. */       \
+        const auto lf_bits = static_cast<std::uint32_t>(MASK(is_lf));                                        \
+        const std::size_t p = one_drop != 0 ? static_cast<std::size_t>(__builtin_ctz(one_drop)) : W;         \
+        bool plain = true;                                                                                   \
+        if constexpr (Normalize) {                                                                           \
+          const V next = LOAD(reinterpret_cast<const V*>(in + i + W));                                       \
+          const V below = SET1('U' - 1);                                                                     \
+          const V low = AND(EQ(MIN(v, below), v), EQ(MIN(next, below), next));                               \
+          plain = static_cast<std::uint32_t>(MASK(low)) ==                                                   \
+                  static_cast<std::uint32_t>((std::uint64_t{1} << W) - 1);                                   \
+        }                                                                                                    \
+        if (plain) {                                                                                         \
+          STORE(reinterpret_cast<V*>(out + w), v);                                                           \
+          STORE(reinterpret_cast<V*>(out + w + p), LOAD(reinterpret_cast<const V*>(in + i + p + 1)));        \
+        } else {                                                                                             \
+          NAME##_put<Normalize>(in + i, out + w);                                                            \
+          NAME##_put<Normalize>(in + i + p + 1, out + w + p);                                                \
+        }                                                                                                    \
+        w += W - (one_drop != 0 ? 1 : 0);                                                                    \
+        r.lines += lf_bits != 0 ? 1 : 0;                                                                     \
+        line_start = ((lf_bits >> (W - 1)) & 1u) != 0;                                                       \
+        i += W;                                                                                              \
+        continue;                                                                                            \
+      }                                                                                                      \
+      auto dropped = static_cast<std::uint32_t>(MASK(drop)), lfs = static_cast<std::uint32_t>(MASK(is_lf));  \
+      std::size_t limit = W;                                                                                 \
+      bool header = false;                                                                                   \
+      if constexpr (StopAtHeader) {                                                                          \
+        const std::uint32_t starts = (lfs << 1) | (line_start ? 1u : 0u);                                    \
+        const std::uint32_t headers = static_cast<std::uint32_t>(MASK(is_gt)) & starts;                      \
+        if (headers != 0) {                                                                                  \
+          limit = static_cast<std::size_t>(__builtin_ctz(headers));                                          \
+          header = true;                                                                                     \
+          const std::uint32_t below = (std::uint32_t{1} << limit) - 1;                                       \
+          dropped &= below;                                                                                  \
+          lfs &= below;                                                                                      \
+        }                                                                                                    \
+      }                                                                                                      \
+      r.lines += static_cast<std::uint64_t>(__builtin_popcount(lfs));                                        \
+      std::size_t s = 0;                                                                                     \
+      while (dropped != 0) {                                                                                 \
+        const auto p = static_cast<std::size_t>(__builtin_ctz(dropped));                                     \
+        if (p > s) {                                                                                         \
+          NAME##_put<Normalize>(in + i + s, out + w);                                                        \
+          w += p - s;                                                                                        \
+        }                                                                                                    \
+        s = p + 1;                                                                                           \
+        dropped &= dropped - 1;                                                                              \
+      }                                                                                                      \
+      if (limit > s) {                                                                                       \
+        NAME##_put<Normalize>(in + i + s, out + w);                                                          \
+        w += limit - s;                                                                                      \
+      }                                                                                                      \
+      if (header) {                                                                                          \
+        r.consumed = i + limit;                                                                              \
+        r.written = w;                                                                                       \
+        r.header = true;                                                                                     \
+        return r;                                                                                            \
+      }                                                                                                      \
+      line_start = ((lfs >> (W - 1)) & 1u) != 0;                                                             \
+      i += W;                                                                                                \
+    }                                                                                                        \
+    const StripResult tail = strip_scalar(in + i, n - i, out + w, line_start, Normalize, StopAtHeader);      \
+    r.consumed = i + tail.consumed;                                                                          \
+    r.written = w + tail.written;                                                                            \
+    r.lines += tail.lines;                                                                                   \
+    r.header = tail.header;                                                                                  \
+    return r;                                                                                                \
+  }
+
+STRMATCH_STRIP_KERNEL(strip_avx2_loop, __attribute__((target("avx2,bmi,popcnt"))), __m256i, 32,
+                      _mm256_loadu_si256, _mm256_storeu_si256, _mm256_set1_epi8, _mm256_cmpeq_epi8,
+                      _mm256_or_si256, _mm256_and_si256, _mm256_xor_si256, _mm256_sub_epi8, _mm256_min_epu8,
+                      _mm256_movemask_epi8)
+STRMATCH_STRIP_KERNEL(strip_sse2_loop, , __m128i, 16, _mm_loadu_si128, _mm_storeu_si128, _mm_set1_epi8,
+                      _mm_cmpeq_epi8, _mm_or_si128, _mm_and_si128, _mm_xor_si128, _mm_sub_epi8, _mm_min_epu8,
+                      _mm_movemask_epi8)
+#undef STRMATCH_STRIP_KERNEL
+
+__attribute__((target("avx2,bmi,popcnt"))) StripResult strip_avx2(const std::uint8_t* in, std::size_t n,
+                                                                  std::uint8_t* out, bool line_start,
+                                                                  bool normalize, bool stop) noexcept {
+  if (normalize)
+    return stop ? strip_avx2_loop<true, true>(in, n, out, line_start)
+                : strip_avx2_loop<true, false>(in, n, out, line_start);
+  return stop ? strip_avx2_loop<false, true>(in, n, out, line_start)
+              : strip_avx2_loop<false, false>(in, n, out, line_start);
+}
+
+StripResult strip_sse2(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
+                       bool normalize, bool stop) noexcept {
+  if (normalize)
+    return stop ? strip_sse2_loop<true, true>(in, n, out, line_start)
+                : strip_sse2_loop<true, false>(in, n, out, line_start);
+  return stop ? strip_sse2_loop<false, true>(in, n, out, line_start)
+              : strip_sse2_loop<false, false>(in, n, out, line_start);
+}
+
+#endif  // __x86_64__
+
+}  // namespace
+
+StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint8_t* in, std::size_t n,
+                              std::uint8_t* out, bool line_start, bool normalize,
+                              bool stop_at_header) noexcept {
+  using strmatch::detail::SimdLevel;
+#if defined(__x86_64__)
+  if (out != in) {
+    if (level >= SimdLevel::avx2) return strip_avx2(in, n, out, line_start, normalize, stop_at_header);
+    if (level >= SimdLevel::sse2) return strip_sse2(in, n, out, line_start, normalize, stop_at_header);
+  }
+#else
+  (void)level;
+#endif
+  return strip_scalar(in, n, out, line_start, normalize, stop_at_header);
+}
+
+StripResult strip_sequence(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
+                           bool normalize, bool stop_at_header) noexcept {
+  static const strmatch::detail::SimdLevel level = strmatch::detail::simd_level();
+  return strip_sequence_at(level, in, n, out, line_start, normalize, stop_at_header);
+}
+
+}  // namespace strmatch::seq::detail

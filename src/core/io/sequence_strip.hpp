@@ -1,0 +1,37 @@
+// Internal: a FASTA/FASTQ piece's sequence bytes in one pass (line breaks, carriage returns, spaces
+// and tabs dropped; optionally normalised as normalize_nucleotides does), up to the '>' that begins
+// the next record's header line. The reader's inner loop (src/core/io/sequence.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/cpu/simd_level.hpp"
+
+namespace strmatch::seq::detail {
+
+/// What strip_sequence did.
+struct StripResult {
+  std::size_t consumed = 0;  ///< input bytes read past: n, or the offset of the header's '>'
+  std::size_t written = 0;   ///< sequence bytes written to out
+  std::uint64_t lines = 0;   ///< line feeds among the consumed bytes
+  bool header = false;       ///< stopped at a '>' that begins a line (not consumed)
+};
+
+/// Copies the sequence bytes of in[0, n) to out: every byte but '\n', '\r', ' ' and '\t', with
+/// a-z upper-cased and then U turned into T when `normalize`. With `stop_at_header`, stops at the
+/// first '>' that begins a line (in[i] == '>' and i == 0 ? line_start : in[i - 1] == '\n'); a '>'
+/// inside a line is a sequence byte. `line_start`: whether in[0] begins a line. `out` has room for n
+/// bytes and does not overlap `in`, except out == in (in place; the scalar loop runs then).
+/// O(n): 32 bytes a step with AVX2 (16 with SSE2), where a block holding none of those bytes is
+/// stored as it is (normalised); a block holding some is stored run by run between them.
+StripResult strip_sequence(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
+                           bool normalize, bool stop_at_header) noexcept;
+
+/// The same at an explicit SIMD level (tests reach every path; a level the CPU lacks must not be
+/// asked for: strmatch::detail::cpu_simd_level()). scalar is the byte-by-byte loop.
+StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint8_t* in, std::size_t n,
+                              std::uint8_t* out, bool line_start, bool normalize,
+                              bool stop_at_header) noexcept;
+
+}  // namespace strmatch::seq::detail
