@@ -71,7 +71,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--stats-runs", type=int, default=3, help="--stats runs per row (median search time)")
     ap.add_argument("--threads", default="1,0", help="comma-separated -j values (0: all)")
-    ap.add_argument("--only", default="", help="run only the cases whose name contains this")
+    ap.add_argument("--only", default="", help="run only the cases whose name contains one of these (comma-separated)")
     ap.add_argument("--work", default="/tmp/strmatch-small-sets")
     ap.add_argument("--machine", default=None)
     a = ap.parse_args()
@@ -85,7 +85,7 @@ def main():
     rows = []
     for threads in a.threads.split(","):
         for kind, name, pats in CASES:
-            if a.only and a.only not in name:
+            if a.only and not any(o in name for o in a.only.split(",")):
                 continue
             f = files[kind]
             pats = [guide if p == "GUIDE" else revcomp(guide) if p == "GUIDE-" else p for p in pats]
