@@ -1,15 +1,19 @@
 // simd (pattern sets): the byte filter of Song, Lu, Luo & Wang, "Parallel programming: string
 // matching" (exact search's `simd`: broadcast pattern bytes, compare a vector of windows at once,
-// AND the masks, verify candidates) run for up to 8 patterns in one pass: per pattern, the AND of
-// K probes (rarest bytes, memchr's "rare bytes" heuristic); across patterns, the OR; AVX2 (64
-// windows per step), SSE2 (64 in 16-byte vectors) or scalar, by the shared SIMD level.
+// AND the masks, verify candidates) run for up to 8 patterns in one pass, in two forms:
+// - bytes form (any set): per pattern, the AND of K probes (its rarest bytes, memchr's "rare
+//   bytes" heuristic); across patterns, the OR; AVX2 (64 windows per step), SSE2 (64 in 16-byte
+//   vectors) or scalar, by the shared SIMD level;
+// - nibble form (small alphabets, DNA): K offsets shared by every pattern, each a pshufb lookup of
+//   the text bytes' low nibbles giving one bit per pattern, ANDed over the offsets; AVX2 or SSSE3.
 //
 // Why: on DNA the first bytes of a site and of its reverse complement are common bytes, so
-// Teddy's nibble buckets pass most positions; comparing several bytes of each pattern at
-// their own offsets keeps false positives rare (docs/multi.md, section simd). Larger sets run
-// in groups of 8 patterns, one pass each (correct, but the cost grows with the set: `auto`
-// picks it for small sets only). A guard switches the rest of a text to Aho-Corasick when
-// verification costs more than a linear scan would (periodic patterns in periodic text).
+// Teddy's nibble buckets of the first 3 bytes pass many positions; comparing 6 bytes spread over
+// each pattern keeps false positives rare, and the nibble form does it at the cost of one
+// pattern (docs/multi.md, section simd). Larger sets run in groups of 8 patterns, one pass each
+// (correct, but the bytes form's cost grows with the set: `auto` picks it for small sets only).
+// A guard switches the rest of a text to Aho-Corasick when verification costs more than a
+// linear scan would (periodic patterns in periodic text).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
