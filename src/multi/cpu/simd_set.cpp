@@ -5,7 +5,8 @@
 //   bytes" heuristic); across patterns, the OR; AVX2 (64 windows per step), SSE2 (64 in 16-byte
 //   vectors) or scalar, by the shared SIMD level;
 // - nibble form (small alphabets, DNA): K offsets shared by every pattern, each a pshufb lookup of
-//   the text bytes' low nibbles giving one bit per pattern, ANDed over the offsets; AVX2 or SSSE3.
+//   the text bytes' low nibbles giving one bit per pattern, ANDed over the offsets; AVX-512BW,
+//   AVX2 or SSSE3.
 //
 // Why: on DNA the first bytes of a site and of its reverse complement are common bytes, so
 // Teddy's nibble buckets of the first 3 bytes pass many positions; comparing 6 bytes spread over
@@ -336,6 +337,48 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t scan_nibbles_avx2(
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 
+// AVX-512BW: 128 windows a step in two 64-byte vectors (exact search's simd has the same width
+// there, so a pair of patterns costs about what one does).
+template <int K>
+__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t scan_nibbles_avx512bw(
+    const Group& g, const PatternTable& t, const std::uint8_t* text, std::size_t n, std::size_t i,
+    std::size_t end, std::uint64_t base, MultiHits& hits) {
+  __m512i tab[K];
+  for (int k = 0; k < K; ++k) {  // the 16-byte table in each 128-bit lane (vpshufb looks up per lane)
+    alignas(64) std::uint8_t wide[64];
+    for (int j = 0; j < 64; ++j) wide[j] = g.nibble[k][j & 15];
+    tab[k] = _mm512_load_si512(wide);
+  }
+  const __m512i low = _mm512_set1_epi8(0x0F);
+  alignas(64) std::uint8_t lane[128];
+  std::uint64_t verified = 0;
+  const std::size_t stop = vector_stop(g, n, i, end);
+  const std::size_t pf = prefetch_distance();
+  for (; i + 128 <= stop; i += 128) {
+    if (pf != 0) {
+      _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(text + i + pf + 64), _MM_HINT_T0);
+    }
+    const std::uint8_t* q = text + i + g.off[0][0];
+    __m512i a0 = _mm512_shuffle_epi8(tab[0], _mm512_and_si512(low, _mm512_loadu_si512(q)));
+    __m512i a1 = _mm512_shuffle_epi8(tab[0], _mm512_and_si512(low, _mm512_loadu_si512(q + 64)));
+    for (int k = 1; k < K; ++k) {
+      q = text + i + g.off[0][k];
+      a0 = _mm512_and_si512(a0, _mm512_shuffle_epi8(tab[k], _mm512_and_si512(low, _mm512_loadu_si512(q))));
+      a1 = _mm512_and_si512(a1,
+                            _mm512_shuffle_epi8(tab[k], _mm512_and_si512(low, _mm512_loadu_si512(q + 64))));
+    }
+    const __mmask64 m0 = _mm512_test_epi8_mask(a0, a0);
+    const __mmask64 m1 = _mm512_test_epi8_mask(a1, a1);
+    if ((m0 | m1) == 0) continue;
+    _mm512_store_si512(lane, a0);
+    _mm512_store_si512(lane + 64, a1);
+    if (m0 != 0) verified += report_nibbles(g, t, lane, m0, text, n, i, base, hits);
+    if (m1 != 0) verified += report_nibbles(g, t, lane + 64, m1, text, n, i + 64, base, hits);
+  }
+  return verified + scan_scalar(g, t, text, n, i, end, base, hits);
+}
+
 template <int K>
 __attribute__((target("ssse3"))) std::uint64_t scan_nibbles_ssse3(const Group& g, const PatternTable& t,
                                                                   const std::uint8_t* text, std::size_t n,
@@ -450,6 +493,26 @@ Kernel kernel_for(int slots, int probes, SimdLevel path, bool fold) {
 /// The nibble form's kernel at `level` (ssse3 and up; null below: the compare form runs).
 Kernel nibble_kernel_for(int probes, SimdLevel level) {
 #ifdef STRMATCH_X86
+  if (level >= SimdLevel::avx512bw) {
+    switch (probes) {
+      case 1:
+        return &scan_nibbles_avx512bw<1>;
+      case 2:
+        return &scan_nibbles_avx512bw<2>;
+      case 3:
+        return &scan_nibbles_avx512bw<3>;
+      case 4:
+        return &scan_nibbles_avx512bw<4>;
+      case 5:
+        return &scan_nibbles_avx512bw<5>;
+      case 6:
+        return &scan_nibbles_avx512bw<6>;
+      case 7:
+        return &scan_nibbles_avx512bw<7>;
+      default:
+        return &scan_nibbles_avx512bw<8>;
+    }
+  }
   const bool avx2 = level >= SimdLevel::avx2;
   if (level < SimdLevel::ssse3) return nullptr;
   switch (probes) {
@@ -515,7 +578,10 @@ class SimdSet final : public MultiAlgorithm {
     // Small alphabets (DNA): the nibble form, when every pattern has at most 4 distinct bytes and
     // 4 or more bytes, and the CPU has pshufb; else the compare form.
     nibbles_ = nibble_kernel_for(1, level) != nullptr && nibble_form_fits(t);
-    if (nibbles_) path_ = level >= SimdLevel::avx2 ? SimdLevel::avx2 : SimdLevel::ssse3;
+    if (nibbles_)
+      path_ = level >= SimdLevel::avx512bw ? SimdLevel::avx512bw
+              : level >= SimdLevel::avx2   ? SimdLevel::avx2
+                                           : SimdLevel::ssse3;
     probes_ = forced ? static_cast<int>(*forced) : nibbles_ ? kNibbleProbes : choose_probes(t);
     for (std::size_t first = 0; first < t.size(); first += kMaxSlots) {
       Group& g = groups_.emplace_back();
@@ -626,7 +692,7 @@ class SimdSet final : public MultiAlgorithm {
   static constexpr double kGuardRatio = 2.0;
 
   std::shared_ptr<const PatternTable> t_;
-  SimdLevel path_;  // the loop: avx2, sse2 or scalar (bytes); avx2 or ssse3 (nibbles)
+  SimdLevel path_;  // the loop: avx2, sse2 or scalar (bytes); avx512bw, avx2 or ssse3 (nibbles)
   bool nibbles_ = false;
   int probes_ = 0;
   std::vector<Group> groups_;
