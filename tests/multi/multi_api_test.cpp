@@ -280,8 +280,11 @@ TEST(MultiApi, SimdSetUsesTheSharedSimdLevel) {
                                                           : "scalar";
   strmatch::PatternSetOptions o;
   o.algorithm = "simd";
-  const strmatch::PatternSet set(std::vector<Pattern>{{"alpha", 0}, {"beta", 1}}, o);
+  // More than 4 distinct bytes a pattern: the bytes form (at most 4, as "alpha", would be the
+  // nibble form, whose loop at avx512bw is its own).
+  const strmatch::PatternSet set(std::vector<Pattern>{{"alphabet", 0}, {"gamma ray", 1}}, o);
   EXPECT_EQ(set.stats().algorithm, "simd");
+  EXPECT_NE(set.stats().detail.find("form=bytes"), std::string::npos) << set.stats().detail;
   EXPECT_NE(set.stats().detail.find("level=" + expected), std::string::npos) << set.stats().detail;
 }
 
