@@ -71,10 +71,11 @@ std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const Patter
 std::unique_ptr<MultiAlgorithm> make_simd_set(std::shared_ptr<const PatternTable> table);
 /// Whether make_simd_set runs the nibble form for `table` at simd_level(): small alphabets
 /// (every pattern has at most 4 distinct bytes and 4 or more bytes) with pshufb (ssse3 and up).
-/// That form looks up the low nibbles of 6 common offsets (pshufb), one bit per pattern: its cost
-/// per text byte does not grow with the patterns of a pass.
+/// That form looks up the low nibbles of 6 common offsets (pshufb; AVX-512BW, AVX2 or SSSE3 loop),
+/// one bit per pattern: its cost per text byte does not grow with the patterns of a pass.
 bool simd_set_uses_nibbles(const PatternTable& table);
-/// simd with the loop of exactly `level` (avx2 and up: AVX2; sse2, ssse3: SSE2; scalar), whatever
+/// simd with the loops of exactly `level` (bytes form: avx2 and up AVX2, sse2 and ssse3 SSE2, else
+/// scalar; nibble form: avx512bw, avx2 or ssse3, the bytes form below ssse3), whatever
 /// STRMATCH_SIMD says. Throws InvalidArgument when the CPU lacks `level`.
 std::unique_ptr<MultiAlgorithm> make_simd_set_at_level(std::shared_ptr<const PatternTable> table,
                                                        SimdLevel level);
