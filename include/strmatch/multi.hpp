@@ -56,7 +56,7 @@ struct PatternSetOptions {
 };
 
 /// Names accepted by PatternSetOptions::algorithm for a backend, "auto" first.
-/// cpu: auto, naive, aho-corasick, m-bndm, teddy, fdr. cuda (empty in a build without CUDA):
+/// cpu: auto, naive, aho-corasick, m-bndm, teddy, fdr, simd. cuda (empty in a build without CUDA):
 /// auto, qgram-filter, m-bndm. automatic: the union, cpu names first.
 std::vector<std::string> pattern_set_algorithms(Backend backend);
 

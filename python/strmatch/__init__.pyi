@@ -260,7 +260,8 @@ class PatternSet:
     'aho-corasick' (Aho and Corasick, "Efficient string matching: an aid to bibliographic search",
     1975), 'm-bndm' (multi-pattern BNDM, Navarro and Raffinot; Zhao and Wu's "Research on Multiple
     Pattern String Matching with Bit-parallelism Based on GPU"), 'teddy' (Hyperscan's SIMD
-    nibble-mask filter), 'fdr' (Hyperscan's bucketed shift-or, Wang et al., NSDI 2019). On the GPU:
+    nibble-mask filter), 'fdr' (Hyperscan's bucketed shift-or, Wang et al., NSDI 2019), 'simd'
+    (exact search's byte filter of Song, Lu, Luo and Wang for a few patterns in one pass). On the GPU:
     'qgram-filter' and 'm-bndm'.
 
     Args:

@@ -51,6 +51,8 @@ constexpr Variable kVariables[] = {
      "Aho-Corasick: 1 forces 16-bit state ids where they fit, 0 forbids them"},
     {"STRMATCH_FDR_BITS", Scope::library, Kind::unsigned_integer, 8, 16, "8..16", "by the set's size",
      "fdr: log2 of the entries of its gram shift-or table"},
+    {"STRMATCH_SIMD_SET_PROBES", Scope::library, Kind::unsigned_integer, 1, 8, "1..8", "by the set's bytes",
+     "pattern sets' simd: bytes compared per pattern"},
     {"STRMATCH_QGRAM_FILTER_BITS", Scope::library, Kind::unsigned_integer, 10, 20, "10..20",
      "by the set's size", "GPU qgram-filter: log2 of the bitmap's bits"},
     {"STRMATCH_QGRAM_HASHES", Scope::library, Kind::unsigned_integer, 1, 2, "1..2", "by the bitmap's load",

@@ -29,7 +29,8 @@ using strmatch::Match;
 using strmatch::Pattern;
 using strmatch::PatternFlags;
 
-const std::vector<std::string> kAlgorithms = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
+const std::vector<std::string> kAlgorithms = {"naive", "aho-corasick", "m-bndm", "teddy",
+                                              "fdr",   "simd",         "auto"};
 
 std::vector<Match> run(const std::vector<Pattern>& ps, std::string_view text, const std::string& algorithm,
                        unsigned threads = 1, std::size_t chunk = 0) {
@@ -135,7 +136,7 @@ TEST(MultiApi, Errors) {
   } catch (const strmatch::InvalidArgument& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("wu-manber"), std::string::npos) << msg;
-    for (const char* n : {"naive", "aho-corasick", "m-bndm", "teddy", "fdr"})
+    for (const char* n : {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "simd"})
       EXPECT_NE(msg.find(n), std::string::npos) << msg;
   }
   o.algorithm = "auto";
@@ -232,6 +233,58 @@ TEST(MultiApi, TeddyUsesTheSharedSimdLevel) {
   strmatch::PatternSetOptions o;
   o.algorithm = "teddy";
   const strmatch::PatternSet set(std::vector<Pattern>{{"alpha", 0}, {"beta", 1}}, o);
+  EXPECT_NE(set.stats().detail.find("level=" + expected), std::string::npos) << set.stats().detail;
+}
+
+TEST(MultiApi, SimdSetEdgeCases) {
+  // The set form of the simd filter (src/multi/cpu/simd_set.cpp): its vector loop covers 64
+  // windows a step, the rest (and every window whose probes would pass the text's end) goes to its
+  // scalar tail, so occurrences in the last bytes and texts shorter than a step matter.
+  const std::string tail_text = std::string(200, 'x') + "GGATCCGA";  // a site at the last bytes
+  expect_all({{"GGATCCGA", 0}, {"TCGGATCC", 1}}, tail_text, {{200, 208, 0}});
+  expect_all({{"GGATCCGA", 0}, {"TCGGATCC", 1}}, "", {});
+  expect_all({{"GGATCCGA", 0}, {"TCGGATCC", 1}}, "TCGGATCCGA", {{0, 8, 1}, {2, 10, 0}});
+  // Patterns of 1, 2 and 3 bytes (their probes are the whole pattern: nothing verified), one a
+  // prefix of another, and the last byte of the text.
+  const std::string short_text = std::string(130, 'b') + "abca";
+  expect_all({{"a", 0}, {"ab", 1}, {"abc", 2}}, short_text,
+             {{130, 131, 0}, {130, 132, 1}, {130, 133, 2}, {133, 134, 0}});
+  // Equal patterns with different ids, and a pattern that is a suffix of another.
+  expect_all({{"needle", 3}, {"needle", 1}, {"dle", 2}}, std::string(100, '.') + "needle",
+             {{100, 106, 1}, {100, 106, 3}, {103, 106, 2}});
+  // Nine patterns: two groups of the simd filter (8 + 1), each its own pass.
+  std::vector<Pattern> nine;
+  std::string text9;
+  for (std::uint32_t k = 0; k < 9; ++k) {
+    nine.push_back({"pat" + std::to_string(k) + "!", 8 - k});
+    text9 += std::string(37, '-') + "pat" + std::to_string(k) + "!";
+  }
+  std::vector<Match> expected9;
+  for (std::uint32_t k = 0; k < 9; ++k) expected9.push_back({42 * k + 37, 42 * k + 42, 8 - k});
+  expect_all(nine, text9, expected9);
+  // Periodic patterns in a periodic text: most windows are candidates, the guard hands the rest of
+  // the text to Aho-Corasick; the answer stays the same.
+  const std::string periodic(300000, 'a');
+  strmatch::PatternSetOptions o;
+  o.algorithm = "simd";
+  o.threads = 1;
+  const std::vector<Pattern> ps = {{std::string(20, 'a') + "b", 0}, {std::string(17, 'a'), 1}};
+  EXPECT_EQ(strmatch::PatternSet(ps, o).count(periodic).occurrences, periodic.size() - 16);
+}
+
+TEST(MultiApi, SimdSetUsesTheSharedSimdLevel) {
+  using strmatch::detail::SimdLevel;
+  const SimdLevel level = strmatch::detail::simd_level();
+  const std::string expected = level >= SimdLevel::avx2   ? "avx2"
+                               : level >= SimdLevel::sse2 ? "sse2"
+                                                          : "scalar";
+  strmatch::PatternSetOptions o;
+  o.algorithm = "simd";
+  // More than 4 distinct bytes a pattern: the bytes form (at most 4, as "alpha", would be the
+  // nibble form, whose loop at avx512bw is its own).
+  const strmatch::PatternSet set(std::vector<Pattern>{{"alphabet", 0}, {"gamma ray", 1}}, o);
+  EXPECT_EQ(set.stats().algorithm, "simd");
+  EXPECT_NE(set.stats().detail.find("form=bytes"), std::string::npos) << set.stats().detail;
   EXPECT_NE(set.stats().detail.find("level=" + expected), std::string::npos) << set.stats().detail;
 }
 
@@ -352,6 +405,40 @@ TEST(MultiApi, AutoPicksFdrForMidSizeIdentifierSets) {
   EXPECT_EQ(pick(17, 10), "fdr");
 }
 
+TEST(MultiApi, AutoPicksSimdForSmallSets) {
+  // The documented rule (src/multi/cpu/auto_rule.cpp): where the SIMD level has SSE2, sets of 2..6
+  // patterns (2..4 with AVX-512 VBMI) go to simd, and sets of up to 16 small-alphabet patterns of 4+ bytes
+  // (DNA) where simd runs its nibble form (pshufb).
+  if (strmatch::detail::simd_level() < strmatch::detail::SimdLevel::sse2) GTEST_SKIP() << "no SSE2";
+  auto idents = [](std::size_t count) {
+    std::vector<std::string> ps;
+    for (std::size_t i = 0; i < count; ++i) ps.push_back("id_" + std::to_string(i * 7919));
+    return strmatch::PatternSet(ps).stats().algorithm;
+  };
+  auto dna = [](std::size_t count, std::size_t length) {
+    std::vector<std::string> ps;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::string s;
+      for (std::size_t j = 0, x = i * 2654435761u + 12345; j < length; ++j, x /= 4) s += "ACGT"[x % 4];
+      ps.push_back(s);
+    }
+    return strmatch::PatternSet(ps).stats().algorithm;
+  };
+  // Up to 4 identifiers where fdr's AVX-512 VBMI loop runs, else up to 6.
+  const bool vbmi = strmatch::detail::simd_level() >= strmatch::detail::SimdLevel::avx512bw &&
+                    strmatch::detail::multi::fdr_vbmi_supported();
+  const std::size_t most = vbmi ? 4 : 6;
+  for (std::size_t n = 2; n <= most; ++n) EXPECT_EQ(idents(n), "simd") << n;
+  EXPECT_NE(idents(most + 1), "simd");
+  const bool nibbles = strmatch::detail::simd_level() >= strmatch::detail::SimdLevel::ssse3;
+  if (nibbles)
+    EXPECT_EQ(dna(16, 12), "simd");
+  else
+    EXPECT_NE(dna(16, 12), "simd");
+  EXPECT_NE(dna(17, 12), "simd");
+  EXPECT_EQ(dna(4, 3), "simd");  // 3 bases: the bytes form, within 6 patterns
+}
+
 TEST(MultiApi, AutoSearchesOnePatternWithExactSearchsFilter) {
   // One pattern, case-sensitive or not (grep -i PATTERN): the simd filter where SIMD exists.
   const bool simd = strmatch::detail::simd_level() != strmatch::detail::SimdLevel::scalar;
@@ -377,5 +464,12 @@ TEST(MultiApi, AutoSearchesOnePatternWithExactSearchsFilter) {
   }
   strmatch::PatternSetOptions o;
   o.case_insensitive = true;
-  EXPECT_NE(strmatch::PatternSet(std::vector<std::string>{"ab", "cd"}, o).stats().algorithm, "simd");
+  // Two patterns are a set: never the one-pattern path (whose detail says "one pattern"); where
+  // SIMD exists, the set form of the same filter (src/multi/cpu/simd_set.cpp, detail "form=").
+  const strmatch::PatternSetStats two = strmatch::PatternSet(std::vector<std::string>{"ab", "cd"}, o).stats();
+  EXPECT_EQ(two.detail.find("one pattern"), std::string::npos) << two.detail;
+  if (simd) {
+    EXPECT_EQ(two.algorithm, "simd");
+    EXPECT_NE(two.detail.find("form="), std::string::npos) << two.detail;
+  }
 }

@@ -132,7 +132,7 @@ void check_case(const Case& c, const std::vector<std::string>& algorithms) {
   }
 }
 
-const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "auto"};
+const std::vector<std::string> kAll = {"naive", "aho-corasick", "m-bndm", "teddy", "fdr", "simd", "auto"};
 
 }  // namespace
 
@@ -273,6 +273,56 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
         SCOPED_TRACE(rerun_hint(c.describe + " teddy level=" + name + " chunk=" + std::to_string(chunk)));
         std::vector<std::uint64_t> per_pattern;
         const std::vector<strmatch::Match> got = scan_in_chunks(*teddy, *table, c.text, chunk, per_pattern);
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(got, expected);
+        EXPECT_EQ(per_pattern, expected_per);
+      }
+    }
+  }
+}
+
+TEST(MultiDifferential, SimdSetEveryLevelThisCpuHasMatchesTheReference) {
+  // The set form of the simd filter with its AVX2 and SSE2 loops and its scalar loop, built at an
+  // explicit level (make_simd_set_at_level), whatever STRMATCH_SIMD says, and its nibble form
+  // (sets of small-alphabet patterns: AVX-512BW, AVX2 and SSSE3 loops); sets of 1 to 12 patterns (two groups
+  // past 8), lengths 1 to 70, alphabets of 4, 2 and 256 bytes, case rules mixed.
+  using strmatch::detail::SimdLevel;
+  std::mt19937_64 rng(test_seed() + 7);
+  std::vector<SimdLevel> levels;
+  for (SimdLevel l :
+       {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::ssse3, SimdLevel::avx2, SimdLevel::avx512bw})
+    if (l <= strmatch::detail::cpu_simd_level()) levels.push_back(l);
+  std::cout << "simd set levels tested:";
+  for (SimdLevel l : levels) std::cout << ' ' << strmatch::detail::to_string(l);
+  std::cout << '\n';
+  for (int round = 0; round < 12; ++round) {
+    const std::size_t count = 1 + rng() % 12;
+    const std::size_t min_len = 1 + rng() % 8;
+    const Case c = make_case(rng, count, min_len, min_len + rng() % 63,
+                             round % 3 == 0   ? 4
+                             : round % 3 == 1 ? 2
+                                              : 256,
+                             round % 4 == 3, true, 300 + rng() % 1500, round % 3);
+    const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
+    const auto table = table_of(c.patterns);
+    std::vector<std::uint64_t> expected_per(table->size(), 0);
+    for (const strmatch::Match& m : expected)
+      for (std::size_t k = 0; k < table->size(); ++k)
+        if (table->id[k] == m.pattern_id) ++expected_per[k];  // ids are distinct here
+    for (SimdLevel level : levels) {
+      const auto simd = strmatch::detail::multi::make_simd_set_at_level(table, level);
+      const std::string name(strmatch::detail::to_string(level));
+      // ssse3 runs the nibble form's 16-byte loop (small alphabets) or the bytes form's SSE2 loop;
+      // avx512bw the nibble form's 64-byte loop or the bytes form's AVX2 loop.
+      const std::string detail = simd->memory().detail;
+      ASSERT_TRUE(detail.find("level=" + name) != std::string::npos ||
+                  (level == SimdLevel::ssse3 && detail.find("form=bytes level=sse2") != std::string::npos) ||
+                  (level == SimdLevel::avx512bw && detail.find("form=bytes level=avx2") != std::string::npos))
+          << detail;
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{37}, std::size_t{1000}, std::size_t{0}}) {
+        SCOPED_TRACE(rerun_hint(c.describe + " simd level=" + name + " chunk=" + std::to_string(chunk)));
+        std::vector<std::uint64_t> per_pattern;
+        const std::vector<strmatch::Match> got = scan_in_chunks(*simd, *table, c.text, chunk, per_pattern);
         ASSERT_EQ(got.size(), expected.size());
         ASSERT_EQ(got, expected);
         EXPECT_EQ(per_pattern, expected_per);

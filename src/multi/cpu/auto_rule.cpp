@@ -4,7 +4,23 @@
 
 namespace strmatch::detail::multi {
 
-/// The `auto` rule (docs/multi.md, section `auto`); measured one thread on the first
+/// Sets of up to this many patterns go to `simd` (the set form of exact search's filter), up to
+/// kSimdSetNibblesMax where it runs its nibble form (small alphabets: DNA).
+constexpr std::size_t kSimdSetMax = 6;
+/// With AVX-512 VBMI (fdr's byte-set loop), up to 4.
+constexpr std::size_t kSimdSetMaxVbmi = 4;
+constexpr std::size_t kSimdSetNibblesMax = 16;
+
+/// The `auto` rule (docs/multi.md, section `auto`):
+/// - simd for sets of at most 6 patterns (any lengths and case rules) when the SIMD level has
+///   SSE2, or at most 16 when it runs its nibble form (small alphabets). One thread, on the 2-core
+///   machine (docs/multi.md): the first 300 MB of the Linux tar, 2 / 4 / 6 / 8 / 12 identifiers,
+///   simd 0.05 / 0.06 / 0.09 / 0.14 / 0.17..0.25 s, Teddy 0.08 / 0.09 / 0.10..0.14 / 0.10..0.11 /
+///   0.12..0.17; 1 GB of human chrX, 8 and 16 patterns of 12 bases, simd 0.17..0.20 / 0.44 s,
+///   Teddy 0.96 / 3.1. With AVX-512 VBMI (the GPU host's Xeon, 300 MB of the Linux tar, best of 3):
+///   1 / 2 / 4 / 6 / 8 identifiers simd 0.025 / 0.036 / 0.037 / 0.077 / 0.090 s, fdr 0.066 / 0.071 /
+///   0.063 / 0.062 / 0.061, Teddy 0.063 / 0.076 / 0.064 / 0.066 / 0.071: up to 4 there;
+/// then, measured one thread on the first
 /// 200 MB of the Linux tar against Hyperscan (bench/results/multi/cpu-sets*):
 /// - fdr for sets of 4+-byte patterns with at most 100 patterns, or at most 1,200 when at least
 ///   half of them are 8 bytes or longer (identifier-like). With AVX-512 VBMI its byte-set loop
@@ -18,8 +34,11 @@ namespace strmatch::detail::multi {
 ///   0.91..0.97x at 500; 1.36..1.39x vs 0.88..1.0x at 1,000), the dense set (1,000 random 4-byte
 ///   strings), and any set with a pattern under 4 bytes.
 std::string resolve_cpu_auto(const PatternTable& t) {
-  const bool simd = teddy_level() != "scalar";
   const bool vbmi = simd_level() >= SimdLevel::avx512bw && fdr_vbmi_supported();
+  if (simd_level() >= SimdLevel::sse2 && (t.size() <= (vbmi ? kSimdSetMaxVbmi : kSimdSetMax) ||
+                                          (t.size() <= kSimdSetNibblesMax && simd_set_uses_nibbles(t))))
+    return "simd";
+  const bool simd = teddy_level() != "scalar";
   if (simd && !vbmi && t.size() <= 16 && t.shortest >= 3) return "teddy";
   if (t.shortest >= 4 && t.size() <= 1200) {
     std::size_t long_ones = 0;

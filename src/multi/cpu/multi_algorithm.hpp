@@ -43,7 +43,7 @@ class MultiAlgorithm : public Algorithm<Match> {
 };
 
 /// The CPU pattern-set algorithms by name, "auto" first: auto, naive, aho-corasick, m-bndm, teddy,
-/// fdr (registry.cpp). make_multi_algorithm throws InvalidArgument for an unknown name.
+/// fdr, simd (registry.cpp). make_multi_algorithm throws InvalidArgument for an unknown name.
 const std::vector<std::string>& cpu_multi_algorithm_names();
 std::unique_ptr<MultiAlgorithm> make_multi_algorithm(std::string_view name,
                                                      std::shared_ptr<const PatternTable> table);
@@ -61,6 +61,24 @@ std::unique_ptr<MultiAlgorithm> make_teddy(std::shared_ptr<const PatternTable> t
 /// Throws InvalidArgument when the CPU lacks `level` (cpu_simd_level() < level).
 std::unique_ptr<MultiAlgorithm> make_teddy_at_level(std::shared_ptr<const PatternTable> table,
                                                     SimdLevel level);
+
+/// simd: exact search's simd byte filter (Song, Lu, Luo & Wang) for up to 8 patterns in one pass
+/// (simd_set.cpp). Bytes form: per pattern the AND of its probes (its rarest bytes, 2..4 of
+/// them), across patterns the OR; AVX2 loop from avx2 up, SSE2 loop at sse2 and ssse3, scalar
+/// below; case-insensitive patterns OR their compared letters with 0x20. Nibble form (small
+/// alphabets, below). Candidates are verified; larger sets run in groups of 8 patterns, one pass
+/// each. STRMATCH_SIMD_SET_PROBES overrides the probes per pattern.
+std::unique_ptr<MultiAlgorithm> make_simd_set(std::shared_ptr<const PatternTable> table);
+/// Whether make_simd_set runs the nibble form for `table` at simd_level(): small alphabets
+/// (every pattern has at most 4 distinct bytes and 4 or more bytes) with pshufb (ssse3 and up).
+/// That form looks up the low nibbles of 6 common offsets (pshufb; AVX-512BW, AVX2 or SSSE3 loop),
+/// one bit per pattern: its cost per text byte does not grow with the patterns of a pass.
+bool simd_set_uses_nibbles(const PatternTable& table);
+/// simd with the loops of exactly `level` (bytes form: avx2 and up AVX2, sse2 and ssse3 SSE2, else
+/// scalar; nibble form: avx512bw, avx2 or ssse3, the bytes form below ssse3), whatever
+/// STRMATCH_SIMD says. Throws InvalidArgument when the CPU lacks `level`.
+std::unique_ptr<MultiAlgorithm> make_simd_set_at_level(std::shared_ptr<const PatternTable> table,
+                                                       SimdLevel level);
 
 /// The `auto` choice for a set of exactly one pattern (single_pattern.cpp): exact search's `auto`
 /// algorithm for a case-sensitive pattern; the case-insensitive simd filter for a case-insensitive

@@ -19,7 +19,8 @@ const Registry<MultiAlgorithm, std::shared_ptr<const PatternTable>>& registry() 
                                 {"aho-corasick", make_aho_corasick},
                                 {"m-bndm", make_m_bndm},
                                 {"teddy", make_teddy},
-                                {"fdr", make_fdr}});
+                                {"fdr", make_fdr},
+                                {"simd", make_simd_set}});
   return r;
 }
 }  // namespace
