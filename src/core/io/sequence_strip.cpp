@@ -52,7 +52,7 @@ StripResult strip_scalar(const std::uint8_t* in, std::size_t n, std::uint8_t* ou
 #define STRMATCH_STRIP_KERNEL(NAME, TARGET, V, W, LOAD, STORE, SET1, EQ, OR, AND, XOR, SUB, MIN, MASK)       \
   /* in[0, W) normalised (a-z -> 0..25 unsigned marks lower case; then 'U' - 1 = 'T') to out[0, W) */        \
   template <bool Normalize>                                                                                  \
-  TARGET [[gnu::always_inline]] inline void NAME##_put(const std::uint8_t* in, std::uint8_t* out) noexcept { \
+  [[gnu::always_inline]] TARGET inline void NAME##_put(const std::uint8_t* in, std::uint8_t* out) noexcept { \
     V v = LOAD(reinterpret_cast<const V*>(in));                                                              \
     if constexpr (Normalize) {                                                                               \
       const V t = SUB(v, SET1('a'));                                                                         \
