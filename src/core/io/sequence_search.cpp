@@ -149,18 +149,24 @@ struct SequenceSearcher::Impl {
   std::string pam;  // normalised
   const std::string empty;
 
+  /// `bytes` normalised (upper case, U as T), each byte an IUPAC code: else InvalidArgument "WHAT:
+  /// byte J ('B') is not an IUPAC nucleotide code (...)HINT".
+  static std::string normalized_codes(std::string bytes, const std::string& what, std::string_view hint) {
+    normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
+    for (std::size_t j = 0; j < bytes.size(); ++j)
+      if (nucleotide_bases(static_cast<std::uint8_t>(bytes[j])) == 0)
+        throw InvalidArgument(
+            what + ": byte " + std::to_string(j) + " ('" + shown(std::string_view(&bytes[j], 1)) +
+            "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)" + std::string(hint));
+    return bytes;
+  }
+
   /// The PAM checked and normalised (upper case, U as T); empty when there is none.
   void check_pam() {
     if (options.pam.empty()) return;
     if (!options.nucleotides)
       throw InvalidArgument("a PAM needs nucleotides (alphabet dna): bytes have no IUPAC codes");
-    pam = options.pam;
-    normalize_nucleotides(reinterpret_cast<std::uint8_t*>(pam.data()), pam.size());
-    for (std::size_t j = 0; j < pam.size(); ++j)
-      if (nucleotide_bases(static_cast<std::uint8_t>(pam[j])) == 0)
-        throw InvalidArgument("the PAM '" + shown(options.pam) + "': byte " + std::to_string(j) + " ('" +
-                              shown(std::string_view(&pam[j], 1)) +
-                              "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)");
+    pam = normalized_codes(options.pam, "the PAM '" + shown(options.pam) + "'", "");
   }
 
   void orient() {
@@ -173,16 +179,10 @@ struct SequenceSearcher::Impl {
       if (bytes.find_first_of("\n\r") != std::string::npos)
         throw InvalidArgument("pattern '" + name +
                               "' holds a line break, which no sequence holds (the reader drops them)");
-      if (options.nucleotides) {
-        normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
-        for (std::size_t j = 0; j < bytes.size(); ++j)
-          if (nucleotide_bases(static_cast<std::uint8_t>(bytes[j])) == 0)
-            throw InvalidArgument(
-                "pattern '" + name + "': byte " + std::to_string(j) + " ('" +
-                shown(std::string_view(&bytes[j], 1)) +
-                "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N); "
-                "other sequences (proteins) are compared byte for byte without nucleotides");
-      }
+      if (options.nucleotides)
+        bytes =
+            normalized_codes(std::move(bytes), "pattern '" + name + "'",
+                             "; other sequences (proteins) are compared byte for byte without nucleotides");
       if (!pam.empty()) bytes = options.pam_side == PamSide::three_prime ? bytes + pam : pam + bytes;
       if (forward) oriented[2 * i] = bytes;
       if (reverse) oriented[2 * i + 1] = reverse_complement(bytes);

@@ -23,6 +23,7 @@
 #include "core/alphabet.hpp"
 #include "core/cpu/prefetch.hpp"
 #include "core/env.hpp"
+#include "exact/cpu/simd/simd_loads.hpp"
 #include "exact/cpu/simd/simd_search.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 
@@ -170,21 +171,6 @@ inline std::size_t vector_stop(const Group& g, std::size_t n, std::size_t i, std
 }
 
 #ifdef STRMATCH_X86
-
-template <bool Fold>
-__attribute__((target("sse2"), always_inline)) inline __m128i load16(const std::uint8_t* p, __m128i o) {
-  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  if constexpr (Fold) return _mm_or_si128(x, o);
-  (void)o;
-  return x;
-}
-template <bool Fold>
-__attribute__((target("avx2"), always_inline)) inline __m256i load32(const std::uint8_t* p, __m256i o) {
-  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  if constexpr (Fold) return _mm256_or_si256(x, o);
-  (void)o;
-  return x;
-}
 
 // A full step at i covers windows [i, i + 64) and reads t[i + off, i + off + 64) for every probe,
 // all below n since i + 64 <= vector_stop (w + reach <= n for its last window w).

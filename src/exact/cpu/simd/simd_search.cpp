@@ -15,6 +15,7 @@
 #include "core/cpu/prefetch.hpp"
 #include "exact/cpu/algorithms.hpp"
 #include "exact/cpu/simd/byte_frequencies.hpp"
+#include "exact/cpu/simd/simd_loads.hpp"
 #include "strmatch/types.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -134,21 +135,8 @@ std::uint64_t search_scalar(const Prepared& pp, const std::uint8_t* t, std::size
 
 #ifdef STRMATCH_X86
 
-// The loads of the kernels: with Fold, ORed with o (0x20 in the lanes of a compared letter).
-template <bool Fold>
-__attribute__((target("sse2"), always_inline)) inline __m128i load16(const std::uint8_t* p, __m128i o) {
-  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  if constexpr (Fold) return _mm_or_si128(x, o);
-  (void)o;
-  return x;
-}
-template <bool Fold>
-__attribute__((target("avx2"), always_inline)) inline __m256i load32(const std::uint8_t* p, __m256i o) {
-  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  if constexpr (Fold) return _mm256_or_si256(x, o);
-  (void)o;
-  return x;
-}
+// The loads of the kernels (load16, load32: simd_loads.hpp); with Fold, ORed with o (0x20 in the
+// lanes of a compared letter).
 template <bool Fold>
 __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i fold64(__m512i x, __m512i o) {
   if constexpr (Fold) return _mm512_or_si512(x, o);
