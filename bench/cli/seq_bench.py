@@ -17,7 +17,6 @@ bound.
 """
 import argparse
 import gzip
-import json
 import os
 import subprocess
 import sys
@@ -47,15 +46,6 @@ def prepare(work, gigabytes):
     os.replace(bare + ".tmp", bare)
     subprocess.run("gzip -1 -c %s > %s.tmp && mv %s.tmp %s" % (fa, gz, gz, gz), shell=True, check=True)
     return fa, bare, gz
-
-
-def hyperfine(commands, runs, json_path):
-    args = ["hyperfine", "--style", "none", "--warmup", "1", "--runs", str(runs), "--export-json", json_path]
-    for name, cmd in commands:
-        args += ["-n", name, cmd]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    with open(json_path) as f:
-        return {r["command"]: r for r in json.load(f)["results"]}
 
 
 def main():
@@ -95,7 +85,7 @@ def main():
             ("gzip", "zcat", "zcat %s > /dev/null" % gz, None, None),
             ("gzip", "FASTA.gz, exact, both strands", "%s search %s --seq -c %s %s" % (b, j, SITE, gz), "zcat", 1.0),
         ]
-        timed = hyperfine([(c[1], c[2]) for c in cases], a.runs, os.path.join(a.work, "hyperfine-%s.json" % threads))
+        timed = results.hyperfine([(c[1], c[2]) for c in cases], a.runs, os.path.join(a.work, "hyperfine-%s.json" % threads))
         counts = {}
         for c in cases:
             if not c[2].startswith(("zcat", "cat ")):

@@ -13,6 +13,7 @@ A script imports it by its own location, e.g. from bench/cli/:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
     import results
 """
+import json
 import os
 import re
 import subprocess
@@ -158,3 +159,17 @@ def machine_name():
         model = "%dx%s" % (len(gpus), model)
     return model + "-" + cores
 
+
+def hyperfine(commands, runs, json_path, ignore_failure=False):
+    """Times whole processes with hyperfine (one warmup run, then `runs`), writing its JSON to
+    `json_path`: `commands` is a list of (name, shell command); returns hyperfine's result object of
+    each, by name (mean, stddev, times in seconds). `ignore_failure`: a non-zero exit status (a
+    count of 0 exits 1, as grep does) is timed like any other."""
+    args = ["hyperfine", "--style", "none", "--warmup", "1", "--runs", str(runs), "--export-json", json_path]
+    if ignore_failure:
+        args.insert(3, "--ignore-failure")
+    for name, cmd in commands:
+        args += ["-n", name, cmd]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    with open(json_path) as f:
+        return {r["command"]: r for r in json.load(f)["results"]}

@@ -20,7 +20,6 @@ bench/cli/seq_bench.py makes from smalt-examples' human chrX slice) and ordinary
     bench/multi/small_sets.py --binary build/bin/strmatch --out bench/results/multi/small-sets_dev-2core
 """
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -52,17 +51,6 @@ CASES = [
     ("text", "8 identifiers", ["mutex_lock", "spin_unlock", "kfree", "copy_from_user", "printk", "struct device",
                                "list_for_each", "rcu_read_lock"]),
 ]
-
-
-def hyperfine(commands, runs, json_path):
-    # --ignore-failure: a count of 0 exits with status 1, as grep does.
-    args = ["hyperfine", "--style", "none", "--ignore-failure", "--warmup", "1", "--runs", str(runs),
-            "--export-json", json_path]
-    for name, cmd in commands:
-        args += ["-n", name, cmd]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    with open(json_path) as f:
-        return {r["command"]: r for r in json.load(f)["results"]}
 
 
 def main():
@@ -100,7 +88,7 @@ def main():
             for algo in ("simd", "teddy", "auto"):
                 cmds.append((algo, "%s search -j %s --count-matches --algorithm %s %s %s" % (b, threads, algo, quoted, f)))
             json_path = os.path.join(a.work, "hf-%s-%d.json" % (threads, len(rows)))
-            timed = hyperfine(cmds, a.runs, json_path)
+            timed = results.hyperfine(cmds, a.runs, json_path, ignore_failure=True)
             counts, search = {}, {}
             for label, cmd in cmds:
                 seconds = []
