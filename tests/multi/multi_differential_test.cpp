@@ -215,6 +215,17 @@ std::shared_ptr<const strmatch::detail::multi::PatternTable> table_of(
   return t;
 }
 
+/// The occurrences of each pattern of `table` (in its order) among the reference's `matches`
+/// (the table's ids distinct).
+std::vector<std::uint64_t> per_table_pattern(const strmatch::detail::multi::PatternTable& table,
+                                             const std::vector<strmatch::Match>& matches) {
+  std::vector<std::uint64_t> per(table.size(), 0);
+  for (const strmatch::Match& m : matches)
+    for (std::size_t k = 0; k < table.size(); ++k)
+      if (table.id[k] == m.pattern_id) ++per[k];
+  return per;
+}
+
 /// scan() over chunks of `chunk` owned bytes (0: one chunk), each reading longest - 1 bytes past
 /// what it owns, as the driver does; the occurrences as (begin, end, id) ordered by (begin, id),
 /// and the per-pattern counts by internal index.
@@ -261,10 +272,7 @@ TEST(MultiDifferential, TeddyEveryLevelThisCpuHasMatchesTheReference) {
                              true, 500 + rng() % 1500, round % 3);
     const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
     const auto table = table_of(c.patterns);
-    std::vector<std::uint64_t> expected_per(table->size(), 0);
-    for (const strmatch::Match& m : expected)
-      for (std::size_t k = 0; k < table->size(); ++k)
-        if (table->id[k] == m.pattern_id) ++expected_per[k];  // ids are distinct here
+    const std::vector<std::uint64_t> expected_per = per_table_pattern(*table, expected);
     for (SimdLevel level : levels) {
       const auto teddy = strmatch::detail::multi::make_teddy_at_level(table, level);
       const std::string name(strmatch::detail::to_string(level));
@@ -305,10 +313,7 @@ TEST(MultiDifferential, SimdSetEveryLevelThisCpuHasMatchesTheReference) {
                              round % 4 == 3, true, 300 + rng() % 1500, round % 3);
     const std::vector<strmatch::Match> expected = strmatch::reference::multi_find_all(c.text, c.ref);
     const auto table = table_of(c.patterns);
-    std::vector<std::uint64_t> expected_per(table->size(), 0);
-    for (const strmatch::Match& m : expected)
-      for (std::size_t k = 0; k < table->size(); ++k)
-        if (table->id[k] == m.pattern_id) ++expected_per[k];  // ids are distinct here
+    const std::vector<std::uint64_t> expected_per = per_table_pattern(*table, expected);
     for (SimdLevel level : levels) {
       const auto simd = strmatch::detail::multi::make_simd_set_at_level(table, level);
       const std::string name(strmatch::detail::to_string(level));
