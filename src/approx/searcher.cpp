@@ -16,6 +16,7 @@
 
 #include "approx/backend_choice.hpp"
 #include "approx/cpu/approx_algorithm.hpp"
+#include "approx/cpu/approx_batch.hpp"
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "approx/select.hpp"
@@ -112,6 +113,10 @@ struct ApproxSearcher::Impl {
   // (approx/nucleotide_codes.hpp); empty without codes.
   std::vector<std::vector<std::uint8_t>> bases;
   std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;  // one per pattern; empty: no CPU path
+  // The batch's algorithm on the CPU (approx_batch.hpp): every pattern's ends within k() in one
+  // pass over a chunk. Null: pattern by pattern (one pattern, a per-pattern algorithm asked for, or
+  // auto found none that pays).
+  std::unique_ptr<detail::ApproxBatchAlgorithm> batch;
   // The GPU compilation: made at construction for Backend::cuda, at the first scan that goes to the
   // GPU for automatic (a CUDA context and the engine cost about 0.2 s, which a process searching a
   // small input on the CPU must not pay). Guarded by gpu_mutex: an engine serves one call at a time.
@@ -244,11 +249,15 @@ struct ApproxSearcher::Impl {
             return 0;
           }
           const auto start = Clock::now();
-          for (std::uint32_t p = 0; p < count(); p += step) {
-            if (task == Task::best)
-              (void)cpu[p]->minimum(bytes, len, from);
-            else
-              chunk_ends(bytes, 0, from, len, rs, p, k(), nullptr, &spot.ends);
+          if (batch && task != Task::best) {
+            all_ends(bytes, 0, from, len, rs, nullptr, &spot.ends);
+          } else {
+            for (std::uint32_t p = 0; p < count(); p += step) {
+              if (task == Task::best)
+                (void)cpu[p]->minimum(bytes, len, from);
+              else
+                chunk_ends(bytes, 0, from, len, rs, p, k(), nullptr, &spot.ends);
+            }
           }
           spot.seconds = seconds_since(start);
           return 0;
@@ -260,7 +269,8 @@ struct ApproxSearcher::Impl {
       total_ends += static_cast<double>(spot.ends);
     }
     const double sampled = static_cast<double>(own) * spots;
-    const double scale = static_cast<double>(count()) / ((count() + step - 1) / step);
+    const double scale =
+        batch && task != Task::best ? 1.0 : static_cast<double>(count()) / ((count() + step - 1) / step);
     facts->cpu_ns_per_byte = total_seconds * 1e9 / sampled * scale;
     facts->ends_per_byte = total_ends / sampled * scale;
     return true;
@@ -352,6 +362,24 @@ struct ApproxSearcher::Impl {
     *n_out += hits.count;
   }
 
+  /// The CPU algorithm a scan of every end within k() runs: the batch's, else each pattern's.
+  std::string scan_cpu_name() const { return std::string(batch ? batch->name() : cpu.front()->name()); }
+
+  /// Every pattern's ends within k() owned by (lo, hi] of text, read from rs: the batch algorithm's
+  /// one pass when there is one, else chunk_ends pattern by pattern. `out` (when set) gets them in
+  /// no particular order.
+  void all_ends(const std::uint8_t* text, std::size_t rs, std::size_t lo, std::size_t hi, std::uint64_t base,
+                std::vector<ApproxEnd>* out, std::uint64_t* n_out) const {
+    if (batch) {
+      detail::EndHits hits;
+      hits.positions = out;
+      batch->ends(text + rs, hi - rs, lo - rs, base + rs, k(), hits);
+      *n_out += hits.count;
+      return;
+    }
+    for (std::uint32_t p = 0; p < count(); ++p) chunk_ends(text, rs, lo, hi, base, p, k(), out, n_out);
+  }
+
   PieceResult cpu_ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
                        const ApproxEndSink* sink, unsigned* threads_used, const Execution& x) const {
     const auto ch = chunker(n, from);
@@ -363,7 +391,7 @@ struct ApproxSearcher::Impl {
       r.delivered = detail::run_unordered_sum(ch, threads, [&](const detail::Chunk& c) {
         std::uint64_t got = 0;
         const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
-        for (std::uint32_t p = 0; p < count(); ++p) chunk_ends(text, rs, lo, hi, base, p, k(), nullptr, &got);
+        all_ends(text, rs, lo, hi, base, nullptr, &got);
         return got;
       });
       return r;
@@ -372,8 +400,7 @@ struct ApproxSearcher::Impl {
         ch, threads,
         [&](const detail::Chunk& c, detail::ChunkResult<ApproxEnd>& out) {
           const std::size_t lo = from + c.begin, hi = from + c.end, rs = lo > ov ? lo - ov : 0;
-          for (std::uint32_t p = 0; p < count(); ++p)
-            chunk_ends(text, rs, lo, hi, base, p, k(), &out.items, &out.count);
+          all_ends(text, rs, lo, hi, base, &out.items, &out.count);
           if (count() > 1) std::sort(out.items.begin(), out.items.end(), by_end);
         },
         [&](const detail::Chunk&, detail::ChunkResult<ApproxEnd>& out) {
@@ -393,14 +420,31 @@ struct ApproxSearcher::Impl {
       trace_window(pl, w + (pl.last - wbase) - len, len);
     };
     std::vector<ApproxEnd> ends;
-    for (std::uint32_t p = 0; p < count(); ++p) {
-      ends.clear();
+    const auto n = static_cast<std::size_t>(hi - wbase), from = static_cast<std::size_t>(lo - wbase);
+    if (batch) {
+      // Every pattern's ends at once, then each pattern's run in increasing end.
       detail::EndHits hits;
       hits.positions = &ends;
-      cpu[p]->ends(w, static_cast<std::size_t>(hi - wbase), static_cast<std::size_t>(lo - wbase), wbase, k(),
-                   p, hits);
-      detail::add_plateaus(std::span<const ApproxEnd>(ends), lo, hi, last_chunk, out,
-                           positions ? &trace : nullptr);
+      batch->ends(w, n, from, wbase, k(), hits);
+      std::sort(ends.begin(), ends.end(), [](const ApproxEnd& a, const ApproxEnd& b) {
+        return a.pattern_id != b.pattern_id ? a.pattern_id < b.pattern_id : a.end < b.end;
+      });
+      for (std::size_t a = 0; a < ends.size();) {
+        std::size_t b = a;
+        while (b < ends.size() && ends[b].pattern_id == ends[a].pattern_id) ++b;
+        detail::add_plateaus(std::span<const ApproxEnd>(ends.data() + a, b - a), lo, hi, last_chunk, out,
+                             positions ? &trace : nullptr);
+        a = b;
+      }
+    } else {
+      for (std::uint32_t p = 0; p < count(); ++p) {
+        ends.clear();
+        detail::EndHits hits;
+        hits.positions = &ends;
+        cpu[p]->ends(w, n, from, wbase, k(), p, hits);
+        detail::add_plateaus(std::span<const ApproxEnd>(ends), lo, hi, last_chunk, out,
+                             positions ? &trace : nullptr);
+      }
     }
     detail::sort_plateaus(out);
   }
@@ -476,7 +520,7 @@ struct ApproxSearcher::Impl {
     const auto ch = chunker(static_cast<std::size_t>(size), 0);
     SearchStats s;
     s.backend = Backend::cpu;
-    s.algorithm = std::string(cpu.front()->name());
+    s.algorithm = scan_cpu_name();
     s.threads = threads_for(ch, x);
     s.note = note;
     s.bytes = size;
@@ -676,7 +720,7 @@ struct ApproxSearcher::Impl {
     r = task == Task::ends ? cpu_ends(text, n, from, base, out.ends, &threads, x)
                            : cpu_matches(text, n, from, base, final, *selector, out.matches, &threads, x);
     s.backend = Backend::cpu;
-    s.algorithm = std::string(cpu.front()->name());
+    s.algorithm = scan_cpu_name();
     s.threads = threads;
     s.occurrences = r.delivered;
     s.stopped_early = r.stopped;
@@ -1040,11 +1084,16 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
     s.plan = detail::plan_backends(s.options.backend, "approximate-search algorithm", s.options.algorithm,
                                    cpu_names, gpu_names);
   }
-  if (s.plan.cpu)
+  if (s.plan.cpu) {
+    std::vector<detail::ApproxInput> inputs;
+    inputs.reserve(s.patterns.size());
     for (const std::string& p : s.patterns)
-      s.cpu.push_back(detail::make_approx_algorithm(
-          s.options.algorithm,
-          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors, codes}));
+      inputs.push_back(
+          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors, codes});
+    for (const detail::ApproxInput& in : inputs)
+      s.cpu.push_back(detail::make_approx_algorithm(s.options.algorithm, in));
+    if (inputs.size() > 1) s.batch = detail::make_approx_batch(s.options.algorithm, inputs);
+  }
   // An explicit cuda backend (or a GPU-only algorithm) compiles for the GPU now, so that its errors
   // come from the constructor; automatic waits for the first scan the GPU takes.
   if (s.plan.gpu && (s.options.backend == Backend::cuda || s.cpu.empty())) s.engine();
@@ -1058,7 +1107,7 @@ std::size_t ApproxSearcher::size() const noexcept { return impl_->patterns.size(
 std::string_view ApproxSearcher::pattern(std::size_t i) const noexcept { return impl_->patterns[i]; }
 const ApproxOptions& ApproxSearcher::options() const noexcept { return impl_->options; }
 std::string ApproxSearcher::cpu_algorithm() const {
-  return impl_->cpu.empty() ? std::string() : std::string(impl_->cpu.front()->name());
+  return impl_->cpu.empty() ? std::string() : impl_->scan_cpu_name();
 }
 std::string ApproxSearcher::gpu_algorithm() const {
   if (!impl_->gpu_usable()) return std::string();

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/approx_batch.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "strmatch/types.hpp"
 
@@ -83,6 +84,14 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
     require_nucleotide_codes(input.pattern, "the pattern");
   }
   return registry().make(name, input);
+}
+
+// No batch algorithm yet: every name runs pattern by pattern.
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
+                                                        std::span<const ApproxInput> inputs) {
+  (void)name;
+  (void)inputs;
+  return nullptr;
 }
 
 }  // namespace strmatch::detail

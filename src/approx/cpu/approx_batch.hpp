@@ -1,0 +1,48 @@
+// Internal: the interface of a CPU approximate-search algorithm that compiles a whole batch of
+// patterns together and reads each text chunk once for all of them (issue 36: thousands of reads or
+// guides against one genome), and its factory.
+//
+// ApproxSearcher keeps one ApproxAlgorithm per pattern for what is per pattern (best(), whose
+// threshold differs by pattern, and the automatic backend's sample of a single pattern); where a
+// batch algorithm was built, the scans of every end within the searcher's k (find_all, count,
+// find_ends, count_ends, streams and files) call it once per chunk instead of calling each
+// pattern's algorithm in turn.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "approx/cpu/approx_algorithm.hpp"
+
+namespace strmatch::detail {
+
+/// A batch of patterns compiled for one CPU algorithm (immutable; every method const and callable
+/// from many threads at once).
+class ApproxBatchAlgorithm {
+ public:
+  virtual ~ApproxBatchAlgorithm() = default;
+
+  /// For every pattern p of the batch (its index in the inputs it was built from) and every end e in
+  /// (from, n] with d'_p(e) <= k, hits.add(ApproxEnd{base + e, d'_p(e), p}): exactly the ends that
+  /// ApproxAlgorithm::ends (approx_algorithm.hpp: d' over text[0, n), column 0 and the column after
+  /// each separator a start, the separator's own column no end) reports for each pattern, in any
+  /// order (the caller sorts). Reads text[0, n) only. k <= the max_errors the batch was built with.
+  virtual void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base,
+                    std::uint32_t k, EndHits& hits) const = 0;
+
+  /// The resolved name, as the registry knows it (never "auto").
+  virtual std::string_view name() const noexcept = 0;
+};
+
+/// The batch algorithm for `inputs` (two or more patterns, one ApproxInput each, sharing metric,
+/// separator, max_errors and nucleotide_codes) under the CPU algorithm name `name`, or null when
+/// the batch runs pattern by pattern: `name` is a per-pattern algorithm, or `auto` found no batch
+/// algorithm that pays for these patterns (registry.cpp gives the rule). Throws InvalidArgument
+/// where the per-pattern factory (make_approx_algorithm) would.
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
+                                                        std::span<const ApproxInput> inputs);
+
+}  // namespace strmatch::detail
