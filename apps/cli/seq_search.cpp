@@ -245,8 +245,22 @@ class SequenceRun final : public RunCore {
       io::Input in = path == "-" ? io::Input::standard_input() : io::Input::open(path);
       if (in.kind() == io::InputKind::directory)
         throw IoError(name + ": is a directory (--seq reads files; -r does not go with it)");
-      const std::unique_ptr<io::FdSource> source = in.stream();
-      seq::SequenceReader reader(*source, format_, name);
+      // A regular file is read where it lies (mapped: no copy into a read buffer; the --mmap rule),
+      // anything else (a pipe, standard input) streamed.
+      io::MappedFile mapped;
+      std::unique_ptr<io::FdSource> source;
+      std::optional<seq::SequenceReader> reader_storage;
+      if (in.should_map(io::parse_map_policy(cfg_.mmap))) {
+        mapped = in.map();
+        const std::string_view bytes = mapped.bytes();
+        reader_storage.emplace(
+            std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
+            format_, name);
+      } else {
+        source = in.stream();
+        reader_storage.emplace(*source, format_, name);
+      }
+      seq::SequenceReader& reader = *reader_storage;
       stats = searcher_.search(
           reader,
           [&](std::span<const seq::SequenceHit> found) {

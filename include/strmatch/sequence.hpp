@@ -112,6 +112,10 @@ class SequenceReader {
  public:
   /// Reads `source` as `format`; `name` names the input in errors (a path, "(standard input)").
   SequenceReader(ByteSource& source, SequenceFormat format, std::string name);
+  /// Reads `bytes` (a mapped file or a buffer, which must outlive the reader) as `format`: a plain
+  /// input is read where it lies, with no copy (the sequence bytes are copied once, stripped, by
+  /// read_sequence); a gzip one (magic 1f 8b) is decompressed as from a ByteSource.
+  SequenceReader(std::span<const std::uint8_t> bytes, SequenceFormat format, std::string name);
   ~SequenceReader();
   SequenceReader(const SequenceReader&) = delete;
   SequenceReader& operator=(const SequenceReader&) = delete;

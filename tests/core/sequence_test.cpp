@@ -36,10 +36,15 @@ struct Record {
 
 /// The records of `bytes` read as `format` through reads of at most `step` bytes, each sequence
 /// read in pieces of random sizes.
+/// Every record of `bytes` read as `format`: from a source delivering `step` bytes a read, or, with
+/// `in_memory`, from the bytes where they lie (the reader of a mapped file).
 std::vector<Record> read_all(const std::string& bytes, SequenceFormat format, std::size_t step,
-                             std::mt19937_64& rng, bool* compressed = nullptr) {
+                             std::mt19937_64& rng, bool* compressed = nullptr, bool in_memory = false) {
   strmatch::test::StringSource source(bytes, step);
-  SequenceReader reader(source, format, "in.fa");
+  // An exact-size copy, so that AddressSanitizer sees a read past the input's end.
+  const std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
+  SequenceReader reader = in_memory ? SequenceReader(std::span<const std::uint8_t>(copy), format, "in.fa")
+                                    : SequenceReader(source, format, "in.fa");
   std::vector<Record> out;
   std::vector<std::uint8_t> piece;
   while (reader.next_record()) {
@@ -167,12 +172,15 @@ TEST(SequenceReader, RandomFastaAndFastqReadBackPlainAndCompressed) {
     const std::size_t step = rng() % 2 == 0 ? 1 + rng() % 7 : 1 << 20;
     bool compressed = true;
     SCOPED_TRACE("round " + std::to_string(round));
-    expect_records(read_all(text, format, step, rng, &compressed), want, fastq);
-    EXPECT_FALSE(compressed);
+    for (const bool in_memory : {false, true}) {
+      SCOPED_TRACE(in_memory ? "in memory" : "from a source");
+      expect_records(read_all(text, format, step, rng, &compressed, in_memory), want, fastq);
+      EXPECT_FALSE(compressed);
 #ifdef STRMATCH_HAVE_ZLIB
-    expect_records(read_all(gzip(rng, text), format, step, rng, &compressed), want, fastq);
-    EXPECT_TRUE(compressed);
+      expect_records(read_all(gzip(rng, text), format, step, rng, &compressed, in_memory), want, fastq);
+      EXPECT_TRUE(compressed);
 #endif
+    }
   }
 }
 
@@ -206,10 +214,13 @@ TEST(SequenceReader, EmptyInputHasNoRecordAndSkippingARecordChecksIt) {
   EXPECT_THROW(reader.next_record(), FormatError);
 }
 
-/// The message of the FormatError that reading all of `text` as `format` throws ("" when none).
-std::string format_error(const std::string& text, SequenceFormat format) {
+/// The message of the FormatError that reading all of `text` as `format` throws ("" when none),
+/// from a source or, with `in_memory`, from the bytes where they lie.
+std::string format_error_of(const std::string& text, SequenceFormat format, bool in_memory) {
   strmatch::test::StringSource source(text, 5);
-  SequenceReader reader(source, format, "bad.fa");
+  const std::vector<std::uint8_t> copy(text.begin(), text.end());
+  SequenceReader reader = in_memory ? SequenceReader(std::span<const std::uint8_t>(copy), format, "bad.fa")
+                                    : SequenceReader(source, format, "bad.fa");
   std::uint8_t buf[64];
   try {
     while (reader.next_record())
@@ -219,6 +230,13 @@ std::string format_error(const std::string& text, SequenceFormat format) {
     return e.what();
   }
   return "";
+}
+
+/// format_error_of, the same message both ways.
+std::string format_error(const std::string& text, SequenceFormat format) {
+  const std::string streamed = format_error_of(text, format, false);
+  EXPECT_EQ(format_error_of(text, format, true), streamed) << text;
+  return streamed;
 }
 
 TEST(SequenceReader, MalformedInputsNameTheInputAndTheRecordOrLine) {

@@ -248,11 +248,47 @@ class Decoder {
 #endif
 };
 
+/// Bytes in memory read as a ByteSource (copied out): what a Decoder reads a gzip input held in
+/// memory from.
+class SpanSource final : public ByteSource {
+ public:
+  explicit SpanSource(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t n = std::min(capacity, bytes_.size() - pos_);
+    if (n > 0) std::memcpy(dst, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t pos_ = 0;
+};
+
+bool gzip_magic(std::span<const std::uint8_t> bytes) noexcept {
+  return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
+
 }  // namespace
 
 struct SequenceReader::Impl final : ByteSource {
   Impl(ByteSource& src, SequenceFormat f, std::string n)
-      : format(f), name(std::move(n)), decoder(src, name), buffer(kBufferBytes) {}
+      : format(f), name(std::move(n)), decoder(std::make_unique<Decoder>(src, name)), buffer(kBufferBytes) {
+    data = buffer.data();
+  }
+  /// Bytes in memory: a plain input is read where it lies (no copy), a gzip one decompressed.
+  Impl(std::span<const std::uint8_t> bytes, SequenceFormat f, std::string n) : format(f), name(std::move(n)) {
+    if (gzip_magic(bytes)) {
+      span_source = std::make_unique<SpanSource>(bytes);
+      decoder = std::make_unique<Decoder>(*span_source, name);
+      buffer.resize(kBufferBytes);
+      data = buffer.data();
+      return;
+    }
+    data = bytes.data();
+    end = bytes.size();
+    eof = true;  // after these bytes: nothing to fill
+  }
 
   std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
     return read_sequence(dst, capacity, false);
@@ -263,18 +299,18 @@ struct SequenceReader::Impl final : ByteSource {
     if (pos < end) return true;
     if (eof) return false;
     pos = 0;
-    end = decoder.read(buffer.data(), buffer.size());
+    end = decoder->read(buffer.data(), buffer.size());
     eof = end == 0;
     return !eof;
   }
-  int peek() { return fill() ? buffer[pos] : -1; }
+  int peek() { return fill() ? data[pos] : -1; }
   /// The next line (its LF consumed, a CR before it dropped) into `out`; false at the end of the
   /// input with nothing read.
   bool read_line(std::string& out) {
     out.clear();
     if (!fill()) return false;
     while (fill()) {
-      const std::uint8_t* p = buffer.data() + pos;
+      const std::uint8_t* p = data + pos;
       const auto* nl = static_cast<const std::uint8_t*>(std::memchr(p, '\n', end - pos));
       const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - p) : end - pos;
       out.append(reinterpret_cast<const char*>(p), n);
@@ -384,11 +420,11 @@ struct SequenceReader::Impl final : ByteSource {
       // line ('>' inside a line is a sequence byte).
       const std::size_t n = std::min(end - pos, capacity - got);
       const detail::StripResult r =
-          detail::strip_sequence(buffer.data() + pos, n, dst + got, line_start, normalize, true);
+          detail::strip_sequence(data + pos, n, dst + got, line_start, normalize, true);
       got += r.written;
       line += r.lines;
       pos += r.consumed;
-      if (r.consumed > 0) line_start = buffer[pos - 1] == '\n';
+      if (r.consumed > 0) line_start = data[pos - 1] == '\n';
       if (r.header) {
         record_end = true;
         break;
@@ -401,8 +437,10 @@ struct SequenceReader::Impl final : ByteSource {
 
   SequenceFormat format;
   std::string name;
-  Decoder decoder;
-  std::vector<std::uint8_t> buffer;
+  std::unique_ptr<SpanSource> span_source;  // a gzip input in memory
+  std::unique_ptr<Decoder> decoder;         // null: a plain input in memory, read in place
+  std::vector<std::uint8_t> buffer;         // the decoder's output
+  const std::uint8_t* data = nullptr;       // the bytes [0, end) being read: buffer's or the input's
   std::size_t pos = 0, end = 0;
   bool eof = false;
   std::uint64_t line = 0;  // lines consumed so far
@@ -418,6 +456,8 @@ struct SequenceReader::Impl final : ByteSource {
 
 SequenceReader::SequenceReader(ByteSource& source, SequenceFormat format, std::string name)
     : impl_(std::make_unique<Impl>(source, format, std::move(name))) {}
+SequenceReader::SequenceReader(std::span<const std::uint8_t> bytes, SequenceFormat format, std::string name)
+    : impl_(std::make_unique<Impl>(bytes, format, std::move(name))) {}
 SequenceReader::~SequenceReader() = default;
 bool SequenceReader::next_record() { return impl_->next_record(); }
 const RecordHeader& SequenceReader::header() const noexcept { return impl_->header; }
@@ -447,7 +487,7 @@ const std::string& SequenceReader::quality() const noexcept {
   return impl_->format == SequenceFormat::fastq ? impl_->fastq_quality : impl_->empty;
 }
 const std::string& SequenceReader::name() const noexcept { return impl_->name; }
-bool SequenceReader::compressed() const noexcept { return impl_->decoder.gzip(); }
+bool SequenceReader::compressed() const noexcept { return impl_->decoder && impl_->decoder->gzip(); }
 SequenceFormat SequenceReader::format() const noexcept { return impl_->format; }
 
 }  // namespace strmatch::seq
