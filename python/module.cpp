@@ -314,7 +314,22 @@ class SequenceSearch {
     strmatch::seq::SequenceSearchOptions o;
     if (!pam.is_none()) o.pam = std::string(Text(pam, "pam").view());
     o.pam_side = strmatch::seq::parse_pam_side(pam_side);
-    if (!max_errors.is_none()) {
+    if (py::isinstance<py::str>(max_errors)) {  // "P%": P percent of each pattern's length
+      const std::string text = max_errors.cast<std::string>();
+      double percent = -1;
+      std::size_t used = 0;
+      try {
+        if (text.size() > 1 && text.back() == '%' && text[0] != '-' && text[0] != '+' && text[0] != ' ')
+          percent = std::stod(text.substr(0, text.size() - 1), &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used + 1 != text.size() || !(percent >= 0 && percent < 100))
+        throw strmatch::InvalidArgument("max_errors '" + text +
+                                        "': a string is a percentage of each pattern's length, 'P%' with 0 <= P < 100");
+      o.approximate = true;
+      o.max_errors_percent = percent;
+    } else if (!max_errors.is_none()) {
       const long k = max_errors.cast<long>();
       if (k < 0) throw strmatch::InvalidArgument("max_errors must be at least 0 (None: exact search)");
       o.approximate = true;

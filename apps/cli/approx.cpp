@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <limits>
 #include <string>
 #include <vector>
@@ -25,6 +26,25 @@ constexpr std::size_t kMaxPatternBytes = 16384;
 
 }  // namespace
 
+/// -k: K (a non-negative 32-bit integer) or P% (0 <= P < 100, a decimal number), one message each.
+CLI::Validator max_errors_validator() {
+  const CLI::Validator count = unsigned_range(0, std::numeric_limits<std::uint32_t>::max());
+  return CLI::Validator(
+      [count](std::string& v) -> std::string {
+        if (!v.ends_with('%')) {
+          std::string copy = v;
+          return count(copy);
+        }
+        double p = -1;
+        const char* end = v.data() + v.size() - 1;
+        const auto [at, ec] = std::from_chars(v.data(), end, p);
+        if (v.size() > 1 && v[0] != '-' && v[0] != '+' && ec == std::errc() && at == end && p >= 0 && p < 100)
+          return {};
+        return fmt::format("'{}' is not a percentage of the pattern's length (P%, 0 <= P < 100)", v);
+      },
+      "K or P%", "max_errors");
+}
+
 CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   CLI::App* cmd = app.add_subcommand(
       "approx", "Print the lines of FILEs holding PATTERN within k errors (edit or Hamming distance)");
@@ -33,14 +53,23 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
   add_input_options(*cmd, c, "Records end with NUL instead of newline (input and the lines/-o output)");
   add_sequence_options(*cmd, c);
   // Patterns.
-  auto* k = cmd->add_option("-k,--max-errors", c.max_errors,
+  auto* k = cmd->add_option("-k,--max-errors", c.max_errors_text,
                             "K: the largest distance reported (default 0); must be below the pattern's "
-                            "length. (tre-agrep's -k means a literal pattern; its K is -E K)")
-                ->check(unsigned_range(0, std::numeric_limits<std::uint32_t>::max()))
+                            "length. With --seq also P%: P percent of each pattern's length, rounded down "
+                            "(-k 3% is RazerS 3's -i 97). (tre-agrep's -k means a literal pattern; its K is "
+                            "-E K)")
+                ->check(max_errors_validator())
                 ->group(kGroupPatterns);
   cmd->callback([&c, cmd, pattern, k] {
     c.pattern_given = pattern->count() > 0;
+    c.stratum_given = cmd->get_option("--stratum")->count() > 0;
     c.max_errors_given = k->count() > 0;
+    if (c.max_errors_given) {  // checked by the validator
+      if (c.max_errors_text.ends_with('%'))
+        c.max_errors_percent = std::stod(c.max_errors_text.substr(0, c.max_errors_text.size() - 1));
+      else
+        c.max_errors = static_cast<std::uint32_t>(std::stoul(c.max_errors_text));
+    }
     resolve_parse_order(*cmd, c);
   });
   cmd->add_option("--metric", c.metric,
@@ -56,7 +85,13 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
       ->group(kGroupPatterns);
   cmd->add_flag("--best", c.best,
                 "Report each pattern's smallest distance in each file and every end reaching it (with -k: "
-                "only when it is at most K)")
+                "only when it is at most K). With --seq: each pattern's hits (within -k) at its smallest "
+                "distance over all inputs, both strands")
+      ->group(kGroupPatterns);
+  cmd->add_option("--stratum", c.stratum,
+                  "N: with --seq --best, also the hits up to N above each pattern's smallest "
+                  "distance (RazerS 3's -dr, bowtie's strata)")
+      ->check(unsigned_range(0, std::numeric_limits<std::uint32_t>::max()))
       ->group(kGroupPatterns);
   cmd->add_flag("--ends", c.ends, "Report every end offset within K (no begin) instead of matches")
       ->group(kGroupPatterns);
@@ -108,15 +143,19 @@ namespace {
 std::string check_approx_options(const ApproxConfig& c) {
   if (std::string m = check_common_options(c); !m.empty()) return m;
   if (std::string m = check_sequence_options(c, "approx"); !m.empty()) return m;
+  if (c.max_errors_percent && c.seq.empty())
+    return fmt::format(
+        "approx: -k {}: a percentage goes with --seq (each read's own threshold); give K without --seq",
+        c.max_errors_text);
   if (!c.seq.empty()) {
     if (c.mode != "infix")
       return fmt::format("approx: --mode {} does not go with --seq (sequence input is searched for matches)",
                          c.mode);
-    if (c.best || c.ends)
-      return fmt::format("approx: --{} does not go with --seq yet (its rows are matches)",
-                         c.best ? "best" : "ends");
+    if (c.ends) return "approx: --ends does not go with --seq (its rows are matches)";
+    if (c.stratum_given && !c.best) return "approx: --stratum goes with --best";
     return {};
   }
+  if (c.stratum_given) return "approx: --stratum goes with --seq --best (each read's hits above its best)";
   if (c.word || c.line_regexp)
     return fmt::format(
         "approx: {} is not offered by approx: an approximate match has no fixed extent (its begin "
@@ -155,6 +194,9 @@ int run_approx_guarded(const ApproxConfig& given) {
     task.command = "approx";
     task.approx = true;
     task.max_errors = config.max_errors;
+    task.max_errors_percent = config.max_errors_percent;
+    task.best = config.best;
+    task.stratum = config.stratum;
     task.metric = config.metric;
     task.max_pattern_bytes = kMaxPatternBytes;
     return run_sequence_search(config, task);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,15 @@ namespace strmatch::cli {
 
 /// Every option of `strmatch approx` (docs/cli.md, "Approximate search", describes each).
 struct ApproxConfig : CommonConfig {
-  std::uint32_t max_errors = 0;  // -k
+  std::uint32_t max_errors = 0;  // -k K
   bool max_errors_given = false;
+  std::string max_errors_text;               // -k as given: K or P%
+  std::optional<double> max_errors_percent;  // -k P% (with --seq: P percent of each pattern's length)
   std::string metric = "edit";
   std::string mode = "infix";
   bool best = false;
+  std::uint32_t stratum = 0;  // --stratum (with --seq --best)
+  bool stratum_given = false;
   bool ends = false;
   bool cigar = false;
 };

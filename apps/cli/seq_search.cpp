@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -164,6 +165,7 @@ seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceT
   seq::SequenceSearchOptions o;
   o.approximate = task.approx;
   o.max_errors = task.max_errors;
+  o.max_errors_percent = task.max_errors_percent;
   o.metric = parse_approx_metric(task.metric);
   if (!c.strand.empty()) o.strands = seq::parse_strands(c.strand);
   o.nucleotides = c.alphabet != "bytes";
@@ -217,9 +219,24 @@ class SequenceRun final : public RunCore {
     const bool rows = mode == OutputMode::lines || mode == OutputMode::only;
     if (rows && print_.sequence_output == SequenceOutput::tsv && !cfg_.no_header)
       sequence_header(print_, out);
-    for (const std::string& f : files) {
-      search_file(f);
-      if (stop_all) break;
+    // --best: each pattern's hits are known only once every input is searched; the modes that stop at
+    // the first hit (-q, -l, -L) have one whatever the filter (a pattern's best hit passes it).
+    const bool hold = task_.best && mode != OutputMode::quiet && mode != OutputMode::list;
+    if (hold) {
+      std::vector<Held> held;
+      for (const std::string& f : files) held.push_back(collect_file(f));
+      std::vector<std::uint32_t> best(searcher_.patterns().size(), kNoDistance);
+      for (const Held& h : held)
+        for (const HeldHit& x : h.hits) best[x.pattern] = std::min(best[x.pattern], x.distance);
+      for (Held& h : held) {
+        emit_file(h, best);
+        if (stop_all) break;
+      }
+    } else {
+      for (const std::string& f : files) {
+        search_file(f);
+        if (stop_all) break;
+      }
     }
     if (sam_ && rows) sam_->print(out, cfg_.command_line);
     return finish();
@@ -235,6 +252,115 @@ class SequenceRun final : public RunCore {
                seq::to_string(searcher_.strands()));
   }
 
+  /// A hit of --best, owning its bytes until every input is searched.
+  struct HeldHit {
+    std::size_t record = 0;  // in Held::records
+    std::uint64_t start = 0, end = 0;
+    std::uint32_t pattern = 0, distance = 0;
+    Strand strand = Strand::forward;
+    std::string cigar, matched;
+  };
+  /// One input's search under --best: its records, hits, statistics and error, printed later.
+  struct Held {
+    std::string name;
+    std::deque<seq::RecordHeader> records;  // stable addresses: the printed hits point at them
+    std::vector<std::uint64_t> lengths;
+    std::vector<HeldHit> hits;
+    SearchStats stats;
+    std::string error;  // the input's error message (its hits before the error are kept)
+  };
+
+  /// Opens `path` (standard input for "-") and searches it: hits to `on_hits`, records to
+  /// `on_record` (SequenceSearcher::search's sinks). Throws the input's Error.
+  SearchStats search_path(const std::string& path, const std::string& name,
+                          const seq::SequenceHitSink& on_hits, const seq::SequenceRecordSink& on_record) {
+    io::Input in = path == "-" ? io::Input::standard_input() : io::Input::open(path);
+    if (in.kind() == io::InputKind::directory)
+      throw IoError(name + ": is a directory (--seq reads files; -r does not go with it)");
+    // A regular file is read where it lies (mapped: no copy into a read buffer; the --mmap rule),
+    // anything else (a pipe, standard input) streamed.
+    io::MappedFile mapped;
+    std::unique_ptr<io::FdSource> source;
+    std::optional<seq::SequenceReader> reader;
+    if (in.should_map(io::parse_map_policy(cfg_.mmap))) {
+      mapped = in.map();
+      const std::string_view bytes = mapped.bytes();
+      reader.emplace(
+          std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
+          format_, name);
+    } else {
+      source = in.stream();
+      reader.emplace(*source, format_, name);
+    }
+    return searcher_.search(*reader, on_hits, on_record);
+  }
+
+  /// --best: searches one input, keeping its hits and records (nothing printed).
+  Held collect_file(const std::string& path) {
+    Held h;
+    h.name = path == "-" ? "(standard input)" : path;
+    try {
+      h.stats = search_path(
+          path, h.name,
+          [&](std::span<const seq::SequenceHit> found) {
+            for (const seq::SequenceHit& x : found)
+              h.hits.push_back({static_cast<std::size_t>(x.record->index), x.start, x.end, x.pattern,
+                                x.distance, x.strand, std::string(x.cigar), std::string(x.matched)});
+            return true;
+          },
+          [&](const seq::RecordHeader& record, std::uint64_t length) {
+            h.records.push_back(record);
+            h.lengths.push_back(length);
+          });
+    } catch (const Error& e) {
+      h.error = e.what();
+    }
+    return h;
+  }
+
+  /// --best: prints one collected input: its hits within --stratum of their pattern's smallest
+  /// distance over every input (`best`), as search_file prints a search.
+  void emit_file(Held& h, const std::vector<std::uint32_t>& best) {
+    Printer printer(print_, out, h.name);
+    if (sam_) {
+      sam_->begin_input(h.name);
+      for (std::size_t r = 0; r < h.records.size(); ++r) sam_->add_reference(h.records[r].name, h.lengths[r]);
+    }
+    std::uint64_t hits = 0, bases = 0;
+    for (const std::uint64_t l : h.lengths) bases += l;
+    for (const HeldHit& x : h.hits) {
+      if (x.distance >
+          best[x.pattern] + std::min<std::uint64_t>(task_.stratum, kNoDistance - best[x.pattern]))
+        continue;
+      seq::SequenceHit s;
+      s.record = &h.records[x.record];
+      s.start = x.start;
+      s.end = x.end;
+      s.pattern = x.pattern;
+      s.strand = x.strand;
+      s.distance = x.distance;
+      s.cigar = x.cigar;
+      s.matched = x.matched;
+      if (!take(printer, s, ++hits)) break;
+    }
+    ++files_;
+    records_ += h.records.size();
+    bases_ += bases;
+    h.stats.occurrences = hits;
+    add_stats(h.stats);
+    if (!h.error.empty()) {
+      error(h.error);
+      return;
+    }
+    InputTotals t;
+    t.results = t.lines = hits;
+    t.records = h.records.size();
+    t.bases = bases;
+    printer.finish(t);
+    input_done(hits);
+    if (mode != OutputMode::quiet && stdout_is_terminal) out.flush();
+  }
+
   void search_file(const std::string& path) {
     const std::string name = path == "-" ? "(standard input)" : path;
     Printer printer(print_, out, name);
@@ -242,27 +368,8 @@ class SequenceRun final : public RunCore {
     std::uint64_t hits = 0, file_records = 0, file_bases = 0;
     SearchStats stats;
     try {
-      io::Input in = path == "-" ? io::Input::standard_input() : io::Input::open(path);
-      if (in.kind() == io::InputKind::directory)
-        throw IoError(name + ": is a directory (--seq reads files; -r does not go with it)");
-      // A regular file is read where it lies (mapped: no copy into a read buffer; the --mmap rule),
-      // anything else (a pipe, standard input) streamed.
-      io::MappedFile mapped;
-      std::unique_ptr<io::FdSource> source;
-      std::optional<seq::SequenceReader> reader_storage;
-      if (in.should_map(io::parse_map_policy(cfg_.mmap))) {
-        mapped = in.map();
-        const std::string_view bytes = mapped.bytes();
-        reader_storage.emplace(
-            std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
-            format_, name);
-      } else {
-        source = in.stream();
-        reader_storage.emplace(*source, format_, name);
-      }
-      seq::SequenceReader& reader = *reader_storage;
-      stats = searcher_.search(
-          reader,
+      stats = search_path(
+          path, name,
           [&](std::span<const seq::SequenceHit> found) {
             for (const seq::SequenceHit& h : found)
               if (!take(printer, h, ++hits)) return false;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "options.hpp"
@@ -19,10 +20,13 @@ namespace strmatch::cli {
 struct SequenceTask {
   const char* command = "search";
   bool approx = false;
-  std::uint32_t max_errors = 0;  // approx -k
-  std::string metric = "edit";   // approx --metric
-  bool ignore_case = false;      // search -i (DNA is case-insensitive anyway; matters for --alphabet bytes)
-  std::int64_t max_count = -1;   // search -m (hits per file; -1: no limit)
+  std::uint32_t max_errors = 0;              // approx -k
+  std::optional<double> max_errors_percent;  // approx -k P%
+  bool best = false;                         // approx --best: each pattern's hits at its smallest distance
+  std::uint32_t stratum = 0;                 // approx --stratum: ... or up to this much above it
+  std::string metric = "edit";               // approx --metric
+  bool ignore_case = false;     // search -i (DNA is case-insensitive anyway; matters for --alphabet bytes)
+  std::int64_t max_count = -1;  // search -m (hits per file; -1: no limit)
   std::size_t max_pattern_bytes = 1024;
 };
 

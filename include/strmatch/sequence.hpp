@@ -189,6 +189,13 @@ struct SequenceSearchOptions {
   /// Approximate search (ApproxSearcher: matches within max_errors, metric) instead of exact search.
   bool approximate = false;
   std::uint32_t max_errors = 0;
+  /// Approximate search: when set, each pattern's own threshold is this share of its length, in
+  /// percent (RazerS 3's percent identity 100 - P): k = floor(P * m / 100) for a pattern of m bytes
+  /// (the guide's, without a PAM), and max_errors is ignored. 0 <= P < 100, else InvalidArgument.
+  /// The engine searches every pattern within the largest such k and keeps each pattern's matches
+  /// within its own: the same matches as searching each pattern alone (a match is a local minimum
+  /// of d, and the ends around it have the same d whatever the threshold).
+  std::optional<double> max_errors_percent;
   ApproxMetric metric = ApproxMetric::edit;
   /// Default: both strands (nucleotides), forward (bytes).
   std::optional<Strands> strands;

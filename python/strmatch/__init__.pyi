@@ -538,7 +538,8 @@ class SequenceSearcher:
             sequence) pairs, or SequenceRecords (read_sequences(): named by their names).
         max_errors: None (default): exact search; k: approximate search within k errors
             (ApproxSearcher's matches: one per local minimum of the distance); below every
-            pattern's length.
+            pattern's length. A string 'P%' (0 <= P < 100) gives each pattern its own k, P percent
+            of its length rounded down (the CLI's `-k 3%`, RazerS 3's `-i 97`).
         metric: 'edit' or 'hamming' (approximate search).
         strands: 'both' (default for dna), 'forward', 'reverse'.
         alphabet: 'dna' or 'bytes'.
@@ -564,7 +565,7 @@ class SequenceSearcher:
         [('gi|9626243|ref|NC_001416.1|', 5504, '+'), ('gi|9626243|ref|NC_001416.1|', 5504, '-')]
     """
 
-    def __init__(self, patterns: Any, *, max_errors: int | None = None,
+    def __init__(self, patterns: Any, *, max_errors: int | str | None = None,
                  metric: Literal["edit", "hamming"] = "edit",
                  strands: Literal["both", "forward", "reverse"] | None = None,
                  alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -129,15 +130,24 @@ std::string expected_exact(const std::vector<Record>& records, const std::vector
 /// The rows expected for the approximate search of `patterns` (IUPAC codes) on both strands: the
 /// naive reference's matches of each orientation in each record (its own table of the codes,
 /// reference::IupacMatch), ordered by (end, pattern, strand).
+/// The TSV rows of approx --seq: with `stratum` (--best --stratum S), only each pattern's rows within
+/// S of its smallest distance over every record and strand.
 std::string expected_approx(const std::vector<Record>& records, const std::vector<std::string>& patterns,
-                            std::uint32_t k, ref::ApproxMetric metric) {
-  std::string out;
+                            std::uint32_t k, ref::ApproxMetric metric,
+                            std::optional<std::uint32_t> stratum = std::nullopt) {
+  struct Kept {
+    std::size_t pattern;
+    std::uint32_t distance;
+    std::string line;
+  };
+  std::vector<Kept> kept;
   for (const Record& r : records) {
     std::string text;
     for (const char c : r.sequence) text.push_back(upper(c));
     struct Row {
       std::uint64_t end;
       std::size_t oriented;
+      std::uint32_t distance;
       std::string line;
     };
     std::vector<Row> rows;
@@ -146,7 +156,7 @@ std::string expected_approx(const std::vector<Record>& records, const std::vecto
         const std::string o = strand == 0 ? patterns[i] : revcomp(patterns[i]);
         for (const auto& mt : ref::approx_matches_record(o, text, k, metric, ref::IupacMatch{})) {
           const std::string region = text.substr(mt.begin, mt.end - mt.begin);
-          rows.push_back({mt.end, 2 * i + static_cast<std::size_t>(strand),
+          rows.push_back({mt.end, 2 * i + static_cast<std::size_t>(strand), mt.distance,
                           patterns[i] + "\t" + r.name + "\t" + (strand == 0 ? "+" : "-") + "\t" +
                               std::to_string(mt.begin) + "\t" + std::to_string(mt.end) + "\t" +
                               std::to_string(mt.distance) + "\t" + mt.cigar + "\t" +
@@ -156,8 +166,13 @@ std::string expected_approx(const std::vector<Record>& records, const std::vecto
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
       return a.end != b.end ? a.end < b.end : a.oriented < b.oriented;
     });
-    for (const Row& row : rows) out += row.line;
+    for (const Row& row : rows) kept.push_back({row.oriented / 2, row.distance, row.line});
   }
+  std::vector<std::uint32_t> best(patterns.size(), UINT32_MAX);
+  for (const Kept& x : kept) best[x.pattern] = std::min(best[x.pattern], x.distance);
+  std::string out;
+  for (const Kept& x : kept)
+    if (!stratum || x.distance <= best[x.pattern] + *stratum) out += x.line;
   return out;
 }
 
@@ -234,12 +249,19 @@ TEST(SeqCli, RandomFastaApproximateSearchOnBothStrandsEditAndHamming) {
     std::vector<std::string> args = {"approx", "--backend",      "cpu", "--seq", "--no-header",
                                      "-k",     std::to_string(k)};
     if (hamming) args.insert(args.end(), {"--metric", "hamming"});
+    // --best (each pattern's rows at its smallest distance), with a stratum above it at times.
+    std::optional<std::uint32_t> stratum;
+    if (round % 3 == 2) {
+      stratum = static_cast<std::uint32_t>(rng() % 2);
+      args.push_back("--best");
+      if (*stratum > 0 || rng() % 2 == 0) args.insert(args.end(), {"--stratum", std::to_string(*stratum)});
+    }
     for (const std::string& p : patterns) args.insert(args.end(), {"-e", p});
     for (const std::string& a : batch_args(rng)) args.push_back(a);
     args.push_back(path);
     const RunResult r = strmatch::test::run_cli(args, dir);
-    const std::string want =
-        expected_approx(records, patterns, k, hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit);
+    const std::string want = expected_approx(
+        records, patterns, k, hamming ? ref::ApproxMetric::hamming : ref::ApproxMetric::edit, stratum);
     ASSERT_EQ(r.status, want.empty() ? 1 : 0) << r.err << strmatch::test::rerun_hint();
     ASSERT_EQ(r.out, want) << "round " << round << " k " << k << (hamming ? " hamming" : " edit") << "\n"
                            << strmatch::test::rerun_hint();

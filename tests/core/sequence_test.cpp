@@ -674,3 +674,88 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
     }
   }
 }
+
+/// Every hit of `s` over `fasta` as "record start end pattern strand distance cigar", sorted.
+std::vector<std::string> hit_rows(const strmatch::seq::SequenceSearcher& s, const std::string& fasta,
+                                  const std::vector<std::uint32_t>& pattern_ids) {
+  strmatch::test::StringSource src(fasta, 1 << 16);
+  SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+  std::vector<std::string> rows;
+  s.search(reader, [&](std::span<const strmatch::seq::SequenceHit> hits) {
+    for (const strmatch::seq::SequenceHit& h : hits)
+      rows.push_back(h.record->name + " " + std::to_string(h.start) + " " + std::to_string(h.end) + " " +
+                     std::to_string(pattern_ids[h.pattern]) + strmatch::seq::strand_char(h.strand) + " " +
+                     std::to_string(h.distance) + " " + std::string(h.cigar));
+    return true;
+  });
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+TEST(SequenceSearcher, PercentThresholdsEqualEachPatternSearchedAloneWithItsOwnK) {
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 815);
+  std::size_t hits = 0;
+  for (int round = 0; round < 16; ++round) {
+    const std::vector<Record> rs = random_records(rng, false);
+    const std::string fasta = write_fasta(rng, rs);
+    // Patterns of 10 to 24 bases (so that every threshold stays below every length), some cut from
+    // the records so that they have hits, mutated.
+    std::vector<NamedSequence> patterns;
+    const std::size_t count = 2 + rng() % 5;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t m = 10 + rng() % 15;
+      const Record& r = rs[rng() % rs.size()];
+      std::string p = r.sequence.size() >= m && rng() % 3 != 0
+                          ? r.sequence.substr(rng() % (r.sequence.size() - m + 1), m)
+                          : random_sequence(rng, m);
+      if (rng() % 2 == 0) p[rng() % m] = "ACGT"[rng() % 4];
+      for (char& c : p)
+        if (c == 'N' || c == 'n') c = 'A';
+      patterns.push_back({"p" + std::to_string(i), p, ""});
+    }
+    strmatch::seq::SequenceSearchOptions o;
+    o.approximate = true;
+    o.metric = round % 4 == 3 ? strmatch::ApproxMetric::hamming : strmatch::ApproxMetric::edit;
+    o.max_errors = 1000;  // ignored with a percentage
+    o.max_errors_percent = static_cast<double>(rng() % 40);
+    o.threads = 1 + round % 2;
+    std::vector<std::uint32_t> ids(patterns.size());
+    for (std::uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    const std::vector<std::string> together = hit_rows(SequenceSearcher(patterns, o), fasta, ids);
+    // The reference: each pattern alone with k = floor(P m / 100).
+    std::vector<std::string> alone;
+    for (std::uint32_t i = 0; i < patterns.size(); ++i) {
+      strmatch::seq::SequenceSearchOptions one = o;
+      one.max_errors_percent.reset();
+      one.max_errors =
+          static_cast<std::uint32_t>(*o.max_errors_percent * patterns[i].sequence.size() / 100 + 1e-9);
+      const std::vector<std::string> rows = hit_rows(SequenceSearcher({patterns[i]}, one), fasta, {i});
+      alone.insert(alone.end(), rows.begin(), rows.end());
+    }
+    std::sort(alone.begin(), alone.end());
+    EXPECT_EQ(together, alone) << "round " << round << ", " << *o.max_errors_percent << "% " << rerun_hint();
+    hits += alone.size();
+  }
+  EXPECT_GT(hits, 0u);  // the rounds were not all without a hit
+}
+
+TEST(SequenceSearcher, PercentThresholdsRefuseOutOfRangeAndTooDifferentLengths) {
+  using strmatch::seq::SequenceSearcher;
+  strmatch::seq::SequenceSearchOptions o;
+  o.approximate = true;
+  for (const double bad : {-1.0, 100.0, 250.0}) {
+    o.max_errors_percent = bad;
+    EXPECT_THROW(SequenceSearcher({{"a", "ACGTACGTAC", ""}}, o), strmatch::InvalidArgument) << bad;
+  }
+  // 20% of 30 bases is 6, which the 5-base pattern does not exceed: the batch cannot be searched
+  // within 6, and the message names that pattern.
+  o.max_errors_percent = 20;
+  try {
+    SequenceSearcher({{"long", std::string(30, 'A'), ""}, {"short", "ACGTA", ""}}, o);
+    ADD_FAILURE() << "no error";
+  } catch (const strmatch::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("pattern 'short' is 5 bytes"), std::string::npos) << e.what();
+  }
+}

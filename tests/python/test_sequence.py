@@ -159,3 +159,20 @@ def test_sequence_searcher_with_a_pam(tmp_path):
         strmatch.SequenceSearcher([guide], pam="NGG", pam_side="left")
     with pytest.raises(ValueError):
         strmatch.SequenceSearcher(["MKV"], alphabet="bytes", pam="NGG")
+
+
+def test_sequence_searcher_with_a_percentage_threshold(tmp_path):
+    """max_errors='P%' gives each pattern k = floor(P m / 100) (tests/core/sequence_test.cpp checks
+    the library against each pattern searched alone): at 10%, a 20-base pattern with 2 errors is found
+    and a 10-base one with 2 errors is not (its k is 1); the errors."""
+    long_site, short_site = "ACGTTGCAAGGCTTACGATC", "GATTACAGGA"
+    genome = tmp_path / "g.fa"
+    two_long = "GG" + long_site[2:]
+    two_short = "CC" + short_site[2:]
+    genome.write_bytes(b">a\nTTTTT" + two_long.encode() + b"TTTTT" + two_short.encode() + b"TTTTT\n")
+    s = strmatch.SequenceSearcher([("long", long_site), ("short", short_site)], max_errors="10%",
+                                  strands="forward")
+    assert [(h.pattern, h.end, h.distance) for h in s.search(genome)] == [("long", 25, 2)]
+    for bad in ("100%", "-1%", "x%", "10", "10 %"):
+        with pytest.raises(ValueError):
+            strmatch.SequenceSearcher([long_site], max_errors=bad)

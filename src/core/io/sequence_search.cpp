@@ -141,6 +141,8 @@ struct SequenceSearcher::Impl {
   std::vector<std::string> oriented;
   /// Searched string -> 2 * pattern + (strand == reverse).
   std::vector<std::uint32_t> owner;
+  /// With max_errors_percent: each pattern's threshold (hits above it are dropped); else empty.
+  std::vector<std::uint32_t> pattern_k;
   std::optional<ExactSearcher> exact;
   std::optional<PatternSet> set;
   std::optional<ApproxSearcher> approx;
@@ -226,16 +228,44 @@ struct SequenceSearcher::Impl {
     set.emplace(std::span<const std::string>(strings), o);
   }
 
+  /// "3%", "2.5%": a percentage as the user wrote it (no trailing zeros).
+  static std::string fmt_percent(double p) {
+    std::string t = std::to_string(p);
+    while (t.back() == '0') t.pop_back();
+    if (t.back() == '.') t.pop_back();
+    return t + "%";
+  }
+
   void compile_approx() {
+    std::uint32_t k = options.max_errors;
+    if (options.max_errors_percent) {
+      const double percent = *options.max_errors_percent;
+      if (!(percent >= 0 && percent < 100))
+        throw InvalidArgument("max_errors_percent must be at least 0 and below 100, not " +
+                              std::to_string(percent));
+      k = 0;
+      for (const NamedSequence& p : patterns) {
+        // The guide's length (a PAM is not counted); a small epsilon so that 3% of 100 is 3.
+        const double share = percent * static_cast<double>(p.sequence.size()) / 100.0;
+        pattern_k.push_back(static_cast<std::uint32_t>(share + 1e-9));
+        k = std::max(k, pattern_k.back());
+      }
+    }
     std::vector<std::string> strings;
     for (std::uint32_t o = 0; o < oriented.size(); ++o) {
       if (oriented[o].empty()) continue;
       const std::size_t guide = oriented[o].size() - pam.size();
-      if (options.max_errors >= guide)
+      if (pattern_k.empty() && options.max_errors >= guide)
         throw InvalidArgument("-k " + std::to_string(options.max_errors) + ": pattern '" +
                               shown(patterns[o / 2].name) + "' is " + std::to_string(guide) +
                               " bytes; k must be below the pattern's length (with k >= m every position "
                               "would match)");
+      if (!pattern_k.empty() && k >= guide)
+        throw InvalidArgument("pattern '" + shown(patterns[o / 2].name) + "' is " + std::to_string(guide) +
+                              " bytes, not above the batch's largest threshold (" + std::to_string(k) + ", " +
+                              fmt_percent(*options.max_errors_percent) +
+                              " of the longest pattern), within which every pattern is searched: search "
+                              "patterns of so different lengths separately");
       strings.push_back(oriented[o]);
       owner.push_back(o);
       if (!pam.empty()) {
@@ -246,7 +276,7 @@ struct SequenceSearcher::Impl {
       }
     }
     ApproxOptions o;
-    o.max_errors = options.max_errors;
+    o.max_errors = k;
     o.metric = options.metric;
     o.algorithm = options.algorithm;
     o.backend = options.backend;
@@ -423,7 +453,8 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
   const std::size_t limit = s.options.batch_bytes != 0 ? s.options.batch_bytes : kBatchBytes;
   std::vector<SequenceHit> hits;
   std::optional<detail::PamMatcher> pam;  // one per search: it keeps the state of a batch
-  if (!s.pam_patterns.empty()) pam.emplace(s.pam_patterns, s.options.max_errors, s.options.metric, '\n');
+  if (!s.pam_patterns.empty())
+    pam.emplace(s.pam_patterns, s.approx->options().max_errors, s.options.metric, '\n');
   SearchStats total;
   bool stopped = false;
   // The records' sink calls, then the reader's error if the batch ends with one, then the batch's
@@ -434,8 +465,13 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
     if (batch.error) std::rethrow_exception(batch.error);
     if (batch.headers.empty()) return;
     const std::string_view text = batch.bytes.view();
+    std::uint64_t dropped = 0;  // matches above their pattern's own threshold (max_errors_percent)
     const auto add = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
                          std::string_view cigar) {
+      if (!s.pattern_k.empty() && distance > s.pattern_k[owner / 2]) {
+        ++dropped;
+        return;
+      }
       const std::size_t r =
           static_cast<std::size_t>(std::upper_bound(batch.begins.begin(), batch.begins.end(), begin) -
                                    batch.begins.begin()) -
@@ -500,6 +536,7 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
         return flush();
       });
     }
+    st.occurrences -= std::min(st.occurrences, dropped);
     stopped = st.stopped_early;
     total.accumulate(st);
     if (!st.algorithm.empty()) total.algorithm = st.algorithm;
