@@ -24,6 +24,15 @@
 //           (count of ends within k, and each pattern's best distance), and Edlib HW per pattern
 //           (EDLIB_TASK_DISTANCE with k: the best distance within k and its end locations) spread
 //           over every thread, one pattern per task (the GPU's rows: approx_gpu_bench --sections batch)
+//   guides  issue 36's CRISPR workload in process: --guides N guides (default 1,000) of 23 bases cut
+//           at random from the DNA of --guides-dna FILE (bases only, e.g. the chrX slice with its N
+//           removed; default 20 MB of random DNA, labelled so), each with 0..3 substitutions, and
+//           their reverse complements (both strands: 2N patterns), k = 3, every end within k counted
+//           by one ApproxSearcher over the batch (the automatic algorithm, and myers pattern by
+//           pattern for comparison) on one thread and on every thread; Edlib's HW mode
+//           (EDLIB_TASK_LOC, k = 3) on one thread over the first --edlib-guides guides. The figure of
+//           merit is Sassy2's: pattern-bases per second (patterns x text bytes / s), and the ratio to
+//           Edlib's on the same machine (issue 36's target: 40x on one thread, 0.85x linear scaling).
 //   clock   the cores' clock as a dependent chain of 1-cycle adds sees it (scalar, and AVX-512 where
 //           the CPU has it), and AVX-512 add throughput (8 chains): adds per ns on one thread, then
 //           on every thread at once. A chain's ratio below 1 is a lower all-core clock; the
@@ -31,7 +40,8 @@
 // usage: strmatch_bench_approx_threads [--sections table1,table2,scale,batch,clock] [--out DIR]
 //        [--tag MACHINE] [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N]
 //        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
-//        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR]
+//        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR] [--guides N] [--guides-dna FILE]
+//        [--guides-bytes N] [--edlib-guides N]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -48,6 +58,7 @@
 #include "common/timing.hpp"
 #include "core/clock.hpp"
 #include "strmatch/approx.hpp"
+#include "strmatch/sequence.hpp"
 
 #ifdef STRMATCH_BENCH_EDLIB
 #include <edlib.h>
@@ -81,6 +92,8 @@ std::uint64_t g_dp_max_m = 128, g_wavefront_max_m = 1024, g_table1_max_m = 1024;
 int g_slow_reps = 0;                      // repetitions of dp and wavefront (0: --reps)
 std::string g_tre_agrep, g_tmp = "/tmp";  // --tre-agrep: TRE's agrep as a whole-process peer of table1
 std::uint64_t g_tre_max_m = 32;
+std::uint64_t g_guides = 1000, g_guides_bytes = 20000000, g_edlib_guides = 20;
+std::string g_guides_dna;  // --guides-dna: the text of the guides section (default: random DNA)
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -477,6 +490,129 @@ void batch() {
   write("batch", rows);
 }
 
+/// One row of the guides section.
+struct GuideRow {
+  std::string tool;
+  unsigned threads = 1;
+  std::uint64_t patterns = 0, text = 0, results = 0;
+  double seconds = 0, one_thread_seconds = 0, edlib_rate = 0;  // edlib_rate: pattern-bases / s
+};
+
+void guides() {
+  std::mt19937_64 rng(20261129);
+  std::string text, source = "random DNA";
+  if (!g_guides_dna.empty()) {
+    std::ifstream in(g_guides_dna, std::ios::binary);
+    for (char c; in.get(c) && text.size() < g_guides_bytes;)
+      if (c == 'A' || c == 'C' || c == 'G' || c == 'T' || c == 'a' || c == 'c' || c == 'g' || c == 't')
+        text.push_back(static_cast<char>(c & ~0x20));
+    source = g_guides_dna;
+  }
+  if (text.size() < 1000) text = random_over(rng, static_cast<std::size_t>(g_guides_bytes), "ACGT");
+  constexpr std::uint32_t kK = 3;
+  constexpr std::size_t kM = 23;
+  std::vector<std::string> guides, patterns;
+  for (std::uint64_t i = 0; i < g_guides; ++i) {
+    std::string g = text.substr(rng() % (text.size() - kM), kM);
+    for (std::uint32_t e = static_cast<std::uint32_t>(rng() % (kK + 1)); e > 0; --e)
+      g[rng() % kM] = "ACGT"[rng() % 4];
+    guides.push_back(g);
+    patterns.push_back(g);
+    patterns.push_back(strmatch::seq::reverse_complement(g));
+  }
+  const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("guides: %zu guides of %zu bases (both strands: %zu patterns), k = %u, %zu bytes of %s\n",
+              guides.size(), kM, patterns.size(), kK, text.size(), source.c_str());
+  std::vector<GuideRow> rows;
+  double edlib_rate = 0;
+#ifdef STRMATCH_BENCH_EDLIB
+  {
+    const std::size_t count = std::min<std::size_t>(g_edlib_guides, guides.size());
+    std::uint64_t found = 0;
+    const double seconds = best_time([&] {
+      found = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        EdlibAlignResult res =
+            edlibAlign(guides[i].data(), static_cast<int>(kM), text.data(), static_cast<int>(text.size()),
+                       edlibNewAlignConfig(kK, EDLIB_MODE_HW, EDLIB_TASK_LOC, nullptr, 0));
+        found += res.editDistance >= 0 ? static_cast<std::uint64_t>(res.numLocations) : 0;
+        edlibFreeAlignResult(res);
+      }
+    });
+    GuideRow r;
+    r.tool = "edlib-hw per guide (locations of the best distance)";
+    r.patterns = count;
+    r.text = text.size();
+    r.results = found;
+    r.seconds = seconds;
+    edlib_rate = static_cast<double>(count) * static_cast<double>(text.size()) / seconds;
+    rows.push_back(r);
+    std::printf("guides edlib: %zu guides, %.3f s, %.3f G pattern-bases/s\n", count, seconds,
+                edlib_rate / 1e9);
+    std::fflush(stdout);
+  }
+#endif
+  for (const char* algorithm : {"auto", "myers"}) {
+    ApproxOptions o;
+    o.algorithm = algorithm;
+    o.max_errors = kK;
+    double one = 0;
+    for (const unsigned threads : {1u, all}) {
+      if (threads == all && all == 1 && one > 0) break;
+      o.threads = threads;
+      const ApproxSearcher s(std::span<const std::string>(patterns), o);
+      GuideRow r;
+      r.tool = std::string("strmatch ") + algorithm + " (" + s.cpu_algorithm() + "), count of ends";
+      r.threads = threads;
+      r.patterns = patterns.size();
+      r.text = text.size();
+      r.seconds = best_time([&] { r.results = s.count_ends(text).occurrences; });
+      if (threads == 1) one = r.seconds;
+      r.one_thread_seconds = one;
+      r.edlib_rate = edlib_rate;
+      rows.push_back(r);
+      std::printf("guides %s, %u threads: %.3f s, %llu ends, %.2f G pattern-bases/s\n", r.tool.c_str(),
+                  threads, r.seconds, static_cast<unsigned long long>(r.results),
+                  static_cast<double>(r.patterns) * static_cast<double>(r.text) / r.seconds / 1e9);
+      std::fflush(stdout);
+    }
+  }
+  const std::vector<b::Column> cols = {{"tool"},
+                                       {"threads", true},
+                                       {"patterns", true},
+                                       {"text_bytes", true},
+                                       {"k", true},
+                                       {"results", true},
+                                       {"seconds", true},
+                                       {"G_pattern_bases_per_s", true},
+                                       {"x_edlib_per_thread", true},
+                                       {"scaling", true}};
+  b::ResultTable csv(cols), md(cols);
+  for (const GuideRow& r : rows) {
+    const double rate = static_cast<double>(r.patterns) * static_cast<double>(r.text) / r.seconds;
+    const double x = r.edlib_rate > 0 ? rate / r.threads / r.edlib_rate : b::kNaN;
+    const double scaling =
+        r.threads > 1 && r.one_thread_seconds > 0 ? r.one_thread_seconds / r.seconds / r.threads : b::kNaN;
+    const b::ResultRow row = {r.tool,
+                              b::format_count(r.threads),
+                              b::format_count(r.patterns),
+                              b::format_count(r.text),
+                              b::format_count(kK),
+                              b::format_count(r.results)};
+    auto c = row, m = row;
+    for (const auto& v : {b::format_number("%.6f", r.seconds), b::format_number("%.3f", rate / 1e9),
+                          b::format_number("%.2f", x), b::format_number("%.3f", scaling)})
+      c.push_back(v);
+    for (const auto& v : {b::format_number("%.4f", r.seconds), b::format_number("%.2f", rate / 1e9),
+                          b::format_number("%.1f", x), b::format_number("%.2f", scaling)})
+      m.push_back(v);
+    csv.add(c);
+    md.add(m);
+  }
+  const std::string prefix = g_out + "/guides-cpu_" + g_tag;
+  if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());
+}
+
 /// 32 x `rounds` dependent scalar adds of a register (1 cycle each; an add of an immediate can be
 /// done at rename on newer cores, so the chain adds a register).
 std::uint64_t add_chain_scalar(std::uint64_t rounds) {
@@ -637,6 +773,14 @@ int main(int argc, char** argv) {
       g_tre_max_m = std::stoull(v);
     else if (a == "--tmp")
       g_tmp = v;
+    else if (a == "--guides")
+      g_guides = std::stoull(v);
+    else if (a == "--guides-dna")
+      g_guides_dna = v;
+    else if (a == "--guides-bytes")
+      g_guides_bytes = std::stoull(v);
+    else if (a == "--edlib-guides")
+      g_edlib_guides = std::stoull(v);
     else if (a == "--slow-reps")
       g_slow_reps = std::max(1, std::stoi(v));
     else {
@@ -648,6 +792,7 @@ int main(int argc, char** argv) {
   if (sections.find("table2") != std::string::npos) table2();
   if (sections.find("scale") != std::string::npos) scale();
   if (sections.find("batch") != std::string::npos) batch();
+  if (sections.find("guides") != std::string::npos) guides();
   if (sections.find("clock") != std::string::npos) clock_probe();
   return 0;
 }
