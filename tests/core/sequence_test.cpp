@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #ifdef STRMATCH_HAVE_ZLIB
@@ -758,4 +759,115 @@ TEST(SequenceSearcher, PercentThresholdsRefuseOutOfRangeAndTooDifferentLengths) 
   } catch (const strmatch::InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("pattern 'short' is 5 bytes"), std::string::npos) << e.what();
   }
+}
+
+TEST(SequenceReader, ThreadedReadsOfAnInputInMemoryEqualTheRecords) {
+  // Records of a few bytes to 1.5 MB (so that pieces of 1 to 8 MiB cut into ranges of 1 MiB and
+  // more, some holding a header or ending right before one), read on 1 to 4 threads, normalised
+  // or not, against the records written.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 816);
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Record> rs;
+    const std::size_t count = 1 + rng() % 6;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t n = rng() % 3 == 0 ? 1 + rng() % 100 : (std::size_t{1} << 19) + rng() % (3u << 19);
+      rs.push_back({"r" + std::to_string(i), "", random_sequence(rng, n), ""});
+    }
+    const std::string text = write_fasta(rng, rs);
+    const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+    const bool normalize = rng() % 2 == 0;
+    const unsigned threads = 1 + static_cast<unsigned>(rng() % 4);
+    SequenceReader reader(std::span<const std::uint8_t>(bytes), SequenceFormat::fasta, "in.fa");
+    EXPECT_TRUE(reader.parallel_reads());
+    std::vector<std::uint8_t> piece;
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      ASSERT_TRUE(reader.next_record()) << i;
+      EXPECT_EQ(reader.header().name, rs[i].name);
+      std::string got;
+      for (;;) {
+        piece.resize((std::size_t{1} << 20) * (1 + rng() % 8));
+        const std::size_t n = reader.read_sequence_threads(piece.data(), piece.size(), normalize, threads);
+        if (n == 0) break;
+        got.append(reinterpret_cast<const char*>(piece.data()), n);
+      }
+      std::string want = rs[i].sequence;
+      if (normalize)
+        strmatch::seq::normalize_nucleotides(reinterpret_cast<std::uint8_t*>(want.data()), want.size());
+      EXPECT_EQ(got.size(), want.size()) << "round " << round << " record " << i << " " << rerun_hint();
+      EXPECT_TRUE(got == want) << "round " << round << " record " << i << " " << rerun_hint();
+      EXPECT_EQ(reader.sequence_bytes(), want.size());
+    }
+    EXPECT_FALSE(reader.next_record());
+  }
+  // A record left empty between two long ones is the same error, naming its line.
+  std::string text = ">a\n" + std::string(3u << 20, 'A') + "\n>b\n>c\n" + std::string(10, 'C') + "\n";
+  const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+  SequenceReader reader(std::span<const std::uint8_t>(bytes), SequenceFormat::fasta, "in.fa");
+  std::vector<std::uint8_t> piece(8u << 20);
+  ASSERT_TRUE(reader.next_record());
+  EXPECT_EQ(reader.read_sequence_threads(piece.data(), piece.size(), false, 4), std::size_t{3} << 20);
+  ASSERT_TRUE(reader.next_record());
+  try {
+    reader.read_sequence_threads(piece.data(), piece.size(), false, 4);
+    ADD_FAILURE() << "no error";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), "in.fa: record 2 ('b', line 3): an empty sequence");
+  }
+}
+
+TEST(SequenceSearcher, PatternsWithAndWithoutCodesInOneBatchEqualEachSearchedAlone) {
+  // A batch mixing reads of A, C, G, T with reads holding an N or another code runs as two searchers
+  // (classes only where needed); the hits are each pattern's own, delivered in (end, pattern,
+  // strand) order.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 817);
+  std::size_t hits = 0;
+  for (int round = 0; round < 12; ++round) {
+    const std::vector<Record> rs = random_records(rng, false);
+    const std::string fasta = write_fasta(rng, rs);
+    std::vector<NamedSequence> patterns;
+    for (std::size_t i = 0, count = 2 + rng() % 5; i < count; ++i) {
+      const std::size_t m = 6 + rng() % 10;
+      const Record& r = rs[rng() % rs.size()];
+      std::string p = r.sequence.size() >= m ? r.sequence.substr(rng() % (r.sequence.size() - m + 1), m)
+                                             : random_sequence(rng, m);
+      for (char& c : p) c = c == 'N' || c == 'n' ? 'A' : c;
+      if (i % 2 == 1) p[rng() % m] = "NRYSWKMBDHV"[rng() % 11];  // every other pattern holds a code
+      patterns.push_back({"p" + std::to_string(i), p, ""});
+    }
+    strmatch::seq::SequenceSearchOptions o;
+    o.approximate = true;
+    o.metric = round % 3 == 2 ? strmatch::ApproxMetric::hamming : strmatch::ApproxMetric::edit;
+    o.max_errors = static_cast<std::uint32_t>(rng() % 3);
+    o.threads = 1 + round % 2;
+    std::vector<std::uint32_t> ids(patterns.size());
+    for (std::uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    // The order: each batch's hits by (end, pattern, strand) (one batch: the records are small).
+    std::vector<std::tuple<std::string, std::uint64_t, std::uint32_t, int>> order;
+    strmatch::test::StringSource src(fasta, 1 << 16);
+    SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+    SequenceSearcher(patterns, o).search(reader, [&](std::span<const strmatch::seq::SequenceHit> found) {
+      for (const strmatch::seq::SequenceHit& h : found)
+        order.emplace_back(h.record->name, h.end, h.pattern,
+                           h.strand == strmatch::seq::Strand::reverse ? 1 : 0);
+      return true;
+    });
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (std::get<0>(order[i]) == std::get<0>(order[i - 1]))
+        EXPECT_LE(
+            std::make_tuple(std::get<1>(order[i - 1]), std::get<2>(order[i - 1]), std::get<3>(order[i - 1])),
+            std::make_tuple(std::get<1>(order[i]), std::get<2>(order[i]), std::get<3>(order[i])))
+            << "round " << round << " hit " << i;
+    const std::vector<std::string> together = hit_rows(SequenceSearcher(patterns, o), fasta, ids);
+    std::vector<std::string> alone;
+    for (std::uint32_t i = 0; i < patterns.size(); ++i) {
+      const std::vector<std::string> rows = hit_rows(SequenceSearcher({patterns[i]}, o), fasta, {i});
+      alone.insert(alone.end(), rows.begin(), rows.end());
+    }
+    std::sort(alone.begin(), alone.end());
+    EXPECT_EQ(together, alone) << "round " << round << " " << rerun_hint();
+    hits += alone.size();
+  }
+  EXPECT_GT(hits, 0u);
 }

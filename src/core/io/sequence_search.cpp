@@ -86,6 +86,7 @@ class Buffer {
     return data_.get() + size_;
   }
   void grow(std::size_t n) noexcept { size_ += n; }
+  std::size_t capacity() const noexcept { return capacity_; }
   void reserve(std::size_t need) {
     if (need <= capacity_) return;
     constexpr std::size_t kHuge = std::size_t{2} << 20;
@@ -146,6 +147,11 @@ struct SequenceSearcher::Impl {
   std::optional<ExactSearcher> exact;
   std::optional<PatternSet> set;
   std::optional<ApproxSearcher> approx;
+  /// Approximate search without a PAM, when some patterns hold IUPAC codes other than A, C, G, T and
+  /// others do not: those with codes, searched as classes, while `approx` searches the others with
+  /// byte equality (and every algorithm, the filters included); owner_codes as owner.
+  std::optional<ApproxSearcher> approx_codes;
+  std::vector<std::uint32_t> owner_codes;
   /// With a PAM (approximate search): each searched string's guide and PAM, for a PamMatcher.
   std::vector<detail::PamPattern> pam_patterns;
   std::string pam;  // normalised
@@ -284,13 +290,33 @@ struct SequenceSearcher::Impl {
     o.chunk_bytes = options.chunk_bytes;
     o.separator = '\n';
     o.cigar = true;
-    // Classes only where a pattern holds a code other than A, C, G, T: for those four, byte
-    // equality on the upper-cased sequence is the same rule (N and the other non-bases of the text
-    // equal none of them), and keeps every algorithm (hamming, pigeonhole, the GPU's) available.
-    o.nucleotide_codes =
-        options.nucleotides && std::any_of(strings.begin(), strings.end(), [](const std::string& p) {
-          return p.find_first_not_of("ACGT") != std::string::npos;
-        });
+    // Classes only for the patterns holding a code other than A, C, G, T (a read's N, a guide's
+    // PAM): for those four, byte equality on the upper-cased sequence is the same rule (N and the
+    // other non-bases of the text equal none of them), and keeps every algorithm (hamming, the
+    // filters, the GPU's) for them. Without a PAM the two kinds are two searchers (a few reads with
+    // an N do not take the batch off its filters); with a PAM every pattern holds codes.
+    const auto coded = [](const std::string& p) { return p.find_first_not_of("ACGT") != std::string::npos; };
+    std::vector<std::string> plain, with_codes;
+    std::vector<std::uint32_t> plain_owner;
+    if (options.nucleotides && pam.empty())
+      for (std::size_t i = 0; i < strings.size(); ++i) {
+        if (coded(strings[i])) {
+          with_codes.push_back(strings[i]);
+          owner_codes.push_back(owner[i]);
+        } else {
+          plain.push_back(strings[i]);
+          plain_owner.push_back(owner[i]);
+        }
+      }
+    if (!plain.empty() && !with_codes.empty()) {
+      owner = std::move(plain_owner);
+      approx.emplace(std::span<const std::string>(plain), o);
+      o.nucleotide_codes = true;
+      approx_codes.emplace(std::span<const std::string>(with_codes), o);
+      return;
+    }
+    owner_codes.clear();
+    o.nucleotide_codes = options.nucleotides && std::any_of(strings.begin(), strings.end(), coded);
     approx.emplace(std::span<const std::string>(strings), o);
   }
 };
@@ -330,7 +356,7 @@ const std::string& SequenceSearcher::oriented(std::uint32_t pattern, Strand stra
   return i < impl_->oriented.size() ? impl_->oriented[i] : impl_->empty;
 }
 std::size_t SequenceSearcher::searched_strings() const noexcept {
-  return impl_->exact ? 1 : impl_->owner.size();
+  return impl_->exact ? 1 : impl_->owner.size() + impl_->owner_codes.size();
 }
 
 namespace {
@@ -355,9 +381,11 @@ struct Batch {
 };
 
 /// Reads records into `batch` until it holds `limit` bytes or the input ends (or fails, or
-/// `cancel` is set between records); nucleotides are normalised as they are read (one pass).
+/// `cancel` is set between records); nucleotides are normalised as they are read (one pass). An
+/// input in memory (reader.parallel_reads()) is read on `threads` threads, in pieces as large as
+/// the batch's room.
 void fill_batch(SequenceReader& reader, Batch& batch, std::size_t limit, bool nucleotides,
-                const std::atomic<bool>* cancel) {
+                const std::atomic<bool>* cancel, unsigned threads = 1) {
   batch.clear();
   // Room for a batch that ends with a record of the read piece's size, so that no batch of records
   // shorter than the limit grows (and copies) its buffer.
@@ -374,9 +402,16 @@ void fill_batch(SequenceReader& reader, Batch& batch, std::size_t limit, bool nu
       batch.headers.push_back(reader.header());
       for (;;) {
         if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return;
-        auto* room = reinterpret_cast<std::uint8_t*>(batch.bytes.room(kReadPiece));
-        const std::size_t n = nucleotides ? reader.read_normalized_sequence(room, kReadPiece)
-                                          : reader.read_sequence(room, kReadPiece);
+        std::size_t n = 0;
+        if (threads > 1) {
+          const std::size_t piece = std::max(kReadPiece, batch.bytes.capacity() - batch.bytes.size());
+          auto* room = reinterpret_cast<std::uint8_t*>(batch.bytes.room(piece));
+          n = reader.read_sequence_threads(room, piece, nucleotides, threads);
+        } else {
+          auto* room = reinterpret_cast<std::uint8_t*>(batch.bytes.room(kReadPiece));
+          n = nucleotides ? reader.read_normalized_sequence(room, kReadPiece)
+                          : reader.read_sequence(room, kReadPiece);
+        }
         if (n == 0) break;
         batch.bytes.grow(n);
       }
@@ -530,6 +565,30 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
         st.stopped_early = !deliver_ready();
       }
       st.occurrences = delivered;  // the engine counted ends
+    } else if (s.approx_codes) {
+      // Both searchers' matches of the batch, merged into the one order (end, pattern, strand).
+      struct Found {
+        ApproxMatch match;
+        std::uint32_t owner;
+      };
+      std::vector<Found> found;
+      const auto collect = [&](const ApproxSearcher& a, const std::vector<std::uint32_t>& owners) {
+        return a.find_all(text, [&](std::span<const ApproxMatch> matches) {
+          for (const ApproxMatch& h : matches) found.push_back({h, owners[h.pattern_id]});
+          return true;
+        });
+      };
+      st = collect(*s.approx, s.owner);
+      const SearchStats coded = collect(*s.approx_codes, s.owner_codes);
+      st.accumulate(coded);
+      st.bytes -= coded.bytes;  // the same text, scanned by both
+      st.threads = std::max(st.threads, coded.threads);
+      if (coded.algorithm != st.algorithm) st.algorithm += ", " + coded.algorithm + " (patterns with codes)";
+      std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+        return a.match.end != b.match.end ? a.match.end < b.match.end : a.owner < b.owner;
+      });
+      for (const Found& f : found) add(f.match.begin, f.match.end, f.owner, f.match.distance, f.match.cigar);
+      st.stopped_early = !flush();
     } else {
       st = s.approx->find_all(text, [&](std::span<const ApproxMatch> matches) {
         for (const ApproxMatch& h : matches) add(h.begin, h.end, s.owner[h.pattern_id], h.distance, h.cigar);
@@ -544,11 +603,13 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
     total.threads = std::max(total.threads, st.threads);
   };
 
-  if (strmatch::detail::resolve_threads(s.options.threads) <= 1) {
-    // One thread: read a batch, search it, and so on.
+  const unsigned threads = strmatch::detail::resolve_threads(s.options.threads);
+  if (threads <= 1 || reader.parallel_reads()) {
+    // One thread, or an input in memory: read a batch (on every thread: byte ranges stripped side by
+    // side), search it, and so on.
     Batch batch;
     do {
-      fill_batch(reader, batch, limit, s.options.nucleotides, nullptr);
+      fill_batch(reader, batch, limit, s.options.nucleotides, nullptr, reader.parallel_reads() ? threads : 1);
       deliver(batch);
     } while (!stopped && !batch.end);
   } else {
