@@ -30,11 +30,11 @@ SITE = "GGATCCGA"  # exact search (not a palindrome: each strand has its own hit
 GUIDE_AT = 10_000_000  # approximate search, k = 2: the 20 bases at this offset of the chrX slice
 
 
-def prepare(work, gigabytes):
+def prepare(work, gigabytes, genome=GENOME):
     fa, bare, gz = (os.path.join(work, n) for n in ("genome.fa", "genome.txt", "genome.fa.gz"))
     if all(os.path.exists(p) for p in (fa, bare, gz)):
         return fa, bare, gz
-    with gzip.open(GENOME, "rb") as f:
+    with (gzip.open(genome, "rb") if genome.endswith(".gz") else open(genome, "rb")) as f:
         seq = b"".join(line.strip() for line in f if not line.startswith(b">"))
     copies = max(1, -(-int(gigabytes * 1e9) // len(seq)))
     with open(fa + ".tmp", "wb") as out_fa, open(bare + ".tmp", "wb") as out_bare:
@@ -56,9 +56,11 @@ def main():
     ap.add_argument("--gigabytes", type=float, default=1.0)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--machine", default=None, help="the machine's label (default: results.machine_name())")
+    ap.add_argument("--genome", default=GENOME,
+                    help="the FASTA (.gz too) whose records are repeated (default: smalt-examples' chrX slice)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
-    fa, bare, gz = prepare(a.work, a.gigabytes)
+    fa, bare, gz = prepare(a.work, a.gigabytes, a.genome)
     with open(bare, "rb") as f:
         f.seek(GUIDE_AT)
         guide = f.read(20).decode()
@@ -73,6 +75,10 @@ def main():
             ("read", "bare sequence, exact", "%s search %s --count-matches %s %s" % (b, j, SITE, bare), None, None),
             ("read", "FASTA, exact, forward", "%s search %s --seq -c --strand forward %s %s" % (b, j, SITE, fa),
              "bare sequence, exact", 1.1),
+            # The same FASTA streamed through read(2) (--mmap never): the reader before mapping.
+            ("read", "FASTA streamed, exact, forward",
+             "%s search %s --seq -c --strand forward --mmap never %s %s" % (b, j, SITE, fa), "bare sequence, exact",
+             None),
             # The floor of reading the FASTA through read(2) (what SequenceReader does): no parsing.
             ("read", "cat FASTA > /dev/null", "cat %s > /dev/null" % fa, None, None),
             ("strands", "FASTA, exact, both strands", "%s search %s --seq -c %s %s" % (b, j, SITE, fa),
@@ -107,8 +113,8 @@ def main():
     for r in rows:
         table.add(r)
     title = ("Sequence input, whole processes (hyperfine, mean of %d runs): %s, %d bytes of FASTA "
-             "(smalt-examples' chrX slice repeated), machine %s" % (a.runs, os.path.basename(b), size,
-                                                                   a.machine or results.machine_name()))
+             "(%s's sequence repeated), machine %s" % (a.runs, os.path.basename(b), size, os.path.basename(a.genome),
+                                                      a.machine or results.machine_name()))
     with results.open_result(a.out + ".csv") as f:
         table.write_csv(f)
     with results.open_result(a.out + ".md") as f:
