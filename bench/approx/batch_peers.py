@@ -134,7 +134,15 @@ def main():
     ap.add_argument("--prepare-only", action="store_true")
     ap.add_argument("--copy-peers", action="store_true")
     ap.add_argument("--machine", default=None)
+    ap.add_argument("--peers", default=None,
+                    help="a folder of --copy-peers (bin/, lib/): the peers and hyperfine run from it, the peers "
+                         "with LD_LIBRARY_PATH=PEERS/lib (strmatch without it)")
     a = ap.parse_args()
+    peer_env = ""
+    if a.peers:
+        peers = os.path.abspath(a.peers)
+        os.environ["PATH"] = os.path.join(peers, "bin") + os.pathsep + os.environ.get("PATH", "")
+        peer_env = "LD_LIBRARY_PATH=%s " % os.path.join(peers, "lib")
     ecoli, fq, chrx, gfa = prepare(a.work, a.reads, a.guides, a.guide_bases, a.copy_peers)
     if fq.endswith(".gz") and not os.path.exists(fq[:-3]):
         with gzip.open(fq, "rb") as f, open(fq[:-3], "wb") as out:
@@ -150,7 +158,8 @@ def main():
     if bowtie:
         idx = os.path.join(a.work, "ecoli_idx")
         if not os.path.exists(idx + ".1.ebwt"):
-            subprocess.run(["bowtie-build", "-q", ecoli, idx], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(peer_env + "bowtie-build -q %s %s" % (ecoli, idx), shell=True, check=True,
+                           stdout=subprocess.DEVNULL)
     sam = os.path.join(a.work, "out.sam")
     rows = []
     for threads in [int(t) for t in a.threads.split(",")]:
@@ -161,14 +170,14 @@ def main():
             cases.append(("reads", "strmatch approx --seq -k 4 --sam",
                           "%s approx --seq -j %d -k 4 --sam -f %s %s > %s" % (b, threads, fq, ecoli, sam), sam, None))
             cases.append(("reads", "razers3 -i 97 -rr 100 -m 1000",
-                          "razers3 -tc %d -i 97 -rr 100 -m 1000 -o %s %s %s > /dev/null" % (t, sam, ecoli, fq), sam,
+                          peer_env + "razers3 -tc %d -i 97 -rr 100 -m 1000 -o %s %s %s > /dev/null" % (t, sam, ecoli, fq), sam,
                           "strmatch approx --seq -k 4 --sam"))
         if bowtie:
             cases.append(("hamming", "strmatch approx --seq --metric hamming -k 3 --sam",
                           "%s approx --seq -j %d --metric hamming -k 3 --sam -f %s %s > %s" % (b, threads, fq, ecoli,
                                                                                                  sam), sam, None))
             cases.append(("hamming", "bowtie -a -v 3 --sam",
-                          "bowtie -p %d -a -v 3 --sam %s -q %s > %s 2> /dev/null" % (t, idx, fq, sam), sam,
+                          peer_env + "bowtie -p %d -a -v 3 --sam %s -q %s > %s 2> /dev/null" % (t, idx, fq, sam), sam,
                           "strmatch approx --seq --metric hamming -k 3 --sam"))
         if "guides" not in skip:
             cases.append(("guides", "strmatch approx --seq -k 3 -c (guides)",
