@@ -134,6 +134,18 @@ class SequenceReader {
   /// As read_sequence, the bytes normalised as normalize_nucleotides does (a-z to A-Z, U to T) in
   /// the same pass: what a nucleotide search reads.
   std::size_t read_normalized_sequence(std::uint8_t* dst, std::size_t capacity);
+  /// As read_sequence (read_normalized_sequence with `normalize`), on up to `threads` threads where
+  /// parallel_reads() holds and the input is FASTA: the next `capacity` input bytes cut into byte ranges of
+  /// at least 1 MiB, each range's sequence bytes counted (a first pass, stopping at the next record's
+  /// header), then each range stripped straight to its place in dst (a second pass), all ranges at once.
+  /// Elsewhere, and for a shorter rest, the one-thread form. The bytes delivered are the same either way; a
+  /// call may deliver fewer than `capacity` bytes while the record goes on (0 only at its end).
+  std::size_t read_sequence_threads(std::uint8_t* dst, std::size_t capacity, bool normalize,
+                                    unsigned threads);
+  /// True when read_sequence_threads can use several threads: an input read in memory (the span
+  /// constructor) and not gzip; it does so for FASTA records (FASTQ's one-line records are read
+  /// whole by next_record()).
+  bool parallel_reads() const noexcept;
   /// Appends what is left of the current record's sequence to `out`, up to its end, or stops once
   /// more than `limit` bytes were appended by this call (a caller's size bound); returns the bytes
   /// appended. Throws as read_sequence.

@@ -16,6 +16,8 @@
 #include <zlib.h>
 #endif
 
+#include "core/chunker.hpp"
+#include "core/cpu/ordered_executor.hpp"
 #include "core/io/sequence_strip.hpp"
 
 namespace strmatch::seq {
@@ -435,6 +437,84 @@ struct SequenceReader::Impl final : ByteSource {
     return got;
   }
 
+  /// True when the bytes are in memory and plain: read_parallel's case (for FASTA).
+  bool parallel_reads() const noexcept { return !decoder; }
+
+  /// read_sequence on `threads` threads (parallel_reads() only; else read_sequence): the next up to
+  /// `capacity` input bytes of the record cut into `threads` ranges; each range's sequence bytes
+  /// counted (a strip into a small scratch buffer, stopping at a header), the ranges cut at the
+  /// first header, then each stripped straight to its place in dst.
+  std::size_t read_parallel(std::uint8_t* dst, std::size_t capacity, bool normalize, unsigned threads) {
+    constexpr std::size_t kMinRange = std::size_t{1} << 20;  // below: one thread is as fast
+    const std::size_t window = std::min(capacity, end - pos);
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, window / kMinRange));
+    if (!parallel_reads() || format != SequenceFormat::fasta || !in_record || record_end || threads <= 1)
+      return read_sequence(dst, capacity, normalize);
+    const std::size_t range = (window + threads - 1) / threads;
+    struct Range {
+      std::size_t begin = 0, end = 0;  // input offsets
+      std::size_t written = 0;
+      std::uint64_t lines = 0;
+      bool header = false;  // ends at a header's '>' (end is its offset)
+    };
+    std::vector<Range> ranges(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      ranges[t].begin = pos + std::min(window, t * range);
+      ranges[t].end = pos + std::min(window, (t + 1) * range);
+    }
+    const auto starts_line = [&](std::size_t at) { return at == pos ? line_start : data[at - 1] == '\n'; };
+    // Pass 1: each range's sequence bytes and lines, up to its first header.
+    (void)strmatch::detail::run_unordered_sum(
+        strmatch::detail::Chunker(threads, 1, 0), threads, [&](const strmatch::detail::Chunk& c) {
+          Range& r = ranges[c.index];
+          std::vector<std::uint8_t> scratch(kBufferBytes);
+          bool at_line = starts_line(r.begin);
+          for (std::size_t at = r.begin; at < r.end;) {
+            const std::size_t n = std::min(kBufferBytes, r.end - at);
+            const detail::StripResult x =
+                detail::strip_sequence(data + at, n, scratch.data(), at_line, false, true);
+            r.written += x.written;
+            r.lines += x.lines;
+            at += x.consumed;
+            if (x.header) {
+              r.end = at;
+              r.header = true;
+              break;
+            }
+            at_line = data[at - 1] == '\n';
+          }
+          return std::uint64_t{0};
+        });
+    // The record ends at the first range with a header: the ranges after it are not this record's.
+    unsigned used = 0;
+    bool header = false;
+    std::vector<std::size_t> offset(threads, 0);
+    std::size_t total = 0;
+    std::uint64_t lines_read = 0;
+    for (; used < threads && !header; ++used) {
+      offset[used] = total;
+      total += ranges[used].written;
+      lines_read += ranges[used].lines;
+      header = ranges[used].header;
+    }
+    // Pass 2: each range stripped (no header inside it now) to its place.
+    (void)strmatch::detail::run_unordered_sum(
+        strmatch::detail::Chunker(used, 1, 0), used, [&](const strmatch::detail::Chunk& c) {
+          const Range& r = ranges[c.index];
+          (void)detail::strip_sequence(data + r.begin, r.end - r.begin, dst + offset[c.index], true,
+                                       normalize, false);
+          return std::uint64_t{0};
+        });
+    const std::size_t from = pos;
+    pos = ranges[used - 1].end;
+    line += lines_read;
+    if (pos != from) line_start = data[pos - 1] == '\n';
+    if (header) record_end = true;
+    delivered += total;
+    if (record_end && delivered == 0) fail(where() + ": an empty sequence");
+    return total;
+  }
+
   SequenceFormat format;
   std::string name;
   std::unique_ptr<SpanSource> span_source;  // a gzip input in memory
@@ -467,6 +547,11 @@ std::size_t SequenceReader::read_sequence(std::uint8_t* dst, std::size_t capacit
 std::size_t SequenceReader::read_normalized_sequence(std::uint8_t* dst, std::size_t capacity) {
   return impl_->read_sequence(dst, capacity, true);
 }
+std::size_t SequenceReader::read_sequence_threads(std::uint8_t* dst, std::size_t capacity, bool normalize,
+                                                  unsigned threads) {
+  return impl_->read_parallel(dst, capacity, normalize, threads);
+}
+bool SequenceReader::parallel_reads() const noexcept { return impl_->parallel_reads(); }
 std::uint64_t SequenceReader::append_sequence(std::string& out, std::uint64_t limit) {
   constexpr std::size_t kPiece = std::size_t{1} << 20;
   std::uint64_t appended = 0;
