@@ -117,26 +117,6 @@ void check_batch(const std::vector<std::string>& patterns, const std::string& t,
   }
 }
 
-/// `c` with up to `edits` random substitutions, insertions and deletions over `alpha`.
-std::string mutate(std::mt19937_64& rng, std::string c, std::size_t edits, const std::string& alpha) {
-  for (std::size_t i = 0; i < edits && !c.empty(); ++i) {
-    const std::size_t at = rng() % c.size();
-    const char x = alpha[rng() % alpha.size()];
-    switch (rng() % 3) {
-      case 0:
-        c[at] = x;
-        break;
-      case 1:
-        c.insert(c.begin() + static_cast<std::ptrdiff_t>(at), x);
-        break;
-      default:
-        c.erase(c.begin() + static_cast<std::ptrdiff_t>(at));
-        break;
-    }
-  }
-  return c;
-}
-
 /// A random batch of `count` patterns of 4..max_m bytes (at least k + 1): random ones, repeats of
 /// earlier ones, and ones made of an earlier pattern's pieces (shared pieces, one a piece of another).
 std::vector<std::string> random_batch(std::mt19937_64& rng, std::size_t count, std::size_t max_m,
@@ -183,7 +163,7 @@ std::string planted_text(std::mt19937_64& rng, std::size_t n, const std::vector<
         t += std::string(1 + rng() % 30, alpha[rng() % alpha.size()]);
         break;
       default:
-        t += mutate(rng, patterns[rng() % patterns.size()], rng() % (k + 3), alpha);
+        t += strmatch::test::mutated_copy(rng, patterns[rng() % patterns.size()], rng() % (k + 3), alpha);
         break;
     }
     if (sep >= 0 && rng() % 4 == 0) t += static_cast<char>(sep);

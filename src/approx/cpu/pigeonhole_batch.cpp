@@ -6,10 +6,11 @@
 //
 // pigeonhole.cpp runs one pattern set per pattern, so N patterns read the text N times; here the
 // text is read once for all of them, and each occurrence of a piece is looked up in a table of its
-// users (pattern, offset, length). A piece is looked up by its first key_bytes bytes (16 by
-// default: 32 bits of DNA, rare enough in any genome, and the pattern set stays small where pieces
-// are long: 40,000 reads of 150 bases at k = 4 have 200,000 pieces of 30 bases) and then compared
-// whole with the text. Each confirmed occurrence bounds a window of ends of that pattern
+// users (pattern, offset, length). A piece is looked up by its first q bytes and then compared
+// whole with the text: q (key_bytes below) is the shortest that keeps chance hits of the keys rare
+// (10 bases for 200,000 pieces of DNA), since the automaton grows with q: 40,000 reads of 150 bases
+// at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a 129 MB process against 71 MB
+// with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern
 // (occurrence_window, pigeonhole_windows.hpp: every end within k lies in one); the windows of a
 // block of text are sorted by (pattern, first end), merged per pattern, and verified with that
 // pattern's unfiltered algorithm (myers for edit, hamming for Hamming) once no later block can add a
@@ -22,6 +23,7 @@
 // O((m + 3k) ceil(m / 64)) word operations per candidate window; the unfiltered patterns' O(n
 // ceil(m / 64)) each. Results are exactly each pattern's own ends(): fully sensitive.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -45,13 +47,37 @@ namespace {
 
 /// Text bytes scanned for piece occurrences per block (bounds the windows held at once).
 constexpr std::size_t kBlock = std::size_t{1} << 16;
-/// A piece is looked up by at most this many first bytes (then compared whole).
-constexpr std::size_t kKeyBytes = 16;
+/// A piece is looked up by its first key_bytes() bytes (then compared whole), at least kMinKeyBytes
+/// and at most kMaxKeyBytes.
+constexpr std::size_t kMinKeyBytes = 6, kMaxKeyBytes = 16;
 
-/// A piece of a pattern that a key starts: pattern[offset, offset + length).
+/// The key length for `pieces` pieces whose bytes have `bits` bits of entropy a byte: the shortest
+/// that keeps the expected chance hits of the keys at a text byte (pieces x 2^(-bits x q), text as
+/// random as the patterns) at 1/4 or less, within [kMinKeyBytes, kMaxKeyBytes]. Shorter keys make a
+/// smaller automaton: measured on the E. coli reads (40,000 patterns of 150 bases, k = 4: 200,000
+/// pieces of 30 bases, 2 bits a base; one thread, Aho-Corasick, the 2-core machine, whole process):
+/// keys of 8 bases 2.9-5.3 s (chance hits at every byte), 9: 0.7-1.3 s, 10: 0.51 s and 71 MB peak
+/// RSS, 11: 0.56-0.73 s and 86 MB, 12: 0.55-0.72 s and 94 MB, 16: 1.1 s and 129 MB. This rule
+/// gives 10 there.
+std::size_t key_bytes(std::size_t pieces, double bits) {
+  const double want = std::log2(static_cast<double>(std::max<std::size_t>(pieces, 1))) + 2.0;
+  const auto q = static_cast<std::size_t>(std::ceil(want / std::max(bits, 1.0)));
+  return std::clamp(q, kMinKeyBytes, kMaxKeyBytes);
+}
+
+/// A piece of a pattern that a key starts: pattern[offset, offset + length), and `next`, the up to
+/// 4 bytes of the piece after the key (little-endian), which reject most chance hits of the key
+/// without reading the pattern (a cache miss per hit in a batch of megabytes).
 struct PieceUse {
-  std::uint32_t pattern = 0, offset = 0, length = 0;
+  std::uint32_t pattern = 0, offset = 0, length = 0, next = 0;
 };
+
+/// The up to 4 bytes at b (count bytes) as PieceUse::next packs them.
+inline std::uint32_t pack_next(const std::uint8_t* b, std::uint32_t count) {
+  std::uint32_t v = 0;
+  for (std::uint32_t i = 0; i < count; ++i) v |= std::uint32_t{b[i]} << (8 * i);
+  return v;
+}
 
 /// A window of ends (lo, hi] of one pattern.
 struct PatternWindow {
@@ -70,7 +96,6 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         sep_(in.front().separator),
         metric_(in.front().metric),
         block_(tuning.block != 0 ? tuning.block : kBlock) {
-    const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : kKeyBytes;
     start_.reserve(in.size() + 1);
     for (const ApproxInput& i : in) {
       start_.push_back(bytes_.size());
@@ -79,24 +104,44 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     }
     start_.push_back(bytes_.size());
     tail_.assign(in.size(), 0);
+    // Which patterns are filtered, their pieces' count and their bytes' entropy (the key length).
+    std::vector<std::uint8_t> filtered(in.size(), 0);
+    std::size_t pieces = 0;
+    std::uint64_t freq[256] = {}, total = 0;
+    for (std::uint32_t p = 0; p < in.size(); ++p) {
+      const std::size_t m = in[p].pattern.size();
+      filtered[p] = tuning.filter_all ? std::uint64_t{k_} + 1 <= m : pigeonhole_pays(in[p]);
+      if (!filtered[p]) {
+        unfiltered_.push_back(p);
+        continue;
+      }
+      pieces += std::size_t{k_} + 1;
+      for (const char c : in[p].pattern) ++freq[static_cast<std::uint8_t>(c)];
+      total += m;
+    }
+    double bits = 0;
+    for (const std::uint64_t f : freq)
+      if (f != 0)
+        bits -= static_cast<double>(f) / static_cast<double>(total) *
+                std::log2(static_cast<double>(f) / static_cast<double>(total));
+    const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
     // Keys (views into bytes_, stable from here on) to their index, and (key, use) pairs.
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     std::vector<std::string_view> keys;
     std::vector<std::pair<std::uint32_t, PieceUse>> pairs;
     for (std::uint32_t p = 0; p < in.size(); ++p) {
+      if (!filtered[p]) continue;
       const std::size_t m = in[p].pattern.size();
-      const bool filtered = tuning.filter_all ? std::uint64_t{k_} + 1 <= m : pigeonhole_pays(in[p]);
-      if (!filtered) {
-        unfiltered_.push_back(p);
-        continue;
-      }
       const std::string_view pattern = view(p);
       for_each_pigeonhole_piece(m, k_, [&](std::size_t o, std::size_t len) {
         const std::string_view key = pattern.substr(o, std::min(len, key_cap));
         const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
         if (fresh) keys.push_back(key);
-        pairs.emplace_back(it->second,
-                           PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len)});
+        const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
+        pairs.emplace_back(
+            it->second,
+            PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
+                     pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
         tail_[p] = static_cast<std::uint32_t>(len);  // the last piece's length: m - its offset
       });
     }
@@ -118,15 +163,24 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       longest_key_ = std::max(longest_key_, key.size());
     }
     auto table = exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
-    search_ = tuning.search == "auto" ? auto_search(*table) : tuning.search;
+    search_ = tuning.search == "auto" ? auto_search(*table, bits) : tuning.search;
     multi_ = multi::make_multi_algorithm(search_, std::move(table));
   }
 
-  /// The pattern-set algorithm for the keys: the library's set rule (multi/cpu/auto_rule.cpp:
-  /// Aho-Corasick for thousands of keys, fdr or Teddy for tens to hundreds, the simd filter for a
-  /// handful). Measured on the E. coli reads of docs/approx.md (pigeonhole-batch): for 4,000 and
-  /// 40,000 reads of 150 bases at k = 4 (20,000 and 200,000 keys) the rule picks Aho-Corasick.
-  static std::string auto_search(const multi::PatternTable& table) { return multi::resolve_cpu_auto(table); }
+  /// The pattern-set algorithm for the keys (`bits`: their bytes' entropy): the library's set rule
+  /// (multi/cpu/auto_rule.cpp: the simd filter for a handful of keys, fdr or Teddy for tens to
+  /// hundreds, Aho-Corasick beyond), except that small alphabets (under 3 bits a byte: DNA) take
+  /// Aho-Corasick where that rule says fdr or Teddy, whose 2-byte grams and nibble masks hardly
+  /// filter 4 letters. Measured (one thread, 2-core machine, search phase of --count-matches over
+  /// the 4.6 Mbp E. coli genome, best of 3, ms; reads of 150 bases at k = 4, guides of 23 bases from
+  /// the genome at k = 3): 8 reads (40 keys) Aho-Corasick 4.0, fdr 12.7, Teddy 133, simd 3.4; 16
+  /// reads 5.3, 31.8, 342, 7.4; 64 reads 13.6, 58.6, 1014, 27.9; 8 guides (32 keys) 26, 34, 112,
+  /// 36; 16 guides 58, 89, 267, 92; 64 guides 258, 340, 1314, 211.
+  static std::string auto_search(const multi::PatternTable& table, double bits) {
+    std::string s = multi::resolve_cpu_auto(table);
+    if (bits < 3.0 && (s == "fdr" || s == "teddy")) s = "aho-corasick";
+    return s;
+  }
 
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
             EndHits& hits) const override {
@@ -185,9 +239,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         for (std::uint32_t u = use_start_[key]; u < use_start_[key + 1]; ++u) {
           const PieceUse& use = uses_[u];
           if (x.begin + use.length > n) continue;  // the piece runs past the text: no end within it
-          if (use.length > kl &&
-              std::memcmp(text + x.begin + kl, bytes_.data() + start_[use.pattern] + use.offset + kl,
-                          use.length - kl) != 0)
+          const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
+          if (rest != 0 &&
+              (pack_next(text + x.begin + kl, next) != use.next ||
+               (rest > next &&
+                std::memcmp(text + x.begin + kl + next,
+                            bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)))
             continue;
           EndWindow w;
           if (occurrence_window(static_cast<std::int64_t>(x.begin), use.offset,
