@@ -9,15 +9,15 @@
 // users (pattern, offset, length). A piece is looked up by its first q bytes and then compared
 // whole with the text: q (key_bytes below) is the shortest that keeps chance hits of the keys rare
 // (10 bases for 200,000 pieces of DNA), since the automaton grows with q: 40,000 reads of 150 bases
-// at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a 129 MB process against 71 MB
-// with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern
-// (occurrence_window, pigeonhole_windows.hpp: every end within k lies in one); the windows of a
-// block of text are sorted by (pattern, first end), merged per pattern, and verified with that
-// pattern's unfiltered algorithm (myers for edit, hamming for Hamming) once no later block can add a
-// window that overlaps them. The verifier is built when its pattern has a window to verify and
-// dropped after it (a 150-byte pattern's myers table is 6 KiB: 40,000 kept would be 245 MB), so the
-// memory is the patterns, the pattern set and the users. Patterns whose pieces are too short to be
-// rare (pigeonhole_pays) are searched by their verifier over the whole chunk in the same call.
+// at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a process of 126 MiB peak RSS against 69
+// MiB with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern (occurrence_window,
+// pigeonhole_windows.hpp: every end within k lies in one); the windows of a block of text are sorted by
+// (pattern, first end), merged per pattern, and verified with that pattern's unfiltered algorithm (myers for
+// edit, hamming for Hamming) once no later block can add a window that overlaps them. The verifier is built
+// when its pattern has a window to verify and dropped after it (a 150-byte pattern's myers table is 6 KiB:
+// 40,000 kept would be 245 MB), so the memory is the patterns, the pattern set and the users. Patterns whose
+// pieces are too short to be rare (pigeonhole_pays) are searched by their verifier over the whole chunk in
+// the same call.
 //
 // Cost: one pattern-set scan of the text (+ the users of each key occurrence), plus
 // O((m + 3k) ceil(m / 64)) word operations per candidate window; the unfiltered patterns' O(n
@@ -56,8 +56,8 @@ constexpr std::size_t kMinKeyBytes = 6, kMaxKeyBytes = 16;
 /// random as the patterns) at 1/4 or less, within [kMinKeyBytes, kMaxKeyBytes]. Shorter keys make a
 /// smaller automaton: measured on the E. coli reads (40,000 patterns of 150 bases, k = 4: 200,000
 /// pieces of 30 bases, 2 bits a base; one thread, Aho-Corasick, the 2-core machine, whole process):
-/// keys of 8 bases 2.9-5.3 s (chance hits at every byte), 9: 0.7-1.3 s, 10: 0.51 s and 71 MB peak
-/// RSS, 11: 0.56-0.73 s and 86 MB, 12: 0.55-0.72 s and 94 MB, 16: 1.1 s and 129 MB. This rule
+/// keys of 8 bases 2.9-5.3 s (chance hits at every byte), 9: 0.7-1.3 s, 10: 0.51 s and 69 MiB peak
+/// RSS, 11: 0.56-0.73 s and 84 MiB, 12: 0.55-0.72 s and 91 MiB, 16: 1.1 s and 126 MiB. This rule
 /// gives 10 there.
 std::size_t key_bytes(std::size_t pieces, double bits) {
   const double want = std::log2(static_cast<double>(std::max<std::size_t>(pieces, 1))) + 2.0;
