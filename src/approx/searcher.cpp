@@ -113,7 +113,7 @@ struct ApproxSearcher::Impl {
   // (approx/nucleotide_codes.hpp); empty without codes.
   std::vector<std::vector<std::uint8_t>> bases;
   // One per pattern; empty: no CPU path. Where a batch algorithm was built, only cpu[0] is made at
-  // construction and the others at their first use (pattern(p): best() and its sample), so that a
+  // construction and the others at their first use (pattern_cpu: best() and its sample), so that a
   // batch of 40,000 reads does not hold 40,000 compiled patterns its scans never call.
   mutable std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;
   std::unique_ptr<std::once_flag[]> cpu_once;  // set where cpu is built lazily
