@@ -112,11 +112,27 @@ struct ApproxSearcher::Impl {
   // ApproxOptions::nucleotide_codes: each pattern's bytes as sets of bases, for the tracebacks
   // (approx/nucleotide_codes.hpp); empty without codes.
   std::vector<std::vector<std::uint8_t>> bases;
-  std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;  // one per pattern; empty: no CPU path
+  // One per pattern; empty: no CPU path. Where a batch algorithm was built, only cpu[0] is made at
+  // construction and the others at their first use (pattern_cpu: best() and its sample), so that a
+  // batch of 40,000 reads does not hold 40,000 compiled patterns its scans never call.
+  mutable std::vector<std::unique_ptr<detail::ApproxAlgorithm>> cpu;
+  std::unique_ptr<std::once_flag[]> cpu_once;  // set where cpu is built lazily
   // The batch's algorithm on the CPU (approx_batch.hpp): every pattern's ends within k() in one
   // pass over a chunk. Null: pattern by pattern (one pattern, a per-pattern algorithm asked for, or
   // auto found none that pays).
   std::unique_ptr<detail::ApproxBatchAlgorithm> batch;
+
+  /// Pattern p's CPU algorithm, built at its first use where cpu is lazy (thread-safe).
+  const detail::ApproxAlgorithm& pattern_cpu(std::uint32_t p) const {
+    if (cpu_once)
+      std::call_once(cpu_once[p], [&] {
+        if (!cpu[p])
+          cpu[p] = detail::make_approx_algorithm(
+              options.algorithm, detail::ApproxInput{patterns[p], options.metric, options.separator,
+                                                     options.max_errors, options.nucleotide_codes});
+      });
+    return *cpu[p];
+  }
   // The GPU compilation: made at construction for Backend::cuda, at the first scan that goes to the
   // GPU for automatic (a CUDA context and the engine cost about 0.2 s, which a process searching a
   // small input on the CPU must not pay). Guarded by gpu_mutex: an engine serves one call at a time.
@@ -254,7 +270,7 @@ struct ApproxSearcher::Impl {
           } else {
             for (std::uint32_t p = 0; p < count(); p += step) {
               if (task == Task::best)
-                (void)cpu[p]->minimum(bytes, len, from);
+                (void)pattern_cpu(p).minimum(bytes, len, from);
               else
                 chunk_ends(bytes, 0, from, len, rs, p, k(), nullptr, &spot.ends);
             }
@@ -358,7 +374,7 @@ struct ApproxSearcher::Impl {
                   std::uint64_t* n_out) const {
     detail::EndHits hits;
     hits.positions = out;
-    cpu[p]->ends(text + rs, hi - rs, lo - rs, base + rs, kk, p, hits);
+    pattern_cpu(p).ends(text + rs, hi - rs, lo - rs, base + rs, kk, p, hits);
     *n_out += hits.count;
   }
 
@@ -441,7 +457,7 @@ struct ApproxSearcher::Impl {
         ends.clear();
         detail::EndHits hits;
         hits.positions = &ends;
-        cpu[p]->ends(w, n, from, wbase, k(), p, hits);
+        pattern_cpu(p).ends(w, n, from, wbase, k(), p, hits);
         detail::add_plateaus(std::span<const ApproxEnd>(ends), lo, hi, last_chunk, out,
                              positions ? &trace : nullptr);
       }
@@ -811,7 +827,7 @@ struct ApproxSearcher::Impl {
           [&](const detail::Chunk& c, detail::ChunkResult<detail::ApproxMinimum>& out) {
             const std::size_t lo = c.begin, hi = c.end, rs = lo > ov ? lo - ov : 0;
             for (std::uint32_t p = 0; p < count(); ++p)
-              out.items.push_back(cpu[p]->minimum(text + rs, hi - rs, lo - rs));
+              out.items.push_back(pattern_cpu(p).minimum(text + rs, hi - rs, lo - rs));
           },
           [&](const detail::Chunk&, detail::ChunkResult<detail::ApproxMinimum>& out) {
             for (std::uint32_t p = 0; p < count(); ++p) {
@@ -1090,9 +1106,17 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
     for (const std::string& p : s.patterns)
       inputs.push_back(
           detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors, codes});
-    for (const detail::ApproxInput& in : inputs)
-      s.cpu.push_back(detail::make_approx_algorithm(s.options.algorithm, in));
+    // Pattern 0 first (its errors are every pattern's: name, metric, codes), then the batch; the
+    // other patterns' algorithms now where no batch scans for them, else at first use.
+    s.cpu.push_back(detail::make_approx_algorithm(s.options.algorithm, inputs.front()));
     if (inputs.size() > 1) s.batch = detail::make_approx_batch(s.options.algorithm, inputs);
+    if (s.batch) {
+      s.cpu.resize(inputs.size());
+      s.cpu_once = std::make_unique<std::once_flag[]>(inputs.size());
+    } else {
+      for (std::size_t i = 1; i < inputs.size(); ++i)
+        s.cpu.push_back(detail::make_approx_algorithm(s.options.algorithm, inputs[i]));
+    }
   }
   // An explicit cuda backend (or a GPU-only algorithm) compiles for the GPU now, so that its errors
   // come from the constructor; automatic waits for the first scan the GPU takes.

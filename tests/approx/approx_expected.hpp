@@ -68,6 +68,28 @@ inline std::string random_iupac_pattern(std::mt19937_64& rng, std::size_t m, std
   return p;
 }
 
+/// `c` with `edits` random edits over `alpha` (a substitution, an insertion or a deletion at a random
+/// offset each; none once c is empty): planted copies that occur at every distance.
+inline std::string mutated_copy(std::mt19937_64& rng, std::string c, std::size_t edits,
+                                const std::string& alpha) {
+  for (std::size_t i = 0; i < edits && !c.empty(); ++i) {
+    const std::size_t at = rng() % c.size();
+    const char x = alpha[rng() % alpha.size()];
+    switch (rng() % 3) {
+      case 0:
+        c[at] = x;
+        break;
+      case 1:
+        c.insert(c.begin() + static_cast<std::ptrdiff_t>(at), x);
+        break;
+      default:
+        c.erase(c.begin() + static_cast<std::ptrdiff_t>(at));
+        break;
+    }
+  }
+  return c;
+}
+
 /// Each pattern's ends within k, matches (CIGARs when `cigar`), minimum (kNoDistance: no end) and
 /// the ends reaching it, merged over the batch by (end, pattern id); `same`: the match rule
 /// (reference::ByteEqual, or reference::IupacMatch for nucleotide codes).

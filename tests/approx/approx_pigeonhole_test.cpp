@@ -109,23 +109,7 @@ std::string planted_text(std::mt19937_64& rng, std::size_t n, const std::string&
   std::string t;
   while (t.size() < n) {
     t += strmatch::test::random_text(rng, rng() % (2 * p.size() + 8), alpha);
-    std::string c = p;
-    const std::size_t edits = rng() % (p.size() / 3 + 2);
-    for (std::size_t i = 0; i < edits && !c.empty(); ++i) {
-      const std::size_t at = rng() % c.size();
-      const char x = alpha[rng() % alpha.size()];
-      switch (rng() % 3) {
-        case 0:
-          c[at] = x;
-          break;
-        case 1:
-          c.insert(c.begin() + static_cast<std::ptrdiff_t>(at), x);
-          break;
-        default:
-          c.erase(c.begin() + static_cast<std::ptrdiff_t>(at));
-          break;
-      }
-    }
+    const std::string c = strmatch::test::mutated_copy(rng, p, rng() % (p.size() / 3 + 2), alpha);
     t += c;
     if (sep >= 0 && rng() % 3 == 0) t += static_cast<char>(sep);
   }

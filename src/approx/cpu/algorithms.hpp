@@ -28,6 +28,9 @@ std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& 
 /// path in one process. Throws InvalidArgument when the CPU lacks `level`.
 std::unique_ptr<ApproxAlgorithm> make_approx_myers_at_level(const ApproxInput& input, SimdLevel level);
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput& input, SimdLevel level);
+/// True when pigeonhole's k + 1 pieces of `input` (k = max_errors) are long enough to be rare in
+/// text (registry.cpp gives the rule and the figures).
+bool pigeonhole_pays(const ApproxInput& input);
 /// pigeonhole when its pieces are long enough to be rare, else hamming for the Hamming metric and
 /// myers for edit (registry.cpp gives the rule and the figures).
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "approx/cpu/approx_algorithm.hpp"
@@ -44,5 +45,31 @@ class ApproxBatchAlgorithm {
 /// where the per-pattern factory (make_approx_algorithm) would.
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
                                                         std::span<const ApproxInput> inputs);
+
+/// True when `auto` takes pigeonhole-batch for `inputs` (registry.cpp gives the rule and the figures
+/// behind it): no nucleotide codes, enough patterns, and enough of them with pieces long enough to
+/// be rare (pigeonhole_pays).
+bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs);
+
+/// pigeonhole-batch (pigeonhole_batch.cpp): the k + 1 pieces of every pattern of the batch
+/// (k = max_errors) in one pattern set, found in one pass over each chunk; each piece occurrence
+/// bounds a window of ends of the patterns using that piece, and each pattern's windows, merged, are
+/// verified with its unfiltered algorithm (myers for edit, hamming for Hamming). Patterns whose
+/// pieces are too short to be rare (pigeonhole_pays false) run unfiltered in the same call. Both
+/// metrics, any separator; throws InvalidArgument for an empty pattern or nucleotide codes (the
+/// pieces are exact byte strings). Memory: the patterns' bytes, the pattern set of at most
+/// (k + 1) x patterns keys of 6 to 16 bytes, and 12 bytes per piece; no per-pattern verifier is
+/// kept (each is built when one of its windows is verified).
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<const ApproxInput> inputs);
+
+/// pigeonhole-batch's knobs, for tests and benchmarks (zero or "auto": the default).
+struct PigeonholeBatchTuning {
+  std::string search = "auto";  ///< the pattern-set algorithm name ("aho-corasick", "fdr", "teddy", ...)
+  std::size_t block = 0;        ///< text bytes scanned for piece occurrences at a time
+  std::size_t key_bytes = 0;    ///< a piece is looked up by its first key_bytes bytes (then compared whole)
+  bool filter_all = false;      ///< filter every pattern (pieces of 1+ bytes), not only where pigeonhole_pays
+};
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::span<const ApproxInput> inputs,
+                                                                        const PigeonholeBatchTuning& tuning);
 
 }  // namespace strmatch::detail

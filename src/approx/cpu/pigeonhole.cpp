@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/pigeonhole_windows.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "core/cpu/simd_level.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
@@ -38,10 +39,7 @@ struct Piece {
   std::vector<std::size_t> offsets;
 };
 
-/// A window of ends (lo, hi] to verify.
-struct Window {
-  std::int64_t lo = 0, hi = 0;
-};
+using Window = EndWindow;
 
 class Pigeonhole final : public ApproxAlgorithm {
  public:
@@ -52,11 +50,8 @@ class Pigeonhole final : public ApproxAlgorithm {
         hamming_(in.metric == ApproxMetric::hamming) {
     verifier_ = hamming_ ? make_approx_hamming(in) : make_approx_myers(in);
     if (static_cast<std::uint64_t>(k_) + 1 > m_) return;  // no piece left: the verifier alone
-    // k + 1 pieces of floor or ceil(m / (k + 1)) bytes: piece j is P[j m / (k + 1), (j + 1) m / (k + 1)).
-    const std::size_t parts = k_ + 1;
-    for (std::size_t j = 0; j < parts; ++j) {
-      const std::size_t o = j * m_ / parts, e = (j + 1) * m_ / parts;
-      const std::string_view bytes = in.pattern.substr(o, e - o);
+    for_each_pigeonhole_piece(m_, k_, [&](std::size_t o, std::size_t len) {
+      const std::string_view bytes = in.pattern.substr(o, len);
       auto it =
           std::find_if(pieces_.begin(), pieces_.end(), [&](const Piece& p) { return p.bytes == bytes; });
       if (it == pieces_.end()) {
@@ -65,25 +60,14 @@ class Pigeonhole final : public ApproxAlgorithm {
       }
       it->offsets.push_back(o);
       shortest_tail_ = std::min(shortest_tail_, m_ - o);
-      longest_piece_ = std::max(longest_piece_, e - o);
-    }
+      longest_piece_ = std::max(longest_piece_, len);
+    });
     search_ = std::string(search == "auto" ? auto_search() : search);
     if (search_ == "exact") {
       for (const Piece& p : pieces_) exact_.push_back(make_exact_algorithm("auto", p.bytes));
     } else {
-      auto table = std::make_shared<multi::PatternTable>();
-      table->shortest = ~std::size_t{0};
-      for (std::size_t i = 0; i < pieces_.size(); ++i) {
-        const std::string& b = pieces_[i].bytes;
-        table->offset.push_back(table->bytes.size());
-        table->length.push_back(static_cast<std::uint32_t>(b.size()));
-        table->nocase.push_back(0);
-        table->id.push_back(static_cast<std::uint32_t>(i));
-        table->input_index.push_back(static_cast<std::uint32_t>(i));
-        table->bytes += b;
-        table->shortest = std::min(table->shortest, b.size());
-        table->longest = std::max(table->longest, b.size());
-      }
+      auto table = exact_piece_table(pieces_.size(),
+                                     [&](std::size_t i) { return std::string_view(pieces_[i].bytes); });
       multi_ = multi::make_multi_algorithm(search_, std::move(table));
     }
   }
@@ -115,38 +99,25 @@ class Pigeonhole final : public ApproxAlgorithm {
             std::uint32_t pattern_id, EndHits& hits) const override {
     if (pieces_.empty() || k > k_ || from >= n)
       return verifier_->ends(text, n, from, base, k, pattern_id, hits);
-    // The window of one occurrence. Edit: take an alignment A of P with text[s, e) within k' errors
-    // and an optimal one (no insertion before P[0] or after P[m - 1]: dropping it costs less). Charge
-    // every error to one piece: a substitution or deletion of P[i] and an insertion before P[i] to
-    // the piece holding P[i]. With k' <= k errors and k + 1 pieces some piece P[o, o + len) gets none,
-    // so A maps it to text[b, b + len) exactly, for an occurrence b of the piece. The rest of P,
-    // P[o + len, m) (r = m - o - len bytes), is aligned to text[b + len, e) (L = e - b - len bytes)
-    // with at most k' errors, and at least |L - r| of them; so |e - (b - o + m)| <= k'. Every end e
-    // with d'(e) <= k' therefore lies in [c - k', c + k'], c = b - o + m, for some occurrence of some
-    // piece. Hamming: no insertions or deletions, e = c exactly (and b >= o, the window's start).
+    // Every end with d' <= k' lies in the window of some occurrence of some piece
+    // (occurrence_window, pigeonhole_windows.hpp gives the argument).
     const auto kk = static_cast<std::int64_t>(k);
     const auto m = static_cast<std::int64_t>(m_);
     const auto lo_clip = static_cast<std::int64_t>(from), hi_clip = static_cast<std::int64_t>(n);
     // Windows closer than the context a window costs are verified as one (any end with d' <= k'
     // lies in some window, and the verifier's ends are exact wherever it reports them).
-    const std::int64_t gap = hamming_ ? m : m + kk;
+    const std::int64_t gap = window_context(m, kk, hamming_);
     std::vector<Window> pending, fresh;
     std::vector<std::uint64_t> begins;
     std::vector<Match> matches;
 
-    auto add_window = [&](std::int64_t c) {
-      std::int64_t lo = hamming_ ? c - 1 : c - kk - 1, hi = hamming_ ? c : c + kk;
-      if (hamming_ && c < m) return;
-      lo = std::max(lo, lo_clip);
-      hi = std::min(hi, hi_clip);
-      if (lo < hi) fresh.push_back(Window{lo, hi});
+    auto add_window = [&](std::int64_t b, std::size_t o) {
+      Window w;
+      if (occurrence_window(b, static_cast<std::int64_t>(o), m, kk, hamming_, lo_clip, hi_clip, &w))
+        fresh.push_back(w);
     };
     auto verify = [&](const Window& w) {
-      const std::int64_t need = hamming_ ? m : m + kk;  // the context: start <= e - m - k'
-      const std::int64_t cs = std::max<std::int64_t>(0, w.lo + 1 - need);
-      const auto s = static_cast<std::size_t>(cs);
-      verifier_->ends(text + s, static_cast<std::size_t>(w.hi) - s, static_cast<std::size_t>(w.lo) - s,
-                      base + s, k, pattern_id, hits);
+      verify_window(*verifier_, text, w, gap, base, k, pattern_id, hits);
     };
 
     // Occurrences b with c + k' > from can give ends in (from, n]: b > from - (m - o) - k'.
@@ -163,7 +134,7 @@ class Pigeonhole final : public ApproxAlgorithm {
         multi_->scan(text + s, len, own, s, mh);
         for (const Match& x : matches)
           for (const std::size_t o : pieces_[x.pattern_id].offsets)
-            add_window(static_cast<std::int64_t>(x.begin) - static_cast<std::int64_t>(o) + m);
+            add_window(static_cast<std::int64_t>(x.begin), o);
       } else {
         for (std::size_t i = 0; i < pieces_.size(); ++i) {
           begins.clear();
@@ -172,8 +143,7 @@ class Pigeonhole final : public ApproxAlgorithm {
           const std::size_t len = std::min(n - s, own + pieces_[i].bytes.size() - 1);
           exact_[i]->scan(text + s, len, own, s, eh);
           for (const std::uint64_t b : begins)
-            for (const std::size_t o : pieces_[i].offsets)
-              add_window(static_cast<std::int64_t>(b) - static_cast<std::int64_t>(o) + m);
+            for (const std::size_t o : pieces_[i].offsets) add_window(static_cast<std::int64_t>(b), o);
         }
       }
       s += own;

@@ -1,0 +1,327 @@
+// pigeonhole-batch: the pigeonhole filter (S. Wu and U. Manber, "Fast text searching allowing
+// errors", CACM 1992; R. Baeza-Yates and G. Navarro, "Faster approximate string matching",
+// Algorithmica 1999) of a whole batch of patterns in one pass: the k + 1 pieces of every pattern
+// (k = ApproxInput::max_errors), deduplicated across patterns, in one pattern set searched with the
+// library's engine (Aho-Corasick, fdr, Teddy: multi/cpu/), scalar and SIMD as that engine is.
+//
+// pigeonhole.cpp runs one pattern set per pattern, so N patterns read the text N times; here the
+// text is read once for all of them, and each occurrence of a piece is looked up in a table of its
+// users (pattern, offset, length). A piece is looked up by its first q bytes and then compared
+// whole with the text: q (key_bytes below) is the shortest that keeps chance hits of the keys rare
+// (10 bases for 200,000 pieces of DNA), since the automaton grows with q: 40,000 reads of 150 bases
+// at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a process of 126 MiB peak RSS against 69
+// MiB with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern (occurrence_window,
+// pigeonhole_windows.hpp: every end within k lies in one); the windows of a block of text are sorted by
+// (pattern, first end), merged per pattern, and verified with that pattern's unfiltered algorithm (myers for
+// edit, hamming for Hamming) once no later block can add a window that overlaps them. The verifier is built
+// when its pattern has a window to verify and dropped after it (a 150-byte pattern's myers table is 6 KiB:
+// 40,000 kept would be 245 MB), so the memory is the patterns, the pattern set and the users. Patterns whose
+// pieces are too short to be rare (pigeonhole_pays) are searched by their verifier over the whole chunk in
+// the same call.
+//
+// Cost: one pattern-set scan of the text (+ the users of each key occurrence), plus
+// O((m + 3k) ceil(m / 64)) word operations per candidate window; the unfiltered patterns' O(n
+// ceil(m / 64)) each. Results are exactly each pattern's own ends(): fully sensitive.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/approx_batch.hpp"
+#include "approx/cpu/pigeonhole_windows.hpp"
+#include "approx/nucleotide_codes.hpp"
+#include "multi/cpu/multi_algorithm.hpp"
+#include "multi/pattern_table.hpp"
+#include "strmatch/types.hpp"
+
+namespace strmatch::detail {
+
+namespace {
+
+/// Text bytes scanned for piece occurrences per block (bounds the windows held at once).
+constexpr std::size_t kBlock = std::size_t{1} << 16;
+/// A piece is looked up by its first key_bytes() bytes (then compared whole), at least kMinKeyBytes
+/// and at most kMaxKeyBytes.
+constexpr std::size_t kMinKeyBytes = 6, kMaxKeyBytes = 16;
+
+/// The key length for `pieces` pieces whose bytes have `bits` bits of entropy a byte: the shortest
+/// that keeps the expected chance hits of the keys at a text byte (pieces x 2^(-bits x q), text as
+/// random as the patterns) at 1/4 or less, within [kMinKeyBytes, kMaxKeyBytes]. Shorter keys make a
+/// smaller automaton: measured on the E. coli reads (40,000 patterns of 150 bases, k = 4: 200,000
+/// pieces of 30 bases, 2 bits a base; one thread, Aho-Corasick, the 2-core machine, whole process):
+/// keys of 8 bases 2.9-5.3 s (chance hits at every byte), 9: 0.7-1.3 s, 10: 0.51 s and 69 MiB peak
+/// RSS, 11: 0.56-0.73 s and 84 MiB, 12: 0.55-0.72 s and 91 MiB, 16: 1.1 s and 126 MiB. This rule
+/// gives 10 there.
+std::size_t key_bytes(std::size_t pieces, double bits) {
+  const double want = std::log2(static_cast<double>(std::max<std::size_t>(pieces, 1))) + 2.0;
+  const auto q = static_cast<std::size_t>(std::ceil(want / std::max(bits, 1.0)));
+  return std::clamp(q, kMinKeyBytes, kMaxKeyBytes);
+}
+
+/// A piece of a pattern that a key starts: pattern[offset, offset + length), and `next`, the up to
+/// 4 bytes of the piece after the key (little-endian), which reject most chance hits of the key
+/// without reading the pattern (a cache miss per hit in a batch of megabytes).
+struct PieceUse {
+  std::uint32_t pattern = 0, offset = 0, length = 0, next = 0;
+};
+
+/// The up to 4 bytes at b (count bytes) as PieceUse::next packs them.
+inline std::uint32_t pack_next(const std::uint8_t* b, std::uint32_t count) {
+  std::uint32_t v = 0;
+  for (std::uint32_t i = 0; i < count; ++i) v |= std::uint32_t{b[i]} << (8 * i);
+  return v;
+}
+
+/// A window of ends (lo, hi] of one pattern.
+struct PatternWindow {
+  std::uint32_t pattern = 0;
+  std::int64_t lo = 0, hi = 0;
+};
+
+bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
+  return a.pattern != b.pattern ? a.pattern < b.pattern : a.lo < b.lo;
+}
+
+class PigeonholeBatch final : public ApproxBatchAlgorithm {
+ public:
+  PigeonholeBatch(std::span<const ApproxInput> in, const PigeonholeBatchTuning& tuning)
+      : k_(in.front().max_errors),
+        sep_(in.front().separator),
+        metric_(in.front().metric),
+        block_(tuning.block != 0 ? tuning.block : kBlock) {
+    start_.reserve(in.size() + 1);
+    for (const ApproxInput& i : in) {
+      start_.push_back(bytes_.size());
+      bytes_ += i.pattern;
+      longest_ = std::max(longest_, i.pattern.size());
+    }
+    start_.push_back(bytes_.size());
+    tail_.assign(in.size(), 0);
+    // Which patterns are filtered, their pieces' count and their bytes' entropy (the key length).
+    std::vector<std::uint8_t> filtered(in.size(), 0);
+    std::size_t pieces = 0;
+    std::uint64_t freq[256] = {}, total = 0;
+    for (std::uint32_t p = 0; p < in.size(); ++p) {
+      const std::size_t m = in[p].pattern.size();
+      filtered[p] = tuning.filter_all ? std::uint64_t{k_} + 1 <= m : pigeonhole_pays(in[p]);
+      if (!filtered[p]) {
+        unfiltered_.push_back(p);
+        continue;
+      }
+      pieces += std::size_t{k_} + 1;
+      for (const char c : in[p].pattern) ++freq[static_cast<std::uint8_t>(c)];
+      total += m;
+    }
+    double bits = 0;
+    for (const std::uint64_t f : freq)
+      if (f != 0)
+        bits -= static_cast<double>(f) / static_cast<double>(total) *
+                std::log2(static_cast<double>(f) / static_cast<double>(total));
+    const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
+    // Keys (views into bytes_, stable from here on) to their index, and (key, use) pairs.
+    std::unordered_map<std::string_view, std::uint32_t> key_index;
+    std::vector<std::string_view> keys;
+    std::vector<std::pair<std::uint32_t, PieceUse>> pairs;
+    for (std::uint32_t p = 0; p < in.size(); ++p) {
+      if (!filtered[p]) continue;
+      const std::size_t m = in[p].pattern.size();
+      const std::string_view pattern = view(p);
+      for_each_pigeonhole_piece(m, k_, [&](std::size_t o, std::size_t len) {
+        const std::string_view key = pattern.substr(o, std::min(len, key_cap));
+        const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
+        if (fresh) keys.push_back(key);
+        const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
+        pairs.emplace_back(
+            it->second,
+            PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
+                     pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
+        tail_[p] = static_cast<std::uint32_t>(len);  // the last piece's length: m - its offset
+      });
+    }
+    std::unordered_map<std::string_view, std::uint32_t>().swap(key_index);
+    if (keys.empty()) return;
+    // The users of each key, contiguous (counting sort by key).
+    use_start_.assign(keys.size() + 1, 0);
+    for (const auto& [key, use] : pairs) ++use_start_[key + 1];
+    for (std::size_t i = 1; i < use_start_.size(); ++i) use_start_[i] += use_start_[i - 1];
+    uses_.resize(pairs.size());
+    {
+      std::vector<std::uint32_t> at(use_start_.begin(), use_start_.end() - 1);
+      for (const auto& [key, use] : pairs) uses_[at[key]++] = use;
+    }
+    std::vector<std::pair<std::uint32_t, PieceUse>>().swap(pairs);
+    key_length_.reserve(keys.size());
+    for (const std::string_view key : keys) {
+      key_length_.push_back(static_cast<std::uint32_t>(key.size()));
+      longest_key_ = std::max(longest_key_, key.size());
+    }
+    auto table = exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
+    search_ = tuning.search == "auto" ? auto_search(*table, bits) : tuning.search;
+    multi_ = multi::make_multi_algorithm(search_, std::move(table));
+  }
+
+  /// The pattern-set algorithm for the keys (`bits`: their bytes' entropy): the library's set rule
+  /// (multi/cpu/auto_rule.cpp: the simd filter for a handful of keys, fdr or Teddy for tens to
+  /// hundreds, Aho-Corasick beyond), except that small alphabets (under 3 bits a byte: DNA) take
+  /// Aho-Corasick where that rule says fdr or Teddy, whose 2-byte grams and nibble masks hardly
+  /// filter 4 letters. Measured (one thread, 2-core machine, search phase of --count-matches over
+  /// the 4.6 Mbp E. coli genome, best of 3, ms; reads of 150 bases at k = 4, guides of 23 bases from
+  /// the genome at k = 3): 8 reads (40 keys) Aho-Corasick 4.0, fdr 12.7, Teddy 133, simd 3.4; 16
+  /// reads 5.3, 31.8, 342, 7.4; 64 reads 13.6, 58.6, 1014, 27.9; 8 guides (32 keys) 26, 34, 112,
+  /// 36; 16 guides 58, 89, 267, 92; 64 guides 258, 340, 1314, 211.
+  static std::string auto_search(const multi::PatternTable& table, double bits) {
+    std::string s = multi::resolve_cpu_auto(table);
+    if (bits < 3.0 && (s == "fdr" || s == "teddy")) s = "aho-corasick";
+    return s;
+  }
+
+  void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+            EndHits& hits) const override {
+    if (from >= n) return;
+    if (k > k_ || !multi_) {  // pieces cut for k_ do not bound k > k_ errors: every pattern unfiltered
+      for (std::uint32_t p = 0; p < count(); ++p) verifier(p)->ends(text, n, from, base, k, p, hits);
+      return;
+    }
+    for (const std::uint32_t p : unfiltered_) verifier(p)->ends(text, n, from, base, k, p, hits);
+
+    const bool hamming = metric_ == ApproxMetric::hamming;
+    const auto kk = static_cast<std::int64_t>(k);
+    const auto lo_clip = static_cast<std::int64_t>(from), hi_clip = static_cast<std::int64_t>(n);
+    std::vector<PatternWindow> pending, fresh, merged;
+    std::vector<Match> matches;
+
+    // Verifies the pending windows that no later block can reach (every one when `all`), each
+    // pattern's with one verifier, and keeps the others. Later occurrences begin at s or later, so
+    // pattern p's later windows have lo >= s + tail_[p] - k - 1; a window ending a gap (the
+    // context) before that cannot merge with them.
+    const auto flush = [&](std::size_t s, bool all) {
+      std::size_t keep = 0;
+      for (std::size_t a = 0; a < pending.size();) {
+        const std::uint32_t p = pending[a].pattern;
+        std::size_t b = a;
+        while (b < pending.size() && pending[b].pattern == p) ++b;
+        const auto m = static_cast<std::int64_t>(length(p));
+        const std::int64_t gap = window_context(m, kk, hamming);
+        const std::int64_t safe = static_cast<std::int64_t>(s) + tail_[p] - kk - 1 - gap;
+        std::unique_ptr<ApproxAlgorithm> v;
+        for (std::size_t i = a; i < b; ++i) {
+          if (all || pending[i].hi <= safe) {
+            if (!v) v = verifier(p);
+            verify_window(*v, text, EndWindow{pending[i].lo, pending[i].hi}, gap, base, k, p, hits);
+          } else {
+            pending[keep++] = pending[i];
+          }
+        }
+        a = b;
+      }
+      pending.resize(keep);
+    };
+
+    // Occurrences b of the piece at offset o can give ends in (from, n] when b - o + m + k > from.
+    std::size_t s = from > longest_ + k ? from - longest_ - k : 0;
+    while (s < n) {
+      const std::size_t own = std::min(block_, n - s);
+      const std::size_t len = std::min(n - s, own + longest_key_ - 1);
+      matches.clear();
+      multi::MultiHits mh;
+      mh.positions = &matches;
+      multi_->scan(text + s, len, own, s, mh);
+      fresh.clear();
+      for (const Match& x : matches) {
+        const std::uint32_t key = x.pattern_id, kl = key_length_[key];
+        for (std::uint32_t u = use_start_[key]; u < use_start_[key + 1]; ++u) {
+          const PieceUse& use = uses_[u];
+          if (x.begin + use.length > n) continue;  // the piece runs past the text: no end within it
+          const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
+          if (rest != 0 &&
+              (pack_next(text + x.begin + kl, next) != use.next ||
+               (rest > next &&
+                std::memcmp(text + x.begin + kl + next,
+                            bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)))
+            continue;
+          EndWindow w;
+          if (occurrence_window(static_cast<std::int64_t>(x.begin), use.offset,
+                                static_cast<std::int64_t>(length(use.pattern)), kk, hamming, lo_clip, hi_clip,
+                                &w))
+            fresh.push_back(PatternWindow{use.pattern, w.lo, w.hi});
+        }
+      }
+      s += own;
+      if (!fresh.empty()) {
+        // Merge into pending (sorted by (pattern, lo), each pattern's windows disjoint): windows of
+        // one pattern closer than its context become one.
+        std::sort(fresh.begin(), fresh.end(), by_pattern_then_lo);
+        merged.clear();
+        merged.reserve(pending.size() + fresh.size());
+        std::merge(pending.begin(), pending.end(), fresh.begin(), fresh.end(), std::back_inserter(merged),
+                   by_pattern_then_lo);
+        pending.clear();
+        for (const PatternWindow& w : merged) {
+          if (!pending.empty() && pending.back().pattern == w.pattern &&
+              w.lo <= pending.back().hi +
+                          window_context(static_cast<std::int64_t>(length(w.pattern)), kk, hamming))
+            pending.back().hi = std::max(pending.back().hi, w.hi);
+          else
+            pending.push_back(w);
+        }
+      }
+      flush(s, s >= n);  // the last block verifies every window left
+    }
+  }
+
+  std::string_view name() const noexcept override { return "pigeonhole-batch"; }
+
+ private:
+  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(start_.size() - 1); }
+  std::size_t length(std::uint32_t p) const noexcept { return start_[p + 1] - start_[p]; }
+  std::string_view view(std::uint32_t p) const noexcept {
+    return std::string_view(bytes_).substr(start_[p], length(p));
+  }
+
+  /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming (built per use: O(256
+  /// ceil(m / 64)) words for myers).
+  std::unique_ptr<ApproxAlgorithm> verifier(std::uint32_t p) const {
+    const ApproxInput in{view(p), metric_, sep_, k_, false};
+    return metric_ == ApproxMetric::hamming ? make_approx_hamming(in) : make_approx_myers(in);
+  }
+
+  std::uint32_t k_;
+  int sep_;
+  ApproxMetric metric_;
+  std::size_t block_;
+  std::string bytes_;               ///< every pattern's bytes, concatenated
+  std::vector<std::size_t> start_;  ///< pattern p is bytes_[start_[p], start_[p + 1])
+  std::size_t longest_ = 0;
+  std::vector<std::uint32_t> tail_;        ///< the length of each filtered pattern's last piece
+  std::vector<std::uint32_t> unfiltered_;  ///< patterns searched by their verifier alone
+  std::vector<std::uint32_t> use_start_;   ///< key i's users: uses_[use_start_[i], use_start_[i + 1])
+  std::vector<PieceUse> uses_;
+  std::vector<std::uint32_t> key_length_;
+  std::size_t longest_key_ = 0;
+  std::string search_;
+  std::unique_ptr<multi::MultiAlgorithm> multi_;  ///< over the keys; null: no pattern filtered
+};
+
+}  // namespace
+
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::span<const ApproxInput> inputs,
+                                                                        const PigeonholeBatchTuning& tuning) {
+  if (inputs.empty()) throw InvalidArgument("no pattern given");
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].pattern.empty()) throw InvalidArgument("pattern " + std::to_string(i) + " is empty");
+  if (inputs.front().nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("pigeonhole-batch"));
+  return std::make_unique<PigeonholeBatch>(inputs, tuning);
+}
+
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<const ApproxInput> inputs) {
+  return make_approx_pigeonhole_batch_with(inputs, PigeonholeBatchTuning{});
+}
+
+}  // namespace strmatch::detail

@@ -1,0 +1,368 @@
+// pigeonhole-batch (src/approx/cpu/pigeonhole_batch.cpp) against the reference (src/reference/
+// approx.hpp): the batch algorithm's ends (positions, count only, per-pattern counts) over (from, n]
+// with base offsets, through make_approx_batch and with each knob (every pattern filtered, each
+// pattern-set engine, tiny blocks, short keys), on seeded random batches of 2..200 patterns of 4..160
+// bytes (DNA, text, two letters, every byte), k = 0..5, both metrics, with and without separators,
+// repeated patterns, patterns sharing pieces and texts with runs; ApproxSearcher with the algorithm
+// "pigeonhole-batch" (matches with CIGARs, count, ends, best, streams; threads 1 and 3, small chunks);
+// the named edge cases; the `auto` rule; nucleotide codes refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "approx/approx_expected.hpp"
+#include "approx/cpu/algorithms.hpp"
+#include "approx/cpu/approx_batch.hpp"
+#include "reference/approx.hpp"
+#include "strmatch/approx.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using strmatch::ApproxEnd;
+using strmatch::ApproxMatch;
+using strmatch::ApproxMetric;
+using strmatch::ApproxOptions;
+using strmatch::ApproxSearcher;
+using strmatch::detail::ApproxBatchAlgorithm;
+using strmatch::detail::ApproxInput;
+using strmatch::detail::EndHits;
+using strmatch::detail::PigeonholeBatchTuning;
+namespace ref = strmatch::reference;
+
+const std::uint8_t* bytes(const std::string& t) { return reinterpret_cast<const std::uint8_t*>(t.data()); }
+
+std::vector<ApproxInput> inputs_of(const std::vector<std::string>& patterns, ApproxMetric metric, int sep,
+                                   std::uint32_t max_errors) {
+  std::vector<ApproxInput> in;
+  for (const std::string& p : patterns) in.push_back(ApproxInput{p, metric, sep, max_errors});
+  return in;
+}
+
+struct Variant {
+  std::string label;
+  std::unique_ptr<ApproxBatchAlgorithm> algo;
+};
+
+/// The registry's pigeonhole-batch and tuned ones: every pattern filtered (pieces of 1+ bytes) with
+/// each pattern-set engine, a tiny block (windows straddle blocks) and short keys (pieces compared
+/// past their key).
+std::vector<Variant> variants(const std::vector<ApproxInput>& in, std::mt19937_64& rng) {
+  std::vector<Variant> out;
+  out.push_back({"registry", strmatch::detail::make_approx_batch("pigeonhole-batch", in)});
+  for (const char* search : {"aho-corasick", "fdr", "teddy"}) {
+    PigeonholeBatchTuning t;
+    t.search = search;
+    t.filter_all = true;
+    t.block = 1 + rng() % 97;
+    t.key_bytes = 1 + rng() % 4;
+    out.push_back({std::string("all/") + search + "/block " + std::to_string(t.block) + "/key " +
+                       std::to_string(t.key_bytes),
+                   strmatch::detail::make_approx_pigeonhole_batch_with(in, t)});
+  }
+  PigeonholeBatchTuning t;
+  t.filter_all = true;
+  out.push_back({"all/auto", strmatch::detail::make_approx_pigeonhole_batch_with(in, t)});
+  return out;
+}
+
+/// Checks every variant's ends for each k in `ks` over (from, n] of t against the reference minima.
+void check_batch(const std::vector<std::string>& patterns, const std::string& t, ApproxMetric metric, int sep,
+                 std::uint32_t max_errors, const std::vector<std::uint32_t>& ks, std::size_t from,
+                 std::uint64_t base, std::mt19937_64& rng, const std::string& what) {
+  const auto rm = strmatch::test::to_reference(metric);
+  std::vector<std::vector<std::uint32_t>> d;
+  for (const std::string& p : patterns) d.push_back(ref::approx_column_minima(p, t, rm, sep));
+  const auto in = inputs_of(patterns, metric, sep, max_errors);
+  for (const Variant& v : variants(in, rng)) {
+    ASSERT_NE(v.algo, nullptr);
+    EXPECT_EQ(v.algo->name(), "pigeonhole-batch");
+    for (const std::uint32_t k : ks) {
+      const std::string ctx = what + " " + v.label + " patterns " + std::to_string(patterns.size()) + " n " +
+                              std::to_string(t.size()) + " max_errors " + std::to_string(max_errors) + " k " +
+                              std::to_string(k) + " from " + std::to_string(from) + " sep " +
+                              std::to_string(sep) + "; " + strmatch::test::rerun_hint();
+      std::vector<ApproxEnd> want;
+      std::vector<std::uint64_t> want_per(patterns.size(), 0);
+      for (std::uint32_t p = 0; p < patterns.size(); ++p)
+        for (std::size_t e = from + 1; e <= t.size(); ++e)
+          if (d[p][e] != ref::kNoEnd && d[p][e] <= k) {
+            want.push_back(ApproxEnd{base + e, d[p][e], p});
+            ++want_per[p];
+          }
+      std::vector<ApproxEnd> got;
+      std::vector<std::uint64_t> per(patterns.size(), 0);
+      EndHits hits;
+      hits.positions = &got;
+      hits.per_pattern = per.data();
+      v.algo->ends(bytes(t), t.size(), from, base, k, hits);
+      const auto order = [](const ApproxEnd& a, const ApproxEnd& b) {
+        return a.pattern_id != b.pattern_id ? a.pattern_id < b.pattern_id : a.end < b.end;
+      };
+      std::sort(got.begin(), got.end(), order);
+      ASSERT_EQ(got, want) << ctx;
+      EXPECT_EQ(hits.count, want.size()) << ctx;
+      EXPECT_EQ(per, want_per) << ctx;
+      EndHits counted;
+      std::vector<std::uint64_t> per2(patterns.size(), 0);
+      counted.per_pattern = per2.data();
+      v.algo->ends(bytes(t), t.size(), from, base, k, counted);
+      EXPECT_EQ(counted.count, want.size()) << "count only, " << ctx;
+      EXPECT_EQ(per2, want_per) << "count only, " << ctx;
+    }
+  }
+}
+
+/// A random batch of `count` patterns of 4..max_m bytes (at least k + 1): random ones, repeats of
+/// earlier ones, and ones made of an earlier pattern's pieces (shared pieces, one a piece of another).
+std::vector<std::string> random_batch(std::mt19937_64& rng, std::size_t count, std::size_t max_m,
+                                      std::uint32_t k, const std::string& alpha) {
+  std::vector<std::string> out;
+  const std::size_t min_m = std::max<std::size_t>(4, k + 1);
+  while (out.size() < count) {
+    const std::size_t m = min_m + rng() % (max_m - min_m + 1);
+    const unsigned kind = out.empty() ? 0 : static_cast<unsigned>(rng() % 6);
+    if (kind == 1) {  // a repeat
+      out.push_back(out[rng() % out.size()]);
+    } else if (kind == 2) {  // a prefix or middle of an earlier pattern (its piece, or several)
+      const std::string& q = out[rng() % out.size()];
+      const std::size_t len = std::max(min_m, std::min(q.size(), m / 2 + 1));
+      if (len <= q.size()) {
+        out.push_back(q.substr(rng() % (q.size() - len + 1), len));
+      } else {
+        out.push_back(strmatch::test::random_text(rng, m, alpha));
+      }
+    } else if (kind == 3) {  // an earlier pattern with a tail of its own: pieces shared
+      const std::string& q = out[rng() % out.size()];
+      std::string p = q.substr(0, std::min(q.size(), m));
+      while (p.size() < min_m) p += alpha[rng() % alpha.size()];
+      p += strmatch::test::random_text(rng, rng() % 8, alpha);
+      out.push_back(p.substr(0, std::min(p.size(), max_m)));
+    } else {
+      out.push_back(strmatch::test::random_text(rng, m, alpha));
+    }
+  }
+  return out;
+}
+
+/// A text of about n bytes: random stretches, runs of one byte, and mutated copies of the batch's
+/// patterns (ends at every distance), with separators between some of them when sep >= 0.
+std::string planted_text(std::mt19937_64& rng, std::size_t n, const std::vector<std::string>& patterns,
+                         std::uint32_t k, const std::string& alpha, int sep) {
+  std::string t;
+  while (t.size() < n) {
+    switch (rng() % 4) {
+      case 0:
+        t += strmatch::test::random_text(rng, rng() % 40, alpha);
+        break;
+      case 1:
+        t += std::string(1 + rng() % 30, alpha[rng() % alpha.size()]);
+        break;
+      default:
+        t += strmatch::test::mutated_copy(rng, patterns[rng() % patterns.size()], rng() % (k + 3), alpha);
+        break;
+    }
+    if (sep >= 0 && rng() % 4 == 0) t += static_cast<char>(sep);
+  }
+  t.resize(n);
+  return t;
+}
+
+/// The alphabets: DNA, 20 letters, two letters and every byte (256: no separator inside patterns
+/// by accident matters not; the reference handles it).
+std::string alphabet_for(int sigma) { return strmatch::test::alphabet(sigma); }
+
+TEST(ApproxPigeonholeBatch, RegisteredForBothMetrics) {
+  const auto& names = strmatch::detail::cpu_approx_algorithm_names();
+  const auto at = std::find(names.begin(), names.end(), "pigeonhole-batch");
+  ASSERT_NE(at, names.end());
+  EXPECT_EQ(*(at - 1), "pigeonhole");
+  EXPECT_TRUE(strmatch::detail::cpu_approx_supports("pigeonhole-batch", ApproxMetric::edit));
+  EXPECT_TRUE(strmatch::detail::cpu_approx_supports("pigeonhole-batch", ApproxMetric::hamming));
+  // Its per-pattern form is the verifier (best() and one-pattern searches run it).
+  EXPECT_EQ(
+      strmatch::detail::make_approx_algorithm("pigeonhole-batch", ApproxInput{"abcdef", ApproxMetric::edit})
+          ->name(),
+      "myers");
+  EXPECT_EQ(strmatch::detail::make_approx_algorithm("pigeonhole-batch",
+                                                    ApproxInput{"abcdef", ApproxMetric::hamming})
+                ->name(),
+            "hamming");
+  const std::vector<std::string> two = {"abcdefgh", "ijklmnop"};
+  const auto in = inputs_of(two, ApproxMetric::edit, -1, 1);
+  EXPECT_EQ(strmatch::detail::make_approx_batch("pigeonhole-batch", in)->name(), "pigeonhole-batch");
+  EXPECT_EQ(strmatch::detail::make_approx_batch("myers", in), nullptr);
+  EXPECT_EQ(strmatch::detail::make_approx_batch("pigeonhole-batch", std::span(in).first(1)), nullptr);
+  ApproxOptions o;
+  o.max_errors = 1;
+  o.algorithm = "pigeonhole-batch";
+  EXPECT_EQ(ApproxSearcher(std::span<const std::string>(two), o).cpu_algorithm(), "pigeonhole-batch");
+  EXPECT_EQ(ApproxSearcher("abcdefgh", o).cpu_algorithm(), "myers");
+}
+
+TEST(ApproxPigeonholeBatch, RefusesNucleotideCodes) {
+  const std::vector<std::string> two = {"ACGTACGTAC", "ACGNNCGTAC"};
+  auto in = inputs_of(two, ApproxMetric::edit, -1, 1);
+  for (ApproxInput& i : in) i.nucleotide_codes = true;
+  try {
+    (void)strmatch::detail::make_approx_batch("pigeonhole-batch", in);
+    ADD_FAILURE() << "no error";
+  } catch (const strmatch::InvalidArgument& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "approximate-search algorithm 'pigeonhole-batch' does not take nucleotide codes (nucleotide_codes: "
+        "dp and myers on the CPU, myers on the GPU, or auto)");
+  }
+  EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(in));
+  EXPECT_EQ(strmatch::detail::make_approx_batch("auto", in), nullptr);  // auto: myers per pattern
+  ApproxOptions o;
+  o.max_errors = 1;
+  o.nucleotide_codes = true;
+  o.algorithm = "pigeonhole-batch";
+  EXPECT_THROW(ApproxSearcher(std::span<const std::string>(two), o), strmatch::InvalidArgument);
+}
+
+TEST(ApproxPigeonholeBatch, AutoRule) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 70);
+  // Reads of 150 bases at k = 4 (pieces of 30 bases): pigeonhole-batch.
+  std::vector<std::string> reads;
+  for (int i = 0; i < 8; ++i) reads.push_back(strmatch::test::random_text(rng, 150, "ACGT"));
+  EXPECT_TRUE(strmatch::detail::pigeonhole_batch_pays(inputs_of(reads, ApproxMetric::edit, -1, 4)));
+  EXPECT_TRUE(strmatch::detail::pigeonhole_batch_pays(inputs_of(reads, ApproxMetric::hamming, -1, 4)));
+  ApproxOptions o;
+  o.max_errors = 4;
+  EXPECT_EQ(ApproxSearcher(std::span<const std::string>(reads), o).cpu_algorithm(), "pigeonhole-batch");
+  // One pattern, or pieces too short to be rare (DNA: under 5 bases): no batch.
+  EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(inputs_of({reads[0]}, ApproxMetric::edit, -1, 4)));
+  const std::vector<std::string> short_dna = {"ACGTACGTAC", "TTGACCATGA", "GGATCCGATT"};
+  EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(inputs_of(short_dna, ApproxMetric::edit, -1, 2)));
+  o.max_errors = 2;
+  EXPECT_EQ(ApproxSearcher(std::span<const std::string>(short_dna), o).cpu_algorithm(), "myers");
+}
+
+TEST(ApproxPigeonholeBatch, NamedCases) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 71);
+  const auto both = [&](const std::vector<std::string>& ps, const std::string& t, std::uint32_t max_errors,
+                        int sep, const std::string& what) {
+    std::vector<std::uint32_t> ks;
+    for (std::uint32_t k = 0; k <= max_errors; ++k) ks.push_back(k);
+    for (const ApproxMetric metric : {ApproxMetric::edit, ApproxMetric::hamming})
+      check_batch(ps, t, metric, sep, max_errors, ks, 0, 0, rng, what);
+  };
+  const std::string t = "by Linus Torvolds\nTorvals\nTorvaalds\nTorvalds\nTovalds ok Linux Linus";
+  // k = 0: exact occurrences only.
+  both({"Torvalds", "Linus", "ok"}, t, 0, '\n', "k = 0");
+  // A pattern whose pieces are 1 byte (m = k + 1) beside long ones: unfiltered in the registry's
+  // batch, filtered on 1-byte keys in the tuned ones.
+  both({"Tor", "Torvalds", "Linus Torvalds"}, t, 2, -1, "m = k + 1");
+  // Identical patterns: each reports its own ends.
+  both({"Torvalds", "Torvalds", "Linus", "Torvalds"}, t, 1, '\n', "identical");
+  // One pattern a piece of another ("Torv" is "Torvalds"'s first piece at k = 1), and a pattern
+  // holding another twice.
+  both({"Torvalds", "Torv", "alds", "TorvTorv"}, t, 1, -1, "a piece of another");
+  // Runs: a run of one byte and patterns made of it.
+  both({"aaaaaaaa", "aaab", "baaaaaaa"}, std::string(50, 'a') + "b" + std::string(30, 'a'), 2, -1, "runs");
+  // Occurrences at the text's edges, and an empty text.
+  both({"xyzw", "wxyz"}, "yzwq xyz", 1, -1, "edges");
+  both({"xyzw", "wxyz"}, "", 1, -1, "empty");
+}
+
+/// Random batches against the reference, through make_approx_batch and the tuned variants.
+void random_batches(ApproxMetric metric, std::uint64_t salt) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + salt);
+  for (int round = 0; round < 48; ++round) {
+    const int sigma = std::vector<int>{4, 20, 2, 256}[round % 4];
+    const std::string alpha = alphabet_for(sigma);
+    const std::uint32_t max_errors = static_cast<std::uint32_t>(rng() % 6);
+    // Mostly small batches; every eighth round large (up to 200 patterns) over a short text.
+    const bool large = round % 8 == 7;
+    const std::size_t count = large ? 100 + rng() % 101 : 2 + rng() % 12;
+    const std::size_t max_m = round % 3 == 0 ? 160 : 40;
+    const std::vector<std::string> ps = random_batch(rng, count, max_m, max_errors, alpha);
+    const int sep = round % 2 == 0 ? -1 : (sigma == 256 ? 0 : '\n');
+    const std::size_t n = large ? 600 + rng() % 400 : 200 + rng() % 1500;
+    const std::string t = planted_text(rng, n, ps, max_errors, alpha, sep);
+    std::vector<std::uint32_t> ks = {max_errors};
+    if (max_errors > 0) ks.push_back(rng() % max_errors);
+    const std::string what = "round " + std::to_string(round) + " sigma " + std::to_string(sigma);
+    check_batch(ps, t, metric, sep, max_errors, ks, 0, 0, rng, what);
+    if (::testing::Test::HasFatalFailure()) return;
+    check_batch(ps, t, metric, sep, max_errors, {max_errors}, rng() % (n + 1), rng() >> 24, rng,
+                what + " context");
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(ApproxPigeonholeBatch, RandomBatchesEdit) { random_batches(ApproxMetric::edit, 72); }
+TEST(ApproxPigeonholeBatch, RandomBatchesHamming) { random_batches(ApproxMetric::hamming, 73); }
+
+/// ApproxSearcher with "pigeonhole-batch": every task, threads 1 and 3, chunks small enough to be
+/// crossed, and streams, against the reference.
+TEST(ApproxPigeonholeBatch, SearcherAgreesWithReference) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 74);
+  for (int round = 0; round < 12; ++round) {
+    const ApproxMetric metric = round % 2 == 0 ? ApproxMetric::edit : ApproxMetric::hamming;
+    const int sigma = std::vector<int>{4, 4, 20, 2}[round % 4];
+    const std::string alpha = alphabet_for(sigma);
+    const std::uint32_t max_errors = static_cast<std::uint32_t>(rng() % 5);
+    // Half the rounds hold patterns long enough for the registry's rule to filter them.
+    const std::size_t max_m = round % 3 == 0 ? 24 : 60;
+    const std::vector<std::string> ps = random_batch(rng, 2 + rng() % 20, max_m, max_errors, alpha);
+    const int sep = round % 3 == 1 ? '\n' : -1;
+    const std::string t = planted_text(rng, 800 + rng() % 1500, ps, max_errors, alpha, sep);
+    const strmatch::test::ApproxExpected x =
+        strmatch::test::approx_expected(ps, t, max_errors, metric, sep, true);
+    for (const auto& [chunk, threads] : {std::pair{std::size_t{97}, 3u}, {std::size_t{0}, 1u}}) {
+      ApproxOptions o;
+      o.max_errors = max_errors;
+      o.metric = metric;
+      o.separator = sep;
+      o.algorithm = "pigeonhole-batch";
+      o.cigar = true;
+      o.threads = threads;
+      o.chunk_bytes = chunk;
+      const ApproxSearcher s(std::span<const std::string>(ps), o);
+      ASSERT_EQ(s.cpu_algorithm(), "pigeonhole-batch");
+      const std::string where = "round " + std::to_string(round) + " chunk " + std::to_string(chunk) +
+                                " threads " + std::to_string(threads) + strmatch::test::rerun_hint();
+      std::vector<ApproxMatch> matches;
+      s.find_all(t, strmatch::test::append_to(matches));
+      EXPECT_EQ(matches, x.matches) << where;
+      EXPECT_EQ(s.count(t).occurrences, x.matches.size()) << where;
+      std::vector<ApproxEnd> ends;
+      s.find_ends(t, strmatch::test::append_to(ends));
+      EXPECT_EQ(ends, x.ends) << where;
+      EXPECT_EQ(s.count_ends(t).occurrences, x.ends.size()) << where;
+      std::vector<ApproxEnd> best_ends;
+      const strmatch::ApproxEndSink collect = strmatch::test::append_to(best_ends);
+      EXPECT_EQ(s.best(t, &collect).distance, x.best) << where;
+      EXPECT_EQ(best_ends, x.best_ends) << where;
+      for (const bool ends_task : {false, true}) {
+        strmatch::test::StringSource source(t, 1 + rng() % 300);
+        strmatch::StreamOptions so;
+        so.block_bytes = 1 + rng() % 400;
+        so.approx_task = ends_task ? strmatch::ApproxTask::ends : strmatch::ApproxTask::matches;
+        std::vector<ApproxMatch> got;
+        std::vector<ApproxEnd> got_ends;
+        s.find_all(
+            source,
+            [&](const strmatch::StreamBlock& b) {
+              got.insert(got.end(), b.approx_matches.begin(), b.approx_matches.end());
+              got_ends.insert(got_ends.end(), b.approx_ends.begin(), b.approx_ends.end());
+              return true;
+            },
+            so);
+        if (ends_task)
+          EXPECT_EQ(got_ends, x.ends) << "stream " << where;
+        else
+          EXPECT_EQ(got, x.matches) << "stream " << where;
+      }
+    }
+  }
+}
+
+}  // namespace
