@@ -19,6 +19,7 @@ const Registry<ApproxAlgorithm, const ApproxInput&>& registry() {
                                                                 {"dp", make_approx_dp},
                                                                 {"wavefront", make_approx_wavefront},
                                                                 {"myers", make_approx_myers},
+                                                                {"myers-batch", make_approx_myers},
                                                                 {"hamming", make_approx_hamming},
                                                                 {"pigeonhole", make_approx_pigeonhole}});
   return r;
@@ -29,7 +30,7 @@ const std::vector<std::string>& cpu_approx_algorithm_names() { return registry()
 
 bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
   if (name == "hamming") return metric == ApproxMetric::hamming;
-  if (name == "myers" || name == "wavefront") return metric == ApproxMetric::edit;
+  if (name == "myers" || name == "myers-batch" || name == "wavefront") return metric == ApproxMetric::edit;
   return true;  // auto, dp, pigeonhole
 }
 
@@ -86,11 +87,23 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
   return registry().make(name, input);
 }
 
-// No batch algorithm yet: every name runs pattern by pattern.
+// When `auto` runs a batch with myers-batch (patterns in SIMD lanes) rather than pattern by pattern:
+// MEASURED_RULE_PLACEHOLDER
+bool myers_batch_pays(std::span<const ApproxInput> inputs) {
+  if (inputs.size() < 2 || inputs.front().metric != ApproxMetric::edit) return false;
+  std::size_t lanes = 0;
+  for (const ApproxInput& in : inputs)
+    if (in.pattern.size() <= 64 && (in.nucleotide_codes || !pigeonhole_pays(in))) ++lanes;
+  return lanes >= 2 && 2 * lanes >= inputs.size();
+}
+
+// myers-batch by name, or where `auto` finds that it pays (myers_batch_pays); every other name runs
+// pattern by pattern.
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
                                                         std::span<const ApproxInput> inputs) {
-  (void)name;
-  (void)inputs;
+  if (inputs.size() < 2) return nullptr;
+  if (name == "myers-batch") return make_approx_myers_batch(inputs);
+  if (name == "auto" && myers_batch_pays(inputs)) return make_approx_myers_batch(inputs);
   return nullptr;
 }
 
