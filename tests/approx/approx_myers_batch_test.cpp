@@ -233,6 +233,27 @@ TEST(ApproxMyersBatch, RefusesHammingAndNonCodes) {
   EXPECT_THROW(ApproxSearcher(std::span<const std::string>(two), o), strmatch::InvalidArgument);
 }
 
+TEST(ApproxMyersBatch, AutoPicksLanesForGuides) {
+  // 100 guides of 23 bases at k = 3 (pigeonhole's pieces: 5 bases, hardly selective): lanes; two of
+  // them (one vector for two patterns) or long, selective patterns: pattern by pattern.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 45);
+  std::vector<std::string> guides;
+  for (int i = 0; i < 100; ++i) guides.push_back(strmatch::test::random_text(rng, 23, "ACGT"));
+  ApproxOptions o;
+  o.max_errors = 3;
+  o.backend = strmatch::Backend::cpu;
+  // The rule counts vectors of lanes: with AVX2 or AVX-512, 8 or 16 guides a vector.
+  if (strmatch::detail::simd_level() >= SimdLevel::avx2)
+    EXPECT_EQ(ApproxSearcher(std::span<const std::string>(guides), o).cpu_algorithm(), "myers-batch");
+  const std::vector<std::string> two(guides.begin(), guides.begin() + 2);
+  EXPECT_NE(ApproxSearcher(std::span<const std::string>(two), o).cpu_algorithm(), "myers-batch");
+  std::vector<std::string> reads;
+  for (int i = 0; i < 100; ++i) reads.push_back(strmatch::test::random_text(rng, 150, "ACGT"));
+  EXPECT_NE(ApproxSearcher(std::span<const std::string>(reads), o).cpu_algorithm(), "myers-batch");
+  o.metric = ApproxMetric::hamming;
+  EXPECT_NE(ApproxSearcher(std::span<const std::string>(guides), o).cpu_algorithm(), "myers-batch");
+}
+
 /// The searcher with algorithm myers-batch against the reference: matches with CIGARs, counts,
 /// ends, for several chunk sizes and thread counts, and a stream.
 TEST(ApproxMyersBatch, SearcherAgainstReference) {

@@ -43,6 +43,10 @@ std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput&
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs);
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
                                                                        SimdLevel level);
+/// The passes over a text that myers-batch makes for `inputs` at simd_level(): one per vector of
+/// lanes, one per pattern it runs alone with myers (each about the cost of one myers pass of a
+/// pattern of up to 64 bytes); for the `auto` rule (registry.cpp).
+std::size_t myers_batch_scans(std::span<const ApproxInput> inputs);
 /// pigeonhole when its pieces are long enough to be rare, else hamming for the Hamming metric and
 /// myers for edit (registry.cpp gives the rule and the figures).
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input);

@@ -128,7 +128,7 @@ void scan_group(const LaneBlock& b, const LaneRun& r, std::size_t v0) {
       low = g == 0 ? sc[0] : (low < sc[g] ? low : sc[g]);
     }
     if (any_top_bit((low - k1) & kTop) && t > r.from) [[unlikely]] {
-    // sc[g] by constant indexes only, so that the state stays in registers
+      // sc[g] by constant indexes only, so that the state stays in registers
 #pragma GCC unroll 8
       for (int g = 0; g < G; ++g) {
         const V lanes = sc[g];
@@ -141,24 +141,21 @@ void scan_group(const LaneBlock& b, const LaneRun& r, std::size_t v0) {
   }
 }
 
+/// Scans r's columns for the last `rest` (< kGroup) vectors of block b, from v, in one group.
+template <typename T, int G>
+void scan_rest(const LaneBlock& b, const LaneRun& r, std::size_t v, std::size_t rest) {
+  if constexpr (G > 0) {
+    if (rest == G) return scan_group<T, G>(b, r, v);
+    scan_rest<T, G - 1>(b, r, v, rest);
+  }
+}
+
 /// Scans r's columns for every vector of block b, kGroup vectors at a time.
 template <typename T>
 void scan_block(const LaneBlock& b, const LaneRun& r) {
   std::size_t v = 0;
   for (; v + kGroup <= b.vectors; v += kGroup) scan_group<T, kGroup>(b, r, v);
-  switch (b.vectors - v) {
-    case 0:
-      break;
-    case 1:
-      scan_group<T, 1>(b, r, v);
-      break;
-    case 2:
-      if constexpr (kGroup > 2) scan_group<T, 2>(b, r, v);
-      break;
-    default:
-      if constexpr (kGroup > 3) scan_group<T, 3>(b, r, v);
-      break;
-  }
+  scan_rest<T, kGroup - 1>(b, r, v, b.vectors - v);
 }
 
 /// Scans r's columns for every vector of block b, whose lanes are b.bits wide.
