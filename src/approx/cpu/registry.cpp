@@ -50,16 +50,24 @@ bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
 // 137 vs 73, L = 4: 42 vs 55, L = 5: 18 vs 41, L = 8: 5 vs 43; k3: L = 3: 220 vs 46, L = 4: 92 vs
 // 43, L = 5: 30 vs 42, L = 6: 24 vs 28, L = 8: 10 vs 48. Two letters: not measured (10 bits per
 // piece, as DNA's 5 bytes).
-bool pigeonhole_pays(const ApproxInput& input) {
-  const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
-  const std::size_t piece = input.pattern.size() / parts;
+namespace {
+/// The distinct byte values of `pattern`.
+std::size_t distinct_bytes(std::string_view pattern) {
   bool seen[256] = {};
   std::size_t distinct = 0;
-  for (const char c : input.pattern) {
+  for (const char c : pattern) {
     const auto b = static_cast<std::uint8_t>(c);
     distinct += seen[b] ? 0 : 1;
     seen[b] = true;
   }
+  return distinct;
+}
+}  // namespace
+
+bool pigeonhole_pays(const ApproxInput& input) {
+  const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
+  const std::size_t piece = input.pattern.size() / parts;
+  const std::size_t distinct = distinct_bytes(input.pattern);
   if (distinct >= 5) return piece >= 2;
   if (distinct <= 1) return false;  // a run of one byte: its pieces occur wherever the text repeats it
   const double bits = std::log2(static_cast<double>(distinct));
@@ -96,13 +104,7 @@ namespace {
 double alone_cost(const ApproxInput& input) {
   if (input.nucleotide_codes || !pigeonhole_pays(input)) return 1.0;
   const std::size_t piece = input.pattern.size() / (std::size_t{input.max_errors} + 1);
-  bool seen[256] = {};
-  std::size_t distinct = 0;
-  for (const char c : input.pattern) {
-    const auto b = static_cast<std::uint8_t>(c);
-    distinct += seen[b] ? 0 : 1;
-    seen[b] = true;
-  }
+  const std::size_t distinct = distinct_bytes(input.pattern);
   if (distinct >= 5) return piece <= 2 ? 0.4 : piece == 3 ? 0.3 : 0.04;  // text
   const double bits = static_cast<double>(piece) * std::log2(static_cast<double>(distinct));
   return bits < 11 ? 0.35 : bits < 13 ? 0.4 : bits < 17 ? 0.12 : 0.08;  // DNA: L = 5, 6, 7-8, 9+
