@@ -254,6 +254,30 @@ TEST(ApproxMyersBatch, AutoPicksLanesForGuides) {
   EXPECT_NE(ApproxSearcher(std::span<const std::string>(guides), o).cpu_algorithm(), "myers-batch");
 }
 
+TEST(ApproxMyersBatch, AutoBatchOfGuidesAndReads) {
+  // Guides in lanes and reads of 100 bases alone (auto's per-pattern choice: pigeonhole) in one
+  // batch: every pattern's ends and matches as the reference's.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 46);
+  const std::string text = strmatch::test::random_text(rng, 4000, "ACGT");
+  std::vector<std::string> patterns;
+  for (int i = 0; i < 40; ++i) patterns.push_back(draw_pattern(rng, text, 23, "ACGT"));
+  for (int i = 0; i < 5; ++i) patterns.push_back(draw_pattern(rng, text, 100, "ACGT"));
+  ApproxOptions o;
+  o.max_errors = 3;
+  o.cigar = true;
+  o.chunk_bytes = 700;
+  o.threads = 2;
+  const ApproxSearcher s(std::span<const std::string>(patterns), o);
+  if (strmatch::detail::simd_level() >= SimdLevel::avx2) EXPECT_EQ(s.cpu_algorithm(), "myers-batch");
+  const auto x = strmatch::test::approx_expected(patterns, text, 3, ApproxMetric::edit, -1, true);
+  std::vector<ApproxEnd> ends;
+  s.find_ends(text, strmatch::test::append_to(ends));
+  EXPECT_EQ(ends, x.ends) << strmatch::test::rerun_hint();
+  std::vector<ApproxMatch> matches;
+  s.find_all(text, strmatch::test::append_to(matches));
+  EXPECT_EQ(matches, x.matches) << strmatch::test::rerun_hint();
+}
+
 /// The searcher with algorithm myers-batch against the reference: matches with CIGARs, counts,
 /// ends, for several chunk sizes and thread counts, and a stream.
 TEST(ApproxMyersBatch, SearcherAgainstReference) {

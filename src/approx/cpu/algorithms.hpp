@@ -39,8 +39,10 @@ std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput&
 /// for p patterns over n bytes. Throws InvalidArgument for an empty pattern, the Hamming metric, or
 /// a byte that is not a nucleotide code where codes are asked for. The _at_level form runs the
 /// kernels of exactly `level` (scalar, sse2, avx2 or avx512bw; ssse3 runs sse2's) for tests and
-/// throws InvalidArgument when the CPU lacks it.
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs);
+/// throws InvalidArgument when the CPU lacks it. alone_by_auto (auto's batch): the patterns run
+/// alone get make_approx_auto's algorithm (pigeonhole where its pieces pay) instead of myers.
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs,
+                                                              bool alone_by_auto = false);
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
                                                                        SimdLevel level);
 /// The passes over a text that myers-batch makes for `inputs` at simd_level(): one per vector of

@@ -13,7 +13,8 @@
 // class (bytes no pattern tells apart share a row: five rows for DNA), no gather.
 // O(n ceil(p / lanes)) vector steps for p patterns of one width over n bytes. Patterns longer than
 // 64 bytes, and groups that would leave most of a vector empty, run pattern by pattern with myers
-// (myers.cpp) inside the same call, so the batch always reports every pattern's ends.
+// (myers.cpp; under `auto`, with auto's per-pattern algorithm) inside the same call, so the batch
+// always reports every pattern's ends.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -269,7 +270,9 @@ LaneBlock pack_block(std::span<const ApproxInput> inputs, const std::vector<std:
 
 class MyersBatch final : public ApproxBatchAlgorithm {
  public:
-  MyersBatch(std::span<const ApproxInput> inputs, SimdLevel level) : level_(level) {
+  /// alone_by_auto: the patterns run alone get auto's per-pattern algorithm (make_approx_auto:
+  /// pigeonhole where its pieces pay) instead of myers.
+  MyersBatch(std::span<const ApproxInput> inputs, SimdLevel level, bool alone_by_auto) : level_(level) {
     if (inputs.empty()) throw InvalidArgument("myers-batch: no pattern given");
     sep_ = inputs.front().separator;
     const bool codes = inputs.front().nucleotide_codes;
@@ -284,7 +287,8 @@ class MyersBatch final : public ApproxBatchAlgorithm {
     const std::size_t bytes = vector_bytes(level);
     const LanePlan plan = plan_lanes(inputs, bytes);
     for (const std::uint32_t p : plan.alone)
-      singles_.emplace_back(p, make_approx_myers_at_level(inputs[p], level));
+      singles_.emplace_back(
+          p, alone_by_auto ? make_approx_auto(inputs[p]) : make_approx_myers_at_level(inputs[p], level));
     std::vector<std::uint32_t> lane_ids;
     for (const auto& g : plan.group) lane_ids.insert(lane_ids.end(), g.begin(), g.end());
     const TextClasses tc = text_classes(inputs, lane_ids, codes);
@@ -335,14 +339,15 @@ std::size_t myers_batch_scans(std::span<const ApproxInput> inputs) {
   return scans;
 }
 
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs) {
-  return std::make_unique<MyersBatch>(inputs, simd_level());
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs,
+                                                              bool alone_by_auto) {
+  return std::make_unique<MyersBatch>(inputs, simd_level(), alone_by_auto);
 }
 
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
                                                                        SimdLevel level) {
   require_cpu_level(level);
-  return std::make_unique<MyersBatch>(inputs, level);
+  return std::make_unique<MyersBatch>(inputs, level, false);
 }
 
 }  // namespace strmatch::detail

@@ -143,7 +143,7 @@ std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
                                                         std::span<const ApproxInput> inputs) {
   if (inputs.size() < 2) return nullptr;
   if (name == "myers-batch") return make_approx_myers_batch(inputs);
-  if (name == "auto" && myers_batch_pays(inputs)) return make_approx_myers_batch(inputs);
+  if (name == "auto" && myers_batch_pays(inputs)) return make_approx_myers_batch(inputs, true);
   return nullptr;
 }
 
