@@ -304,9 +304,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool invalid =
       shortest == 0 || o.max_errors >= shortest || o.separator < -1 || o.separator > 255 ||
       (o.algorithm == "hamming" && o.metric == ApproxMetric::edit) ||
-      ((o.algorithm == "myers" || o.algorithm == "wavefront") && o.metric == ApproxMetric::hamming) ||
-      (o.nucleotide_codes &&
-       (not_a_code || (o.algorithm != "auto" && o.algorithm != "dp" && o.algorithm != "myers")));
+      ((o.algorithm == "myers" || o.algorithm == "myers-batch" || o.algorithm == "wavefront") &&
+       o.metric == ApproxMetric::hamming) ||
+      (o.nucleotide_codes && (not_a_code || (o.algorithm != "auto" && o.algorithm != "dp" &&
+                                             o.algorithm != "myers" && o.algorithm != "myers-batch")));
   // approx.hpp also lists "dp with hamming" among the refused pairs, but the registry
   // (cpu_approx_supports) has dp compute both metrics, and it does: dp is checked for both here.
 

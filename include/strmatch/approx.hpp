@@ -46,6 +46,14 @@
 // - myers: G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
 //   programming" (J. ACM 1999), with H. Hyyro's multi-word blocks ("A bit-vector algorithm for
 //   computing Levenshtein and Damerau edit distances", 2003) and Ukkonen's cut-off: O(ceil(m/64) n).
+// - myers-batch: a batch (two or more patterns) with myers' recurrence and one pattern per SIMD
+//   lane, 8/16/32/64-bit lanes as m allows, the text read once per vector of patterns (T. Rognes,
+//   "Faster Smith-Waterman database searches with inter-sequence SIMD parallelisation", BMC
+//   Bioinformatics 2011; R. Beeloo and R. Groot Koerkamp, "Batch searching of short DNA patterns",
+//   2026): O(n ceil(p / lanes)) vector steps for p patterns of up to 64 bytes; longer patterns run
+//   with myers inside the batch. Edit distance, CPU only; one pattern alone runs as myers. The CPU's
+//   `auto` picks it for a batch when its passes over the text cost less than the patterns' own
+//   (short patterns with unselective pieces: e.g. 23-base guides at k = 3).
 // - hamming: k mismatches by compare and population count, O(m n / word) (Hamming metric only).
 // - pigeonhole: partitioning into exact search (S. Wu and U. Manber, "Fast text searching allowing
 //   errors", CACM 1992; R. Baeza-Yates and G. Navarro, "Faster approximate string matching",
@@ -128,7 +136,7 @@ struct ApproxOptions {
 };
 
 /// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
-/// cpu: auto, dp, wavefront, myers, hamming, pigeonhole. cuda (empty without CUDA): auto,
+/// cpu: auto, dp, wavefront, myers, myers-batch, hamming, pigeonhole. cuda (empty without CUDA): auto,
 /// wavefront, myers, hamming. automatic: the union, cpu names first.
 std::vector<std::string> approx_algorithms(Backend backend);
 
@@ -145,7 +153,8 @@ struct ApproxBest {
 ///
 /// Errors: InvalidArgument for no pattern, an empty pattern (a batch's message gives its index),
 /// k >= m, a separator outside -1..255, an unknown algorithm or one that does not compute the
-/// metric (hamming with edit, wavefront/myers with hamming; dp and pigeonhole compute both); with
+/// metric (hamming with edit, wavefront/myers/myers-batch with hamming; dp and pigeonhole compute
+/// both); with
 /// nucleotide_codes, a pattern byte that is not an IUPAC code, an algorithm that does not take codes
 /// (wavefront, hamming, pigeonhole), or backend cuda with the Hamming metric (no GPU algorithm takes
 /// both); BackendUnavailable for Backend::cuda without a usable GPU.

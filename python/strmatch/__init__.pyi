@@ -368,7 +368,10 @@ class ApproxSearcher:
     evolutionary distances: pattern recognition", 1980: O(m n), the reference); 'wavefront' (the
     anti-diagonal wavefront of Man and Song's approximate string matching on the GPU); 'myers'
     (G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
-    programming", 1999, with Hyyro's blocks: O(ceil(m/64) n)); 'hamming' (k mismatches).
+    programming", 1999, with Hyyro's blocks: O(ceil(m/64) n)); 'myers-batch' (a batch with one
+    pattern per SIMD lane, 8/16/32/64-bit lanes as m allows: T. Rognes, BMC Bioinformatics 2011;
+    R. Beeloo and R. Groot Koerkamp, "Batch searching of short DNA patterns", 2026; edit only);
+    'hamming' (k mismatches).
 
     Args:
         patterns: one pattern (bytes-like or str) or an iterable of them (a batch).

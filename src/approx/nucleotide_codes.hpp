@@ -73,16 +73,16 @@ inline void require_nucleotide_codes(std::string_view pattern, const std::string
   }
 }
 
-/// The algorithms that take nucleotide codes (on either backend): dp, myers, and auto.
+/// The algorithms that take nucleotide codes (on either backend): dp, myers, myers-batch, and auto.
 inline bool takes_nucleotide_codes(std::string_view algorithm) noexcept {
-  return algorithm == "auto" || algorithm == "dp" || algorithm == "myers";
+  return algorithm == "auto" || algorithm == "dp" || algorithm == "myers" || algorithm == "myers-batch";
 }
 
 /// "approximate-search algorithm '<name>' does not take nucleotide codes (...)".
 inline std::string no_nucleotide_codes_message(std::string_view algorithm) {
   return "approximate-search algorithm '" + std::string(algorithm) +
-         "' does not take nucleotide codes (nucleotide_codes: dp and myers on the CPU, myers on the GPU, "
-         "or auto)";
+         "' does not take nucleotide codes (nucleotide_codes: dp, myers and myers-batch on the CPU, "
+         "myers on the GPU, or auto)";
 }
 
 }  // namespace strmatch::detail

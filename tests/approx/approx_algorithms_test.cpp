@@ -92,7 +92,7 @@ std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size
 
 TEST(ApproxAlgorithms, RegistryNamesAndMetrics) {
   EXPECT_EQ(strmatch::detail::cpu_approx_algorithm_names(),
-            (std::vector<std::string>{"auto", "dp", "wavefront", "myers", "hamming", "pigeonhole",
+            (std::vector<std::string>{"auto", "dp", "wavefront", "myers", "myers-batch", "hamming", "pigeonhole",
                                       "pigeonhole-batch"}));
   const ApproxInput edit{"abc", ApproxMetric::edit, -1}, ham{"abc", ApproxMetric::hamming, -1};
   EXPECT_EQ(strmatch::detail::make_approx_algorithm("auto", edit)->name(), "myers");

@@ -138,7 +138,7 @@ std::function<bool(std::span<const T>)> append_to(std::vector<T>& out) {
 inline std::vector<std::string> approx_algorithms_for(Backend backend, ApproxMetric metric) {
   std::vector<std::string> out;
   for (const std::string& a : approx_algorithms(backend)) {
-    if (metric == ApproxMetric::hamming && (a == "myers" || a == "wavefront")) continue;
+    if (metric == ApproxMetric::hamming && (a == "myers" || a == "myers-batch" || a == "wavefront")) continue;
     if (metric == ApproxMetric::edit && a == "hamming") continue;
     out.push_back(a);
   }

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "approx/cpu/approx_algorithm.hpp"
+#include "approx/cpu/approx_batch.hpp"
 #include "core/cpu/simd_level.hpp"
 
 namespace strmatch::detail {
@@ -31,6 +33,25 @@ std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput&
 /// True when pigeonhole's k + 1 pieces of `input` (k = max_errors) are long enough to be rare in
 /// text (registry.cpp gives the rule and the figures).
 bool pigeonhole_pays(const ApproxInput& input);
+/// myers-batch (myers_batch.cpp): Myers' bit-vector algorithm with one pattern per SIMD lane (8-,
+/// 16-, 32- or 64-bit lanes as m allows: G. Myers, J. ACM 1999; the layout of T. Rognes, BMC
+/// Bioinformatics 2011, and Sassy2: R. Beeloo and R. Groot Koerkamp, "Batch searching of short DNA
+/// patterns", 2026), the chunk read once per block of vectors; patterns of more than 64 bytes, and
+/// groups too small to fill a vector, run with myers inside the same call. `inputs`: one or more
+/// patterns sharing separator and nucleotide_codes; edit distance only. O(n p / lanes) vector steps
+/// for p patterns over n bytes. Throws InvalidArgument for an empty pattern, the Hamming metric, or
+/// a byte that is not a nucleotide code where codes are asked for. The _at_level form runs the
+/// kernels of exactly `level` (scalar, sse2, avx2 or avx512bw; ssse3 runs sse2's) for tests and
+/// throws InvalidArgument when the CPU lacks it. alone_by_auto (auto's batch): the patterns run
+/// alone get make_approx_auto's algorithm (pigeonhole where its pieces pay) instead of myers.
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs,
+                                                              bool alone_by_auto = false);
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
+                                                                       SimdLevel level);
+/// The passes over a text that myers-batch makes for `inputs` at simd_level(): one per vector of
+/// lanes, one per pattern it runs alone with myers (each about the cost of one myers pass of a
+/// pattern of up to 64 bytes); for the `auto` rule (registry.cpp).
+std::size_t myers_batch_scans(std::span<const ApproxInput> inputs);
 /// pigeonhole when its pieces are long enough to be rare, else hamming for the Hamming metric and
 /// myers for edit (registry.cpp gives the rule and the figures).
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input);

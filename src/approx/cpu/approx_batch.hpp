@@ -38,6 +38,10 @@ class ApproxBatchAlgorithm {
   virtual std::string_view name() const noexcept = 0;
 };
 
+/// Whether `auto` runs `inputs` (edit distance) with myers-batch, the patterns packed into SIMD
+/// lanes, rather than pattern by pattern (registry.cpp gives the rule and its measurements).
+bool myers_batch_pays(std::span<const ApproxInput> inputs);
+
 /// The batch algorithm for `inputs` (two or more patterns, one ApproxInput each, sharing metric,
 /// separator, max_errors and nucleotide_codes) under the CPU algorithm name `name`, or null when
 /// the batch runs pattern by pattern: `name` is a per-pattern algorithm, or `auto` found no batch

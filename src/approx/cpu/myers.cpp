@@ -25,6 +25,7 @@
 #include "approx/cpu/approx_pieces.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "core/cpu/simd_level.hpp"
+#include "core/cpu/target_region.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -75,14 +76,7 @@ struct MyersRun {
 #undef STRMATCH_MYERS_WIDTH
 
 #ifdef STRMATCH_X86
-// GCC takes a target pragma for the included kernels; clang ignores it and takes an attribute on
-// every function of the region instead (the fuzz build, fuzz/, compiles with clang).
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,bmi,bmi2,popcnt")
-#endif
+STRMATCH_TARGET_BEGIN("avx2,bmi,bmi2,popcnt")
 #define STRMATCH_MYERS_NS myers_avx2
 #define STRMATCH_MYERS_LANES 4
 #define STRMATCH_MYERS_WIDTH 4
@@ -90,19 +84,9 @@ struct MyersRun {
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
 #undef STRMATCH_MYERS_WIDTH
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+STRMATCH_TARGET_END
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw"))), \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,bmi,bmi2,popcnt,avx512f,avx512bw")
-#endif
+STRMATCH_TARGET_BEGIN("avx2,bmi,bmi2,popcnt,avx512f,avx512bw")
 #define STRMATCH_MYERS_NS myers_avx512
 #define STRMATCH_MYERS_LANES 8
 #define STRMATCH_MYERS_WIDTH 8
@@ -110,11 +94,7 @@ struct MyersRun {
 #undef STRMATCH_MYERS_NS
 #undef STRMATCH_MYERS_LANES
 #undef STRMATCH_MYERS_WIDTH
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+STRMATCH_TARGET_END
 #endif
 
 namespace {

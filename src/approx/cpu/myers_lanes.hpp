@@ -1,6 +1,6 @@
 // Internal, included by myers.cpp only, once per SIMD level (no include guard on purpose): Myers'
 // bit-vector kernel over STRMATCH_MYERS_LANES text segments at once, one 64-bit lane per segment
-// (GCC vector extensions; the includer sets the target with #pragma GCC target). Expects
+// (GCC vector extensions; the includer sets the target: core/cpu/target_region.hpp). Expects
 // STRMATCH_MYERS_NS (the namespace of this copy), STRMATCH_MYERS_LANES (segments at once: a
 // multiple of the width), STRMATCH_MYERS_WIDTH (64-bit lanes per machine vector: 8 for AVX-512, 4
 // for AVX2, 1 for scalar code; two or more vectors per step hide the latency of the recurrence's

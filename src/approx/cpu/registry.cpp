@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_batch.hpp"
@@ -27,6 +28,7 @@ const Registry<ApproxAlgorithm, const ApproxInput&>& registry() {
                                                                 {"dp", make_approx_dp},
                                                                 {"wavefront", make_approx_wavefront},
                                                                 {"myers", make_approx_myers},
+                                                                {"myers-batch", make_approx_myers},
                                                                 {"hamming", make_approx_hamming},
                                                                 {"pigeonhole", make_approx_pigeonhole},
                                                                 {"pigeonhole-batch", make_approx_verifier}});
@@ -38,7 +40,7 @@ const std::vector<std::string>& cpu_approx_algorithm_names() { return registry()
 
 bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
   if (name == "hamming") return metric == ApproxMetric::hamming;
-  if (name == "myers" || name == "wavefront") return metric == ApproxMetric::edit;
+  if (name == "myers" || name == "myers-batch" || name == "wavefront") return metric == ApproxMetric::edit;
   return true;  // auto, dp, pigeonhole, pigeonhole-batch
 }
 
@@ -57,16 +59,24 @@ bool cpu_approx_supports(std::string_view name, ApproxMetric metric) {
 // 137 vs 73, L = 4: 42 vs 55, L = 5: 18 vs 41, L = 8: 5 vs 43; k3: L = 3: 220 vs 46, L = 4: 92 vs
 // 43, L = 5: 30 vs 42, L = 6: 24 vs 28, L = 8: 10 vs 48. Two letters: not measured (10 bits per
 // piece, as DNA's 5 bytes).
-bool pigeonhole_pays(const ApproxInput& input) {
-  const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
-  const std::size_t piece = input.pattern.size() / parts;
+namespace {
+/// The distinct byte values of `pattern`.
+std::size_t distinct_bytes(std::string_view pattern) {
   bool seen[256] = {};
   std::size_t distinct = 0;
-  for (const char c : input.pattern) {
+  for (const char c : pattern) {
     const auto b = static_cast<std::uint8_t>(c);
     distinct += seen[b] ? 0 : 1;
     seen[b] = true;
   }
+  return distinct;
+}
+}  // namespace
+
+bool pigeonhole_pays(const ApproxInput& input) {
+  const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
+  const std::size_t piece = input.pattern.size() / parts;
+  const std::size_t distinct = distinct_bytes(input.pattern);
   if (distinct >= 5) return piece >= 2;
   if (distinct <= 1) return false;  // a run of one byte: its pieces occur wherever the text repeats it
   const double bits = std::log2(static_cast<double>(distinct));
@@ -113,11 +123,58 @@ bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs) {
   return filtered >= kBatchMinFiltered;
 }
 
+namespace {
+
+/// The cost of searching for `input` alone under `auto`, in passes of myers over the text: 1 where
+/// auto runs myers; where it runs pigeonhole, that filter's cost relative to myers, measured for
+/// patterns of 8..48 bytes (figures at myers_batch_pays).
+double alone_cost(const ApproxInput& input) {
+  if (input.nucleotide_codes || !pigeonhole_pays(input)) return 1.0;
+  const std::size_t piece = input.pattern.size() / (std::size_t{input.max_errors} + 1);
+  const std::size_t distinct = distinct_bytes(input.pattern);
+  if (distinct >= 5) return piece <= 2 ? 0.4 : piece == 3 ? 0.3 : 0.04;  // text
+  const double bits = static_cast<double>(piece) * std::log2(static_cast<double>(distinct));
+  return bits < 11 ? 0.35 : bits < 13 ? 0.4 : bits < 17 ? 0.12 : 0.08;  // DNA: L = 5, 6, 7-8, 9+
+}
+
+}  // namespace
+
+// `auto` runs a batch with myers-batch when its passes over the text (one per vector of lanes, one
+// per pattern it runs alone: myers_batch_scans) cost less than 0.8 x the patterns' own passes under
+// auto (alone_cost: myers 1, pigeonhole less where its pieces are selective); patterns over 64
+// bytes run alone either way and are left out of both. Measured (one thread, AVX-512, in process,
+// 4 MB, 100 patterns, seconds, myers-batch vs pigeonhole pattern by pattern; 2-core AMD EPYC shared
+// with other builds, so +-20%): human chrX, random substrings: m = 16: k1 (L = 8) 0.047 vs 0.064, k2
+// (L = 5) 0.046 vs 0.34, k3 0.057 vs 1.25; m = 24: k1 (L = 12) 0.070 vs 0.060, k2 (L = 8) 0.069 vs
+// 0.113, k3 (L = 6) 0.070 vs 0.367; m = 32: k1 (L = 16) 0.111 vs 0.093, k2 0.115 vs 0.116, k3 (L =
+// 8) 0.069 vs 0.182; m = 48: k1 (L = 24) 0.182 vs 0.092, k2 0.189 vs 0.135, k3 0.159 vs 0.176;
+// identifiers of 8-23 bytes from C headers: k1 0.093 vs 0.032, k2 0.089 vs 0.037, k3 0.071 vs
+// 0.085. One vector of 16 lanes costs about one myers pass (100 guides of 23 bases over 20 MB:
+// myers-batch 0.41 s, 7 vectors; myers 4.96 s; pigeonhole 2.06 s).
+bool myers_batch_pays(std::span<const ApproxInput> inputs) {
+  if (inputs.size() < 2 || inputs.front().metric != ApproxMetric::edit) return false;
+  std::vector<ApproxInput> short_ones;
+  double alone = 0;
+  for (const ApproxInput& in : inputs)
+    if (in.pattern.size() <= 64) {
+      short_ones.push_back(in);
+      alone += alone_cost(in);
+    }
+  if (short_ones.size() < 2) return false;
+  return static_cast<double>(myers_batch_scans(short_ones)) < 0.8 * alone;
+}
+
+// The batch algorithms by name; `auto` takes myers-batch where its lanes pay (myers_batch_pays:
+// short patterns whose pieces are not selective, such as guides), else pigeonhole-batch where the
+// pieces are (pigeonhole_batch_pays: reads); every other name runs pattern by pattern.
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
                                                         std::span<const ApproxInput> inputs) {
   if (inputs.size() < 2) return nullptr;
+  if (name == "myers-batch") return make_approx_myers_batch(inputs);
   if (name == "pigeonhole-batch") return make_approx_pigeonhole_batch(inputs);
-  if (name == "auto" && pigeonhole_batch_pays(inputs)) return make_approx_pigeonhole_batch(inputs);
+  if (name != "auto") return nullptr;
+  if (myers_batch_pays(inputs)) return make_approx_myers_batch(inputs, true);
+  if (pigeonhole_batch_pays(inputs)) return make_approx_pigeonhole_batch(inputs);
   return nullptr;
 }
 
