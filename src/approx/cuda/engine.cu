@@ -72,6 +72,13 @@ std::uint64_t wavefront_blocks_from_env() {
   return env::unsigned_value("STRMATCH_APPROX_WAVEFRONT_BLOCKS").value_or(0);
 }
 
+/// STRMATCH_APPROX_SHORT as ApproxTuning::myers_short (off: -1, 1, 2 or 4; 0: unset).
+int short_from_env() {
+  const auto v = env::choice_value("STRMATCH_APPROX_SHORT");
+  if (!v) return 0;
+  return *v == "off" ? -1 : std::stoi(std::string(*v));
+}
+
 /// The register kernels' word counts (64-bit words; 0 stands for one 32-bit word, m <= 32).
 constexpr std::array<std::uint32_t, 11> kWordClasses = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 
@@ -487,14 +494,14 @@ class Engine final : public ApproxEngine {
     return classes;
   }
   /// Patterns per thread of the short-pattern kernel for group `g`, 0 where it does not take the group
-  /// (tuning.myers_short < 0, the warp-cooperative kernel forced, not the group of m <= 32, or too
-  /// many classes): tuning.myers_short when > 0, else kShortDefaultPerThread, halved while the masks
-  /// exceed kShortMaxMasks.
+  /// (tuning.myers_short, or when 0 STRMATCH_APPROX_SHORT, < 0; the warp-cooperative kernel forced;
+  /// not the group of m <= 32; too many classes): that value when > 0, else kShortDefaultPerThread,
+  /// halved while the masks exceed kShortMaxMasks.
   unsigned short_per_thread(const Group& g, const ApproxTuning& tuning) const {
-    if (algo_ != Algo::myers || g.cls != 0 || short_classes_ == 0 || tuning.myers_short < 0 ||
-        tuning.myers_warp > 0)
+    const int want = tuning.myers_short != 0 ? tuning.myers_short : short_from_env();
+    if (algo_ != Algo::myers || g.cls != 0 || short_classes_ == 0 || want < 0 || tuning.myers_warp > 0)
       return 0;
-    unsigned r = tuning.myers_short > 0 ? static_cast<unsigned>(tuning.myers_short) : kShortDefaultPerThread;
+    unsigned r = want > 0 ? static_cast<unsigned>(want) : kShortDefaultPerThread;
     r = r >= 4 ? 4 : r >= 2 ? 2 : 1;
     while (r > 1 && ax::short_shared_bytes(r, short_classes_) - ax::short_shared_bytes(r, 0) > kShortMaxMasks)
       r /= 2;

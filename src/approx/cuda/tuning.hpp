@@ -40,7 +40,8 @@ struct ApproxTuning {
   /// 128 R patterns a block over one text tile in shared memory): 0 the rule (that kernel with R = 2,
   /// fewer where the alphabet's masks would not fit, unless myers_warp > 0 forces the
   /// warp-cooperative kernel), 1, 2 or 4 that R, < 0 never (the one-thread kernel of one 32-bit word,
-  /// one pattern per block row).
+  /// one pattern per block row). The environment variable STRMATCH_APPROX_SHORT (off|1|2|4) sets it
+  /// too; this field wins when nonzero.
   int myers_short = 0;
   /// Host texts of one block, counted or minimised: 0 the rule (the text crosses PCIe class-coded,
   /// 2 or 4 bits a byte, when the patterns' bytes and the separator leave at most 16 classes:

@@ -160,6 +160,16 @@ std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size
   return p;
 }
 
+/// A pattern of m IUPAC codes: a substring of `text` (bases, N replaced by a base) with m / 8 + 1
+/// positions set to random codes.
+std::string nucleotide_code_pattern(std::mt19937_64& rng, const std::string& text, std::size_t m) {
+  std::string p = strmatch::test::random_substring(rng, text, m);
+  for (char& c : p)
+    if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
+  for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
+  return p;
+}
+
 }  // namespace
 
 TEST(ApproxCudaNames, NamesAndErrors) {
@@ -359,13 +369,7 @@ TEST(ApproxCudaDifferential, NucleotideCodes) {
   // reference with the class rule written out; wavefront and hamming refuse codes.
   std::mt19937_64 rng(test_seed() + 1207);
   const std::string text = random_text(rng, cuda_quick() ? 3000 : 6000, "ACGTNacgtnUu");
-  const auto code_pattern = [&](std::size_t m) {
-    std::string p = strmatch::test::random_substring(rng, text, m);
-    for (char& c : p)
-      if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
-    for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
-    return p;
-  };
+  const auto code_pattern = [&](std::size_t m) { return nucleotide_code_pattern(rng, text, m); };
   for (const std::size_t m : lengths()) {
     if (m > text.size()) continue;
     const std::string p = code_pattern(m);
@@ -419,21 +423,20 @@ TEST(ApproxCudaEdge, SinkStopsEarly) {
 
 namespace {
 
-/// The tunings of the short-pattern tests: the rule (2 patterns per thread), 1 and 4 patterns per
-/// thread with segments, windows, record buffers and host blocks small enough to put their
-/// boundaries inside these texts, and the one-thread kernel of one 32-bit word (main's path before
-/// the short kernel) for comparison.
+/// The tunings of the short-pattern tests: those of every case (tunings()) with the short-pattern
+/// kernel where they force another, 1 pattern per thread on the smallest segments, windows, record
+/// buffers and host pieces, 4 on the larger ones, and the one-thread kernel of one 32-bit word (the
+/// path before the short kernel) for comparison.
 std::vector<cu::ApproxTuning> short_tunings() {
-  std::vector<cu::ApproxTuning> t;
-  t.push_back({});
-  t.push_back({.window_bytes = 97,
-               .max_records = 5,
-               .host_block_bytes = 131,
-               .host_piece_bytes = 20,
-               .myers_segment_bytes = 7,
-               .myers_short = 1});
-  t.push_back({.window_bytes = 1000, .host_piece_bytes = 97, .myers_segment_bytes = 300, .myers_short = 4});
-  if (!cuda_quick()) t.push_back({.myers_segment_bytes = 61, .myers_short = -1});
+  std::vector<cu::ApproxTuning> t = tunings();
+  t[1].myers_warp = 0;
+  t[1].myers_short = 1;
+  if (t.size() > 2) {
+    t[2].myers_short = 4;
+  } else {
+    t.push_back({.myers_short = 4});
+  }
+  t.push_back({.myers_segment_bytes = 61, .myers_short = -1});
   return t;
 }
 
@@ -491,13 +494,7 @@ TEST(ApproxCudaShort, NucleotideCodes) {
   std::mt19937_64 rng(test_seed() + 1302);
   const std::string text = random_text(rng, cuda_quick() ? 1500 : 4000, "ACGTNacgtnUu");
   const std::string lines = strmatch::test::random_lines(rng, cuda_quick() ? 1500 : 4000, "ACGTNacgt", 0.01);
-  const auto code_pattern = [&](std::size_t m) {
-    std::string p = strmatch::test::random_substring(rng, text, m);
-    for (char& c : p)
-      if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
-    for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
-    return p;
-  };
+  const auto code_pattern = [&](std::size_t m) { return nucleotide_code_pattern(rng, text, m); };
   for (const std::uint32_t k : {0u, 3u}) {
     std::vector<std::string> patterns;
     for (int i = 0; i < (cuda_quick() ? 20 : 150); ++i)
