@@ -65,6 +65,10 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_APPROX_WAVEFRONT_BLOCKS", Scope::library, Kind::unsigned_integer, 0, std::uint64_t{1} << 20,
      "0..1048576", "0 (one block per max(4m, 4096) bytes)",
      "GPU wavefront: thread blocks (text segments) per launch, the paper's block count"},
+    {"STRMATCH_APPROX_SHORT", Scope::library, Kind::choice, 0, 0, "off|1|2|4",
+     "the rule (2; fewer for large alphabets)",
+     "GPU myers, patterns of m <= 32: off takes the one-thread kernel of one 32-bit word, 1|2|4 the "
+     "short-pattern kernel with that many patterns per thread"},
     // --- the library: common-substring tuning (experiments and benchmarks)
     {"STRMATCH_SUFFIX_SORTER", Scope::library, Kind::choice, 0, 0, "divsufsort|doubling",
      "by the thread count (docs/common_substring.md)",

@@ -6,12 +6,15 @@
 // 16S DNA file of --dna, default corpora/dna-16s.txt, repeated to the scale size) and batch
 // (many 100-byte DNA patterns with planted errors in one launch) and auto (where a host-memory
 // scan runs: CPU against GPU from 16 MiB to 1 GiB of random DNA, the 16S DNA and --text, a text
-// file, each repeated; and what the automatic backend took). CSV + markdown per section.
+// file, each repeated; and what the automatic backend took) and guides (312 and 1,000 guides of 23
+// bases at k = 3 over --guides-text repeated to --guides-bytes, default 200 MB, or random DNA: the
+// short-pattern kernel against the path before it). CSV + markdown per section.
 //
-// Usage: strmatch_approx_gpu_bench [--sections table1,scale,scale16s,batch,auto] [--out DIR] [--tag TAG]
+// Usage: strmatch_approx_gpu_bench [--sections table1,scale,scale16s,batch,auto,guides] [--out DIR] [--tag
+// TAG]
 //                                  [--scale-bytes N] [--batch-bytes N] [--big-batch-bytes N] [--reps N]
 //                                  [--dna FILE] [--text FILE] [--auto-threads 0,4] [--scale-m 16,1024]
-//                                  [--auto-file-dir DIR]
+//                                  [--auto-file-dir DIR] [--guides-text FILE] [--guides-bytes N]
 // Writes DIR/<section>_<TAG>.{csv,md} (default DIR bench/results/approx, TAG h200-16core).
 // Cells are m x n per pattern (the nominal count: nothing here skips cells).
 #include <fcntl.h>
@@ -376,6 +379,69 @@ void batch(std::uint64_t n, std::uint64_t big_n) {
   write("batch", rows);
 }
 
+// ---- guides: batches of short patterns (CRISPR guides) -------------------------------------------
+
+/// The guides rows: 312 and 1,000 guides of 23 bases (substrings of the text at seeded random
+/// offsets), k = 3, one strand, counted over `text` resident: the one-thread kernel of one 32-bit
+/// word, one pattern per block row (the path before the short-pattern kernel, forced by
+/// ApproxTuning::myers_short = -1), then the short-pattern kernel with 1, 2 and 4 patterns per thread,
+/// the ends with positions and with nucleotide codes (the rule's R). `source` names the text.
+void guides(const std::string& text, const std::string& source) {
+  const std::uint64_t n = text.size();
+  constexpr std::uint64_t m = 23, k = 3;
+  std::vector<Row> rows;
+  void* d = cu::device_copy(text.data(), n);
+  std::mt19937_64 rng(36);
+  for (const std::uint64_t count : {std::uint64_t{312}, std::uint64_t{1000}}) {
+    std::vector<std::string> p;
+    while (p.size() < count) p.push_back(text.substr(rng() % (n - m), m));
+    auto e = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1);
+    std::uint64_t first = 0;
+    for (const int r : {-1, 1, 2, 4}) {
+      cu::approx_tuning().myers_short = r;
+      Row row{"guides", "myers", "count-ends", "resident", m, k, n};
+      row.patterns = count;
+      bool stopped = false;
+      std::uint64_t c = 0;
+      row.seconds = best_time([&] { c = e->ends(d, n, true, k, nullptr, &stopped); }, g_reps);
+      row.results = c;
+      if (r < 0) first = c;
+      row.note = (r < 0 ? std::string("before: one-thread kernel, 32-bit word, one pattern per block row")
+                        : "short-pattern kernel, " + std::to_string(r) + " pattern(s) per thread") +
+                 (c == first ? "" : ": COUNT DIFFERS") + "; " + source;
+      print(row);
+      rows.push_back(row);
+    }
+    cu::approx_tuning().myers_short = 0;
+    std::uint64_t delivered = 0;
+    const strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> s) {
+      delivered += s.size();
+      return true;
+    };
+    Row q{"guides", "myers", "ends", "resident", m, k, n};
+    q.patterns = count;
+    bool stopped = false;
+    q.seconds = best_time([&] { delivered = 0, e->ends(d, n, true, k, &sink, &stopped); }, g_reps);
+    q.results = delivered;
+    q.note = "short-pattern kernel (rule); positions sorted by (end, pattern) on the device, copied back" +
+             std::string(delivered == first ? "" : ": COUNT DIFFERS") + "; " + source;
+    print(q);
+    rows.push_back(q);
+    auto codes = cu::make_approx_engine(p, "myers", strmatch::ApproxMetric::edit, -1, true);
+    Row cr{"guides", "myers", "count-ends", "resident", m, k, n};
+    cr.patterns = count;
+    std::uint64_t cc = 0;
+    cr.seconds = best_time([&] { cc = codes->ends(d, n, true, k, nullptr, &stopped); }, g_reps);
+    cr.results = cc;
+    cr.note = "short-pattern kernel (rule), nucleotide codes; " + source;
+    print(cr);
+    rows.push_back(cr);
+    write("guides", rows);
+  }
+  cu::device_free(d);
+  write("guides", rows);
+}
+
 // ---- auto: where a host-memory scan runs -------------------------------------------------------
 
 double g_probe_seconds = 0;  // the process's first cu::available() (the CUDA driver and context)
@@ -602,7 +668,8 @@ int main(int argc, char** argv) {
   g_tag = b::machine_name();  // the naming rule's machine unless --tag names it
   std::string sections = "table1,scale,batch";
   std::uint64_t scale_bytes = 1000000000, batch_bytes = 100000000, big_batch_bytes = 10000000;
-  std::string dna_file = "corpora/dna-16s.txt", text_file;
+  std::string dna_file = "corpora/dna-16s.txt", text_file, guides_file;
+  std::uint64_t guides_bytes = 200000000;
   std::vector<unsigned> auto_threads = {0};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -624,6 +691,10 @@ int main(int argc, char** argv) {
       dna_file = v;
     else if (a == "--text")
       text_file = v;
+    else if (a == "--guides-text")
+      guides_file = v;
+    else if (a == "--guides-bytes")
+      guides_bytes = std::stoull(v);
     else if (a == "--auto-file-dir")
       g_file_dir = v;
     else if (a == "--auto-threads") {
@@ -675,5 +746,19 @@ int main(int argc, char** argv) {
     auto_section(texts, auto_threads);
   }
   if (has("batch")) batch(batch_bytes, big_batch_bytes);
+  if (has("guides")) {  // --guides-text (a DNA sequence file) repeated to --guides-bytes, else random DNA
+    std::string unit, source = "random DNA (ACGT)";
+    if (!guides_file.empty()) {
+      std::ifstream in(guides_file, std::ios::binary);
+      unit.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      if (unit.empty()) {
+        std::fprintf(stderr, "guides: cannot read --guides-text %s\n", guides_file.c_str());
+        return 2;
+      }
+      source = guides_file.substr(guides_file.find_last_of('/') + 1) + " (" + std::to_string(unit.size()) +
+               " bytes) repeated";
+    }
+    guides(unit.empty() ? random_bytes(guides_bytes, "ACGT", 11) : repeated(unit, guides_bytes), source);
+  }
   return 0;
 }

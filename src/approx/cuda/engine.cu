@@ -54,6 +54,15 @@ constexpr std::uint64_t kWarpFill = 2048;
 constexpr std::uint64_t kHostPieces = 8;
 constexpr std::uint64_t kHostPieceBytes = std::uint64_t{512} << 10;
 
+// The short-pattern kernel (m <= 32, myers_short_kernel): about kShortBlocks blocks per launch
+// (8 waves of 16 blocks on 132 SMs) where the text is long enough, segments of at least 4x the
+// overlap and kShortMinSegment bytes; its match masks of one block at most kShortMaxShared bytes of
+// shared memory (a larger alphabet with fewer patterns per thread, else the one-thread kernel).
+constexpr std::uint64_t kShortBlocks = 16384;
+constexpr std::uint64_t kShortMinSegment = 256;
+constexpr std::size_t kShortMaxMasks = 64 * 1024;
+constexpr unsigned kShortDefaultPerThread = 2;
+
 enum class Algo { myers, hamming, wavefront };
 
 std::uint64_t value_or(std::uint64_t v, std::uint64_t fallback) { return v != 0 ? v : fallback; }
@@ -61,6 +70,13 @@ std::uint64_t value_or(std::uint64_t v, std::uint64_t fallback) { return v != 0 
 /// STRMATCH_APPROX_WAVEFRONT_BLOCKS (0: unset).
 std::uint64_t wavefront_blocks_from_env() {
   return env::unsigned_value("STRMATCH_APPROX_WAVEFRONT_BLOCKS").value_or(0);
+}
+
+/// STRMATCH_APPROX_SHORT as ApproxTuning::myers_short (off: -1, 1, 2 or 4; 0: unset).
+int short_from_env() {
+  const auto v = env::choice_value("STRMATCH_APPROX_SHORT");
+  if (!v) return 0;
+  return *v == "off" ? -1 : std::stoi(std::string(*v));
 }
 
 /// The register kernels' word counts (64-bit words; 0 stands for one 32-bit word, m <= 32).
@@ -141,6 +157,38 @@ void launch_myers_warp(dim3 grid, unsigned lanes, cudaStream_t stream, const ax:
   STRMATCH_CUDA_CHECK(cudaGetLastError());
 }
 
+/// The short-pattern kernel (kernels.cuh, myers_short_kernel) with R patterns per thread, for the
+/// task of `out` (count, minima or records).
+template <int R>
+void launch_myers_short_r(dim3 grid, cudaStream_t stream, const ax::Region& r, const ax::ShortTables& t,
+                          const ax::PatternRef* pats, std::uint32_t base, const ax::Output& out) {
+  const std::size_t shared = ax::short_shared_bytes(R, t.classes);
+  const auto go = [&](auto kernel) {
+    if (shared > 48 * 1024)
+      STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared)));
+    kernel<<<grid, ax::kThreads, shared, stream>>>(r, t, pats, base, out);
+    STRMATCH_CUDA_CHECK(cudaGetLastError());
+  };
+  const bool sep = r.separator >= 0;
+  switch (out.task) {
+    case ax::Task::count:
+      return sep ? go(ax::myers_short_kernel<R, true, 1>) : go(ax::myers_short_kernel<R, false, 1>);
+    case ax::Task::minima:
+      return sep ? go(ax::myers_short_kernel<R, true, 2>) : go(ax::myers_short_kernel<R, false, 2>);
+    default:
+      return sep ? go(ax::myers_short_kernel<R, true, 3>) : go(ax::myers_short_kernel<R, false, 3>);
+  }
+}
+
+void launch_myers_short(unsigned per_thread, dim3 grid, cudaStream_t stream, const ax::Region& r,
+                        const ax::ShortTables& t, const ax::PatternRef* pats, std::uint32_t base,
+                        const ax::Output& out) {
+  if (per_thread == 4) return launch_myers_short_r<4>(grid, stream, r, t, pats, base, out);
+  if (per_thread == 2) return launch_myers_short_r<2>(grid, stream, r, t, pats, base, out);
+  return launch_myers_short_r<1>(grid, stream, r, t, pats, base, out);
+}
+
 void set_shared_limit(const void* kernel, std::size_t bytes) {
   if (bytes > 48 * 1024)
     STRMATCH_CUDA_CHECK(
@@ -212,8 +260,7 @@ class Engine final : public ApproxEngine {
     std::vector<std::uint64_t> offsets(count);
     for (std::size_t i = 0; i < count; ++i) {
       if (patterns[i].empty())
-        throw InvalidArgument("pattern " + std::to_string(i) +
-                              " is empty (it would match everywhere)");
+        throw InvalidArgument("pattern " + std::to_string(i) + " is empty (it would match everywhere)");
       if (patterns[i].size() > 0xffffffffu) throw InvalidArgument("a pattern longer than 4 GiB");
       offsets[i] = bytes.size();
       if (codes) {
@@ -295,6 +342,12 @@ class Engine final : public ApproxEngine {
         refs.push_back(r);
       }
     }
+    // The short-pattern kernel's tables for the group of m <= 32 (Myers' word class 0).
+    std::vector<std::uint32_t> short_masks;
+    std::array<std::uint8_t, 256> short_class_of{};
+    if (algo == Algo::myers && !groups_.empty() && groups_.front().cls == 0)
+      short_classes_ =
+          short_tables(groups_.front(), bytes, offsets, m_, codes, separator, short_class_of, short_masks);
     require_available();
     STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream2_, cudaStreamNonBlocking));
@@ -312,6 +365,14 @@ class Engine final : public ApproxEngine {
       tables_.ensure(tables.size());
       STRMATCH_CUDA_CHECK(cudaMemcpy(tables_.get(), tables.data(), tables.size() * sizeof(std::uint64_t),
                                      cudaMemcpyHostToDevice));
+    }
+    if (short_classes_ != 0) {
+      short_masks_.ensure(short_masks.size());
+      STRMATCH_CUDA_CHECK(cudaMemcpy(short_masks_.get(), short_masks.data(),
+                                     short_masks.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+      short_class_of_.ensure(256);
+      STRMATCH_CUDA_CHECK(
+          cudaMemcpy(short_class_of_.get(), short_class_of.data(), 256, cudaMemcpyHostToDevice));
     }
     counter_.ensure(1);
     host_counter_.ensure(1);
@@ -381,6 +442,72 @@ class Engine final : public ApproxEngine {
     (void)cudaGetLastError();
   }
 
+  /// The tables of myers_short_kernel (kernels.cuh, ShortTables) for group `g` of patterns of m <= 32:
+  /// the classes of text bytes (class_of; the separator kShortSeparatorClass) and each pattern's
+  /// top-aligned mask per class (masks, the group's order). `bytes` at `offsets` (`lengths` bytes each): the
+  /// patterns as uploaded (with nucleotide codes, their sets of bases). Returns the number of classes, or 0
+  /// when they exceed what one block's shared memory holds with one pattern per thread (the group then takes
+  /// the one-thread kernel). O(patterns x m x classes).
+  static std::uint32_t short_tables(const Group& g, const std::vector<std::uint8_t>& bytes,
+                                    const std::vector<std::uint64_t>& offsets,
+                                    const std::vector<std::uint32_t>& lengths, bool codes, int separator,
+                                    std::array<std::uint8_t, 256>& class_of,
+                                    std::vector<std::uint32_t>& masks) {
+    class_of.fill(0);
+    std::vector<std::uint8_t> bases_of = {0};  // with codes: a class's set of bases
+    std::uint32_t classes = 1;                 // class 0 matches no pattern byte
+    if (codes) {
+      const auto& text_bases = nucleotide_text_bases();
+      for (unsigned c = 0; c < 256; ++c) {
+        if (text_bases[c] == 0) continue;
+        const auto it = std::find(bases_of.begin() + 1, bases_of.end(), text_bases[c]);
+        if (it == bases_of.end()) bases_of.push_back(text_bases[c]);
+        class_of[c] = static_cast<std::uint8_t>(
+            std::find(bases_of.begin() + 1, bases_of.end(), text_bases[c]) - bases_of.begin());
+      }
+      classes = static_cast<std::uint32_t>(bases_of.size());
+    } else {
+      for (std::uint32_t id : g.ids)
+        for (std::uint64_t i = offsets[id]; i < offsets[id] + lengths[id]; ++i)
+          if (class_of[bytes[i]] == 0) {
+            if (classes == 255) return 0;
+            class_of[bytes[i]] = static_cast<std::uint8_t>(classes++);
+          }
+    }
+    if (ax::short_shared_bytes(1, classes) - ax::short_shared_bytes(1, 0) > kShortMaxMasks) return 0;
+    masks.assign(static_cast<std::size_t>(g.ids.size()) * classes, 0);
+    for (std::size_t n = 0; n < g.ids.size(); ++n) {
+      const std::uint32_t id = g.ids[n];
+      const std::uint32_t m = lengths[id];
+      const std::uint32_t below = 32 - m;  // rows of the always-matching prefix
+      for (std::uint32_t c = 0; c < classes; ++c) {
+        std::uint32_t bits = below == 0 ? 0u : (1u << below) - 1;
+        for (std::uint32_t i = 0; i < m; ++i) {
+          const std::uint8_t b = bytes[offsets[id] + i];
+          const bool match = codes ? (b & bases_of[c]) != 0 : c != 0 && class_of[b] == c;
+          if (match) bits |= 1u << (below + i);
+        }
+        masks[n * classes + c] = bits;
+      }
+    }
+    if (separator >= 0) class_of[static_cast<unsigned>(separator)] = ax::kShortSeparatorClass;
+    return classes;
+  }
+  /// Patterns per thread of the short-pattern kernel for group `g`, 0 where it does not take the group
+  /// (tuning.myers_short, or when 0 STRMATCH_APPROX_SHORT, < 0; the warp-cooperative kernel forced;
+  /// not the group of m <= 32; too many classes): that value when > 0, else kShortDefaultPerThread,
+  /// halved while the masks exceed kShortMaxMasks.
+  unsigned short_per_thread(const Group& g, const ApproxTuning& tuning) const {
+    const int want = tuning.myers_short != 0 ? tuning.myers_short : short_from_env();
+    if (algo_ != Algo::myers || g.cls != 0 || short_classes_ == 0 || want < 0 || tuning.myers_warp > 0)
+      return 0;
+    unsigned r = want > 0 ? static_cast<unsigned>(want) : kShortDefaultPerThread;
+    r = r >= 4 ? 4 : r >= 2 ? 2 : 1;
+    while (r > 1 && ax::short_shared_bytes(r, short_classes_) - ax::short_shared_bytes(r, 0) > kShortMaxMasks)
+      r /= 2;
+    return r;
+  }
+
   /// Bytes a DP must read before an owned end's last byte: m + k - 1 (edit ends), 2m - 2 (edit
   /// minima), m - 1 (Hamming) for the group's longest pattern.
   std::uint64_t overlap(std::uint32_t max_m, ax::Task task, std::uint32_t k) const {
@@ -404,6 +531,32 @@ class Engine final : public ApproxEngine {
     for (const Group& g : groups_) {
       r.overlap = overlap(g.max_m, task, k);
       const std::uint64_t npat = g.ids.size();
+      if (const unsigned per_thread = short_per_thread(g, tuning); per_thread != 0) {
+        // Patterns of m <= 32: 128 R patterns per block over one segment, the text tile shared.
+        const std::uint64_t per_block = std::uint64_t{ax::kThreads} * per_thread;
+        const std::uint64_t rows = (npat + per_block - 1) / per_block;
+        std::uint64_t seg = tuning.myers_segment_bytes;
+        if (seg == 0) {
+          const std::uint64_t target = std::max<std::uint64_t>(1, kShortBlocks / rows / share);
+          seg = std::max<std::uint64_t>({(owned + target - 1) / target, 4 * r.overlap, kShortMinSegment});
+        }
+        r.seg = seg;
+        const std::uint64_t blocks = (owned + seg - 1) / seg;
+        for (std::uint64_t y = 0; y < rows; y += kMaxGridY) {
+          const std::uint64_t from = y * per_block;
+          ax::ShortTables t;
+          t.masks = short_masks_.get() + from * short_classes_;
+          t.class_of = short_class_of_.get();
+          t.classes = short_classes_;
+          t.count = static_cast<std::uint32_t>(npat - from);
+          const dim3 grid(static_cast<unsigned>(blocks),
+                          static_cast<unsigned>(std::min(kMaxGridY, rows - y)));
+          launch_myers_short(per_thread, grid, stream, r, t, refs_.get(),
+                             static_cast<std::uint32_t>(g.first + from), out);
+          if (tuning.short_launches != nullptr) ++*tuning.short_launches;
+        }
+        continue;
+      }
       if (algo_ == Algo::myers) {
         std::uint64_t seg = tuning.myers_segment_bytes;
         if (seg == 0) {
@@ -786,6 +939,9 @@ class Engine final : public ApproxEngine {
   DeviceBuffer<ax::PatternRef> refs_;
   DeviceBuffer<std::uint64_t> tables_;
   DeviceBuffer<std::uint8_t> text_bases_;  // nucleotide codes: nucleotide_text_bases(); else empty
+  std::uint32_t short_classes_ = 0;  // the group of m <= 32: its classes for myers_short_kernel (0: none)
+  DeviceBuffer<std::uint32_t> short_masks_;    // ShortTables::masks of that group
+  DeviceBuffer<std::uint8_t> short_class_of_;  // ShortTables::class_of
   // The generic kernel's column states, one per stream that may run it at the same time as another:
   // stream_, stream2_, then the pieces' streams.
   std::array<DeviceBuffer<std::uint64_t>, 2 + kHostPieces> state_;

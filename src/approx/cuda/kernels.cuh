@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -444,6 +445,159 @@ __global__ void __launch_bounds__(kThreads)
     myers_warp_scan<kSeparator, 3>(r, p, reinterpret_cast<const std::uint64_t*>(peq), lanes, out, count,
                                    best);
   finish_block(out, count, best, p.id);
+}
+
+// ---- Myers' bit-vector, short patterns (m <= 32), many patterns per text tile --------------------
+
+/// Text columns per shared-memory tile of myers_short_kernel (8 per thread of the block).
+constexpr unsigned kShortTile = 8 * kThreads;
+/// A tile entry that stands for the record separator (a restart column).
+constexpr std::uint32_t kShortSeparator = 0xffffffffu;
+/// The class code of the separator byte in ShortTables::class_of.
+constexpr std::uint8_t kShortSeparatorClass = 0xff;
+
+/// The host-built tables of a group of patterns of m <= 32 for myers_short_kernel. A text byte's
+/// class (class_of) decides every pattern's match mask: without nucleotide codes each byte that
+/// occurs in a pattern of the group is a class of its own, every other byte class 0 (it matches
+/// nothing); with codes a class is a distinct nonzero set of bases of nucleotide_text_bases (class 0:
+/// no base). masks[i * classes + c]: pattern i of the group's (in launch order) mask for class c,
+/// top-aligned: row r of the pattern is bit 32 - m + r, so that the last row is always bit 31, and
+/// the 32 - m bits below the pattern are set for every class (rows of an always-matching prefix: their
+/// distances stay 0, so row 32 - m acts as the pattern's row 0 and the scores are the pattern's own).
+struct ShortTables {
+  const std::uint32_t* masks = nullptr;    // [count][classes]
+  const std::uint8_t* class_of = nullptr;  // [256]: text byte -> class, kShortSeparatorClass
+  std::uint32_t classes = 0;
+  std::uint32_t count = 0;  // patterns of the launch (pats[pat_base ...], masks[0 ...])
+};
+
+/// Shared memory of myers_short_kernel with R patterns per thread and `classes` classes, in bytes:
+/// the tile, the byte -> mask-offset map and the match masks of the block's 128 R patterns.
+constexpr std::size_t short_shared_bytes(unsigned per_thread, std::uint32_t classes) {
+  return (kShortTile + 256 + std::size_t{classes} * kThreads * per_thread) * sizeof(std::uint32_t);
+}
+
+/// Myers' search (the step of myers_word on one 32-bit word, all 32-bit arithmetic) for patterns of
+/// m <= 32: a block of kThreads threads searches 128 R patterns (blockIdx.y: patterns
+/// [128 R y, 128 R (y + 1)) of the launch, R per thread: thread t holds patterns R t .. R t + R - 1,
+/// so that the last block's unused patterns leave whole warps idle) over one text segment of r.seg
+/// owned ends (blockIdx.x), columns from max(0, a - r.overlap) on as myers_kernel. The text is read
+/// once per block, in tiles of kShortTile bytes: each byte becomes the byte offset of its class's
+/// masks (or kShortSeparator) in shared memory, and every thread reads the same tile entry per column
+/// (a broadcast) and its own patterns' masks at that offset (consecutive threads, consecutive words:
+/// no bank conflict). The next tile's bytes are loaded into registers before the current tile is
+/// searched. Per column and pattern: one shared load and about 15 32-bit integer operations.
+/// kKind: 1 count, 2 minima, 3 records (Task + 1).
+/// Preconditions: blockDim.x == kThreads; dynamic shared memory short_shared_bytes(R, t.classes);
+/// every pattern of the launch has 1 <= m <= 32; r.overlap >= m + k - 1 (ends) or 2m - 2 (minima).
+template <int R, bool kSeparator, int kKind>
+__global__ void __launch_bounds__(kThreads)
+    myers_short_kernel(Region r, ShortTables t, const PatternRef* pats, std::uint32_t pat_base, Output out) {
+  constexpr unsigned P = kThreads * R;  // patterns of a block
+  constexpr unsigned kPerThread = kShortTile / kThreads;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto* tile = reinterpret_cast<std::uint32_t*>(smem_raw);  // kShortTile entries
+  auto* offset_of = tile + kShortTile;                      // 256: byte -> offset of its masks
+  auto* peq = offset_of + 256;                              // [class][R][thread]
+  const std::uint32_t first = blockIdx.y * P;
+  const std::uint32_t here = min(P, t.count - first);  // patterns of this block
+  for (unsigned c = threadIdx.x; c < 256; c += kThreads) {
+    const unsigned cls = t.class_of[c];
+    offset_of[c] = cls == kShortSeparatorClass ? kShortSeparator : cls * P * 4;
+  }
+  for (unsigned idx = threadIdx.x; idx < t.classes * P; idx += kThreads) {
+    const unsigned c = idx / P, slot = idx % P;  // slot = q * kThreads + thread: pattern R thread + q
+    const unsigned i = (slot % kThreads) * R + slot / kThreads;
+    peq[idx] = i < here ? t.masks[static_cast<std::uint64_t>(first + i) * t.classes + c] : 0u;
+  }
+  std::uint32_t pv[R], mv[R], init[R], id[R], best[R];
+  int score[R], m[R], limit[R];
+#pragma unroll
+  for (int q = 0; q < R; ++q) {
+    const std::uint32_t i = threadIdx.x * R + q;
+    const bool active = i < here;
+    const PatternRef p = active ? pats[pat_base + first + i] : PatternRef{};
+    m[q] = static_cast<int>(p.m);
+    id[q] = p.id;
+    init[q] = active ? ~0u << (32 - p.m) : 0u;  // column 0: +1 in each pattern row, 0 below
+    limit[q] = active ? static_cast<int>(min(r.k, 0x7fffffffu)) : -1;  // an unused pattern never hits
+    pv[q] = init[q];
+    mv[q] = 0;
+    score[q] = m[q];
+    best[q] = 0xffffffffu;
+  }
+  const bool warp_active = (threadIdx.x & ~31u) * R < here;  // uniform over the warp
+  unsigned long long count = 0;
+  const std::uint64_t a = r.own_lo + static_cast<std::uint64_t>(blockIdx.x) * r.seg;
+  if (a < r.own_hi) {  // uniform over the block
+    const std::uint64_t b = min(a + r.seg, r.own_hi);
+    const std::uint64_t s = a > r.overlap ? a - r.overlap : 0;
+    const unsigned char* my = reinterpret_cast<const unsigned char*>(peq) + threadIdx.x * 4;
+    std::uint8_t next[kPerThread];
+    auto prefetch = [&](std::uint64_t from) {
+#pragma unroll
+      for (unsigned q = 0; q < kPerThread; ++q) {
+        const std::uint64_t pos = from + threadIdx.x + q * kThreads;
+        next[q] = pos < b ? __ldg(r.text + pos) : std::uint8_t{0};
+      }
+    };
+    // Columns [from, to) of the tile at text position c0 (tile[j]: byte c0 + j ends column c0 + j + 1).
+    auto columns = [&](std::uint64_t c0, unsigned from, unsigned to, auto out_kind) {
+      constexpr int kind = decltype(out_kind)::value;  // 0: the overlap, no output
+      std::uint32_t hits = 0;
+#pragma unroll 4
+      for (unsigned j = from; j < to; ++j) {
+        const std::uint32_t off = tile[j];
+        if constexpr (kSeparator) {
+          if (off == kShortSeparator) {  // uniform over the block: column 0 again, no end
+#pragma unroll
+            for (int q = 0; q < R; ++q) {
+              pv[q] = init[q];
+              mv[q] = 0;
+              score[q] = m[q];
+            }
+            continue;
+          }
+        }
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+          const std::uint32_t eq = *reinterpret_cast<const std::uint32_t*>(my + off + q * kThreads * 4);
+          score[q] += myers_word<std::uint32_t>(pv[q], mv[q], eq, 0, 31);
+          if constexpr (kind == 1) {
+            hits += score[q] <= limit[q] ? 1u : 0u;
+          } else if constexpr (kind == 2) {
+            best[q] = min(best[q], static_cast<std::uint32_t>(score[q]));
+          } else if constexpr (kind == 3) {
+            if (score[q] <= limit[q])
+              emit_record(out, ((c0 + j + 1 - r.own_lo) << 32) | id[q], static_cast<std::uint32_t>(score[q]));
+          }
+        }
+      }
+      count += hits;
+    };
+    prefetch(s);
+    for (std::uint64_t c0 = s; c0 < b; c0 += kShortTile) {
+      const unsigned len = static_cast<unsigned>(min(static_cast<std::uint64_t>(kShortTile), b - c0));
+      __syncthreads();  // the previous tile is searched (and, the first time, the tables are built)
+#pragma unroll
+      for (unsigned q = 0; q < kPerThread; ++q) tile[threadIdx.x + q * kThreads] = offset_of[next[q]];
+      __syncthreads();
+      if (c0 + kShortTile < b) prefetch(c0 + kShortTile);
+      if (warp_active) {
+        const unsigned own_from =
+            a > c0 ? static_cast<unsigned>(min(a - c0, static_cast<std::uint64_t>(len))) : 0u;
+        columns(c0, 0, own_from, std::integral_constant<int, 0>{});
+        columns(c0, own_from, len, std::integral_constant<int, kKind>{});
+      }
+    }
+  }
+  if constexpr (kKind == 1) {
+    finish_block(out, count, 0xffffffffu, 0);
+  } else if constexpr (kKind == 2) {
+#pragma unroll
+    for (int q = 0; q < R; ++q)
+      if (limit[q] >= 0 && best[q] != 0xffffffffu) atomicMin(out.minima + id[q], best[q]);
+  }
 }
 
 // ---- Hamming -------------------------------------------------------------------------------------

@@ -36,6 +36,13 @@ struct ApproxTuning {
   /// their overlap: short texts), > 0 the warp-cooperative kernel for every pattern of up to 1024
   /// bytes, < 0 never.
   int myers_warp = 0;
+  /// myers: the kernel of the patterns of m <= 32 (kernels.cuh, myers_short_kernel: 32-bit words,
+  /// 128 R patterns a block over one text tile in shared memory): 0 the rule (that kernel with R = 2,
+  /// fewer where the alphabet's masks would not fit, unless myers_warp > 0 forces the
+  /// warp-cooperative kernel), 1, 2 or 4 that R, < 0 never (the one-thread kernel of one 32-bit word,
+  /// one pattern per block row). The environment variable STRMATCH_APPROX_SHORT (off|1|2|4) sets it
+  /// too; this field wins when nonzero.
+  int myers_short = 0;
   /// Host texts of one block, counted or minimised: 0 the rule (the text crosses PCIe class-coded,
   /// 2 or 4 bits a byte, when the patterns' bytes and the separator leave at most 16 classes:
   /// core/cpu/byte_classes.hpp), < 0 always as bytes.
@@ -44,6 +51,9 @@ struct ApproxTuning {
   /// its milestones (what, seconds since the call began): each piece handed over, each piece's
   /// copies and launches queued, the pool done, the search queued and its counts back.
   std::vector<std::pair<const char*, double>>* host_timeline = nullptr;
+  /// The tests' probe of the kernel choice: when set, incremented at each launch of the short-pattern
+  /// kernel (myers_short).
+  std::uint64_t* short_launches = nullptr;
 };
 
 /// The process-wide tuning every engine reads at each call (not thread-safe against concurrent

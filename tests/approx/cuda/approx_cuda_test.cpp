@@ -160,6 +160,16 @@ std::string pattern_for(std::mt19937_64& rng, const std::string& text, std::size
   return p;
 }
 
+/// A pattern of m IUPAC codes: a substring of `text` (bases, N replaced by a base) with m / 8 + 1
+/// positions set to random codes.
+std::string nucleotide_code_pattern(std::mt19937_64& rng, const std::string& text, std::size_t m) {
+  std::string p = strmatch::test::random_substring(rng, text, m);
+  for (char& c : p)
+    if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
+  for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
+  return p;
+}
+
 }  // namespace
 
 TEST(ApproxCudaNames, NamesAndErrors) {
@@ -359,13 +369,7 @@ TEST(ApproxCudaDifferential, NucleotideCodes) {
   // reference with the class rule written out; wavefront and hamming refuse codes.
   std::mt19937_64 rng(test_seed() + 1207);
   const std::string text = random_text(rng, cuda_quick() ? 3000 : 6000, "ACGTNacgtnUu");
-  const auto code_pattern = [&](std::size_t m) {
-    std::string p = strmatch::test::random_substring(rng, text, m);
-    for (char& c : p)
-      if (c == 'N' || c == 'n') c = "ACGTacgt"[rng() % 8];
-    for (std::size_t i = 0; i < m / 8 + 1; ++i) p[rng() % m] = "RYSWKMBDHVNrykm"[rng() % 15];
-    return p;
-  };
+  const auto code_pattern = [&](std::size_t m) { return nucleotide_code_pattern(rng, text, m); };
   for (const std::size_t m : lengths()) {
     if (m > text.size()) continue;
     const std::string p = code_pattern(m);
@@ -413,4 +417,127 @@ TEST(ApproxCudaEdge, SinkStopsEarly) {
               x.ends.size());
   }
   cu::device_free(d, 0);
+}
+
+// ---- patterns of m <= 32: the short-pattern kernel (myers_short_kernel) ------------------------
+
+namespace {
+
+/// The tunings of the short-pattern tests: those of every case (tunings()) with the short-pattern
+/// kernel where they force another, 1 pattern per thread on the smallest segments, windows, record
+/// buffers and host pieces, 4 on the larger ones, and the one-thread kernel of one 32-bit word (the
+/// path before the short kernel) for comparison.
+std::vector<cu::ApproxTuning> short_tunings() {
+  std::vector<cu::ApproxTuning> t = tunings();
+  t[1].myers_warp = 0;
+  t[1].myers_short = 1;
+  if (t.size() > 2) {
+    t[2].myers_short = 4;
+  } else {
+    t.push_back({.myers_short = 4});
+  }
+  t.push_back({.myers_segment_bytes = 61, .myers_short = -1});
+  return t;
+}
+
+/// How many short-pattern launches the engine of `patterns` makes counting the ends of `text`
+/// (resident) under the default rule.
+std::uint64_t short_launches(const std::vector<std::string>& patterns, const std::string& text,
+                             std::uint32_t k, int separator = -1, bool codes = false) {
+  std::uint64_t launches = 0;
+  TuningScope scope({.short_launches = &launches});
+  auto engine = cu::make_approx_engine(patterns, "myers", ApproxMetric::edit, separator, codes);
+  void* d = cu::device_copy(text.data(), text.size(), 0);
+  bool stopped = false;
+  engine->ends(d, text.size(), true, k, nullptr, &stopped);
+  cu::device_free(d, 0);
+  return launches;
+}
+
+}  // namespace
+
+TEST(ApproxCudaShort, RandomBatches) {
+  SKIP_WITHOUT_GPU();
+  // Batches of 1 to 300 patterns of m = 1..32 (more than one block of 128 R patterns, and blocks with
+  // idle warps), k = 0..5 below every m of the batch, over DNA and byte alphabets of 2, 4, 26 and
+  // 256 symbols (256: a few patterns, so that their bytes' classes fit), with and without the
+  // separator; ends (values and order), counts and minima, resident and from host memory, against
+  // the reference.
+  std::mt19937_64 rng(test_seed() + 1301);
+  const int rounds = cuda_quick() ? 4 : 12;
+  const int sigmas[] = {4, 2, 26, 256};
+  for (int round = 0; round < rounds; ++round) {
+    const int sigma = sigmas[round % 4];
+    const std::string alpha = alphabet(sigma);
+    const int separator = round % 3 == 2 ? '\n' : -1;
+    const std::size_t n = cuda_quick() ? 700 : 1500 + rng() % 2500;
+    const std::string text =
+        separator >= 0 ? strmatch::test::random_lines(rng, n, alpha, 0.01) : random_text(rng, n, alpha);
+    const std::uint32_t k = static_cast<std::uint32_t>(rng() % 6);
+    const std::size_t count = sigma == 256     ? 1 + rng() % 3
+                              : cuda_quick()   ? 1 + rng() % 40
+                              : round % 4 == 1 ? 129 + rng() % 172
+                                               : 1 + rng() % 100;
+    std::vector<std::string> patterns;
+    for (std::size_t i = 0; i < count; ++i)
+      patterns.push_back(pattern_for(rng, text, k + 1 + rng() % (32 - k), alpha));
+    SCOPED_TRACE("round " + std::to_string(round) + ", sigma " + std::to_string(sigma));
+    check(patterns, text, k, ApproxMetric::edit, separator, "myers", 1 + round % 5, short_tunings());
+    EXPECT_GT(short_launches(patterns, text, k, separator), 0u) << "the short-pattern kernel took the batch";
+  }
+}
+
+TEST(ApproxCudaShort, NucleotideCodes) {
+  SKIP_WITHOUT_GPU();
+  // IUPAC codes in batches of m = 1..32 (the classes are the text bytes' sets of bases), over texts of
+  // A, C, G, T, N in both cases and U, with and without the separator.
+  std::mt19937_64 rng(test_seed() + 1302);
+  const std::string text = random_text(rng, cuda_quick() ? 1500 : 4000, "ACGTNacgtnUu");
+  const std::string lines = strmatch::test::random_lines(rng, cuda_quick() ? 1500 : 4000, "ACGTNacgt", 0.01);
+  const auto code_pattern = [&](std::size_t m) { return nucleotide_code_pattern(rng, text, m); };
+  for (const std::uint32_t k : {0u, 3u}) {
+    std::vector<std::string> patterns;
+    for (int i = 0; i < (cuda_quick() ? 20 : 150); ++i)
+      patterns.push_back(code_pattern(k + 1 + rng() % (32 - k)));
+    check(patterns, text, k, ApproxMetric::edit, -1, "myers", 2, short_tunings(), true);
+    check(patterns, lines, k, ApproxMetric::edit, '\n', "myers", 3, short_tunings(), true);
+    EXPECT_GT(short_launches(patterns, text, k, -1, true), 0u);
+  }
+}
+
+TEST(ApproxCudaShort, EdgeLengths) {
+  SKIP_WITHOUT_GPU();
+  // m = 1, 31, 32 take the short-pattern kernel and m = 33 the 64-bit one; each alone and all in one
+  // batch (split into a short and a long group), k = 0 and the largest k below m (up to 5), on DNA
+  // and on a text of one repeated byte (an end at every offset).
+  std::mt19937_64 rng(test_seed() + 1303);
+  const std::string text = random_text(rng, cuda_quick() ? 800 : 2000, "acgt");
+  const std::string same(cuda_quick() ? 300 : 700, 'a');
+  std::vector<std::string> all;
+  for (const std::size_t m : {1, 31, 32, 33}) {
+    const std::string p = pattern_for(rng, text, m, "acgt");
+    all.push_back(p);
+    for (const std::uint32_t k : {0u, static_cast<std::uint32_t>(std::min<std::size_t>(m - 1, 5))}) {
+      SCOPED_TRACE("m=" + std::to_string(m) + " k=" + std::to_string(k));
+      check({p}, text, k, ApproxMetric::edit, -1, "myers", 1, short_tunings());
+      check({std::string(m, 'a')}, same, k, ApproxMetric::edit, -1, "myers", 0, short_tunings());
+      const std::uint64_t launches = short_launches({p}, text, k);
+      if (m <= 32)
+        EXPECT_GT(launches, 0u) << "m=" << m << ": the short-pattern kernel";
+      else
+        EXPECT_EQ(launches, 0u) << "m=33: the 64-bit one-thread kernel";
+    }
+  }
+  all.push_back(pattern_for(rng, text, 100, "acgt"));
+  for (const std::uint32_t k : {0u, 3u}) {
+    check(all, text, k, ApproxMetric::edit, '\n', "myers", 1, short_tunings());
+    EXPECT_GT(short_launches(all, text, k), 0u);
+  }
+  // Too many byte classes for one block's shared memory: the batch takes the one-thread kernel, with
+  // the same answers.
+  const std::string bytes = random_text(rng, 1000, alphabet(256));
+  std::vector<std::string> wide;
+  for (int i = 0; i < 40; ++i) wide.push_back(random_text(rng, 32, alphabet(256)));
+  check(wide, bytes, 2, ApproxMetric::edit, -1, "myers", 1, {{}});
+  EXPECT_EQ(short_launches(wide, bytes, 2), 0u);
 }

@@ -184,3 +184,32 @@ TEST(CudaApproxSearcher, LinesBatchesAndPeriodicTexts) {
           "periodic round=" + std::to_string(round));
   }
 }
+
+TEST(CudaApproxSearcher, ShortPatternBatches) {
+  SKIP_WITHOUT_GPU();
+  // Batches of patterns of m <= 32 (the engine's short-pattern kernel) through ApproxSearcher: the
+  // matches (plateaus, the selector and the CIGARs on the host), ends, counts and best, for host,
+  // resident and streamed texts, with the separator and with nucleotide codes.
+  std::mt19937_64 rng(test_seed() + 52);
+  const bool quick = strmatch::test::cuda_quick();
+  const std::string dna = random_text(rng, quick ? 800 : 2500, "acgt");
+  const std::string lines = strmatch::test::random_lines(rng, quick ? 800 : 2500, "ACGTNacgt", 0.01);
+  for (const std::uint32_t k : {0u, 2u, 5u}) {
+    std::vector<std::string> patterns;
+    for (int i = 0; i < (quick ? 10 : 60); ++i) {
+      const std::size_t m = k + 1 + rng() % (32 - k);
+      std::string p = dna.substr(rng() % (dna.size() - m + 1), m);
+      p[rng() % m] = "acgt"[rng() % 4];
+      patterns.push_back(p);
+    }
+    const std::string what = "short batch k=" + std::to_string(k);
+    check(patterns, dna, k, ApproxMetric::edit, -1, what);
+    check(patterns, lines, k, ApproxMetric::edit, '\n', what + " lines");
+    std::vector<std::string> codes = patterns;
+    for (std::string& p : codes) {
+      for (char& c : p) c = static_cast<char>(c - 'a' + 'A');
+      p[rng() % p.size()] = "RYSWKMBDHVN"[rng() % 11];
+    }
+    check(codes, lines, k, ApproxMetric::edit, '\n', what + " codes", true);
+  }
+}
