@@ -215,10 +215,13 @@ TEST(ApproxPigeonholeBatch, RefusesNucleotideCodes) {
     EXPECT_EQ(
         std::string(e.what()),
         "approximate-search algorithm 'pigeonhole-batch' does not take nucleotide codes (nucleotide_codes: "
-        "dp and myers on the CPU, myers on the GPU, or auto)");
+        "dp, myers and myers-batch on the CPU, myers on the GPU, or auto)");
   }
   EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(in));
-  EXPECT_EQ(strmatch::detail::make_approx_batch("auto", in), nullptr);  // auto: myers per pattern
+  // auto: the lanes, which take codes (myers-batch), never pigeonhole-batch.
+  const auto chosen = strmatch::detail::make_approx_batch("auto", in);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(chosen->name(), "myers-batch");
   ApproxOptions o;
   o.max_errors = 1;
   o.nucleotide_codes = true;
@@ -240,8 +243,8 @@ TEST(ApproxPigeonholeBatch, AutoRule) {
   EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(inputs_of({reads[0]}, ApproxMetric::edit, -1, 4)));
   const std::vector<std::string> short_dna = {"ACGTACGTAC", "TTGACCATGA", "GGATCCGATT"};
   EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(inputs_of(short_dna, ApproxMetric::edit, -1, 2)));
-  o.max_errors = 2;
-  EXPECT_EQ(ApproxSearcher(std::span<const std::string>(short_dna), o).cpu_algorithm(), "myers");
+  o.max_errors = 2;  // short patterns with unselective pieces: the lanes
+  EXPECT_EQ(ApproxSearcher(std::span<const std::string>(short_dna), o).cpu_algorithm(), "myers-batch");
 }
 
 TEST(ApproxPigeonholeBatch, NamedCases) {
