@@ -329,7 +329,9 @@ void InputRun::search_stream(ByteSource& source, std::optional<std::uint64_t> si
       source,
       [&](const StreamBlock& b) {
         bytes = b.base + b.own_end;
-        return take_block(b);
+        const bool more = take_block(b);
+        if (run_.live() && !b.last && RunBase::worker_file() == nullptr) run_.out.flush();  // live input
+        return more;
       },
       so);
   st.bytes = bytes;

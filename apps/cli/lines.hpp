@@ -188,6 +188,8 @@ class LineTracker {
   void end_window() {
     const Window& w = *w_;
     w_ = nullptr;
+    // Live output: a line that ends inside the owned part has had every occurrence it will have.
+    if (live_ && !w.last && line_.active && line_.end_known && line_.end < w.base + w.own_end) flush();
     if (w.last) {  // no window follows; a line viewed in this one is emitted while it lives
       if (line_.active && line_.view.data() != nullptr) flush();
       return;
@@ -228,6 +230,10 @@ class LineTracker {
     prefix_len_ = 0;
     prefix_.clear();
   }
+
+  /// Live output (--line-buffered, a terminal): a matching line is emitted at the end of the window
+  /// that owns its end, not when the next occurrence or the input's end shows it complete.
+  void set_live(bool live) noexcept { live_ = live; }
 
   /// True while a line holding an occurrence is not complete (its end lies in a later window).
   bool line_open() const noexcept { return line_.active && !line_.end_known; }
@@ -361,6 +367,7 @@ class LineTracker {
   char sep_;
   LineCounter* counter_;
   const Window* w_ = nullptr;
+  bool live_ = false;
   Line line_;
   std::uint64_t line_start_ = 0;  // start of the line holding the next window's first owned byte
   std::uint64_t prefix_len_ = 0;  // bytes [line_start_, next owned begin)

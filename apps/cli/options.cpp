@@ -139,6 +139,10 @@ void add_filename_options(CLI::App& cmd, CommonConfig& c) {
   cmd.add_flag("-Z,--null", c.null,
                "Print a NUL byte after each file name instead of ':' (or, with -l/-L, of the newline)")
       ->group(kGroupOutput);
+  cmd.add_flag("--line-buffered", c.line_buffered,
+               "Write the output as each piece of the input is searched, not when a buffer fills (as on a "
+               "terminal): for pipes such as tail -f | strmatch ... | further commands")
+      ->group(kGroupOutput);
 }
 
 void add_context_options(CLI::App& cmd, CommonConfig& c) {

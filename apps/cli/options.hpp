@@ -41,6 +41,7 @@ struct CommonConfig {
   bool fixed_strings = false;                   // -F: accepted; every pattern is a literal
   bool no_messages = false;                     // -s: no messages about missing or unreadable files
   bool null = false;                            // -Z: NUL after file names
+  bool line_buffered = false;                   // --line-buffered: output flushed as each block is searched
   bool null_data = false;                       // -z: records end with NUL
   bool word = false;                            // -w
   bool line_regexp = false;                     // -x

@@ -211,6 +211,10 @@ class RunCore {
 
   /// Interactive use shows each input's result as soon as it is known (asked once per run).
   const bool stdout_is_terminal = ::isatty(1) == 1;
+  /// --line-buffered: the output is written as each block of a stream is searched (also set on a
+  /// terminal: live()).
+  bool line_buffered = false;
+  bool live() const noexcept { return line_buffered || stdout_is_terminal; }
   Output out;
   Progress progress;
   OutputMode mode;
@@ -246,6 +250,7 @@ class RunBase : public RunCore {
         list_without(c.files_without_match),
         null_names(c.null),
         colors(Colors::from_environment(use_color(c.color))) {
+    line_buffered = c.line_buffered;
     print.mode = mode;
     print.null_names = null_names;
     print.list_without = list_without;

@@ -60,6 +60,7 @@ void InputSearch::start_tracker(std::uint64_t at) {
   tracker_.emplace(PrintLine{this}, run_.cfg.max_line_bytes, mode_ == Mode::lines,
                    run_.cfg.line_number ? &counter_ : nullptr, run_.separator, mode_ == Mode::count_lines);
   tracker_->start_at(at);
+  tracker_->set_live(run_.live());
 }
 
 void InputSearch::after_search(const SearchStats& s) {

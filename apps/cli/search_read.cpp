@@ -163,7 +163,9 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
       ByteSource& raw = pread_source ? static_cast<ByteSource&>(*pread_source) : *fd_source;
       // Peek at the head of a stream: binary detection must not depend on the block size.
       if (!regular && check_binary) {
-        head = io::read_up_to(raw, cfg.binary_probe_bytes);
+        // What a slow pipe has sent so far decides (as grep's first read does): live input is not
+        // held back until the probe's size arrives.
+        head = io::read_up_to(raw, cfg.binary_probe_bytes, true);
         if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
       }
       io::PrefixedSource src(std::move(head), raw);
@@ -385,6 +387,7 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
       }
     }
     if (tracker_) tracker_->end_window();
+    if (run_.live() && !b.last && RunBase::worker_file() == nullptr) run_.out.flush();  // live input
     if (numbers && !done_ && !b.last) counter_.line_of(w, w.base + b.own_end);
     run_.progress.update(w.base + b.own_end);
     if (done_) return tracker_ && tracker_->line_open();

@@ -108,6 +108,9 @@ class FdSource final : public ByteSource {
   FdSource& operator=(const FdSource&) = delete;
 
   std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+  /// A pipe, terminal, socket or character device with no byte ready now (poll with no wait); false
+  /// for a regular file.
+  bool would_block() override;
   /// Bytes returned by read() so far.
   std::uint64_t bytes_read() const noexcept { return bytes_read_; }
 
@@ -117,6 +120,7 @@ class FdSource final : public ByteSource {
   std::string name_;
   std::optional<std::uint64_t> limit_;
   std::uint64_t bytes_read_ = 0;
+  bool live_ = false;  // not a regular file: reads may wait for a writer
 };
 
 /// A ByteSource over bytes [start, size) of a regular file in which every read() is split among
@@ -147,6 +151,8 @@ class PrefixedSource final : public ByteSource {
  public:
   PrefixedSource(std::string head, ByteSource& rest) : head_(std::move(head)), rest_(rest) {}
   std::size_t read(std::uint8_t* dst, std::size_t capacity) override;
+  /// The head delivered and `rest` would wait.
+  bool would_block() override { return pos_ >= head_.size() && rest_.would_block(); }
 
  private:
   std::string head_;
@@ -154,8 +160,10 @@ class PrefixedSource final : public ByteSource {
   ByteSource& rest_;
 };
 
-/// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them.
-std::string read_up_to(ByteSource& source, std::size_t max_bytes);
+/// Reads from `source` until `max_bytes` bytes were read or the source ended; returns them. With
+/// `live`, also stops once some bytes were read and the source would wait for more (would_block():
+/// a slow pipe's first bytes are not held back until max_bytes arrive).
+std::string read_up_to(ByteSource& source, std::size_t max_bytes, bool live = false);
 
 /// Reads `source` to its end in regions of whole records and calls on_region(region, base) for
 /// each non-empty one, in order: stream bytes [base, base + region.size()), ending just after a

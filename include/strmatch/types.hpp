@@ -144,6 +144,10 @@ class ByteSource {
   /// Copies up to `capacity` bytes into `dst`; returns how many, 0 only at the end.
   /// Throws IoError when reading fails.
   virtual std::size_t read(std::uint8_t* dst, std::size_t capacity) = 0;
+  /// True when a read() now would wait for bytes that have not arrived (a pipe or terminal whose
+  /// writer is slow, `tail -f`): the stream driver then searches the bytes it holds before reading
+  /// on, so that live input is answered as it arrives. The default, false: reads never wait long.
+  virtual bool would_block() { return false; }
 };
 
 /// An end offset e with d(e) <= k (or reaching the best distance) of pattern `pattern_id`

@@ -965,8 +965,12 @@ class ApproxStreamScan final : public detail::StreamScan {
     geometry_.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
     geometry_.overlap = ov;
     geometry_.keep_context = true;
-    // Owned parts end before the look-ahead (a match's end is decided by the columns after it).
-    detail::set_records(geometry_, so, false);
+    // Owned parts end before the look-ahead (a match's end is decided by the columns after it),
+    // or, when the records are the search's own (its separator is the stream's), just after the
+    // buffer's last separator: the DP restarts after it and its column is no end, so every end
+    // before it is decided (a live pipe's last complete line is searched without waiting).
+    detail::set_records(
+        geometry_, so, so.line_context && impl.options.separator == static_cast<unsigned char>(so.separator));
     if (report_ != StreamReport::count) {  // positions, or counted per pattern from them
       if (task_ == Task::ends)
         out_.ends = &collect_ends_;

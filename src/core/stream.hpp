@@ -187,8 +187,14 @@ bool drive_stream(ByteSource& source, const StreamGeometry& g, Visit&& visit) {
       const std::size_t got = source.read(space.data(), space.size());
       if (got == 0) eof = true;
       buffer.commit(got);
+      // Live input: what arrived is searched before waiting for more (a short read of a pipe whose
+      // writer has nothing more now); a fast writer keeps the next read ready, and blocks fill.
+      if (got > 0 && got < space.size() && source.would_block()) break;
     }
     const StreamWindow w = buffer.window(eof);
+    // Live input that holds no whole record yet: wait for more (a block owning nothing is visited
+    // only when the buffer is full, below, or at the end).
+    if (!eof && !buffer.full() && w.own_end == w.own_begin) continue;
     if (buffer.grow(w)) continue;  // a record longer than the buffer: read on
     if (!visit(w)) return w.last;
     if (w.last) return true;

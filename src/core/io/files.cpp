@@ -1,6 +1,7 @@
 // Input layer: read-only file mappings (mmap/madvise), read(2)-based byte sources, the
 // mmap-or-stream rule and the usable-memory probe (sysconf + cgroup limits).
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,7 +123,17 @@ MappedFile MappedFile::open(const std::string& path) {
 // --- sources ------------------------------------------------------------------------------------
 
 FdSource::FdSource(int fd, bool owns_fd, std::string name, std::optional<std::uint64_t> limit)
-    : fd_(fd), owns_(owns_fd), name_(std::move(name)), limit_(limit) {}
+    : fd_(fd), owns_(owns_fd), name_(std::move(name)), limit_(limit) {
+  struct stat st {};
+  live_ = fd_ >= 0 && ::fstat(fd_, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+}
+
+bool FdSource::would_block() {
+  if (!live_) return false;
+  pollfd p{fd_, POLLIN, 0};
+  // Ready (data, or the writer closed: POLLHUP) or an error: a read will not wait.
+  return ::poll(&p, 1, 0) == 0;
+}
 
 FdSource::~FdSource() {
   if (owns_ && fd_ >= 0) ::close(fd_);
@@ -208,7 +219,7 @@ std::size_t PrefixedSource::read(std::uint8_t* dst, std::size_t capacity) {
   return rest_.read(dst, capacity);
 }
 
-std::string read_up_to(ByteSource& source, std::size_t max_bytes) {
+std::string read_up_to(ByteSource& source, std::size_t max_bytes, bool live) {
   std::string out(max_bytes, '\0');
   std::size_t filled = 0;
   while (filled < max_bytes) {
@@ -216,6 +227,7 @@ std::string read_up_to(ByteSource& source, std::size_t max_bytes) {
         source.read(reinterpret_cast<std::uint8_t*>(out.data()) + filled, max_bytes - filled);
     if (got == 0) break;
     filled += got;
+    if (live && filled < max_bytes && source.would_block()) break;
   }
   out.resize(filled);
   return out;
