@@ -134,6 +134,7 @@ def main():
     ap.add_argument("--prepare-only", action="store_true")
     ap.add_argument("--copy-peers", action="store_true")
     ap.add_argument("--machine", default=None)
+    ap.add_argument("--strmatch-args", default="", help="options added to every strmatch command (e.g. --backend cpu)")
     ap.add_argument("--peers", default=None,
                     help="a folder of --copy-peers (bin/, lib/): the peers and hyperfine run from it, the peers "
                          "with LD_LIBRARY_PATH=PEERS/lib (strmatch without it)")
@@ -152,6 +153,7 @@ def main():
         print("inputs in %s: %s" % (a.work, ", ".join(os.path.basename(p) for p in (ecoli, fq, chrx, gfa))))
         return 0
     b = os.path.abspath(a.binary)
+    extra = " " + a.strmatch_args if a.strmatch_args else ""
     cores = os.cpu_count() or 1
     skip = set(x for x in a.skip.split(",") if x)
     bowtie = shutil.which("bowtie") if "hamming" not in skip else None
@@ -168,20 +170,20 @@ def main():
         cases = []  # (group, name, command, sam or None, peer of)
         if "reads" not in skip:
             cases.append(("reads", "strmatch approx --seq -k 4 --sam",
-                          "%s approx --seq -j %d -k 4 --sam -f %s %s > %s" % (b, threads, fq, ecoli, sam), sam, None))
+                          ("%s approx" + extra + " --seq -j %d -k 4 --sam -f %s %s > %s") % (b, threads, fq, ecoli, sam), sam, None))
             cases.append(("reads", "razers3 -i 97 -rr 100 -m 1000",
                           peer_env + "razers3 -tc %d -i 97 -rr 100 -m 1000 -o %s %s %s > /dev/null" % (t, sam, ecoli, fq), sam,
                           "strmatch approx --seq -k 4 --sam"))
         if bowtie:
             cases.append(("hamming", "strmatch approx --seq --metric hamming -k 3 --sam",
-                          "%s approx --seq -j %d --metric hamming -k 3 --sam -f %s %s > %s" % (b, threads, fq, ecoli,
+                          ("%s approx" + extra + " --seq -j %d --metric hamming -k 3 --sam -f %s %s > %s") % (b, threads, fq, ecoli,
                                                                                                  sam), sam, None))
             cases.append(("hamming", "bowtie -a -v 3 --sam",
                           peer_env + "bowtie -p %d -a -v 3 --sam %s -q %s > %s 2> /dev/null" % (t, idx, fq, sam), sam,
                           "strmatch approx --seq --metric hamming -k 3 --sam"))
         if "guides" not in skip:
             cases.append(("guides", "strmatch approx --seq -k 3 -c (guides)",
-                          "%s approx --seq -j %d -k 3 -c -f %s %s" % (b, threads, gfa, chrx), None, None))
+                          ("%s approx" + extra + " --seq -j %d -k 3 -c -f %s %s") % (b, threads, gfa, chrx), None, None))
         counts = {}
         for group, name, cmd, out, _ in cases:  # one run each for the counts, before the timing
             res = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE, check=False)
@@ -207,9 +209,9 @@ def main():
     table = results.ResultTable(cols)
     for r in rows:
         table.add(r)
-    title = ("Batch approximate search, whole processes (hyperfine, mean of %d runs): %s; %d Mason reads of 150 "
+    title = ("Batch approximate search, whole processes (hyperfine, mean of %d runs): %s%s; %d Mason reads of 150 "
              "bases from E. coli (wtdbg2-examples), both strands; %d guides of %d bases over %d bases of chrX "
-             "(smalt-examples), both strands; machine %s" % (a.runs, os.path.basename(b), a.reads, a.guides, GUIDE,
+             "(smalt-examples), both strands; machine %s" % (a.runs, os.path.basename(b), extra, a.reads, a.guides, GUIDE,
                                                              a.guide_bases, a.machine or results.machine_name()))
     with results.open_result(a.out + ".csv") as f:
         table.write_csv(f)
