@@ -553,15 +553,15 @@ std::size_t SequenceReader::read_sequence_threads(std::uint8_t* dst, std::size_t
 }
 bool SequenceReader::parallel_reads() const noexcept { return impl_->parallel_reads(); }
 std::uint64_t SequenceReader::append_sequence(std::string& out, std::uint64_t limit) {
-  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  // Through a small piece, appended as read: `out` grows by what the record holds only (resizing it
+  // by a large piece per call left each of 5,000 reads with a megabyte of capacity: 5 GB).
+  constexpr std::size_t kPiece = std::size_t{64} << 10;
+  std::uint8_t piece[kPiece];
   std::uint64_t appended = 0;
   while (appended <= limit) {
-    const std::size_t at = out.size();
-    out.resize(at + kPiece);
-    const std::size_t n =
-        impl_->read_sequence(reinterpret_cast<std::uint8_t*>(out.data()) + at, kPiece, false);
-    out.resize(at + n);
+    const std::size_t n = impl_->read_sequence(piece, kPiece, false);
     if (n == 0) break;
+    out.append(reinterpret_cast<const char*>(piece), n);
     appended += n;
   }
   return appended;
