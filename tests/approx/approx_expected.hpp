@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "approx/cpu/approx_algorithm.hpp"
+#include "approx/cpu/approx_batch.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
 
@@ -188,6 +189,49 @@ inline void expect_algorithm_agrees(const detail::ApproxAlgorithm& algo, const s
   const detail::ApproxMinimum got_min = algo.minimum(text, t.size(), from);
   EXPECT_EQ(got_min.distance, want_min.distance) << "minimum " << ctx;
   EXPECT_EQ(got_min.ends, want_min.ends) << "minimum ends " << ctx;
+}
+
+/// A batch's reference ends within k over (from, n]: every pattern p's ends e with d[p][e] <= k
+/// (d[p]: its column minima, e = 0..n; kNoEnd above any k), base added, ordered by (pattern, end).
+inline std::vector<ApproxEnd> batch_ends_within(const std::vector<std::vector<std::uint32_t>>& d,
+                                                std::uint32_t k, std::size_t from, std::uint64_t base) {
+  std::vector<ApproxEnd> out;
+  for (std::uint32_t p = 0; p < d.size(); ++p)
+    for (std::size_t e = from + 1; e < d[p].size(); ++e)
+      if (d[p][e] != reference::kNoEnd && d[p][e] <= k) out.push_back(ApproxEnd{base + e, d[p][e], p});
+  return out;
+}
+
+/// Checks `algo`'s ends within k over (from, n] of `text` against `want` (batch_ends_within): the
+/// positions (in any order), the count and the per-pattern counts, then counting only. Fatal on
+/// wrong positions (the caller checks HasFatalFailure()).
+inline void expect_batch_ends(const detail::ApproxBatchAlgorithm& algo, const std::string& text,
+                              std::size_t from, std::uint64_t base, std::uint32_t k, std::size_t patterns,
+                              const std::vector<ApproxEnd>& want, const std::string& ctx) {
+  const auto order = [](const ApproxEnd& a, const ApproxEnd& b) {
+    return a.pattern_id != b.pattern_id ? a.pattern_id < b.pattern_id : a.end < b.end;
+  };
+  std::vector<ApproxEnd> sorted_want = want;
+  std::sort(sorted_want.begin(), sorted_want.end(), order);
+  std::vector<std::uint64_t> want_per(patterns, 0);
+  for (const ApproxEnd& e : want) ++want_per[e.pattern_id];
+  const auto* t = reinterpret_cast<const std::uint8_t*>(text.data());
+  std::vector<ApproxEnd> got;
+  std::vector<std::uint64_t> per(patterns, 0);
+  detail::EndHits hits;
+  hits.positions = &got;
+  hits.per_pattern = per.data();
+  algo.ends(t, text.size(), from, base, k, hits);
+  std::sort(got.begin(), got.end(), order);
+  ASSERT_EQ(got, sorted_want) << ctx;
+  EXPECT_EQ(hits.count, want.size()) << ctx;
+  EXPECT_EQ(per, want_per) << ctx;
+  std::vector<std::uint64_t> counted_per(patterns, 0);
+  detail::EndHits counting;
+  counting.per_pattern = counted_per.data();
+  algo.ends(t, text.size(), from, base, k, counting);
+  EXPECT_EQ(counting.count, want.size()) << "count only, " << ctx;
+  EXPECT_EQ(counted_per, want_per) << "per-pattern counts, count only, " << ctx;
 }
 
 }  // namespace strmatch::test

@@ -44,10 +44,6 @@ std::vector<SimdLevel> levels() {
   return out;
 }
 
-bool by_end(const ApproxEnd& a, const ApproxEnd& b) {
-  return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
-}
-
 /// A batch and its text, with each pattern's reference column minima d_p(e), e = 0..n.
 struct Case {
   std::vector<std::string> patterns;
@@ -68,14 +64,9 @@ struct Case {
       in.push_back(ApproxInput{p, ApproxMetric::edit, sep, max_errors, codes});
     return in;
   }
-  /// The reference's ends (from, n] within k, base added, by (end, pattern id).
+  /// The reference's ends (from, n] within k, base added.
   std::vector<ApproxEnd> expected(std::uint32_t k, std::size_t from, std::uint64_t base) const {
-    std::vector<ApproxEnd> out;
-    for (std::uint32_t p = 0; p < patterns.size(); ++p)
-      for (std::size_t e = from + 1; e < d[p].size(); ++e)
-        if (d[p][e] <= k) out.push_back(ApproxEnd{base + e, d[p][e], p});
-    std::sort(out.begin(), out.end(), by_end);
-    return out;
+    return strmatch::test::batch_ends_within(d, k, from, base);
   }
 };
 
@@ -90,23 +81,8 @@ void check_level(const Case& c, SimdLevel level, std::uint32_t k, std::size_t fr
                           std::to_string(k) + " from " + std::to_string(from) + " sep " +
                           std::to_string(c.sep) + " codes " + std::to_string(c.codes) + "; " +
                           strmatch::test::rerun_hint();
-  const auto* t = reinterpret_cast<const std::uint8_t*>(c.text.data());
-  const std::vector<ApproxEnd> want = c.expected(k, from, base);
-  std::vector<ApproxEnd> got;
-  EndHits hits;
-  hits.positions = &got;
-  algo->ends(t, c.text.size(), from, base, k, hits);
-  std::sort(got.begin(), got.end(), by_end);
-  EXPECT_EQ(got, want) << ctx;
-  EXPECT_EQ(hits.count, want.size()) << ctx;
-
-  std::vector<std::uint64_t> per(c.patterns.size(), 0), want_per(c.patterns.size(), 0);
-  for (const ApproxEnd& e : want) ++want_per[e.pattern_id];
-  EndHits counting;
-  counting.per_pattern = per.data();
-  algo->ends(t, c.text.size(), from, base, k, counting);
-  EXPECT_EQ(counting.count, want.size()) << ctx << " (count only)";
-  EXPECT_EQ(per, want_per) << ctx << " (per-pattern counts)";
+  strmatch::test::expect_batch_ends(*algo, c.text, from, base, k, c.patterns.size(),
+                                    c.expected(k, from, base), ctx);
 }
 
 /// A pattern of m bytes over `alpha`: half the time a text substring with a few bytes changed.

@@ -34,8 +34,6 @@ using strmatch::detail::EndHits;
 using strmatch::detail::PigeonholeBatchTuning;
 namespace ref = strmatch::reference;
 
-const std::uint8_t* bytes(const std::string& t) { return reinterpret_cast<const std::uint8_t*>(t.data()); }
-
 std::vector<ApproxInput> inputs_of(const std::vector<std::string>& patterns, ApproxMetric metric, int sep,
                                    std::uint32_t max_errors) {
   std::vector<ApproxInput> in;
@@ -86,33 +84,9 @@ void check_batch(const std::vector<std::string>& patterns, const std::string& t,
                               std::to_string(t.size()) + " max_errors " + std::to_string(max_errors) + " k " +
                               std::to_string(k) + " from " + std::to_string(from) + " sep " +
                               std::to_string(sep) + "; " + strmatch::test::rerun_hint();
-      std::vector<ApproxEnd> want;
-      std::vector<std::uint64_t> want_per(patterns.size(), 0);
-      for (std::uint32_t p = 0; p < patterns.size(); ++p)
-        for (std::size_t e = from + 1; e <= t.size(); ++e)
-          if (d[p][e] != ref::kNoEnd && d[p][e] <= k) {
-            want.push_back(ApproxEnd{base + e, d[p][e], p});
-            ++want_per[p];
-          }
-      std::vector<ApproxEnd> got;
-      std::vector<std::uint64_t> per(patterns.size(), 0);
-      EndHits hits;
-      hits.positions = &got;
-      hits.per_pattern = per.data();
-      v.algo->ends(bytes(t), t.size(), from, base, k, hits);
-      const auto order = [](const ApproxEnd& a, const ApproxEnd& b) {
-        return a.pattern_id != b.pattern_id ? a.pattern_id < b.pattern_id : a.end < b.end;
-      };
-      std::sort(got.begin(), got.end(), order);
-      ASSERT_EQ(got, want) << ctx;
-      EXPECT_EQ(hits.count, want.size()) << ctx;
-      EXPECT_EQ(per, want_per) << ctx;
-      EndHits counted;
-      std::vector<std::uint64_t> per2(patterns.size(), 0);
-      counted.per_pattern = per2.data();
-      v.algo->ends(bytes(t), t.size(), from, base, k, counted);
-      EXPECT_EQ(counted.count, want.size()) << "count only, " << ctx;
-      EXPECT_EQ(per2, want_per) << "count only, " << ctx;
+      strmatch::test::expect_batch_ends(*v.algo, t, from, base, k, patterns.size(),
+                                        strmatch::test::batch_ends_within(d, k, from, base), ctx);
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }
