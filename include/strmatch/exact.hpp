@@ -107,6 +107,12 @@ class ExactSearcher {
                             const Execution& execution = {}) const;
   SearchStats count_file(int fd, ByteRange bytes, const Execution& execution = {}) const;
 
+  /// True when find_all / count of a text of `text_bytes` bytes in host memory would run on the GPU
+  /// (Backend::cuda, or automatic with a usable GPU and a text at least auto's threshold; true as
+  /// well for Backend::cuda without a GPU, whose search then throws BackendUnavailable), as
+  /// PatternSet::uses_gpu.
+  bool uses_gpu(std::uint64_t text_bytes) const noexcept;
+
   /// The backend find_all_file / count_file use for a file of `size` bytes: cpu or cuda. `cuda`
   /// for Backend::cuda; for Backend::automatic, cuda when a GPU is usable and size is at least the
   /// file threshold (16 GB, measured by file size; STRMATCH_CUDA_AUTO_MIN_FILE_BYTES overrides it;

@@ -106,6 +106,10 @@ struct RecordHeader {
   std::uint64_t line = 0;   ///< 1-based line of the header (of the decompressed bytes)
 };
 
+namespace detail {
+struct ReaderAccess;  // src/core/io/fasta_pieces.hpp: a FASTA in memory searched in pieces
+}  // namespace detail
+
 /// Reads the records of one input, in order. Not thread-safe (one reader per thread); the source
 /// must outlive the reader.
 class SequenceReader {
@@ -166,6 +170,7 @@ class SequenceReader {
   SequenceFormat format() const noexcept;
 
  private:
+  friend struct detail::ReaderAccess;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

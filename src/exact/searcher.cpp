@@ -285,6 +285,16 @@ SearchStats ExactSearcher::count(std::string_view text, const Execution& executi
   return impl_->search(text, nullptr, execution);
 }
 
+bool ExactSearcher::uses_gpu(std::uint64_t text_bytes) const noexcept {
+  const Impl& s = *impl_;
+  try {
+    std::string note;
+    return s.choose(text_bytes, &note, Execution{}) == Backend::cuda;
+  } catch (const Error&) {  // an explicit GPU that is not there: the search itself reports it
+    return true;
+  }
+}
+
 Backend ExactSearcher::file_backend(std::uint64_t size) const {
   const Impl& s = *impl_;
   return s.plan.gpu ? s.plan.choose(size, auto_min_file_bytes()) : Backend::cpu;

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -521,7 +522,7 @@ TEST(Nucleotides, StripEqualsTheByteByByteReferenceAtEverySimdLevel) {
   using strmatch::seq::detail::strip_sequence_at;
   std::mt19937_64 rng(strmatch::test::test_seed() + 811);
   std::vector<SimdLevel> levels = {SimdLevel::scalar};
-  for (const SimdLevel l : {SimdLevel::sse2, SimdLevel::avx2})
+  for (const SimdLevel l : {SimdLevel::sse2, SimdLevel::avx2, SimdLevel::avx512bw})
     if (strmatch::detail::cpu_simd_level() >= l) levels.push_back(l);
   for (int round = 0; round < 400; ++round) {
     const std::size_t n = round < 200 ? rng() % 200 : rng() % 5000;
@@ -604,12 +605,20 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 813);
   // One row per hit, then one per record sink call; and a check that each record's sink call came
   // before its first hit (the calls' interleaving with hits is the batches', by design).
+  // step 0: the FASTA read in memory (the span constructor: exact search and sets then parse and
+  // search pieces of batch_bytes input bytes side by side, fasta_pieces.hpp).
   const auto run = [](const SequenceSearcher& s, const std::string& fasta, std::size_t step,
                       std::string* error) {
     std::vector<std::string> rows, records;
     std::vector<std::string> told;  // records whose sink call came
-    strmatch::test::StringSource src(fasta, step);
-    SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+    strmatch::test::StringSource src(fasta, std::max<std::size_t>(step, 1));
+    const std::vector<std::uint8_t> bytes(fasta.begin(), fasta.end());
+    std::optional<SequenceReader> streamed, in_memory;
+    if (step == 0)
+      in_memory.emplace(std::span<const std::uint8_t>(bytes), SequenceFormat::fasta, "x.fa");
+    else
+      streamed.emplace(src, SequenceFormat::fasta, "x.fa");
+    SequenceReader& reader = step == 0 ? *in_memory : *streamed;
     try {
       s.search(
           reader,
@@ -652,27 +661,83 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
     // Batches of one record: every hit of the records before the error, then the error.
     std::vector<std::string> by_record;
     std::string error_first;
-    for (const unsigned threads : {1u, 2u, 3u})
-      for (const std::size_t batch : {std::size_t{1}, std::size_t{100}, std::size_t{3000}}) {
-        o.threads = threads;
-        o.batch_bytes = batch;
-        std::string error;
-        const std::vector<std::string> rows =
-            run(SequenceSearcher(patterns, o), fasta, 1 + rng() % 4096, &error);
-        EXPECT_EQ(error, error_whole) << threads << " threads, batch " << batch;
-        if (!broken) {
-          EXPECT_EQ(rows, whole) << threads << " threads, batch " << batch << " " << rerun_hint();
-        } else if (batch == 1) {
-          if (by_record.empty()) by_record = rows;
-          EXPECT_EQ(rows, by_record) << threads << " threads " << rerun_hint();
+    for (const bool memory : {false, true})
+      for (const unsigned threads : {1u, 2u, 3u})
+        for (const std::size_t batch : {std::size_t{1}, std::size_t{100}, std::size_t{3000}}) {
+          o.threads = threads;
+          o.batch_bytes = memory && batch == 3000 ? 0 : batch;  // in memory: the default pieces too
+          std::string error;
+          const std::vector<std::string> rows =
+              run(SequenceSearcher(patterns, o), fasta, memory ? 0 : 1 + rng() % 4096, &error);
+          const std::string how = std::string(memory ? "in memory, " : "streamed, ") +
+                                  std::to_string(threads) + " threads, batch " +
+                                  std::to_string(o.batch_bytes);
+          EXPECT_EQ(error, error_whole) << how;
+          if (!broken) {
+            EXPECT_EQ(rows, whole) << how << " " << rerun_hint();
+          } else if (batch == 1) {
+            if (by_record.empty()) by_record = rows;
+            EXPECT_EQ(rows, by_record) << how << " " << rerun_hint();
+          }
         }
-      }
     if (broken) {
       // The records' sink calls are every record's, their hits all there (by record).
       std::size_t records = 0;
       for (const std::string& r : by_record) records += r.rfind("record ", 0) == 0 ? 1 : 0;
       EXPECT_EQ(records, rs.size());
     }
+  }
+}
+
+TEST(SequenceSearcher, DenseHitsOfALongRecordInMemoryComeAfterItsRecordSinkCall) {
+  // In memory, a record's hits are held until its length is known (the record sink comes first);
+  // past a million, the rest of the record is counted ahead and the hits go out. Every A of a long
+  // record is a hit of "A": all of them, in order, each after its record's sink call.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceHit;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 818);
+  std::string first(2'500'000, 'A');
+  for (std::size_t i = 0; i < first.size(); i += 1 + rng() % 7) first[i] = "CGT"[rng() % 3];
+  const std::string second = "CCACCA";
+  std::string fasta = ">long\n";
+  for (std::size_t at = 0; at < first.size(); at += 61) fasta += first.substr(at, 61) + "\n";
+  fasta += ">short\n" + second + "\n";
+  const std::vector<std::uint8_t> bytes(fasta.begin(), fasta.end());
+  for (const unsigned threads : {1u, 3u}) {
+    strmatch::seq::SequenceSearchOptions o;
+    o.threads = threads;
+    o.strands = strmatch::seq::Strands::forward;
+    SequenceReader reader(std::span<const std::uint8_t>(bytes), SequenceFormat::fasta, "x.fa");
+    std::vector<std::string> told;
+    std::vector<std::uint64_t> lengths;
+    std::uint64_t expect_record = 0, at = 0, hits = 0;
+    bool ordered = true;
+    SequenceSearcher({{"a", "A", ""}}, o)
+        .search(
+            reader,
+            [&](std::span<const SequenceHit> found) {
+              for (const SequenceHit& h : found) {
+                ordered = ordered && told.size() == h.record->index + 1 && h.record->index >= expect_record;
+                if (h.record->index != expect_record) at = 0;
+                expect_record = h.record->index;
+                const std::string& seq = expect_record == 0 ? first : second;
+                // The next A of its record, nothing skipped.
+                while (at < seq.size() && seq[at] != 'A') ++at;
+                ordered = ordered && h.start == at && h.end == at + 1 && h.matched == "A";
+                ++at;
+                ++hits;
+              }
+              return true;
+            },
+            [&](const strmatch::seq::RecordHeader& r, std::uint64_t length) {
+              told.push_back(r.name);
+              lengths.push_back(length);
+            });
+    EXPECT_TRUE(ordered) << threads << " threads " << rerun_hint();
+    EXPECT_EQ(told, (std::vector<std::string>{"long", "short"}));
+    EXPECT_EQ(lengths, (std::vector<std::uint64_t>{first.size(), second.size()}));
+    EXPECT_EQ(hits, static_cast<std::uint64_t>(std::count(first.begin(), first.end(), 'A') + 2));
   }
 }
 

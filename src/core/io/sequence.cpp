@@ -18,6 +18,7 @@
 
 #include "core/chunker.hpp"
 #include "core/cpu/ordered_executor.hpp"
+#include "core/io/fasta_pieces.hpp"
 #include "core/io/sequence_strip.hpp"
 
 namespace strmatch::seq {
@@ -505,6 +506,24 @@ struct SequenceReader::Impl final : ByteSource {
                                        normalize, false);
           return std::uint64_t{0};
         });
+    // A vector strip may store up to 63 bytes past what it wrote (strip_sequence's room of n
+    // bytes), here into the next range's first bytes, written on another thread: those are written
+    // again, in order, by the byte loop.
+    constexpr std::size_t kOvershoot = 64;
+    for (unsigned t = 1; t < used; ++t) {
+      const Range& r = ranges[t];
+      const std::size_t want = std::min<std::size_t>(kOvershoot, r.written);
+      std::uint8_t head[2 * kOvershoot + 256];
+      std::size_t got = 0;
+      for (std::size_t at = r.begin; got < want && at < r.end;) {
+        const std::size_t n = std::min<std::size_t>(256, r.end - at);
+        got += detail::strip_sequence_at(strmatch::detail::SimdLevel::scalar, data + at, n, head + got,
+                                         at == r.begin || data[at - 1] == '\n', normalize, false)
+                   .written;
+        at += n;
+      }
+      std::memcpy(dst + offset[t], head, want);
+    }
     const std::size_t from = pos;
     pos = ranges[used - 1].end;
     line += lines_read;
@@ -574,5 +593,38 @@ const std::string& SequenceReader::quality() const noexcept {
 const std::string& SequenceReader::name() const noexcept { return impl_->name; }
 bool SequenceReader::compressed() const noexcept { return impl_->decoder && impl_->decoder->gzip(); }
 SequenceFormat SequenceReader::format() const noexcept { return impl_->format; }
+
+namespace detail {
+
+std::span<const std::uint8_t> ReaderAccess::fasta_in_memory(const SequenceReader& reader) noexcept {
+  const SequenceReader::Impl& r = *reader.impl_;
+  if (r.decoder || r.format != SequenceFormat::fasta || !r.in_record || r.record_end || r.delivered != 0)
+    return {};
+  return {r.data, r.end};
+}
+std::size_t ReaderAccess::position(const SequenceReader& reader) noexcept { return reader.impl_->pos; }
+std::uint64_t ReaderAccess::lines(const SequenceReader& reader) noexcept { return reader.impl_->line; }
+const RecordHeader& ReaderAccess::start_record(SequenceReader& reader, std::string_view header_line,
+                                               std::uint64_t line) {
+  SequenceReader::Impl& r = *reader.impl_;
+  r.line = line;
+  r.start_record(std::string(header_line));
+  return r.header;
+}
+void ReaderAccess::end_record(SequenceReader& reader, std::uint64_t length) {
+  SequenceReader::Impl& r = *reader.impl_;
+  r.delivered = length;
+  r.record_end = true;
+  if (length == 0) r.fail(r.where() + ": an empty sequence");
+}
+void ReaderAccess::finish(SequenceReader& reader, std::uint64_t lines) {
+  SequenceReader::Impl& r = *reader.impl_;
+  r.pos = r.end;
+  r.line = lines;
+  r.in_record = false;
+  r.record_end = true;
+}
+
+}  // namespace detail
 
 }  // namespace strmatch::seq

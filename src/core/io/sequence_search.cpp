@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -20,8 +21,11 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/io/fasta_pieces.hpp"
 #include "core/io/pam.hpp"
+#include "core/io/sequence_strip.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/multi.hpp"
 #include "strmatch/sequence.hpp"
@@ -61,6 +65,12 @@ namespace {
 constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
 /// Bytes read from the reader at a time.
 constexpr std::size_t kReadPiece = std::size_t{1} << 20;
+/// Input bytes of a FASTA in memory parsed and searched as one piece (search_pieces): its stripped
+/// sequence stays in a core's L2 cache between the parse and the search.
+constexpr std::size_t kPieceBytes = std::size_t{256} << 10;
+/// Hits search_pieces holds for a record whose length is not known yet (the record sink comes
+/// first); past it, the rest of the record is counted (a pass of its own) and the hits go out.
+constexpr std::size_t kHeldHits = std::size_t{1} << 20;
 /// IUPAC codes multiplied out: at most this many strings a pattern, and in all.
 constexpr std::size_t kMaxExpansions = std::size_t{1} << 16;
 constexpr std::size_t kMaxSearched = std::size_t{1} << 20;
@@ -154,8 +164,23 @@ struct SequenceSearcher::Impl {
   std::vector<std::uint32_t> owner_codes;
   /// With a PAM (approximate search): each searched string's guide and PAM, for a PamMatcher.
   std::vector<detail::PamPattern> pam_patterns;
-  std::string pam;  // normalised
+  std::string pam;          // normalised
+  std::size_t longest = 0;  // exact search: the longest string searched
   const std::string empty;
+
+  /// Exact search and pattern sets of a FASTA in memory, from the reader's first record on, in
+  /// pieces parsed and searched side by side while they are in cache (fasta_pieces.hpp); `input`:
+  /// the input's bytes. Hits and records delivered as search() does.
+  SearchStats search_pieces(SequenceReader& reader, std::span<const std::uint8_t> input,
+                            const SequenceHitSink& sink, const SequenceRecordSink& on_record,
+                            bool& stopped) const;
+  /// True when search_pieces serves this searcher: exact search or a set, on the CPU.
+  bool searches_pieces(std::uint64_t input_bytes) const {
+    if (options.backend == Backend::cuda) return false;
+    const std::uint64_t batch = std::min<std::uint64_t>(input_bytes, kBatchBytes);
+    if (exact) return !exact->uses_gpu(batch);
+    return set && !set->uses_gpu(batch);
+  }
 
   /// `bytes` normalised (upper case, U as T), each byte an IUPAC code: else InvalidArgument "WHAT:
   /// byte J ('B') is not an IUPAC nucleotide code (...)HINT".
@@ -220,6 +245,7 @@ struct SequenceSearcher::Impl {
         owner.push_back(o);
       }
     }
+    for (const std::string& x : strings) longest = std::max(longest, x.size());
     if (strings.size() == 1 && !options.case_insensitive) {
       exact.emplace(strings[0],
                     ExactOptions{options.algorithm, options.backend, options.threads, options.chunk_bytes});
@@ -381,11 +407,12 @@ struct Batch {
 };
 
 /// Reads records into `batch` until it holds `limit` bytes or the input ends (or fails, or
-/// `cancel` is set between records); nucleotides are normalised as they are read (one pass). An
+/// `cancel` is set between records; `open` set: the reader is at a record whose sequence is read
+/// first, then `open` cleared); nucleotides are normalised as they are read (one pass). An
 /// input in memory (reader.parallel_reads()) is read on `threads` threads, in pieces as large as
 /// the batch's room.
 void fill_batch(SequenceReader& reader, Batch& batch, std::size_t limit, bool nucleotides,
-                const std::atomic<bool>* cancel, unsigned threads = 1) {
+                const std::atomic<bool>* cancel, unsigned threads = 1, bool* open = nullptr) {
   batch.clear();
   // Room for a batch that ends with a record of the read piece's size, so that no batch of records
   // shorter than the limit grows (and copies) its buffer.
@@ -393,7 +420,9 @@ void fill_batch(SequenceReader& reader, Batch& batch, std::size_t limit, bool nu
   try {
     while (batch.bytes.size() < limit) {
       if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return;
-      if (!reader.next_record()) {
+      if (open != nullptr && *open) {
+        *open = false;  // the caller moved to this record: read it
+      } else if (!reader.next_record()) {
         batch.end = true;
         return;
       }
@@ -481,6 +510,197 @@ class BatchPipe {
 };
 
 }  // namespace
+
+SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::span<const std::uint8_t> input,
+                                                  const SequenceHitSink& sink,
+                                                  const SequenceRecordSink& on_record, bool& stopped) const {
+  using detail::FastaPiece;
+  using detail::ReaderAccess;
+  const auto started = std::chrono::steady_clock::now();
+  const std::uint8_t* data = input.data();
+  const std::size_t size = input.size(), from = ReaderAccess::position(reader);
+  const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes : kPieceBytes;
+  const std::size_t lookahead = longest - 1;
+  const strmatch::detail::Chunker chunker(size - from, piece_bytes, 0);
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(strmatch::detail::resolve_threads(options.threads), chunker.size()));
+  const Execution one{1, Backend::cpu};
+
+  // A piece and its hits (piece offsets, those that begin in its own bytes), recycled.
+  struct Parsed {
+    FastaPiece piece;
+    std::vector<Match> hits;
+    SearchStats stats;
+  };
+  std::mutex pool_mutex;
+  std::vector<std::unique_ptr<Parsed>> pool;
+  const auto take = [&] {
+    std::lock_guard lock(pool_mutex);
+    if (pool.empty()) return std::make_unique<Parsed>();
+    std::unique_ptr<Parsed> p = std::move(pool.back());
+    pool.pop_back();
+    return p;
+  };
+  const auto parse_and_search = [&](Parsed& p, std::size_t begin, std::size_t end) {
+    detail::parse_fasta_piece(data, size, begin, end, begin == 0 || data[begin - 1] == '\n', lookahead,
+                              options.nucleotides, p.piece);
+    p.hits.clear();
+    const std::size_t owned = p.piece.owned;
+    if (exact) {
+      const auto m = static_cast<std::uint64_t>(exact->pattern().size());
+      p.stats = exact->find_all(
+          p.piece.text(),
+          [&](std::span<const std::uint64_t> offsets) {
+            for (const std::uint64_t b : offsets)
+              if (b < owned) p.hits.push_back(Match{b, b + m, 0});
+            return true;
+          },
+          one);
+    } else {
+      p.stats = set->find_all(
+          p.piece.text(),
+          [&](std::span<const Match> matches) {
+            for (const Match& h : matches)
+              if (h.begin < owned) p.hits.push_back(h);
+            return true;
+          },
+          one);
+    }
+  };
+
+  // Delivery, in input order: records registered with the reader, hits mapped to them.
+  RecordHeader record = reader.header();
+  std::uint64_t length = 0;  // the record's sequence bytes so far
+  bool announced = false;    // the record sink was called (its length counted ahead)
+  struct Held {
+    std::uint64_t start, end;
+    std::uint32_t owner;
+    std::string matched;
+  };
+  std::vector<Held> held;
+  std::uint64_t lines = ReaderAccess::lines(reader), delivered = 0, searched = 0;
+  std::size_t expected = from;  // where the next piece's parse must begin
+  std::string algorithm;
+  std::vector<SequenceHit> out;
+  std::vector<std::string> cigars;
+  const auto emit = [&] {
+    if (out.empty()) return true;
+    delivered += out.size();
+    const bool more = sink(out);
+    out.clear();
+    cigars.clear();
+    return more;
+  };
+  const auto add = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner,
+                       std::string_view matched) {
+    SequenceHit h;
+    h.record = &record;
+    h.start = start;
+    h.end = end;
+    h.pattern = owner / 2;
+    h.strand = owner % 2 == 0 ? Strand::forward : Strand::reverse;
+    h.distance = 0;
+    h.matched = matched;
+    out.push_back(h);
+    cigars.push_back(std::to_string(end - start) + "=");
+  };
+  // cigars' strings must not move while `out` views them: views are set once a batch is complete.
+  const auto emit_with_cigars = [&] {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].cigar = cigars[i];
+    return emit();
+  };
+  const auto announce = [&](std::uint64_t total) {
+    if (on_record) on_record(record, total);
+    announced = true;
+    for (const Held& h : held) add(h.start, h.end, h.owner, h.matched);
+    const bool more = emit_with_cigars();
+    held.clear();
+    return more;
+  };
+  const auto end_record = [&] {
+    ReaderAccess::end_record(reader, length);
+    return announced || announce(length);
+  };
+  const auto deliver = [&](const strmatch::detail::Chunk& c,
+                           strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
+    Parsed& p = *result.items.front();
+    const std::size_t begin = from + c.begin, end = from + c.end;
+    if (expected > begin) parse_and_search(p, expected, std::max(expected, end));  // a header line crossed it
+    expected = p.piece.next;
+    searched += p.piece.owned;
+    if (algorithm.empty()) algorithm = p.stats.algorithm;
+    const std::string_view text = p.piece.text();
+    std::size_t next_hit = 0;
+    for (std::size_t si = 0; si < p.piece.segments.size(); ++si) {
+      const detail::PieceSegment& seg = p.piece.segments[si];
+      if (seg.starts_record) {
+        if (!emit_with_cigars() || !end_record()) return false;
+        record = ReaderAccess::start_record(reader, seg.header_line, lines + seg.lines_before + 1);
+        length = 0;
+        announced = false;
+      }
+      for (; next_hit < p.hits.size() && p.hits[next_hit].begin < seg.end; ++next_hit) {
+        const Match& h = p.hits[next_hit];
+        const std::uint64_t start = length + (h.begin - seg.begin), stop = start + (h.end - h.begin);
+        const std::string_view matched = text.substr(h.begin, h.end - h.begin);
+        if (announced)
+          add(start, stop, owner[h.pattern_id], matched);
+        else
+          held.push_back({start, stop, owner[h.pattern_id], std::string(matched)});
+      }
+      length += seg.end - seg.begin;
+    }
+    lines += p.piece.lines;
+    if (!emit_with_cigars()) return false;
+    if (!announced && held.size() > kHeldHits) {
+      // Too many hits to hold for a record whose end is not read yet: count the rest of it.
+      std::uint64_t rest = 0;
+      std::vector<std::uint8_t> scratch(64 << 10);
+      bool line_start = expected == 0 || data[expected - 1] == '\n';
+      for (std::size_t at = expected; at < size;) {
+        const std::size_t n = std::min(scratch.size(), size - at);
+        const detail::StripResult r =
+            detail::strip_sequence(data + at, n, scratch.data(), line_start, false, true);
+        rest += r.written;
+        at += r.consumed;
+        if (r.header) break;
+        line_start = data[at - 1] == '\n';
+      }
+      if (!announce(length + rest)) return false;
+    }
+    std::lock_guard lock(pool_mutex);
+    pool.push_back(std::move(result.items.front()));
+    result.items.clear();
+    return true;
+  };
+  const bool complete = strmatch::detail::run_ordered<std::unique_ptr<Parsed>>(
+      chunker, threads,
+      [&](const strmatch::detail::Chunk& c, strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
+        std::unique_ptr<Parsed> p = take();
+        parse_and_search(*p, from + c.begin, from + c.end);
+        result.count = p->hits.size();
+        result.items.push_back(std::move(p));
+      },
+      deliver);
+  bool finished = complete && end_record();
+  if (finished) ReaderAccess::finish(reader, lines);
+  stopped = !finished;
+
+  SearchStats stats;
+  if (exact) {
+    // The algorithm and, for auto, its note (why it runs on the CPU) as one call would give them.
+    stats = exact->count(std::string_view(), Execution{1, Backend::automatic});
+  } else {
+    stats = set->count(std::string_view(), Execution{1, Backend::automatic});
+  }
+  if (!algorithm.empty()) stats.algorithm = algorithm;
+  stats.bytes = searched;
+  stats.occurrences = delivered;
+  stats.threads = threads;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  stats.stopped_early = stopped;
+  return stats;
+}
 
 SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSink& sink,
                                      const SequenceRecordSink& on_record) const {
@@ -604,12 +824,22 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
   };
 
   const unsigned threads = strmatch::detail::resolve_threads(s.options.threads);
+  bool open = false;  // the reader is at a record that fill_batch reads first
+  if ((s.exact || s.set) && reader.parallel_reads()) {
+    // A FASTA in memory: its pieces parsed and searched side by side (the first record tells).
+    if (!reader.next_record()) return total;
+    const std::span<const std::uint8_t> input = detail::ReaderAccess::fasta_in_memory(reader);
+    if (!input.empty() && s.searches_pieces(input.size()))
+      return s.search_pieces(reader, input, sink, on_record, stopped);
+    open = true;
+  }
   if (threads <= 1 || reader.parallel_reads()) {
     // One thread, or an input in memory: read a batch (on every thread: byte ranges stripped side by
     // side), search it, and so on.
     Batch batch;
     do {
-      fill_batch(reader, batch, limit, s.options.nucleotides, nullptr, reader.parallel_reads() ? threads : 1);
+      fill_batch(reader, batch, limit, s.options.nucleotides, nullptr, reader.parallel_reads() ? threads : 1,
+                 &open);
       deliver(batch);
     } while (!stopped && !batch.end);
   } else {

@@ -23,13 +23,15 @@ struct StripResult {
 /// first '>' that begins a line (in[i] == '>' and i == 0 ? line_start : in[i - 1] == '\n'); a '>'
 /// inside a line is a sequence byte. `line_start`: whether in[0] begins a line. `out` has room for n
 /// bytes and does not overlap `in`, except out == in (in place; the scalar loop runs then).
-/// O(n): 32 bytes a step with AVX2 (16 with SSE2), where a block holding none of those bytes is
+/// O(n): 64 bytes a step with AVX-512 VBMI2 (the kept bytes packed by vpcompressb), 32 with AVX2
+/// (16 with SSE2), where a block holding none of those bytes is
 /// stored as it is (normalised); a block holding some is stored run by run between them.
 StripResult strip_sequence(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
                            bool normalize, bool stop_at_header) noexcept;
 
 /// The same at an explicit SIMD level (tests reach every path; a level the CPU lacks must not be
-/// asked for: strmatch::detail::cpu_simd_level()). scalar is the byte-by-byte loop.
+/// asked for: strmatch::detail::cpu_simd_level()). scalar is the byte-by-byte loop; avx512bw runs
+/// the VBMI2 loop where the CPU has VBMI2, else avx2's.
 StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint8_t* in, std::size_t n,
                               std::uint8_t* out, bool line_start, bool normalize,
                               bool stop_at_header) noexcept;
