@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -464,13 +465,16 @@ struct SequenceReader::Impl final : ByteSource {
       ranges[t].end = pos + std::min(window, (t + 1) * range);
     }
     const auto starts_line = [&](std::size_t at) { return at == pos ? line_start : data[at - 1] == '\n'; };
-    // Pass 1: each range's sequence bytes and lines, up to its first header.
+    // Pass 1: each range's sequence bytes and lines, up to its first header. A range that begins
+    // past a header another range found is not this record's: it stops there.
+    std::atomic<std::size_t> first_header{end};
     (void)strmatch::detail::run_unordered_sum(
         strmatch::detail::Chunker(threads, 1, 0), threads, [&](const strmatch::detail::Chunk& c) {
           Range& r = ranges[c.index];
           std::vector<std::uint8_t> scratch(kBufferBytes);
           bool at_line = starts_line(r.begin);
           for (std::size_t at = r.begin; at < r.end;) {
+            if (first_header.load(std::memory_order_relaxed) < r.begin) break;
             const std::size_t n = std::min(kBufferBytes, r.end - at);
             const detail::StripResult x =
                 detail::strip_sequence(data + at, n, scratch.data(), at_line, false, true);
@@ -480,6 +484,9 @@ struct SequenceReader::Impl final : ByteSource {
             if (x.header) {
               r.end = at;
               r.header = true;
+              std::size_t seen = first_header.load(std::memory_order_relaxed);
+              while (at < seen && !first_header.compare_exchange_weak(seen, at, std::memory_order_relaxed)) {
+              }
               break;
             }
             at_line = data[at - 1] == '\n';
