@@ -158,6 +158,10 @@ struct ApproxBest {
 /// nucleotide_codes, a pattern byte that is not an IUPAC code, an algorithm that does not take codes
 /// (wavefront, hamming, pigeonhole), or backend cuda with the Hamming metric (no GPU algorithm takes
 /// both); BackendUnavailable for Backend::cuda without a usable GPU.
+namespace detail {
+struct ApproxPieceAccess;  // src/approx/pieces.hpp: a text searched in pieces its caller makes
+}  // namespace detail
+
 class ApproxSearcher {
  public:
   ApproxSearcher(std::string_view pattern, ApproxOptions options = {});
@@ -241,6 +245,7 @@ class ApproxSearcher {
   struct Impl;
 
  private:
+  friend struct detail::ApproxPieceAccess;
   std::unique_ptr<Impl> impl_;
 };
 

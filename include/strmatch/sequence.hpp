@@ -266,7 +266,8 @@ std::string matched_as_pattern(const SequenceHit& hit);
 /// Receives hits in order (record by record; within a batch of records, exact hits by (start,
 /// pattern, strand), approximate hits by (end, pattern, strand)), in batches; false stops the search.
 using SequenceHitSink = std::function<bool(std::span<const SequenceHit> hits)>;
-/// Called once per record read, with its sequence's length, before any of its hits.
+/// Called once per record read, with its sequence's length, before any of its hits (not necessarily
+/// before the hits of the records before it).
 using SequenceRecordSink = std::function<void(const RecordHeader& record, std::uint64_t length)>;
 
 /// Searches the records of FASTA/FASTQ inputs (a SequenceReader) for patterns on one or both strands
@@ -299,14 +300,20 @@ class SequenceSearcher {
   /// How many strings the engine searches (patterns x strands x IUPAC expansions).
   std::size_t searched_strings() const noexcept;
 
-  /// Reads the records of `reader` from its current position to the input's end, searching them in
+  /// Reads the records of `reader` from its current position to the input's end, searching them.
+  /// A FASTA in memory (the reader's span constructor on a plain input: a mapped file) searched on
+  /// the CPU without a PAM is cut into pieces of 256 KiB of input (SequenceSearchOptions::batch_bytes
+  /// when set), which the threads parse and search side by side while each is in cache, in one pass
+  /// over the input (memory: 2 x threads pieces; a record's hits are held until its length is known,
+  /// at most a million of them, past which the rest of the record is counted ahead). Otherwise in
   /// batches (memory: a batch, about 64 MiB, or one longer record; with more than one thread, two:
   /// a thread of its own reads the next batch while the last one is searched, so `reader` and its
-  /// source are then read from that thread, never from two threads at once; the sinks are called
-  /// from the calling thread). Returns the statistics of the
-  /// engine's calls (bytes: the sequences' bytes plus one separator between two records of a batch).
-  /// Throws the reader's errors (FormatError, IoError) when they come, after the hits of the records
-  /// before the failing batch were delivered.
+  /// source are then read from that thread, never from two threads at once). The sinks are called
+  /// from the calling thread; the hits are the same either way, in the same order. Returns the
+  /// statistics of the search (bytes: the sequences' bytes, plus, in batches, one separator between
+  /// two records of a batch). Throws the reader's errors (FormatError, IoError) when they come, after
+  /// the hits of the records before the failing one (in batches: before the failing batch) were
+  /// delivered.
   SearchStats search(SequenceReader& reader, const SequenceHitSink& sink,
                      const SequenceRecordSink& on_record = {}) const;
 

@@ -19,6 +19,7 @@
 #include "approx/cpu/approx_batch.hpp"
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/nucleotide_codes.hpp"
+#include "approx/pieces.hpp"
 #include "approx/select.hpp"
 #include "approx/traceback.hpp"
 #include "core/backend.hpp"
@@ -1317,5 +1318,33 @@ ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMod
   out.cigar = tr.cigar;
   return out;
 }
+
+namespace detail {
+
+bool ApproxPieceAccess::on_cpu(const ApproxSearcher& a) {
+  const ApproxSearcher::Impl& s = *a.impl_;
+  if (s.cpu.empty()) return false;
+  return s.options.backend == Backend::cpu || (s.options.backend == Backend::automatic && !s.gpu_usable());
+}
+std::size_t ApproxPieceAccess::overlap(const ApproxSearcher& a) { return a.impl_->overlap(Task::matches); }
+std::string ApproxPieceAccess::algorithm(const ApproxSearcher& a) { return a.impl_->scan_cpu_name(); }
+void ApproxPieceAccess::scan(const ApproxSearcher& a, const std::uint8_t* w, std::size_t n, std::size_t lead,
+                             bool last, std::vector<Plateau>& out) {
+  out.clear();
+  a.impl_->chunk_plateaus(w, 0, lead, n, last, true, out);
+}
+bool ApproxPieceAccess::decide(MatchSelector& selector, std::vector<Plateau>& plateaus, std::uint64_t shift,
+                               std::uint64_t lo, std::uint64_t hi, bool last,
+                               const std::function<bool(ApproxMatch&)>& emit) {
+  for (Plateau& pl : plateaus) {
+    pl.first += shift;
+    pl.last += shift;
+    pl.match.begin += shift;
+    pl.match.end += shift;
+  }
+  return selector.piece(plateaus, lo, hi, last, [&](Plateau& pl) { return emit(pl.match); });
+}
+
+}  // namespace detail
 
 }  // namespace strmatch

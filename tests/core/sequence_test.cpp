@@ -689,6 +689,84 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
   }
 }
 
+TEST(SequenceSearcher, PiecesOfAFastaInMemoryEqualTheBatchesForEveryKindOfSearch) {
+  // A FASTA in memory is parsed and searched in pieces (approximate search: each with a lead of
+  // context read back from its start, checked against what was delivered, and the selector deciding
+  // across pieces); read as a stream it goes through batches of whole records. Every kind of search,
+  // pieces of 1 byte up to the default, 1 to 3 threads: the same rows in the same order.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceHit;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 819);
+  // The hits in order, then the record sink calls in order (their interleaving with hits is the
+  // batches' or the pieces': each comes before its record's first hit, checked elsewhere).
+  const auto rows_of = [](const SequenceSearcher& s, SequenceReader& reader) {
+    std::vector<std::string> rows, records;
+    s.search(
+        reader,
+        [&](std::span<const SequenceHit> hits) {
+          for (const SequenceHit& h : hits)
+            rows.push_back(h.record->name + " " + std::to_string(h.start) + " " + std::to_string(h.end) +
+                           " " + std::to_string(h.pattern) + strmatch::seq::strand_char(h.strand) + " " +
+                           std::to_string(h.distance) + " " + std::string(h.cigar) + " " +
+                           std::string(h.matched));
+          return true;
+        },
+        [&](const strmatch::seq::RecordHeader& r, std::uint64_t length) {
+          records.push_back("record " + r.name + " " + std::to_string(length));
+        });
+    rows.insert(rows.end(), records.begin(), records.end());
+    return rows;
+  };
+  std::size_t compared = 0;
+  for (int round = 0; round < 24; ++round) {
+    std::vector<Record> rs = random_records(rng, false);
+    std::vector<NamedSequence> patterns;
+    const std::size_t count = 1 + rng() % 4;
+    for (std::size_t i = 0; i < count; ++i) {
+      // Mostly a piece of a record (so there are hits), sometimes with an N (a pattern with codes).
+      const Record& r = rs[rng() % rs.size()];
+      const std::size_t m = 4 + rng() % 9, at = rng() % r.sequence.size();
+      std::string p = r.sequence.substr(at, m);
+      while (p.size() < m) p += "ACGT"[rng() % 4];
+      for (char& c : p)
+        if (c == 'N' || c == 'n') c = "ACGT"[rng() % 4];
+      if (rng() % 3 == 0) p[rng() % p.size()] = 'N';
+      patterns.push_back({"p" + std::to_string(i), p, ""});
+    }
+    strmatch::seq::SequenceSearchOptions o;
+    o.approximate = round % 4 != 0;
+    o.max_errors = o.approximate ? static_cast<std::uint32_t>(rng() % 3) : 0;
+    if (o.approximate && rng() % 3 == 0) o.metric = strmatch::ApproxMetric::hamming;
+    if (o.approximate && rng() % 4 == 0) o.max_errors_percent = 20.0;
+    if (o.approximate && o.metric == strmatch::ApproxMetric::hamming)
+      for (NamedSequence& p : patterns)  // Hamming with codes runs dp: keep those rare
+        if (rng() % 2) std::replace(p.sequence.begin(), p.sequence.end(), 'N', 'A');
+    const std::string fasta = write_fasta(rng, rs);
+    o.threads = 1;
+    o.batch_bytes = 1u << 30;
+    strmatch::test::StringSource src(fasta, 1 + rng() % 4096);
+    SequenceReader streamed(src, SequenceFormat::fasta, "x.fa");
+    std::vector<std::string> want;
+    try {
+      want = rows_of(SequenceSearcher(patterns, o), streamed);
+    } catch (const strmatch::InvalidArgument&) {
+      continue;  // k >= m for a pattern
+    }
+    const std::vector<std::uint8_t> bytes(fasta.begin(), fasta.end());
+    for (const unsigned threads : {1u, 3u})
+      for (const std::size_t piece : {std::size_t{1}, std::size_t{1 + rng() % 64}, std::size_t{0}}) {
+        o.threads = threads;
+        o.batch_bytes = piece;
+        SequenceReader in_memory(std::span<const std::uint8_t>(bytes), SequenceFormat::fasta, "x.fa");
+        EXPECT_EQ(rows_of(SequenceSearcher(patterns, o), in_memory), want)
+            << "round " << round << ", " << threads << " threads, pieces of " << piece << " " << rerun_hint();
+        ++compared;
+      }
+  }
+  EXPECT_GT(compared, 60u);
+}
+
 TEST(SequenceSearcher, DenseHitsOfALongRecordInMemoryComeAfterItsRecordSinkCall) {
   // In memory, a record's hits are held until its length is known (the record sink comes first);
   // past a million, the rest of the record is counted ahead and the hits go out. Every A of a long

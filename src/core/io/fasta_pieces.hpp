@@ -34,7 +34,8 @@ struct PieceSegment {
 struct FastaPiece {
   std::vector<std::uint8_t> bytes;
   std::size_t size = 0;   ///< bytes used, the lookahead included
-  std::size_t owned = 0;  ///< bytes before the lookahead
+  std::size_t lead = 0;   ///< bytes of the joined sequence before the piece (context), first in `bytes`
+  std::size_t owned = 0;  ///< bytes before the lookahead (the lead included)
   std::vector<PieceSegment> segments;
   std::uint64_t lines = 0;  ///< line feeds in the input bytes [begin, next)
   std::size_t next = 0;  ///< where the next piece's parse begins (past `end` when a header line crosses it)
@@ -42,13 +43,17 @@ struct FastaPiece {
   std::string_view text() const noexcept { return {reinterpret_cast<const char*>(bytes.data()), size}; }
 };
 
-/// Parses the FASTA bytes data[begin, end) of an input of `size` bytes as sequence (line_start:
-/// whether data[begin] begins a line), header lines included, into `out` (its buffer reused):
-/// sequence bytes stripped as strip_sequence does (normalised when `normalize`), a segment per
-/// record, then the lookahead. A header line that begins before `end` is read to its line feed
-/// wherever it is (out.next past end). O(end - begin + lookahead + header lines).
-void parse_fasta_piece(const std::uint8_t* data, std::size_t size, std::size_t begin, std::size_t end,
-                       bool line_start, std::size_t lookahead, bool normalize, FastaPiece& out);
+/// Parses the FASTA bytes data[begin, end) of an input of `size` bytes as sequence, header lines
+/// included, into `out` (its buffer reused): first up to `lead` bytes of the joined sequence before
+/// begin (read back from begin as sequence, as far as stream_start: the first record's sequence,
+/// 0 < stream_start <= begin), then the piece's sequence bytes stripped as strip_sequence does
+/// (normalised when `normalize`), a segment per record, then the lookahead. A header line that
+/// begins before `end` is read to its line feed wherever it is (out.next past end). The lead is a
+/// guess where a header line crosses its start: the caller compares it with what it delivered.
+/// O(end - begin + lead + lookahead + header lines).
+void parse_fasta_piece(const std::uint8_t* data, std::size_t size, std::size_t stream_start,
+                       std::size_t begin, std::size_t end, std::size_t lead, std::size_t lookahead,
+                       bool normalize, FastaPiece& out);
 
 /// What the in-order delivery of pieces needs from the reader (SequenceReader's friend).
 struct ReaderAccess {

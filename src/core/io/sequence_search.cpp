@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "approx/pieces.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/io/fasta_pieces.hpp"
@@ -174,12 +175,14 @@ struct SequenceSearcher::Impl {
   SearchStats search_pieces(SequenceReader& reader, std::span<const std::uint8_t> input,
                             const SequenceHitSink& sink, const SequenceRecordSink& on_record,
                             bool& stopped) const;
-  /// True when search_pieces serves this searcher: exact search or a set, on the CPU.
+  /// True when search_pieces serves this searcher: on the CPU, without a PAM.
   bool searches_pieces(std::uint64_t input_bytes) const {
     if (options.backend == Backend::cuda) return false;
     const std::uint64_t batch = std::min<std::uint64_t>(input_bytes, kBatchBytes);
     if (exact) return !exact->uses_gpu(batch);
-    return set && !set->uses_gpu(batch);
+    if (set) return !set->uses_gpu(batch);
+    return pam_patterns.empty() && approx && strmatch::detail::ApproxPieceAccess::on_cpu(*approx) &&
+           (!approx_codes || strmatch::detail::ApproxPieceAccess::on_cpu(*approx_codes));
   }
 
   /// `bytes` normalised (upper case, U as T), each byte an IUPAC code: else InvalidArgument "WHAT:
@@ -516,21 +519,29 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
                                                   const SequenceRecordSink& on_record, bool& stopped) const {
   using detail::FastaPiece;
   using detail::ReaderAccess;
+  using strmatch::detail::ApproxPieceAccess;
   const auto started = std::chrono::steady_clock::now();
   const std::uint8_t* data = input.data();
   const std::size_t size = input.size(), from = ReaderAccess::position(reader);
   const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes : kPieceBytes;
-  const std::size_t lookahead = longest - 1;
+  // Exact search owns the hits that begin in a piece (a lookahead after it); approximate search the
+  // matches that end in it (a lead of context before it, the selector deciding across pieces).
+  const std::size_t lookahead = approx ? 0 : longest - 1;
+  std::size_t lead = 0;
+  if (approx) lead = ApproxPieceAccess::overlap(*approx);
+  if (approx_codes) lead = std::max(lead, ApproxPieceAccess::overlap(*approx_codes));
   const strmatch::detail::Chunker chunker(size - from, piece_bytes, 0);
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(strmatch::detail::resolve_threads(options.threads), chunker.size()));
   const Execution one{1, Backend::cpu};
 
-  // A piece and its hits (piece offsets, those that begin in its own bytes), recycled.
+  // A piece and what its search found (exact: hits at piece offsets that begin in its own bytes;
+  // approximate: each searcher's plateaus), recycled.
   struct Parsed {
     FastaPiece piece;
     std::vector<Match> hits;
-    SearchStats stats;
+    std::vector<strmatch::detail::Plateau> plateaus[2];
+    std::string algorithm;
   };
   std::mutex pool_mutex;
   std::vector<std::unique_ptr<Parsed>> pool;
@@ -541,79 +552,103 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
     pool.pop_back();
     return p;
   };
-  const auto parse_and_search = [&](Parsed& p, std::size_t begin, std::size_t end) {
-    detail::parse_fasta_piece(data, size, begin, end, begin == 0 || data[begin - 1] == '\n', lookahead,
-                              options.nucleotides, p.piece);
-    p.hits.clear();
+  const auto search_piece = [&](Parsed& p, bool last) {
+    const std::string_view text = p.piece.text();
     const std::size_t owned = p.piece.owned;
-    if (exact) {
+    p.hits.clear();
+    if (approx) {
+      const auto* w = reinterpret_cast<const std::uint8_t*>(text.data());
+      ApproxPieceAccess::scan(*approx, w, owned, p.piece.lead, last, p.plateaus[0]);
+      if (approx_codes) ApproxPieceAccess::scan(*approx_codes, w, owned, p.piece.lead, last, p.plateaus[1]);
+    } else if (exact) {
       const auto m = static_cast<std::uint64_t>(exact->pattern().size());
-      p.stats = exact->find_all(
-          p.piece.text(),
-          [&](std::span<const std::uint64_t> offsets) {
-            for (const std::uint64_t b : offsets)
-              if (b < owned) p.hits.push_back(Match{b, b + m, 0});
-            return true;
-          },
-          one);
+      p.algorithm = exact
+                        ->find_all(
+                            text,
+                            [&](std::span<const std::uint64_t> offsets) {
+                              for (const std::uint64_t b : offsets)
+                                if (b < owned) p.hits.push_back(Match{b, b + m, 0});
+                              return true;
+                            },
+                            one)
+                        .algorithm;
     } else {
-      p.stats = set->find_all(
-          p.piece.text(),
-          [&](std::span<const Match> matches) {
-            for (const Match& h : matches)
-              if (h.begin < owned) p.hits.push_back(h);
-            return true;
-          },
-          one);
+      p.algorithm = set->find_all(
+                           text,
+                           [&](std::span<const Match> matches) {
+                             for (const Match& h : matches)
+                               if (h.begin < owned) p.hits.push_back(h);
+                             return true;
+                           },
+                           one)
+                        .algorithm;
     }
+  };
+  const auto parse_and_search = [&](Parsed& p, std::size_t begin, std::size_t end, bool last) {
+    detail::parse_fasta_piece(data, size, from, begin, end, lead, lookahead, options.nucleotides, p.piece);
+    search_piece(p, last);
   };
 
   // Delivery, in input order: records registered with the reader, hits mapped to them.
   RecordHeader record = reader.header();
-  std::uint64_t length = 0;  // the record's sequence bytes so far
-  bool announced = false;    // the record sink was called (its length counted ahead)
+  std::uint64_t length = 0;       // the record's sequence bytes so far
+  std::uint64_t record_base = 0;  // approximate search: the record's first byte in the joined sequence
+  bool announced = false;         // the record sink was called (its length counted ahead)
   struct Held {
     std::uint64_t start, end;
-    std::uint32_t owner;
-    std::string matched;
+    std::uint32_t owner, distance;
+    std::string cigar, matched;
   };
   std::vector<Held> held;
-  std::uint64_t lines = ReaderAccess::lines(reader), delivered = 0, searched = 0;
+  std::uint64_t lines = ReaderAccess::lines(reader), delivered = 0, searched = 0, dropped = 0;
+  std::uint64_t joined = 0;     // approximate search: the joined sequence's bytes before the piece
+  std::string tail;             // approximate search: its last lead + 1 bytes (or all of it)
   std::size_t expected = from;  // where the next piece's parse must begin
   std::string algorithm;
   std::vector<SequenceHit> out;
-  std::vector<std::string> cigars;
+  std::vector<std::string> cigars;  // exact hits' "M=", viewed by `out` once a batch is complete
+  strmatch::detail::MatchSelector selectors[2];
   const auto emit = [&] {
     if (out.empty()) return true;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (out[i].cigar.empty()) out[i].cigar = cigars[i];
     delivered += out.size();
     const bool more = sink(out);
     out.clear();
     cigars.clear();
     return more;
   };
-  const auto add = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner,
-                       std::string_view matched) {
+  const auto add = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
+                       std::string_view cigar, std::string_view matched) {
     SequenceHit h;
     h.record = &record;
     h.start = start;
     h.end = end;
     h.pattern = owner / 2;
     h.strand = owner % 2 == 0 ? Strand::forward : Strand::reverse;
-    h.distance = 0;
+    h.distance = distance;
+    h.cigar = cigar;
     h.matched = matched;
     out.push_back(h);
-    cigars.push_back(std::to_string(end - start) + "=");
+    cigars.push_back(cigar.empty() ? std::to_string(end - start) + "=" : std::string());
   };
-  // cigars' strings must not move while `out` views them: views are set once a batch is complete.
-  const auto emit_with_cigars = [&] {
-    for (std::size_t i = 0; i < out.size(); ++i) out[i].cigar = cigars[i];
-    return emit();
+  // A hit of the current record: out, or held until the record sink was called.
+  const auto hit = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
+                       std::string_view cigar, std::string_view matched) {
+    if (!pattern_k.empty() && distance > pattern_k[owner / 2]) {
+      ++dropped;
+      return;
+    }
+    if (announced)
+      add(start, end, owner, distance, cigar, matched);
+    else
+      held.push_back({start, end, owner, distance, std::string(cigar), std::string(matched)});
   };
   const auto announce = [&](std::uint64_t total) {
     if (on_record) on_record(record, total);
     announced = true;
-    for (const Held& h : held) add(h.start, h.end, h.owner, h.matched);
-    const bool more = emit_with_cigars();
+    for (const Held& h : held) add(h.start, h.end, h.owner, h.distance, h.cigar, h.matched);
+    const bool more = emit();
     held.clear();
     return more;
   };
@@ -621,42 +656,116 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
     ReaderAccess::end_record(reader, length);
     return announced || announce(length);
   };
+  // Approximate search: a piece's matches (text order; two searchers merged by (end, owner)).
+  struct Found {
+    ApproxMatch match;
+    std::uint32_t owner;
+  };
+  std::vector<Found> found;
   const auto deliver = [&](const strmatch::detail::Chunk& c,
                            strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
     Parsed& p = *result.items.front();
+    FastaPiece& f = p.piece;
     const std::size_t begin = from + c.begin, end = from + c.end;
-    if (expected > begin) parse_and_search(p, expected, std::max(expected, end));  // a header line crossed it
-    expected = p.piece.next;
-    searched += p.piece.owned;
-    if (algorithm.empty()) algorithm = p.stats.algorithm;
-    const std::string_view text = p.piece.text();
+    const bool last = c.index + 1 == chunker.size();
+    if (expected > begin)
+      parse_and_search(p, expected, std::max(expected, end), last);  // a header line crossed it
+    if (approx) {
+      // The lead was read back from the piece's start: it must be the joined sequence's last bytes.
+      const std::size_t want = std::min<std::size_t>(lead, tail.size());
+      if (f.lead != want || std::memcmp(f.bytes.data(), tail.data() + tail.size() - want, want) != 0) {
+        const std::size_t own = f.owned - f.lead;
+        std::vector<std::uint8_t> bytes(want + own);
+        std::memcpy(bytes.data(), tail.data() + tail.size() - want, want);
+        std::memcpy(bytes.data() + want, f.bytes.data() + f.lead, own);
+        for (detail::PieceSegment& seg : f.segments) {
+          seg.begin = seg.begin - f.lead + want;
+          seg.end = seg.end - f.lead + want;
+        }
+        f.bytes = std::move(bytes);
+        f.lead = want;
+        f.owned = f.size = want + own;
+        search_piece(p, last);
+      }
+    }
+    expected = f.next;
+    searched += f.owned - f.lead;
+    if (algorithm.empty()) algorithm = p.algorithm;
+    const std::string_view text = f.text();
     std::size_t next_hit = 0;
-    for (std::size_t si = 0; si < p.piece.segments.size(); ++si) {
-      const detail::PieceSegment& seg = p.piece.segments[si];
+    if (approx) {
+      // Text offsets: the piece's own bytes begin at `joined`; piece offset x is text offset x + shift.
+      const std::uint64_t shift = joined - f.lead, hi = joined + (f.owned - f.lead);
+      found.clear();
+      for (int i = 0; i < (approx_codes ? 2 : 1); ++i) {
+        const std::vector<std::uint32_t>& owners = i == 0 ? owner : owner_codes;
+        if (!ApproxPieceAccess::decide(selectors[i], p.plateaus[i], shift, joined, hi, last,
+                                       [&](ApproxMatch& m) {
+                                         found.push_back({std::move(m), owners[m.pattern_id]});
+                                         return true;
+                                       }))
+          return false;
+      }
+      if (approx_codes)
+        std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+          return a.match.end != b.match.end ? a.match.end < b.match.end : a.owner < b.owner;
+        });
+    }
+    // A found match's bytes: in the piece, or (a match the selector held from an earlier piece) in
+    // the tail of the joined sequence before it.
+    const auto matched_of = [&](const ApproxMatch& m) {
+      const std::uint64_t piece_start = joined - f.lead;
+      if (m.begin >= piece_start) return text.substr(m.begin - piece_start, m.end - m.begin);
+      return std::string_view(tail).substr(tail.size() - (joined - m.begin), m.end - m.begin);
+    };
+    for (std::size_t si = 0; si < f.segments.size(); ++si) {
+      const detail::PieceSegment& seg = f.segments[si];
+      const std::uint64_t seg_start = joined + (seg.begin - f.lead);  // approximate search's text offset
       if (seg.starts_record) {
-        if (!emit_with_cigars() || !end_record()) return false;
+        // The matches before the record: the last record's.
+        for (; next_hit < found.size() && found[next_hit].match.end < seg_start; ++next_hit) {
+          const ApproxMatch& m = found[next_hit].match;
+          hit(m.begin - record_base, m.end - record_base, found[next_hit].owner, m.distance, m.cigar,
+              matched_of(m));
+        }
+        if (!emit() || !end_record()) return false;
         record = ReaderAccess::start_record(reader, seg.header_line, lines + seg.lines_before + 1);
         length = 0;
+        record_base = seg_start;
         announced = false;
       }
-      for (; next_hit < p.hits.size() && p.hits[next_hit].begin < seg.end; ++next_hit) {
-        const Match& h = p.hits[next_hit];
-        const std::uint64_t start = length + (h.begin - seg.begin), stop = start + (h.end - h.begin);
-        const std::string_view matched = text.substr(h.begin, h.end - h.begin);
-        if (announced)
-          add(start, stop, owner[h.pattern_id], matched);
-        else
-          held.push_back({start, stop, owner[h.pattern_id], std::string(matched)});
-      }
+      if (!approx)
+        for (; next_hit < p.hits.size() && p.hits[next_hit].begin < seg.end; ++next_hit) {
+          const Match& h = p.hits[next_hit];
+          const std::uint64_t start = length + (h.begin - seg.begin);
+          hit(start, start + (h.end - h.begin), owner[h.pattern_id], 0, {},
+              text.substr(h.begin, h.end - h.begin));
+        }
       length += seg.end - seg.begin;
     }
-    lines += p.piece.lines;
-    if (!emit_with_cigars()) return false;
+    for (; next_hit < found.size(); ++next_hit) {
+      const ApproxMatch& m = found[next_hit].match;
+      hit(m.begin - record_base, m.end - record_base, found[next_hit].owner, m.distance, m.cigar,
+          matched_of(m));
+    }
+    lines += f.lines;
+    if (!emit()) return false;
+    if (approx) {
+      // The joined sequence's last bytes, for the next piece's lead and matched bytes.
+      const std::size_t own = f.owned - f.lead, keep = lead + 1;
+      if (own >= keep) {
+        tail.assign(text.substr(f.owned - keep, keep));
+      } else {
+        tail.append(text.substr(f.lead, own));
+        if (tail.size() > keep) tail.erase(0, tail.size() - keep);
+      }
+      joined += own;
+    }
     if (!announced && held.size() > kHeldHits) {
       // Too many hits to hold for a record whose end is not read yet: count the rest of it.
       std::uint64_t rest = 0;
       std::vector<std::uint8_t> scratch(64 << 10);
-      bool line_start = expected == 0 || data[expected - 1] == '\n';
+      bool line_start = data[expected - 1] == '\n';
       for (std::size_t at = expected; at < size;) {
         const std::size_t n = std::min(scratch.size(), size - at);
         const detail::StripResult r =
@@ -677,28 +786,39 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
       chunker, threads,
       [&](const strmatch::detail::Chunk& c, strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
         std::unique_ptr<Parsed> p = take();
-        parse_and_search(*p, from + c.begin, from + c.end);
+        parse_and_search(*p, from + c.begin, from + c.end, c.index + 1 == chunker.size());
         result.count = p->hits.size();
         result.items.push_back(std::move(p));
       },
       deliver);
-  bool finished = complete && end_record();
+  const bool finished = complete && end_record();
   if (finished) ReaderAccess::finish(reader, lines);
   stopped = !finished;
 
   SearchStats stats;
   if (exact) {
-    // The algorithm and, for auto, its note (why it runs on the CPU) as one call would give them.
+    // The note of auto (why it runs on the CPU) as one call would give it.
     stats = exact->count(std::string_view(), Execution{1, Backend::automatic});
-  } else {
+  } else if (set) {
     stats = set->count(std::string_view(), Execution{1, Backend::automatic});
+  } else {
+    algorithm = ApproxPieceAccess::algorithm(*approx);
+    if (approx_codes) {
+      const std::string coded = ApproxPieceAccess::algorithm(*approx_codes);
+      if (coded != algorithm) algorithm += ", " + coded + " (patterns with codes)";
+    }
+    std::uint64_t pattern_bytes = 0;
+    for (const std::string& o : oriented) pattern_bytes += o.size();
+    stats.cells = pattern_bytes * searched;
   }
   if (!algorithm.empty()) stats.algorithm = algorithm;
+  stats.backend = Backend::cpu;
   stats.bytes = searched;
   stats.occurrences = delivered;
   stats.threads = threads;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats.stopped_early = stopped;
+  (void)dropped;
   return stats;
 }
 
@@ -825,7 +945,7 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
 
   const unsigned threads = strmatch::detail::resolve_threads(s.options.threads);
   bool open = false;  // the reader is at a record that fill_batch reads first
-  if ((s.exact || s.set) && reader.parallel_reads()) {
+  if (reader.parallel_reads()) {
     // A FASTA in memory: its pieces parsed and searched side by side (the first record tells).
     if (!reader.next_record()) return total;
     const std::span<const std::uint8_t> input = detail::ReaderAccess::fasta_in_memory(reader);
