@@ -24,6 +24,7 @@
 #include "approx/pieces.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/env.hpp"
 #include "core/io/fasta_pieces.hpp"
 #include "core/io/pam.hpp"
 #include "core/io/sequence_strip.hpp"
@@ -523,7 +524,9 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   const auto started = std::chrono::steady_clock::now();
   const std::uint8_t* data = input.data();
   const std::size_t size = input.size(), from = ReaderAccess::position(reader);
-  const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes : kPieceBytes;
+  static const std::size_t default_piece =
+      static_cast<std::size_t>(env::unsigned_value("STRMATCH_SEQ_PIECE_BYTES").value_or(kPieceBytes));
+  const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes : default_piece;
   // Exact search owns the hits that begin in a piece (a lookahead after it); approximate search the
   // matches that end in it (a lead of context before it, the selector deciding across pieces).
   const std::size_t lookahead = approx ? 0 : longest - 1;

@@ -6,6 +6,8 @@
 // the specification (sequence_strip.hpp).
 #include "core/io/sequence_strip.hpp"
 
+#include "core/cpu/prefetch.hpp"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -62,12 +64,13 @@ StripResult strip_scalar(const std::uint8_t* in, std::size_t n, std::uint8_t* ou
     STORE(reinterpret_cast<V*>(out), v);                                                                     \
   }                                                                                                          \
   template <bool Normalize, bool StopAtHeader>                                                               \
-  TARGET StripResult NAME(const std::uint8_t* in, std::size_t n, std::uint8_t* out,                          \
-                          bool line_start) noexcept {                                                        \
+  TARGET StripResult NAME(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,         \
+                          std::size_t ahead) noexcept {                                                      \
     const V lf = SET1('\n'), cr = SET1('\r'), space = SET1(' '), tab = SET1('\t'), gt = SET1('>');           \
     StripResult r;                                                                                           \
     std::size_t i = 0, w = 0;                                                                                \
     while (i + 2 * W + 1 <= n) {                                                                             \
+      if (ahead != 0) __builtin_prefetch(in + i + ahead);                                                    \
       const V v = LOAD(reinterpret_cast<const V*>(in + i));                                                  \
       const V is_lf = EQ(v, lf);                                                                             \
       const V drop = OR(OR(is_lf, EQ(v, cr)), OR(EQ(v, space), EQ(v, tab)));                                 \
@@ -157,21 +160,22 @@ STRMATCH_STRIP_KERNEL(strip_sse2_loop, , __m128i, 16, _mm_loadu_si128, _mm_store
 
 __attribute__((target("avx2,bmi,popcnt"))) StripResult strip_avx2(const std::uint8_t* in, std::size_t n,
                                                                   std::uint8_t* out, bool line_start,
-                                                                  bool normalize, bool stop) noexcept {
+                                                                  bool normalize, bool stop,
+                                                                  std::size_t ahead) noexcept {
   if (normalize)
-    return stop ? strip_avx2_loop<true, true>(in, n, out, line_start)
-                : strip_avx2_loop<true, false>(in, n, out, line_start);
-  return stop ? strip_avx2_loop<false, true>(in, n, out, line_start)
-              : strip_avx2_loop<false, false>(in, n, out, line_start);
+    return stop ? strip_avx2_loop<true, true>(in, n, out, line_start, ahead)
+                : strip_avx2_loop<true, false>(in, n, out, line_start, ahead);
+  return stop ? strip_avx2_loop<false, true>(in, n, out, line_start, ahead)
+              : strip_avx2_loop<false, false>(in, n, out, line_start, ahead);
 }
 
 StripResult strip_sse2(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
-                       bool normalize, bool stop) noexcept {
+                       bool normalize, bool stop, std::size_t ahead) noexcept {
   if (normalize)
-    return stop ? strip_sse2_loop<true, true>(in, n, out, line_start)
-                : strip_sse2_loop<true, false>(in, n, out, line_start);
-  return stop ? strip_sse2_loop<false, true>(in, n, out, line_start)
-              : strip_sse2_loop<false, false>(in, n, out, line_start);
+    return stop ? strip_sse2_loop<true, true>(in, n, out, line_start, ahead)
+                : strip_sse2_loop<true, false>(in, n, out, line_start, ahead);
+  return stop ? strip_sse2_loop<false, true>(in, n, out, line_start, ahead)
+              : strip_sse2_loop<false, false>(in, n, out, line_start, ahead);
 }
 
 /// AVX-512 VBMI2: 64 bytes a step, the kept bytes packed by one vpcompressb (register form: the
@@ -181,7 +185,7 @@ StripResult strip_sse2(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
 #define STRMATCH_VBMI2 __attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2,popcnt")))
 template <bool Normalize, bool StopAtHeader>
 STRMATCH_VBMI2 StripResult strip_vbmi2_loop(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
-                                            bool line_start) noexcept {
+                                            bool line_start, std::size_t ahead) noexcept {
   const __m512i lf = _mm512_set1_epi8('\n'), cr = _mm512_set1_epi8('\r'), space = _mm512_set1_epi8(' '),
                 tab = _mm512_set1_epi8('\t'), gt = _mm512_set1_epi8('>'), a = _mm512_set1_epi8('a'),
                 z = _mm512_set1_epi8(25), case_bit = _mm512_set1_epi8(0x20), u = _mm512_set1_epi8('U'),
@@ -189,6 +193,7 @@ STRMATCH_VBMI2 StripResult strip_vbmi2_loop(const std::uint8_t* in, std::size_t 
   StripResult r;
   std::size_t i = 0, w = 0;
   while (i + 64 <= n) {
+    if (ahead != 0) __builtin_prefetch(in + i + ahead);
     __m512i v = _mm512_loadu_si512(in + i);
     const __mmask64 lfs = _mm512_cmpeq_epi8_mask(v, lf);
     __mmask64 keep = ~(lfs | _mm512_cmpeq_epi8_mask(v, cr) | _mm512_cmpeq_epi8_mask(v, space) |
@@ -230,13 +235,13 @@ STRMATCH_VBMI2 StripResult strip_vbmi2_loop(const std::uint8_t* in, std::size_t 
   return r;
 }
 
-STRMATCH_VBMI2 StripResult strip_vbmi2(const std::uint8_t* in, std::size_t n, std::uint8_t* out,
-                                       bool line_start, bool normalize, bool stop) noexcept {
+STRMATCH_VBMI2 StripResult strip_vbmi2(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
+                                       bool normalize, bool stop, std::size_t ahead) noexcept {
   if (normalize)
-    return stop ? strip_vbmi2_loop<true, true>(in, n, out, line_start)
-                : strip_vbmi2_loop<true, false>(in, n, out, line_start);
-  return stop ? strip_vbmi2_loop<false, true>(in, n, out, line_start)
-              : strip_vbmi2_loop<false, false>(in, n, out, line_start);
+    return stop ? strip_vbmi2_loop<true, true>(in, n, out, line_start, ahead)
+                : strip_vbmi2_loop<true, false>(in, n, out, line_start, ahead);
+  return stop ? strip_vbmi2_loop<false, true>(in, n, out, line_start, ahead)
+              : strip_vbmi2_loop<false, false>(in, n, out, line_start, ahead);
 }
 #undef STRMATCH_VBMI2
 
@@ -258,11 +263,20 @@ StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint
                               bool stop_at_header) noexcept {
   using strmatch::detail::SimdLevel;
 #if defined(__x86_64__)
+  // The hardware streamers stop at page boundaries: the streaming kernels' software prefetch
+  // (core/cpu/prefetch.hpp; a malformed STRMATCH_PREFETCH_BYTES is reported by those kernels).
+  static const std::size_t ahead = [] {
+    try {
+      return strmatch::detail::prefetch_distance();
+    } catch (...) {
+      return std::size_t{4096};
+    }
+  }();
   if (out != in) {
     if (level >= SimdLevel::avx512bw && vbmi2_supported())
-      return strip_vbmi2(in, n, out, line_start, normalize, stop_at_header);
-    if (level >= SimdLevel::avx2) return strip_avx2(in, n, out, line_start, normalize, stop_at_header);
-    if (level >= SimdLevel::sse2) return strip_sse2(in, n, out, line_start, normalize, stop_at_header);
+      return strip_vbmi2(in, n, out, line_start, normalize, stop_at_header, ahead);
+    if (level >= SimdLevel::avx2) return strip_avx2(in, n, out, line_start, normalize, stop_at_header, ahead);
+    if (level >= SimdLevel::sse2) return strip_sse2(in, n, out, line_start, normalize, stop_at_header, ahead);
   }
 #else
   (void)level;
