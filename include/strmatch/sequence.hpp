@@ -302,18 +302,18 @@ class SequenceSearcher {
 
   /// Reads the records of `reader` from its current position to the input's end, searching them.
   /// A FASTA in memory (the reader's span constructor on a plain input: a mapped file) searched on
-  /// the CPU without a PAM is cut into pieces of 256 KiB of input (SequenceSearchOptions::batch_bytes
-  /// when set), which the threads parse and search side by side while each is in cache, in one pass
-  /// over the input (memory: 2 x threads pieces; a record's hits are held until its length is known,
-  /// at most a million of them, past which the rest of the record is counted ahead). Otherwise in
-  /// batches (memory: a batch, about 64 MiB, or one longer record; with more than one thread, two:
-  /// a thread of its own reads the next batch while the last one is searched, so `reader` and its
-  /// source are then read from that thread, never from two threads at once). The sinks are called
-  /// from the calling thread; the hits are the same either way, in the same order. Returns the
-  /// statistics of the search (bytes: the sequences' bytes, plus, in batches, one separator between
-  /// two records of a batch). Throws the reader's errors (FormatError, IoError) when they come, after
-  /// the hits of the records before the failing one (in batches: before the failing batch) were
-  /// delivered.
+  /// the CPU without a PAM is cut into pieces of input (256 KiB on one thread, 1 MiB on more;
+  /// SequenceSearchOptions::batch_bytes when set), which the threads parse and search side by side
+  /// while each is in cache, in one pass over the input (memory: 2 x threads pieces; a record's hits
+  /// are held until its length is known, at most a million of them, past which the rest of the
+  /// record is counted ahead). Otherwise in batches (memory: a batch, about 64 MiB, or one longer
+  /// record; with more than one thread, two: a thread of its own reads the next batch while the last
+  /// one is searched, so `reader` and its source are then read from that thread, never from two
+  /// threads at once). The sinks are called from the calling thread; the hits are the same either
+  /// way, in the same order. Returns the statistics of the search (bytes: the sequences' bytes, plus,
+  /// in batches, one separator between two records of a batch). Throws the reader's errors
+  /// (FormatError, IoError) when they come, after the hits of the records before the failing one (in
+  /// batches: before the failing batch) were delivered.
   SearchStats search(SequenceReader& reader, const SequenceHitSink& sink,
                      const SequenceRecordSink& on_record = {}) const;
 

@@ -24,7 +24,7 @@ constexpr Variable kVariables[] = {
     {"STRMATCH_PREFETCH_BYTES", Scope::library, Kind::unsigned_integer, 0, std::uint64_t{1} << 20,
      "0..1048576", "4096", "software prefetch distance of the streaming CPU kernels (0: none)"},
     {"STRMATCH_SEQ_PIECE_BYTES", Scope::library, Kind::unsigned_integer, 1, std::uint64_t{1} << 30,
-     "1..1073741824", "262144",
+     "1..1073741824", "262144 on one thread, else 1048576",
      "sequence search of a FASTA in memory: input bytes parsed and searched as one piece (docs/sequence.md)"},
     {"STRMATCH_DISABLE_CUDA", Scope::library, Kind::flag, 0, 0, "0|1", "0",
      "1: no GPU is usable (auto runs on the CPU; an explicit cuda backend is an error)"},

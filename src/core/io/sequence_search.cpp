@@ -68,8 +68,11 @@ constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
 /// Bytes read from the reader at a time.
 constexpr std::size_t kReadPiece = std::size_t{1} << 20;
 /// Input bytes of a FASTA in memory parsed and searched as one piece (search_pieces): its stripped
-/// sequence stays in a core's L2 cache between the parse and the search.
-constexpr std::size_t kPieceBytes = std::size_t{256} << 10;
+/// sequence stays in a core's L2 cache between the parse and the search. One thread: 256 KiB; more:
+/// 1 MiB, whose fewer pieces cost less handing over (the device host's Xeon, 1 GB of FASTA, exact
+/// search: one thread 277 ms at 256 KiB against 299 at 1 MiB; 16 threads 61.5 against 58.8, and
+/// 134 ms at 64 KiB; bench/results/cli/seq-pieces_h200-16core.md).
+constexpr std::size_t kPieceBytes = std::size_t{256} << 10, kPieceBytesThreads = std::size_t{1} << 20;
 /// Hits search_pieces holds for a record whose length is not known yet (the record sink comes
 /// first); past it, the rest of the record is counted (a pass of its own) and the hits go out.
 constexpr std::size_t kHeldHits = std::size_t{1} << 20;
@@ -524,9 +527,12 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   const auto started = std::chrono::steady_clock::now();
   const std::uint8_t* data = input.data();
   const std::size_t size = input.size(), from = ReaderAccess::position(reader);
-  static const std::size_t default_piece =
-      static_cast<std::size_t>(env::unsigned_value("STRMATCH_SEQ_PIECE_BYTES").value_or(kPieceBytes));
-  const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes : default_piece;
+  static const std::optional<std::uint64_t> piece_env = env::unsigned_value("STRMATCH_SEQ_PIECE_BYTES");
+  const bool one_thread = strmatch::detail::resolve_threads(options.threads) <= 1;
+  const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes
+                                  : piece_env              ? static_cast<std::size_t>(*piece_env)
+                                  : one_thread             ? kPieceBytes
+                                                           : kPieceBytesThreads;
   // Exact search owns the hits that begin in a piece (a lookahead after it); approximate search the
   // matches that end in it (a lead of context before it, the selector deciding across pieces).
   const std::size_t lookahead = approx ? 0 : longest - 1;
