@@ -30,6 +30,22 @@ inline const std::array<std::uint8_t, 256>& nucleotide_text_bases() noexcept {
   return table;
 }
 
+/// Each byte as the one base it stands for under nucleotide codes ('A', 'C', 'G', 'T': a, c, g, t,
+/// u and U included), or 'N' for any other byte (a code of several bases, N, anything else): the
+/// bytes on which byte equality is the codes' rule for a pattern free of codes (pigeonhole-batch's
+/// pieces). Built once.
+inline const std::array<std::uint8_t, 256>& nucleotide_single_base() noexcept {
+  static const std::array<std::uint8_t, 256> table = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) {
+      const std::uint8_t b = seq::nucleotide_bases(static_cast<std::uint8_t>(c));
+      t[c] = b == 1 ? 'A' : b == 2 ? 'C' : b == 4 ? 'G' : b == 8 ? 'T' : 'N';
+    }
+    return t;
+  }();
+  return table;
+}
+
 /// Each byte of `pattern` (IUPAC codes: require_nucleotide_codes) as its set of bases.
 inline std::vector<std::uint8_t> nucleotide_pattern_bases(std::string_view pattern) {
   std::vector<std::uint8_t> out(pattern.size());
@@ -73,16 +89,18 @@ inline void require_nucleotide_codes(std::string_view pattern, const std::string
   }
 }
 
-/// The algorithms that take nucleotide codes (on either backend): dp, myers, myers-batch, and auto.
+/// The algorithms that take nucleotide codes (on either backend): dp, myers, myers-batch,
+/// pigeonhole-batch, and auto.
 inline bool takes_nucleotide_codes(std::string_view algorithm) noexcept {
-  return algorithm == "auto" || algorithm == "dp" || algorithm == "myers" || algorithm == "myers-batch";
+  return algorithm == "auto" || algorithm == "dp" || algorithm == "myers" || algorithm == "myers-batch" ||
+         algorithm == "pigeonhole-batch";
 }
 
 /// "approximate-search algorithm '<name>' does not take nucleotide codes (...)".
 inline std::string no_nucleotide_codes_message(std::string_view algorithm) {
   return "approximate-search algorithm '" + std::string(algorithm) +
-         "' does not take nucleotide codes (nucleotide_codes: dp, myers and myers-batch on the CPU, "
-         "myers on the GPU, or auto)";
+         "' does not take nucleotide codes (nucleotide_codes: dp, myers, myers-batch and pigeonhole-batch "
+         "on the CPU, myers on the GPU, or auto)";
 }
 
 }  // namespace strmatch::detail

@@ -5,7 +5,7 @@
 // bytes (DNA, text, two letters, every byte), k = 0..5, both metrics, with and without separators,
 // repeated patterns, patterns sharing pieces and texts with runs; ApproxSearcher with the algorithm
 // "pigeonhole-batch" (matches with CIGARs, count, ends, best, streams; threads 1 and 3, small chunks);
-// the named edge cases; the `auto` rule; nucleotide codes refused.
+// the named edge cases; the `auto` rule; nucleotide codes (pieces free of codes, normalised blocks).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "approx/approx_expected.hpp"
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_batch.hpp"
+#include "approx/cpu/pigeonhole_windows.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
 #include "support/test_support.hpp"
@@ -35,9 +36,9 @@ using strmatch::detail::PigeonholeBatchTuning;
 namespace ref = strmatch::reference;
 
 std::vector<ApproxInput> inputs_of(const std::vector<std::string>& patterns, ApproxMetric metric, int sep,
-                                   std::uint32_t max_errors) {
+                                   std::uint32_t max_errors, bool codes = false) {
   std::vector<ApproxInput> in;
-  for (const std::string& p : patterns) in.push_back(ApproxInput{p, metric, sep, max_errors});
+  for (const std::string& p : patterns) in.push_back(ApproxInput{p, metric, sep, max_errors, codes});
   return in;
 }
 
@@ -71,11 +72,13 @@ std::vector<Variant> variants(const std::vector<ApproxInput>& in, std::mt19937_6
 /// Checks every variant's ends for each k in `ks` over (from, n] of t against the reference minima.
 void check_batch(const std::vector<std::string>& patterns, const std::string& t, ApproxMetric metric, int sep,
                  std::uint32_t max_errors, const std::vector<std::uint32_t>& ks, std::size_t from,
-                 std::uint64_t base, std::mt19937_64& rng, const std::string& what) {
+                 std::uint64_t base, std::mt19937_64& rng, const std::string& what, bool codes = false) {
   const auto rm = strmatch::test::to_reference(metric);
   std::vector<std::vector<std::uint32_t>> d;
-  for (const std::string& p : patterns) d.push_back(ref::approx_column_minima(p, t, rm, sep));
-  const auto in = inputs_of(patterns, metric, sep, max_errors);
+  for (const std::string& p : patterns)
+    d.push_back(codes ? ref::approx_column_minima(p, t, rm, sep, ref::IupacMatch{})
+                      : ref::approx_column_minima(p, t, rm, sep));
+  const auto in = inputs_of(patterns, metric, sep, max_errors, codes);
   for (const Variant& v : variants(in, rng)) {
     ASSERT_NE(v.algo, nullptr);
     EXPECT_EQ(v.algo->name(), "pigeonhole-batch");
@@ -178,29 +181,62 @@ TEST(ApproxPigeonholeBatch, RegisteredForBothMetrics) {
   EXPECT_EQ(ApproxSearcher("abcdefgh", o).cpu_algorithm(), "myers");
 }
 
-TEST(ApproxPigeonholeBatch, RefusesNucleotideCodes) {
+TEST(ApproxPigeonholeBatch, NucleotideCodesCutPiecesFreeOfCodes) {
+  // k = 1, pattern ACGNNCGTAC: the runs free of codes are ACG and CGTAC; two pieces of 3 (ACG, CGT).
+  std::vector<std::pair<std::size_t, std::size_t>> got;
+  const std::string p = "ACGNNCGTAC";
+  const std::size_t t = strmatch::detail::for_each_code_free_piece(
+      p.size(), 1, [&](std::size_t i) { return p[i] != 'N'; },
+      [&](std::size_t o, std::size_t len) { got.emplace_back(o, len); });
+  EXPECT_EQ(t, 3u);
+  EXPECT_EQ(got, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 3}, {5, 3}}));
+  // Fewer than k + 1 bases free of codes: no piece.
+  EXPECT_EQ(strmatch::detail::for_each_code_free_piece(
+                4, 2, [](std::size_t i) { return i == 0; }, [](std::size_t, std::size_t) { ADD_FAILURE(); }),
+            0u);
+  // The registry takes codes; auto takes the lanes where they pay (short patterns), else this one.
   const std::vector<std::string> two = {"ACGTACGTAC", "ACGNNCGTAC"};
-  auto in = inputs_of(two, ApproxMetric::edit, -1, 1);
-  for (ApproxInput& i : in) i.nucleotide_codes = true;
-  try {
-    (void)strmatch::detail::make_approx_batch("pigeonhole-batch", in);
-    ADD_FAILURE() << "no error";
-  } catch (const strmatch::InvalidArgument& e) {
-    EXPECT_EQ(
-        std::string(e.what()),
-        "approximate-search algorithm 'pigeonhole-batch' does not take nucleotide codes (nucleotide_codes: "
-        "dp, myers and myers-batch on the CPU, myers on the GPU, or auto)");
+  auto in = inputs_of(two, ApproxMetric::edit, -1, 1, true);
+  EXPECT_EQ(strmatch::detail::make_approx_batch("pigeonhole-batch", in)->name(), "pigeonhole-batch");
+  std::mt19937_64 rng(strmatch::test::test_seed() + 75);
+  std::vector<std::string> reads;
+  for (int i = 0; i < 8; ++i) {
+    std::string r = strmatch::test::random_text(rng, 150, "ACGT");
+    if (i % 2 == 0) r[rng() % r.size()] = 'N';
+    reads.push_back(r);
   }
-  EXPECT_FALSE(strmatch::detail::pigeonhole_batch_pays(in));
-  // auto: the lanes, which take codes (myers-batch), never pigeonhole-batch.
-  const auto chosen = strmatch::detail::make_approx_batch("auto", in);
-  ASSERT_NE(chosen, nullptr);
-  EXPECT_EQ(chosen->name(), "myers-batch");
-  ApproxOptions o;
-  o.max_errors = 1;
-  o.nucleotide_codes = true;
-  o.algorithm = "pigeonhole-batch";
-  EXPECT_THROW(ApproxSearcher(std::span<const std::string>(two), o), strmatch::InvalidArgument);
+  auto read_inputs = inputs_of(reads, ApproxMetric::edit, -1, 4, true);
+  EXPECT_TRUE(strmatch::detail::pigeonhole_batch_pays(read_inputs));
+  EXPECT_EQ(strmatch::detail::make_approx_batch("auto", read_inputs)->name(), "pigeonhole-batch");
+  // A byte that is no IUPAC code: refused, naming the pattern.
+  auto bad = inputs_of({"ACGTACGTAC", "ACGXACGTAC"}, ApproxMetric::edit, -1, 1, true);
+  EXPECT_THROW((void)strmatch::detail::make_approx_batch("pigeonhole-batch", bad), strmatch::InvalidArgument);
+}
+
+TEST(ApproxPigeonholeBatch, RandomBatchesWithNucleotideCodes) {
+  // Patterns of bases with codes (N, R, lower case, U), texts of bases with N, lower case and U;
+  // both metrics, against the reference's IUPAC rule, every variant (tiny blocks, short keys).
+  std::mt19937_64 rng(strmatch::test::test_seed() + 76);
+  for (int round = 0; round < 16; ++round) {
+    const ApproxMetric metric = round % 2 == 0 ? ApproxMetric::edit : ApproxMetric::hamming;
+    const std::uint32_t max_errors = static_cast<std::uint32_t>(rng() % 5);
+    std::vector<std::string> ps =
+        random_batch(rng, 2 + rng() % 10, round % 3 == 0 ? 120 : 40, max_errors, "ACGT");
+    for (std::string& p : ps)
+      for (int c = static_cast<int>(rng() % 4); c > 0; --c) p[rng() % p.size()] = "NRnacgtuU"[rng() % 9];
+    const int sep = round % 3 == 1 ? '\n' : -1;
+    std::string t = planted_text(rng, 300 + rng() % 1200, ps, max_errors, "ACGT", sep);
+    for (char& c : t)
+      if (c != '\n' && rng() % 10 == 0) c = "NacgtuU"[rng() % 7];
+    const std::string what = "codes round " + std::to_string(round);
+    std::vector<std::uint32_t> ks = {max_errors};
+    if (max_errors > 0) ks.push_back(rng() % max_errors);
+    check_batch(ps, t, metric, sep, max_errors, ks, 0, 0, rng, what, true);
+    if (::testing::Test::HasFatalFailure()) return;
+    check_batch(ps, t, metric, sep, max_errors, {max_errors}, rng() % (t.size() + 1), rng() >> 24, rng,
+                what + " context", true);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
 }
 
 TEST(ApproxPigeonholeBatch, AutoRule) {

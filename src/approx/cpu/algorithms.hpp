@@ -31,8 +31,11 @@ std::unique_ptr<ApproxAlgorithm> make_approx_pigeonhole_with(const ApproxInput& 
 std::unique_ptr<ApproxAlgorithm> make_approx_myers_at_level(const ApproxInput& input, SimdLevel level);
 std::unique_ptr<ApproxAlgorithm> make_approx_hamming_at_level(const ApproxInput& input, SimdLevel level);
 /// True when pigeonhole's k + 1 pieces of `input` (k = max_errors) are long enough to be rare in
-/// text (registry.cpp gives the rule and the figures).
+/// text (registry.cpp gives the rule and the figures); with nucleotide codes, pigeonhole-batch's
+/// pieces free of codes (for_each_code_free_piece, pigeonhole_windows.hpp), over their bases.
 bool pigeonhole_pays(const ApproxInput& input);
+/// The rule itself: pieces of `piece` bytes over an alphabet of `distinct` bytes are rare enough.
+bool pieces_selective(std::size_t piece, std::size_t distinct);
 /// myers-batch (myers_batch.cpp): Myers' bit-vector algorithm with one pattern per SIMD lane (8-,
 /// 16-, 32- or 64-bit lanes as m allows: G. Myers, J. ACM 1999; the layout of T. Rognes, BMC
 /// Bioinformatics 2011, and Sassy2: R. Beeloo and R. Groot Koerkamp, "Batch searching of short DNA

@@ -95,11 +95,21 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       : k_(in.front().max_errors),
         sep_(in.front().separator),
         metric_(in.front().metric),
+        codes_(in.front().nucleotide_codes),
         block_(tuning.block != 0 ? tuning.block : kBlock) {
     start_.reserve(in.size() + 1);
+    const auto& single = nucleotide_single_base();
     for (const ApproxInput& i : in) {
       start_.push_back(bytes_.size());
-      bytes_ += i.pattern;
+      if (codes_) {
+        // Each single base as 'A', 'C', 'G', 'T' (the normalised text's bytes), other codes as given.
+        for (const char c : i.pattern) {
+          const std::uint8_t b = single[static_cast<std::uint8_t>(c)];
+          bytes_.push_back(b != 'N' ? static_cast<char>(b) : c);
+        }
+      } else {
+        bytes_ += i.pattern;
+      }
       longest_ = std::max(longest_, i.pattern.size());
     }
     start_.push_back(bytes_.size());
@@ -110,13 +120,16 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     std::uint64_t freq[256] = {}, total = 0;
     for (std::uint32_t p = 0; p < in.size(); ++p) {
       const std::size_t m = in[p].pattern.size();
-      filtered[p] = tuning.filter_all ? std::uint64_t{k_} + 1 <= m : pigeonhole_pays(in[p]);
+      filtered[p] = tuning.filter_all ? (codes_ ? for_each_piece(p, [](std::size_t, std::size_t) {}) != 0
+                                                : std::uint64_t{k_} + 1 <= m)
+                                      : pigeonhole_pays(in[p]);
       if (!filtered[p]) {
         unfiltered_.push_back(p);
         continue;
       }
       pieces += std::size_t{k_} + 1;
-      for (const char c : in[p].pattern) ++freq[static_cast<std::uint8_t>(c)];
+      for (const char c : view(p))
+        if (!codes_ || single[static_cast<std::uint8_t>(c)] != 'N') ++freq[static_cast<std::uint8_t>(c)];
       total += m;
     }
     double bits = 0;
@@ -133,7 +146,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       if (!filtered[p]) continue;
       const std::size_t m = in[p].pattern.size();
       const std::string_view pattern = view(p);
-      for_each_pigeonhole_piece(m, k_, [&](std::size_t o, std::size_t len) {
+      for_each_piece(p, [&](std::size_t o, std::size_t len) {
         const std::string_view key = pattern.substr(o, std::min(len, key_cap));
         const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
         if (fresh) keys.push_back(key);
@@ -142,7 +155,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
             it->second,
             PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
                      pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
-        tail_[p] = static_cast<std::uint32_t>(len);  // the last piece's length: m - its offset
+        tail_[p] = static_cast<std::uint32_t>(m - o);  // the last piece's: m - its offset
+        longest_piece_ = std::max(longest_piece_, len);
       });
     }
     std::unordered_map<std::string_view, std::uint32_t>().swap(key_index);
@@ -226,25 +240,37 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
 
     // Occurrences b of the piece at offset o can give ends in (from, n] when b - o + m + k > from.
     std::size_t s = from > longest_ + k ? from - longest_ - k : 0;
+    // With nucleotide codes the pieces are searched in the block's bytes as single bases
+    // (nucleotide_single_base: a lower-case or U base is its base; N and codes match no piece).
+    std::vector<std::uint8_t> normal;
+    const auto& single = nucleotide_single_base();
     while (s < n) {
       const std::size_t own = std::min(block_, n - s);
       const std::size_t len = std::min(n - s, own + longest_key_ - 1);
+      const std::uint8_t* block = text + s;  // text[s, ...), or its normalised copy
+      if (codes_) {
+        const std::size_t reach = std::min(n - s, own + longest_piece_);
+        normal.resize(reach);
+        for (std::size_t i = 0; i < reach; ++i) normal[i] = single[text[s + i]];
+        block = normal.data();
+      }
       matches.clear();
       multi::MultiHits mh;
       mh.positions = &matches;
-      multi_->scan(text + s, len, own, s, mh);
+      multi_->scan(block, len, own, s, mh);
       fresh.clear();
       for (const Match& x : matches) {
         const std::uint32_t key = x.pattern_id, kl = key_length_[key];
+        const std::uint8_t* at = block + (x.begin - s);
         for (std::uint32_t u = use_start_[key]; u < use_start_[key + 1]; ++u) {
           const PieceUse& use = uses_[u];
           if (x.begin + use.length > n) continue;  // the piece runs past the text: no end within it
           const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
           if (rest != 0 &&
-              (pack_next(text + x.begin + kl, next) != use.next ||
+              (pack_next(at + kl, next) != use.next ||
                (rest > next &&
-                std::memcmp(text + x.begin + kl + next,
-                            bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)))
+                std::memcmp(at + kl + next, bytes_.data() + start_[use.pattern] + use.offset + kl + next,
+                            rest - next) != 0)))
             continue;
           EndWindow w;
           if (occurrence_window(static_cast<std::int64_t>(x.begin), use.offset,
@@ -285,16 +311,34 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     return std::string_view(bytes_).substr(start_[p], length(p));
   }
 
-  /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming (built per use: O(256
-  /// ceil(m / 64)) words for myers).
+  /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming, dp for Hamming with
+  /// nucleotide codes (built per use: O(256 ceil(m / 64)) words for myers).
   std::unique_ptr<ApproxAlgorithm> verifier(std::uint32_t p) const {
-    const ApproxInput in{view(p), metric_, sep_, k_, false};
-    return metric_ == ApproxMetric::hamming ? make_approx_hamming(in) : make_approx_myers(in);
+    const ApproxInput in{view(p), metric_, sep_, k_, codes_};
+    if (metric_ == ApproxMetric::hamming) return codes_ ? make_approx_dp(in) : make_approx_hamming(in);
+    return make_approx_myers(in);
+  }
+
+  /// Calls piece(offset, length) for each of pattern p's k + 1 pieces; returns the shortest piece's
+  /// length (0: none, with codes: fewer than k + 1 bases free of codes).
+  template <typename Piece>
+  std::size_t for_each_piece(std::uint32_t p, Piece&& piece) const {
+    const std::size_t m = length(p);
+    if (codes_) {
+      const auto* b = reinterpret_cast<const std::uint8_t*>(bytes_.data() + start_[p]);
+      const auto& single = nucleotide_single_base();
+      return for_each_code_free_piece(
+          m, k_, [&](std::size_t i) { return single[b[i]] != 'N'; }, piece);
+    }
+    if (std::size_t{k_} + 1 > m) return 0;
+    for_each_pigeonhole_piece(m, k_, piece);
+    return m / (std::size_t{k_} + 1);
   }
 
   std::uint32_t k_;
   int sep_;
   ApproxMetric metric_;
+  bool codes_;  ///< ApproxInput::nucleotide_codes: pieces free of codes, the text's blocks normalised
   std::size_t block_;
   std::string bytes_;               ///< every pattern's bytes, concatenated
   std::vector<std::size_t> start_;  ///< pattern p is bytes_[start_[p], start_[p + 1])
@@ -304,7 +348,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::vector<std::uint32_t> use_start_;   ///< key i's users: uses_[use_start_[i], use_start_[i + 1])
   std::vector<PieceUse> uses_;
   std::vector<std::uint32_t> key_length_;
-  std::size_t longest_key_ = 0;
+  std::size_t longest_key_ = 0, longest_piece_ = 0;
   std::string search_;
   std::unique_ptr<multi::MultiAlgorithm> multi_;  ///< over the keys; null: no pattern filtered
 };
@@ -316,7 +360,9 @@ std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::spa
   if (inputs.empty()) throw InvalidArgument("no pattern given");
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].pattern.empty()) throw InvalidArgument("pattern " + std::to_string(i) + " is empty");
-  if (inputs.front().nucleotide_codes) throw InvalidArgument(no_nucleotide_codes_message("pigeonhole-batch"));
+  if (inputs.front().nucleotide_codes)
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      require_nucleotide_codes(inputs[i].pattern, "pattern " + std::to_string(i));
   return std::make_unique<PigeonholeBatch>(inputs, tuning);
 }
 

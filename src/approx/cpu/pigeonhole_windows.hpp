@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "approx/cpu/approx_algorithm.hpp"
 #include "multi/pattern_table.hpp"
@@ -27,6 +29,48 @@ void for_each_pigeonhole_piece(std::size_t m, std::uint32_t k, Piece&& piece) {
     const std::size_t o = j * m / parts, e = (j + 1) * m / parts;
     piece(o, e - o);
   }
+}
+
+/// The k + 1 pieces of a pattern under nucleotide codes (ApproxInput::nucleotide_codes): disjoint,
+/// in order, each inside a run of the pattern free of codes other than a single base (A, C, G, T
+/// in any case, or U; `single_base(i)` says whether byte i is one), all of the largest length t for
+/// which k + 1 fit (a run of r bytes holds floor(r / t)). Exact search for a piece free of codes is
+/// byte equality on the normalised text, and an alignment within k errors leaves one of k + 1
+/// disjoint pieces without an error, so the pigeonhole filter stays fully sensitive. Returns t (0:
+/// fewer than k + 1 bytes free of codes) and calls piece(offset, t) k + 1 times. O(m log m).
+template <typename SingleBase, typename Piece>
+std::size_t for_each_code_free_piece(std::size_t m, std::uint32_t k, SingleBase&& single_base,
+                                     Piece&& piece) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // (offset, length)
+  for (std::size_t i = 0; i < m;) {
+    if (!single_base(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < m && single_base(j)) ++j;
+    runs.emplace_back(i, j - i);
+    i = j;
+  }
+  const std::size_t parts = std::size_t{k} + 1;
+  const auto fits = [&](std::size_t t) {
+    std::size_t n = 0;
+    for (const auto& [o, r] : runs) n += r / t;
+    return n >= parts;
+  };
+  std::size_t lo = 0, hi = m / parts;  // fits(lo) holds for lo > 0 once found
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi + 1) / 2;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  if (lo == 0) return 0;
+  std::size_t given = 0;
+  for (const auto& [o, r] : runs)
+    for (std::size_t a = 0; a + lo <= r && given < parts; a += lo, ++given) piece(o + a, lo);
+  return lo;
 }
 
 /// A window of ends (lo, hi] to verify (offsets of the chunk's text, 0-based).

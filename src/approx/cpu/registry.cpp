@@ -8,6 +8,7 @@
 
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_batch.hpp"
+#include "approx/cpu/pigeonhole_windows.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "strmatch/types.hpp"
 
@@ -74,9 +75,24 @@ std::size_t distinct_bytes(std::string_view pattern) {
 }  // namespace
 
 bool pigeonhole_pays(const ApproxInput& input) {
+  if (input.nucleotide_codes) {
+    // pigeonhole-batch's pieces free of codes (for_each_code_free_piece), over the bases they hold.
+    const auto& single = nucleotide_single_base();
+    const auto* p = reinterpret_cast<const std::uint8_t*>(input.pattern.data());
+    const std::size_t t = for_each_code_free_piece(
+        input.pattern.size(), input.max_errors, [&](std::size_t i) { return single[p[i]] != 'N'; },
+        [](std::size_t, std::size_t) {});
+    std::string bases;
+    for (const char c : input.pattern)
+      if (const std::uint8_t b = single[static_cast<std::uint8_t>(c)]; b != 'N')
+        bases.push_back(static_cast<char>(b));
+    return t > 0 && pieces_selective(t, distinct_bytes(bases));
+  }
   const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
-  const std::size_t piece = input.pattern.size() / parts;
-  const std::size_t distinct = distinct_bytes(input.pattern);
+  return pieces_selective(input.pattern.size() / parts, distinct_bytes(input.pattern));
+}
+
+bool pieces_selective(std::size_t piece, std::size_t distinct) {
   if (distinct >= 5) return piece >= 2;
   if (distinct <= 1) return false;  // a run of one byte: its pieces occur wherever the text repeats it
   const double bits = std::log2(static_cast<double>(distinct));
@@ -105,8 +121,8 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
   return registry().make(name, input);
 }
 
-// The batch `auto` rule, pigeonhole-batch's branch: no nucleotide codes (pigeonhole-batch refuses
-// them), at least two patterns and at least two of them filtered (pigeonhole_pays; the others run
+// The batch `auto` rule, pigeonhole-batch's branch (after myers-batch's, nucleotide codes or not):
+// at least two patterns and at least two of them filtered (pigeonhole_pays; the others run
 // unfiltered inside the batch at their per-pattern cost). Measured (2026-11-29, one thread, the
 // shared 2-core machine, search phase of `--count-matches` over the 4.6 Mbp E. coli genome of
 // wtdbg2-examples, best of 3, ms, pigeonhole per pattern vs pigeonhole-batch): Mason reads of 150
@@ -117,7 +133,7 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
 // noise), so the rule has no larger minimum.
 bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs) {
   constexpr std::size_t kBatchMinFiltered = 2;
-  if (inputs.size() < kBatchMinFiltered || inputs.front().nucleotide_codes) return false;
+  if (inputs.size() < kBatchMinFiltered) return false;
   std::size_t filtered = 0;
   for (const ApproxInput& in : inputs) filtered += pigeonhole_pays(in) ? 1 : 0;
   return filtered >= kBatchMinFiltered;
