@@ -97,6 +97,7 @@ class RunCore {
   struct WorkerFile {
     Output out{nullptr};
     std::vector<std::string> errors;
+    std::vector<std::string> messages;  // message(): printed before the errors
     std::string note;
     std::uint64_t results = 0;
   };
@@ -117,6 +118,19 @@ class RunCore {
     out.flush();
     progress.clear();
     fmt::print(stderr, "strmatch: {}\n", message);
+    std::fflush(stderr);
+  }
+
+  /// A message about one input that is not an error (search's "NAME: binary file matches"): on
+  /// stderr after the output so far, with -s too; the exit status does not change.
+  void message(const std::string& text) {
+    if (WorkerFile* f = worker_file()) {
+      f->messages.push_back(text);
+      return;
+    }
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", text);
     std::fflush(stderr);
   }
 
@@ -256,13 +270,15 @@ class RunBase : public RunCore {
     print.list_without = list_without;
     print.line_number = c.line_number;
     print.byte_offset = c.byte_offset;
-    print.invert = c.invert;
     print.terminator = c.null_data ? '\0' : '\n';
     print.max_line_bytes = c.max_line_bytes;
     print.colors = &colors;
     for (const auto& [include, glob] : c.file_globs) filter.add_file_glob(include, glob);
     for (const auto& glob : c.exclude_dir) filter.add_dir_glob(glob);
   }
+
+  /// After the last input, before finish(): what a subcommand prints then (search's --total).
+  virtual void after_inputs() {}
 
   /// The whole of the file that open_walked() read on this thread (a file of at most
   /// io::kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
@@ -472,6 +488,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         return !run_.stop_all;
       }
       run_.out.put_collected(s.file.out.view());
+      for (const auto& m : s.file.messages) run_.message(m);
       for (const auto& e : s.file.errors) run_.error(e);
       run_.note(s.file.note);
       if (deferred != nullptr) {
@@ -486,6 +503,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       // Emptied for reuse.
       s.file.out.clear(kWalkKeepOutputBytes);
       s.file.errors.clear();
+      s.file.messages.clear();
       s.file.note.clear();
       s.file.results = 0;
       return !run_.stop_all;
@@ -633,6 +651,7 @@ int run_operands(const CommonConfig& c, Args&&... args) {
       run->operand(f, c.recursive, c.files.empty());
       if (run->stop_all) break;
     }
+    run->after_inputs();
     return run->finish();
   } catch (const Error& e) {  // standard output failed
     std::fflush(stdout);
