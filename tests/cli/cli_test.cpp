@@ -337,7 +337,8 @@ TEST_F(Cli, BinaryFileMessageAndText) {
     EXPECT_EQ(search({"--mmap", mmap, "-I", "--binary-files=text", "-c", "abc", f}, dir).out, "2\n");
     EXPECT_EQ(search({"--mmap", mmap, "-a", "--binary-files=binary", "-c", "abc", f}, dir).out, "3\n");
   }
-  // A NUL byte after the first 96 KiB does not make a file binary; within it, it does.
+  // A NUL byte after the first 96 KiB does not make a file binary; within it, it does. (Not through
+  // a pipe: there what has arrived when the first read would wait decides, docs/cli.md.)
   for (const std::size_t at : {std::size_t{98303}, std::size_t{98304}}) {
     std::string late(at + 10, 'x');
     late[at] = '\0';
@@ -347,7 +348,6 @@ TEST_F(Cli, BinaryFileMessageAndText) {
     EXPECT_EQ(search({"abc", g}, dir).out, want) << at;
     EXPECT_EQ(search({"--mmap", "never", "--test-stream-block-bytes", "1000", "abc", g}, dir).out, want)
         << at;
-    EXPECT_EQ(search({"abc"}, dir, Stdin{Stdin::pipe, late}).out, want) << at;
   }
   // Standard input, -s (the message is no error), several files: the message in its place.
   EXPECT_EQ(search({"-s", "abc"}, dir, Stdin{Stdin::pipe, bin}).err,
