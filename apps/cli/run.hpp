@@ -114,24 +114,16 @@ class RunCore {
       return;
     }
     any_error = true;
-    if (no_messages) return;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
+    if (!no_messages) to_stderr(message);
   }
 
   /// A message about one input that is not an error (search's "NAME: binary file matches"): on
   /// stderr after the output so far, with -s too; the exit status does not change.
   void message(const std::string& text) {
-    if (WorkerFile* f = worker_file()) {
+    if (WorkerFile* f = worker_file())
       f->messages.push_back(text);
-      return;
-    }
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", text);
-    std::fflush(stderr);
+    else
+      to_stderr(text);
   }
 
   /// The library's note (e.g. "GPU search failed (...): searched on the CPU"): the first one of the
@@ -149,19 +141,12 @@ class RunCore {
     }
     if (message.empty() || note_printed) return;
     note_printed = true;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: note: {}\n", message);
-    std::fflush(stderr);
+    to_stderr("note: " + message);
   }
 
   /// A phase of a long computation on standard error (common's --progress), after the output so far.
   void phase(const std::string& message) {
-    if (!progress.enabled()) return;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
+    if (progress.enabled()) to_stderr(message);
   }
 
   /// An error that ends the run: the output so far is written where it can be, then the message;
@@ -244,6 +229,14 @@ class RunCore {
 
  protected:
   virtual void print_stats() = 0;
+
+  /// "strmatch: LINE" on standard error, after the output so far (a progress display erased).
+  void to_stderr(std::string_view line) {
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", line);
+    std::fflush(stderr);
+  }
 
   bool stats_;
   std::mutex stats_mutex_;
