@@ -159,11 +159,7 @@ void StandardPrinter::elided(std::uint64_t length, std::uint64_t hits) {
       fmt::format("[long line elided: {}, {}]", plural(length, "byte"), plural(hits, o_.result_word)));
 }
 
-void StandardPrinter::finish(const InputTotals& t) {
-  if (t.binary && t.results > 0)
-    out_.put(fmt::format("binary file {} matches ({})\n", name_,
-                         o_.invert ? plural(t.lines, "selected line") : plural(t.results, "occurrence")));
-}
+void StandardPrinter::finish(const InputTotals&) {}
 
 void StandardPrinter::position(const Hit& h) {
   if (o_.record_names) {
@@ -366,6 +362,7 @@ void SummaryPrinter::finish(const InputTotals& t) {
       break;
     case OutputMode::count_matches:
     case OutputMode::count_lines:
+      if (o_.nonzero && (o_.mode == OutputMode::count_matches ? t.results : t.lines) == 0) break;
       out_.append(prefix());
       out_.number(o_.mode == OutputMode::count_matches ? t.results : t.lines);
       out_.put('\n');
@@ -373,6 +370,7 @@ void SummaryPrinter::finish(const InputTotals& t) {
     case OutputMode::count_per_pattern:
       // One line per pattern, in id order: [FILE:]COUNT:[ID:]PATTERN.
       for (std::size_t i = 0; i < t.per_pattern.size(); ++i) {
+        if (o_.nonzero && t.per_pattern[i] == 0) continue;
         out_.append(prefix());
         out_.number(t.per_pattern[i]);
         out_.append(":");

@@ -1,7 +1,7 @@
 // CLI: the printer layer. A command's search of one input hands its results to a Printer: each hit
 // that is printed on its own (-o, --json, approx's pairs), each matching line of the default output,
 // and the input's totals at its end. The Printer writes them in the run's output format:
-//   standard  grep's lines, -o records and the binary-file message (context and colour: the line
+//   standard  grep's lines and -o records (context and colour: the line
 //             selection of records.hpp, which prints through the same Output);
 //   JSON      one object per hit and a summary object per input;
 //   summary   what -q, -l/-L, -c, --count-matches and --count-per-pattern print per input.
@@ -89,7 +89,6 @@ struct InputTotals {
   std::uint64_t results = 0;  ///< occurrences, matches, ends or pairs counted (selected lines with -v)
   std::uint64_t lines = 0;    ///< lines (records) with a result
   bool mapped = false;        ///< read through a mapping (JSON "input")
-  bool binary = false;        ///< a binary file (search): counted, its lines not printed
   bool stopped_early = false;
   double seconds = 0;
   std::span<const std::uint64_t> per_pattern;  ///< --count-per-pattern, by pattern id
@@ -122,8 +121,8 @@ struct PrintOptions {
   bool byte_offset = false;    ///< -b
   bool pattern_id =
       false;  ///< -o and --count-per-pattern print ID: (search --with-pattern-id; approx: several patterns)
-  bool invert = false;                     ///< -v: a binary file's message counts selected lines
   bool cigar = false;                      ///< --cigar
+  bool nonzero = false;                    ///< search --nonzero: counts of 0 are not printed
   char terminator = '\n';                  ///< ends a printed line or record (NUL with -z)
   std::uint64_t max_line_bytes = 0;        ///< longer lines are elided (0: never)
   const char* result_word = "occurrence";  ///< what a hit is called in an elided line ("3 occurrences")
@@ -173,7 +172,7 @@ class PrinterBase {
   std::string prefix_;
 };
 
-/// grep's output: matching lines (line()), -o records (hit()), the binary-file message (finish()).
+/// grep's output: matching lines (line()), -o records (hit()).
 class StandardPrinter : public PrinterBase {
  public:
   StandardPrinter(const PrintOptions& o, Output& out, const std::string& name)
@@ -357,7 +356,7 @@ class StandardPrinter : public PrinterBase {
   /// Whether lines print without a head (line() prints a line's bytes and the terminator).
   bool bare() const noexcept { return bare_; }
 
-  /// A binary file with results: "binary file NAME matches (N occurrences)".
+  /// Nothing after an input's lines (a binary input's message is the search's: stderr, grep's).
   void finish(const InputTotals& t);
 
   /// common: "length: L" before the pairs (common_pair) or strings (common_string).

@@ -97,6 +97,7 @@ class RunCore {
   struct WorkerFile {
     Output out{nullptr};
     std::vector<std::string> errors;
+    std::vector<std::string> messages;  // message(): printed before the errors
     std::string note;
     std::uint64_t results = 0;
   };
@@ -113,11 +114,16 @@ class RunCore {
       return;
     }
     any_error = true;
-    if (no_messages) return;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
+    if (!no_messages) to_stderr(message);
+  }
+
+  /// A message about one input that is not an error (search's "NAME: binary file matches"): on
+  /// stderr after the output so far, with -s too; the exit status does not change.
+  void message(const std::string& text) {
+    if (WorkerFile* f = worker_file())
+      f->messages.push_back(text);
+    else
+      to_stderr(text);
   }
 
   /// The library's note (e.g. "GPU search failed (...): searched on the CPU"): the first one of the
@@ -135,19 +141,12 @@ class RunCore {
     }
     if (message.empty() || note_printed) return;
     note_printed = true;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: note: {}\n", message);
-    std::fflush(stderr);
+    to_stderr("note: " + message);
   }
 
   /// A phase of a long computation on standard error (common's --progress), after the output so far.
   void phase(const std::string& message) {
-    if (!progress.enabled()) return;
-    out.flush();
-    progress.clear();
-    fmt::print(stderr, "strmatch: {}\n", message);
-    std::fflush(stderr);
+    if (progress.enabled()) to_stderr(message);
   }
 
   /// An error that ends the run: the output so far is written where it can be, then the message;
@@ -231,6 +230,14 @@ class RunCore {
  protected:
   virtual void print_stats() = 0;
 
+  /// "strmatch: LINE" on standard error, after the output so far (a progress display erased).
+  void to_stderr(std::string_view line) {
+    out.flush();
+    progress.clear();
+    fmt::print(stderr, "strmatch: {}\n", line);
+    std::fflush(stderr);
+  }
+
   bool stats_;
   std::mutex stats_mutex_;
 };
@@ -256,13 +263,15 @@ class RunBase : public RunCore {
     print.list_without = list_without;
     print.line_number = c.line_number;
     print.byte_offset = c.byte_offset;
-    print.invert = c.invert;
     print.terminator = c.null_data ? '\0' : '\n';
     print.max_line_bytes = c.max_line_bytes;
     print.colors = &colors;
     for (const auto& [include, glob] : c.file_globs) filter.add_file_glob(include, glob);
     for (const auto& glob : c.exclude_dir) filter.add_dir_glob(glob);
   }
+
+  /// After the last input, before finish(): what a subcommand prints then (search's --total).
+  virtual void after_inputs() {}
 
   /// The whole of the file that open_walked() read on this thread (a file of at most
   /// io::kSmallFileBytes, read by its one pread), for the search_input() called next; null otherwise.
@@ -472,6 +481,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
         return !run_.stop_all;
       }
       run_.out.put_collected(s.file.out.view());
+      for (const auto& m : s.file.messages) run_.message(m);
       for (const auto& e : s.file.errors) run_.error(e);
       run_.note(s.file.note);
       if (deferred != nullptr) {
@@ -486,6 +496,7 @@ inline void RunBase::walk_parallel(const std::string& dir, bool strip_dot) {
       // Emptied for reuse.
       s.file.out.clear(kWalkKeepOutputBytes);
       s.file.errors.clear();
+      s.file.messages.clear();
       s.file.note.clear();
       s.file.results = 0;
       return !run_.stop_all;
@@ -633,6 +644,7 @@ int run_operands(const CommonConfig& c, Args&&... args) {
       run->operand(f, c.recursive, c.files.empty());
       if (run->stop_all) break;
     }
+    run->after_inputs();
     return run->finish();
   } catch (const Error& e) {  // standard output failed
     std::fflush(stdout);

@@ -30,7 +30,6 @@ void InputSearch::use_one_thread() {
 
 bool InputSearch::needs_text() const noexcept {
   if (run_.select) return true;
-  if (binary_) return false;  // binary inputs print counts only
   return mode_ == Mode::lines || mode_ == Mode::count_lines ||
          (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json)) ||
          (run_.set && run_.cfg.ignore_case && mode_ == Mode::only);
@@ -44,8 +43,7 @@ void InputSearch::maybe_truncate(int file_fd) {
 
 bool InputSearch::counting_only() const noexcept {
   return limit_ == std::numeric_limits<std::uint64_t>::max() &&
-         (mode_ == Mode::count_matches || mode_ == Mode::count_per_pattern ||
-          ((mode_ == Mode::lines || mode_ == Mode::only) && binary_));
+         (mode_ == Mode::count_matches || mode_ == Mode::count_per_pattern);
 }
 
 void InputSearch::bare_lines_finish(BareLines& b) {
@@ -70,9 +68,20 @@ void InputSearch::after_search(const SearchStats& s) {
 
 void InputSearch::report(bool mapped, std::uint64_t bytes) {
   InputTotals t = totals(mapped, bytes);
-  t.binary = binary_;
   t.per_pattern = per_pattern_;
-  finish(t);
+  if (run_.cfg.total &&
+      (mode_ == Mode::count_lines || mode_ == Mode::count_matches || mode_ == Mode::count_per_pattern))
+    run_.add_total(t);  // printed after the last input (Run::after_inputs)
+  else
+    finish(t);
+  // A binary input with a selected line, in the lines and -o forms: grep 3.8's message on stderr,
+  // in its place among the output (not an error, and printed with -s too, as grep).
+  if (binary_ && (mode_ == Mode::lines || mode_ == Mode::only) && delivered_ > 0) {
+    run_.message(name_ + ": binary file matches");
+    // grep counts its selected line as output for the group separators: with context, the next
+    // group printed (of a later file) is preceded by one.
+    if (run_.cfg.context_given()) run_.group_used = true;
+  }
 }
 
 /// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
@@ -87,13 +96,34 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   cmd->callback([&c, cmd, pattern] {
     c.pattern_given = pattern->count() > 0;
     resolve_parse_order(*cmd, c);
+    // -a, -I and --binary-files: the last one given wins (as grep); --binary-files' last value is
+    // its last occurrence's.
+    for (const CLI::Option* o : cmd->parse_order()) {
+      const std::string& name = o->get_name();
+      if (name == "--text")
+        c.binary_files = "text";
+      else if (name == "-I")
+        c.binary_files = "without-match";
+      else if (name == "--binary-files")
+        c.binary_files = o->results().back();
+    }
+    c.text = c.binary_files == "text";
+    c.binary_skip = c.binary_files == "without-match";
   });
   // Input.
   add_input_options(*cmd, c,
                     "Lines end with NUL instead of newline, in the input and in the lines and -o output (as "
                     "grep -z: NUL bytes then do not make a file binary)");
   cmd->add_flag("-a,--text", c.text,
-                "Print lines of binary files too (a NUL byte in the first 64 KiB = binary)")
+                "Search binary files as text (a NUL byte in the first 96 KiB makes a file binary: NUL then "
+                "ends lines, and a matching binary file is named on stderr instead of its lines)")
+      ->group(kGroupInput);
+  cmd->add_flag("-I", c.binary_skip, "Binary files never match (--binary-files=without-match)")
+      ->group(kGroupInput);
+  cmd->add_option("--binary-files", c.binary_files,
+                  "binary (default: grep's rules, see -a), text (= -a) or without-match (= -I)")
+      ->type_name("TYPE")
+      ->check(CLI::IsMember({"binary", "text", "without-match"}))
       ->group(kGroupInput);
   add_sequence_options(*cmd, c);
   // Patterns.
@@ -121,6 +151,14 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
       "--count-per-pattern", c.count_per_pattern,
       "Print, per file, one line per pattern in id order: [FILE:]COUNT:PATTERN (every pattern, 0 too)");
   per_pattern->group(kGroupOutput);
+  cmd->add_flag("--total", c.total,
+                "With -c, --count-matches or --count-per-pattern: one count (per pattern) over all files, "
+                "after the last, instead of one per file")
+      ->group(kGroupOutput);
+  cmd->add_flag("--nonzero", c.nonzero,
+                "With -c, --count-matches or --count-per-pattern: leave out the counts that are 0 (a file's, "
+                "or a pattern's row)")
+      ->group(kGroupOutput);
   cmd->add_flag("--with-pattern-id", c.with_pattern_id,
                 "With -o and --count-per-pattern, print the pattern id before the text: OFFSET:ID:TEXT")
       ->group(kGroupOutput);
@@ -173,6 +211,9 @@ std::string check_search_options(const SearchConfig& c) {
       return fmt::format("search: {} does not go with --seq (its rows name the pattern)", refused);
     return {};
   }
+  if ((c.total || c.nonzero) && !c.count_lines && !c.count_matches && !c.count_per_pattern)
+    return fmt::format("{} goes with -c, --count-matches or --count-per-pattern (it changes what they print)",
+                       c.total ? "--total" : "--nonzero");
   const char* selection = c.invert ? "-v" : c.word ? "-w" : c.line_regexp ? "-x" : nullptr;
   if (selection != nullptr && !c.quiet && !c.files_with_matches && !c.files_without_match) {
     const char* other = c.count_per_pattern ? "--count-per-pattern"

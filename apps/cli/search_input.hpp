@@ -41,6 +41,27 @@ namespace strmatch::cli::searching {
 
 using Mode = OutputMode;
 
+/// grep's reading of a binary input (its "zapping"): each NUL byte of `p[0, n)` becomes a newline,
+/// so that NUL ends lines as newline does, and a pattern holding NUL matches nowhere.
+inline void nul_to_newline(char* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) p[i] = p[i] == '\0' ? '\n' : p[i];  // vectorised: no branch
+}
+
+/// A binary input read through nul_to_newline.
+class NulAsNewlineSource final : public ByteSource {
+ public:
+  explicit NulAsNewlineSource(ByteSource& in) : in_(in) {}
+  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
+    const std::size_t n = in_.read(dst, capacity);
+    nul_to_newline(reinterpret_cast<char*>(dst), n);
+    return n;
+  }
+  bool would_block() override { return in_.would_block(); }
+
+ private:
+  ByteSource& in_;
+};
+
 class Run;
 
 /// -c over a text in memory: an occurrence whose line ends more than this many bytes later stops
@@ -96,7 +117,7 @@ class InputSearch : InputBase<Run> {
   /// Whether -c's matching lines are counted with a MatchingLineCounter (no -m, text): over a
   /// text in memory that holds every line whole.
   bool fast_line_count() const noexcept {
-    return mode_ == Mode::count_lines && !binary_ && limit_ == std::numeric_limits<std::uint64_t>::max();
+    return mode_ == Mode::count_lines && limit_ == std::numeric_limits<std::uint64_t>::max();
   }
   /// The matching lines of a text that holds them whole, printed without a head: each line at its
   /// first occurrence, a line longer than --max-line-bytes as its elision once its occurrences are
@@ -139,7 +160,10 @@ class InputSearch : InputBase<Run> {
   void report(bool mapped, std::uint64_t bytes);
 
   std::uint64_t occurrences() const noexcept { return delivered_; }
+  /// A binary input in a form of Run::binary_lines: it is read with NUL as newline
+  /// (NulAsNewlineSource) and in the lines and -o forms only whether a line is selected is asked.
   void set_binary() noexcept { binary_ = true; }
+  bool binary() const noexcept { return binary_; }
   /// Searches this input on the calling thread alone, on the CPU (kOneThread), and reads it on one
   /// thread: a piece of search_pieces, or a file searched by a worker of the -r walk
   /// while the other workers search theirs.
@@ -227,6 +251,7 @@ class Run : public RunBase {
     print.patterns = set_patterns;
     print.json_pattern = set.has_value();
     print.json_stopped_early = true;
+    print.nonzero = c.nonzero;
     // Context and colour mean nothing to --json, --count-matches and --count-per-pattern (as grep's
     // context with -c); -w, -x and -v are refused with them (check_search_options).
     const bool line_modes =
@@ -238,6 +263,20 @@ class Run : public RunBase {
     const auto holds_separator = [&](const std::string& p) { return p.find(separator) != std::string::npos; };
     pattern_holds_separator = set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_separator)
                                   : holds_separator(c.pattern);
+    // grep's binary files (docs/cli.md, "Binary files"): a binary input's lines end at NUL too in the
+    // forms made of lines (lines, -o, -c; -q, -l and -L where the line selection, or a pattern
+    // holding NUL or newline, makes lines matter); with -I no binary input matches, in every form.
+    if (!c.null_data && !c.text) {
+      const auto holds_nul_or_newline = [](const std::string& p) {
+        return p.find('\0') != std::string::npos || p.find('\n') != std::string::npos;
+      };
+      const bool patterns_cross =
+          set ? std::any_of(set_patterns->begin(), set_patterns->end(), holds_nul_or_newline)
+              : holds_nul_or_newline(c.pattern);
+      binary_lines = mode == Mode::lines || mode == Mode::only || mode == Mode::count_lines ||
+                     ((mode == Mode::quiet || mode == Mode::list) && (select || patterns_cross));
+      check_binary = binary_lines || c.binary_skip;
+    }
     if (select) {
       if (pattern_holds_separator)
         throw InvalidArgument(
@@ -294,6 +333,27 @@ class Run : public RunBase {
     }
   }
 
+  /// --total: adds an input's counts (from any thread of the -r walk).
+  void add_total(const InputTotals& t) {
+    std::lock_guard lock(total_mutex_);
+    total_.results += t.results;
+    total_.lines += t.lines;
+    total_per_pattern_.resize(std::max(total_per_pattern_.size(), t.per_pattern.size()));
+    for (std::size_t i = 0; i < t.per_pattern.size(); ++i) total_per_pattern_[i] += t.per_pattern[i];
+  }
+  /// --total: the counts over all inputs, in the count form's rows without a file name.
+  void after_inputs() override {
+    if (!cfg.total ||
+        (mode != Mode::count_lines && mode != Mode::count_matches && mode != Mode::count_per_pattern))
+      return;
+    PrintOptions o = print;
+    o.with_filename = false;
+    if (mode == Mode::count_per_pattern) total_per_pattern_.resize(patterns->size());
+    total_.per_pattern = total_per_pattern_;
+    const std::string name;
+    Printer(o, out, name).finish(total_);
+  }
+
   const SearchConfig& cfg;
   std::optional<ExactSearcher> searcher;  // exact search of cfg.pattern
   std::optional<PatternSet> set;          // or a pattern set
@@ -302,6 +362,16 @@ class Run : public RunBase {
   bool pattern_holds_separator = false;  // some pattern holds `separator`
   char separator = '\n';                 // ends a line: '\n', NUL with -z
   bool select = false;                   // the line selection of records.hpp (-w, -x, -v, context, colour)
+  /// Whether an input's head is looked at for a NUL byte (cfg.binary_probe_bytes): binary_lines, or -I.
+  bool check_binary = false;
+  /// In this output form a binary input is searched with its NUL bytes read as newlines (grep's
+  /// zapping: lines end at NUL too), and its lines (-o: occurrences) are not printed.
+  bool binary_lines = false;
+
+ private:
+  std::mutex total_mutex_;
+  InputTotals total_;
+  std::vector<std::uint64_t> total_per_pattern_;
 };
 
 // The per-occurrence calls of every read path, inline where they are called (as when search.cpp
@@ -316,7 +386,8 @@ inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint
     return false;
   }
   ++delivered_;
-  switch (binary_ ? Mode::count_matches : mode_) {
+  // A binary input's lines and -o: the first selected line answers (its message, report()).
+  switch (binary_ && (mode_ == Mode::lines || mode_ == Mode::only) ? Mode::quiet : mode_) {
     case Mode::quiet:
     case Mode::list:
       done_ = true;

@@ -10,7 +10,6 @@ namespace strmatch::cli::searching {
 void Run::search_input(io::Input& in, const std::string& display_name) {
   const std::string& name = in.is_standard_input() ? in.name() : display_name;
   InputSearch s(*this, name);
-  const bool check_binary = !cfg.text && !cfg.null_data && (mode == Mode::lines || mode == Mode::only);
   // Exact search of a regular file that the searcher runs on the GPU (--backend cuda, or auto
   // above its file threshold): the GPU reads the file itself (docs/cli.md, "The GPU").
   const bool regular = in.kind() == io::InputKind::regular && in.size() > 0;
@@ -24,22 +23,32 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
   const bool walked_alone =
       worker_file() != nullptr && regular && in.size() > io::kSmallFileBytes && runs_on_cpu(in.size());
   if (walked_alone) s.use_one_thread();
+  // Binary detection (docs/cli.md, "Binary files"): a NUL byte in the input's head. Returns true
+  // when the input is done: binary under -I, which never matches (reported as without a result).
+  const auto binary_head = [&](std::string_view head) {
+    if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), cfg.binary_probe_bytes)) == nullptr)
+      return false;
+    if (cfg.binary_skip) {
+      s.report(false, head.size());
+      return true;
+    }
+    s.set_binary();
+    return false;
+  };
   try {
-    // Binary detection reads the head first: the read method may depend on it (a binary file
-    // prints counts only and needs no text).
+    // Binary detection reads the head first: a binary file is read with NUL as newline (in the
+    // forms of binary_lines), which decides how it is read. Text files get no other pass.
     std::string head;
     // The whole file when a worker of the parallel walk read it while opening it (run.hpp).
     const std::string_view* whole = preread();
     if (check_binary && regular && whole != nullptr) {
-      if (std::memchr(whole->data(), 0, std::min<std::size_t>(whole->size(), cfg.binary_probe_bytes)) !=
-          nullptr)
-        s.set_binary();
+      if (binary_head(*whole)) return input_done(0);
     } else if (check_binary && regular) {
       head.resize(static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)));
       const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
       if (got < 0) throw IoError(name + ": " + std::strerror(errno));
       head.resize(static_cast<std::size_t>(got));
-      if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+      if (binary_head(head)) return input_done(0);
     }
     // `auto` with several threads, where the pieces serve the output: every thread preads and
     // searches its own pieces, or on up to 2 threads faults in and searches its pieces of a
@@ -84,6 +93,9 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
     // The GPU reads a file itself (pread into its pinned staging) when the output needs no text;
     // else the file is read as chosen above (mapped, or streamed: --mmap never, --io read/pread).
     if (gpu_file && !s.needs_text()) method = io::ReadMethod::pread;
+    // A binary input is read (never mapped: its NUL bytes are rewritten) and searched on the CPU's
+    // paths for texts in memory and streams.
+    if (s.binary()) method = io::ReadMethod::read;
     progress.start_file(name, in.size());
     std::uint64_t rest = io::kNoSpill;  // where the pieces left the file to a serial path
     if (io::is_mapping(method)) {
@@ -134,7 +146,12 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
       // descriptor the stream below could read.
       thread_local std::string buffer;
       std::string_view text = head;
-      if (whole != nullptr) {
+      std::string* owned = &head;  // where `text` lies, when it is ours to rewrite
+      if (whole != nullptr && s.binary()) {
+        buffer.assign(*whole);
+        text = buffer;
+        owned = &buffer;
+      } else if (whole != nullptr) {
         text = *whole;
       } else if (head.size() != in.size()) {
         buffer.resize(static_cast<std::size_t>(in.size()));
@@ -144,7 +161,9 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
           throw IoError(name + ": " + e.what());
         }
         text = buffer;
+        owned = &buffer;
       }
+      if (s.binary()) nul_to_newline(owned->data(), owned->size());
       if (select)
         s.select_text(text);
       else
@@ -166,9 +185,11 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
         // What a slow pipe has sent so far decides (as grep's first read does): live input is not
         // held back until the probe's size arrives.
         head = io::read_up_to(raw, cfg.binary_probe_bytes, true);
-        if (std::memchr(head.data(), 0, head.size()) != nullptr) s.set_binary();
+        if (binary_head(head)) return input_done(0);
       }
-      io::PrefixedSource src(std::move(head), raw);
+      NulAsNewlineSource zapped(raw);
+      if (s.binary()) nul_to_newline(head.data(), head.size());
+      io::PrefixedSource src(std::move(head), s.binary() ? static_cast<ByteSource&>(zapped) : raw);
       const std::uint64_t cap = pread_source ? pread_block_cap(s.threads()) : 0;
       if (select)
         s.select_stream(src, size_hint(in));
@@ -231,7 +252,8 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
   // The default output without a head: the lines printed straight from the text.
   std::optional<BareLines> bare;
   if (fast_bare_lines() && gpu_fd < 0) bare.emplace(BareLines{text});
-  const bool lines = !line_count && !bare && !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  const bool lines =
+      !line_count && !bare && (mode_ == Mode::count_lines || (mode_ == Mode::lines && !binary_));
   if (lines) start_tracker(from);
   const Window w{text, 0, static_cast<std::size_t>(from), text.size(), true};
   if (tracker_) tracker_->begin_window(w);
@@ -353,7 +375,7 @@ void InputSearch::search_text(std::string_view text, int gpu_fd, int file_fd, st
 
 void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t> size_hint, int file_fd,
                                 std::uint64_t block_cap, std::uint64_t origin) {
-  const bool lines = !binary_ && (mode_ == Mode::lines || mode_ == Mode::count_lines);
+  const bool lines = mode_ == Mode::count_lines || (mode_ == Mode::lines && !binary_);
   if (lines) start_tracker(origin);
   const bool count = counting_only();
   const bool numbers = run_.cfg.line_number && (lines || mode_ == Mode::only || mode_ == Mode::json);

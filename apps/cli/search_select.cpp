@@ -10,12 +10,13 @@ void InputSearch::make_selector() {
   const SearchConfig& c = run_.cfg;
   SelectOptions o = SelectOptions::from_config(c);
   using SM = SelectOptions::Mode;
-  o.mode = binary_                      ? SM::count
-           : mode_ == Mode::quiet       ? SM::quiet
-           : mode_ == Mode::list        ? SM::list
-           : mode_ == Mode::count_lines ? SM::count
-           : mode_ == Mode::only        ? SM::only
-                                        : SM::lines;
+  // A binary input's lines and -o: whether a line is selected (its message).
+  o.mode = binary_ && (mode_ == Mode::lines || mode_ == Mode::only) ? SM::quiet
+           : mode_ == Mode::quiet                                   ? SM::quiet
+           : mode_ == Mode::list                                    ? SM::list
+           : mode_ == Mode::count_lines                             ? SM::count
+           : mode_ == Mode::only                                    ? SM::only
+                                                                    : SM::lines;
   o.limit = limit_;
   o.separator = run_.separator;
   // The selector searches single lines from inside the main search's sink.

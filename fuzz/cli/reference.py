@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 STDIN_NAME = b"(standard input)"
 MISSING = object()  # a path that does not exist
 DIR = None  # the value of a directory in case["fs"]
-BINARY_HEAD = 64 * 1024  # a NUL in the first 64 KiB makes an input binary
+BINARY_HEAD = 96 * 1024  # a NUL in the first 96 KiB (grep 3.8's first read) makes an input binary
 ANY = object()  # JSON wildcard: any value of the key is accepted (seconds, ...)
 
 
@@ -241,6 +241,10 @@ def search(case) -> Expected:
     limit = opts.get("m")
     mode = output_mode(opts)
     exp = Expected()
+    for flag in ("total", "nonzero"):
+        if opts.get(flag) and not any(opts.get(k) for k in ("c", "count_matches", "count_per_pattern")):
+            # "without one of the three count forms either is a usage error, status 2"
+            return Expected(b"", 2, [], None, ["--" + flag])
     if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
         # "-m 0 prints nothing and searches nothing (status 1), except that -L -m 0 lists every file"
         # (docs/cli.md): no input is opened, so a missing one is no error (grep -m 0 neither), and
@@ -256,6 +260,12 @@ def search(case) -> Expected:
     error = False
     stdout = []
     json_objs = []
+    # --total / --nonzero (docs/cli.md, "Counts per pattern that scale"): the count forms' totals over
+    # all inputs (printed after the last, without names), without the counts of 0
+    count_form = mode in ("c", "count_matches", "count_per_pattern")
+    total = count_form and opts.get("total")
+    nonzero = count_form and opts.get("nonzero")
+    totals = [0] * (len(patterns) if mode == "count_per_pattern" else 1)
     for item in expand_inputs(case):
         if item[0] == "error":
             if not opts.get("s"):
@@ -264,6 +274,18 @@ def search(case) -> Expected:
             continue
         _, name, text = item
         prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
+        binary_files = "text" if opts.get("a") else "without-match" if opts.get("I") \
+            else opts.get("binary_files", "binary")
+        binary = binary_files != "text" and not opts.get("z") and b"\0" in text[:BINARY_HEAD]
+        skipped = binary and binary_files == "without-match"
+        if skipped:
+            # "-I: a binary file never matches": what an input without a result prints
+            text = b""
+        elif binary and binary_lines(case, mode):
+            # "NUL ends lines in a binary file, as newline does" (grep's zapping: NUL read as newline)
+            text = text.replace(b"\0", b"\n")
+        else:
+            binary = False
         occ = occurrences(text, patterns, icase)
         lines = Lines(text, sep)
         raw_per_line = {}
@@ -276,19 +298,38 @@ def search(case) -> Expected:
         elif opts.get("w"):
             occ = [(o, p) for (o, p) in occ if word_ok(text, lines, o, len(patterns[p]))]
         if opts.get("v"):
-            res = search_inverted(case, name, text, occ, lines, prefix, mode)
+            res = search_inverted(case, name, text, occ, lines, prefix, "q" if binary and mode in ("lines", "o") else mode)
             n_res, out = res
         else:
             n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
             if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
                 # "-m 0 prints nothing (status 1)"; -L still lists the file (nothing was found), as grep
                 out, objs = b"", []
+            if skipped and objs:
+                objs[-1] = [(k, ANY if k in ("bytes", "input") else v) for k, v in objs[-1]]
             json_objs.extend(objs)
+        if binary and mode in ("lines", "o"):
+            # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
+            out = b""
+            if n_res:
+                exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+        if total or nonzero:
+            counts = [n_res]  # occurrences (--count-matches), selected lines (-c -v)
+            if mode == "c" and not opts.get("v"):  # lines holding one of the first -m occurrences
+                counts = [len({lines.index(o) for o, _ in (occ if limit is None else occ[:limit])})]
+            if mode == "count_per_pattern":
+                counts = [0] * len(patterns)
+                for _, p in (occ if limit is None else occ[:limit]):
+                    counts[p] += 1
+            totals = [a + b for a, b in zip(totals, counts)]
+            out = b"" if total else count_rows(case, prefix, mode, counts, nonzero)
         stdout.append(out)
         if n_res:
             found = True
             if mode == "q":
                 break
+    if total:
+        stdout.append(count_rows(case, b"", mode, totals, nonzero))
     exp.stdout = b"".join(stdout)
     if mode == "json":
         exp.json = json_objs
@@ -323,6 +364,31 @@ def output_mode(opts) -> str:
     return "lines"
 
 
+def count_rows(case, prefix: bytes, mode: str, counts: list, nonzero: bool) -> bytes:
+    """-c/--count-matches ([FILE:]N) or --count-per-pattern ([FILE:]COUNT:[ID:]PATTERN per pattern) rows of
+    `counts`; with nonzero, the rows of 0 left out."""
+    if mode != "count_per_pattern":
+        return b"" if nonzero and counts[0] == 0 else prefix + str(counts[0]).encode() + b"\n"
+    out = []
+    for pid, p in enumerate(case["patterns"]):
+        if nonzero and counts[pid] == 0:
+            continue
+        ident = str(pid).encode() + b":" if case["opts"].get("with_pattern_id") else b""
+        out.append(prefix + str(counts[pid]).encode() + b":" + ident + p + b"\n")
+    return b"".join(out)
+
+
+def binary_lines(case, mode: str) -> bool:
+    """docs/cli.md "Binary files": the forms in which a binary input's lines end at NUL too."""
+    o = case["opts"]
+    if mode in ("lines", "o", "c"):
+        return True
+    if mode in ("q", "l", "L"):
+        return bool(o.get("v") or o.get("w") or o.get("x")
+                    or any(b"\0" in p or b"\n" in p for p in case["patterns"]))
+    return False
+
+
 def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     """(results found in this input, stdout bytes, json objects) for one input."""
     opts = case["opts"]
@@ -331,7 +397,6 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     total = len(occ)
     if limit is not None:
         occ = occ[:limit]
-    binary = b"\0" in text[:BINARY_HEAD] and not opts.get("a") and not opts.get("z")
     eol = b"\0" if opts.get("z") else b"\n"
     out = []
     objs = []
@@ -388,7 +453,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
     elided = per_line
     if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")):
         elided = {li: case["_raw_per_line"].get(li, 0) for li in per_line}
-    _, body = select_lines(case, name, text, lines, prefix, mode, per_line, only, binary=binary, elided=elided)
+    _, body = select_lines(case, name, text, lines, prefix, mode, per_line, only, elided=elided)
     return len(occ), body, objs
 
 
@@ -398,22 +463,20 @@ def search_inverted(case, name, text, occ, lines: Lines, prefix: bytes, mode: st
     matched = {}
     for o, _ in occ:
         matched[lines.index(o)] = matched.get(lines.index(o), 0) + 1
-    binary = b"\0" in text[:BINARY_HEAD] and not opts.get("a") and not opts.get("z")
     raw = case["_raw_per_line"] if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")) \
         else {}
-    return select_lines(case, name, text, lines, prefix, mode, matched, (), binary=binary, elided=raw)
+    return select_lines(case, name, text, lines, prefix, mode, matched, (), elided=raw)
 
 
 def select_lines(case, name, text, lines: Lines, prefix: bytes, mode: str, matched: dict, only=(),
-                 word="occurrence", binary=False, elided=None):
+                 word="occurrence", elided=None):
     """grep's line selection and its printing, shared by `search` (occurrences) and `approx` (its
     matches): docs/cli.md "Selecting lines", "Context" and approx's "grep's line selection".
     For the forms q, l, L, c (and --count-matches with -v), o and lines (with -v, -A/-B/-C).
 
     matched: {line index: the matches of that line that count} for the lines holding one;
     only: -o's lines [(line index, bytes after the name prefix)] in print order (their form is the
-    subcommand's); word: what an elided line counts; binary: print the binary-file line instead of
-    lines (search only; approx has no binary files); elided: the counts an elided line (without
+    subcommand's); word: what an elided line counts; elided: the counts an elided line (without
     context) gives, default `matched` (with -v: 0). -v selects the lines not in `matched` (the first
     -m of them). Returns (selected lines, stdout bytes)."""
     opts = case["opts"]
@@ -437,20 +500,13 @@ def select_lines(case, name, text, lines: Lines, prefix: bytes, mode: str, match
     if mode == "c" or (mode == "count_matches" and opts.get("v")):
         return len(sel), prefix + str(len(sel)).encode() + b"\n"
     if opts.get("v"):
-        if mode == "o" and not binary:
+        if mode == "o":
             return len(sel), b""  # grep -o -v prints nothing (the selected lines hold no match)
-        # on a binary file the binary-file line, as docs/cli.md says (grep prints its message too)
-        if binary:
-            return len(sel), (b"binary file " + name + b" matches (" + plural(len(sel), "selected line") + b")\n") \
-                if sel else b""
         if "ctx_flag" in opts:
             # context lines hold occurrences with -v: an elided one gives its count (docs/cli.md)
             return len(sel), context_lines(case, text, lines, sel, matched, prefix, True, word)
         return len(sel), b"".join(_line_out(case, text, lines, li, prefix, b":", elided.get(li, 0), mlb, eol, word)
                                   for li in sel)
-    if binary:
-        n = sum(matched.values())
-        return len(sel), (b"binary file " + name + b" matches (" + plural(n, word) + b")\n") if n else b""
     out = []
     if mode == "o":
         seps = context_separators(case, lines, sel) if "ctx_flag" in opts else set()

@@ -27,7 +27,15 @@ class Search(unittest.TestCase):
 
     def test_binary_and_elision(self):
         c = case("search", [b"a"], b"a\0a\n")
-        self.assertEqual(ref.search(c).stdout, b"binary file t matches (2 occurrences)\n")
+        e = ref.search(c)
+        self.assertEqual((e.stdout, e.stderr, e.status), (b"", [b"strmatch: t: binary file matches"], 0))
+        # docs/cli.md, "Binary files": printf 'abc\0abc\0xyz\nabc' > f; -c abc: 3; -v abc: the message
+        text = b"abc\0abc\0xyz\nabc"
+        self.assertEqual(ref.search(case("search", [b"abc"], text, c=True)).stdout, b"3\n")
+        e = ref.search(case("search", [b"abc"], text, v=True))
+        self.assertEqual((e.stdout, e.stderr, e.status), (b"", [b"strmatch: t: binary file matches"], 0))
+        self.assertEqual(ref.search(case("search", [b"abc"], text, c=True, I=True)).stdout, b"0\n")
+        self.assertEqual(ref.search(case("search", [b"abc"], text, c=True, a=True)).stdout, b"2\n")
         c = case("search", [b"a"], b"a" * 5000, max_line_bytes=4096)
         self.assertEqual(ref.search(c).stdout, b"[long line elided: 5000 bytes, 5000 occurrences]\n")
 

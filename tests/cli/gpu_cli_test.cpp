@@ -119,9 +119,10 @@ TEST_F(CliGpu, BinaryFilesAndSeveralFiles) {
     const RunResult cpu = search_on("cpu", args, dir);
     const RunResult gpu = search_on("cuda", args, dir);
     EXPECT_EQ(gpu.out, cpu.out) << join(args);
+    EXPECT_EQ(gpu.err, cpu.err) << join(args);
     EXPECT_EQ(gpu.status, cpu.status) << join(args) << gpu.err;
   }
-  EXPECT_EQ(search_on("cuda", {"aa", f}, dir).out, "binary file " + f + " matches (3 occurrences)\n");
+  EXPECT_EQ(search_on("cuda", {"aa", f}, dir).err, "strmatch: " + f + ": binary file matches\n");
 }
 
 TEST_F(CliGpu, StatsNameTheCudaBackend) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <sstream>
 #include <string>
@@ -34,7 +35,7 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
   }
 
   /// grep -F ARGS and strmatch search ARGS (plus `extra`, strmatch only) in `cwd`: same stdout
-  /// and status. `env` applies to both.
+  /// and status (and stderr: stderr_too). `env` applies to both; `sort_lines`: compared as sorted lines.
   void same(const std::vector<std::string>& args, const TempDir& dir, const std::string& context = "",
             const std::vector<std::string>& extra = {}, const std::vector<std::string>& env = {},
             const std::string& cwd = {}, bool sort_lines = false) {
@@ -44,13 +45,13 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
     s.insert(s.end(), args.begin(), args.end());
     RunResult got = run_cli(s, dir, {}, cwd, env);
     if (sort_lines) {
-      for (RunResult* r : {&want, &got}) {
+      for (std::string* o : {&want.out, &got.out, &want.err, &got.err}) {
         std::vector<std::string> lines;
-        std::istringstream in(r->out);
+        std::istringstream in(*o);
         for (std::string l; std::getline(in, l);) lines.push_back(l);
         std::sort(lines.begin(), lines.end());
-        r->out.clear();
-        for (const auto& l : lines) r->out += l + "\n";
+        o->clear();
+        for (const auto& l : lines) *o += l + "\n";
       }
     }
     std::string cmd;
@@ -59,7 +60,18 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
     EXPECT_EQ(got.status, want.status)
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err << "\ngrep stderr: " << want.err;
+    if (stderr_too) {
+      // grep's messages with our program name ("/usr/bin/grep: NAME: binary file matches").
+      const std::string program = std::string(kGrep) + ": ";
+      std::string w;
+      std::istringstream in(want.err);
+      for (std::string l; std::getline(in, l);)
+        w += (l.rfind(program, 0) == 0 ? "strmatch: " + l.substr(program.size()) : l) + "\n";
+      EXPECT_EQ(show_bytes(got.err), show_bytes(w)) << context << "\nstrmatch" << cmd;
+    }
   }
+  /// same() compares standard error too (grep's lines with "strmatch: " for its program name).
+  bool stderr_too = false;
 };
 
 constexpr const char* kLines = "x1\na\nb\nc\nx2\nd\nfoo x bar\nxx\ne\nf\ng\nh\nx3";
@@ -347,7 +359,113 @@ TEST_F(GrepCompat, SelectionKeepsOurOutputForms) {
   EXPECT_EQ(search({"--count-per-pattern", "-A", "1", "-e", "ab", "-e", "x", t}, dir).out, "2:ab\n1:x\n");
   const RunResult json = search({"--json", "-B", "2", "x", t}, dir);
   EXPECT_EQ(json.out.rfind(R"({"type":"match","file":)", 0), 0u) << json.out;
-  // -o -v on a binary file: the binary-file line (documented).
+  // -o -v on a binary file: grep's message (docs/cli.md, "Binary files").
   const std::string bin = dir.write("bin", std::string("a\0\nb\n", 5));
-  EXPECT_EQ(search({"-o", "-v", "x", bin}, dir).out, "binary file " + bin + " matches (2 selected lines)\n");
+  const RunResult ov = search({"-o", "-v", "x", bin}, dir);
+  EXPECT_EQ(ov.out + ov.err, "strmatch: " + bin + ": binary file matches\n");
+}
+
+// Binary files (docs/cli.md, "Binary files"): grep 3.8's rules, stdout, stderr (its message) and the
+// exit status, on named cases: NUL ends lines, the message instead of lines, -I, --binary-files.
+TEST_F(GrepCompat, BinaryFiles) {
+  stderr_too = true;
+  TempDir dir;
+  const std::string v = dir.write("v", std::string("abc\0abc\0xyz\nabc", 16)),
+                    e = dir.write("e", std::string("a\0\0b\0\n\nc\0", 10)), t = dir.write("t", "abc\nxyz\n"),
+                    w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 19));
+  for (const std::vector<std::string>& opts :
+       std::vector<std::vector<std::string>>{{},
+                                             {"-c"},
+                                             {"-v"},
+                                             {"-v", "-c"},
+                                             {"-o"},
+                                             {"-o", "-v"},
+                                             {"-n", "-b"},
+                                             {"-l"},
+                                             {"-L"},
+                                             {"-q"},
+                                             {"-v", "-l"},
+                                             {"-w", "-c"},
+                                             {"-x", "-c"},
+                                             {"-x", "-v", "-c"},
+                                             {"-m", "1", "-c"},
+                                             {"-v", "-m", "2", "-c"},
+                                             {"-C1"},
+                                             {"-s"},
+                                             {"--color=always"},
+                                             {"-I"},
+                                             {"-I", "-c"},
+                                             {"-I", "-L"},
+                                             {"-I", "-v"},
+                                             {"-a", "-c"},
+                                             {"-a", "-I", "-c"},
+                                             {"-I", "-a", "-c"},
+                                             {"--binary-files=text", "-c"},
+                                             {"--binary-files=without-match"},
+                                             {"-a", "--binary-files=binary"},
+                                             {"-e", "abc", "-e", "xyz", "-c"}}) {
+    std::vector<std::string> args = opts;
+    if (std::find(args.begin(), args.end(), "-e") == args.end()) args.push_back("abc");
+    for (const std::vector<std::string>& files : {std::vector<std::string>{v}, {t, v, w}, {v, t}}) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), files.begin(), files.end());
+      same(a, dir, "binary");
+      if (files.size() == 3)  // streamed in blocks of 3 bytes: the NUL-ended lines cross every block
+        same(a, dir, "binary, streamed", {"--mmap", "never", "--test-stream-block-bytes", "3"});
+    }
+  }
+  same({"-v", "-c", "x", e}, dir);  // the empty lines between NULs are selected
+  std::filesystem::create_directories(dir.path() + "/tr");
+  for (const char* f : {"v", "e", "t", "w"}) std::filesystem::copy_file(dir.file(f), dir.path() + "/tr/" + f);
+  for (const char* o : {"-c", "-l", "-v"})
+    for (const char* j : {"1", "3"}) same({"-r", o, "abc", "tr"}, dir, "-r", {"-j", j}, {}, dir.path(), true);
+  // The head: grep's first read of a file is 96 KiB; a NUL in it makes the file binary.
+  std::string head(98303, 'x');
+  head.replace(0, 4, "abc\n");
+  const std::string in = dir.write("in", head + std::string(1, '\0') + "abc\n");
+  for (const char* o : {"-c", "-n", "-v"}) same({o, "abc", in}, dir, "NUL at 98303");
+  // /usr/bin/ls, where present: the issue's case (grep 10 lines, we said 1).
+  if (::access("/usr/bin/ls", R_OK) == 0)
+    for (const char* o : {"-c", "-l", "-o"}) same({o, "GLIBC", "/usr/bin/ls"}, dir, "ls");
+}
+
+// Random binary texts (NUL, newline and the pattern's bytes, dense), random line options, -I and
+// --binary-files, mapped and streamed in tiny blocks: stdout, stderr and status are grep's.
+TEST_F(GrepCompat, RandomBinaryInputs) {
+  if (strmatch::test::kSanitizedBuild && !strmatch::test::long_tests())
+    GTEST_SKIP()
+        << "a peer's agreement (grep): in the unsanitized builds (STRMATCH_LONG_TESTS=1 runs it here)";
+  stderr_too = true;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 38);
+  SCOPED_TRACE(strmatch::test::rerun_hint());
+  TempDir dir;
+  const std::vector<std::string> patterns = {"a", "ab", "b a", "aba", "_b"};
+  const std::string alphabet = std::string("aab _\n\0\0", 9);
+  for (int round = 0; round < 40; ++round) {
+    std::string text;
+    const std::size_t n = rng() % 120;
+    for (std::size_t i = 0; i < n; ++i) text += alphabet[rng() % alphabet.size()];
+    const std::string f = dir.write("r", text);
+    std::vector<std::string> args;
+    auto flag = [&](const char* name, int percent) {
+      if (static_cast<int>(rng() % 100) < percent) args.push_back(name);
+    };
+    flag("-v", 30);
+    flag("-w", 20);
+    flag("-x", 10);
+    const char* forms[] = {"-c", "-l", "-L", "-q", "-o", "-n"};
+    args.push_back(forms[rng() % 6]);
+    const char* binary[] = {"-I", "-a", "--binary-files=without-match", "--binary-files=binary"};
+    if (rng() % 3 == 0) args.push_back(binary[rng() % 4]);
+    if (rng() % 4 == 0)
+      args.insert(args.end(),
+                  {"-e", patterns[rng() % patterns.size()], "-e", patterns[rng() % patterns.size()]});
+    else
+      args.push_back(patterns[rng() % patterns.size()]);
+    args.push_back(f);
+    const std::string context = "text: " + show_bytes(text);
+    same(args, dir, context);
+    same(args, dir, context + " (streamed)",
+         {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});
+  }
 }

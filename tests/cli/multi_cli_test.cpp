@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -448,5 +449,98 @@ TEST(MultiStream, BlocksTileTheStreamAndAgreeWithTheReferenceInEveryMode) {
       if (mode == strmatch::StreamReport::positions) EXPECT_EQ(got, ref) << hint;
       if (mode == strmatch::StreamReport::count_per_pattern) EXPECT_EQ(counts, ref_counts) << hint;
     }
+  }
+}
+
+// --- --total and --nonzero (docs/cli.md, "Counts per pattern that scale") --------------------------
+
+namespace {
+
+/// Occurrences of `p` in `t`, overlapping ones included (the naive count).
+std::uint64_t naive_count(const std::string& t, const std::string& p) {
+  std::uint64_t n = 0;
+  for (std::size_t i = t.find(p); i != std::string::npos; i = t.find(p, i + 1)) ++n;
+  return n;
+}
+
+/// Lines of `t` holding `p`.
+std::uint64_t naive_lines(const std::string& t, const std::string& p) {
+  std::uint64_t n = 0;
+  std::size_t start = 0;
+  while (start <= t.size()) {
+    std::size_t end = t.find('\n', start);
+    if (end == std::string::npos) end = t.size();
+    if (start < t.size() && t.substr(start, end - start).find(p) != std::string::npos) ++n;
+    start = end + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+// Random files of a small tree, walked by one and by several workers: --total sums each pattern's
+// count over the files (the naive count), --nonzero leaves out the rows and files of 0.
+TEST_F(MultiCli, CountTotalsAndNonzeroRows) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 4);
+  SCOPED_TRACE(strmatch::test::rerun_hint());
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/t/sub");
+  const std::vector<std::string> set = {"ab", "ba", "aa", "zz", "bab"};
+  std::string pf;
+  for (const auto& p : set) pf += p + "\n";
+  const std::string pfile = dir.write("p.txt", pf);
+  std::vector<std::uint64_t> total(set.size(), 0);
+  std::uint64_t total_lines = 0;
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < 12; ++i) {
+    std::string text;
+    const std::size_t n = i % 4 == 0 ? 0 : rng() % 80;
+    for (std::size_t k = 0; k < n; ++k) text += "ab\n"[rng() % 3];
+    const std::string name = std::string(i % 2 ? "t/sub/f" : "t/f") + std::to_string(10 + i);
+    dir.write(name, text);
+    files.emplace_back(name, text);
+    for (std::size_t p = 0; p < set.size(); ++p) total[p] += naive_count(text, set[p]);
+    total_lines += naive_lines(text, "ab");
+  }
+  std::sort(files.begin(), files.end());
+  std::string want_total, want_nonzero_total, want_rows;
+  for (std::size_t p = 0; p < set.size(); ++p) {
+    want_total += std::to_string(total[p]) + ":" + set[p] + "\n";
+    if (total[p] != 0) want_nonzero_total += std::to_string(total[p]) + ":" + set[p] + "\n";
+  }
+  std::string want_c_nonzero;
+  for (const auto& [name, text] : files) {
+    for (std::size_t p = 0; p < set.size(); ++p)
+      if (const std::uint64_t c = naive_count(text, set[p]); c != 0)
+        want_rows += name + ":" + std::to_string(c) + ":" + set[p] + "\n";
+    if (const std::uint64_t c = naive_lines(text, "ab"); c != 0)
+      want_c_nonzero += name + ":" + std::to_string(c) + "\n";
+  }
+  std::uint64_t all = 0;
+  for (const std::uint64_t c : total) all += c;
+  for (const char* j : {"1", "3"}) {
+    const std::vector<std::string> base = {"-j", j, "-r", "--count-per-pattern", "-f", pfile, "t"};
+    auto with = [&](std::vector<std::string> extra) {
+      std::vector<std::string> a = base;
+      a.insert(a.end(), extra.begin(), extra.end());
+      return search(a, dir, {}, dir.path());
+    };
+    const RunResult t = with({"--total"});
+    EXPECT_EQ(t.out, want_total) << j;
+    EXPECT_EQ(t.status, all != 0 ? 0 : 1);
+    EXPECT_EQ(with({"--total", "--nonzero"}).out, want_nonzero_total) << j;
+    EXPECT_EQ(with({"--nonzero"}).out, want_rows) << j;
+    EXPECT_EQ(
+        search({"-j", j, "-r", "--count-matches", "--total", "-f", pfile, "t"}, dir, {}, dir.path()).out,
+        std::to_string(all) + "\n");
+    EXPECT_EQ(search({"-j", j, "-r", "-c", "--total", "ab", "t"}, dir, {}, dir.path()).out,
+              std::to_string(total_lines) + "\n");
+    EXPECT_EQ(search({"-j", j, "-r", "-c", "--nonzero", "ab", "t"}, dir, {}, dir.path()).out, want_c_nonzero);
+  }
+  // Without a count form: a usage error.
+  for (const char* o : {"--total", "--nonzero"}) {
+    const RunResult r = search({o, "-l", "ab", dir.path()}, dir);
+    EXPECT_EQ(r.status, 2) << o;
+    EXPECT_NE(r.err.find("goes with -c, --count-matches or --count-per-pattern"), std::string::npos) << r.err;
   }
 }

@@ -220,25 +220,6 @@ TEST(Printer, StandardApproximateForms) {
   }
 }
 
-TEST(Printer, StandardBinaryFile) {
-  Rig s(OutputMode::lines, HitKind::occurrence);
-  const std::string name = "bin";
-  InputTotals t;
-  t.binary = true;
-  Printer(s.o, s.out, name).finish(t);  // nothing found: nothing printed
-  EXPECT_EQ(s.out.take(), "");
-  t.results = 3;
-  t.lines = 1;
-  Printer(s.o, s.out, name).finish(t);
-  EXPECT_EQ(s.out.take(), "binary file bin matches (3 occurrences)\n");
-  s.o.invert = true;
-  Printer(s.o, s.out, name).finish(t);
-  EXPECT_EQ(s.out.take(), "binary file bin matches (1 selected line)\n");
-  t.binary = false;
-  Printer(s.o, s.out, name).finish(t);
-  EXPECT_EQ(s.out.take(), "");
-}
-
 // A name and a pattern with NUL, 0xFF (not UTF-8), '"', '\\', and control bytes: JSON escapes
 // (nlohmann-json's: \u0000, \", \\, \n, \t, \u001f) and U+FFFD (EF BF BD) for the invalid byte.
 const std::string kOddName = std::string("d\"q\\b\x01\n\tz\xff.txt");
