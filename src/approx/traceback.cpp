@@ -2,6 +2,7 @@
 #include "approx/traceback.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "approx/nucleotide_codes.hpp"
@@ -126,30 +127,90 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
   return out;
 }
 
+/// The rows a banded DP computes at column j: i in [j - K, j + K] (every cell of a global or prefix
+/// DP is at least |i - j|) and for global also within K of the diagonal that ends at (m, len) (the
+/// rest of the alignment costs at least |(m - i) - (len - j)|), clamped to [1, m]; as blocks of 64.
+struct Band {
+  std::size_t m, len, half;  ///< half = K; SIZE_MAX: no band
+  bool global;
+  std::size_t first_block(std::size_t j) const {
+    std::size_t lo = j > half ? j - half : 1;
+    if (global && j + m > len + half) lo = std::max(lo, j + m - len - half);
+    return (std::max<std::size_t>(lo, 1) - 1) / 64;
+  }
+  std::size_t last_block(std::size_t j) const {
+    std::size_t hi = std::min(m, j + half);
+    if (global) hi = std::min(hi, j + m + half > len ? j + m + half - len : 0);
+    return (std::max<std::size_t>(hi, 1) - 1) / 64;
+  }
+};
+
 /// Myers' bit-vector DP of the pattern (m rows, `words` blocks of 64) against w[0, len), storing per
-/// column and block the two masks the traceback reads (see traceback_edit_bits in traceback.hpp).
-/// `eq_of(c)`: the pattern's match words for text byte c (bit r of word b: row 64 b + r + 1 matches c).
+/// computed column and block the two masks the traceback reads (see traceback_edit_bits in
+/// traceback.hpp). `eq_of(c)`: the pattern's match words for text byte c (bit r of word b: row
+/// 64 b + r + 1 matches c). `half` (global and prefix only; SIZE_MAX: none): the band half-width K
+/// (E. Ukkonen, "Algorithms for approximate string matching", 1985): only the blocks of Band are
+/// computed, a block entering at the bottom starts from the upper bound "one more per row" below the
+/// block above it, and the first block's top row is taken one more per column (hin = +1) once the
+/// rows above it leave the band. Every computed value is then an upper bound of the DP's, and exact
+/// where the DP's is <= K (an optimal path to such a cell stays inside the band): a distance <= K - 1
+/// is exact, and so is every move of its traceback (each compares cells of at most that + 1). A
+/// banded global DP stops at the first column whose cells all exceed K (distance UINT32_MAX: not
+/// within the band).
 template <typename Same, typename EqOf>
 Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
-                            std::size_t len, ApproxMode mode, bool cigar, bool trace) {
+                            std::size_t len, ApproxMode mode, bool cigar, bool trace, std::size_t half) {
   const std::size_t words = (m + 63) / 64;
-  thread_local std::vector<std::uint64_t> moves, pv, mv;
-  if (trace) moves.resize(2 * words * len);
+  const Band band{m, len, half, mode == ApproxMode::global};
+  const bool banded = half != std::numeric_limits<std::size_t>::max();
+  // Prefix ends past m + K hold only cells above K.
+  const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
+  thread_local std::vector<std::uint64_t> moves, pv, mv, bottom;
+  thread_local std::vector<std::size_t> at;  // at[j - 1]: where column j's masks start in `moves`
+  if (trace) at.resize(columns + 1);
+  std::size_t stored = 0;
+  if (trace && !banded) moves.resize(2 * words * columns);
   pv.assign(words, ~std::uint64_t{0});  // column 0: C[i][0] = i, every vertical delta +1
   mv.assign(words, 0);
+  bottom.resize(words);  // C at each block's last row (row m for the last block)
+  for (std::size_t b = 0; b < words; ++b) bottom[b] = std::min(64 * (b + 1), m);
   // Row 0's horizontal delta: 0 with a free first row (infix), +1 when C[0][j] = j.
   const int top = mode == ApproxMode::infix ? 0 : 1;
   const std::uint64_t last_bit = std::uint64_t{1} << ((m - 1) % 64);
   const std::uint64_t high = std::uint64_t{1} << 63;
-  // C[m][j], and its minimum over the ends: j >= 0 for prefix, j >= 1 for infix without the trace.
+  // C[m][j]'s minimum over the ends: j >= 0 for prefix, j >= 1 for infix without the trace.
   const bool track_best = mode == ApproxMode::prefix || (mode == ApproxMode::infix && !trace);
-  std::uint64_t score = m, best = mode == ApproxMode::infix ? m + 1 : m;
+  std::uint64_t best = mode == ApproxMode::infix ? m + 1 : m;
   std::size_t best_end = 0;
-  for (std::size_t j = 1; j <= len; ++j) {
+  std::size_t lo = 0, hi = words - 1;  // the blocks computed at the previous column
+  bool stopped = false;
+  if (banded) hi = band.last_block(0);  // column 0 (C[i][0] = i) is exact in every block
+  for (std::size_t j = 1; j <= columns; ++j) {
     const std::uint64_t* eq_words = eq_of(w[j - 1]);
-    std::uint64_t* out = trace ? moves.data() + 2 * words * (j - 1) : nullptr;
     int hin = top;
-    for (std::size_t b = 0; b < words; ++b) {
+    if (banded) {
+      const std::size_t new_lo = band.first_block(j), new_hi = band.last_block(j);
+      for (std::size_t b = hi + 1; b <= new_hi; ++b) {  // entering: one more per row below the block above
+        pv[b] = ~std::uint64_t{0};
+        mv[b] = 0;
+        bottom[b] = bottom[b - 1] + (std::min(64 * (b + 1), m) - 64 * b);
+      }
+      lo = new_lo;
+      hi = std::max(hi, new_hi);
+      if (lo > 0) hin = 1;
+    }
+    std::uint64_t* out = nullptr;
+    if (trace) {
+      at[j - 1] = banded ? stored : 2 * words * (j - 1);
+      if (banded) {
+        moves.resize(stored + 2 * (hi - lo + 1));
+        out = moves.data() + stored - 2 * lo;
+        stored += 2 * (hi - lo + 1);
+      } else {
+        out = moves.data() + 2 * words * (j - 1);
+      }
+    }
+    for (std::size_t b = lo; b <= hi; ++b) {
       const std::uint64_t Pv = pv[b], Mv = mv[b], Eq = eq_words[b];
       const std::uint64_t Xv = Eq | Mv;
       const std::uint64_t Eqh = Eq | (hin < 0 ? 1u : 0u);
@@ -158,10 +219,9 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
       const std::uint64_t Xh = (((Eqh & Pv) + Pv) ^ Pv) | Eqh;
       const std::uint64_t Ph = Mv | ~(Xh | Pv);
       const std::uint64_t Mh = Pv & Xh;
-      if (b + 1 == words) {
-        score += (Ph & last_bit) ? 1 : 0;
-        score -= (Mh & last_bit) ? 1 : 0;
-      }
+      const std::uint64_t row = b + 1 == words ? last_bit : high;
+      bottom[b] += (Ph & row) ? 1 : 0;
+      bottom[b] -= (Mh & row) ? 1 : 0;
       const int hout = (Ph & high) ? 1 : (Mh & high) ? -1 : 0;
       const std::uint64_t Phs = (Ph << 1) | (hin > 0 ? 1u : 0u);
       const std::uint64_t Mhs = (Mh << 1) | (hin < 0 ? 1u : 0u);
@@ -178,22 +238,35 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
       }
       hin = hout;
     }
-    if (track_best && score < best) {
-      best = score;
+    if (track_best && hi + 1 == words && bottom[words - 1] < best) {
+      best = bottom[words - 1];
       best_end = j;
+    }
+    if (banded) {
+      // A column whose every cell is above K (each at least its block's last row minus 63) leaves
+      // every later one above K: global fails here, prefix keeps the best end it has.
+      std::uint64_t low = bottom[lo];
+      for (std::size_t b = lo + 1; b <= hi; ++b) low = std::min(low, bottom[b]);
+      if (low > half + 63) {
+        stopped = true;
+        break;
+      }
     }
   }
   Traced out;
   out.end = track_best ? best_end : len;
-  out.distance = static_cast<std::uint32_t>(track_best ? std::min<std::uint64_t>(best, m) : score);
-  if (!trace) return out;
+  out.distance =
+      static_cast<std::uint32_t>(track_best ? std::min<std::uint64_t>(best, m) : bottom[words - 1]);
+  if (stopped && !track_best) out.distance = std::numeric_limits<std::uint32_t>::max();
+  if (!trace || out.distance == std::numeric_limits<std::uint32_t>::max()) return out;
   const bool free_row = mode == ApproxMode::infix;
   walk_back(
       out, m, same, w, [&](std::size_t i, std::size_t j) { return i > 0 || (!free_row && j > 0); },
       [&](std::size_t i, std::size_t j) {
         if (i == 0) return kDeletion;
         if (j == 0) return kInsertion;
-        const std::uint64_t* col = moves.data() + 2 * words * (j - 1) + 2 * ((i - 1) / 64);
+        const std::size_t b = (i - 1) / 64;
+        const std::uint64_t* col = moves.data() + at[j - 1] + 2 * (b - (banded ? band.first_block(j) : 0));
         const std::uint64_t bit = std::uint64_t{1} << ((i - 1) % 64);
         return (col[0] & bit) ? kDiagonal : (col[1] & bit) ? kInsertion : kDeletion;
       },
@@ -201,6 +274,28 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
   // A thread keeps up to 64 MiB of moves for the next call (a window of a search, a pair), no more.
   if (moves.capacity() > (std::size_t{1} << 23)) std::vector<std::uint64_t>().swap(moves);
   return out;
+}
+
+/// bit_vector_traceback for global and prefix with Ukkonen's band, doubled until the distance is
+/// within it (as Edlib does): K = k + 1 for k = 64 (at least |len - m| for global), 128, ..., the
+/// result taken when its distance is <= k; the whole DP once 4K reaches the longer side (a band of
+/// 2K rows then spans half the matrix or more: its saving no longer pays for the failed passes,
+/// each of which stops at its first column above K). O(ceil(d / 64) * len) word operations for a
+/// distance d, about twice the last band's.
+template <typename Same, typename EqOf>
+Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                        std::size_t len, ApproxMode mode, bool cigar, bool trace) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  if (mode == ApproxMode::infix)
+    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone);
+  std::size_t k = 64;
+  if (mode == ApproxMode::global) k = std::max(k, m > len ? m - len : len - m);
+  for (;; k *= 2) {
+    if (4 * (k + 1) >= std::max(m, len))
+      return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone);
+    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, k + 1);
+    if (out.distance <= k) return out;
+  }
 }
 
 }  // namespace
@@ -216,7 +311,7 @@ Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std:
     for (std::size_t i = 0; i < m; ++i)
       peq[words * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
     const std::uint64_t* table = peq.data();
-    return bit_vector_traceback(
+    return banded_traceback(
         m, ByteEquality{reinterpret_cast<const std::uint8_t*>(pattern.data())},
         [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace);
   }
@@ -228,7 +323,7 @@ Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std:
       if ((bases[i] & base) != 0) peq[words * base + i / 64] |= std::uint64_t{1} << (i % 64);
   const std::uint64_t* table = peq.data();
   const std::uint8_t* text_bases = nucleotide_text_bases().data();
-  return bit_vector_traceback(
+  return banded_traceback(
       m, NucleotideMatch{bases.data(), text_bases},
       [table, words, text_bases](std::uint8_t c) { return table + words * text_bases[c]; }, w, len, mode,
       cigar, trace);

@@ -200,6 +200,29 @@ TEST(ApproxTraceback, AlignAgreesWithTheReferenceAcrossBlocks) {
   }
 }
 
+/// Global and prefix pairs long enough for Ukkonen's band (K = 65, 129, ... rows either side of the
+/// diagonals, doubled until the distance fits): close pairs (one band), distant ones (doubling),
+/// lengths that differ (the band starts wider for global), against the DP.
+TEST(ApproxTraceback, BandedPairsAgreeWithTheDp) {
+  std::mt19937_64 rng(test_seed() + 3605);
+  const std::string dna = "ACGT";
+  struct Case {
+    std::size_t m;
+    unsigned rate;    // about one edit in `rate` bytes; 0: an unrelated text
+    std::size_t cut;  // bytes cut from the text's end (prefix: the rest of the genome-like text)
+  };
+  const Case cases[] = {{700, 50, 0}, {1500, 10, 0}, {1200, 4, 0}, {900, 0, 0}, {1000, 20, 300}, {400, 8, 0}};
+  for (const auto& c : cases) {
+    const std::string p = random_over(rng, c.m, dna);
+    std::string w = c.rate == 0 ? random_over(rng, c.m + rng() % 200, dna) : mutate(rng, p, c.rate, dna);
+    w += random_over(rng, rng() % 300, dna);
+    if (c.cut != 0) w.resize(w.size() > c.cut ? w.size() - c.cut : 0);
+    for (const auto mode : {ApproxMode::prefix, ApproxMode::global})
+      for (const bool cigar : {true, false})
+        expect_same(p, w, mode, cigar, {}, "banded rate=" + std::to_string(c.rate));
+  }
+}
+
 /// align's infix on texts past its one-pass size (64 KiB), where myers' lanes find the best end and
 /// its second pass looks for the first best end 1 MiB of ends at a time: distance and end against
 /// the reference's best(), begin and CIGAR against the DP's traceback over the m + d bytes before
