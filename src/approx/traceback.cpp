@@ -127,6 +127,19 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
   return out;
 }
 
+/// A thread's buffers for bit_vector_traceback, reused from call to call.
+struct BitScratch {
+  std::vector<std::uint64_t> moves;  ///< two masks per computed block and column
+  std::vector<std::size_t> at;       ///< where each column's masks start
+  std::vector<std::uint64_t> state;  ///< Pv, Mv and the last rows' scores, `words` each
+  std::vector<std::uint64_t> peq;    ///< the pattern's match words
+};
+
+BitScratch& bit_scratch() {
+  thread_local BitScratch scratch;
+  return scratch;
+}
+
 /// The rows a banded DP computes at column j: i in [j - K, j + K] (every cell of a global or prefix
 /// DP is at least |i - j|) and for global also within K of the diagonal that ends at (m, len) (the
 /// rest of the alignment costs at least |(m - i) - (len - j)|), clamped to [1, m]; as blocks of 64.
@@ -165,15 +178,25 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
   const bool banded = half != std::numeric_limits<std::size_t>::max();
   // Prefix ends past m + K hold only cells above K.
   const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
-  thread_local std::vector<std::uint64_t> moves, pv, mv, bottom;
-  thread_local std::vector<std::size_t> at;  // at[j - 1]: where column j's masks start in `moves`
+  // One lookup of the thread's scratch (in a shared library each thread_local access may call
+  // __tls_get_addr), then plain references and pointers.
+  BitScratch& scratch = bit_scratch();
+  std::vector<std::uint64_t>& moves = scratch.moves;
+  std::vector<std::size_t>& at = scratch.at;  // at[j - 1]: where column j's masks start in `moves`
+  scratch.state.resize(3 * words);
+  std::uint64_t* const pv = scratch.state.data();
+  std::uint64_t* const mv = pv + words;
+  std::uint64_t* const bottom = mv + words;
   if (trace) at.resize(columns + 1);
   std::size_t stored = 0;
   if (trace && !banded) moves.resize(2 * words * columns);
-  pv.assign(words, ~std::uint64_t{0});  // column 0: C[i][0] = i, every vertical delta +1
-  mv.assign(words, 0);
-  bottom.resize(words);  // C at each block's last row (row m for the last block)
-  for (std::size_t b = 0; b < words; ++b) bottom[b] = std::min(64 * (b + 1), m);
+  // Column 0: C[i][0] = i, every vertical delta +1; bottom: C at each block's last row (row m for
+  // the last block).
+  for (std::size_t b = 0; b < words; ++b) {
+    pv[b] = ~std::uint64_t{0};
+    mv[b] = 0;
+    bottom[b] = std::min(64 * (b + 1), m);
+  }
   // Row 0's horizontal delta: 0 with a free first row (infix), +1 when C[0][j] = j.
   const int top = mode == ApproxMode::infix ? 0 : 1;
   const std::uint64_t last_bit = std::uint64_t{1} << ((m - 1) % 64);
@@ -304,7 +327,7 @@ Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std:
                            bool cigar, bool trace, const std::vector<std::uint8_t>& bases) {
   const std::size_t m = pattern.size();
   const std::size_t words = (m + 63) / 64;
-  thread_local std::vector<std::uint64_t> peq;
+  std::vector<std::uint64_t>& peq = bit_scratch().peq;
   if (bases.empty()) {
     // Peq for every byte value: 256 rows of `words`.
     peq.assign(256 * words, 0);
