@@ -1303,8 +1303,8 @@ ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMod
     }
     const std::size_t len =
         static_cast<std::size_t>(std::min<std::uint64_t>(best_end, pattern.size() + best));
-    const detail::Traced tr =
-        detail::traceback_edit(pattern, t + best_end - len, len, ApproxMode::infix, cigar);
+    const detail::Traced tr = detail::traceback_edit_bits(pattern, t + best_end - len, len, ApproxMode::infix,
+                                                          cigar, true, {}, best);
     out.distance = best;
     out.end = best_end;
     out.begin = best_end - len + tr.begin;

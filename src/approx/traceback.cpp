@@ -131,6 +131,7 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
 struct BitScratch {
   std::vector<std::uint64_t> moves;  ///< two masks per computed block and column
   std::vector<std::size_t> at;       ///< where each column's masks start
+  std::vector<std::size_t> first;    ///< each column's first computed block
   std::vector<std::uint64_t> state;  ///< Pv, Mv and the last rows' scores, `words` each
   std::vector<std::uint64_t> peq;    ///< the pattern's match words
 };
@@ -161,35 +162,44 @@ struct Band {
 /// Myers' bit-vector DP of the pattern (m rows, `words` blocks of 64) against w[0, len), storing per
 /// computed column and block the two masks the traceback reads (see traceback_edit_bits in
 /// traceback.hpp). `eq_of(c)`: the pattern's match words for text byte c (bit r of word b: row
-/// 64 b + r + 1 matches c). `half` (global and prefix only; SIZE_MAX: none): the band half-width K
-/// (E. Ukkonen, "Algorithms for approximate string matching", 1985): only the blocks of Band are
-/// computed, a block entering at the bottom starts from the upper bound "one more per row" below the
-/// block above it, and the first block's top row is taken one more per column (hin = +1) once the
-/// rows above it leave the band. Every computed value is then an upper bound of the DP's, and exact
-/// where the DP's is <= K (an optimal path to such a cell stays inside the band): a distance <= K - 1
-/// is exact, and so is every move of its traceback (each compares cells of at most that + 1). A
-/// banded global DP stops at the first column whose cells all exceed K (distance UINT32_MAX: not
-/// within the band).
-template <typename Same, typename EqOf>
-Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
-                            std::size_t len, ApproxMode mode, bool cigar, bool trace, std::size_t half) {
+/// 64 b + r + 1 matches c).
+///
+/// Two limits on the blocks computed, each SIZE_MAX for none. `half` (global and prefix): the band
+/// of Band (E. Ukkonen, "Algorithms for approximate string matching", 1985). `cut` = K: Ukkonen's
+/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K is dropped
+/// (at the bottom; at the top too past row 0's block of an infix DP), and the block below the last
+/// one is taken in when that one's last row is <= K at this column or the previous one (the only
+/// way into it). A block taken in starts from "one more per row" below the block above at the
+/// previous column, and once the top block is dropped the first computed block's top row is taken
+/// one more per column (hin = +1). Every computed value is then an upper bound of the DP's, and
+/// exact where the DP's is <= K (an optimal path to such a cell has only cells <= K, all computed):
+/// a distance <= K - 1 is exact, and so is every move of its traceback (each compares a cell with
+/// neighbours of at most its value + 1, so <= K, or reads a neighbour above K as above K). A DP
+/// whose computed blocks all exceed K stops (global: distance UINT32_MAX).
+template <bool trace, bool cutting, typename Same, typename EqOf>
+Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                       std::size_t len, ApproxMode mode, bool cigar, std::size_t half, std::size_t cut) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
   const std::size_t words = (m + 63) / 64;
   const Band band{m, len, half, mode == ApproxMode::global};
-  const bool banded = half != std::numeric_limits<std::size_t>::max();
+  const bool banded = half != kNone;
   // Prefix ends past m + K hold only cells above K.
   const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
   // One lookup of the thread's scratch (in a shared library each thread_local access may call
   // __tls_get_addr), then plain references and pointers.
   BitScratch& scratch = bit_scratch();
   std::vector<std::uint64_t>& moves = scratch.moves;
-  std::vector<std::size_t>& at = scratch.at;  // at[j - 1]: where column j's masks start in `moves`
+  std::vector<std::size_t>& at = scratch.at;        // at[j - 1]: where column j's masks start in `moves`
+  std::vector<std::size_t>& first = scratch.first;  // first[j - 1]: column j's first computed block
   scratch.state.resize(3 * words);
   std::uint64_t* const pv = scratch.state.data();
   std::uint64_t* const mv = pv + words;
   std::uint64_t* const bottom = mv + words;
-  if (trace) at.resize(columns + 1);
+  if (trace) {
+    at.resize(columns + 1);
+    first.resize(columns + 1);
+  }
   std::size_t stored = 0;
-  if (trace && !banded) moves.resize(2 * words * columns);
   // Column 0: C[i][0] = i, every vertical delta +1; bottom: C at each block's last row (row m for
   // the last block).
   for (std::size_t b = 0; b < words; ++b) {
@@ -205,35 +215,40 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
   const bool track_best = mode == ApproxMode::prefix || (mode == ApproxMode::infix && !trace);
   std::uint64_t best = mode == ApproxMode::infix ? m + 1 : m;
   std::size_t best_end = 0;
-  std::size_t lo = 0, hi = words - 1;  // the blocks computed at the previous column
+  // The blocks computed at the previous column (column 0 is exact in every block).
+  std::size_t lo = 0, hi = words - 1;
+  if (banded) hi = band.last_block(0);
+  if (cutting) hi = std::min(hi, std::min(cut, m) == 0 ? 0 : (std::min(cut, m) - 1) / 64);
   bool stopped = false;
-  if (banded) hi = band.last_block(0);  // column 0 (C[i][0] = i) is exact in every block
   for (std::size_t j = 1; j <= columns; ++j) {
     const std::uint64_t* eq_words = eq_of(w[j - 1]);
-    int hin = top;
-    if (banded) {
-      const std::size_t new_lo = band.first_block(j), new_hi = band.last_block(j);
-      for (std::size_t b = hi + 1; b <= new_hi; ++b) {  // entering: one more per row below the block above
+    const std::size_t top_block = banded ? std::max(lo, band.first_block(j)) : lo;
+    const std::size_t last_block = banded ? band.last_block(j) : words - 1;
+    lo = top_block;
+    if constexpr (cutting) {
+      if (lo > hi) {  // the band left every computed block: all its cells are above K
+        stopped = true;
+        break;
+      }
+    }
+    if constexpr (!cutting) {
+      // The band alone: blocks enter as it moves down (one more per row below the block above).
+      for (std::size_t b = hi + 1; b <= last_block; ++b) {
         pv[b] = ~std::uint64_t{0};
         mv[b] = 0;
         bottom[b] = bottom[b - 1] + (std::min(64 * (b + 1), m) - 64 * b);
       }
-      lo = new_lo;
-      hi = std::max(hi, new_hi);
-      if (lo > 0) hin = 1;
+      hi = std::max(hi, last_block);
     }
+    int hin = lo > 0 ? 1 : top;
     std::uint64_t* out = nullptr;
-    if (trace) {
-      at[j - 1] = banded ? stored : 2 * words * (j - 1);
-      if (banded) {
-        moves.resize(stored + 2 * (hi - lo + 1));
-        out = moves.data() + stored - 2 * lo;
-        stored += 2 * (hi - lo + 1);
-      } else {
-        out = moves.data() + 2 * words * (j - 1);
-      }
+    if constexpr (trace) {
+      at[j - 1] = stored;
+      first[j - 1] = lo;
+      moves.resize(stored + 2 * (last_block + 1 - lo));
+      out = moves.data() + stored - 2 * lo;
     }
-    for (std::size_t b = lo; b <= hi; ++b) {
+    for (std::size_t b = lo;; ++b) {
       const std::uint64_t Pv = pv[b], Mv = mv[b], Eq = eq_words[b];
       const std::uint64_t Xv = Eq | Mv;
       const std::uint64_t Eqh = Eq | (hin < 0 ? 1u : 0u);
@@ -243,15 +258,18 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
       const std::uint64_t Ph = Mv | ~(Xh | Pv);
       const std::uint64_t Mh = Pv & Xh;
       const std::uint64_t row = b + 1 == words ? last_bit : high;
-      bottom[b] += (Ph & row) ? 1 : 0;
-      bottom[b] -= (Mh & row) ? 1 : 0;
+      const std::uint64_t before = bottom[b];
+      if (cutting || banded || b + 1 == words) {  // the whole matrix needs only row m's
+        bottom[b] += (Ph & row) ? 1 : 0;
+        bottom[b] -= (Mh & row) ? 1 : 0;
+      }
       const int hout = (Ph & high) ? 1 : (Mh & high) ? -1 : 0;
       const std::uint64_t Phs = (Ph << 1) | (hin > 0 ? 1u : 0u);
       const std::uint64_t Mhs = (Mh << 1) | (hin < 0 ? 1u : 0u);
       const std::uint64_t nPv = Mhs | ~(Xv | Phs);
       pv[b] = nPv;
       mv[b] = Phs & Xv;
-      if (trace) {
+      if constexpr (trace) {
         // The DP's first choice: the diagonal where it reaches C[i][j] (a match, or a mismatch with
         // C[i - 1][j - 1] = C[i][j] - 1, not D0); then I where C[i - 1][j] = C[i][j] - 1 (vertical
         // delta +1); else D (then the horizontal delta is +1).
@@ -260,17 +278,29 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
         out[2 * b + 1] = ~diag & nPv;
       }
       hin = hout;
+      if (b < hi) continue;
+      // Ukkonen's cut-off: the block below (all of its cells above K at the previous column, or
+      // never computed) can hold a cell <= K at this column only through its top row, from this
+      // block's last row at this column or the previous one: take it in when either is <= K,
+      // starting from one more per row below that last row at the previous column.
+      if (!cutting || b + 1 > last_block || (before > cut && bottom[b] > cut)) break;
+      pv[b + 1] = ~std::uint64_t{0};
+      mv[b + 1] = 0;
+      bottom[b + 1] = before + (std::min(64 * (b + 2), m) - 64 * (b + 1));
+      hi = b + 1;
     }
+    if constexpr (trace) stored += 2 * (hi + 1 - lo);
     if (track_best && hi + 1 == words && bottom[words - 1] < best) {
       best = bottom[words - 1];
       best_end = j;
     }
-    if (banded) {
-      // A column whose every cell is above K (each at least its block's last row minus 63) leaves
-      // every later one above K: global fails here, prefix keeps the best end it has.
-      std::uint64_t low = bottom[lo];
-      for (std::size_t b = lo + 1; b <= hi; ++b) low = std::min(low, bottom[b]);
-      if (low > half + 63) {
+    if constexpr (cutting) {
+      // Blocks whose every cell is above K (each at least the block's last row minus 63) are
+      // dropped, at the bottom and, past row 0's block, at the top; a column left with none above
+      // K leaves every later one above K: global fails here, prefix keeps the best end it has.
+      while (hi > lo && bottom[hi] > cut + 63) --hi;
+      while (lo < hi && lo + 1 < words && bottom[lo] > cut + 63 && (lo > 0 || top > 0)) ++lo;
+      if (bottom[hi] > cut + 63 && lo == hi) {
         stopped = true;
         break;
       }
@@ -289,7 +319,7 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
         if (i == 0) return kDeletion;
         if (j == 0) return kInsertion;
         const std::size_t b = (i - 1) / 64;
-        const std::uint64_t* col = moves.data() + at[j - 1] + 2 * (b - (banded ? band.first_block(j) : 0));
+        const std::uint64_t* col = moves.data() + at[j - 1] + 2 * (b - first[j - 1]);
         const std::uint64_t bit = std::uint64_t{1} << ((i - 1) % 64);
         return (col[0] & bit) ? kDiagonal : (col[1] & bit) ? kInsertion : kDeletion;
       },
@@ -297,6 +327,20 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
   // A thread keeps up to 64 MiB of moves for the next call (a window of a search, a pair), no more.
   if (moves.capacity() > (std::size_t{1} << 23)) std::vector<std::uint64_t>().swap(moves);
   return out;
+}
+
+/// bit_vector_pass compiled for `trace` and for whether `cut` is set (the whole-matrix pass keeps
+/// no per-block test in its loop).
+template <typename Same, typename EqOf>
+Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                            std::size_t len, ApproxMode mode, bool cigar, bool trace, std::size_t half,
+                            std::size_t cut) {
+  const bool cutting = cut != std::numeric_limits<std::size_t>::max();
+  if (trace)
+    return cutting ? bit_vector_pass<true, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
+                   : bit_vector_pass<true, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
+  return cutting ? bit_vector_pass<false, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
+                 : bit_vector_pass<false, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
 }
 
 /// bit_vector_traceback for global and prefix with Ukkonen's band, doubled until the distance is
@@ -307,16 +351,19 @@ Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, 
 /// distance d, about twice the last band's.
 template <typename Same, typename EqOf>
 Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
-                        std::size_t len, ApproxMode mode, bool cigar, bool trace) {
+                        std::size_t len, ApproxMode mode, bool cigar, bool trace, std::uint32_t within) {
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  if (mode == ApproxMode::infix)
-    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone);
+  if (mode == ApproxMode::infix) {
+    // No diagonal band with a free first row; Ukkonen's cut-off where the caller bounds C[m][len].
+    const std::size_t cut = trace && within < m ? std::size_t{within} + 1 : kNone;
+    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
+  }
   std::size_t k = 64;
   if (mode == ApproxMode::global) k = std::max(k, m > len ? m - len : len - m);
   for (;; k *= 2) {
     if (4 * (k + 1) >= std::max(m, len))
-      return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone);
-    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, k + 1);
+      return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, kNone);
+    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, k + 1, k + 1);
     if (out.distance <= k) return out;
   }
 }
@@ -324,7 +371,8 @@ Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, cons
 }  // namespace
 
 Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
-                           bool cigar, bool trace, const std::vector<std::uint8_t>& bases) {
+                           bool cigar, bool trace, const std::vector<std::uint8_t>& bases,
+                           std::uint32_t within) {
   const std::size_t m = pattern.size();
   const std::size_t words = (m + 63) / 64;
   std::vector<std::uint64_t>& peq = bit_scratch().peq;
@@ -336,7 +384,7 @@ Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std:
     const std::uint64_t* table = peq.data();
     return banded_traceback(
         m, ByteEquality{reinterpret_cast<const std::uint8_t*>(pattern.data())},
-        [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace);
+        [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace, within);
   }
   // With nucleotide codes a text byte stands for one base (A = 1, C = 2, G = 4, T = 8) or none (0):
   // Peq per base, 9 rows indexed by that one-bit set (rows 0, 3, 5, 6, 7 stay empty).
@@ -349,7 +397,7 @@ Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std:
   return banded_traceback(
       m, NucleotideMatch{bases.data(), text_bases},
       [table, words, text_bases](std::uint8_t c) { return table + words * text_bases[c]; }, w, len, mode,
-      cigar, trace);
+      cigar, trace, within);
 }
 
 Traced traceback_edit_dp(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,

@@ -47,9 +47,14 @@ Traced traceback_edit_dp(std::string_view p, const std::uint8_t* w, std::size_t 
 /// then +1). O(ceil(m / 64) * len) word operations and 16 * ceil(m / 64) * len bytes (thread-local,
 /// reused). trace = false: only end and distance (begin 0, no CIGAR, no moves stored), and for
 /// infix the end is then the smallest j >= 1 minimising C[m][j] (0, distance m, when len = 0): a
-/// pair's distance and best end in one pass.
+/// pair's distance and best end in one pass. Global and prefix run in E. Ukkonen's band ("Algorithms
+/// for approximate string matching", 1985) with its cut-off, K = k + 1 for k = 64 doubled until the
+/// distance is <= k (as Edlib), the whole DP once 4K reaches max(m, len). `within` (infix with the
+/// trace): the caller knows C[m][len] <= within (an end found within k, or the best distance), and
+/// the cut-off with K = within + 1 leaves out the blocks that cannot matter; the result is the same.
 Traced traceback_edit_bits(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode,
-                           bool cigar, bool trace, const std::vector<std::uint8_t>& bases = {});
+                           bool cigar, bool trace, const std::vector<std::uint8_t>& bases = {},
+                           std::uint32_t within = kNoDistance);
 
 /// traceback_edit in infix mode (with the plain DP: the bit vectors do not model the restricted
 /// first row) where an alignment may begin only at the window columns j (0..len)

@@ -74,6 +74,15 @@ void expect_same(const std::string& p, const std::string& w, ApproxMode mode, bo
   EXPECT_EQ(got.end, want.end) << where;
   EXPECT_EQ(got.distance, want.distance) << where;
   EXPECT_EQ(got.cigar, want.cigar) << where;
+  // Infix with a bound on the distance (Ukkonen's cut-off below K = bound + 1): the same.
+  if (mode == ApproxMode::infix)
+    for (const std::uint32_t slack : {0u, 2u}) {
+      const Traced cut = strmatch::detail::traceback_edit_bits(p, t, w.size(), mode, cigar, true, bases,
+                                                               want.distance + slack);
+      EXPECT_EQ(cut.begin, want.begin) << where << " within d+" << slack;
+      EXPECT_EQ(cut.distance, want.distance) << where << " within d+" << slack;
+      EXPECT_EQ(cut.cigar, want.cigar) << where << " within d+" << slack;
+    }
   // Without the trace: the same end and distance (prefix, global), or the best end (infix).
   const Traced quick = strmatch::detail::traceback_edit_bits(p, t, w.size(), mode, false, false, bases);
   if (mode != ApproxMode::infix) {
