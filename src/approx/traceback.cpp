@@ -2,6 +2,7 @@
 #include "approx/traceback.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -295,12 +296,26 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
       best_end = j;
     }
     if constexpr (cutting) {
-      // Blocks whose every cell is above K (each at least the block's last row minus 63) are
-      // dropped, at the bottom and, past row 0's block, at the top; a column left with none above
-      // K leaves every later one above K: global fails here, prefix keeps the best end it has.
-      while (hi > lo && bottom[hi] > cut + 63) --hi;
-      while (lo < hi && lo + 1 < words && bottom[lo] > cut + 63 && (lo > 0 || top > 0)) ++lo;
-      if (bottom[hi] > cut + 63 && lo == hi) {
+      // Blocks where no cell can be <= K are dropped, at the bottom and, past row 0's block, at
+      // the top; a column left with none leaves every later one without: global fails here, prefix
+      // keeps the best end it has. A cell of row i is at least the block's last row r minus
+      // (r - i); for global the rest of the alignment costs at least |(m - i) - (len - j)| more
+      // (E. Ukkonen's bound, as Edlib uses it), and a cell of an alignment within K - 1 has that
+      // sum <= K - 1, as does every cell of an optimal path to it.
+      const auto hopeless = [&](std::size_t b) {
+        const auto last = static_cast<std::int64_t>(std::min(64 * (b + 1), m));
+        const auto first_row = static_cast<std::int64_t>(64 * b + 1);
+        const auto s = static_cast<std::int64_t>(bottom[b]);
+        if (mode != ApproxMode::global) return s - (last - first_row) > static_cast<std::int64_t>(cut);
+        // min over the block's rows i of s - last + i + |d - i|, d = m - len + j
+        const std::int64_t d =
+            static_cast<std::int64_t>(m) - static_cast<std::int64_t>(len) + static_cast<std::int64_t>(j);
+        const std::int64_t least = s - last + (d >= first_row ? d : 2 * first_row - d);
+        return least > static_cast<std::int64_t>(cut);
+      };
+      while (hi > lo && hopeless(hi)) --hi;
+      while (lo < hi && hopeless(lo) && (lo > 0 || top > 0)) ++lo;
+      if (lo == hi && hopeless(hi)) {
         stopped = true;
         break;
       }
