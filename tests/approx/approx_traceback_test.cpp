@@ -209,9 +209,9 @@ TEST(ApproxTraceback, AlignAgreesWithTheReferenceAcrossBlocks) {
   }
 }
 
-/// Global and prefix pairs long enough for Ukkonen's band (K = 65, 129, ... rows either side of the
-/// diagonals, doubled until the distance fits): close pairs (one band), distant ones (doubling),
-/// lengths that differ (the band starts wider for global), against the DP.
+/// Pairs long enough for Ukkonen's band and cut-off (K = 65, 129, ..., doubled until the distance
+/// fits; infix's best end with the cut-off alone): close pairs (one band), distant ones (doubling),
+/// lengths that differ (the band starts wider for global), against the DP and the reference's best.
 TEST(ApproxTraceback, BandedPairsAgreeWithTheDp) {
   std::mt19937_64 rng(test_seed() + 3605);
   const std::string dna = "ACGT";
@@ -226,7 +226,7 @@ TEST(ApproxTraceback, BandedPairsAgreeWithTheDp) {
     std::string w = c.rate == 0 ? random_over(rng, c.m + rng() % 200, dna) : mutate(rng, p, c.rate, dna);
     w += random_over(rng, rng() % 300, dna);
     if (c.cut != 0) w.resize(w.size() > c.cut ? w.size() - c.cut : 0);
-    for (const auto mode : {ApproxMode::prefix, ApproxMode::global})
+    for (const auto mode : {ApproxMode::infix, ApproxMode::prefix, ApproxMode::global})
       for (const bool cigar : {true, false})
         expect_same(p, w, mode, cigar, {}, "banded rate=" + std::to_string(c.rate));
   }
