@@ -368,19 +368,10 @@ template <typename Same, typename EqOf>
 Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
                         std::size_t len, ApproxMode mode, bool cigar, bool trace, std::uint32_t within) {
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  if (mode == ApproxMode::infix && trace) {
-    // No diagonal band with a free first row; Ukkonen's cut-off where the caller bounds C[m][len].
-    const std::size_t cut = within < m ? std::size_t{within} + 1 : kNone;
-    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
-  }
   if (mode == ApproxMode::infix) {
-    // The best end: the cut-off alone (no band), K doubled as below; C[m][j] <= m always.
-    for (std::size_t k = 64;; k *= 2) {
-      if (4 * (k + 1) >= m)
-        return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, false, kNone, kNone);
-      Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, false, kNone, k + 1);
-      if (out.distance <= k) return out;
-    }
+    // No diagonal band with a free first row; Ukkonen's cut-off where the caller bounds C[m][len].
+    const std::size_t cut = trace && within < m ? std::size_t{within} + 1 : kNone;
+    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
   }
   std::size_t k = 64;
   if (mode == ApproxMode::global) k = std::max(k, m > len ? m - len : len - m);
