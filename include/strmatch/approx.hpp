@@ -262,10 +262,12 @@ struct ApproxAlignment {
 /// dynamic programming", J. ACM 1999) in blocks of 64 pattern bytes, the traceback read from the
 /// stored vertical and horizontal deltas (H. Hyyro, "A note on bit-parallel alignment computation",
 /// 2004), two 64-bit words per block and text byte. Infix: myers (the searcher's algorithm, SIMD
-/// lanes over text segments; one scalar pass for texts up to 64 KiB) finds the best distance d and
-/// the smallest end reaching it, then the traceback runs over the m + d bytes before that end.
-/// Prefix and global: E. Ukkonen's band ("Algorithms for approximate string matching", 1985), K =
-/// k + 1 rows either side of the diagonals for k = 64, 128, ... until d <= k, as Edlib does.
+/// lanes over text segments; one scalar bit-vector pass for texts up to 64 KiB) finds the best
+/// distance d and the smallest end reaching it, then the traceback runs over the m + d bytes before
+/// that end. Prefix and global: E. Ukkonen's band and cut-off ("Algorithms for approximate string
+/// matching", 1985), K = k + 1 for k = 64, 128, ... until d <= k, as Edlib does: only the blocks of
+/// 64 rows that can hold a cell of an alignment within K are computed (for global also counting
+/// the cost to the end); infix's traceback window uses the cut-off with K = d + 1.
 /// Time: O(ceil(m / 64) * n) word operations for infix (about two passes of myers over the text)
 /// plus O(ceil(m / 64) * (m + d)) for its traceback; O((d / 64 + 1) * n) for prefix and global
 /// (the last band, about twice that with the failed passes), never more than about
