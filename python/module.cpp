@@ -325,8 +325,9 @@ class SequenceSearch {
         used = 0;
       }
       if (used + 1 != text.size() || !(percent >= 0 && percent < 100))
-        throw strmatch::InvalidArgument("max_errors '" + text +
-                                        "': a string is a percentage of each pattern's length, 'P%' with 0 <= P < 100");
+        throw strmatch::InvalidArgument(
+            "max_errors '" + text +
+            "': a string is a percentage of each pattern's length, 'P%' with 0 <= P < 100");
       o.approximate = true;
       o.max_errors_percent = percent;
     } else if (!max_errors.is_none()) {
@@ -1330,12 +1331,17 @@ PYBIND11_MODULE(_strmatch, m) {
         Text p(pattern, "pattern"), t(text);
         const auto md = strmatch::parse_approx_mode(mode);
         strmatch::ApproxAlignment a;
-        {
+        // Small pairs take a few microseconds: the GIL is released only where that pays (about
+        // 2^16 cells), and the Alignment class is looked up once (kept for the process's life).
+        if (p.view().size() * t.view().size() >= (std::size_t{1} << 16)) {
           py::gil_scoped_release unlocked;
           a = strmatch::align(p.view(), t.view(), md, cigar);
+        } else {
+          a = strmatch::align(p.view(), t.view(), md, cigar);
         }
-        return py::module_::import("strmatch")
-            .attr("Alignment")(a.distance, a.begin, a.end, cigar ? py::object(py::str(a.cigar)) : py::none());
+        static const py::object* alignment =
+            new py::object(py::module_::import("strmatch").attr("Alignment"));
+        return (*alignment)(a.distance, a.begin, a.end, cigar ? py::object(py::str(a.cigar)) : py::none());
       },
       py::arg("pattern"), py::arg("text"), py::kw_only(), py::arg("mode") = "infix", py::arg("cigar") = false,
       D("align"));

@@ -258,11 +258,29 @@ struct ApproxAlignment {
   friend bool operator==(const ApproxAlignment&, const ApproxAlignment&) = default;
 };
 
-/// Aligns `pattern` (m >= 1) to `text` with the edit distance in `mode`: prefix and global use the
-/// DP with first row C[0][j] = j, distance C[m][e] at e = n (global) or at the smallest e minimising
-/// it (prefix); infix is best()'s smallest best end. The traceback prefers diagonal, I, D, as above.
-/// O(m n) time (the DP in one rolling column: O(m) memory for the distance; with the CIGAR, and for
-/// infix, 2 bits per cell of the traceback window).
+/// Aligns `pattern` (m >= 1) to `text` (n bytes) with the edit distance in `mode`: prefix and global
+/// use the DP with first row C[0][j] = j, distance C[m][e] at e = n (global) or at the smallest e
+/// minimising it (prefix); infix is best()'s smallest best end. The traceback prefers diagonal, I,
+/// D, as above (begin: the column it reaches; 0 for prefix and global).
+///
+/// How: G. Myers' bit vectors ("A fast bit-vector algorithm for approximate string matching based on
+/// dynamic programming", J. ACM 1999) in blocks of 64 pattern bytes, the traceback read from the
+/// stored vertical and horizontal deltas (H. Hyyro, "A note on bit-parallel alignment computation",
+/// 2004), two 64-bit words per block and text byte. Infix: myers (the searcher's algorithm, SIMD
+/// lanes over text segments; one scalar bit-vector pass for texts up to 64 KiB) finds the best
+/// distance d and the smallest end reaching it, then the traceback runs over the m + d bytes before
+/// that end. Prefix and global: E. Ukkonen's band and cut-off ("Algorithms for approximate string
+/// matching", 1985), K = k + 1 for k = 64, 128, ... until d <= k, as Edlib does: only the blocks of
+/// 64 rows that can hold a cell of an alignment within K are computed (for global also counting
+/// the cost to the end); infix's traceback window uses the cut-off with K = d + 1.
+/// Time: O(ceil(m / 64) * n) word operations for infix (about two passes of myers over the text)
+/// plus O(ceil(m / 64) * (m + d)) for its traceback; O((d / 64 + 1) * n) for prefix and global
+/// (the last band, about twice that with the failed passes), never more than about
+/// 2 * ceil(m / 64) * n. Memory: O(m / 64) words without the CIGAR for prefix and
+/// global; with it, and for infix's window, 16 bytes per block of 64 rows and column of the band
+/// (global of two 10^4-byte strings: at most 25 MB; infix: 16 * ceil(m / 64) * (m + d) bytes),
+/// with no Hirschberg-style splitting (a global CIGAR of two 10^6-byte strings would need up to
+/// 250 GB: align pieces instead).
 /// Errors: InvalidArgument for an empty pattern.
 ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar = false);
 

@@ -472,8 +472,13 @@ def align(pattern: Text, text: Text, *, mode: Literal["infix", "prefix", "global
           cigar: bool = False) -> Alignment:
     """Aligns pattern to text with the edit distance (Edlib's modes): 'infix' (HW: the pattern
     anywhere in the text, the smallest best end), 'prefix' (SHW: against a prefix of the text),
-    'global' (NW: against all of it). O(m n) time. cigar=True adds the CIGAR (=, X, I, D).
-    Raises ValueError for an empty pattern or an unknown mode."""
+    'global' (NW: against all of it). cigar=True adds the CIGAR (=, X, I, D). Myers' bit vectors
+    (G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
+    programming", 1999) with the traceback from the stored deltas (H. Hyyro, "A note on bit-parallel
+    alignment computation", 2004); prefix and global in Ukkonen's band doubled until the distance
+    fits (as Edlib): O(ceil(m / 64) n) word operations at most, fewer for close pairs; with the
+    CIGAR 16 bytes per 64 pattern bytes and text byte of the band (no Hirschberg splitting).
+    The GIL is released. Raises ValueError for an empty pattern or an unknown mode."""
 
 class SequenceRecord(NamedTuple):
     """One record of read_sequences()."""

@@ -1252,35 +1252,36 @@ SearchStats ApproxSearcher::count_ends_resident(const void* device_text, std::ui
 
 namespace {
 
-/// The last row C[m][j] of the DP of `pattern` against t[0, n) in one rolling column (free first row
-/// for infix, C[0][j] = j otherwise): sets *last = C[m][n] and returns the smallest j >= first
-/// minimising C[m][j] in *best (first = 1 for infix, whose ends start at 1; 0 otherwise, C[m][0] = m).
-/// With no such j (infix, n = 0): *best = m, returns 0.
-std::size_t last_row_minimum(std::string_view pattern, const std::uint8_t* t, std::size_t n, bool free_row,
-                             std::uint32_t* best, std::uint32_t* last) {
-  const auto m = static_cast<std::uint32_t>(pattern.size());
-  std::vector<std::uint32_t> col(pattern.size() + 1);
-  for (std::size_t i = 0; i < col.size(); ++i) col[i] = static_cast<std::uint32_t>(i);
-  *best = free_row ? std::numeric_limits<std::uint32_t>::max() : m;
-  std::size_t best_end = 0;
-  for (std::size_t j = 1; j <= n; ++j) {
-    std::uint32_t diag = col[0];
-    col[0] = free_row ? 0 : static_cast<std::uint32_t>(j);
-    for (std::size_t i = 1; i < col.size(); ++i) {
-      const std::uint32_t up = col[i];
-      col[i] = std::min(
-          {diag + (static_cast<std::uint8_t>(pattern[i - 1]) != t[j - 1] ? 1u : 0u), col[i - 1] + 1, up + 1});
-      diag = up;
-    }
-    if (col.back() < *best) {
-      *best = col.back();
-      best_end = j;
-    }
+/// The smallest end e >= 1 of t[0, n) (n >= 1) with d(e) = C[m][e] minimal, and that minimum, with
+/// Myers' bit vectors (the myers algorithm: its SIMD lanes over text segments): one pass for the
+/// minimum, then ends within it piece by piece (1 MiB of ends at a time, each piece read from
+/// m + best bytes before it so that its d(e) are exact) until the first.
+std::size_t infix_best_end(std::string_view pattern, const std::uint8_t* t, std::size_t n,
+                           std::uint32_t* best) {
+  detail::ApproxInput input;
+  input.pattern = pattern;
+  const auto myers = detail::make_approx_algorithm("myers", input);
+  const std::uint32_t d = myers->minimum(t, n, 0).distance;
+  *best = d;
+  // Every C[m][e] is at most m (C[m][0] = m and a column is at most one more than the one before
+  // at row m - 1): with a minimum of m, every end reaches it and the smallest is 1.
+  if (d >= pattern.size()) return 1;
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  std::vector<ApproxEnd> found;
+  for (std::size_t lo = 0; lo < n; lo += kPiece) {
+    const std::size_t hi = std::min(n, lo + kPiece);
+    const std::size_t start = lo > pattern.size() + d ? lo - pattern.size() - d : 0;
+    detail::EndHits hits;
+    hits.positions = &found;
+    myers->ends(t + start, hi - start, lo - start, start, d, 0, hits);
+    if (!found.empty()) return static_cast<std::size_t>(found.front().end);
   }
-  if (*best == std::numeric_limits<std::uint32_t>::max()) *best = m;
-  *last = col.back();
-  return best_end;
+  return 1;  // not reached: the minimum is some end's
 }
+
+/// Texts up to this many bytes find infix's best end in one scalar bit-vector pass; longer ones
+/// with myers' SIMD lanes (two passes, each several times faster per byte on long texts).
+constexpr std::size_t kOnePassText = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -1291,29 +1292,31 @@ ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMod
   if (mode == ApproxMode::infix) {
     // best()'s distance and its smallest end, then the traceback from that end over the m + d bytes
     // before it. No end (empty text): distance m, end 0.
-    std::uint32_t best = 0, last = 0;
-    const std::size_t best_end = last_row_minimum(pattern, t, text.size(), true, &best, &last);
+    std::uint32_t best = static_cast<std::uint32_t>(pattern.size());
+    std::size_t best_end = 0;
+    if (text.size() <= kOnePassText) {
+      const detail::Traced last_row =
+          detail::traceback_edit_bits(pattern, t, text.size(), mode, false, false);
+      best = last_row.distance;
+      best_end = last_row.end;
+    } else {
+      best_end = infix_best_end(pattern, t, text.size(), &best);
+    }
     const std::size_t len =
         static_cast<std::size_t>(std::min<std::uint64_t>(best_end, pattern.size() + best));
-    const detail::Traced tr =
-        detail::traceback_edit(pattern, t + best_end - len, len, ApproxMode::infix, cigar);
+    const detail::Traced tr = detail::traceback_edit_bits(pattern, t + best_end - len, len, ApproxMode::infix,
+                                                          cigar, true, {}, best);
     out.distance = best;
     out.end = best_end;
     out.begin = best_end - len + tr.begin;
     out.cigar = tr.cigar;
     return out;
   }
-  if (!cigar) {
-    // One rolling column: O(m n) time, O(m) memory.
-    std::uint32_t best = 0, last = 0;
-    const std::size_t best_end = last_row_minimum(pattern, t, text.size(), false, &best, &last);
-    out.distance = mode == ApproxMode::global ? last : best;
-    out.end = mode == ApproxMode::global ? text.size() : best_end;
-    return out;
-  }
-  const detail::Traced tr = detail::traceback_edit(pattern, t, text.size(), mode, true);
+  // Prefix and global: the bit-vector DP over the whole text; without the CIGAR only its last row's
+  // score (O(m / 64) words of memory), with it the traceback's two words per block and column.
+  const detail::Traced tr = detail::traceback_edit_bits(pattern, t, text.size(), mode, cigar, cigar);
   out.distance = tr.distance;
-  out.begin = tr.begin;
+  out.begin = 0;
   out.end = tr.end;
   out.cigar = tr.cigar;
   return out;

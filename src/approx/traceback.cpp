@@ -2,6 +2,8 @@
 #include "approx/traceback.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "approx/nucleotide_codes.hpp"
@@ -17,6 +19,46 @@ void append_cigar_run(std::string& cigar, std::size_t count, char op) {
 namespace {
 
 enum Move : std::uint8_t { kDiagonal = 0, kInsertion = 1, kDeletion = 2 };
+
+/// The run-length CIGAR of `ops`, letters collected in reverse alignment order.
+std::string reversed_runs(const std::string& ops) {
+  std::string cigar;
+  for (std::size_t a = ops.size(); a > 0;) {
+    std::size_t b = a;
+    while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
+    append_cigar_run(cigar, a - b, ops[a - 1]);
+    a = b;
+  }
+  return cigar;
+}
+
+/// The traceback from (m, out.end) while go_on(i, j), taking move_at(i, j) out of each cell: sets
+/// out.begin (the column it stops at) and, with `cigar`, out.cigar.
+template <typename Same, typename GoOn, typename MoveAt>
+void walk_back(Traced& out, std::size_t m, const Same& same, const std::uint8_t* w, const GoOn& go_on,
+               const MoveAt& move_at, bool cigar) {
+  std::string ops;  // letters in reverse
+  std::size_t i = m, j = out.end;
+  while (go_on(i, j)) {
+    switch (move_at(i, j)) {
+      case kDiagonal:
+        if (cigar) ops += same(i - 1, w[j - 1]) ? '=' : 'X';
+        --i;
+        --j;
+        break;
+      case kInsertion:
+        if (cigar) ops += 'I';
+        --i;
+        break;
+      default:
+        if (cigar) ops += 'D';
+        --j;
+        break;
+    }
+  }
+  out.begin = j;
+  if (cigar) out.cigar = reversed_runs(ops);
+}
 
 /// traceback_edit with the pattern's match rule `same` (same(i, c): pattern byte i matches c).
 template <typename Same>
@@ -77,45 +119,312 @@ Traced traceback_edit_with(std::size_t m, const Same& same, const std::uint8_t* 
   out.end = mode == ApproxMode::prefix ? best_end : len;
   if (mode != ApproxMode::prefix) best = col[m];
   out.distance = best;
-  // Walk back from (m, end), collecting letters in reverse.
-  std::string ops;
-  std::size_t i = m, j = out.end;
-  while (i > 0 || (!free_row && j > 0) || (begins != nullptr && j > 0 && !(*begins)[j])) {
-    switch (move_at(i, j)) {
-      case kDiagonal:
-        if (cigar) ops += same(i - 1, w[j - 1]) ? '=' : 'X';
-        --i;
-        --j;
-        break;
-      case kInsertion:
-        if (cigar) ops += 'I';
-        --i;
-        break;
-      default:
-        if (cigar) ops += 'D';
-        --j;
-        break;
-    }
-  }
-  out.begin = j;
-  if (cigar) {
-    for (std::size_t a = ops.size(); a > 0;) {
-      std::size_t b = a;
-      while (b > 0 && ops[b - 1] == ops[a - 1]) --b;
-      append_cigar_run(out.cigar, a - b, ops[a - 1]);
-      a = b;
-    }
-  }
+  walk_back(
+      out, m, same, w,
+      [&](std::size_t i, std::size_t j) {
+        return i > 0 || (!free_row && j > 0) || (begins != nullptr && j > 0 && !(*begins)[j]);
+      },
+      move_at, cigar);
   return out;
+}
+
+/// A thread's buffers for bit_vector_traceback, reused from call to call.
+struct BitScratch {
+  std::vector<std::uint64_t> moves;  ///< two masks per computed block and column
+  std::vector<std::size_t> at;       ///< where each column's masks start
+  std::vector<std::size_t> first;    ///< each column's first computed block
+  std::vector<std::uint64_t> state;  ///< Pv, Mv and the last rows' scores, `words` each
+  std::vector<std::uint64_t> peq;    ///< the pattern's match words
+};
+
+BitScratch& bit_scratch() {
+  thread_local BitScratch scratch;
+  return scratch;
+}
+
+/// The rows a banded DP computes at column j: i in [j - K, j + K] (every cell of a global or prefix
+/// DP is at least |i - j|) and for global also within K of the diagonal that ends at (m, len) (the
+/// rest of the alignment costs at least |(m - i) - (len - j)|), clamped to [1, m]; as blocks of 64.
+struct Band {
+  std::size_t m, len, half;  ///< half = K; SIZE_MAX: no band
+  bool global;
+  std::size_t first_block(std::size_t j) const {
+    std::size_t lo = j > half ? j - half : 1;
+    if (global && j + m > len + half) lo = std::max(lo, j + m - len - half);
+    return (std::max<std::size_t>(lo, 1) - 1) / 64;
+  }
+  std::size_t last_block(std::size_t j) const {
+    std::size_t hi = std::min(m, j + half);
+    if (global) hi = std::min(hi, j + m + half > len ? j + m + half - len : 0);
+    return (std::max<std::size_t>(hi, 1) - 1) / 64;
+  }
+};
+
+/// Myers' bit-vector DP of the pattern (m rows, `words` blocks of 64) against w[0, len), storing per
+/// computed column and block the two masks the traceback reads (see traceback_edit_bits in
+/// traceback.hpp). `eq_of(c)`: the pattern's match words for text byte c (bit r of word b: row
+/// 64 b + r + 1 matches c).
+///
+/// Two limits on the blocks computed, each SIZE_MAX for none. `half` (global and prefix): the band
+/// of Band (E. Ukkonen, "Algorithms for approximate string matching", 1985). `cut` = K: Ukkonen's
+/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K is dropped
+/// (at the bottom; at the top too past row 0's block of an infix DP), and the block below the last
+/// one is taken in when that one's last row is <= K at this column or the previous one (the only
+/// way into it). A block taken in starts from "one more per row" below the block above at the
+/// previous column, and once the top block is dropped the first computed block's top row is taken
+/// one more per column (hin = +1). Every computed value is then an upper bound of the DP's, and
+/// exact where the DP's is <= K (an optimal path to such a cell has only cells <= K, all computed):
+/// a distance <= K - 1 is exact, and so is every move of its traceback (each compares a cell with
+/// neighbours of at most its value + 1, so <= K, or reads a neighbour above K as above K). A DP
+/// whose computed blocks all exceed K stops (global: distance UINT32_MAX).
+template <bool trace, bool cutting, typename Same, typename EqOf>
+Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                       std::size_t len, ApproxMode mode, bool cigar, std::size_t half, std::size_t cut) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  const std::size_t words = (m + 63) / 64;
+  const Band band{m, len, half, mode == ApproxMode::global};
+  const bool banded = half != kNone;
+  // Prefix ends past m + K hold only cells above K.
+  const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
+  // One lookup of the thread's scratch (in a shared library each thread_local access may call
+  // __tls_get_addr), then plain references and pointers.
+  BitScratch& scratch = bit_scratch();
+  std::vector<std::uint64_t>& moves = scratch.moves;
+  std::vector<std::size_t>& at = scratch.at;        // at[j - 1]: where column j's masks start in `moves`
+  std::vector<std::size_t>& first = scratch.first;  // first[j - 1]: column j's first computed block
+  scratch.state.resize(3 * words);
+  std::uint64_t* const pv = scratch.state.data();
+  std::uint64_t* const mv = pv + words;
+  std::uint64_t* const bottom = mv + words;
+  if (trace) {
+    at.resize(columns + 1);
+    first.resize(columns + 1);
+  }
+  std::size_t stored = 0;
+  // Column 0: C[i][0] = i, every vertical delta +1; bottom: C at each block's last row (row m for
+  // the last block).
+  for (std::size_t b = 0; b < words; ++b) {
+    pv[b] = ~std::uint64_t{0};
+    mv[b] = 0;
+    bottom[b] = std::min(64 * (b + 1), m);
+  }
+  // Row 0's horizontal delta: 0 with a free first row (infix), +1 when C[0][j] = j.
+  const int top = mode == ApproxMode::infix ? 0 : 1;
+  const std::uint64_t last_bit = std::uint64_t{1} << ((m - 1) % 64);
+  const std::uint64_t high = std::uint64_t{1} << 63;
+  // C[m][j]'s minimum over the ends: j >= 0 for prefix, j >= 1 for infix without the trace.
+  const bool track_best = mode == ApproxMode::prefix || (mode == ApproxMode::infix && !trace);
+  std::uint64_t best = mode == ApproxMode::infix ? m + 1 : m;
+  std::size_t best_end = 0;
+  // The blocks computed at the previous column (column 0 is exact in every block).
+  std::size_t lo = 0, hi = words - 1;
+  if (banded) hi = band.last_block(0);
+  if (cutting) hi = std::min(hi, std::min(cut, m) == 0 ? 0 : (std::min(cut, m) - 1) / 64);
+  bool stopped = false;
+  for (std::size_t j = 1; j <= columns; ++j) {
+    const std::uint64_t* eq_words = eq_of(w[j - 1]);
+    const std::size_t top_block = banded ? std::max(lo, band.first_block(j)) : lo;
+    const std::size_t last_block = banded ? band.last_block(j) : words - 1;
+    lo = top_block;
+    if constexpr (cutting) {
+      if (lo > hi) {  // the band left every computed block: all its cells are above K
+        stopped = true;
+        break;
+      }
+    }
+    if constexpr (!cutting) {
+      // The band alone: blocks enter as it moves down (one more per row below the block above).
+      for (std::size_t b = hi + 1; b <= last_block; ++b) {
+        pv[b] = ~std::uint64_t{0};
+        mv[b] = 0;
+        bottom[b] = bottom[b - 1] + (std::min(64 * (b + 1), m) - 64 * b);
+      }
+      hi = std::max(hi, last_block);
+    }
+    int hin = lo > 0 ? 1 : top;
+    std::uint64_t* out = nullptr;
+    if constexpr (trace) {
+      at[j - 1] = stored;
+      first[j - 1] = lo;
+      moves.resize(stored + 2 * (last_block + 1 - lo));
+      out = moves.data() + stored - 2 * lo;
+    }
+    for (std::size_t b = lo;; ++b) {
+      const std::uint64_t Pv = pv[b], Mv = mv[b], Eq = eq_words[b];
+      const std::uint64_t Xv = Eq | Mv;
+      const std::uint64_t Eqh = Eq | (hin < 0 ? 1u : 0u);
+      // Xh | Mv: the diagonal-zero bits D0 (C[i][j] == C[i - 1][j - 1]); Ph/Mh: horizontal deltas
+      // +1/-1 (Pv and Mv are disjoint, so Xh alone serves in them).
+      const std::uint64_t Xh = (((Eqh & Pv) + Pv) ^ Pv) | Eqh;
+      const std::uint64_t Ph = Mv | ~(Xh | Pv);
+      const std::uint64_t Mh = Pv & Xh;
+      const std::uint64_t row = b + 1 == words ? last_bit : high;
+      const std::uint64_t before = bottom[b];
+      if (cutting || banded || b + 1 == words) {  // the whole matrix needs only row m's
+        bottom[b] += (Ph & row) ? 1 : 0;
+        bottom[b] -= (Mh & row) ? 1 : 0;
+      }
+      const int hout = (Ph & high) ? 1 : (Mh & high) ? -1 : 0;
+      const std::uint64_t Phs = (Ph << 1) | (hin > 0 ? 1u : 0u);
+      const std::uint64_t Mhs = (Mh << 1) | (hin < 0 ? 1u : 0u);
+      const std::uint64_t nPv = Mhs | ~(Xv | Phs);
+      pv[b] = nPv;
+      mv[b] = Phs & Xv;
+      if constexpr (trace) {
+        // The DP's first choice: the diagonal where it reaches C[i][j] (a match, or a mismatch with
+        // C[i - 1][j - 1] = C[i][j] - 1, not D0); then I where C[i - 1][j] = C[i][j] - 1 (vertical
+        // delta +1); else D (then the horizontal delta is +1).
+        const std::uint64_t diag = Eq | ~(Xh | Mv);  // D0 = Xh | Mv
+        out[2 * b] = diag;
+        out[2 * b + 1] = ~diag & nPv;
+      }
+      hin = hout;
+      if (b < hi) continue;
+      // Ukkonen's cut-off: the block below (all of its cells above K at the previous column, or
+      // never computed) can hold a cell <= K at this column only through its top row, from this
+      // block's last row at this column or the previous one: take it in when either is <= K,
+      // starting from one more per row below that last row at the previous column.
+      if (!cutting || b + 1 > last_block || (before > cut && bottom[b] > cut)) break;
+      pv[b + 1] = ~std::uint64_t{0};
+      mv[b + 1] = 0;
+      bottom[b + 1] = before + (std::min(64 * (b + 2), m) - 64 * (b + 1));
+      hi = b + 1;
+    }
+    if constexpr (trace) stored += 2 * (hi + 1 - lo);
+    if (track_best && hi + 1 == words && bottom[words - 1] < best) {
+      best = bottom[words - 1];
+      best_end = j;
+    }
+    if constexpr (cutting) {
+      // Blocks where no cell can be <= K are dropped, at the bottom and, past row 0's block, at
+      // the top; a column left with none leaves every later one without: global fails here, prefix
+      // keeps the best end it has. A cell of row i is at least the block's last row r minus
+      // (r - i); for global the rest of the alignment costs at least |(m - i) - (len - j)| more
+      // (E. Ukkonen's bound, as Edlib uses it), and a cell of an alignment within K - 1 has that
+      // sum <= K - 1, as does every cell of an optimal path to it.
+      const auto hopeless = [&](std::size_t b) {
+        const auto last = static_cast<std::int64_t>(std::min(64 * (b + 1), m));
+        const auto first_row = static_cast<std::int64_t>(64 * b + 1);
+        const auto s = static_cast<std::int64_t>(bottom[b]);
+        if (mode != ApproxMode::global) return s - (last - first_row) > static_cast<std::int64_t>(cut);
+        // min over the block's rows i of s - last + i + |d - i|, d = m - len + j
+        const std::int64_t d =
+            static_cast<std::int64_t>(m) - static_cast<std::int64_t>(len) + static_cast<std::int64_t>(j);
+        const std::int64_t least = s - last + (d >= first_row ? d : 2 * first_row - d);
+        return least > static_cast<std::int64_t>(cut);
+      };
+      while (hi > lo && hopeless(hi)) --hi;
+      while (lo < hi && hopeless(lo) && (lo > 0 || top > 0)) ++lo;
+      if (lo == hi && hopeless(hi)) {
+        stopped = true;
+        break;
+      }
+    }
+  }
+  Traced out;
+  out.end = track_best ? best_end : len;
+  out.distance =
+      static_cast<std::uint32_t>(track_best ? std::min<std::uint64_t>(best, m) : bottom[words - 1]);
+  if (stopped && !track_best) out.distance = std::numeric_limits<std::uint32_t>::max();
+  if (!trace || out.distance == std::numeric_limits<std::uint32_t>::max()) return out;
+  const bool free_row = mode == ApproxMode::infix;
+  walk_back(
+      out, m, same, w, [&](std::size_t i, std::size_t j) { return i > 0 || (!free_row && j > 0); },
+      [&](std::size_t i, std::size_t j) {
+        if (i == 0) return kDeletion;
+        if (j == 0) return kInsertion;
+        const std::size_t b = (i - 1) / 64;
+        const std::uint64_t* col = moves.data() + at[j - 1] + 2 * (b - first[j - 1]);
+        const std::uint64_t bit = std::uint64_t{1} << ((i - 1) % 64);
+        return (col[0] & bit) ? kDiagonal : (col[1] & bit) ? kInsertion : kDeletion;
+      },
+      cigar);
+  // A thread keeps up to 64 MiB of moves for the next call (a window of a search, a pair), no more.
+  if (moves.capacity() > (std::size_t{1} << 23)) std::vector<std::uint64_t>().swap(moves);
+  return out;
+}
+
+/// bit_vector_pass compiled for `trace` and for whether `cut` is set (the whole-matrix pass keeps
+/// no per-block test in its loop).
+template <typename Same, typename EqOf>
+Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                            std::size_t len, ApproxMode mode, bool cigar, bool trace, std::size_t half,
+                            std::size_t cut) {
+  const bool cutting = cut != std::numeric_limits<std::size_t>::max();
+  if (trace)
+    return cutting ? bit_vector_pass<true, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
+                   : bit_vector_pass<true, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
+  return cutting ? bit_vector_pass<false, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
+                 : bit_vector_pass<false, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
+}
+
+/// bit_vector_traceback for global and prefix with Ukkonen's band, doubled until the distance is
+/// within it (as Edlib does): K = k + 1 for k = 64 (at least |len - m| for global), 128, ..., the
+/// result taken when its distance is <= k; the whole DP once 4K reaches the longer side (a band of
+/// 2K rows then spans half the matrix or more: its saving no longer pays for the failed passes,
+/// each of which stops at its first column above K). O(ceil(d / 64) * len) word operations for a
+/// distance d, about twice the last band's.
+template <typename Same, typename EqOf>
+Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
+                        std::size_t len, ApproxMode mode, bool cigar, bool trace, std::uint32_t within) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  if (mode == ApproxMode::infix) {
+    // No diagonal band with a free first row; Ukkonen's cut-off where the caller bounds C[m][len].
+    const std::size_t cut = trace && within < m ? std::size_t{within} + 1 : kNone;
+    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
+  }
+  std::size_t k = 64;
+  if (mode == ApproxMode::global) k = std::max(k, m > len ? m - len : len - m);
+  for (;; k *= 2) {
+    if (4 * (k + 1) >= std::max(m, len))
+      return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, kNone);
+    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, k + 1, k + 1);
+    if (out.distance <= k) return out;
+  }
 }
 
 }  // namespace
 
-Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
-                      bool cigar, const std::vector<std::uint8_t>& bases) {
+Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                           bool cigar, bool trace, const std::vector<std::uint8_t>& bases,
+                           std::uint32_t within) {
+  const std::size_t m = pattern.size();
+  const std::size_t words = (m + 63) / 64;
+  std::vector<std::uint64_t>& peq = bit_scratch().peq;
+  if (bases.empty()) {
+    // Peq for every byte value: 256 rows of `words`.
+    peq.assign(256 * words, 0);
+    for (std::size_t i = 0; i < m; ++i)
+      peq[words * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
+    const std::uint64_t* table = peq.data();
+    return banded_traceback(
+        m, ByteEquality{reinterpret_cast<const std::uint8_t*>(pattern.data())},
+        [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace, within);
+  }
+  // With nucleotide codes a text byte stands for one base (A = 1, C = 2, G = 4, T = 8) or none (0):
+  // Peq per base, 9 rows indexed by that one-bit set (rows 0, 3, 5, 6, 7 stay empty).
+  peq.assign(9 * words, 0);
+  for (std::size_t i = 0; i < m; ++i)
+    for (unsigned base = 1; base <= 8; base <<= 1)
+      if ((bases[i] & base) != 0) peq[words * base + i / 64] |= std::uint64_t{1} << (i % 64);
+  const std::uint64_t* table = peq.data();
+  const std::uint8_t* text_bases = nucleotide_text_bases().data();
+  return banded_traceback(
+      m, NucleotideMatch{bases.data(), text_bases},
+      [table, words, text_bases](std::uint8_t c) { return table + words * text_bases[c]; }, w, len, mode,
+      cigar, trace, within);
+}
+
+Traced traceback_edit_dp(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                         bool cigar, const std::vector<std::uint8_t>& bases) {
   return with_pattern_match(pattern, bases, [&](const auto& same) {
     return traceback_edit_with(pattern.size(), same, w, len, mode, cigar, nullptr);
   });
+}
+
+Traced traceback_edit(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                      bool cigar, const std::vector<std::uint8_t>& bases) {
+  return traceback_edit_bits(pattern, w, len, mode, cigar, true, bases);
 }
 
 Traced traceback_edit_from(std::string_view pattern, const std::uint8_t* w, std::size_t len,
