@@ -48,12 +48,12 @@ struct Variant {
 };
 
 /// The registry's pigeonhole-batch and tuned ones: every pattern filtered (pieces of 1+ bytes) with
-/// each pattern-set engine, a tiny block (windows straddle blocks) and short keys (pieces compared
-/// past their key).
+/// each pattern-set engine and the direct table of DNA keys (where the keys allow it), a tiny block (windows
+/// straddle blocks) and short keys (pieces compared past their key).
 std::vector<Variant> variants(const std::vector<ApproxInput>& in, std::mt19937_64& rng) {
   std::vector<Variant> out;
   out.push_back({"registry", strmatch::detail::make_approx_batch("pigeonhole-batch", in)});
-  for (const char* search : {"aho-corasick", "fdr", "teddy"}) {
+  for (const char* search : {"aho-corasick", "fdr", "teddy", "direct"}) {
     PigeonholeBatchTuning t;
     t.search = search;
     t.filter_all = true;

@@ -68,10 +68,13 @@ std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<con
 
 /// pigeonhole-batch's knobs, for tests and benchmarks (zero or "auto": the default).
 struct PigeonholeBatchTuning {
-  std::string search = "auto";  ///< the pattern-set algorithm name ("aho-corasick", "fdr", "teddy", ...)
-  std::size_t block = 0;        ///< text bytes scanned for piece occurrences at a time
-  std::size_t key_bytes = 0;    ///< a piece is looked up by its first key_bytes bytes (then compared whole)
-  bool filter_all = false;      ///< filter every pattern (pieces of 1+ bytes), not only where pigeonhole_pays
+  /// The keys' search: a pattern-set algorithm name ("aho-corasick", "fdr", "teddy", ...), "direct"
+  /// (the table of DNA keys, where the keys allow it, else auto), or "auto" (direct where the keys
+  /// allow it, else the set rule).
+  std::string search = "auto";
+  std::size_t block = 0;      ///< text bytes scanned for piece occurrences at a time
+  std::size_t key_bytes = 0;  ///< a piece is looked up by its first key_bytes bytes (then compared whole)
+  bool filter_all = false;    ///< filter every pattern (pieces of 1+ bytes), not only where pigeonhole_pays
 };
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::span<const ApproxInput> inputs,
                                                                         const PigeonholeBatchTuning& tuning);

@@ -23,6 +23,7 @@
 // O((m + 3k) ceil(m / 64)) word operations per candidate window; the unfiltered patterns' O(n
 // ceil(m / 64)) each. Results are exactly each pattern's own ends(): fully sensitive.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -44,6 +45,18 @@
 namespace strmatch::detail {
 
 namespace {
+
+/// The longest keys of the direct table (4^11 entries of 4 bytes: 16 MiB).
+constexpr std::size_t kDirectMaxKey = 11;
+constexpr std::uint32_t kNoKey = 0xFFFFFFFFu;
+/// A byte's 2-bit base code for the direct table: A 0, C 1, G 2, T 3 (upper case only: keys are the
+/// text's bytes as given, or its single bases with nucleotide codes), 4 for any other byte.
+constexpr std::array<std::uint8_t, 256> kBase2 = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& x : t) x = 4;
+  t['A'] = 0, t['C'] = 1, t['G'] = 2, t['T'] = 3;
+  return t;
+}();
 
 /// Text bytes scanned for piece occurrences per block (bounds the windows held at once).
 constexpr std::size_t kBlock = std::size_t{1} << 16;
@@ -140,6 +153,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
     // Keys (views into bytes_, stable from here on) to their index, and (key, use) pairs.
     std::unordered_map<std::string_view, std::uint32_t> key_index;
+    key_index.reserve(pieces);
     std::vector<std::string_view> keys;
     std::vector<std::pair<std::uint32_t, PieceUse>> pairs;
     for (std::uint32_t p = 0; p < in.size(); ++p) {
@@ -176,9 +190,64 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       key_length_.push_back(static_cast<std::uint32_t>(key.size()));
       longest_key_ = std::max(longest_key_, key.size());
     }
+    if ((tuning.search == "auto" || tuning.search == "direct") && make_direct(keys)) {
+      search_ = "direct";
+      return;
+    }
     auto table = exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
-    search_ = tuning.search == "auto" ? auto_search(*table, bits) : tuning.search;
+    search_ =
+        tuning.search == "auto" || tuning.search == "direct" ? auto_search(*table, bits) : tuning.search;
     multi_ = multi::make_multi_algorithm(search_, std::move(table));
+  }
+
+  /// Keys of q <= kDirectMaxKey bases, all of one length and all A, C, G, T: a table of 4^q entries
+  /// indexed by a key's 2-bit code (A 0, C 1, G 2, T 3) gives the key at every text position from a
+  /// rolling code, where Aho-Corasick built an automaton (100,000 reads of 150 bases at k = 4, both
+  /// strands: a million pieces, keys of 11; its build was a third of a one-thread run) and walked it
+  /// with output links. Returns false (nothing built) for other keys.
+  bool make_direct(const std::vector<std::string_view>& keys) {
+    const std::size_t q = keys.front().size();
+    if (q > kDirectMaxKey) return false;
+    for (const std::string_view key : keys) {
+      if (key.size() != q) return false;
+      for (const char c : key)
+        if (kBase2[static_cast<std::uint8_t>(c)] > 3) return false;
+    }
+    direct_q_ = q;
+    direct_.assign(std::size_t{1} << (2 * q), kNoKey);
+    for (std::uint32_t i = 0; i < keys.size(); ++i) {
+      std::uint32_t code = 0;
+      for (const char c : keys[i]) code = (code << 2) | kBase2[static_cast<std::uint8_t>(c)];
+      direct_[code] = i;
+    }
+    return true;
+  }
+
+  /// The keys' occurrences that begin in block[0, own) (block[0, len) read; text offset base + i).
+  void scan_keys(const std::uint8_t* block, std::size_t len, std::size_t own, std::uint64_t base,
+                 std::vector<Match>& out) const {
+    if (multi_) {
+      multi::MultiHits mh;
+      mh.positions = &out;
+      multi_->scan(block, len, own, base, mh);
+      return;
+    }
+    const std::size_t q = direct_q_;
+    const std::uint32_t mask = static_cast<std::uint32_t>((std::uint64_t{1} << (2 * q)) - 1);
+    const std::size_t stop = std::min(len, own + q - 1);
+    std::uint32_t code = 0;
+    std::size_t valid = 0;
+    for (std::size_t i = 0; i < stop; ++i) {
+      const std::uint8_t b = kBase2[block[i]];
+      if (b > 3) {
+        valid = 0;
+        continue;
+      }
+      code = ((code << 2) | b) & mask;
+      if (++valid < q) continue;
+      const std::uint32_t key = direct_[code];
+      if (key != kNoKey) out.push_back(Match{base + i + 1 - q, base + i + 1, key});
+    }
   }
 
   /// The pattern-set algorithm for the keys (`bits`: their bytes' entropy): the library's set rule
@@ -199,7 +268,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
             EndHits& hits) const override {
     if (from >= n) return;
-    if (k > k_ || !multi_) {  // pieces cut for k_ do not bound k > k_ errors: every pattern unfiltered
+    if (k > k_ ||
+        (!multi_ &&
+         direct_.empty())) {  // pieces cut for k_ do not bound k > k_ errors: every pattern unfiltered
       for (std::uint32_t p = 0; p < count(); ++p) verifier(p)->ends(text, n, from, base, k, p, hits);
       return;
     }
@@ -255,9 +326,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         block = normal.data();
       }
       matches.clear();
-      multi::MultiHits mh;
-      mh.positions = &matches;
-      multi_->scan(block, len, own, s, mh);
+      scan_keys(block, len, own, s, matches);
       fresh.clear();
       for (const Match& x : matches) {
         const std::uint32_t key = x.pattern_id, kl = key_length_[key];
@@ -350,7 +419,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::vector<std::uint32_t> key_length_;
   std::size_t longest_key_ = 0, longest_piece_ = 0;
   std::string search_;
-  std::unique_ptr<multi::MultiAlgorithm> multi_;  ///< over the keys; null: no pattern filtered
+  std::unique_ptr<multi::MultiAlgorithm> multi_;  ///< over the keys; null: direct_, or no pattern filtered
+  std::vector<std::uint32_t> direct_;             ///< make_direct's table: code -> key, or kNoKey
+  std::size_t direct_q_ = 0;
 };
 
 }  // namespace
