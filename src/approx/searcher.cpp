@@ -969,7 +969,10 @@ class ApproxStreamScan final : public detail::StreamScan {
         task_(so.approx_task == ApproxTask::ends ? Task::ends : Task::matches),
         execution_(x),
         decided_(decided) {
-    const std::size_t ov = impl.overlap(task_);
+    // Matches keep one byte more: a plateau reaching a block's last owned end is decided with the
+    // next block, and its match (at most m + k bytes) may begin one byte before the overlap of m + k
+    // - 1 that the next block's ends need; the block that delivers a match holds all its bytes.
+    const std::size_t ov = impl.overlap(task_) + (task_ == Task::matches ? 1 : 0);
     geometry_.fill = std::max(so.block_bytes != 0 ? so.block_bytes : kDefaultBlockBytes, ov + 1);
     geometry_.overlap = ov;
     geometry_.keep_context = true;
