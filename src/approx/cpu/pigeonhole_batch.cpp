@@ -152,8 +152,24 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
                 std::log2(static_cast<double>(f) / static_cast<double>(total));
     const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
     // Keys (views into bytes_, stable from here on) to their index, and (key, use) pairs.
+    // The direct table of DNA keys where every key is key_cap bases of A, C, G, T (make_direct):
+    // it also deduplicates the keys, without a hash map.
+    bool direct = (tuning.search == "auto" || tuning.search == "direct") && key_cap <= kDirectMaxKey;
+    for (std::uint32_t p = 0; p < in.size() && direct; ++p) {
+      if (!filtered[p]) continue;
+      const std::string_view pattern = view(p);
+      for_each_piece(p, [&](std::size_t o, std::size_t len) {
+        if (len < key_cap) direct = false;
+        for (std::size_t i = o; i < o + std::min(len, key_cap) && direct; ++i)
+          direct = kBase2[static_cast<std::uint8_t>(pattern[i])] <= 3;
+      });
+    }
+    if (direct) {
+      direct_q_ = key_cap;
+      direct_.assign(std::size_t{1} << (2 * key_cap), kNoKey);
+    }
     std::unordered_map<std::string_view, std::uint32_t> key_index;
-    key_index.reserve(pieces);
+    if (!direct) key_index.reserve(pieces);
     std::vector<std::string_view> keys;
     std::vector<std::pair<std::uint32_t, PieceUse>> pairs;
     for (std::uint32_t p = 0; p < in.size(); ++p) {
@@ -162,19 +178,33 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       const std::string_view pattern = view(p);
       for_each_piece(p, [&](std::size_t o, std::size_t len) {
         const std::string_view key = pattern.substr(o, std::min(len, key_cap));
-        const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
-        if (fresh) keys.push_back(key);
+        std::uint32_t index = 0;
+        if (direct) {
+          std::uint32_t code = 0;
+          for (const char c : key) code = (code << 2) | kBase2[static_cast<std::uint8_t>(c)];
+          if (direct_[code] == kNoKey) {
+            direct_[code] = static_cast<std::uint32_t>(keys.size());
+            keys.push_back(key);
+          }
+          index = direct_[code];
+        } else {
+          const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
+          if (fresh) keys.push_back(key);
+          index = it->second;
+        }
         const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
         pairs.emplace_back(
-            it->second,
-            PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
-                     pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
+            index, PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
+                            pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
         tail_[p] = static_cast<std::uint32_t>(m - o);  // the last piece's: m - its offset
         longest_piece_ = std::max(longest_piece_, len);
       });
     }
     std::unordered_map<std::string_view, std::uint32_t>().swap(key_index);
-    if (keys.empty()) return;
+    if (keys.empty()) {
+      std::vector<std::uint32_t>().swap(direct_);
+      return;
+    }
     // The users of each key, contiguous (counting sort by key).
     use_start_.assign(keys.size() + 1, 0);
     for (const auto& [key, use] : pairs) ++use_start_[key + 1];
@@ -190,7 +220,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       key_length_.push_back(static_cast<std::uint32_t>(key.size()));
       longest_key_ = std::max(longest_key_, key.size());
     }
-    if ((tuning.search == "auto" || tuning.search == "direct") && make_direct(keys)) {
+    if (direct) {
       search_ = "direct";
       return;
     }
@@ -200,28 +230,11 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     multi_ = multi::make_multi_algorithm(search_, std::move(table));
   }
 
-  /// Keys of q <= kDirectMaxKey bases, all of one length and all A, C, G, T: a table of 4^q entries
-  /// indexed by a key's 2-bit code (A 0, C 1, G 2, T 3) gives the key at every text position from a
-  /// rolling code, where Aho-Corasick built an automaton (100,000 reads of 150 bases at k = 4, both
-  /// strands: a million pieces, keys of 11; its build was a third of a one-thread run) and walked it
-  /// with output links. Returns false (nothing built) for other keys.
-  bool make_direct(const std::vector<std::string_view>& keys) {
-    const std::size_t q = keys.front().size();
-    if (q > kDirectMaxKey) return false;
-    for (const std::string_view key : keys) {
-      if (key.size() != q) return false;
-      for (const char c : key)
-        if (kBase2[static_cast<std::uint8_t>(c)] > 3) return false;
-    }
-    direct_q_ = q;
-    direct_.assign(std::size_t{1} << (2 * q), kNoKey);
-    for (std::uint32_t i = 0; i < keys.size(); ++i) {
-      std::uint32_t code = 0;
-      for (const char c : keys[i]) code = (code << 2) | kBase2[static_cast<std::uint8_t>(c)];
-      direct_[code] = i;
-    }
-    return true;
-  }
+  // The direct table: keys of q <= kDirectMaxKey bases, all of one length and all A, C, G, T, in a
+  // table of 4^q entries indexed by a key's 2-bit code (A 0, C 1, G 2, T 3), looked up at every
+  // text position from a rolling code, where Aho-Corasick built an automaton (100,000 reads of 150
+  // bases at k = 4, both strands: a million pieces, keys of 11; its build was a third of a
+  // one-thread run) and walked it with output links.
 
   /// The keys' occurrences that begin in block[0, own) (block[0, len) read; text offset base + i).
   void scan_keys(const std::uint8_t* block, std::size_t len, std::size_t own, std::uint64_t base,
