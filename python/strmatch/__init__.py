@@ -85,8 +85,11 @@ _DONE, _BATCH, _ERROR = 0, 1, 2
 def _finditer(self, text, *, max_pending=4):
     """Streams find_all(text)'s batches: a background thread runs find_all with a callback that
     hands each batch over through a bounded queue (so at most max_pending batches wait)."""
+    if not isinstance(max_pending, int) or isinstance(max_pending, bool):
+        raise TypeError(f"strmatch: max_pending must be an integer >= 1, not {type(max_pending).__name__} "
+                        f"({max_pending!r})")
     if max_pending < 1:
-        raise ValueError("strmatch: max_pending must be at least 1")
+        raise ValueError(f"strmatch: max_pending must be an integer >= 1, not {max_pending!r}")
     batches: _queue.Queue = _queue.Queue(maxsize=max_pending)
     closing = _threading.Event()
 
