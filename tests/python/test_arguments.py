@@ -133,6 +133,29 @@ def test_bad_arguments(kind, pattern, call):
     _raises(kind, pattern, call)
 
 
+CALLS = [
+    (r"ApproxSearcher\(\) got an unexpected keyword argument 'max_erors' \(did you mean 'max_errors'\?\); "
+     r"signature: ApproxSearcher\(patterns, \*, max_errors=None, metric='edit', ",
+     lambda: A(b"abc", max_erors=1)),
+    (r"ExactSearcher\(\) takes 1 positional argument\(s\) \(pattern\), 2 given; signature: ExactSearcher\(pattern, \*, ",
+     lambda: E(b"a", b"b")),
+    (r"ExactSearcher\(\) is missing the argument 'pattern'", lambda: E()),
+    (r"PatternSet\(\) got an unexpected keyword argument 'id' \(did you mean 'ids'\?\)", lambda: P([b"a"], id=[1])),
+    (r"SequenceSearcher\(\) got an unexpected keyword argument 'k'", lambda: S([("g", "ACGT")], k=1)),
+    (r"longest_shared_substring\(\) is missing the argument 'min_texts'",
+     lambda: strmatch.longest_shared_substring([b"a"])),
+    (r"read_sequences\(\) takes 1 positional argument\(s\) \(path\), 2 given", lambda: strmatch.read_sequences("x", "y")),
+    (r"approx_algorithms\(\) got an unexpected keyword argument 'backnd' \(did you mean 'backend'\?\)",
+     lambda: strmatch.approx_algorithms(backnd="cpu")),
+]
+
+
+@pytest.mark.parametrize("pattern, call", CALLS, ids=[re.sub(r"\W+", "_", c[0])[:40] for c in CALLS])
+def test_unknown_missing_and_extra_arguments(pattern, call):
+    # Constructors and functions explain the call; the searches' methods keep pybind11's message.
+    _raises(TypeError, pattern, call)
+
+
 def test_flags_still_take_numpy_bools_and_0_1():
     a = strmatch.ApproxSearcher(b"ababa", max_errors=1, cigar=np.bool_(True))
     assert a.find_all(b"aaabbbaa").tolist() == [(2, 7, 1, 0, "2=1X2=")]
