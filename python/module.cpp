@@ -95,7 +95,10 @@ T int_arg(py::handle v, const char* name, T low = 0) {
   const std::string accepted = "an integer >= " + std::to_string(low);
   if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr())) wrong_type(name, accepted, v);
   const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
-  if (!i) throw py::error_already_set();
+  if (!i) {  // a numpy array of several elements has __index__ and refuses it
+    PyErr_Clear();
+    wrong_type(name, accepted, v);
+  }
   int overflow = 0;
   const long long s = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow < 0 || (overflow == 0 && s < static_cast<long long>(low))) wrong_value(name, accepted, v);
@@ -807,7 +810,7 @@ strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py:
       if (v < py::int_(0) || v > py::int_(1)) wrong_value("flags", accepted, f);
       return v.cast<unsigned>();
     };
-    if (PyIndex_Check(flags.ptr())) {
+    if (PyIndex_Check(flags.ptr()) && !PySequence_Check(flags.ptr())) {  // one int (a numpy array: a list)
       const auto f = flag(flags);
       for (auto& p : list) p.flags = static_cast<strmatch::PatternFlags>(f);
     } else {

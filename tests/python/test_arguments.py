@@ -156,6 +156,13 @@ def test_unknown_missing_and_extra_arguments(pattern, call):
     _raises(TypeError, pattern, call)
 
 
+def test_numpy_integers_and_arrays():
+    assert strmatch.ApproxSearcher(b"ababa", max_errors=np.uint32(1)).max_errors == 1
+    ps = strmatch.PatternSet([b"ab", b"cd"], flags=np.array([strmatch.CASE_INSENSITIVE, 0]), ids=np.array([7, 9]))
+    assert ps.find_all(b"AB cd CD").tolist() == [(0, 2, 7), (3, 5, 9)]
+    _raises(TypeError, r"threads must be an integer >= 0, not numpy.ndarray", lambda: E(b"a", threads=np.array([1, 2])))
+
+
 def test_flags_still_take_numpy_bools_and_0_1():
     a = strmatch.ApproxSearcher(b"ababa", max_errors=1, cigar=np.bool_(True))
     assert a.find_all(b"aaabbbaa").tolist() == [(2, 7, 1, 0, "2=1X2=")]
