@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <span>
@@ -60,6 +61,139 @@ void translate(std::exception_ptr p) {
   } catch (const strmatch::Error& e) {
     set_error(g_error, e.what());
   }
+}
+
+// ---- arguments ---------------------------------------------------------------------------------
+
+// Every argument other than texts, patterns and paths is taken by a type of its own (Flag, Count,
+// Str below) whose caster (after the anonymous namespace) converts it and raises TypeError (wrong
+// type) or ValueError (wrong value) naming the argument and what it accepts, e.g.
+// "strmatch: max_errors must be an integer >= 0, not -1", so that pybind11 never answers with its
+// list of "incompatible function arguments" (a caster that throws ends the call with its error).
+template <std::size_t N>
+struct Name {
+  char text[N];
+  constexpr Name(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT: implicit on purpose
+};
+
+// "int ('2')": the type and value of a rejected argument.
+std::string described(py::handle v) {
+  return std::string(Py_TYPE(v.ptr())->tp_name) + " (" + py::repr(v).cast<std::string>() + ")";
+}
+
+[[noreturn]] void wrong_type(const char* name, const std::string& accepted, py::handle v) {
+  throw py::type_error(std::string("strmatch: ") + name + " must be " + accepted + ", not " + described(v));
+}
+[[noreturn]] void wrong_value(const char* name, const std::string& accepted, py::handle v) {
+  throw py::value_error(std::string("strmatch: ") + name + " must be " + accepted + ", not " +
+                        py::repr(v).cast<std::string>());
+}
+
+// An integer from `low` to the largest T (bool is refused: threads=True is a mistake).
+template <class T>
+T int_arg(py::handle v, const char* name, T low = 0) {
+  const std::string accepted = "an integer >= " + std::to_string(low);
+  if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr())) wrong_type(name, accepted, v);
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!i) {  // a numpy array of several elements has __index__ and refuses it
+    PyErr_Clear();
+    wrong_type(name, accepted, v);
+  }
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow < 0 || (overflow == 0 && s < static_cast<long long>(low))) wrong_value(name, accepted, v);
+  unsigned long long u = static_cast<unsigned long long>(s);
+  if (overflow > 0) {
+    u = PyLong_AsUnsignedLongLong(i.ptr());
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      u = ~0ull;
+      if constexpr (sizeof(T) == sizeof(unsigned long long))
+        wrong_value(name, "an integer from " + std::to_string(low) + " to " + std::to_string(u), v);
+    }
+  }
+  if (u > static_cast<unsigned long long>(std::numeric_limits<T>::max()))
+    wrong_value(
+        name,
+        "an integer from " + std::to_string(low) + " to " + std::to_string(std::numeric_limits<T>::max()), v);
+  return static_cast<T>(u);
+}
+// None, or an integer >= 0.
+std::optional<std::uint32_t> optional_count(const py::object& v, const char* name) {
+  if (v.is_none()) return std::nullopt;
+  if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr())) wrong_type(name, "an integer >= 0 or None", v);
+  return int_arg<std::uint32_t>(v, name);
+}
+
+// True or False (numpy's bool and the integers 0 and 1 too, as pybind11 took them before).
+bool flag_arg(py::handle a, const char* name) {
+  PyObject* v = a.ptr();
+  if (PyBool_Check(v)) return v == Py_True;
+  const std::string_view type = Py_TYPE(v)->tp_name;
+  if (type == "numpy.bool" || type == "numpy.bool_") return PyObject_IsTrue(v) == 1;
+  if (PyLong_Check(v)) {
+    int overflow = 0;
+    const long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow == 0 && (i == 0 || i == 1)) return i == 1;
+    wrong_value(name, "True or False", a);
+  }
+  wrong_type(name, "True or False", a);
+}
+
+// A str; `accepted` says what it names ("an algorithm name (see approx_algorithms())").
+std::string str_arg(const py::handle v, const char* name, const char* accepted) {
+  if (!PyUnicode_Check(v.ptr())) wrong_type(name, std::string("a str: ") + accepted, v);
+  return v.cast<std::string>();
+}
+
+// The argument types: each converts to its value implicitly, so functions read them as plain
+// values. Flag: True or False. Count: an integer from 0 to T's largest. Str: a str (its value is
+// checked where it is used, by the library's parsers, whose messages list the accepted names).
+template <Name N>
+struct Flag {
+  bool value = false;
+  operator bool() const noexcept { return value; }  // NOLINT: implicit on purpose
+};
+template <class T, Name N>
+struct Count {
+  T value = 0;
+  operator T() const noexcept { return value; }  // NOLINT: implicit on purpose
+};
+template <Name N, Name Accepted>
+struct Str {
+  std::string value;
+  operator const std::string&() const noexcept { return value; }  // NOLINT: implicit on purpose
+};
+using ReturnStats = Flag<"return_stats">;
+using Threads = Count<unsigned, "threads">;
+using ChunkBytes = Count<std::size_t, "chunk_bytes">;
+using MetricName = Str<"metric", "'edit' or 'hamming'">;
+using FormatName = Str<"format", "'auto', 'fasta' or 'fastq'">;
+using AlgorithmName = Str<"algorithm", "'auto' or an algorithm's name (see the *_algorithms() functions)">;
+using BackendName = Str<"backend", "'auto', 'cpu' or 'cuda'">;
+
+// A callback: None or a callable.
+std::optional<py::function> callback_arg(const py::object& callback) {
+  if (callback.is_none()) return std::nullopt;
+  if (!PyCallable_Check(callback.ptr())) wrong_type("callback", "a callable or None", callback);
+  return py::reinterpret_borrow<py::function>(callback);
+}
+
+// The iterator of an argument that must be iterable (TypeError naming it otherwise).
+py::iterator iter_arg(py::handle obj, const char* name, const std::string& accepted) {
+  PyObject* it = PyObject_GetIter(obj.ptr());
+  if (it == nullptr) {
+    PyErr_Clear();
+    wrong_type(name, accepted, obj);
+  }
+  return py::reinterpret_steal<py::iterator>(it);
+}
+
+// A pattern as repr() shows it: Python's bytes literal, its first 40 bytes then "..." when longer.
+std::string pattern_repr(std::string_view p) {
+  constexpr std::size_t kShown = 40;
+  const std::string shown = py::repr(py::bytes(p.data(), std::min(p.size(), kShown))).cast<std::string>();
+  return p.size() > kShown ? shown + "..." : shown;
 }
 
 // ---- texts -------------------------------------------------------------------------------------
@@ -124,7 +258,8 @@ class TextListArg {
     if (PyUnicode_Check(obj.ptr()) || PyObject_CheckBuffer(obj.ptr())) {
       texts_.emplace_back(std::make_unique<Text>(obj, what));
     } else {
-      for (py::handle item : py::iter(obj)) texts_.emplace_back(std::make_unique<Text>(item, what));
+      for (py::handle item : iter_arg(obj, what, "bytes-like, str or an iterable of them"))
+        texts_.emplace_back(std::make_unique<Text>(item, what));
     }
     for (const auto& t : texts_) {
       views_.push_back(t->view());
@@ -152,6 +287,8 @@ class OpenFile {
 
  private:
   static strmatch::io::Input open(const py::object& path) {
+    if (!PyUnicode_Check(path.ptr()) && !PyBytes_Check(path.ptr()) && !py::hasattr(path, "__fspath__"))
+      wrong_type("path", "a str, bytes or os.PathLike", path);
     py::bytes encoded = py::module_::import("os").attr("fsencode")(path);
     std::string name(encoded);
     const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -231,14 +368,16 @@ strmatch::Backend backend_arg(const std::string& name);
 // strmatch.SequenceHit.
 class SequenceSearch {
  public:
-  SequenceSearch(const py::object& patterns, const py::object& max_errors, const std::string& metric,
-                 const py::object& strands, const std::string& alphabet, bool ignore_case,
-                 const std::string& algorithm, const std::string& backend, unsigned threads,
-                 const py::object& pam, const std::string& pam_side)
+  SequenceSearch(const py::object& patterns, const py::object& max_errors, const MetricName& metric,
+                 const py::object& strands, const Str<"alphabet", "'dna' or 'bytes'">& alphabet,
+                 Flag<"ignore_case"> ignore_case, const AlgorithmName& algorithm, const BackendName& backend,
+                 Threads threads, const py::object& pam,
+                 const Str<"pam_side", "'3prime' or '5prime'">& pam_side)
       : searcher_(named(patterns), options(max_errors, metric, strands, alphabet, ignore_case, algorithm,
-                                           backend, threads, pam, pam_side)) {}
+                                           backend, threads, pam, pam_side)),
+        max_errors_repr_(py::repr(max_errors).cast<std::string>()) {}
 
-  py::list search(const py::object& path, const std::string& format) {
+  py::list search(const py::object& path, const FormatName& format) {
     struct Row {
       std::uint32_t pattern;
       std::string record;
@@ -276,8 +415,19 @@ class SequenceSearch {
     return out;
   }
   std::string strands() const { return strmatch::seq::to_string(searcher_.strands()); }
+  std::string repr() const {
+    const auto& o = searcher_.options();
+    return "SequenceSearcher(patterns=" + std::to_string(searcher_.patterns().size()) +
+           ", max_errors=" + max_errors_repr_ + ", metric='" + std::string(strmatch::to_string(o.metric)) +
+           "', strands='" + strands() + "', alphabet='" + (o.nucleotides ? "dna" : "bytes") +
+           "', algorithm='" + o.algorithm + "', backend='" + std::string(strmatch::to_string(o.backend)) +
+           "')";
+  }
 
  private:
+  static constexpr const char* kNamedPattern = "bytes, str, a (name, sequence) tuple or a SequenceRecord";
+  static constexpr const char* kNamedPatterns =
+      "a pattern (bytes, str, a (name, sequence) tuple or a SequenceRecord) or an iterable of them";
   static std::vector<strmatch::seq::NamedSequence> named(const py::object& patterns) {
     std::vector<strmatch::seq::NamedSequence> out;
     const auto one = [&](py::handle item) {
@@ -293,16 +443,16 @@ class SequenceSearch {
                        q.is_none() ? std::string() : std::string(Text(q, "quality").view())});
         return;
       }
-      const py::tuple pair = py::reinterpret_borrow<py::object>(item).cast<py::tuple>();
-      if (pair.size() != 2)
-        throw py::type_error("strmatch: a pattern is bytes, str, (name, sequence) or a SequenceRecord");
+      if (!py::isinstance<py::tuple>(item) || py::len(item) != 2)
+        wrong_type("a pattern", kNamedPattern, item);
+      const auto pair = py::reinterpret_borrow<py::tuple>(item);
       const Text t(pair[1], "pattern");
       out.push_back({py::str(pair[0]).cast<std::string>(), std::string(t.view()), {}});
     };
     if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr()))
       one(patterns);
     else
-      for (py::handle item : py::iter(patterns)) one(item);
+      for (py::handle item : iter_arg(patterns, "patterns", kNamedPatterns)) one(item);
     return out;
   }
 
@@ -331,13 +481,17 @@ class SequenceSearch {
       o.approximate = true;
       o.max_errors_percent = percent;
     } else if (!max_errors.is_none()) {
-      const long k = max_errors.cast<long>();
-      if (k < 0) throw strmatch::InvalidArgument("max_errors must be at least 0 (None: exact search)");
+      const char* accepted = "an integer >= 0, a percentage 'P%' or None (exact search)";
+      if (PyBool_Check(max_errors.ptr()) || !PyIndex_Check(max_errors.ptr()))
+        wrong_type("max_errors", accepted, max_errors);
+      if (py::int_(max_errors) < py::int_(0)) wrong_value("max_errors", accepted, max_errors);
       o.approximate = true;
-      o.max_errors = static_cast<std::uint32_t>(k);
+      o.max_errors = int_arg<std::uint32_t>(max_errors, "max_errors");
     }
     o.metric = strmatch::parse_approx_metric(metric);
-    if (!strands.is_none()) o.strands = strmatch::seq::parse_strands(strands.cast<std::string>());
+    if (!strands.is_none())
+      o.strands =
+          strmatch::seq::parse_strands(str_arg(strands, "strands", "'forward', 'reverse', 'both' or None"));
     if (alphabet != "dna" && alphabet != "bytes")
       throw strmatch::InvalidArgument("unknown alphabet '" + alphabet + "' (dna, bytes)");
     o.nucleotides = alphabet == "dna";
@@ -349,6 +503,7 @@ class SequenceSearch {
   }
 
   strmatch::seq::SequenceSearcher searcher_;
+  std::string max_errors_repr_;  // as given: None, k or 'P%'
 };
 
 // ---- results -----------------------------------------------------------------------------------
@@ -533,7 +688,7 @@ class Callback {
   std::optional<py::error_already_set> error_;
 };
 
-py::object with_stats(py::object value, const strmatch::SearchStats& stats, bool return_stats) {
+py::object with_stats(py::object value, const strmatch::SearchStats& stats, ReturnStats return_stats) {
   if (!return_stats) return value;
   return py::make_tuple(std::move(value), py::cast(stats));
 }
@@ -545,10 +700,10 @@ strmatch::Backend backend_arg(const std::string& name) { return strmatch::parse_
 using strmatch::ExactSearcher;
 
 py::object exact_find_all(const ExactSearcher& s, py::handle text_obj, py::object callback,
-                          bool return_stats) {
+                          ReturnStats return_stats) {
   Text text(text_obj);
   if (!callback.is_none()) {
-    Callback<std::uint64_t> cb(callback.cast<py::function>(), [](std::span<const std::uint64_t> batch) {
+    Callback<std::uint64_t> cb(*callback_arg(callback), [](std::span<const std::uint64_t> batch) {
       return copied_array(batch, py::dtype::of<std::uint64_t>());
     });
     strmatch::SearchStats stats;
@@ -569,7 +724,7 @@ py::object exact_find_all(const ExactSearcher& s, py::handle text_obj, py::objec
   return with_stats(offsets.take(), stats, return_stats);
 }
 
-py::object exact_count(const ExactSearcher& s, py::handle text_obj, bool return_stats) {
+py::object exact_count(const ExactSearcher& s, py::handle text_obj, ReturnStats return_stats) {
   Text text(text_obj);
   const auto stats = maybe_released(text.release_gil(), [&] { return s.count(text.view()); });
   if (!return_stats) return py::int_(stats.occurrences);
@@ -577,10 +732,10 @@ py::object exact_count(const ExactSearcher& s, py::handle text_obj, bool return_
 }
 
 py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, py::object callback,
-                               bool return_stats) {
+                               ReturnStats return_stats) {
   OpenFile file(path);
   if (!callback.is_none()) {
-    Callback<std::uint64_t> cb(callback.cast<py::function>(), [](std::span<const std::uint64_t> batch) {
+    Callback<std::uint64_t> cb(*callback_arg(callback), [](std::span<const std::uint64_t> batch) {
       return copied_array(batch, py::dtype::of<std::uint64_t>());
     });
     strmatch::OffsetSink sink = [&](std::span<const std::uint64_t> b) { return cb(b); };
@@ -605,7 +760,7 @@ py::object exact_find_all_file(const ExactSearcher& s, const py::object& path, p
   return with_stats(offsets.take(), stats, return_stats);
 }
 
-py::object exact_count_file(const ExactSearcher& s, const py::object& path, bool return_stats) {
+py::object exact_count_file(const ExactSearcher& s, const py::object& path, ReturnStats return_stats) {
   OpenFile file(path);
   strmatch::SearchStats stats;
   {
@@ -621,15 +776,16 @@ py::object exact_count_file(const ExactSearcher& s, const py::object& path, bool
 using strmatch::PatternSet;
 
 strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py::object ids,
-                                      const std::string& algorithm, const std::string& backend,
-                                      unsigned threads, bool case_insensitive, std::size_t chunk_bytes) {
+                                      const AlgorithmName& algorithm, const BackendName& backend,
+                                      Threads threads, Flag<"case_insensitive"> case_insensitive,
+                                      ChunkBytes chunk_bytes) {
   std::vector<strmatch::Pattern> list;
   if (PyUnicode_Check(patterns.ptr()) || PyBytes_Check(patterns.ptr())) {
     throw py::type_error(
         "strmatch: patterns must be an iterable of patterns (a list of bytes or str), not one " +
         std::string(Py_TYPE(patterns.ptr())->tp_name));
   }
-  for (py::handle item : py::iter(patterns)) {
+  for (py::handle item : iter_arg(patterns, "patterns", "an iterable of patterns (bytes or str)")) {
     Text t(item, "a pattern");
     strmatch::Pattern p;
     p.bytes = std::string(t.view());
@@ -637,7 +793,9 @@ strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py:
     list.push_back(std::move(p));
   }
   if (!ids.is_none()) {
-    auto v = ids.cast<std::vector<std::uint32_t>>();
+    std::vector<std::uint32_t> v;
+    for (py::handle id : iter_arg(ids, "ids", "an iterable of integers >= 0 (one per pattern) or None"))
+      v.push_back(int_arg<std::uint32_t>(id, "an id"));
     if (v.size() != list.size()) {
       throw py::value_error("strmatch: ids has " + std::to_string(v.size()) + " entries for " +
                             std::to_string(list.size()) + " patterns");
@@ -645,18 +803,24 @@ strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py:
     for (std::size_t i = 0; i < v.size(); ++i) list[i].id = v[i];
   }
   if (!flags.is_none()) {
-    if (py::isinstance<py::int_>(flags)) {
-      const auto f = flags.cast<unsigned>();
-      if (f > 1) throw py::value_error("strmatch: unknown pattern flags " + std::to_string(f));
+    const char* accepted = "0, CASE_INSENSITIVE, an iterable of them (one per pattern) or None";
+    const auto flag = [&](py::handle f) {
+      if (PyBool_Check(f.ptr()) || !PyIndex_Check(f.ptr())) wrong_type("flags", accepted, f);
+      const py::int_ v(py::reinterpret_borrow<py::object>(f));
+      if (v < py::int_(0) || v > py::int_(1)) wrong_value("flags", accepted, f);
+      return v.cast<unsigned>();
+    };
+    if (PyIndex_Check(flags.ptr()) && !PySequence_Check(flags.ptr())) {  // one int (a numpy array: a list)
+      const auto f = flag(flags);
       for (auto& p : list) p.flags = static_cast<strmatch::PatternFlags>(f);
     } else {
-      auto v = flags.cast<std::vector<unsigned>>();
+      std::vector<unsigned> v;
+      for (py::handle f : iter_arg(flags, "flags", accepted)) v.push_back(flag(f));
       if (v.size() != list.size()) {
         throw py::value_error("strmatch: flags has " + std::to_string(v.size()) + " entries for " +
                               std::to_string(list.size()) + " patterns");
       }
       for (std::size_t i = 0; i < v.size(); ++i) {
-        if (v[i] > 1) throw py::value_error("strmatch: unknown pattern flags " + std::to_string(v[i]));
         list[i].flags = static_cast<strmatch::PatternFlags>(v[i]);
       }
     }
@@ -671,10 +835,11 @@ strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py:
   return PatternSet(std::span<const strmatch::Pattern>(list), opts);
 }
 
-py::object set_find_all(const PatternSet& s, py::handle text_obj, py::object callback, bool return_stats) {
+py::object set_find_all(const PatternSet& s, py::handle text_obj, py::object callback,
+                        ReturnStats return_stats) {
   Text text(text_obj);
   if (!callback.is_none()) {
-    Callback<strmatch::Match> cb(callback.cast<py::function>(), [](std::span<const strmatch::Match> batch) {
+    Callback<strmatch::Match> cb(*callback_arg(callback), [](std::span<const strmatch::Match> batch) {
       return copied_array(batch, g_dtypes->match);
     });
     strmatch::SearchStats stats;
@@ -695,24 +860,24 @@ py::object set_find_all(const PatternSet& s, py::handle text_obj, py::object cal
   return with_stats(matches.take(g_dtypes->match), stats, return_stats);
 }
 
-py::object set_count(const PatternSet& s, py::handle text_obj, bool return_stats) {
+py::object set_count(const PatternSet& s, py::handle text_obj, ReturnStats return_stats) {
   Text text(text_obj);
   const auto stats = maybe_released(text.release_gil(), [&] { return s.count(text.view()); });
   if (!return_stats) return py::int_(stats.occurrences);
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
 }
 
-py::object set_count_per_pattern(const PatternSet& s, py::handle text_obj, bool return_stats) {
+py::object set_count_per_pattern(const PatternSet& s, py::handle text_obj, ReturnStats return_stats) {
   Text text(text_obj);
   auto counts = maybe_released(text.release_gil(), [&] { return s.count_per_pattern(text.view()); });
   return with_stats(owned_array(std::move(counts.per_pattern)), counts.stats, return_stats);
 }
 
 py::object set_find_all_file(const PatternSet& s, const py::object& path, py::object callback,
-                             bool return_stats) {
+                             ReturnStats return_stats) {
   OpenFile file(path);
   if (!callback.is_none()) {
-    Callback<strmatch::Match> cb(callback.cast<py::function>(), [](std::span<const strmatch::Match> batch) {
+    Callback<strmatch::Match> cb(*callback_arg(callback), [](std::span<const strmatch::Match> batch) {
       return copied_array(batch, g_dtypes->match);
     });
     strmatch::MatchSink sink = [&](std::span<const strmatch::Match> b) { return cb(b); };
@@ -737,7 +902,7 @@ py::object set_find_all_file(const PatternSet& s, const py::object& path, py::ob
   return with_stats(matches.take(g_dtypes->match), stats, return_stats);
 }
 
-py::object set_count_file(const PatternSet& s, const py::object& path, bool return_stats) {
+py::object set_count_file(const PatternSet& s, const py::object& path, ReturnStats return_stats) {
   OpenFile file(path);
   strmatch::SearchStats stats;
   {
@@ -750,23 +915,49 @@ py::object set_count_file(const PatternSet& s, const py::object& path, bool retu
 
 // ---- approximate search ------------------------------------------------------------------------
 
-using strmatch::ApproxSearcher;
+// strmatch.ApproxSearcher: the library's searcher and whether max_errors was given. With it, best()
+// reports nothing for a minimum above it, as the CLI's `approx --best -k K` (best_limit = K);
+// without it (max_errors=None) only best() runs, with no limit (the CLI's `--best` without -k), and
+// the searches that need k raise ValueError.
+class ApproxSearcher : public strmatch::ApproxSearcher {
+ public:
+  ApproxSearcher(strmatch::ApproxSearcher&& s, bool has_max_errors)
+      : strmatch::ApproxSearcher(std::move(s)), has_max_errors_(has_max_errors) {}
+  bool has_max_errors() const noexcept { return has_max_errors_; }
+  void require_max_errors(const char* method) const {
+    if (!has_max_errors_)
+      throw py::value_error(std::string("strmatch: ApproxSearcher.") + method +
+                            "() needs max_errors: build the searcher with max_errors=k (an integer >= 0); "
+                            "without it only best() runs");
+  }
+
+ private:
+  bool has_max_errors_;
+};
 
 int separator_arg(const py::object& sep) {
   if (sep.is_none()) return -1;
-  if (py::isinstance<py::int_>(sep)) return sep.cast<int>();  // range checked by the library
+  const char* accepted = "one byte (b'\\n'), an integer from 0 to 255 or None";
+  if (PyIndex_Check(sep.ptr()) && !PyBool_Check(sep.ptr())) {
+    if (py::int_(sep) < py::int_(0) || py::int_(sep) > py::int_(255)) wrong_value("separator", accepted, sep);
+    return py::int_(sep).cast<int>();
+  }
+  if (!PyObject_CheckBuffer(sep.ptr()) && !PyUnicode_Check(sep.ptr())) wrong_type("separator", accepted, sep);
   Text t(sep, "separator");
-  if (t.view().size() != 1) throw py::value_error("strmatch: separator must be one byte or an int 0..255");
+  if (t.view().size() != 1) wrong_value("separator", accepted, sep);
   return static_cast<unsigned char>(t.view()[0]);
 }
 
-ApproxSearcher make_approx(py::handle patterns, std::uint32_t max_errors, const std::string& metric,
-                           const std::string& algorithm, const std::string& backend, unsigned threads,
-                           const py::object& separator, bool cigar, py::object best_limit,
-                           std::size_t chunk_bytes, bool nucleotide_codes) {
+ApproxSearcher make_approx(py::handle patterns, const py::object& max_errors, const MetricName& metric,
+                           const AlgorithmName& algorithm, const BackendName& backend, Threads threads,
+                           const py::object& separator, Flag<"cigar"> cigar, const py::object& best_limit,
+                           ChunkBytes chunk_bytes, Flag<"nucleotide_codes"> nucleotide_codes) {
   strmatch::ApproxOptions opts;
-  opts.max_errors = max_errors;
-  opts.metric = strmatch::parse_approx_metric(metric);
+  const std::optional<std::uint32_t> k = optional_count(max_errors, "max_errors");
+  const std::optional<std::uint32_t> limit = optional_count(best_limit, "best_limit");
+  opts.max_errors = k.value_or(0);
+  opts.best_limit = limit ? *limit : k.value_or(strmatch::kNoDistance);
+  opts.metric = strmatch::parse_approx_metric(metric.value);
   opts.algorithm = algorithm;
   opts.backend = backend_arg(backend);
   opts.threads = threads;
@@ -774,26 +965,28 @@ ApproxSearcher make_approx(py::handle patterns, std::uint32_t max_errors, const 
   opts.cigar = cigar;
   opts.chunk_bytes = chunk_bytes;
   opts.nucleotide_codes = nucleotide_codes;
-  if (!best_limit.is_none()) opts.best_limit = best_limit.cast<std::uint32_t>();
   if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr())) {
     Text t(patterns, "pattern");
     std::string p(t.view());
     py::gil_scoped_release unlocked;
-    return ApproxSearcher(std::string_view(p), opts);
+    return ApproxSearcher(strmatch::ApproxSearcher(std::string_view(p), opts), k.has_value());
   }
   std::vector<std::string> list;
-  for (py::handle item : py::iter(patterns)) list.emplace_back(Text(item, "a pattern").view());
+  for (py::handle item :
+       iter_arg(patterns, "patterns", "a pattern (bytes-like or str) or an iterable of them"))
+    list.emplace_back(Text(item, "a pattern").view());
   py::gil_scoped_release unlocked;
-  return ApproxSearcher(std::span<const std::string>(list), opts);
+  return ApproxSearcher(strmatch::ApproxSearcher(std::span<const std::string>(list), opts), k.has_value());
 }
 
 py::object approx_find_all(const ApproxSearcher& s, py::handle text_obj, py::object callback,
-                           bool return_stats) {
+                           ReturnStats return_stats) {
+  s.require_max_errors("find_all");
   Text text(text_obj);
   const bool cigar = s.options().cigar;
   if (!callback.is_none()) {
     Callback<strmatch::ApproxMatch> cb(
-        callback.cast<py::function>(),
+        *callback_arg(callback),
         [cigar](std::span<const strmatch::ApproxMatch> b) { return approx_matches_array(b, cigar); });
     strmatch::SearchStats stats;
     {
@@ -814,12 +1007,13 @@ py::object approx_find_all(const ApproxSearcher& s, py::handle text_obj, py::obj
 }
 
 py::object approx_find_ends(const ApproxSearcher& s, py::handle text_obj, py::object callback,
-                            bool return_stats) {
+                            ReturnStats return_stats) {
+  s.require_max_errors("find_ends");
   Text text(text_obj);
   if (!callback.is_none()) {
-    Callback<strmatch::ApproxEnd> cb(
-        callback.cast<py::function>(),
-        [](std::span<const strmatch::ApproxEnd> b) { return copied_array(b, g_dtypes->approx_end); });
+    Callback<strmatch::ApproxEnd> cb(*callback_arg(callback), [](std::span<const strmatch::ApproxEnd> b) {
+      return copied_array(b, g_dtypes->approx_end);
+    });
     strmatch::SearchStats stats;
     {
       py::gil_scoped_release unlocked;
@@ -846,14 +1040,17 @@ py::object approx_counter(py::handle text_obj, bool return_stats, F&& f) {
   return py::make_tuple(py::int_(stats.occurrences), py::cast(stats));
 }
 
-py::object approx_count(const ApproxSearcher& s, py::handle text_obj, bool return_stats) {
+py::object approx_count(const ApproxSearcher& s, py::handle text_obj, ReturnStats return_stats) {
+  s.require_max_errors("count");
   return approx_counter(text_obj, return_stats, [&](std::string_view t) { return s.count(t); });
 }
-py::object approx_count_ends(const ApproxSearcher& s, py::handle text_obj, bool return_stats) {
+py::object approx_count_ends(const ApproxSearcher& s, py::handle text_obj, ReturnStats return_stats) {
+  s.require_max_errors("count_ends");
   return approx_counter(text_obj, return_stats, [&](std::string_view t) { return s.count_ends(t); });
 }
 
-py::object approx_best(const ApproxSearcher& s, py::handle text_obj, bool ends, bool return_stats) {
+py::object approx_best(const ApproxSearcher& s, py::handle text_obj, Flag<"ends"> ends,
+                       ReturnStats return_stats) {
   Text text(text_obj);
   ResultArray<strmatch::ApproxEnd> found;
   strmatch::ApproxEndSink sink = [&](std::span<const strmatch::ApproxEnd> b) {
@@ -867,12 +1064,13 @@ py::object approx_best(const ApproxSearcher& s, py::handle text_obj, bool ends, 
 }
 
 py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path, py::object callback,
-                                bool return_stats) {
+                                ReturnStats return_stats) {
+  s.require_max_errors("find_all_file");
   OpenFile file(path);
   const bool cigar = s.options().cigar;
   if (!callback.is_none()) {
     Callback<strmatch::ApproxMatch> cb(
-        callback.cast<py::function>(),
+        *callback_arg(callback),
         [cigar](std::span<const strmatch::ApproxMatch> b) { return approx_matches_array(b, cigar); });
     strmatch::ApproxMatchSink sink = [&](std::span<const strmatch::ApproxMatch> b) { return cb(b); };
     strmatch::SearchStats stats;
@@ -896,7 +1094,8 @@ py::object approx_find_all_file(const ApproxSearcher& s, const py::object& path,
   return with_stats(approx_matches_array(matches, cigar), stats, return_stats);
 }
 
-py::object approx_count_file(const ApproxSearcher& s, const py::object& path, bool return_stats) {
+py::object approx_count_file(const ApproxSearcher& s, const py::object& path, ReturnStats return_stats) {
+  s.require_max_errors("count_file");
   OpenFile file(path);
   strmatch::SearchStats stats;
   {
@@ -909,8 +1108,8 @@ py::object approx_count_file(const ApproxSearcher& s, const py::object& path, bo
 
 // ---- common substrings -------------------------------------------------------------------------
 
-strmatch::CommonSubstringOptions common_options(const std::string& algorithm, const std::string& backend,
-                                                unsigned threads) {
+strmatch::CommonSubstringOptions common_options(const AlgorithmName& algorithm, const BackendName& backend,
+                                                Threads threads) {
   strmatch::CommonSubstringOptions opts;
   opts.algorithm = algorithm;
   opts.backend = backend_arg(backend);
@@ -918,8 +1117,8 @@ strmatch::CommonSubstringOptions common_options(const std::string& algorithm, co
   return opts;
 }
 
-py::object longest_common(py::handle a_obj, py::handle b_obj, bool pairs, const std::string& algorithm,
-                          const std::string& backend, unsigned threads) {
+py::object longest_common(py::handle a_obj, py::handle b_obj, Flag<"pairs"> pairs,
+                          const AlgorithmName& algorithm, const BackendName& backend, Threads threads) {
   TextListArg a(a_obj, "a"), b(b_obj, "b");
   ResultArray<strmatch::CommonSubstringPair> found;
   strmatch::CommonPairSink sink;
@@ -942,9 +1141,9 @@ py::object longest_common(py::handle a_obj, py::handle b_obj, bool pairs, const 
   return result;
 }
 
-py::object maximal_matches(py::handle a_obj, py::handle b_obj, std::uint64_t min_length, bool unique,
-                           const std::string& algorithm, const std::string& backend, unsigned threads,
-                           bool return_stats) {
+py::object maximal_matches(py::handle a_obj, py::handle b_obj, Count<std::uint64_t, "min_length"> min_length,
+                           Flag<"unique"> unique, const AlgorithmName& algorithm, const BackendName& backend,
+                           Threads threads, ReturnStats return_stats) {
   TextListArg a(a_obj, "a"), b(b_obj, "b");
   ResultArray<strmatch::MaximalExactMatch> found;
   strmatch::MaximalMatchOptions match;
@@ -965,8 +1164,9 @@ py::object maximal_matches(py::handle a_obj, py::handle b_obj, std::uint64_t min
   return with_stats(found.take(g_dtypes->mem), stats, return_stats);
 }
 
-py::object longest_shared(py::handle texts_obj, std::uint32_t min_texts, const std::string& algorithm,
-                          const std::string& backend, unsigned threads, bool return_stats) {
+py::object longest_shared(py::handle texts_obj, Count<std::uint32_t, "min_texts"> min_texts,
+                          const AlgorithmName& algorithm, const BackendName& backend, Threads threads,
+                          ReturnStats return_stats) {
   TextListArg texts(texts_obj, "texts");
   struct Found {
     std::uint64_t length;
@@ -1024,7 +1224,7 @@ void restore_python_error() {
   }
 }
 
-template <class Searcher, py::object (*Impl)(const Searcher&, py::handle, bool)>
+template <class Searcher, py::object (*Impl)(const Searcher&, py::handle, ReturnStats)>
 struct FastCount {
   static inline PyObject* general = nullptr;  // the pybind11 function (unbound), for other call forms
   static inline PyMethodDef def{};
@@ -1035,7 +1235,7 @@ struct FastCount {
       py::detail::type_caster_generic caster(FastMethod<Searcher>::type);
       if (!caster.load(self, false) || caster.value == nullptr)
         return call_general(self, args, nargs, kwnames);
-      return Impl(*static_cast<const Searcher*>(caster.value), args[0], false).release().ptr();
+      return Impl(*static_cast<const Searcher*>(caster.value), args[0], ReturnStats{false}).release().ptr();
     } catch (...) {
       restore_python_error();
       return nullptr;
@@ -1076,6 +1276,42 @@ struct FastCount {
 };
 
 }  // namespace
+
+// The casters of the argument types (see Flag, Count, Str): they accept every object and convert it,
+// raising the argument's own TypeError or ValueError.
+namespace pybind11::detail {
+template <Name N>
+struct type_caster<Flag<N>> {
+  PYBIND11_TYPE_CASTER(Flag<N>, const_name("bool"));
+  bool load(handle src, bool) {
+    value.value = flag_arg(src, N.text);
+    return true;
+  }
+  static handle cast(const Flag<N>& v, return_value_policy, handle) { return bool_(v.value).release(); }
+};
+template <class T, Name N>
+struct type_caster<Count<T, N>> {
+  using Self = Count<T, N>;
+  PYBIND11_TYPE_CASTER(Self, const_name("int"));
+  bool load(handle src, bool) {
+    value.value = int_arg<T>(src, N.text);
+    return true;
+  }
+  static handle cast(const Count<T, N>& v, return_value_policy, handle) { return int_(v.value).release(); }
+};
+template <Name N, Name Accepted>
+struct type_caster<Str<N, Accepted>> {
+  using Self = Str<N, Accepted>;
+  PYBIND11_TYPE_CASTER(Self, const_name("str"));
+  bool load(handle src, bool) {
+    value.value = str_arg(src, N.text, Accepted.text);
+    return true;
+  }
+  static handle cast(const Str<N, Accepted>& v, return_value_policy, handle) {
+    return str(v.value).release();
+  }
+};
+}  // namespace pybind11::detail
 
 PYBIND11_MODULE(_strmatch, m) {
   m.doc() = "strmatch's compiled core; import strmatch (the package) instead.";
@@ -1191,8 +1427,8 @@ PYBIND11_MODULE(_strmatch, m) {
   // -- ExactSearcher
   auto exact_class =
       py::class_<ExactSearcher>(m, "ExactSearcher", D("ExactSearcher"))
-          .def(py::init([](py::handle pattern, const std::string& algorithm, const std::string& backend,
-                           unsigned threads, std::size_t chunk_bytes) {
+          .def(py::init([](py::handle pattern, const AlgorithmName& algorithm, const BackendName& backend,
+                           Threads threads, ChunkBytes chunk_bytes) {
                  Text p(pattern, "pattern");
                  strmatch::ExactOptions opts;
                  opts.algorithm = algorithm;
@@ -1201,7 +1437,7 @@ PYBIND11_MODULE(_strmatch, m) {
                  opts.chunk_bytes = chunk_bytes;
                  return ExactSearcher(p.view(), opts);
                }),
-               py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+               py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "auto",
                py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u)
           .def_property_readonly(
               "pattern", [](const ExactSearcher& s) { return py::bytes(std::string(s.pattern())); },
@@ -1216,6 +1452,13 @@ PYBIND11_MODULE(_strmatch, m) {
           .def_property_readonly(
               "threads", [](const ExactSearcher& s) { return s.options().threads; },
               D("ExactSearcher.threads"))
+          .def("__repr__",
+               [](const ExactSearcher& s) {
+                 const auto& o = s.options();
+                 return "ExactSearcher(" + pattern_repr(s.pattern()) + ", algorithm='" + o.algorithm +
+                        "', backend='" + std::string(strmatch::to_string(o.backend)) +
+                        "', threads=" + std::to_string(o.threads) + ")";
+               })
           .def("count", &exact_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
                D("ExactSearcher.count"))
           .def("find_all", &exact_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
@@ -1231,9 +1474,16 @@ PYBIND11_MODULE(_strmatch, m) {
   auto set_class =
       py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
           .def(py::init(&make_pattern_set), py::arg("patterns"), py::kw_only(), py::arg("flags") = py::none(),
-               py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+               py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "auto",
                py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u)
           .def("__len__", &PatternSet::size, D("PatternSet.__len__"))
+          .def("__repr__",
+               [](const PatternSet& s) {
+                 const auto& o = s.options();
+                 return "PatternSet(patterns=" + std::to_string(s.size()) + ", algorithm='" + o.algorithm +
+                        "', backend='" + std::string(strmatch::to_string(o.backend)) +
+                        "', threads=" + std::to_string(o.threads) + ")";
+               })
           .def_property_readonly("stats", &PatternSet::stats, D("PatternSet.stats"))
           .def_property_readonly(
               "algorithm", [](const PatternSet& s) { return s.options().algorithm; },
@@ -1260,12 +1510,23 @@ PYBIND11_MODULE(_strmatch, m) {
   // -- ApproxSearcher
   auto approx_class =
       py::class_<ApproxSearcher>(m, "ApproxSearcher", D("ApproxSearcher"))
-          .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors"),
-               py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+          .def(py::init(&make_approx), py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(),
+               py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "auto",
                py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
                py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u,
                py::arg("nucleotide_codes") = false)
-          .def("__len__", &ApproxSearcher::size, D("ApproxSearcher.__len__"))
+          .def(
+              "__len__", [](const ApproxSearcher& s) { return s.size(); }, D("ApproxSearcher.__len__"))
+          .def(
+              "__repr__",
+              [](const ApproxSearcher& s) {
+                const auto& o = s.options();
+                return "ApproxSearcher(" +
+                       (s.size() == 1 ? pattern_repr(s.pattern(0)) : "patterns=" + std::to_string(s.size())) +
+                       ", max_errors=" + (s.has_max_errors() ? std::to_string(o.max_errors) : "None") +
+                       ", metric='" + std::string(strmatch::to_string(o.metric)) + "', algorithm='" +
+                       o.algorithm + "', backend='" + std::string(strmatch::to_string(o.backend)) + "')";
+              })
           .def_property_readonly(
               "patterns",
               [](const ApproxSearcher& s) {
@@ -1275,7 +1536,11 @@ PYBIND11_MODULE(_strmatch, m) {
               },
               D("ApproxSearcher.patterns"))
           .def_property_readonly(
-              "max_errors", [](const ApproxSearcher& s) { return s.options().max_errors; },
+              "max_errors",
+              [](const ApproxSearcher& s) {
+                return s.has_max_errors() ? py::object(py::int_(s.options().max_errors))
+                                          : py::object(py::none());
+              },
               D("ApproxSearcher.max_errors"))
           .def_property_readonly(
               "metric",
@@ -1284,10 +1549,19 @@ PYBIND11_MODULE(_strmatch, m) {
           .def_property_readonly(
               "algorithm", [](const ApproxSearcher& s) { return s.options().algorithm; },
               D("ApproxSearcher.algorithm"))
-          .def_property_readonly("cpu_algorithm", &ApproxSearcher::cpu_algorithm,
-                                 D("ApproxSearcher.cpu_algorithm"))
-          .def_property_readonly("gpu_algorithm", &ApproxSearcher::gpu_algorithm,
-                                 D("ApproxSearcher.gpu_algorithm"))
+          .def_property_readonly(
+              "backend",
+              [](const ApproxSearcher& s) { return std::string(strmatch::to_string(s.options().backend)); },
+              D("ApproxSearcher.backend"))
+          .def_property_readonly(
+              "threads", [](const ApproxSearcher& s) { return s.options().threads; },
+              D("ApproxSearcher.threads"))
+          .def_property_readonly(
+              "cpu_algorithm", [](const ApproxSearcher& s) { return s.cpu_algorithm(); },
+              D("ApproxSearcher.cpu_algorithm"))
+          .def_property_readonly(
+              "gpu_algorithm", [](const ApproxSearcher& s) { return s.gpu_algorithm(); },
+              D("ApproxSearcher.gpu_algorithm"))
           .def("find_all", &approx_find_all, py::arg("text"), py::arg("callback") = py::none(), py::kw_only(),
                py::arg("return_stats") = false, D("ApproxSearcher.find_all"))
           .def("count", &approx_count, py::arg("text"), py::kw_only(), py::arg("return_stats") = false,
@@ -1308,22 +1582,24 @@ PYBIND11_MODULE(_strmatch, m) {
       .def("__next__", &SequenceRecords::next);
   m.def(
       "read_sequences",
-      [](const py::object& path, const std::string& format) {
+      [](const py::object& path, const FormatName& format) {
         return std::make_unique<SequenceRecords>(path, format);
       },
       py::arg("path"), py::kw_only(), py::arg("format") = "auto", D("read_sequences"));
   py::class_<SequenceSearch>(m, "SequenceSearcher", D("SequenceSearcher"))
-      .def(py::init<const py::object&, const py::object&, const std::string&, const py::object&,
-                    const std::string&, bool, const std::string&, const std::string&, unsigned,
-                    const py::object&, const std::string&>(),
+      .def(py::init<const py::object&, const py::object&, const MetricName&, const py::object&,
+                    const Str<"alphabet", "'dna' or 'bytes'">&, Flag<"ignore_case">, const AlgorithmName&,
+                    const BackendName&, Threads, const py::object&,
+                    const Str<"pam_side", "'3prime' or '5prime'">&>(),
            py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(), py::arg("metric") = "edit",
            py::arg("strands") = py::none(), py::arg("alphabet") = "dna", py::arg("ignore_case") = false,
-           py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u,
+           py::arg("algorithm") = "auto", py::arg("backend") = "auto", py::arg("threads") = 0u,
            py::arg("pam") = py::none(), py::arg("pam_side") = "3prime")
       .def("search", &SequenceSearch::search, py::arg("path"), py::kw_only(), py::arg("format") = "auto",
            D("SequenceSearcher.search"))
       .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))
-      .def_property_readonly("strands", &SequenceSearch::strands, D("SequenceSearcher.strands"));
+      .def_property_readonly("strands", &SequenceSearch::strands, D("SequenceSearcher.strands"))
+      .def("__repr__", &SequenceSearch::repr);
 
   m.def(
       "align",
@@ -1351,31 +1627,31 @@ PYBIND11_MODULE(_strmatch, m) {
 
   // -- common substrings
   m.def("longest_common_substring", &longest_common, py::arg("a"), py::arg("b"), py::kw_only(),
-        py::arg("pairs") = false, py::arg("algorithm") = "auto", py::arg("backend") = "cpu",
+        py::arg("pairs") = false, py::arg("algorithm") = "auto", py::arg("backend") = "auto",
         py::arg("threads") = 0u, D("longest_common_substring"));
   m.def("maximal_exact_matches", &maximal_matches, py::arg("a"), py::arg("b"), py::kw_only(),
         py::arg("min_length") = 20u, py::arg("unique") = false, py::arg("algorithm") = "auto",
-        py::arg("backend") = "cpu", py::arg("threads") = 0u, py::arg("return_stats") = false,
+        py::arg("backend") = "auto", py::arg("threads") = 0u, py::arg("return_stats") = false,
         D("maximal_exact_matches"));
   m.def("longest_shared_substring", &longest_shared, py::arg("texts"), py::arg("min_texts"), py::kw_only(),
-        py::arg("algorithm") = "auto", py::arg("backend") = "cpu", py::arg("threads") = 0u,
+        py::arg("algorithm") = "auto", py::arg("backend") = "auto", py::arg("threads") = 0u,
         py::arg("return_stats") = false, D("longest_shared_substring"));
 
   // -- names and build facts
   m.def(
-      "exact_algorithms", [](const std::string& b) { return strmatch::exact_algorithms(backend_arg(b)); },
-      py::arg("backend") = "cpu", D("exact_algorithms"));
+      "exact_algorithms", [](const BackendName& b) { return strmatch::exact_algorithms(backend_arg(b)); },
+      py::arg("backend") = "auto", D("exact_algorithms"));
   m.def(
       "pattern_set_algorithms",
-      [](const std::string& b) { return strmatch::pattern_set_algorithms(backend_arg(b)); },
-      py::arg("backend") = "cpu", D("pattern_set_algorithms"));
+      [](const BackendName& b) { return strmatch::pattern_set_algorithms(backend_arg(b)); },
+      py::arg("backend") = "auto", D("pattern_set_algorithms"));
   m.def(
-      "approx_algorithms", [](const std::string& b) { return strmatch::approx_algorithms(backend_arg(b)); },
-      py::arg("backend") = "cpu", D("approx_algorithms"));
+      "approx_algorithms", [](const BackendName& b) { return strmatch::approx_algorithms(backend_arg(b)); },
+      py::arg("backend") = "auto", D("approx_algorithms"));
   m.def(
       "common_substring_algorithms",
-      [](const std::string& b) { return strmatch::common_substring_algorithms(backend_arg(b)); },
-      py::arg("backend") = "cpu", D("common_substring_algorithms"));
+      [](const BackendName& b) { return strmatch::common_substring_algorithms(backend_arg(b)); },
+      py::arg("backend") = "auto", D("common_substring_algorithms"));
   m.def(
       "build_info",
       [] {

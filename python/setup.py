@@ -34,6 +34,10 @@ class CMakeBuild(build_ext):
             "-DSTRMATCH_PYTHON=ON", "-DSTRMATCH_BUILD_TESTS=OFF", "-DSTRMATCH_BUILD_BENCH=OFF",
             "-DSTRMATCH_BUILD_CLI=OFF", f"-DPython3_EXECUTABLE={sys.executable}",
         ] + shlex.split(os.environ.get("STRMATCH_CMAKE_ARGS", ""))
+        # pip shows a build's output only with -v (pip install -v ./python): then this line and
+        # CMake's progress lines ("[42/80] Building CXX object ...") appear as they happen.
+        print(f"strmatch: building the C++ library and the module with CMake in {build} "
+              "(minutes on a few cores)", flush=True)
         subprocess.run(configure, check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", "strmatch_python", "-j",
                         str(os.cpu_count() or 1)], check=True)

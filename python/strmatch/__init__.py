@@ -85,8 +85,11 @@ _DONE, _BATCH, _ERROR = 0, 1, 2
 def _finditer(self, text, *, max_pending=4):
     """Streams find_all(text)'s batches: a background thread runs find_all with a callback that
     hands each batch over through a bounded queue (so at most max_pending batches wait)."""
+    if not isinstance(max_pending, int) or isinstance(max_pending, bool):
+        raise TypeError(f"strmatch: max_pending must be an integer >= 1, not {type(max_pending).__name__} "
+                        f"({max_pending!r})")
     if max_pending < 1:
-        raise ValueError("strmatch: max_pending must be at least 1")
+        raise ValueError(f"strmatch: max_pending must be an integer >= 1, not {max_pending!r}")
     batches: _queue.Queue = _queue.Queue(maxsize=max_pending)
     closing = _threading.Event()
 
@@ -127,6 +130,59 @@ def _finditer(self, text, *, max_pending=4):
             worker.join(0.01)
 
 
+def _parameters(fn) -> list[tuple[str, str]]:
+    """(name, default or '') of each parameter in pybind11's signature line (the first line of
+    fn.__doc__), '*' marking where the keyword-only ones start; self left out."""
+    line = (fn.__doc__ or "").split("\n", 1)[0]
+    inside = line[line.find("(") + 1:line.rfind(") ->")]
+    out = []
+    for part in inside.split(", "):
+        name, _, rest = part.partition(":")
+        default = rest.partition(" = ")[2]
+        if name and name != "self":
+            out.append((name.strip(), default))
+    return out
+
+
+def _explained(fn, name: str):
+    """fn, whose calls with an unknown keyword, a missing argument or too many positional ones
+    raise a TypeError that says which and lists what fn takes, instead of pybind11's 'incompatible
+    arguments' list (argument values are checked by the module itself)."""
+    import difflib
+    import functools
+
+    params = _parameters(fn)
+    names = [p for p, _ in params if p != "*"]
+    star = [p for p, _ in params].index("*") if ("*", "") in params else len(params)
+    positional = [p for p, _ in params[:star]]
+    takes = ", ".join(p if p == "*" or not d else f"{p}={d}" for p, d in params)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            if "incompatible" not in str(e):
+                raise
+            given = args[1:] if fn.__name__ == "__init__" else args  # without self
+            unknown = [k for k in kwargs if k not in names]
+            if unknown:
+                near = difflib.get_close_matches(unknown[0], names, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                why = f"got an unexpected keyword argument {unknown[0]!r}{hint}"
+            elif len(given) > len(positional):
+                why = f"takes {len(positional)} positional argument(s) ({', '.join(positional)}), {len(given)} given"
+            else:
+                missing = [p for i, p in enumerate(positional) if i >= len(given) and p not in kwargs
+                           and not dict(params)[p]]
+                if not missing:
+                    raise
+                why = f"is missing the argument {missing[0]!r}"
+            raise TypeError(f"strmatch: {name} {why}; signature: {name[:-2]}({takes})") from None
+
+    return call
+
+
 _docs = _docstrings.load()
 for _cls in (ExactSearcher, PatternSet, ApproxSearcher):
     _cls.finditer = _finditer  # type: ignore[attr-defined]
@@ -135,6 +191,13 @@ for _obj in (ExactSearcher, PatternSet, ApproxSearcher, SearchStats, PatternSetS
     _obj.__module__ = "strmatch"
 for _name in ("Alignment", "CommonSubstringResult"):
     globals()[_name].__doc__ = _docs.get(_name, globals()[_name].__doc__)
+# Constructors and functions (not the searches' methods, whose per-call cost a Python frame would
+# raise): an unknown keyword, a missing or an extra argument is explained (docs/python.md).
+for _cls in (ExactSearcher, PatternSet, ApproxSearcher, SequenceSearcher):
+    _cls.__init__ = _explained(_cls.__init__, f"{_cls.__name__}()")
+for _name in ("read_sequences", "longest_common_substring", "maximal_exact_matches", "longest_shared_substring",
+              "exact_algorithms", "pattern_set_algorithms", "approx_algorithms", "common_substring_algorithms"):
+    globals()[_name] = _explained(globals()[_name], f"{_name}()")
 del _cls, _obj, _name
 
 __all__ = [

@@ -15,8 +15,10 @@ and during every file search, alignment and common-substring computation, so sev
 threads search at once (every method is thread-safe). Below that size a search takes less time
 than releasing and taking back the GIL.
 
-Errors: ValueError (bad arguments: an empty pattern, an unknown algorithm or backend, k >= m),
-TypeError (a text that is neither bytes-like nor str), OSError (files: FileNotFoundError,
+Errors: ValueError (bad arguments: an empty pattern, an unknown algorithm or backend, k >= m, a
+negative count), TypeError (an argument of the wrong type: a text that is neither bytes-like nor
+str, threads='4', cigar='yes'); both name the argument and what it accepts ("strmatch: max_errors
+must be an integer >= 0, not -1"); OSError (files: FileNotFoundError,
 IsADirectoryError, ..., and "file changed during the search"), BackendUnavailable (backend='cuda'
 where no GPU is usable or CUDA was not compiled), InsufficientMemory (a MemoryError).
 
@@ -153,13 +155,14 @@ class ExactSearcher:
     Args:
         pattern: the bytes to find (bytes-like or str, UTF-8); at least one byte.
         algorithm: a name from exact_algorithms(backend).
-        backend: 'cpu' (default), 'cuda', or 'auto' (the GPU when usable and the text large
-            enough, else the CPU with a note in SearchStats.note).
+        backend: 'auto' (default: the GPU when usable and the text large enough, else the CPU,
+            quietly, with a note in SearchStats.note; the CLI's default too), 'cpu' or 'cuda'.
         threads: CPU worker threads; 0 (default) means every hardware thread (1024 at most).
         chunk_bytes: bytes of text one chunk owns (0: 1 MiB); results never depend on it.
 
     Raises:
-        ValueError: empty pattern, unknown algorithm or backend name, threads > 1024.
+        ValueError: empty pattern, unknown algorithm or backend name, threads < 0 or > 1024.
+        TypeError: an argument of the wrong type (pattern=5, threads='4').
         BackendUnavailable: backend='cuda' and no GPU is usable.
 
     Example:
@@ -175,7 +178,7 @@ class ExactSearcher:
         pattern: Text,
         *,
         algorithm: str = "auto",
-        backend: BackendName = "cpu",
+        backend: BackendName = "auto",
         threads: int = 0,
         chunk_bytes: int = 0,
     ) -> None: ...
@@ -293,7 +296,7 @@ class PatternSet:
         flags: int | Sequence[int] | None = None,
         ids: Sequence[int] | None = None,
         algorithm: str = "auto",
-        backend: BackendName = "cpu",
+        backend: BackendName = "auto",
         threads: int = 0,
         case_insensitive: bool = False,
         chunk_bytes: int = 0,
@@ -375,13 +378,16 @@ class ApproxSearcher:
 
     Args:
         patterns: one pattern (bytes-like or str) or an iterable of them (a batch).
-        max_errors: k, the largest distance reported; below every pattern's length.
+        max_errors: k, the largest distance reported; below every pattern's length. None (the
+            default): no k, for best() alone (every pattern's minimum, however large); find_all,
+            count, find_ends, count_ends and the file searches then raise ValueError.
         metric: 'edit' or 'hamming'.
         algorithm, backend, threads, chunk_bytes: as ExactSearcher.
         separator: a record separator (one byte, or an int 0..255): no match contains it, the
             search restarts after it (b'\\n': lines). None: no separator.
         cigar: compute each match's CIGAR (find_all's array gains an object field 'cigar').
-        best_limit: best() reports nothing for a minimum above it.
+        best_limit: best() reports nothing for a minimum above it; None (default): max_errors
+            (no limit when max_errors is None), as the CLI's `approx --best -k K`.
         nucleotide_codes: the pattern bytes are IUPAC nucleotide codes (A C G T U R Y S W K M B D H
             V N, either case): a pattern byte matches a text byte that is A, C, G, T or U (either
             case) whose base is one of the code's (N in the text matches nothing). Algorithms: 'dp'
@@ -389,9 +395,10 @@ class ApproxSearcher:
 
     Raises:
         ValueError: no pattern, an empty pattern, k >= m, an unknown metric or algorithm, an
-            algorithm that does not compute the metric, a separator outside 0..255; with
-            nucleotide_codes, a pattern byte that is not a code or an algorithm that does not take
-            codes.
+            algorithm that does not compute the metric, a separator outside 0..255, max_errors < 0;
+            with nucleotide_codes, a pattern byte that is not a code or an algorithm that does not
+            take codes.
+        TypeError: an argument of the wrong type (max_errors='2', cigar='yes', patterns=5).
         BackendUnavailable: backend='cuda' without a usable GPU.
 
     Example:
@@ -404,10 +411,10 @@ class ApproxSearcher:
         self,
         patterns: Text | Iterable[Text],
         *,
-        max_errors: int,
+        max_errors: int | None = None,
         metric: Literal["edit", "hamming"] = "edit",
         algorithm: str = "auto",
-        backend: BackendName = "cpu",
+        backend: BackendName = "auto",
         threads: int = 0,
         separator: bytes | int | None = None,
         cigar: bool = False,
@@ -421,14 +428,20 @@ class ApproxSearcher:
     def patterns(self) -> list[bytes]:
         """The patterns, in pattern_id order."""
     @property
-    def max_errors(self) -> int:
-        """k."""
+    def max_errors(self) -> int | None:
+        """k (None when the searcher was built without it: best() only)."""
     @property
     def metric(self) -> str:
         """'edit' or 'hamming'."""
     @property
     def algorithm(self) -> str:
         """The algorithm asked for (possibly 'auto')."""
+    @property
+    def backend(self) -> str:
+        """The backend asked for: 'auto' (default), 'cpu' or 'cuda'."""
+    @property
+    def threads(self) -> int:
+        """The thread count asked for (0: every hardware thread)."""
     @property
     def cpu_algorithm(self) -> str:
         """The CPU algorithm resolved (empty when none)."""
@@ -453,8 +466,16 @@ class ApproxSearcher:
         """The number of ends within k."""
     def best(self, text: Text, *, ends: bool = False, return_stats: bool = False):
         """Each pattern's minimum distance over every end: a uint32 array of len(self) (NO_DISTANCE
-        where a pattern has no end, or the minimum is above best_limit). With ends=True a tuple
-        (distance, ends) where ends (APPROX_END_DTYPE) are every end reaching the minimum."""
+        where a pattern has no end, or the minimum is above the limit: best_limit, which is
+        max_errors unless given, as the CLI's `approx --best -k K`). With ends=True a tuple
+        (distance, ends) where ends (APPROX_END_DTYPE) are every end reaching the minimum.
+
+        Example (d over "aaabbbaa" has the minimum 1, at end 7):
+            >>> strmatch.ApproxSearcher(b"ababa").best(b"aaabbbaa")
+            array([1], dtype=uint32)
+            >>> strmatch.ApproxSearcher(b"ababa", max_errors=0).best(b"aaabbbaa")  # above k
+            array([4294967295], dtype=uint32)
+        """
     def find_all_file(self, path: PathLike, callback=None, *, return_stats: bool = False):
         """find_all() over the file at path (read by every worker with pread). Raises OSError."""
     def count_file(self, path: PathLike, *, return_stats: bool = False):
@@ -577,7 +598,7 @@ class SequenceSearcher:
                  metric: Literal["edit", "hamming"] = "edit",
                  strands: Literal["both", "forward", "reverse"] | None = None,
                  alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,
-                 algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "cpu",
+                 algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "auto",
                  threads: int = 0, pam: str | bytes | None = None,
                  pam_side: Literal["3prime", "5prime"] = "3prime") -> None: ...
     def search(self, path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> list[SequenceHit]:
@@ -613,7 +634,7 @@ def longest_common_substring(
     *,
     pairs: bool = False,
     algorithm: str = "auto",
-    backend: BackendName = "cpu",
+    backend: BackendName = "auto",
     threads: int = 0,
 ) -> CommonSubstringResult:
     """The longest common substrings of a and b: L*, how many distinct ones, and with pairs=True
@@ -638,7 +659,7 @@ def maximal_exact_matches(
     min_length: int = 20,
     unique: bool = False,
     algorithm: str = "auto",
-    backend: BackendName = "cpu",
+    backend: BackendName = "auto",
     threads: int = 0,
     return_stats: bool = False,
 ) -> StructuredArray:
@@ -652,7 +673,7 @@ def longest_shared_substring(
     min_texts: int,
     *,
     algorithm: str = "auto",
-    backend: BackendName = "cpu",
+    backend: BackendName = "auto",
     threads: int = 0,
     return_stats: bool = False,
 ) -> tuple[int, list[StructuredArray]]:
@@ -661,16 +682,17 @@ def longest_shared_substring(
     it, strings ordered by first occurrence. Babenko and Starikovskaya's sliding window over the
     suffix array. Raises ValueError for q < 2 or q > N."""
 
-def exact_algorithms(backend: BackendName = "cpu") -> list[str]:
-    """ExactSearcher's algorithm names for a backend, 'auto' first."""
+def exact_algorithms(backend: BackendName = "auto") -> list[str]:
+    """ExactSearcher's algorithm names for a backend, 'auto' first ('auto', the default: the names
+    the default searcher takes, the CPU's first)."""
 
-def pattern_set_algorithms(backend: BackendName = "cpu") -> list[str]:
+def pattern_set_algorithms(backend: BackendName = "auto") -> list[str]:
     """PatternSet's algorithm names for a backend, 'auto' first (empty for 'cuda' without CUDA)."""
 
-def approx_algorithms(backend: BackendName = "cpu") -> list[str]:
+def approx_algorithms(backend: BackendName = "auto") -> list[str]:
     """ApproxSearcher's algorithm names for a backend, 'auto' first."""
 
-def common_substring_algorithms(backend: BackendName = "cpu") -> list[str]:
+def common_substring_algorithms(backend: BackendName = "auto") -> list[str]:
     """The common-substring algorithm names for a backend, 'auto' first."""
 
 def build_info() -> dict[str, str | bool]:

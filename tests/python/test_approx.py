@@ -32,9 +32,13 @@ def test_ends_and_best_against_sellers(algorithm, sigma):
         want = [(e, d[e], 0) for e in range(1, n + 1) if d[e] <= k]
         assert ends.tolist() == want, f"round {round_} k={k}; {rerun_hint()}"
         assert a.count_ends(text) == len(want)
-        best = a.best(text)
+        # best() without max_errors: the minimum of d; with it, nothing above k (the CLI's --best -k).
+        low = min(d[1:]) if n else strmatch.NO_DISTANCE
+        best = strmatch.ApproxSearcher(pattern, algorithm=algorithm, backend=BACKEND, threads=threads,
+                                       chunk_bytes=chunk).best(text)
         assert best.dtype == np.uint32
-        assert best.tolist() == ([min(d[1:])] if n else [strmatch.NO_DISTANCE])
+        assert best.tolist() == [low], f"round {round_}; {rerun_hint()}"
+        assert a.best(text).tolist() == [low if low <= k else strmatch.NO_DISTANCE], rerun_hint()
         matches = a.find_all(text)
         # Every match ends at an end within k, at a local minimum, with that distance.
         assert a.count(text) == len(matches)
@@ -107,7 +111,7 @@ def test_against_edlib():
     for _ in range(30):
         text = random_bytes(r, r.randint(1, 400), 4)
         pattern = random_bytes(r, r.randint(1, 30), 4)
-        best, ends = strmatch.ApproxSearcher(pattern, max_errors=0, backend=BACKEND).best(text, ends=True)
+        best, ends = strmatch.ApproxSearcher(pattern, backend=BACKEND).best(text, ends=True)
         e = edlib.align(pattern, text, mode="HW", task="locations")
         assert best[0] == e["editDistance"], rerun_hint()
         # Edlib's locations are inclusive [start, end]: its ends, end + 1 here.
@@ -150,8 +154,8 @@ def test_approx_errors():
         strmatch.align(b"", b"abc")
     with pytest.raises(ValueError, match="^strmatch: "):
         strmatch.align(b"a", b"abc", mode="local")
-    with pytest.raises(TypeError):
-        strmatch.ApproxSearcher(b"abc")  # max_errors is required
+    with pytest.raises(ValueError, match="needs max_errors"):
+        strmatch.ApproxSearcher(b"abc").find_all(b"abc")  # without max_errors only best() runs
 
 
 def test_approx_callback_finditer_files(tmp_path):

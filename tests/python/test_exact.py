@@ -139,7 +139,7 @@ def test_bad_arguments():
         strmatch.ExactSearcher(b"a", backend="tpu")
     with pytest.raises(ValueError, match="^strmatch: "):
         strmatch.ExactSearcher(b"a", threads=100_000)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="^strmatch: threads must be an integer >= 0, not -1$"):
         strmatch.ExactSearcher(b"a", threads=-1)
     with pytest.raises(TypeError, match="bytes-like"):
         strmatch.ExactSearcher(12)
@@ -303,7 +303,7 @@ def test_pipe_is_streamed(tmp_path):
 
 def test_properties_and_docs():
     s = strmatch.ExactSearcher("GGATCC", algorithm="kmp", threads=2)
-    assert s.pattern == b"GGATCC" and s.algorithm == "kmp" and s.backend == "cpu" and s.threads == 2
+    assert s.pattern == b"GGATCC" and s.algorithm == "kmp" and s.backend == "auto" and s.threads == 2
     assert "overlapping ones included" in strmatch.ExactSearcher.__doc__
     assert "uint64" in strmatch.ExactSearcher.find_all.__doc__
     assert "Raises" in strmatch.ExactSearcher.find_all_file.__doc__
