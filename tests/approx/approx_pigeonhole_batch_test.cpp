@@ -209,7 +209,8 @@ TEST(ApproxPigeonholeBatch, NucleotideCodesCutPiecesFreeOfCodes) {
   EXPECT_TRUE(strmatch::detail::pigeonhole_batch_pays(read_inputs));
   EXPECT_EQ(strmatch::detail::make_approx_batch("auto", read_inputs)->name(), "pigeonhole-batch");
   // A byte that is no IUPAC code: refused, naming the pattern.
-  auto bad = inputs_of({"ACGTACGTAC", "ACGXACGTAC"}, ApproxMetric::edit, -1, 1, true);
+  const std::vector<std::string> bad_patterns = {"ACGTACGTAC", "ACGXACGTAC"};  // the inputs view them
+  auto bad = inputs_of(bad_patterns, ApproxMetric::edit, -1, 1, true);
   EXPECT_THROW((void)strmatch::detail::make_approx_batch("pigeonhole-batch", bad), strmatch::InvalidArgument);
 }
 

@@ -372,7 +372,7 @@ TEST_F(GrepCompat, BinaryFiles) {
   TempDir dir;
   const std::string v = dir.write("v", std::string("abc\0abc\0xyz\nabc", 16)),
                     e = dir.write("e", std::string("a\0\0b\0\n\nc\0", 10)), t = dir.write("t", "abc\nxyz\n"),
-                    w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 19));
+                    w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 17));
   for (const std::vector<std::string>& opts :
        std::vector<std::vector<std::string>>{{},
                                              {"-c"},
