@@ -6,6 +6,8 @@
 // the specification (sequence_strip.hpp).
 #include "core/io/sequence_strip.hpp"
 
+#include <type_traits>
+
 #include "core/cpu/prefetch.hpp"
 
 #if defined(__x86_64__)
@@ -158,24 +160,13 @@ STRMATCH_STRIP_KERNEL(strip_sse2_loop, , __m128i, 16, _mm_loadu_si128, _mm_store
                       _mm_movemask_epi8)
 #undef STRMATCH_STRIP_KERNEL
 
-__attribute__((target("avx2,bmi,popcnt"))) StripResult strip_avx2(const std::uint8_t* in, std::size_t n,
-                                                                  std::uint8_t* out, bool line_start,
-                                                                  bool normalize, bool stop,
-                                                                  std::size_t ahead) noexcept {
+/// loop(Normalize, StopAtHeader) with both flags as compile-time constants (std::bool_constant):
+/// a vector loop's four instances, picked at run time.
+template <typename Loop>
+StripResult with_flags(bool normalize, bool stop, Loop&& loop) {
   if (normalize)
-    return stop ? strip_avx2_loop<true, true>(in, n, out, line_start, ahead)
-                : strip_avx2_loop<true, false>(in, n, out, line_start, ahead);
-  return stop ? strip_avx2_loop<false, true>(in, n, out, line_start, ahead)
-              : strip_avx2_loop<false, false>(in, n, out, line_start, ahead);
-}
-
-StripResult strip_sse2(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
-                       bool normalize, bool stop, std::size_t ahead) noexcept {
-  if (normalize)
-    return stop ? strip_sse2_loop<true, true>(in, n, out, line_start, ahead)
-                : strip_sse2_loop<true, false>(in, n, out, line_start, ahead);
-  return stop ? strip_sse2_loop<false, true>(in, n, out, line_start, ahead)
-              : strip_sse2_loop<false, false>(in, n, out, line_start, ahead);
+    return stop ? loop(std::true_type{}, std::true_type{}) : loop(std::true_type{}, std::false_type{});
+  return stop ? loop(std::false_type{}, std::true_type{}) : loop(std::false_type{}, std::false_type{});
 }
 
 /// AVX-512 VBMI2: 64 bytes a step, the kept bytes packed by one vpcompressb (register form: the
@@ -235,15 +226,20 @@ STRMATCH_VBMI2 StripResult strip_vbmi2_loop(const std::uint8_t* in, std::size_t 
   return r;
 }
 
-STRMATCH_VBMI2 StripResult strip_vbmi2(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
-                                       bool normalize, bool stop, std::size_t ahead) noexcept {
-  if (normalize)
-    return stop ? strip_vbmi2_loop<true, true>(in, n, out, line_start, ahead)
-                : strip_vbmi2_loop<true, false>(in, n, out, line_start, ahead);
-  return stop ? strip_vbmi2_loop<false, true>(in, n, out, line_start, ahead)
-              : strip_vbmi2_loop<false, false>(in, n, out, line_start, ahead);
-}
 #undef STRMATCH_VBMI2
+
+/// The hardware streamers stop at page boundaries: the streaming kernels' software prefetch
+/// (core/cpu/prefetch.hpp; a malformed STRMATCH_PREFETCH_BYTES is reported by those kernels).
+std::size_t prefetch_ahead() noexcept {
+  static const std::size_t ahead = [] {
+    try {
+      return strmatch::detail::prefetch_distance();
+    } catch (...) {
+      return std::size_t{4096};
+    }
+  }();
+  return ahead;
+}
 
 bool vbmi2_supported() noexcept {
   static const bool ok = [] {
@@ -263,20 +259,20 @@ StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint
                               bool stop_at_header) noexcept {
   using strmatch::detail::SimdLevel;
 #if defined(__x86_64__)
-  // The hardware streamers stop at page boundaries: the streaming kernels' software prefetch
-  // (core/cpu/prefetch.hpp; a malformed STRMATCH_PREFETCH_BYTES is reported by those kernels).
-  static const std::size_t ahead = [] {
-    try {
-      return strmatch::detail::prefetch_distance();
-    } catch (...) {
-      return std::size_t{4096};
-    }
-  }();
+  const std::size_t ahead = prefetch_ahead();
   if (out != in) {
     if (level >= SimdLevel::avx512bw && vbmi2_supported())
-      return strip_vbmi2(in, n, out, line_start, normalize, stop_at_header, ahead);
-    if (level >= SimdLevel::avx2) return strip_avx2(in, n, out, line_start, normalize, stop_at_header, ahead);
-    if (level >= SimdLevel::sse2) return strip_sse2(in, n, out, line_start, normalize, stop_at_header, ahead);
+      return with_flags(normalize, stop_at_header, [&](auto norm, auto stop) {
+        return strip_vbmi2_loop<norm(), stop()>(in, n, out, line_start, ahead);
+      });
+    if (level >= SimdLevel::avx2)
+      return with_flags(normalize, stop_at_header, [&](auto norm, auto stop) {
+        return strip_avx2_loop<norm(), stop()>(in, n, out, line_start, ahead);
+      });
+    if (level >= SimdLevel::sse2)
+      return with_flags(normalize, stop_at_header, [&](auto norm, auto stop) {
+        return strip_sse2_loop<norm(), stop()>(in, n, out, line_start, ahead);
+      });
   }
 #else
   (void)level;
