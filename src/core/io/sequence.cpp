@@ -471,25 +471,18 @@ struct SequenceReader::Impl final : ByteSource {
     (void)strmatch::detail::run_unordered_sum(
         strmatch::detail::Chunker(threads, 1, 0), threads, [&](const strmatch::detail::Chunk& c) {
           Range& r = ranges[c.index];
-          std::vector<std::uint8_t> scratch(kBufferBytes);
-          bool at_line = starts_line(r.begin);
-          for (std::size_t at = r.begin; at < r.end;) {
-            if (first_header.load(std::memory_order_relaxed) < r.begin) break;
-            const std::size_t n = std::min(kBufferBytes, r.end - at);
-            const detail::StripResult x =
-                detail::strip_sequence(data + at, n, scratch.data(), at_line, false, true);
-            r.written += x.written;
-            r.lines += x.lines;
-            at += x.consumed;
-            if (x.header) {
-              r.end = at;
-              r.header = true;
-              std::size_t seen = first_header.load(std::memory_order_relaxed);
-              while (at < seen && !first_header.compare_exchange_weak(seen, at, std::memory_order_relaxed)) {
-              }
-              break;
+          const detail::StripResult x =
+              detail::count_sequence(data + r.begin, r.end - r.begin, starts_line(r.begin),
+                                     [&] { return first_header.load(std::memory_order_relaxed) < r.begin; });
+          r.written = x.written;
+          r.lines = x.lines;
+          if (x.header) {
+            const std::size_t at = r.begin + x.consumed;
+            r.end = at;
+            r.header = true;
+            std::size_t seen = first_header.load(std::memory_order_relaxed);
+            while (at < seen && !first_header.compare_exchange_weak(seen, at, std::memory_order_relaxed)) {
             }
-            at_line = data[at - 1] == '\n';
           }
           return std::uint64_t{0};
         });

@@ -528,7 +528,8 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   const std::uint8_t* data = input.data();
   const std::size_t size = input.size(), from = ReaderAccess::position(reader);
   static const std::optional<std::uint64_t> piece_env = env::unsigned_value("STRMATCH_SEQ_PIECE_BYTES");
-  const bool one_thread = strmatch::detail::resolve_threads(options.threads) <= 1;
+  const unsigned asked = strmatch::detail::resolve_threads(options.threads);
+  const bool one_thread = asked <= 1;
   const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes
                                   : piece_env              ? static_cast<std::size_t>(*piece_env)
                                   : one_thread             ? kPieceBytes
@@ -540,8 +541,7 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   if (approx) lead = ApproxPieceAccess::overlap(*approx);
   if (approx_codes) lead = std::max(lead, ApproxPieceAccess::overlap(*approx_codes));
   const strmatch::detail::Chunker chunker(size - from, piece_bytes, 0);
-  const unsigned threads = static_cast<unsigned>(
-      std::min<std::uint64_t>(strmatch::detail::resolve_threads(options.threads), chunker.size()));
+  const unsigned threads = static_cast<unsigned>(std::min<std::uint64_t>(asked, chunker.size()));
   const Execution one{1, Backend::cpu};
 
   // A piece and what its search found (exact: hits at piece offsets that begin in its own bytes;
@@ -609,7 +609,7 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
     std::string cigar, matched;
   };
   std::vector<Held> held;
-  std::uint64_t lines = ReaderAccess::lines(reader), delivered = 0, searched = 0, dropped = 0;
+  std::uint64_t lines = ReaderAccess::lines(reader), delivered = 0, searched = 0;
   std::uint64_t joined = 0;     // approximate search: the joined sequence's bytes before the piece
   std::string tail;             // approximate search: its last lead + 1 bytes (or all of it)
   std::size_t expected = from;  // where the next piece's parse must begin
@@ -644,10 +644,7 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   // A hit of the current record: out, or held until the record sink was called.
   const auto hit = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
                        std::string_view cigar, std::string_view matched) {
-    if (!pattern_k.empty() && distance > pattern_k[owner / 2]) {
-      ++dropped;
-      return;
-    }
+    if (!pattern_k.empty() && distance > pattern_k[owner / 2]) return;  // above its own threshold
     if (announced)
       add(start, end, owner, distance, cigar, matched);
     else
@@ -772,18 +769,10 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
     }
     if (!announced && held.size() > kHeldHits) {
       // Too many hits to hold for a record whose end is not read yet: count the rest of it.
-      std::uint64_t rest = 0;
-      std::vector<std::uint8_t> scratch(64 << 10);
-      bool line_start = data[expected - 1] == '\n';
-      for (std::size_t at = expected; at < size;) {
-        const std::size_t n = std::min(scratch.size(), size - at);
-        const detail::StripResult r =
-            detail::strip_sequence(data + at, n, scratch.data(), line_start, false, true);
-        rest += r.written;
-        at += r.consumed;
-        if (r.header) break;
-        line_start = data[at - 1] == '\n';
-      }
+      const std::uint64_t rest =
+          detail::count_sequence(data + expected, size - expected, data[expected - 1] == '\n', [] {
+            return false;
+          }).written;
       if (!announce(length + rest)) return false;
     }
     std::lock_guard lock(pool_mutex);
@@ -827,7 +816,6 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   stats.threads = threads;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats.stopped_early = stopped;
-  (void)dropped;
   return stats;
 }
 

@@ -3,8 +3,10 @@
 // the next record's header line. The reader's inner loop (src/core/io/sequence.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/cpu/simd_level.hpp"
 
@@ -35,5 +37,29 @@ StripResult strip_sequence(const std::uint8_t* in, std::size_t n, std::uint8_t* 
 StripResult strip_sequence_at(strmatch::detail::SimdLevel level, const std::uint8_t* in, std::size_t n,
                               std::uint8_t* out, bool line_start, bool normalize,
                               bool stop_at_header) noexcept;
+
+/// strip_sequence's counts without its output: the sequence bytes and line feeds of in[0, n) up to
+/// the first '>' that begins a line (StripResult: consumed, written, lines, header), stripped
+/// through a 64 KiB buffer of its own. `abandon()` is asked before each 64 KiB step; true ends the
+/// count there (consumed says where). O(n) time, 64 KiB of memory.
+template <typename Abandon>
+StripResult count_sequence(const std::uint8_t* in, std::size_t n, bool line_start, Abandon&& abandon) {
+  constexpr std::size_t kStep = std::size_t{64} << 10;
+  std::vector<std::uint8_t> scratch(std::min(n, kStep));
+  StripResult total;
+  while (total.consumed < n && !abandon()) {
+    const std::size_t step = std::min(kStep, n - total.consumed);
+    const StripResult x = strip_sequence(in + total.consumed, step, scratch.data(), line_start, false, true);
+    total.written += x.written;
+    total.lines += x.lines;
+    total.consumed += x.consumed;
+    if (x.header) {
+      total.header = true;
+      break;
+    }
+    line_start = in[total.consumed - 1] == '\n';
+  }
+  return total;
+}
 
 }  // namespace strmatch::seq::detail
