@@ -131,6 +131,22 @@ class Buffer {
   std::size_t size_ = 0, capacity_ = 0;
 };
 
+/// The hit of searched string `owner` (2 x pattern + 1 on '-') at [start, end) of `record`.
+SequenceHit sequence_hit(const RecordHeader& record, std::uint64_t start, std::uint64_t end,
+                         std::uint32_t owner, std::uint32_t distance, std::string_view cigar,
+                         std::string_view matched) {
+  SequenceHit h;
+  h.record = &record;
+  h.start = start;
+  h.end = end;
+  h.pattern = owner / 2;
+  h.strand = owner % 2 == 0 ? Strand::forward : Strand::reverse;
+  h.distance = distance;
+  h.cigar = cigar;
+  h.matched = matched;
+  return h;
+}
+
 /// A name as it appears in a message: printable bytes kept, others escaped.
 std::string shown(std::string_view name) {
   std::string out;
@@ -629,16 +645,7 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   };
   const auto add = [&](std::uint64_t start, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
                        std::string_view cigar, std::string_view matched) {
-    SequenceHit h;
-    h.record = &record;
-    h.start = start;
-    h.end = end;
-    h.pattern = owner / 2;
-    h.strand = owner % 2 == 0 ? Strand::forward : Strand::reverse;
-    h.distance = distance;
-    h.cigar = cigar;
-    h.matched = matched;
-    out.push_back(h);
+    out.push_back(sequence_hit(record, start, end, owner, distance, cigar, matched));
     cigars.push_back(cigar.empty() ? std::to_string(end - start) + "=" : std::string());
   };
   // A hit of the current record: out, or held until the record sink was called.
@@ -848,16 +855,9 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
           static_cast<std::size_t>(std::upper_bound(batch.begins.begin(), batch.begins.end(), begin) -
                                    batch.begins.begin()) -
           1;
-      SequenceHit h;
-      h.record = &batch.headers[r];
-      h.start = begin - batch.begins[r];
-      h.end = end - batch.begins[r];
-      h.pattern = owner / 2;
-      h.strand = owner % 2 == 0 ? Strand::forward : Strand::reverse;
-      h.distance = distance;
-      h.cigar = cigar;
-      h.matched = text.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin));
-      hits.push_back(h);
+      hits.push_back(sequence_hit(
+          batch.headers[r], begin - batch.begins[r], end - batch.begins[r], owner, distance, cigar,
+          text.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin))));
     };
     const auto flush = [&] {
       if (hits.empty()) return true;
