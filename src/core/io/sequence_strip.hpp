@@ -25,9 +25,10 @@ struct StripResult {
 /// first '>' that begins a line (in[i] == '>' and i == 0 ? line_start : in[i - 1] == '\n'); a '>'
 /// inside a line is a sequence byte. `line_start`: whether in[0] begins a line. `out` has room for n
 /// bytes and does not overlap `in`, except out == in (in place; the scalar loop runs then).
-/// O(n): 64 bytes a step with AVX-512 VBMI2 (the kept bytes packed by vpcompressb), 32 with AVX2
-/// (16 with SSE2), where a block holding none of those bytes is
-/// stored as it is (normalised); a block holding some is stored run by run between them.
+/// O(n): 64 bytes a step with AVX-512 VBMI2 (the kept bytes packed by vpcompressb; a block of only
+/// A..T and line feeds, or of no byte below 'A' but line feeds, classified by one or two compares), 32 with
+/// AVX2 (16 with SSE2), where a block holding none of those bytes is stored as it is (normalised); a block
+/// holding some is stored run by run between them.
 StripResult strip_sequence(const std::uint8_t* in, std::size_t n, std::uint8_t* out, bool line_start,
                            bool normalize, bool stop_at_header) noexcept;
 
