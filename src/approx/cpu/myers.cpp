@@ -149,11 +149,18 @@ class Myers final : public ApproxAlgorithm {
     if (in.nucleotide_codes) {
       // Bit i of peq[c] for every text byte c that pattern byte i matches (approx/nucleotide_codes.hpp):
       // the kernels then run unchanged (the separator is tested by its byte, not through Peq).
+      // A text byte stands for one base or none, so each block's 256 words are 4 (one a base).
       const std::vector<std::uint8_t> bases = nucleotide_pattern_bases(in.pattern);
       const auto& text_bases = nucleotide_text_bases();
-      for (std::size_t i = 0; i < code_.m; ++i)
+      for (std::size_t w = 0; w < code_.words; ++w) {
+        std::uint64_t by_base[4] = {};
+        for (std::size_t i = 64 * w; i < std::min(code_.m, 64 * w + 64); ++i)
+          for (unsigned b = 0; b < 4; ++b)
+            if ((bases[i] >> b) & 1u) by_base[b] |= std::uint64_t{1} << (i % 64);
         for (unsigned c = 0; c < 256; ++c)
-          if ((bases[i] & text_bases[c]) != 0) code_.peq[256 * (i / 64) + c] |= std::uint64_t{1} << (i % 64);
+          if (const std::uint8_t t = text_bases[c]; t != 0)
+            code_.peq[256 * w + c] = by_base[__builtin_ctz(t)];
+      }
       return;
     }
     for (std::size_t i = 0; i < code_.m; ++i)

@@ -232,7 +232,7 @@ struct SequenceSearcher::Impl {
       std::string bytes = patterns[i].sequence;
       const std::string name = shown(patterns[i].name);
       if (bytes.empty()) throw InvalidArgument("pattern '" + name + "' is empty (it would match everywhere)");
-      if (bytes.find_first_of("\n\r") != std::string::npos)
+      if (std::any_of(bytes.begin(), bytes.end(), [](char c) { return c == '\n' || c == '\r'; }))
         throw InvalidArgument("pattern '" + name +
                               "' holds a line break, which no sequence holds (the reader drops them)");
       if (options.nucleotides)
@@ -344,28 +344,34 @@ struct SequenceSearcher::Impl {
     // other non-bases of the text equal none of them), and keeps every algorithm (hamming, the
     // filters, the GPU's) for them. Without a PAM the two kinds are two searchers (a few reads with
     // an N do not take the batch off its filters); with a PAM every pattern holds codes.
-    const auto coded = [](const std::string& p) { return p.find_first_not_of("ACGT") != std::string::npos; };
-    std::vector<std::string> plain, with_codes;
-    std::vector<std::uint32_t> plain_owner;
-    if (options.nucleotides && pam.empty())
+    // (A byte loop: find_first_not_of("ACGT") calls memchr once a byte, 3% of 100,000 reads' run.)
+    const auto coded = [](const std::string& p) {
+      return !std::all_of(p.begin(), p.end(),
+                          [](char c) { return c == 'A' || c == 'C' || c == 'G' || c == 'T'; });
+    };
+    std::vector<std::uint8_t> has_codes(strings.size(), 0);
+    std::size_t codes = 0;
+    if (options.nucleotides)
+      for (std::size_t i = 0; i < strings.size(); ++i) codes += has_codes[i] = coded(strings[i]) ? 1 : 0;
+    if (pam.empty() && codes != 0 && codes != strings.size()) {
+      std::vector<std::string> plain, with_codes;
+      std::vector<std::uint32_t> plain_owner;
       for (std::size_t i = 0; i < strings.size(); ++i) {
-        if (coded(strings[i])) {
-          with_codes.push_back(strings[i]);
+        if (has_codes[i] != 0) {
+          with_codes.push_back(std::move(strings[i]));
           owner_codes.push_back(owner[i]);
         } else {
-          plain.push_back(strings[i]);
+          plain.push_back(std::move(strings[i]));
           plain_owner.push_back(owner[i]);
         }
       }
-    if (!plain.empty() && !with_codes.empty()) {
       owner = std::move(plain_owner);
       approx.emplace(std::span<const std::string>(plain), o);
       o.nucleotide_codes = true;
       approx_codes.emplace(std::span<const std::string>(with_codes), o);
       return;
     }
-    owner_codes.clear();
-    o.nucleotide_codes = options.nucleotides && std::any_of(strings.begin(), strings.end(), coded);
+    o.nucleotide_codes = codes != 0;
     approx.emplace(std::span<const std::string>(strings), o);
   }
 };
