@@ -183,13 +183,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         const std::string_view key = pattern.substr(o, std::min(len, key_cap));
         std::uint32_t index = 0;
         if (direct) {
-          std::uint32_t code = 0;
-          for (const char c : key) code = (code << 2) | kBase2[static_cast<std::uint8_t>(c)];
-          if (direct_[code] == kNoKey) {
-            direct_[code] = static_cast<std::uint32_t>(keys.size());
-            keys.push_back(key);
-          }
-          index = direct_[code];
+          for (const char c : key) index = (index << 2) | kBase2[static_cast<std::uint8_t>(c)];  // the code
         } else {
           const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
           if (fresh) keys.push_back(key);
@@ -204,18 +198,37 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       });
     }
     std::unordered_map<std::string_view, std::uint32_t>().swap(key_index);
+    // The direct table: each piece's code (in pairs) to its key, keys numbered in order of first use;
+    // the table's entry prefetched a few pieces ahead (a million pieces: a miss each in 16 MiB).
+    constexpr std::size_t kAhead = 16;
+    if (direct)
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (i + kAhead < pairs.size()) __builtin_prefetch(direct_.data() + pairs[i + kAhead].first);
+        std::uint32_t& entry = direct_[pairs[i].first];
+        if (entry == kNoKey) {
+          entry = static_cast<std::uint32_t>(keys.size());
+          keys.push_back(view(pairs[i].second.pattern).substr(pairs[i].second.offset, key_cap));
+        }
+        pairs[i].first = entry;
+      }
     if (keys.empty()) {
       std::vector<std::uint32_t>().swap(direct_);
       return;
     }
     // The users of each key, contiguous (counting sort by key).
     use_start_.assign(keys.size() + 1, 0);
-    for (const auto& [key, use] : pairs) ++use_start_[key + 1];
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      if (i + kAhead < pairs.size()) __builtin_prefetch(use_start_.data() + pairs[i + kAhead].first + 1);
+      ++use_start_[pairs[i].first + 1];
+    }
     for (std::size_t i = 1; i < use_start_.size(); ++i) use_start_[i] += use_start_[i - 1];
     uses_.resize(pairs.size());
     {
       std::vector<std::uint32_t> at(use_start_.begin(), use_start_.end() - 1);
-      for (const auto& [key, use] : pairs) uses_[at[key]++] = use;
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (i + kAhead < pairs.size()) __builtin_prefetch(at.data() + pairs[i + kAhead].first);
+        uses_[at[pairs[i].first]++] = pairs[i].second;
+      }
     }
     std::vector<std::pair<std::uint32_t, PieceUse>>().swap(pairs);
     key_length_.reserve(keys.size());
