@@ -646,7 +646,7 @@ struct ApproxSearcher::Impl {
         return 0;
       });
     };
-    std::vector<ApproxEnd> pending, piece, one;
+    std::vector<ApproxEnd> pending, piece, one, grouping;
     std::vector<Plateau> plateaus;
     std::vector<ApproxMatch> batch;
     std::uint64_t lo = base + from;
@@ -656,8 +656,7 @@ struct ApproxSearcher::Impl {
                                               [&](const ApproxEnd& e) { return e.end <= hi; });
       piece.assign(pending.begin(), split);
       pending.erase(pending.begin(), split);
-      std::stable_sort(piece.begin(), piece.end(),
-                       [](const ApproxEnd& a, const ApproxEnd& b) { return a.pattern_id < b.pattern_id; });
+      detail::group_ends_by_pattern(piece, grouping);
       plateaus.clear();
       for (std::size_t a = 0; a < piece.size();) {
         std::size_t b = a;

@@ -11,11 +11,15 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "strmatch/approx.hpp"
 
 namespace strmatch::detail {
+
+/// Below this many, sort_plateaus and group_ends_by_pattern compare (std::sort); above, radix.
+inline constexpr std::size_t kRadixPlateaus = 4096;
 
 /// A maximal run of consecutive ends [first, last] of one pattern with equal d <= k, within one piece.
 /// `left` / `right`: whether the end before first / after last has a larger d (an absent end, or one
@@ -76,9 +80,84 @@ void add_plateaus(std::span<const ApproxEnd> ends, std::uint64_t lo, std::uint64
 
 /// Orders a piece's plateaus by (last, pattern_id), the order matches are reported in.
 inline void sort_plateaus(std::vector<Plateau>& plateaus) {
-  std::sort(plateaus.begin(), plateaus.end(), [](const Plateau& x, const Plateau& y) {
-    return x.last != y.last ? x.last < y.last : x.pattern_id < y.pattern_id;
-  });
+  const std::size_t n = plateaus.size();
+  if (n < kRadixPlateaus || n > 0xFFFFFFFFu) {
+    std::sort(plateaus.begin(), plateaus.end(), [](const Plateau& x, const Plateau& y) {
+      return x.last != y.last ? x.last < y.last : x.pattern_id < y.pattern_id;
+    });
+    return;
+  }
+  // Many plateaus (a GPU batch: millions): a stable LSD radix sort of compact keys (end offset from
+  // the smallest, pattern, index), 11 bits a pass, the pattern's passes first; skipped where the
+  // plateaus come grouped by pattern in increasing pattern and end (every producer's order), so that
+  // a stable sort by end alone gives (end, pattern). Then one pass moves the plateaus. std::sort of
+  // the plateaus themselves (about 100 bytes each) took 2.1 s for the 8.8 M matches of 312 guides,
+  // both strands, over 3.1 Gbp (H200 host).
+  struct Key {
+    std::uint64_t last;
+    std::uint32_t pattern, index;
+  };
+  std::vector<Key> keys(n), other(n);
+  std::uint64_t low = plateaus[0].last, high = low;
+  std::uint32_t patterns = 0;
+  bool grouped = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Plateau& p = plateaus[i];
+    keys[i] = Key{p.last, p.pattern_id, static_cast<std::uint32_t>(i)};
+    low = std::min(low, p.last);
+    high = std::max(high, p.last);
+    patterns = std::max(patterns, p.pattern_id);
+    if (i > 0) {
+      const Plateau& q = plateaus[i - 1];
+      grouped = grouped && (q.pattern_id < p.pattern_id || (q.pattern_id == p.pattern_id && q.last < p.last));
+    }
+  }
+  constexpr unsigned kBits = 11;
+  std::vector<std::size_t> count(std::size_t{1} << kBits);
+  const auto pass = [&](auto digit) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const Key& k : keys) ++count[digit(k)];
+    std::size_t at = 0;
+    for (std::size_t& c : count) at += std::exchange(c, at);
+    for (const Key& k : keys) other[count[digit(k)]++] = k;
+    keys.swap(other);
+  };
+  constexpr std::uint64_t kMask = (std::uint64_t{1} << kBits) - 1;
+  if (!grouped)
+    for (unsigned shift = 0; shift == 0 || (patterns >> shift) != 0; shift += kBits)
+      pass([&](const Key& k) { return static_cast<std::size_t>((k.pattern >> shift) & kMask); });
+  for (unsigned shift = 0; shift == 0 || ((high - low) >> shift) != 0; shift += kBits)
+    pass([&](const Key& k) { return static_cast<std::size_t>(((k.last - low) >> shift) & kMask); });
+  std::vector<Plateau> sorted;
+  sorted.reserve(n);
+  for (const Key& k : keys) sorted.push_back(std::move(plateaus[k.index]));
+  plateaus.swap(sorted);
+}
+
+/// Orders `ends`, sorted by end offset, by pattern (stably: each pattern's ends stay in end order),
+/// as a radix sort of the pattern ids, 11 bits a pass (O(n) a pass; `scratch` reused). What a GPU
+/// batch's ends need before add_plateaus: std::stable_sort took 1.1 s for the 8.8 M matches' ends of
+/// 312 guides over 3.1 Gbp.
+inline void group_ends_by_pattern(std::vector<ApproxEnd>& ends, std::vector<ApproxEnd>& scratch) {
+  if (ends.size() < kRadixPlateaus) {
+    std::stable_sort(ends.begin(), ends.end(),
+                     [](const ApproxEnd& a, const ApproxEnd& b) { return a.pattern_id < b.pattern_id; });
+    return;
+  }
+  std::uint32_t patterns = 0;
+  for (const ApproxEnd& e : ends) patterns = std::max(patterns, e.pattern_id);
+  constexpr unsigned kBits = 11;
+  std::size_t count[std::size_t{1} << kBits];
+  scratch.resize(ends.size());
+  for (unsigned shift = 0; shift == 0 || (patterns >> shift) != 0; shift += kBits) {
+    std::fill(std::begin(count), std::end(count), 0);
+    const auto digit = [shift](const ApproxEnd& e) { return (e.pattern_id >> shift) & ((1u << kBits) - 1); };
+    for (const ApproxEnd& e : ends) ++count[digit(e)];
+    std::size_t at = 0;
+    for (std::size_t& c : count) at += std::exchange(c, at);
+    for (const ApproxEnd& e : ends) scratch[count[digit(e)]++] = e;
+    ends.swap(scratch);
+  }
 }
 
 /// The decisions that cross pieces: feed it every piece's plateaus (sorted), in piece order.
