@@ -22,7 +22,8 @@ and reports exactly the occurrences its range owns:
   plateau's start is exact (only the task owning the plateau's last end does so).
 Sorting the result by (file, record, begin, pattern_id) for exact search and sets, and by (file,
 record, end, pattern_id) for approximate search, gives exactly what the module gives on each whole
-file (tests/python/test_dask.py checks it on random files, patterns and block sizes).
+file (tests/python/test_dask.py checks it on random files, patterns and block sizes); the blocks'
+results concatenated in block order (Search.gather) are in that order already.
 
 With sequences=True each file is read as FASTA/FASTQ (strmatch.read_sequences): one task a file,
 each record's sequence searched whole, record = the record's 0-based index in its file.
@@ -205,17 +206,31 @@ def builds() -> int:
     return _BUILDS[0]
 
 
-def _read(path: str, a: int, b: int, size: int) -> bytes:
-    """Bytes [a, b) of the file; OSError naming it when it cannot be read or has changed size."""
+_BUFFERS = _threading.local()
+
+
+def _read(path: str, a: int, b: int, size: int) -> memoryview:
+    """Bytes [a, b) of the file, in a buffer of the calling thread that later reads reuse (a fresh
+    bytes object a task would page-fault its whole block in again: docs/dask.md); valid until the
+    thread's next _read. OSError naming the file when it cannot be read or has changed size."""
+    n = b - a
+    buf = getattr(_BUFFERS, "buf", None)
+    if buf is None or len(buf) < n:
+        buf = bytearray(n)
+        _BUFFERS.buf = buf
+    view = memoryview(buf)[:n]
     with open(path, "rb") as f:
         now = _os.fstat(f.fileno()).st_size
         if now != size:
             raise OSError(f"strmatch.dask: {path} changed size since the search was planned "
                           f"({size} bytes then, {now} now)")
-        data = _os.pread(f.fileno(), b - a, a)
-    if len(data) != b - a:
-        raise OSError(f"strmatch.dask: {path}: read {len(data)} of {b - a} bytes at offset {a} (file changed)")
-    return data
+        got = 0
+        while got < n:
+            r = _os.preadv(f.fileno(), [view[got:]], a + got)
+            if r == 0:
+                raise OSError(f"strmatch.dask: {path}: read {got} of {n} bytes at offset {a} (file changed)")
+            got += r
+    return view
 
 
 def _approx_runs(searcher, path, size, a, b, lo, direction, patterns=None):
@@ -457,9 +472,10 @@ class Search(_NamedTuple):
     client: object
 
     def to_dataframe(self):
-        """The hits as a dask.dataframe.DataFrame, one partition a block, columns file (pandas
-        Categorical of the paths), record (int64), begin, end (uint64), pattern_id, distance
-        (uint32). dask.dataframe is imported here only."""
+        """The hits as a dask.dataframe.DataFrame, one partition a block (in block order, so the
+        partitions concatenated are in gather()'s order), columns file (pandas Categorical of the
+        paths), record (int64), begin, end (uint64), pattern_id, distance (uint32). Each
+        partition is a pandas DataFrame built on the worker. dask.dataframe is imported here only."""
         import dask.dataframe as dd
         import pandas as pd
 
@@ -469,17 +485,17 @@ class Search(_NamedTuple):
         return dd.from_delayed(frames, meta=_frame(_np.empty(0, HIT_DTYPE), categories), verify_meta=False)
 
     def gather(self, timeout: float | None = None) -> _np.ndarray:
-        """Every hit in one HIT_DTYPE array, sorted as the module orders one file's results:
-        (file, record, begin, pattern_id) for exact search and sets, (file, record, end,
-        pattern_id) for approximate search. Raises the first failed task's error (an OSError
-        naming its file); distributed's TimeoutError after timeout seconds."""
+        """Every hit in one HIT_DTYPE array, in the module's order for each file: (file, record,
+        begin, pattern_id) for exact search and sets, (file, record, end, pattern_id) for
+        approximate search. The blocks' arrays are concatenated in block order, which is that
+        order already (each block's hits are in the module's order, and the blocks are in file and
+        offset order): no sort. Raises the first failed task's error (an OSError naming its file);
+        distributed's TimeoutError after timeout seconds."""
         from distributed import wait
 
         wait(self.futures, timeout=timeout)
         parts = self.client.gather(self.futures)
-        hits = _np.concatenate(parts) if parts else _np.empty(0, HIT_DTYPE)
-        key = "begin" if self.kind != "approx" else "end"
-        return hits[_np.lexsort((hits["pattern_id"], hits[key], hits["record"], hits["file"]))]
+        return _np.concatenate(parts) if parts else _np.empty(0, HIT_DTYPE)
 
 
 def _frame(hits: _np.ndarray, categories):
