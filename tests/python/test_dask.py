@@ -109,7 +109,7 @@ def check(client, query, paths, block_size, what):
 def random_query(r, kind: str, sigma: int) -> sd.Query:
     """A random query of kind 'exact', 'set', 'edit' or 'hamming' (approximate) over sigma symbols."""
     if kind == "exact":
-        return sd.exact(random_bytes(r, r.choice([1, 2, 3, 5, 17]), sigma))
+        return sd.exact(random_bytes(r, r.choice([1, 2, 3] if sigma <= 4 else [1, 2, 5, 17]), sigma))
     if kind == "set":
         return sd.pattern_set([random_bytes(r, r.randint(1, 9), sigma) for _ in range(r.randint(1, 12))])
     pats = [random_bytes(r, r.randint(3, 8), sigma) for _ in range(r.randint(1, 4))]
@@ -122,10 +122,10 @@ def test_random_files_equal_module(client, tmp_path, kind):
     # overlap up; the hits, sorted, equal the module's on each whole file.
     r = rng(f"dask-cluster-{kind}")
     total = 0
-    for trial, sigma in enumerate((2, 4, 26, 256) if kind == "exact" else (2, 4, 26)):
+    for trial, sigma in enumerate((2, 4, 256) if kind == "exact" else (2, 4)):  # more: the in-process test
         d = tmp_path / f"t{trial}"
         d.mkdir()
-        paths = random_files(r, d, sigma, 3, 120 if kind in ("exact", "set") else 250)
+        paths = random_files(r, d, sigma, 4, 120 if kind in ("exact", "set") else 250)
         q = random_query(r, kind, sigma)
         low = max(1, q.overlap)
         for bs in sorted({low, low + 1, r.randint(low, 100)}):
@@ -285,7 +285,7 @@ def test_worker_killed_mid_run_gives_identical_result(client, tmp_path):
     q = sd.approx([b"acgtt", b"gggca"], max_errors=1)
     client.run(_slow, 0.02)
     try:
-        s = sd.search(client, q, paths, block_size=50)  # 80 tasks of 20 ms on 2 workers
+        s = sd.search(client, q, paths, block_size=100)  # 40 tasks of 20 ms or more on 2 workers
         deadline = time.monotonic() + TIMEOUT
         while sum(f.done() for f in s.futures) < 5:
             assert time.monotonic() < deadline, "no task finished"
