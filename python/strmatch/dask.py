@@ -401,7 +401,7 @@ def files(paths) -> list[str]:
     """The files a search covers: each path as given, each glob (a path with *, ? or [) expanded
     and sorted; duplicates dropped, order kept. Raises FileNotFoundError naming a path or glob that
     names no file, IsADirectoryError for a directory, TypeError for a path that is not str or
-    os.PathLike."""
+    os.PathLike, ValueError for no path at all."""
     if isinstance(paths, (str, bytes, _os.PathLike)):
         paths = [paths]
     out: list[str] = []
@@ -424,6 +424,8 @@ def files(paths) -> list[str]:
             if f not in seen:
                 seen.add(f)
                 out.append(f)
+    if not out:
+        raise ValueError("strmatch.dask: paths is empty: name at least one file or glob")
     return out
 
 
@@ -532,8 +534,8 @@ def search(client, query: Query, paths, *, block_size: int = DEFAULT_BLOCK_SIZE,
     one task a block (plan()), each with retries reruns. resources: Dask resources each task needs
     (default: {'GPU': 1} when the query's backend is 'cuda', else none); ValueError when no
     worker offers them. Returns a Search (futures of HIT_DTYPE arrays; to_dataframe(); gather())."""
-    plan(query, [], block_size=block_size, sequences=sequences)  # the arguments' checks
     names = files(paths)
+    plan(query, names[:1], block_size=block_size, sequences=sequences)  # the arguments' checks
     blocks = _blocks(names, block_size, bool(sequences))
     futures = _submit(client, query, blocks, bool(sequences), False, retries, resources)
     return Search(names, blocks, futures, query.kind, client)

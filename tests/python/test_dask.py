@@ -227,6 +227,8 @@ def test_fasta_records(client, tmp_path):
     assert got[["file", "record", "begin", "end"]].tolist() == want
     assert (1, 0, 0, 4) in want and (0, 0, 6, 10) in want  # one hit crosses a line break
     assert sd.count(client, q, [fa, fa2], sequences=True, timeout=TIMEOUT).tolist() == [len(want)]
+    df = sd.find_all(client, q, [fa, fa2], sequences=True).compute(timeout=TIMEOUT)
+    assert list(zip(df["file"].cat.codes, df["record"], df["begin"], df["end"])) == want
     bad = write(tmp_path, "bad.fa", b"ACGT\n")
     with pytest.raises(strmatch.FormatError, match="bad.fa"):
         sd.search(client, q, [bad], sequences=True, retries=0).gather(timeout=TIMEOUT)
@@ -373,6 +375,8 @@ def test_bad_arguments():
         sd.plan("abc", ["x"])
     with pytest.raises(TypeError, match="path"):
         sd.files([5])
+    with pytest.raises(ValueError, match="paths is empty"):
+        sd.files([])
     with pytest.raises(TypeError, match="threads"):
         sd.exact(b"a", threads="2")
 
