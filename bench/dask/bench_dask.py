@@ -48,6 +48,20 @@ def best(reps, fn):
     return min(times), out
 
 
+def write_report(out, title, note, rows):
+    """Writes rows (dicts) to OUT.csv and OUT.md (the title, the versions, the machine's threads and
+    note above the table) through bench/common/results.py, and prints the markdown."""
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    table = dict_table(rows)
+    with open_result(out + ".csv") as f:
+        table.write_csv(f)
+    with open_result(out + ".md") as f:
+        f.write(f"# {title}\n\nstrmatch {strmatch.__version__}, dask.distributed {distributed.__version__}, "
+                f"Python {platform.python_version()}, {os.cpu_count()} hardware threads {note}\n\n")
+        table.write_markdown(f)
+    print(open(out + ".md").read())
+
+
 def make_files(folder, name, count, size, seed=1):
     """count files of size bytes: DNA-like text (acgt, a few N lines) from a seeded generator."""
     r = np.random.default_rng(seed)
@@ -176,19 +190,10 @@ def main():
     client.close()
     cluster.close()
 
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    table = dict_table(rows)
-    with open_result(args.out + ".csv") as f:
-        table.write_csv(f)
-    with open_result(args.out + ".md") as f:
-        f.write(f"# strmatch.dask against the module\n\nstrmatch {strmatch.__version__}, dask.distributed "
-                f"{distributed.__version__}, Python {platform.python_version()}, {os.cpu_count()} hardware threads "
-                f"{args.label}; LocalCluster of {args.workers} worker processes x 1 thread on loopback; best of "
-                f"{args.reps}; page cache warm. MB = 10^6 bytes. ratio = module seconds / dask seconds.\n"
-                f"Searchers compiled per worker (all queries of the run): {sorted(compiled.values())}.\n\n")
-        table.write_markdown(f)
-    print(open(args.out + ".md").read())
-
+    write_report(args.out, "strmatch.dask against the module",
+                 f"{args.label}; LocalCluster of {args.workers} worker processes x 1 thread on loopback; best of "
+                 f"{args.reps}; page cache warm. MB = 10^6 bytes. ratio = module seconds / dask seconds.\n"
+                 f"Searchers compiled per worker (all queries of the run): {sorted(compiled.values())}.", rows)
 
 if __name__ == "__main__":
     main()
