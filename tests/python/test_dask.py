@@ -219,6 +219,7 @@ def test_fasta_records(client, tmp_path):
     fa = write(tmp_path, "g.fa", b">r1 first\nACGTAC\nGTACGT\n>r2\nTTTT\n>r3\nACGTACGT\nAC\n")
     fa2 = write(tmp_path, "h.fa", b">x\nGTAC\n")
     q = sd.exact(b"GTAC")
+    assert sd.plan(q, [fa, fa2], sequences=True) == [sd.Block(0, fa, 0, 49, 49), sd.Block(1, fa2, 0, 8, 8)]
     got = sd.search(client, q, [fa, fa2], sequences=True).gather(timeout=TIMEOUT)
     want = []
     for f, path in enumerate([fa, fa2]):
@@ -420,6 +421,11 @@ def test_cuda_queries_ask_one_gpu_per_task(tmp_path):
     fake = _FakeClient({})
     sd.search(fake, sd.exact(b"x", backend="cpu"), [path], block_size=10)
     assert [c["resources"] for c in fake.calls] == [None] * 3
+    fake = _FakeClient({"GPU": 1, "MEM": 4})  # resources= overrides the default, and is checked too
+    sd.search(fake, q, [path], block_size=10, resources={"MEM": 2}, retries=0)
+    assert [(c["resources"], c["retries"]) for c in fake.calls] == [({"MEM": 2}, 0)] * 3
+    with pytest.raises(ValueError, match="GPU=2"):
+        sd.search(fake, q, [path], block_size=10, resources={"GPU": 2})
 
 
 def test_cuda_query_on_cpu_cluster_refused(client, tmp_path):
