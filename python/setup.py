@@ -52,7 +52,7 @@ class CMakeBuild(build_ext):
 setup(
     packages=["strmatch"],
     package_dir={"strmatch": "strmatch"},
-    package_data={"strmatch": ["__init__.pyi", "py.typed"]},
+    package_data={"strmatch": ["__init__.pyi", "dask.pyi", "py.typed"]},
     ext_modules=[CMakeExtension("strmatch._strmatch")],
     cmdclass={"build_ext": CMakeBuild},
     zip_safe=False,

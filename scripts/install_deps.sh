@@ -10,6 +10,7 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
           clang libclang-rt-14-dev
           python3-dev pybind11-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
           python3-ahocorasick python3-edlib python3-levenshtein python3-regex
+          python3-dask python3-distributed python3-pandas
           python3-matplotlib zlib1g-dev samtools seqan-apps)
 missing=()
 for p in "${PACKAGES[@]}"; do
