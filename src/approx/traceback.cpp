@@ -218,16 +218,18 @@ struct Band {
 ///
 /// Two limits on the blocks computed, each SIZE_MAX for none. `half` (global and prefix): the band
 /// of Band (E. Ukkonen, "Algorithms for approximate string matching", 1985). `cut` = K: Ukkonen's
-/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K is dropped
-/// (at the bottom; at the top too past row 0's block of an infix DP), and the block below the last
-/// one is taken in when that one's last row is <= K at this column or the previous one (the only
-/// way into it). A block taken in starts from "one more per row" below the block above at the
-/// previous column, and once the top block is dropped the first computed block's top row is taken
-/// one more per column (hin = +1). Every computed value is then an upper bound of the DP's, and
-/// exact where the DP's is <= K (an optimal path to such a cell has only cells <= K, all computed):
-/// a distance <= K - 1 is exact, and so is every move of its traceback (each compares a cell with
-/// neighbours of at most its value + 1, so <= K, or reads a neighbour above K as above K). A DP
-/// whose computed blocks all exceed K stops (global: distance UINT32_MAX).
+/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K (with the
+/// least cost to (m, len) added, for global and an infix traceback: block_hopeless) is dropped (at
+/// the bottom; at the top too, for an infix DP past row 0's block unless no alignment can begin
+/// later), and the block below the last one is taken in when that one's last row is <= K at this
+/// column or the previous one (the only way into it). A block taken in starts from "one more per
+/// row" below the block above at the previous column, and once the top block is dropped the first
+/// computed block's top row is taken one more per column (hin = +1). Every computed value is then
+/// an upper bound of the DP's, and exact on every alignment within K - 1 (all its cells are kept,
+/// and so are those of the optimal paths to them): a distance <= K - 1 is exact, and so is every
+/// move of its traceback (each compares a cell with neighbours of at most its value + 1, so <= K,
+/// or reads a neighbour above K as above K). A DP whose computed blocks all exceed K stops
+/// (global: distance UINT32_MAX).
 template <bool trace, bool cutting, typename Same, typename EqOf>
 Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
                        std::size_t len, ApproxMode mode, bool cigar, std::size_t half, std::size_t cut) {
