@@ -4,15 +4,15 @@
 // CIGARs on or off, best()'s limit, a stream block size, task, mode, record rule and read step, a
 // push stream's options (block size, task, report, record rule), pieces and stop point, an
 // early-stop point, byte ranges partitioning the text and an alignment mode; last (so that inputs
-// decoded before it existed keep their meaning), IUPAC nucleotide codes (ApproxOptions::
+// decoded before they existed keep their meaning), IUPAC nucleotide codes (ApproxOptions::
 // nucleotide_codes: the text and patterns mapped onto nucleotides, a few pattern bytes made ambiguity
-// codes, now and then one that is no code). The searcher is run
-// through find_all (matches, begins, CIGARs), count, find_ends, count_ends, best (with and without a
+// codes, now and then one that is no code), then align()'s max_errors around the distance. The searcher is
+// run through find_all (matches, begins, CIGARs), count, find_ends, count_ends, best (with and without a
 // sink), the streamed find_all over a ByteSource of short reads, a push stream (open_stream) fed in
 // pieces with flushes, find_all_file / count_file over an in-memory file, the byte-range input
 // (io::Input::set_range) and file windows (find_all_file over a ByteRange) over that file and a
-// sink that stops early; align() of the first pattern in the chosen mode. Every result is compared
-// with the naive reference (src/reference/approx.hpp: Sellers' DP and its traceback; with nucleotide
+// sink that stops early; align() of the first pattern in the chosen mode, with and without k. Every result is
+// compared with the naive reference (src/reference/approx.hpp: Sellers' DP and its traceback; with nucleotide
 // codes its rule reference::IupacMatch), pattern by pattern.
 #include <algorithm>
 #include <cstdint>
@@ -300,14 +300,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   }
+  // align()'s max_errors (Edlib's k), decoded after the codes: 0 none; 1, 2, 3: the distance minus
+  // one (no alignment: kNoDistance), the distance, the distance plus one.
+  const int align_limit = in.ConsumeIntegralInRange<int>(0, 3);
 
   const bool invalid =
       shortest == 0 || o.max_errors >= shortest || o.separator < -1 || o.separator > 255 ||
       (o.algorithm == "hamming" && o.metric == ApproxMetric::edit) ||
       ((o.algorithm == "myers" || o.algorithm == "myers-batch" || o.algorithm == "wavefront") &&
        o.metric == ApproxMetric::hamming) ||
-      (o.nucleotide_codes && (not_a_code || (o.algorithm != "auto" && o.algorithm != "dp" &&
-                                             o.algorithm != "myers" && o.algorithm != "myers-batch")));
+      (o.nucleotide_codes &&
+       (not_a_code || (o.algorithm != "auto" && o.algorithm != "dp" && o.algorithm != "myers" &&
+                       o.algorithm != "myers-batch" &&
+                       (o.algorithm != "pigeonhole-batch" || o.metric != ApproxMetric::edit))));
+  // pigeonhole-batch takes nucleotide codes with the edit metric (its Hamming windows are verified by
+  // the hamming algorithm, which refuses them).
   // approx.hpp also lists "dp with hamming" among the refused pairs, but the registry
   // (cpu_approx_supports) has dp compute both metrics, and it does: dp is checked for both here.
 
@@ -333,7 +340,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.add("stop_after (0: none)", stop_after)
       .add("file", use_file)
       .add("ranges", fuzz::show_ranges(ranges))
-      .add("align mode", to_string(align_mode));
+      .add("align mode", to_string(align_mode))
+      .add("align max_errors (0: none; 1, 2, 3: d - 1, d, d + 1)", align_limit);
   c.add("constructor", single_constructor ? "one pattern" : "batch").add("invalid", invalid);
   fuzz::trace(c);
 
@@ -419,8 +427,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (!patterns[0].empty()) {
     fuzz::run_checked(c, "align", false, [&] {
-      const ApproxAlignment got = align(patterns[0], text, align_mode, o.cigar);
-      fuzz::expect_value(c, "align", expect_alignment(patterns[0], text, align_mode, o.cigar), got);
+      const ApproxAlignment want = expect_alignment(patterns[0], text, align_mode, o.cigar);
+      fuzz::expect_value(c, "align", want, align(patterns[0], text, align_mode, o.cigar));
+      if (align_limit != 0 && want.distance + align_limit >= 2) {
+        const std::uint32_t k = want.distance + static_cast<std::uint32_t>(align_limit) - 2;
+        const ApproxAlignment none{kNoDistance, 0, 0, ""};
+        fuzz::expect_value(c, "align max_errors", k >= want.distance ? want : none,
+                           align(patterns[0], text, align_mode, o.cigar, k));
+      }
     });
   }
   return 0;

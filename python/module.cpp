@@ -171,6 +171,7 @@ using MetricName = Str<"metric", "'edit' or 'hamming'">;
 using FormatName = Str<"format", "'auto', 'fasta' or 'fastq'">;
 using AlgorithmName = Str<"algorithm", "'auto' or an algorithm's name (see the *_algorithms() functions)">;
 using BackendName = Str<"backend", "'auto', 'cpu' or 'cuda'">;
+using AlignMode = Str<"mode", "'infix', 'prefix' or 'global'">;
 
 // A callback: None or a callable.
 std::optional<py::function> callback_arg(const py::object& callback) {
@@ -1275,6 +1276,206 @@ struct FastCount {
   }
 };
 
+// ---- align -------------------------------------------------------------------------------------
+
+// strmatch.align(pattern, text, *, mode, cigar, max_errors): the Alignment, or None above max_errors.
+py::object align_call(py::handle pattern, py::handle text, const std::string& mode, bool cigar,
+                      py::handle max_errors) {
+  Text p(pattern, "pattern"), t(text);
+  const auto md = strmatch::parse_approx_mode(mode);
+  const std::uint32_t k = optional_count(py::reinterpret_borrow<py::object>(max_errors), "max_errors")
+                              .value_or(strmatch::kNoDistance);
+  strmatch::ApproxAlignment a;
+  // Small pairs take a few microseconds: the GIL is released only where that pays (about 2^16
+  // cells), and the Alignment class is looked up once (kept for the process's life).
+  if (p.view().size() * t.view().size() >= (std::size_t{1} << 16)) {
+    py::gil_scoped_release unlocked;
+    a = strmatch::align(p.view(), t.view(), md, cigar, k);
+  } else {
+    a = strmatch::align(p.view(), t.view(), md, cigar, k);
+  }
+  if (a.distance == strmatch::kNoDistance) return py::none();  // above max_errors
+  static PyTypeObject* alignment = reinterpret_cast<PyTypeObject*>(
+      py::object(py::module_::import("strmatch").attr("Alignment")).release().ptr());
+  // The named tuple made as its __new__ makes it (tuple.__new__(Alignment, fields)), without that
+  // Python-level __new__'s frame: a third of a 100-byte pair's call otherwise.
+  py::tuple fields =
+      py::make_tuple(a.distance, a.begin, a.end, cigar ? py::object(py::str(a.cigar)) : py::none());
+  PyObject* made = PyTuple_Type.tp_new(alignment, py::make_tuple(fields).ptr(), nullptr);
+  if (made == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(made);
+}
+
+// align as a plain METH_FASTCALL function, as count is (FastCount): pybind11's dispatcher (argument
+// records, keyword matching) costs about as much as aligning two 100-byte strings. The usual calls
+// (pattern and text positional, mode, cigar and max_errors by keyword) are parsed here with the
+// same argument checks; any other form goes to the pybind11 function (`general`, explained), whose
+// messages it gives.
+struct FastAlign {
+  static inline PyObject* general = nullptr;
+  static inline PyMethodDef def{};
+
+  static PyObject* call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    PyObject *mode = nullptr, *cigar = nullptr, *max_errors = Py_None;
+    const Py_ssize_t nk = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+    bool plain = nargs == 2;
+    for (Py_ssize_t i = 0; plain && i < nk; ++i) {
+      PyObject* name = PyTuple_GET_ITEM(kwnames, i);
+      if (PyUnicode_CompareWithASCIIString(name, "mode") == 0)
+        mode = args[nargs + i];
+      else if (PyUnicode_CompareWithASCIIString(name, "cigar") == 0)
+        cigar = args[nargs + i];
+      else if (PyUnicode_CompareWithASCIIString(name, "max_errors") == 0)
+        max_errors = args[nargs + i];
+      else
+        plain = false;
+    }
+    if (!plain) return PyObject_Vectorcall(general, args, static_cast<std::size_t>(nargs), kwnames);
+    try {
+      const std::string m =
+          mode != nullptr ? str_arg(mode, "mode", "'infix', 'prefix' or 'global'") : "infix";
+      const bool c = cigar != nullptr && flag_arg(cigar, "cigar");
+      return align_call(args[0], args[1], m, c, max_errors).release().ptr();
+    } catch (...) {
+      restore_python_error();
+      return nullptr;
+    }
+  }
+  // Replaces m.align (defined with pybind11, explained) by the fast function with the same doc.
+  static void install(py::module_& m) {
+    general = py::object(m.attr("align")).release().ptr();  // kept for the process's life
+    auto* doc = new std::string(py::str(py::handle(general).attr("__doc__")).cast<std::string>());
+    def = PyMethodDef{"align", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&call)),
+                      METH_FASTCALL | METH_KEYWORDS, doc->c_str()};
+    py::object fn =
+        py::reinterpret_steal<py::object>(PyCFunction_NewEx(&def, nullptr, m.attr("__name__").ptr()));
+    if (!fn) throw py::error_already_set();
+    m.attr("align") = fn;
+  }
+};
+
+// ---- misspelt keywords ---------------------------------------------------------------------------
+
+// A call that pybind11 cannot match with its function (an unknown keyword such as max_erors=1, a
+// missing argument, a positional one too many) raises pybind11's TypeError "incompatible function
+// arguments", which lists the signature but not what is wrong. Every function and method of the
+// module (constructors included, dunders other than __init__ left out) is therefore wrapped in an
+// Explained: a plain CPython METH_FASTCALL function that calls pybind11's (a vectorcall: no
+// Python frame, a few tens of nanoseconds) and only where that TypeError comes back asks
+// strmatch._explain (strmatch/__init__.py: which keyword is unknown and the nearest known one,
+// what is missing or extra) for the message instead.
+struct Explained {
+  PyObject* function;  // pybind11's function (for a method, the function inside its instancemethod)
+  std::string name;    // as messages show it: "ApproxSearcher.find_all()", "align()"
+  bool method;         // the first argument is self
+  PyMethodDef def;
+  std::string def_name, doc;
+
+  static PyObject* call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const auto* e = static_cast<const Explained*>(PyCapsule_GetPointer(capsule, nullptr));
+    PyObject* out = PyObject_Vectorcall(e->function, args, static_cast<std::size_t>(nargs), kwnames);
+    if (out != nullptr || !PyErr_ExceptionMatches(PyExc_TypeError)) return out;
+    PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+    PyErr_Fetch(&type, &value, &trace);
+    PyObject* message = e->explain(value, args, nargs, kwnames);
+    if (message == nullptr) {  // pybind11's own message stands (or the explanation failed: its error)
+      if (PyErr_Occurred() == nullptr)
+        PyErr_Restore(type, value, trace);
+      else {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(trace);
+      }
+      return nullptr;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    PyErr_SetObject(PyExc_TypeError, message);
+    Py_DECREF(message);
+    return nullptr;
+  }
+
+  // strmatch._explain(function, name, method, args, kwargs): the message (a new reference), or
+  // nullptr with no error set where pybind11's TypeError is not about the arguments' shape.
+  PyObject* explain(PyObject* value, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const {
+    try {
+      const std::string text = value != nullptr ? py::str(value).cast<std::string>() : std::string();
+      if (text.find("incompatible") == std::string::npos) return nullptr;
+      py::tuple positional(nargs);
+      for (Py_ssize_t i = 0; i < nargs; ++i) positional[i] = py::reinterpret_borrow<py::object>(args[i]);
+      py::dict keywords;
+      const Py_ssize_t nk = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+      for (Py_ssize_t i = 0; i < nk; ++i)
+        keywords[PyTuple_GET_ITEM(kwnames, i)] = py::reinterpret_borrow<py::object>(args[nargs + i]);
+      py::object why = py::module_::import("strmatch")
+                           .attr("_explain")(py::handle(function), name, method, positional, keywords);
+      return why.is_none() ? nullptr : why.release().ptr();
+    } catch (py::error_already_set& error) {
+      error.restore();
+      return nullptr;
+    }
+  }
+};
+
+// Replaces owner.attr by its Explained wrapper (kept, like the function, for the process's life).
+void explain_calls(py::handle owner, const std::string& attr, const std::string& shown, bool method) {
+  py::object defined = method ? py::object(py::reinterpret_borrow<py::dict>(
+                                    reinterpret_cast<PyTypeObject*>(owner.ptr())->tp_dict)[py::str(attr)])
+                              : py::object(owner.attr(attr.c_str()));
+  PyObject* function = defined.ptr();
+  if (method) function = PyInstanceMethod_GET_FUNCTION(function);
+  auto* e = new Explained{function, shown, method, {}, attr, {}};
+  Py_INCREF(function);
+  py::object doc = py::getattr(py::handle(function), "__doc__", py::none());
+  e->doc = doc.is_none() ? std::string() : doc.cast<std::string>();
+  e->def = PyMethodDef{e->def_name.c_str(),
+                       reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&Explained::call)),
+                       METH_FASTCALL | METH_KEYWORDS, e->doc.empty() ? nullptr : e->doc.c_str()};
+  py::object capsule = py::reinterpret_steal<py::object>(PyCapsule_New(e, nullptr, nullptr));
+  if (!capsule) throw py::error_already_set();
+  py::object wrapper = py::reinterpret_steal<py::object>(PyCFunction_New(&e->def, capsule.ptr()));
+  if (!wrapper) throw py::error_already_set();
+  if (method) {
+    wrapper = py::reinterpret_steal<py::object>(PyInstanceMethod_New(wrapper.ptr()));
+    if (!wrapper) throw py::error_already_set();
+  }
+  if (PyObject_SetAttrString(owner.ptr(), attr.c_str(), wrapper.ptr()) != 0) throw py::error_already_set();
+}
+
+// Whether `obj` is a function pybind11 made (a builtin whose self is its function record's capsule).
+bool is_pybind11_function(py::handle obj) {
+  return PyCFunction_Check(obj.ptr()) && PyCFunction_GET_SELF(obj.ptr()) != nullptr &&
+         PyCapsule_CheckExact(PyCFunction_GET_SELF(obj.ptr()));
+}
+
+// Wraps every function of module m and every method of its classes (__init__ and the public ones)
+// in an Explained.
+void explain_module_calls(py::module_& m) {
+  for (auto item : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
+    const std::string name = item.first.cast<std::string>();
+    if (name.rfind("_", 0) == 0) continue;
+    if (is_pybind11_function(item.second)) {
+      explain_calls(m, name, name + "()", false);
+      continue;
+    }
+    if (!PyType_Check(item.second.ptr()) ||
+        py::detail::get_type_info(reinterpret_cast<PyTypeObject*>(item.second.ptr())) == nullptr)
+      continue;
+    std::vector<std::string> methods;
+    for (auto entry :
+         py::handle(reinterpret_cast<PyTypeObject*>(item.second.ptr())->tp_dict).cast<py::dict>()) {
+      const std::string attr = entry.first.cast<std::string>();
+      if (attr != "__init__" && attr.rfind("_", 0) == 0) continue;
+      if (PyInstanceMethod_Check(entry.second.ptr()) &&
+          is_pybind11_function(PyInstanceMethod_GET_FUNCTION(entry.second.ptr())))
+        methods.push_back(attr);
+    }
+    for (const auto& attr : methods)
+      explain_calls(item.second, attr, name + (attr == "__init__" ? "()" : "." + attr + "()"), true);
+  }
+}
+
 }  // namespace
 
 // The casters of the argument types (see Flag, Count, Str): they accept every object and convert it,
@@ -1468,8 +1669,6 @@ PYBIND11_MODULE(_strmatch, m) {
           .def("count_file", &exact_count_file, py::arg("path"), py::kw_only(),
                py::arg("return_stats") = false, D("ExactSearcher.count_file"));
 
-  FastCount<ExactSearcher, &exact_count>::install(exact_class, "count");
-
   // -- PatternSet
   auto set_class =
       py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
@@ -1504,8 +1703,6 @@ PYBIND11_MODULE(_strmatch, m) {
                py::kw_only(), py::arg("return_stats") = false, D("PatternSet.find_all_file"))
           .def("count_file", &set_count_file, py::arg("path"), py::kw_only(), py::arg("return_stats") = false,
                D("PatternSet.count_file"));
-
-  FastCount<PatternSet, &set_count>::install(set_class, "count");
 
   // -- ApproxSearcher
   auto approx_class =
@@ -1603,27 +1800,10 @@ PYBIND11_MODULE(_strmatch, m) {
 
   m.def(
       "align",
-      [](py::handle pattern, py::handle text, const std::string& mode, bool cigar) {
-        Text p(pattern, "pattern"), t(text);
-        const auto md = strmatch::parse_approx_mode(mode);
-        strmatch::ApproxAlignment a;
-        // Small pairs take a few microseconds: the GIL is released only where that pays (about
-        // 2^16 cells), and the Alignment class is looked up once (kept for the process's life).
-        if (p.view().size() * t.view().size() >= (std::size_t{1} << 16)) {
-          py::gil_scoped_release unlocked;
-          a = strmatch::align(p.view(), t.view(), md, cigar);
-        } else {
-          a = strmatch::align(p.view(), t.view(), md, cigar);
-        }
-        static const py::object* alignment =
-            new py::object(py::module_::import("strmatch").attr("Alignment"));
-        return (*alignment)(a.distance, a.begin, a.end, cigar ? py::object(py::str(a.cigar)) : py::none());
-      },
+      [](py::handle pattern, py::handle text, const AlignMode& mode, Flag<"cigar"> cigar,
+         const py::object& max_errors) { return align_call(pattern, text, mode, cigar, max_errors); },
       py::arg("pattern"), py::arg("text"), py::kw_only(), py::arg("mode") = "infix", py::arg("cigar") = false,
-      D("align"));
-
-  FastCount<ApproxSearcher, &approx_count>::install(approx_class, "count");
-  FastCount<ApproxSearcher, &approx_count_ends>::install(approx_class, "count_ends");
+      py::arg("max_errors") = py::none(), D("align"));
 
   // -- common substrings
   m.def("longest_common_substring", &longest_common, py::arg("a"), py::arg("b"), py::kw_only(),
@@ -1668,4 +1848,13 @@ PYBIND11_MODULE(_strmatch, m) {
         return py::make_tuple(ok, why);
       },
       D("cuda_available"));
+
+  // Last: every function and method explains a call it cannot match (Explained), then the fast
+  // count methods take their place over the explained ones (FastCount hands them other calls).
+  explain_module_calls(m);
+  FastCount<ExactSearcher, &exact_count>::install(exact_class, "count");
+  FastCount<PatternSet, &set_count>::install(set_class, "count");
+  FastCount<ApproxSearcher, &approx_count>::install(approx_class, "count");
+  FastCount<ApproxSearcher, &approx_count_ends>::install(approx_class, "count_ends");
+  FastAlign::install(m);
 }

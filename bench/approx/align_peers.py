@@ -10,8 +10,8 @@
 Each case is timed without the CIGAR (strmatch cigar=False; Edlib task="distance" for global and
 prefix, task="locations" for infix, as align gives the begin too) and with it (cigar=True against
 task="path"), as the best of --repeat rounds of the whole set of pairs (time.perf_counter, in
-process: Python call overheads included on both sides). The distances of the two must agree (a
-disagreement stops the script). Writes OUT.csv and OUT.md (bench/common/results.py).
+process: Python call overheads included on both sides), the two tools' rounds taking turns. The
+distances of the two must agree (a disagreement stops the script). Writes OUT.csv and OUT.md (bench/common/results.py).
 
     PYTHONPATH=build/python python3 bench/approx/align_peers.py --out bench/results/approx/align-peers_dev-2core
 """
@@ -63,14 +63,18 @@ def dna(r, n):
     return bytes(r.choice(b"ACGT") for _ in range(n))
 
 
-def best_of(repeat, f):
-    best = None
+def best_of(repeat, f, g):
+    """The best of `repeat` rounds of f and of g, their rounds taking turns (f, g, f, g, ...), so
+    that on a machine whose load comes and goes both see the same quiet and busy spells."""
+    best = [None, None]
+    outs = [None, None]
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = f()
-        dt = time.perf_counter() - t0
-        best = dt if best is None or dt < best else best
-    return best, out
+        for i, h in enumerate((f, g)):
+            t0 = time.perf_counter()
+            outs[i] = h()
+            dt = time.perf_counter() - t0
+            best[i] = dt if best[i] is None or dt < best[i] else best[i]
+    return best[0], outs[0], best[1], outs[1]
 
 
 def main():
@@ -109,9 +113,9 @@ def main():
         for mode in modes:
             for cigar in (False, True):
                 task = "path" if cigar else ("locations" if mode == "infix" else "distance")
-                ts, ours = best_of(a.repeat, lambda: [strmatch.align(p, t, mode=mode, cigar=cigar) for p, t in pairs])
-                te, theirs = best_of(a.repeat, lambda: [edlib.align(p, t, mode=EDLIB_MODE[mode], task=task)
-                                                        for p, t in pairs])
+                ts, ours, te, theirs = best_of(
+                    a.repeat, lambda: [strmatch.align(p, t, mode=mode, cigar=cigar) for p, t in pairs],
+                    lambda: [edlib.align(p, t, mode=EDLIB_MODE[mode], task=task) for p, t in pairs])
                 for (p, _), x, y in zip(pairs, ours, theirs):
                     if x.distance != y["editDistance"]:
                         sys.exit("distance disagreement in %s %s: strmatch %d, edlib %d" %
@@ -125,7 +129,7 @@ def main():
         edlib_version = version("edlib")
     except Exception:  # noqa: BLE001 (a build without its metadata)
         edlib_version = "?"
-    title = ("strmatch.align against edlib.align (python3-edlib %s) in one process, best of %d rounds; Edlib task "
+    title = ("strmatch.align against edlib.align (python3-edlib %s) in one process, best of %d rounds (taking turns); Edlib task "
              "'path' where the CIGAR is asked, else 'distance' (global, prefix) or 'locations' (infix); "
              "machine %s%s\n\n" % (edlib_version, a.repeat, machine,
                                    ("; " + a.note) if a.note else ""))

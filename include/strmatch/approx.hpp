@@ -263,25 +263,38 @@ struct ApproxAlignment {
 /// minimising it (prefix); infix is best()'s smallest best end. The traceback prefers diagonal, I,
 /// D, as above (begin: the column it reaches; 0 for prefix and global).
 ///
+/// `max_errors` (Edlib's k): an alignment with more errors is not wanted; the result is then
+/// distance kNoDistance, begin = end = 0 and no CIGAR (Edlib: editDistance -1). Below or at it the
+/// result is the same as without it. It bounds the band (K <= max_errors + 1), so for prefix and
+/// global a small k costs O((k / 64 + 1) * n) however far apart the two are; for infix on texts over
+/// 64 KiB (the SIMD search below) only the traceback is saved. Example: align("ACGT", "AGGT", global, false, 0) has
+/// distance kNoDistance; with max_errors 1, distance 1.
+///
 /// How: G. Myers' bit vectors ("A fast bit-vector algorithm for approximate string matching based on
 /// dynamic programming", J. ACM 1999) in blocks of 64 pattern bytes, the traceback read from the
 /// stored vertical and horizontal deltas (H. Hyyro, "A note on bit-parallel alignment computation",
-/// 2004), two 64-bit words per block and text byte. Infix: myers (the searcher's algorithm, SIMD
-/// lanes over text segments; one scalar bit-vector pass for texts up to 64 KiB) finds the best
-/// distance d and the smallest end reaching it, then the traceback runs over the m + d bytes before
-/// that end. Prefix and global: E. Ukkonen's band and cut-off ("Algorithms for approximate string
-/// matching", 1985), K = k + 1 for k = 64, 128, ... until d <= k, as Edlib does: only the blocks of
-/// 64 rows that can hold a cell of an alignment within K are computed (for global also counting
-/// the cost to the end); infix's traceback window uses the cut-off with K = d + 1.
-/// Time: O(ceil(m / 64) * n) word operations for infix (about two passes of myers over the text)
-/// plus O(ceil(m / 64) * (m + d)) for its traceback; O((d / 64 + 1) * n) for prefix and global
-/// (the last band, about twice that with the failed passes), never more than about
-/// 2 * ceil(m / 64) * n. Memory: O(m / 64) words without the CIGAR for prefix and
-/// global; with it, and for infix's window, 16 bytes per block of 64 rows and column of the band
-/// (global of two 10^4-byte strings: at most 25 MB; infix: 16 * ceil(m / 64) * (m + d) bytes),
+/// 2004), two 64-bit words per block and text byte. Infix: the best distance d and the smallest end
+/// reaching it, on texts up to 64 KiB from one bit-vector pass with E. Ukkonen's cut-off
+/// ("Algorithms for approximate string matching", 1985) at K = k + 1 for k = 64 and up (below), on
+/// longer ones from myers (the searcher's algorithm, SIMD lanes over text segments); then the
+/// traceback over the m + d bytes before that end, with the cut-off at K = d + 1 and the bound that
+/// the rest of an alignment to that end costs at least the difference of the remaining lengths.
+/// Prefix and global: Ukkonen's band and cut-off: only the blocks of 64 rows that can hold a cell
+/// of an alignment within K are computed (for global also counting the cost to the end). K = k + 1
+/// for k = 64 (at least |n - m| for global) and, while the distance is above k, a larger k: at
+/// least twice, and 5/4 of the error rate the failed pass saw (it stops at the first column whose
+/// cells all exceed K) over the longer side, as Edlib does (without the rate); the whole DP (two
+/// columns at a time) once 4K reaches the longer side.
+/// Time: O((d / 64 + 1) * n) word operations for prefix and global (the last band, about twice
+/// that with the failed passes), never more than about 2 * ceil(m / 64) * n; infix: the same in
+/// m for texts up to 64 KiB, O(ceil(m / 64) * n) (about two passes of myers) for longer ones, plus
+/// O(ceil(m / 64) * (m + d)) for its traceback. Memory: O(m / 64) words without the CIGAR for prefix
+/// and global; with it, and for infix's window, 16 bytes per block of 64 rows and column of the
+/// band (global of two 10^4-byte strings: at most 25 MB; infix: 16 * ceil(m / 64) * (m + d) bytes),
 /// with no Hirschberg-style splitting (a global CIGAR of two 10^6-byte strings would need up to
 /// 250 GB: align pieces instead).
 /// Errors: InvalidArgument for an empty pattern.
-ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar = false);
+ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar = false,
+                      std::uint32_t max_errors = kNoDistance);
 
 }  // namespace strmatch

@@ -144,43 +144,34 @@ def _parameters(fn) -> list[tuple[str, str]]:
     return out
 
 
-def _explained(fn, name: str):
-    """fn, whose calls with an unknown keyword, a missing argument or too many positional ones
-    raise a TypeError that says which and lists what fn takes, instead of pybind11's 'incompatible
-    arguments' list (argument values are checked by the module itself)."""
+def _explain(fn, name: str, method: bool, args: tuple, kwargs: dict):
+    """The message for a call of fn that pybind11 could not match ('incompatible function
+    arguments'): which keyword is unknown (and the nearest known one), which argument is missing,
+    or that there are too many positional ones, with fn's signature; None when it is none of those
+    (pybind11's own message then stands). The compiled module calls it from the wrapper that every
+    function and method of strmatch has (module.cpp's Explained), only when such a call fails."""
     import difflib
-    import functools
 
     params = _parameters(fn)
     names = [p for p, _ in params if p != "*"]
     star = [p for p, _ in params].index("*") if ("*", "") in params else len(params)
     positional = [p for p, _ in params[:star]]
     takes = ", ".join(p if p == "*" or not d else f"{p}={d}" for p, d in params)
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except TypeError as e:
-            if "incompatible" not in str(e):
-                raise
-            given = args[1:] if fn.__name__ == "__init__" else args  # without self
-            unknown = [k for k in kwargs if k not in names]
-            if unknown:
-                near = difflib.get_close_matches(unknown[0], names, n=1)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                why = f"got an unexpected keyword argument {unknown[0]!r}{hint}"
-            elif len(given) > len(positional):
-                why = f"takes {len(positional)} positional argument(s) ({', '.join(positional)}), {len(given)} given"
-            else:
-                missing = [p for i, p in enumerate(positional) if i >= len(given) and p not in kwargs
-                           and not dict(params)[p]]
-                if not missing:
-                    raise
-                why = f"is missing the argument {missing[0]!r}"
-            raise TypeError(f"strmatch: {name} {why}; signature: {name[:-2]}({takes})") from None
-
-    return call
+    given = args[1:] if method else args  # without self
+    unknown = [k for k in kwargs if k not in names]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], names, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        why = f"got an unexpected keyword argument {unknown[0]!r}{hint}"
+    elif len(given) > len(positional):
+        why = f"takes {len(positional)} positional argument(s) ({', '.join(positional)}), {len(given)} given"
+    else:
+        missing = [p for i, p in enumerate(positional) if i >= len(given) and p not in kwargs
+                   and not dict(params)[p]]
+        if not missing:
+            return None
+        why = f"is missing the argument {missing[0]!r}"
+    return f"strmatch: {name} {why}; signature: {name[:-2]}({takes})"
 
 
 _docs = _docstrings.load()
@@ -191,13 +182,6 @@ for _obj in (ExactSearcher, PatternSet, ApproxSearcher, SearchStats, PatternSetS
     _obj.__module__ = "strmatch"
 for _name in ("Alignment", "CommonSubstringResult"):
     globals()[_name].__doc__ = _docs.get(_name, globals()[_name].__doc__)
-# Constructors and functions (not the searches' methods, whose per-call cost a Python frame would
-# raise): an unknown keyword, a missing or an extra argument is explained (docs/python.md).
-for _cls in (ExactSearcher, PatternSet, ApproxSearcher, SequenceSearcher):
-    _cls.__init__ = _explained(_cls.__init__, f"{_cls.__name__}()")
-for _name in ("read_sequences", "longest_common_substring", "maximal_exact_matches", "longest_shared_substring",
-              "exact_algorithms", "pattern_set_algorithms", "approx_algorithms", "common_substring_algorithms"):
-    globals()[_name] = _explained(globals()[_name], f"{_name}()")
 del _cls, _obj, _name
 
 __all__ = [

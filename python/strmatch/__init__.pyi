@@ -490,16 +490,23 @@ class Alignment(NamedTuple):
     cigar: str | None
 
 def align(pattern: Text, text: Text, *, mode: Literal["infix", "prefix", "global"] = "infix",
-          cigar: bool = False) -> Alignment:
+          cigar: bool = False, max_errors: int | None = None) -> Alignment | None:
     """Aligns pattern to text with the edit distance (Edlib's modes): 'infix' (HW: the pattern
     anywhere in the text, the smallest best end), 'prefix' (SHW: against a prefix of the text),
-    'global' (NW: against all of it). cigar=True adds the CIGAR (=, X, I, D). Myers' bit vectors
+    'global' (NW: against all of it). cigar=True adds the CIGAR (=, X, I, D). max_errors (Edlib's
+    k, an int >= 0): None is returned where the distance is above it (Edlib's editDistance -1),
+    else the same Alignment as without it; it also bounds the band (global and prefix:
+    O((k / 64 + 1) n) however far apart the two are; infix on texts over 64 KiB: only the
+    traceback). Myers' bit vectors
     (G. Myers, "A fast bit-vector algorithm for approximate string matching based on dynamic
     programming", 1999) with the traceback from the stored deltas (H. Hyyro, "A note on bit-parallel
-    alignment computation", 2004); prefix and global in Ukkonen's band doubled until the distance
-    fits (as Edlib): O(ceil(m / 64) n) word operations at most, fewer for close pairs; with the
+    alignment computation", 2004), in Ukkonen's band and cut-off grown until the distance fits
+    (as Edlib; E. Ukkonen, "Algorithms for approximate string matching", 1985): O(ceil(m / 64) n)
+    word operations at most, O((d / 64 + 1) n) for a distance d in prefix and global; with the
     CIGAR 16 bytes per 64 pattern bytes and text byte of the band (no Hirschberg splitting).
-    The GIL is released. Raises ValueError for an empty pattern or an unknown mode."""
+    The GIL is released (pairs of 2^16 cells and more). Raises ValueError for an empty pattern,
+    an unknown mode or a negative max_errors, TypeError for an argument of the wrong type or an
+    unknown keyword (with the nearest known one)."""
 
 class SequenceRecord(NamedTuple):
     """One record of read_sequences()."""

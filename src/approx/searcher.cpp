@@ -1290,23 +1290,27 @@ constexpr std::size_t kOnePassText = std::size_t{1} << 16;
 
 }  // namespace
 
-ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar) {
+ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMode mode, bool cigar,
+                      std::uint32_t max_errors) {
   if (pattern.empty()) throw InvalidArgument("the pattern is empty");
   const auto* t = reinterpret_cast<const std::uint8_t*>(text.data());
   ApproxAlignment out;
+  ApproxAlignment none;  // above max_errors
+  none.distance = kNoDistance;
   if (mode == ApproxMode::infix) {
     // best()'s distance and its smallest end, then the traceback from that end over the m + d bytes
     // before it. No end (empty text): distance m, end 0.
     std::uint32_t best = static_cast<std::uint32_t>(pattern.size());
     std::size_t best_end = 0;
     if (text.size() <= kOnePassText) {
-      const detail::Traced last_row =
-          detail::traceback_edit_bits(pattern, t, text.size(), mode, false, false);
+      const detail::Traced last_row = detail::traceback_edit_bits(pattern, t, text.size(), mode, false, false,
+                                                                  {}, kNoDistance, max_errors);
       best = last_row.distance;
       best_end = last_row.end;
     } else {
       best_end = infix_best_end(pattern, t, text.size(), &best);
     }
+    if (best > max_errors) return none;
     const std::size_t len =
         static_cast<std::size_t>(std::min<std::uint64_t>(best_end, pattern.size() + best));
     const detail::Traced tr = detail::traceback_edit_bits(pattern, t + best_end - len, len, ApproxMode::infix,
@@ -1319,7 +1323,9 @@ ApproxAlignment align(std::string_view pattern, std::string_view text, ApproxMod
   }
   // Prefix and global: the bit-vector DP over the whole text; without the CIGAR only its last row's
   // score (O(m / 64) words of memory), with it the traceback's two words per block and column.
-  const detail::Traced tr = detail::traceback_edit_bits(pattern, t, text.size(), mode, cigar, cigar);
+  const detail::Traced tr =
+      detail::traceback_edit_bits(pattern, t, text.size(), mode, cigar, cigar, {}, kNoDistance, max_errors);
+  if (tr.distance > max_errors) return none;
   out.distance = tr.distance;
   out.begin = 0;
   out.end = tr.end;

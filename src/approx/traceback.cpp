@@ -135,6 +135,11 @@ struct BitScratch {
   std::vector<std::size_t> first;    ///< each column's first computed block
   std::vector<std::uint64_t> state;  ///< Pv, Mv and the last rows' scores, `words` each
   std::vector<std::uint64_t> peq;    ///< the pattern's match words
+  // What peq was made of (the last call's pattern and codes): a traceback of the same pattern
+  // again (align's two passes, a searcher's matches one after another) reuses it.
+  std::string peq_pattern;
+  std::vector<std::uint8_t> peq_bases;
+  bool peq_made = false;
 };
 
 BitScratch& bit_scratch() {
@@ -142,21 +147,67 @@ BitScratch& bit_scratch() {
   return scratch;
 }
 
+/// Ukkonen's cut-off for block b (rows 64 b + 1 .. min(64 (b + 1), m)) at column j, whose last row
+/// is `bottom`: whether no cell of it can be <= K (`cut`). A cell of row i is at least the block's
+/// last row r minus (r - i); with `to_end` (global, and an infix traceback, which starts at
+/// (m, len)) the rest of the alignment costs at least |(m - i) - (len - j)| more (E. Ukkonen's
+/// bound, as Edlib uses it), and a cell of an alignment within K - 1 has that sum <= K - 1, as does
+/// every cell of an optimal path to it.
+inline bool block_hopeless(std::size_t m, std::size_t len, bool to_end, std::size_t cut, std::size_t j,
+                           std::size_t b, std::uint64_t bottom) {
+  const auto last = static_cast<std::int64_t>(std::min(64 * (b + 1), m));
+  const auto first_row = static_cast<std::int64_t>(64 * b + 1);
+  const auto s = static_cast<std::int64_t>(bottom);
+  if (!to_end) return s - (last - first_row) > static_cast<std::int64_t>(cut);
+  // min over the block's rows i of s - last + i + |d - i|, d = m - len + j
+  const std::int64_t d =
+      static_cast<std::int64_t>(m) - static_cast<std::int64_t>(len) + static_cast<std::int64_t>(j);
+  const std::int64_t least = s - last + (d >= first_row ? d : 2 * first_row - d);
+  return least > static_cast<std::int64_t>(cut);
+}
+
+/// A pass's result: with `track_best` (prefix, and infix without the trace) the least C[m][j] seen
+/// (at most m) and its first column, else C[m][len] at column len; a pass that `stopped` (its
+/// cells all above K, global) has distance UINT32_MAX.
+inline Traced pass_result(std::size_t m, std::size_t len, bool track_best, std::uint64_t best,
+                          std::size_t best_end, std::uint64_t last_row, std::size_t stopped) {
+  Traced out;
+  out.end = track_best ? best_end : len;
+  out.distance = static_cast<std::uint32_t>(track_best ? std::min<std::uint64_t>(best, m) : last_row);
+  out.stopped = stopped;
+  if (stopped != 0 && !track_best) out.distance = std::numeric_limits<std::uint32_t>::max();
+  return out;
+}
+
 /// The rows a banded DP computes at column j: i in [j - K, j + K] (every cell of a global or prefix
-/// DP is at least |i - j|) and for global also within K of the diagonal that ends at (m, len) (the
-/// rest of the alignment costs at least |(m - i) - (len - j)|), clamped to [1, m]; as blocks of 64.
+/// DP is at least |i - j|), clamped to [1, m]; as blocks of 64. For global the rest of the
+/// alignment costs at least |(m - i) - (len - j)| more, so the band is the rows with
+/// |x| + |x - delta| <= K for x = i - j, delta = m - len: x from min(0, delta) - s to
+/// max(0, delta) + s, s = (K - |delta|) / 2 (E. Ukkonen's bound, as Edlib's band has it).
 struct Band {
-  std::size_t m, len, half;  ///< half = K; SIZE_MAX: no band
-  bool global;
+  std::int64_t m;
+  std::int64_t below, above;  ///< the least and the largest x = i - j of the band
+  Band(std::size_t rows, std::size_t len, std::size_t half, bool global)
+      : m(static_cast<std::int64_t>(rows)), below(0), above(0) {
+    const std::int64_t k = half == std::numeric_limits<std::size_t>::max() ? std::int64_t{1} << 62
+                                                                           : static_cast<std::int64_t>(half);
+    below = -k;
+    above = k;
+    if (global) {
+      const std::int64_t delta = m - static_cast<std::int64_t>(len);
+      const std::int64_t apart = delta < 0 ? -delta : delta;
+      const std::int64_t s = k >= apart ? (k - apart) / 2 : 0;
+      below = std::min<std::int64_t>(0, delta) - s;
+      above = std::max<std::int64_t>(0, delta) + s;
+    }
+  }
   std::size_t first_block(std::size_t j) const {
-    std::size_t lo = j > half ? j - half : 1;
-    if (global && j + m > len + half) lo = std::max(lo, j + m - len - half);
-    return (std::max<std::size_t>(lo, 1) - 1) / 64;
+    const std::int64_t lo = std::max<std::int64_t>(static_cast<std::int64_t>(j) + below, 1);
+    return static_cast<std::size_t>(std::min(lo, m) - 1) / 64;
   }
   std::size_t last_block(std::size_t j) const {
-    std::size_t hi = std::min(m, j + half);
-    if (global) hi = std::min(hi, j + m + half > len ? j + m + half - len : 0);
-    return (std::max<std::size_t>(hi, 1) - 1) / 64;
+    const std::int64_t hi = std::min(static_cast<std::int64_t>(j) + above, m);
+    return static_cast<std::size_t>(std::max<std::int64_t>(hi, 1) - 1) / 64;
   }
 };
 
@@ -167,22 +218,24 @@ struct Band {
 ///
 /// Two limits on the blocks computed, each SIZE_MAX for none. `half` (global and prefix): the band
 /// of Band (E. Ukkonen, "Algorithms for approximate string matching", 1985). `cut` = K: Ukkonen's
-/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K is dropped
-/// (at the bottom; at the top too past row 0's block of an infix DP), and the block below the last
-/// one is taken in when that one's last row is <= K at this column or the previous one (the only
-/// way into it). A block taken in starts from "one more per row" below the block above at the
-/// previous column, and once the top block is dropped the first computed block's top row is taken
-/// one more per column (hin = +1). Every computed value is then an upper bound of the DP's, and
-/// exact where the DP's is <= K (an optimal path to such a cell has only cells <= K, all computed):
-/// a distance <= K - 1 is exact, and so is every move of its traceback (each compares a cell with
-/// neighbours of at most its value + 1, so <= K, or reads a neighbour above K as above K). A DP
-/// whose computed blocks all exceed K stops (global: distance UINT32_MAX).
+/// cut-off, as myers_lanes.hpp has it for the search: a block whose cells all exceed K (with the
+/// least cost to (m, len) added, for global and an infix traceback: block_hopeless) is dropped (at
+/// the bottom; at the top too, for an infix DP past row 0's block unless no alignment can begin
+/// later), and the block below the last one is taken in when that one's last row is <= K at this
+/// column or the previous one (the only way into it). A block taken in starts from "one more per
+/// row" below the block above at the previous column, and once the top block is dropped the first
+/// computed block's top row is taken one more per column (hin = +1). Every computed value is then
+/// an upper bound of the DP's, and exact on every alignment within K - 1 (all its cells are kept,
+/// and so are those of the optimal paths to them): a distance <= K - 1 is exact, and so is every
+/// move of its traceback (each compares a cell with neighbours of at most its value + 1, so <= K,
+/// or reads a neighbour above K as above K). A DP whose computed blocks all exceed K stops
+/// (global: distance UINT32_MAX).
 template <bool trace, bool cutting, typename Same, typename EqOf>
 Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
                        std::size_t len, ApproxMode mode, bool cigar, std::size_t half, std::size_t cut) {
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
   const std::size_t words = (m + 63) / 64;
-  const Band band{m, len, half, mode == ApproxMode::global};
+  const Band band(m, len, half, mode == ApproxMode::global);
   const bool banded = half != kNone;
   // Prefix ends past m + K hold only cells above K.
   const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
@@ -220,18 +273,15 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
   std::size_t lo = 0, hi = words - 1;
   if (banded) hi = band.last_block(0);
   if (cutting) hi = std::min(hi, std::min(cut, m) == 0 ? 0 : (std::min(cut, m) - 1) / 64);
-  bool stopped = false;
+  std::size_t stopped = 0;  // the column where every computed cell exceeded K (0: none)
   for (std::size_t j = 1; j <= columns; ++j) {
     const std::uint64_t* eq_words = eq_of(w[j - 1]);
-    const std::size_t top_block = banded ? std::max(lo, band.first_block(j)) : lo;
+    // The band's top moves down; with the cut-off never past the last computed block, whose last
+    // row at column j - 1 may still lead diagonally into the block below (taken in below).
+    std::size_t top_block = banded ? std::max(lo, band.first_block(j)) : lo;
+    if constexpr (cutting) top_block = std::min(top_block, hi);
     const std::size_t last_block = banded ? band.last_block(j) : words - 1;
     lo = top_block;
-    if constexpr (cutting) {
-      if (lo > hi) {  // the band left every computed block: all its cells are above K
-        stopped = true;
-        break;
-      }
-    }
     if constexpr (!cutting) {
       // The band alone: blocks enter as it moves down (one more per row below the block above).
       for (std::size_t b = hi + 1; b <= last_block; ++b) {
@@ -296,36 +346,26 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
       best_end = j;
     }
     if constexpr (cutting) {
-      // Blocks where no cell can be <= K are dropped, at the bottom and, past row 0's block, at
-      // the top; a column left with none leaves every later one without: global fails here, prefix
-      // keeps the best end it has. A cell of row i is at least the block's last row r minus
-      // (r - i); for global the rest of the alignment costs at least |(m - i) - (len - j)| more
-      // (E. Ukkonen's bound, as Edlib uses it), and a cell of an alignment within K - 1 has that
-      // sum <= K - 1, as does every cell of an optimal path to it.
+      // Blocks where no cell can be <= K (block_hopeless) are dropped, at the bottom and, past row
+      // 0's block, at the top; a column left with none leaves every later one without: global
+      // fails here, prefix keeps the best end it has.
+      // An infix traceback bounds the rest to (m, len) too, and leaves row 0's block once no
+      // alignment within K - 1 can begin after column j (one from column s costs at least
+      // s - (len - m)), else an alignment beginning later would find it gone.
+      const bool to_end = mode == ApproxMode::global || (trace && mode == ApproxMode::infix);
+      const bool top_out = top > 0 || (trace && j + m >= len + cut);
       const auto hopeless = [&](std::size_t b) {
-        const auto last = static_cast<std::int64_t>(std::min(64 * (b + 1), m));
-        const auto first_row = static_cast<std::int64_t>(64 * b + 1);
-        const auto s = static_cast<std::int64_t>(bottom[b]);
-        if (mode != ApproxMode::global) return s - (last - first_row) > static_cast<std::int64_t>(cut);
-        // min over the block's rows i of s - last + i + |d - i|, d = m - len + j
-        const std::int64_t d =
-            static_cast<std::int64_t>(m) - static_cast<std::int64_t>(len) + static_cast<std::int64_t>(j);
-        const std::int64_t least = s - last + (d >= first_row ? d : 2 * first_row - d);
-        return least > static_cast<std::int64_t>(cut);
+        return block_hopeless(m, len, to_end, cut, j, b, bottom[b]);
       };
       while (hi > lo && hopeless(hi)) --hi;
-      while (lo < hi && hopeless(lo) && (lo > 0 || top > 0)) ++lo;
+      while (lo < hi && hopeless(lo) && (lo > 0 || top_out)) ++lo;
       if (lo == hi && hopeless(hi)) {
-        stopped = true;
+        stopped = j;
         break;
       }
     }
   }
-  Traced out;
-  out.end = track_best ? best_end : len;
-  out.distance =
-      static_cast<std::uint32_t>(track_best ? std::min<std::uint64_t>(best, m) : bottom[words - 1]);
-  if (stopped && !track_best) out.distance = std::numeric_limits<std::uint32_t>::max();
+  Traced out = pass_result(m, len, track_best, best, best_end, bottom[words - 1], stopped);
   if (!trace || out.distance == std::numeric_limits<std::uint32_t>::max()) return out;
   const bool free_row = mode == ApproxMode::infix;
   walk_back(
@@ -344,42 +384,271 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
   return out;
 }
 
-/// bit_vector_pass compiled for `trace` and for whether `cut` is set (the whole-matrix pass keeps
-/// no per-block test in its loop).
+/// One block of one column of Myers' DP without the trace: v = {Pv, Mv} of the block (updated),
+/// eq its match word for the text byte; hp/hn carry the horizontal delta (+1/-1) into its top row
+/// and out of its last; ph/mh are set to its horizontal deltas (row m's is read from the last
+/// block's).
+inline void myers_step(std::uint64_t* v, std::uint64_t eq, std::uint64_t& hp, std::uint64_t& hn,
+                       std::uint64_t& ph, std::uint64_t& mh) {
+  const std::uint64_t Pv = v[0], Mv = v[1];
+  const std::uint64_t Eq = eq | hn;
+  const std::uint64_t Xv = eq | Mv;
+  const std::uint64_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
+  ph = Mv | ~(Xh | Pv);
+  mh = Pv & Xh;
+  const std::uint64_t Phs = (ph << 1) | hp;
+  const std::uint64_t Mhs = (mh << 1) | hn;
+  hp = ph >> 63;
+  hn = mh >> 63;
+  v[0] = Mhs | ~(Xv | Phs);
+  v[1] = Phs & Xv;
+}
+
+/// bit_vector_pass without trace, band or cut-off: the whole DP's row m only (the distance, and the
+/// best end for prefix and infix), with nothing else in the block loop: Pv and Mv of a block side
+/// by side, the horizontal deltas carried between blocks as two bits (H. Hyyro, "A bit-vector
+/// algorithm for computing Levenshtein and Damerau edit distances", 2003).
+template <typename EqOf>
+Traced whole_distance(std::size_t m, const EqOf& eq_of, const std::uint8_t* w, std::size_t len,
+                      ApproxMode mode) {
+  const std::size_t words = (m + 63) / 64;
+  BitScratch& scratch = bit_scratch();
+  scratch.state.resize(2 * words);
+  std::uint64_t* const v = scratch.state.data();  // Pv, Mv of block b at 2b, 2b + 1
+  for (std::size_t b = 0; b < words; ++b) {
+    v[2 * b] = ~std::uint64_t{0};
+    v[2 * b + 1] = 0;
+  }
+  const std::uint64_t top = mode == ApproxMode::infix ? 0 : 1;  // row 0's horizontal delta
+  const unsigned last_shift = static_cast<unsigned>((m - 1) % 64);
+  std::uint64_t score = m;  // C[m][j]
+  std::uint64_t best = mode == ApproxMode::infix ? m + 1 : m;
+  std::size_t best_end = 0;
+  const bool track_best = mode != ApproxMode::global;
+  const auto step = [v](std::size_t b, const std::uint64_t* eq_words, std::uint64_t& hp, std::uint64_t& hn,
+                        std::uint64_t& ph,
+                        std::uint64_t& mh) { myers_step(v + 2 * b, eq_words[b], hp, hn, ph, mh); };
+  const auto row_m = [&](std::size_t j, std::uint64_t ph, std::uint64_t mh) {
+    score += (ph >> last_shift) & 1;
+    score -= (mh >> last_shift) & 1;
+    if (track_best && score < best) {
+      best = score;
+      best_end = j;
+    }
+  };
+  std::size_t j = 1;
+  // Two columns at a time, the second one block behind the first: block b of column j and block
+  // b - 1 of column j + 1 do not depend on each other, so the two carry chains (the add's, and the
+  // horizontal delta handed down from block to block) overlap in the processor.
+  for (; j + 1 <= len; j += 2) {
+    const std::uint64_t* ea = eq_of(w[j - 1]);
+    const std::uint64_t* eb = eq_of(w[j]);
+    std::uint64_t hpa = top, hna = 0, pha = 0, mha = 0;
+    std::uint64_t hpb = top, hnb = 0, phb = 0, mhb = 0;
+    step(0, ea, hpa, hna, pha, mha);
+    for (std::size_t b = 1; b < words; ++b) {
+      step(b, ea, hpa, hna, pha, mha);
+      step(b - 1, eb, hpb, hnb, phb, mhb);
+    }
+    row_m(j, pha, mha);
+    step(words - 1, eb, hpb, hnb, phb, mhb);
+    row_m(j + 1, phb, mhb);
+  }
+  for (; j <= len; ++j) {
+    const std::uint64_t* ea = eq_of(w[j - 1]);
+    std::uint64_t hpa = top, hna = 0, pha = 0, mha = 0;
+    for (std::size_t b = 0; b < words; ++b) step(b, ea, hpa, hna, pha, mha);
+    row_m(j, pha, mha);
+  }
+  return pass_result(m, len, track_best, best, best_end, score, 0);
+}
+
+/// bit_vector_pass without the trace, with the cut-off (and for global and prefix the band): the
+/// block loop kept to the step and each block's last-row score, two columns at a time (below).
+/// Also reports the deepest block computed (banded_traceback's rate for infix).
+template <typename EqOf>
+Traced cut_distance(std::size_t m, const EqOf& eq_of, const std::uint8_t* w, std::size_t len, ApproxMode mode,
+                    std::size_t half, std::size_t cut) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  const std::size_t words = (m + 63) / 64;
+  const Band band(m, len, half, mode == ApproxMode::global);
+  const bool banded = half != kNone;
+  const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
+  BitScratch& scratch = bit_scratch();
+  scratch.state.resize(3 * words);
+  std::uint64_t* const v = scratch.state.data();  // Pv, Mv of block b at 2b, 2b + 1
+  std::uint64_t* const bottom = v + 2 * words;    // C at each block's last row (row m for the last)
+  const std::uint64_t top = mode == ApproxMode::infix ? 0 : 1;
+  const unsigned last_shift = static_cast<unsigned>((m - 1) % 64);
+  const bool track_best = mode != ApproxMode::global;
+  std::uint64_t best = mode == ApproxMode::infix ? m + 1 : m;
+  std::size_t best_end = 0;
+  std::size_t lo = 0, hi = std::min(banded ? band.last_block(0) : words - 1, (std::min(cut, m) - 1) / 64);
+  for (std::size_t b = 0; b <= hi; ++b) {
+    v[2 * b] = ~std::uint64_t{0};
+    v[2 * b + 1] = 0;
+    bottom[b] = std::min(64 * (b + 1), m);
+  }
+  const auto step = [v](std::size_t b, const std::uint64_t* eq_words, std::uint64_t& hp, std::uint64_t& hn,
+                        std::uint64_t& ph,
+                        std::uint64_t& mh) { myers_step(v + 2 * b, eq_words[b], hp, hn, ph, mh); };
+  std::size_t stopped = 0, deepest = 0;
+  // A block of one column with its last row's score: C[64 (b + 1)][j], or C[m][j] for the last.
+  const auto scored = [&](std::size_t b, const std::uint64_t* eq_words, std::uint64_t& hp,
+                          std::uint64_t& hn) {
+    std::uint64_t ph = 0, mh = 0;
+    step(b, eq_words, hp, hn, ph, mh);
+    const unsigned shift = b + 1 == words ? last_shift : 63;
+    bottom[b] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
+  };
+  // Ukkonen's cut-off: the block below (all of its cells above K at the previous column, or never
+  // computed) can hold a cell <= K at this column only through its top row, from this block's
+  // last row at this column or the previous one (`before`): take it in when either is <= K,
+  // starting from one more per row below that last row at the previous column.
+  const auto take_in = [&](std::size_t last_block, std::uint64_t before, const std::uint64_t* eq_words,
+                           std::uint64_t& hp, std::uint64_t& hn) {
+    while (hi < last_block && (before <= cut || bottom[hi] <= cut)) {
+      const std::size_t b = hi + 1;
+      v[2 * b] = ~std::uint64_t{0};
+      v[2 * b + 1] = 0;
+      bottom[b] = before + (std::min(64 * (b + 1), m) - 64 * b);
+      before = bottom[b];
+      scored(b, eq_words, hp, hn);
+      hi = b;
+    }
+    deepest = std::max(deepest, hi);
+  };
+  const auto ends_at = [&](std::size_t j) {
+    if (track_best && hi + 1 == words && bottom[words - 1] < best) {
+      best = bottom[words - 1];
+      best_end = j;
+    }
+  };
+  // Drops the blocks at either end that no cell <= K can be in (block_hopeless); false when none
+  // is left.
+  const auto trim = [&](std::size_t j) {
+    const auto hopeless = [&](std::size_t b) {
+      return block_hopeless(m, len, mode == ApproxMode::global, cut, j, b, bottom[b]);
+    };
+    while (hi > lo && hopeless(hi)) --hi;
+    while (lo < hi && hopeless(lo) && (lo > 0 || top > 0)) ++lo;
+    return !(lo == hi && hopeless(hi));
+  };
+  std::size_t j = 1;
+  // Two columns at a time, as in whole_distance: column j + 1 one block behind column j over
+  // column j's blocks, then column j's new blocks below, then column j + 1's own. Column j + 1
+  // may so compute a block that the cut-off or the band would have left out after column j:
+  // more exact values than needed, never fewer (each is still the DP's or above it, and exact
+  // where the DP's is <= K), so the distance, the best end and the blocks kept are as valid.
+  for (; j + 1 <= columns; j += 2) {
+    const std::uint64_t* ea = eq_of(w[j - 1]);
+    const std::uint64_t* eb = eq_of(w[j]);
+    if (banded) lo = std::min(std::max(lo, band.first_block(j)), hi);  // as bit_vector_pass's
+    std::uint64_t hpa = lo > 0 ? 1 : top, hna = 0;                     // past the first block: hin = +1
+    std::uint64_t hpb = hpa, hnb = 0;
+    const std::uint64_t before = bottom[hi];
+    const std::size_t shared = hi;
+    scored(lo, ea, hpa, hna);
+    for (std::size_t b = lo + 1; b <= shared; ++b) {
+      scored(b, ea, hpa, hna);
+      scored(b - 1, eb, hpb, hnb);
+    }
+    take_in(banded ? band.last_block(j) : words - 1, before, ea, hpa, hna);
+    ends_at(j);
+    const std::uint64_t before_b = bottom[hi];
+    for (std::size_t b = shared; b <= hi; ++b) scored(b, eb, hpb, hnb);
+    take_in(banded ? band.last_block(j + 1) : words - 1, before_b, eb, hpb, hnb);
+    ends_at(j + 1);
+    if (!trim(j + 1)) {
+      stopped = j + 1;
+      break;
+    }
+  }
+  for (; stopped == 0 && j <= columns; ++j) {  // the last column of an odd count
+    const std::uint64_t* eq_words = eq_of(w[j - 1]);
+    if (banded) lo = std::min(std::max(lo, band.first_block(j)), hi);
+    std::uint64_t hp = lo > 0 ? 1 : top, hn = 0;
+    const std::uint64_t before = bottom[hi];
+    for (std::size_t b = lo; b <= hi; ++b) scored(b, eq_words, hp, hn);
+    take_in(banded ? band.last_block(j) : words - 1, before, eq_words, hp, hn);
+    ends_at(j);
+    if (!trim(j)) stopped = j;
+  }
+  Traced out = pass_result(m, len, track_best, best, best_end, bottom[words - 1], stopped);
+  out.deepest = std::min(64 * (deepest + 1), m);
+  return out;
+}
+
+/// The pass for the arguments: without the trace whole_distance or cut_distance, with it
+/// bit_vector_pass compiled for whether `cut` is set (the whole-matrix pass keeps no per-block
+/// test in its loop).
 template <typename Same, typename EqOf>
 Traced bit_vector_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
                             std::size_t len, ApproxMode mode, bool cigar, bool trace, std::size_t half,
                             std::size_t cut) {
+  // (A band comes with the cut-off: banded_traceback passes both or neither.)
   const bool cutting = cut != std::numeric_limits<std::size_t>::max();
-  if (trace)
-    return cutting ? bit_vector_pass<true, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
-                   : bit_vector_pass<true, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
-  return cutting ? bit_vector_pass<false, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
-                 : bit_vector_pass<false, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
+  if (!trace)
+    return cutting ? cut_distance(m, eq_of, w, len, mode, half, cut) : whole_distance(m, eq_of, w, len, mode);
+  return cutting ? bit_vector_pass<true, true>(m, same, eq_of, w, len, mode, cigar, half, cut)
+                 : bit_vector_pass<true, false>(m, same, eq_of, w, len, mode, cigar, half, cut);
 }
 
-/// bit_vector_traceback for global and prefix with Ukkonen's band, doubled until the distance is
-/// within it (as Edlib does): K = k + 1 for k = 64 (at least |len - m| for global), 128, ..., the
-/// result taken when its distance is <= k; the whole DP once 4K reaches the longer side (a band of
-/// 2K rows then spans half the matrix or more: its saving no longer pays for the failed passes,
-/// each of which stops at its first column above K). O(ceil(d / 64) * len) word operations for a
-/// distance d, about twice the last band's.
+/// bit_vector_traceback with Ukkonen's band and cut-off, K = k + 1 for a k grown until the
+/// distance is within it (as Edlib does), the result taken when its distance is <= k; the whole DP
+/// once 4K reaches the longer side (a band of 2K rows then spans half the matrix or more: its saving
+/// no longer pays for the failed passes). Global and prefix: k = 64 (at least |len - m| for global),
+/// then at least doubled, and more where the failed pass says so: a pass whose every cell exceeded
+/// K at column j saw about K errors in j columns, and the next k is 5/4 of that rate over the
+/// longer side (two passes instead of Edlib's five for a 10^4-byte pair at 9% errors; a pair
+/// whose errors come first gets a wider band than it needs, never more than the whole DP's work).
+/// Infix (no diagonal band with a free first row): with the trace, the cut-off where the caller
+/// bounds C[m][len] (`within`); without it (the distance and the best end), k = 64 doubled.
+/// O(ceil(d / 64) * len) word operations for a distance d, about twice the last band's.
 template <typename Same, typename EqOf>
 Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, const std::uint8_t* w,
-                        std::size_t len, ApproxMode mode, bool cigar, bool trace, std::uint32_t within) {
+                        std::size_t len, ApproxMode mode, bool cigar, bool trace, std::uint32_t within,
+                        std::uint32_t limit) {
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  if (mode == ApproxMode::infix) {
-    // No diagonal band with a free first row; Ukkonen's cut-off where the caller bounds C[m][len].
-    const std::size_t cut = trace && within < m ? std::size_t{within} + 1 : kNone;
-    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
+  if (mode == ApproxMode::infix && trace) {
+    const std::size_t cut = within < m ? std::size_t{within} + 1 : kNone;
+    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, cut);
+    if (out.distance <= within) return out;
+    // Not reached for a true bound (the cut-off keeps every cell of an alignment within it); a
+    // caller's wrong bound costs the whole DP, never a wrong answer.
+    return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, kNone);
   }
+  // Infix's band is the pattern's rows (a pass costs about K / 64 blocks a column whatever len).
+  const std::size_t longer = mode == ApproxMode::infix ? m : std::max(m, len);
   std::size_t k = 64;
-  if (mode == ApproxMode::global) k = std::max(k, m > len ? m - len : len - m);
-  for (;; k *= 2) {
-    if (4 * (k + 1) >= std::max(m, len))
-      return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, kNone);
-    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, k + 1, k + 1);
-    if (out.distance <= k) return out;
+  if (mode == ApproxMode::global) {
+    const std::size_t apart = m > len ? m - len : len - m;  // a global distance is at least this
+    if (apart > limit) {
+      Traced out;
+      out.end = len;
+      out.distance = std::numeric_limits<std::uint32_t>::max();
+      return out;
+    }
+    k = std::max(k, apart);
+  }
+  k = std::min<std::size_t>(k, limit);
+  const std::size_t apart = m > len ? m - len : len - m;
+  for (;;) {
+    // Global's band is K + |m - len| rows wide (about half the matrix's cells for K = longer / 2),
+    // prefix's 2K + 1, infix's about K rows at the top and more; past that, the whole DP.
+    const bool whole = mode == ApproxMode::global ? k + 1 + apart >= longer : 4 * (k + 1) >= longer;
+    if (whole) return bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, kNone, kNone);
+    const std::size_t half = mode == ApproxMode::infix ? kNone : k + 1;
+    Traced out = bit_vector_traceback(m, same, eq_of, w, len, mode, cigar, trace, half, k + 1);
+    if (out.distance <= k || k >= limit) return out;  // within k, or above the caller's limit
+    // The errors per column (per row for infix, whose pass never stops) that the failed pass saw.
+    const std::size_t reach = mode == ApproxMode::infix ? out.deepest : out.stopped;
+    std::size_t next = 2 * k;
+    if (reach != 0) {
+      const double rate = static_cast<double>(k + 1) / static_cast<double>(reach);
+      next = std::max(next, static_cast<std::size_t>(1.25 * rate * static_cast<double>(longer)));
+    }
+    k = std::min<std::size_t>(next, limit);
   }
 }
 
@@ -387,32 +656,46 @@ Traced banded_traceback(std::size_t m, const Same& same, const EqOf& eq_of, cons
 
 Traced traceback_edit_bits(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,
                            bool cigar, bool trace, const std::vector<std::uint8_t>& bases,
-                           std::uint32_t within) {
+                           std::uint32_t within, std::uint32_t limit) {
   const std::size_t m = pattern.size();
   const std::size_t words = (m + 63) / 64;
-  std::vector<std::uint64_t>& peq = bit_scratch().peq;
+  BitScratch& scratch = bit_scratch();
+  std::vector<std::uint64_t>& peq = scratch.peq;
+  const bool made = scratch.peq_made && scratch.peq_pattern == pattern && scratch.peq_bases == bases;
+  if (!made) {
+    scratch.peq_made = false;  // until it is (an allocation below may throw)
+    scratch.peq_pattern.assign(pattern);
+    scratch.peq_bases = bases;
+  }
   if (bases.empty()) {
     // Peq for every byte value: 256 rows of `words`.
-    peq.assign(256 * words, 0);
-    for (std::size_t i = 0; i < m; ++i)
-      peq[words * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
+    if (!made) {
+      peq.assign(256 * words, 0);
+      for (std::size_t i = 0; i < m; ++i)
+        peq[words * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
+      scratch.peq_made = true;
+    }
     const std::uint64_t* table = peq.data();
     return banded_traceback(
         m, ByteEquality{reinterpret_cast<const std::uint8_t*>(pattern.data())},
-        [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace, within);
+        [table, words](std::uint8_t c) { return table + words * c; }, w, len, mode, cigar, trace, within,
+        limit);
   }
   // With nucleotide codes a text byte stands for one base (A = 1, C = 2, G = 4, T = 8) or none (0):
   // Peq per base, 9 rows indexed by that one-bit set (rows 0, 3, 5, 6, 7 stay empty).
-  peq.assign(9 * words, 0);
-  for (std::size_t i = 0; i < m; ++i)
-    for (unsigned base = 1; base <= 8; base <<= 1)
-      if ((bases[i] & base) != 0) peq[words * base + i / 64] |= std::uint64_t{1} << (i % 64);
+  if (!made) {
+    peq.assign(9 * words, 0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (unsigned base = 1; base <= 8; base <<= 1)
+        if ((bases[i] & base) != 0) peq[words * base + i / 64] |= std::uint64_t{1} << (i % 64);
+    scratch.peq_made = true;
+  }
   const std::uint64_t* table = peq.data();
   const std::uint8_t* text_bases = nucleotide_text_bases().data();
   return banded_traceback(
       m, NucleotideMatch{bases.data(), text_bases},
       [table, words, text_bases](std::uint8_t c) { return table + words * text_bases[c]; }, w, len, mode,
-      cigar, trace, within);
+      cigar, trace, within, limit);
 }
 
 Traced traceback_edit_dp(std::string_view pattern, const std::uint8_t* w, std::size_t len, ApproxMode mode,

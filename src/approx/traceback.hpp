@@ -18,6 +18,9 @@ struct Traced {
   std::size_t end = 0;    ///< the column it started from
   std::uint32_t distance = 0;
   std::string cigar;  ///< run-length, SAM letters; empty unless asked
+  // Internal to the passes with the cut-off of traceback_edit_bits (without the trace):
+  std::size_t stopped = 0;  ///< the column where every cell exceeded K, or 0
+  std::size_t deepest = 0;  ///< the last row of the deepest block computed
 };
 
 /// The alignment of pattern `p` (m >= 1) against window w[0, len) under the DP C[i][0] = i, first row
@@ -52,9 +55,12 @@ Traced traceback_edit_dp(std::string_view p, const std::uint8_t* w, std::size_t 
 /// distance is <= k (as Edlib), the whole DP once 4K reaches max(m, len). `within` (infix with the
 /// trace): the caller knows C[m][len] <= within (an end found within k, or the best distance), and
 /// the cut-off with K = within + 1 leaves out the blocks that cannot matter; the result is the same.
+/// `limit` (global, prefix, and infix without the trace): the caller wants no distance above it;
+/// the band grows no wider than K = limit + 1, and a result whose distance is above `limit` (up to
+/// UINT32_MAX) says only that the distance is; below or at it, the result is the same.
 Traced traceback_edit_bits(std::string_view p, const std::uint8_t* w, std::size_t len, ApproxMode mode,
                            bool cigar, bool trace, const std::vector<std::uint8_t>& bases = {},
-                           std::uint32_t within = kNoDistance);
+                           std::uint32_t within = kNoDistance, std::uint32_t limit = kNoDistance);
 
 /// traceback_edit in infix mode (with the plain DP: the bit vectors do not model the restricted
 /// first row) where an alignment may begin only at the window columns j (0..len)

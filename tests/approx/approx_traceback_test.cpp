@@ -96,6 +96,21 @@ void expect_same(const std::string& p, const std::string& w, ApproxMode mode, bo
     EXPECT_EQ(quick.end, ends.front()) << where;
     EXPECT_EQ(quick.distance, best) << where;
   }
+  // With a limit (align's max_errors) around the distance: the same end and distance at or above
+  // it, a distance above the limit below it.
+  for (const std::uint32_t limit : {want.distance, want.distance + 3, want.distance - 1, want.distance / 2}) {
+    if (limit > want.distance + 3) continue;  // want.distance - 1 of 0
+    const Traced bounded = strmatch::detail::traceback_edit_bits(
+        p, t, w.size(), mode, cigar, mode != ApproxMode::infix, bases, strmatch::kNoDistance, limit);
+    const std::string at = where + " limit=" + std::to_string(limit);
+    if (limit >= quick.distance) {
+      EXPECT_EQ(bounded.distance, quick.distance) << at;
+      EXPECT_EQ(bounded.end, quick.end) << at;
+      if (mode != ApproxMode::infix) EXPECT_EQ(bounded.cigar, want.cigar) << at;
+    } else {
+      EXPECT_GT(bounded.distance, limit) << at;
+    }
+  }
 }
 
 /// Pattern lengths across the word boundaries, then random ones up to 300.
@@ -234,6 +249,89 @@ TEST(ApproxTraceback, BandedPairsAgreeWithTheDp) {
       for (const bool cigar : {true, false})
         expect_same(p, w, mode, cigar, {}, "banded rate=" + std::to_string(c.rate));
   }
+}
+
+/// The next band from a failed pass's error rate (global, prefix: the column where it stopped;
+/// infix: the deepest row it reached) when that rate misleads: errors crowded at the start (the
+/// estimate far above the distance: a wide band, the same result), at the end (below it: a third
+/// pass), in the middle, with lengths that differ; against the DP.
+TEST(ApproxTraceback, BandsFromTheErrorRateAgreeWithTheDp) {
+  std::mt19937_64 rng(test_seed() + 3606);
+  const std::string dna = "ACGT";
+  const std::size_t m = 1400;
+  for (int shape = 0; shape < 4; ++shape) {
+    const std::string p = random_over(rng, m, dna);
+    const std::string head = p.substr(0, 300), middle = p.substr(300, 800), tail = p.substr(1100);
+    std::string w;
+    switch (shape) {
+      case 0:  // errors at the start, few after
+        w = mutate(rng, head, 2, dna) + mutate(rng, middle + tail, 200, dna);
+        break;
+      case 1:  // few errors, then many at the end
+        w = mutate(rng, head + middle, 200, dna) + mutate(rng, tail, 2, dna);
+        break;
+      case 2:  // a burst in the middle
+        w = mutate(rng, head, 100, dna) + mutate(rng, middle, 3, dna) + mutate(rng, tail, 100, dna);
+        break;
+      default:  // an extra stretch of text, then a close copy
+        w = random_over(rng, 500, dna) + mutate(rng, p, 30, dna);
+    }
+    for (const auto mode : {ApproxMode::infix, ApproxMode::prefix, ApproxMode::global})
+      for (const bool cigar : {true, false})
+        expect_same(p, w, mode, cigar, {}, "shape=" + std::to_string(shape));
+  }
+}
+
+/// align() with max_errors (Edlib's k) on pairs of every distance around it: the same result at or
+/// above the distance, none (kNoDistance, begin = end = 0, no CIGAR) below; global pairs whose
+/// lengths differ by more than k have none at once; k = 0 is exact matching.
+TEST(ApproxTraceback, AlignWithMaxErrors) {
+  std::mt19937_64 rng(test_seed() + 3607);
+  const std::string dna = "ACGT";
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t m = round < 20 ? 1 + rng() % 70 : 1 + rng() % 700;
+    const std::string p = random_over(rng, m, dna);
+    const std::string t = rng() % 3 == 0
+                              ? random_over(rng, rng() % (2 * m + 2), dna)
+                              : random_over(rng, rng() % 20, dna) + mutate(rng, p, 4 + rng() % 20, dna);
+    for (const auto mode : {ApproxMode::infix, ApproxMode::prefix, ApproxMode::global})
+      for (const bool cigar : {true, false}) {
+        const auto full = strmatch::align(p, t, mode, cigar);
+        const std::string where = std::string(mode_name(mode)) + " m=" + std::to_string(m) +
+                                  " n=" + std::to_string(t.size()) + " d=" + std::to_string(full.distance) +
+                                  " " + rerun_hint();
+        for (const std::uint32_t k : {0u, full.distance / 2, full.distance - 1, full.distance,
+                                      full.distance + 1, full.distance + 100}) {
+          if (k > full.distance + 100) continue;  // full.distance - 1 of 0
+          const auto got = strmatch::align(p, t, mode, cigar, k);
+          if (k >= full.distance) {
+            EXPECT_EQ(got, full) << where << " k=" << k;
+          } else {
+            EXPECT_EQ(got.distance, strmatch::kNoDistance) << where << " k=" << k;
+            EXPECT_EQ(got.begin, 0u) << where << " k=" << k;
+            EXPECT_EQ(got.end, 0u) << where << " k=" << k;
+            EXPECT_EQ(got.cigar, "") << where << " k=" << k;
+          }
+        }
+      }
+  }
+  // Named: exact matching with k = 0, lengths apart, an empty text.
+  EXPECT_EQ(strmatch::align("ACGT", "AGGT", ApproxMode::global, false, 0).distance, strmatch::kNoDistance);
+  EXPECT_EQ(strmatch::align("ACGT", "AGGT", ApproxMode::global, false, 1).distance, 1u);
+  EXPECT_EQ(strmatch::align("ACGT", "xxACGTxx", ApproxMode::infix, true, 0),
+            (strmatch::ApproxAlignment{0, 2, 6, "4="}));
+  EXPECT_EQ(strmatch::align("ACGT", "ACGTACGTAC", ApproxMode::global, false, 5).distance,
+            strmatch::kNoDistance);
+  EXPECT_EQ(strmatch::align("ACGT", "ACGTACGTAC", ApproxMode::global, false, 6).distance, 6u);
+  EXPECT_EQ(strmatch::align("ACGT", "", ApproxMode::infix, false, 3).distance, strmatch::kNoDistance);
+  EXPECT_EQ(strmatch::align("ACGT", "", ApproxMode::infix, false, 4),
+            (strmatch::ApproxAlignment{4, 0, 0, ""}));
+  // A long text (myers' lanes find the minimum): none below it, the same at it.
+  std::string genome = random_over(rng, 70000, dna);
+  const std::string read = genome.substr(30000, 100);
+  genome[30050] = genome[30050] == 'A' ? 'C' : 'A';
+  EXPECT_EQ(strmatch::align(read, genome, ApproxMode::infix, false, 0).distance, strmatch::kNoDistance);
+  EXPECT_EQ(strmatch::align(read, genome, ApproxMode::infix, false, 1).distance, 1u);
 }
 
 /// align's infix on texts past its one-pass size (64 KiB), where myers' lanes find the best end and

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -133,6 +135,54 @@ def test_align_against_levenshtein_and_edlib():
         i = strmatch.align(a, b, mode="infix")
         if b:
             assert i.distance == edlib.align(a, b, mode="HW")["editDistance"]
+
+
+def test_align_max_errors_against_edlib():
+    # max_errors is Edlib's k: None where the distance is above it (Edlib: editDistance -1), else
+    # the same Alignment as without it; in every mode, on short pairs and on pairs past one band.
+    edlib = pytest.importorskip("edlib")
+    r = rng("align-k")
+    for n in [r.randint(1, 60) for _ in range(30)] + [700, 1500]:
+        a = random_bytes(r, n, 4)
+        b = bytes(c if r.random() > 0.1 else r.choice(b"acgt") for c in a) if r.random() < 0.7 \
+            else random_bytes(r, r.randint(0, 2 * n), 4)
+        for mode, edlib_mode in (("global", "NW"), ("prefix", "SHW"), ("infix", "HW")):
+            if mode == "infix" and not b:
+                continue  # Edlib's HW of an empty text
+            full = strmatch.align(a, b, mode=mode, cigar=True)
+            for k in {0, full.distance // 2, max(full.distance - 1, 0), full.distance, full.distance + 5}:
+                got = strmatch.align(a, b, mode=mode, cigar=True, max_errors=k)
+                theirs = edlib.align(a, b, mode=edlib_mode, task="distance", k=k)["editDistance"]
+                if k >= full.distance:
+                    assert got == full and theirs == full.distance, (mode, k, rerun_hint())
+                else:
+                    assert got is None and theirs == -1, (mode, k, rerun_hint())
+
+
+def test_align_max_errors_named():
+    assert strmatch.align(b"ACGT", b"AGGT", mode="global", max_errors=0) is None
+    assert strmatch.align(b"ACGT", b"AGGT", mode="global", max_errors=1) == (1, 0, 4, None)
+    assert strmatch.align(b"ACGT", b"xxACGTxx", cigar=True, max_errors=0) == (0, 2, 6, "4=")
+    assert strmatch.align(b"ACGT", b"ACGTACGTAC", mode="global", max_errors=5) is None  # lengths 6 apart
+    assert strmatch.align(b"ACGT", b"", max_errors=4) == (4, 0, 0, None)  # no end: distance m
+    assert strmatch.align(b"ACGT", b"", max_errors=3) is None
+    assert strmatch.align(b"ACGT", b"ACGT", max_errors=None).distance == 0
+    assert strmatch.align(b"ACGT", b"ACGT", max_errors=np.uint8(0)).distance == 0
+
+
+def test_align_bad_arguments():
+    for bad, kind, message in ((-1, ValueError, "max_errors must be an integer >= 0, not -1"),
+                               (1.5, TypeError, "max_errors must be an integer >= 0 or None, not float"),
+                               (True, TypeError, "max_errors must be an integer >= 0 or None, not bool"),
+                               ("2", TypeError, "max_errors must be an integer >= 0 or None, not str")):
+        with pytest.raises(kind, match="^strmatch: " + re.escape(message)):
+            strmatch.align(b"abc", b"abd", max_errors=bad)
+    with pytest.raises(TypeError, match="^strmatch: mode must be a str"):
+        strmatch.align(b"abc", b"abd", mode=1)
+    with pytest.raises(TypeError, match="^strmatch: cigar must be True or False"):
+        strmatch.align(b"abc", b"abd", cigar="yes")
+    with pytest.raises(TypeError, match="^strmatch: pattern must be bytes-like"):
+        strmatch.align(5, b"abd")
 
 
 def test_approx_errors():

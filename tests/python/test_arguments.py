@@ -147,13 +147,51 @@ CALLS = [
     (r"read_sequences\(\) takes 1 positional argument\(s\) \(path\), 2 given", lambda: strmatch.read_sequences("x", "y")),
     (r"approx_algorithms\(\) got an unexpected keyword argument 'backnd' \(did you mean 'backend'\?\)",
      lambda: strmatch.approx_algorithms(backnd="cpu")),
+    # The searches' methods and align() the same way.
+    (r"^strmatch: ApproxSearcher.find_all\(\) got an unexpected keyword argument 'max_erors'; signature: "
+     r"ApproxSearcher.find_all\(text, callback=None, \*, return_stats=False\)$",
+     lambda: A(b"abc", max_errors=1).find_all(b"abc", max_erors=1)),
+    (r"^strmatch: align\(\) got an unexpected keyword argument 'mdoe' \(did you mean 'mode'\?\); signature: "
+     r"align\(pattern, text, \*, mode='infix', cigar=False, max_errors=None\)$",
+     lambda: strmatch.align(b"abc", b"abd", mdoe="infix")),
+    (r"align\(\) got an unexpected keyword argument 'k'", lambda: strmatch.align(b"abc", b"abd", k=1)),
+    (r"align\(\) is missing the argument 'text'", lambda: strmatch.align(b"abc")),
+    (r"align\(\) takes 2 positional argument\(s\) \(pattern, text\), 3 given",
+     lambda: strmatch.align(b"abc", b"abd", "global")),
+    (r"ExactSearcher.find_all\(\) got an unexpected keyword argument 'return_stat' \(did you mean 'return_stats'\?\)",
+     lambda: E(b"a").find_all(b"a", return_stat=True)),
+    # count and count_ends: a fast path for count(text), the rest through the same wrapper.
+    (r"ExactSearcher.count\(\) got an unexpected keyword argument 'return_stat' \(did you mean 'return_stats'\?\)",
+     lambda: E(b"a").count(b"a", return_stat=True)),
+    (r"PatternSet.count\(\) is missing the argument 'text'", lambda: P([b"a"]).count()),
+    (r"ApproxSearcher.count_ends\(\) takes 1 positional argument\(s\) \(text\), 2 given",
+     lambda: A(b"abc", max_errors=1).count_ends(b"abc", True)),
+    (r"ApproxSearcher.best\(\) got an unexpected keyword argument 'end' \(did you mean 'ends'\?\)",
+     lambda: A(b"abc", max_errors=1).best(b"abc", end=True)),
+    (r"PatternSet.count_per_pattern\(\) got an unexpected keyword argument 'return_stats_'",
+     lambda: P([b"a"]).count_per_pattern(b"a", return_stats_=True)),
+    (r"SequenceSearcher.search\(\) got an unexpected keyword argument 'fromat' \(did you mean 'format'\?\)",
+     lambda: S([("g", "ACGT")]).search("x.fa", fromat="fasta")),
 ]
 
 
 @pytest.mark.parametrize("pattern, call", CALLS, ids=[re.sub(r"\W+", "_", c[0])[:40] for c in CALLS])
 def test_unknown_missing_and_extra_arguments(pattern, call):
-    # Constructors and functions explain the call; the searches' methods keep pybind11's message.
+    # Constructors, functions and methods explain the call (module.cpp's Explained, strmatch._explain).
     _raises(TypeError, pattern, call)
+
+
+def test_explained_methods_keep_their_names_docs_and_results():
+    # The wrappers are the methods as pybind11 made them: same name, doc (signature line first) and
+    # results; a TypeError that is not about the call's shape is left as it is.
+    a = A(b"abc", max_errors=1)
+    assert strmatch.ApproxSearcher.find_all.__name__ == "find_all"
+    assert strmatch.ApproxSearcher.find_all.__doc__.startswith("find_all(self")
+    assert strmatch.align.__doc__.startswith("align(pattern")
+    assert a.find_all(b"xabdx").tolist() == [(1, 4, 1, 0)]  # "abd": one substitution
+    assert E(b"a").count(b"aa") == 2 and E(b"a").count(text=b"aa") == 2
+    with pytest.raises(TypeError, match=r"^strmatch: text must be bytes-like"):
+        a.find_all(5)
 
 
 def test_numpy_integers_and_arrays():
