@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "binary.hpp"
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
@@ -40,27 +41,6 @@
 namespace strmatch::cli::searching {
 
 using Mode = OutputMode;
-
-/// grep's reading of a binary input (its "zapping"): each NUL byte of `p[0, n)` becomes a newline,
-/// so that NUL ends lines as newline does, and a pattern holding NUL matches nowhere.
-inline void nul_to_newline(char* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) p[i] = p[i] == '\0' ? '\n' : p[i];  // vectorised: no branch
-}
-
-/// A binary input read through nul_to_newline.
-class NulAsNewlineSource final : public ByteSource {
- public:
-  explicit NulAsNewlineSource(ByteSource& in) : in_(in) {}
-  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
-    const std::size_t n = in_.read(dst, capacity);
-    nul_to_newline(reinterpret_cast<char*>(dst), n);
-    return n;
-  }
-  bool would_block() override { return in_.would_block(); }
-
- private:
-  ByteSource& in_;
-};
 
 class Run;
 
@@ -162,7 +142,7 @@ class InputSearch : InputBase<Run> {
   std::uint64_t occurrences() const noexcept { return delivered_; }
   /// A binary input in a form of Run::binary_lines: it is read with NUL as newline
   /// (NulAsNewlineSource) and in the lines and -o forms only whether a line is selected is asked.
-  void set_binary() noexcept { binary_ = true; }
+  void set_binary() noexcept;
   bool binary() const noexcept { return binary_; }
   /// Searches this input on the calling thread alone, on the CPU (kOneThread), and reads it on one
   /// thread: a piece of search_pieces, or a file searched by a worker of the -r walk
@@ -377,6 +357,11 @@ class Run : public RunBase {
 // The per-occurrence calls of every read path, inline where they are called (as when search.cpp
 // was one file).
 
+inline void InputSearch::set_binary() noexcept {
+  binary_ = true;
+  if (run_.cfg.hex && standard_ != nullptr) standard_->set_hex_text(true);  // -o in hex (with-hex)
+}
+
 /// One occurrence; returns false when this input needs no further occurrence.
 /// Pattern sets: `id` is the pattern's id and `length` its length (the occurrence's bytes lie in `w`).
 inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id,
@@ -387,7 +372,8 @@ inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint
   }
   ++delivered_;
   // A binary input's lines and -o: the first selected line answers (its message, report()).
-  switch (binary_ && (mode_ == Mode::lines || mode_ == Mode::only) ? Mode::quiet : mode_) {
+  switch (binary_ && binary_quiet(mode_ == Mode::lines, mode_ == Mode::only, run_.cfg) ? Mode::quiet
+                                                                                       : mode_) {
     case Mode::quiet:
     case Mode::list:
       done_ = true;

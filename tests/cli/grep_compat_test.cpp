@@ -60,15 +60,9 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
     EXPECT_EQ(got.status, want.status)
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err << "\ngrep stderr: " << want.err;
-    if (stderr_too) {
-      // grep's messages with our program name ("/usr/bin/grep: NAME: binary file matches").
-      const std::string program = std::string(kGrep) + ": ";
-      std::string w;
-      std::istringstream in(want.err);
-      for (std::string l; std::getline(in, l);)
-        w += (l.rfind(program, 0) == 0 ? "strmatch: " + l.substr(program.size()) : l) + "\n";
-      EXPECT_EQ(show_bytes(got.err), show_bytes(w)) << context << "\nstrmatch" << cmd;
-    }
+    if (stderr_too)  // grep's messages with our program name
+      EXPECT_EQ(show_bytes(got.err), show_bytes(strmatch::test::grep_messages_as_ours(want.err)))
+          << context << "\nstrmatch" << cmd;
   }
   /// same() compares standard error too (grep's lines with "strmatch: " for its program name).
   bool stderr_too = false;
@@ -373,47 +367,18 @@ TEST_F(GrepCompat, BinaryFiles) {
   const std::string v = dir.write("v", std::string("abc\0abc\0xyz\nabc", 16)),
                     e = dir.write("e", std::string("a\0\0b\0\n\nc\0", 10)), t = dir.write("t", "abc\nxyz\n"),
                     w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 17));
-  for (const std::vector<std::string>& opts :
-       std::vector<std::vector<std::string>>{{},
-                                             {"-c"},
-                                             {"-v"},
-                                             {"-v", "-c"},
-                                             {"-o"},
-                                             {"-o", "-v"},
-                                             {"-n", "-b"},
-                                             {"-l"},
-                                             {"-L"},
-                                             {"-q"},
-                                             {"-v", "-l"},
-                                             {"-w", "-c"},
-                                             {"-x", "-c"},
-                                             {"-x", "-v", "-c"},
-                                             {"-m", "1", "-c"},
-                                             {"-v", "-m", "2", "-c"},
-                                             {"-C1"},
-                                             {"-s"},
-                                             {"--color=always"},
-                                             {"-I"},
-                                             {"-I", "-c"},
-                                             {"-I", "-L"},
-                                             {"-I", "-v"},
-                                             {"-a", "-c"},
-                                             {"-a", "-I", "-c"},
-                                             {"-I", "-a", "-c"},
-                                             {"--binary-files=text", "-c"},
-                                             {"--binary-files=without-match"},
-                                             {"-a", "--binary-files=binary"},
-                                             {"-e", "abc", "-e", "xyz", "-c"}}) {
-    std::vector<std::string> args = opts;
-    if (std::find(args.begin(), args.end(), "-e") == args.end()) args.push_back("abc");
-    for (const std::vector<std::string>& files : {std::vector<std::string>{v}, {t, v, w}, {v, t}}) {
-      std::vector<std::string> a = args;
-      a.insert(a.end(), files.begin(), files.end());
-      same(a, dir, "binary");
-      if (files.size() == 3)  // streamed in blocks of 3 bytes: the NUL-ended lines cross every block
-        same(a, dir, "binary, streamed", {"--mmap", "never", "--test-stream-block-bytes", "3"});
-    }
-  }
+  // search's own forms beside the shared ones: -o, -w, -x, -m.
+  std::vector<std::vector<std::string>> forms = strmatch::test::binary_file_forms();
+  for (std::vector<std::string> f : std::vector<std::vector<std::string>>{{"-o"},
+                                                                          {"-o", "-v"},
+                                                                          {"-w", "-c"},
+                                                                          {"-x", "-c"},
+                                                                          {"-x", "-v", "-c"},
+                                                                          {"-m", "1", "-c"},
+                                                                          {"-v", "-m", "2", "-c"}})
+    forms.push_back(std::move(f));
+  for (const auto& [args, extra] : strmatch::test::binary_file_runs(forms, v, t, w))
+    same(args, dir, extra.empty() ? "binary" : "binary, streamed", extra);
   same({"-v", "-c", "x", e}, dir);  // the empty lines between NULs are selected
   std::filesystem::create_directories(dir.path() + "/tr");
   for (const char* f : {"v", "e", "t", "w"}) std::filesystem::copy_file(dir.file(f), dir.path() + "/tr/" + f);
