@@ -86,10 +86,12 @@ class Caps:
         self.flags = {f: has(f) for f in ["-F", "-w", "-x", "-v", "-L", "-s", "-A", "-B", "-C", "--color", "--colour", "-z",
                                            "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--group-separator", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes", "-I",
-                                           "--binary-files", "--total", "--nonzero"]}
+                                           "--binary-files", "--total", "--nonzero", "--line-buffered",
+                                           "--escapes"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io",
-                                                     "-A", "--color", "--colour", "--group-separator"]}
+                                                     "-A", "--color", "--colour", "--group-separator", "-a", "-I",
+                                                     "--binary-files"]}
         self.approx_flags["--color"] = self.approx_flags["--color"] or self.approx_flags["--colour"]
         # --algorithm's help: "Exact search: A, B (cpu); C, D (cuda). With -e/-f/-i (pattern sets): ..."
         def names(text, head):
@@ -275,7 +277,36 @@ def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
         gen_search_opts(rng, caps, case)
     else:
         gen_approx_opts(rng, caps, case)
+    # --line-buffered (the output flushed per block: the same bytes) and --escapes (the patterns
+    # written with \xHH, \0, \n, \r, \t, \\: the same patterns), each when --help lists it
+    if caps.flags.get("--line-buffered") and rng.random() < 0.1:
+        case["opts"]["line_buffered"] = True
+    if caps.flags.get("--escapes") and rng.random() < 0.15:
+        case["opts"]["escapes"] = True
+        case["esc_seed"] = rng.randrange(1 << 30)
     return case
+
+
+def escape_pattern(case, p: bytes) -> bytes:
+    r"""`p` as --escapes reads it (docs/cli.md, "Any byte: --escapes"): NUL, newline, CR, TAB and
+    backslash always escaped (\0 or \x00, \n, \r, \t, \\), other bytes as they are or as \xHH
+    (either case); the same spelling of a pattern on every call (a seed of the case)."""
+    rng = random.Random("%d/%s" % (case["esc_seed"], p.hex()))
+    named = {0: [b"\\0", b"\\x00"], 10: [b"\\n", b"\\x0a"], 13: [b"\\r", b"\\x0D"], 9: [b"\\t", b"\\x09"],
+             92: [b"\\\\", b"\\x5c"]}
+    out = []
+    for c in p:
+        if c in named:
+            out.append(rng.choice(named[c]))
+        elif rng.random() < 0.3:
+            out.append((b"\\x%02x" if rng.random() < 0.5 else b"\\x%02X") % c)
+        else:
+            out.append(bytes([c]))
+    return b"".join(out)
+
+
+def written_pattern(case, p: bytes) -> bytes:
+    return escape_pattern(case, p) if case["opts"].get("escapes") else p
 
 
 def split_patterns(rng, case, pats):
@@ -426,7 +457,7 @@ def gen_search_opts(rng, caps, case):
     if not opts.get("a") and caps.flags["-I"] and rng.random() < 0.1:
         opts["I"] = True
     elif not opts.get("a") and caps.flags["--binary-files"] and rng.random() < 0.1:
-        opts["binary_files"] = rng.choice(["binary", "text", "without-match"])
+        opts["binary_files"] = rng.choice(["binary", "text", "without-match", "with-hex"])
     if rng.random() < 0.15:
         opts["H_h"] = rng.choice(["H", "h"])
     if rng.random() < 0.2:
@@ -551,6 +582,14 @@ def gen_approx_opts(rng, caps, case):
         opts["max_line_bytes"] = rng.choice([0, 1, 5, 20, 100])
     if caps.approx_flags["-Z"] and rng.random() < 0.1:
         opts["Z"] = True
+    # grep's binary-file options, as search's: one of -a, -I, --binary-files=TYPE at most
+    r = rng.random()
+    if caps.approx_flags["-a"] and r < 0.08:
+        opts["a"] = True
+    elif caps.approx_flags["-I"] and r < 0.16:
+        opts["I"] = True
+    elif caps.approx_flags["--binary-files"] and r < 0.24:
+        opts["binary_files"] = rng.choice(["binary", "text", "without-match", "with-hex"])
     gen_approx_selection(rng, caps, case)
 
 
@@ -602,7 +641,8 @@ def build_argv(case, binary):
              ("count_per_pattern", "--count-per-pattern"), ("with_pattern_id", "--with-pattern-id"),
              ("F", "-F"), ("w", "-w"), ("x", "-x"), ("v", "-v"), ("s", "-s"), ("z", "-z"), ("Z", "-Z"),
              ("ends", "--ends"), ("best", "--best"), ("cigar", "--cigar"), ("I", "-I"),
-             ("total", "--total"), ("nonzero", "--nonzero")]
+             ("total", "--total"), ("nonzero", "--nonzero"), ("line_buffered", "--line-buffered"),
+             ("escapes", "--escapes")]
     for k, f in flags:
         if o.get(k):
             argv.append(f)
@@ -640,13 +680,14 @@ def build_argv(case, binary):
             argv += [f, str(o[k])]
     argv += ["--backend", BACKEND] if BACKEND else []
     for p in case["pat_e"]:
+        p = written_pattern(case, p)
         argv.append(b"--regexp=" + p if p.startswith(b"-") else b"-e")
         if not p.startswith(b"-"):
             argv.append(p)
     for k in range(len(case["pat_f"])):
         argv += ["-f", "-" if case.get("f_stdin") == k else "pat%d" % k]
     if case["pat_arg"] is not None:
-        argv += ["--", case["pat_arg"]]
+        argv += ["--", written_pattern(case, case["pat_arg"])]
         argv += case["files"]
     else:
         if any(f.startswith(b"-") and f != b"-" for f in case["files"]):
@@ -657,7 +698,7 @@ def build_argv(case, binary):
 
 def pattern_file_bytes(case, k):
     eol = b"\r\n" if case["f_crlf"][k] else b"\n"
-    pats = case["pat_f"][k]
+    pats = [written_pattern(case, p) for p in case["pat_f"][k]]
     return eol.join(pats) + (eol if case["f_final_nl"][k] else b"")
 
 
@@ -788,8 +829,8 @@ def check(case, binary, known):
 
 def grep_comparable(case):
     o = case["opts"]
-    if case["opts"].get("r"):
-        return False
+    if case["opts"].get("r") or o.get("escapes") or o.get("binary_files") == "with-hex":
+        return False  # (grep -F has no escapes, and no --binary-files=with-hex)
     if case["cmd"] == "approx":
         # docs/cli.md, approx's "grep's line selection": with k = 0 the selected and printed lines are
         # grep -F's (-v and context included); not its -o, counts of matches, JSON, --ends/--best,
@@ -814,8 +855,6 @@ def grep_comparable(case):
         if any(max((len(x) for x in t.split(sep)), default=0) > 4096 for t in texts):
             return False
     texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
-    if case["cmd"] == "approx" and not o.get("z") and any(b"\0" in t for t in texts):
-        return False  # approx applies no binary-file rule (docs/cli.md, "Differences from grep")
     if not o.get("a") and o.get("binary_files") != "text" and \
             any(t.find(b"\0") >= 4096 for t in texts):
         # grep 3.8 makes an input binary at the first NUL it reads (docs/cli.md: we look at the first
@@ -1095,6 +1134,9 @@ def features(case):
         f.append("missing-file")
     if b"adir" in case["files"]:
         f.append("directory-operand")
+    texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
+    if any(b"\0" in t[:ref.BINARY_HEAD] for t in texts) and not o.get("z"):
+        f.append("binary-input")
     if grep_comparable(case):
         f.append("grep-oracle")
     if case["cmd"] == "approx" and ref.approx_refusal(o):

@@ -12,6 +12,7 @@ stderr lines the docs specify (a list of exact byte lines; every other stderr mu
 
 from __future__ import annotations
 
+import base64
 import bisect
 import json
 import os
@@ -210,8 +211,13 @@ class Lines:
         return s, e
 
 
-def json_name(name: bytes) -> str:
-    return name.decode("utf-8", "replace")
+def json_name(name: bytes):
+    """docs/cli.md "Strings and bytes": a JSON string where the bytes are UTF-8, else {"bytes": base64}
+    (an object parsed with object_pairs_hook=list: a list of pairs)."""
+    try:
+        return name.decode("utf-8")
+    except UnicodeDecodeError:
+        return [("bytes", base64.b64encode(name).decode("ascii"))]
 
 
 def word_ok(text: bytes, lines: Lines, off: int, m: int) -> bool:
@@ -274,10 +280,8 @@ def search(case) -> Expected:
             continue
         _, name, text = item
         prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
-        binary_files = "text" if opts.get("a") else "without-match" if opts.get("I") \
-            else opts.get("binary_files", "binary")
-        binary = binary_files != "text" and not opts.get("z") and b"\0" in text[:BINARY_HEAD]
-        skipped = binary and binary_files == "without-match"
+        binary = binary_kind(opts, text)
+        skipped = binary and opts_binary_files(opts) == "without-match"
         if skipped:
             # "-I: a binary file never matches": what an input without a result prints
             text = b""
@@ -298,21 +302,20 @@ def search(case) -> Expected:
         elif opts.get("w"):
             occ = [(o, p) for (o, p) in occ if word_ok(text, lines, o, len(patterns[p]))]
         if opts.get("v"):
-            res = search_inverted(case, name, text, occ, lines, prefix, "q" if binary and mode in ("lines", "o") else mode)
+            res = search_inverted(case, name, text, occ, lines, prefix,
+                                  "q" if binary and binary_quiet(opts, mode) else mode)
             n_res, out = res
         else:
-            n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
+            n_res, out, objs = search_one(dict(case, _hex=binary and opts_binary_files(opts) == "with-hex"),
+                                          name, text, occ, lines, prefix, mode)
             if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
                 # "-m 0 prints nothing (status 1)"; -L still lists the file (nothing was found), as grep
                 out, objs = b"", []
             if skipped and objs:
                 objs[-1] = [(k, ANY if k in ("bytes", "input") else v) for k, v in objs[-1]]
             json_objs.extend(objs)
-        if binary and mode in ("lines", "o"):
-            # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
-            out = b""
-            if n_res:
-                exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+        # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
+        n_res, out = binary_output(exp, opts, name, mode, binary, n_res, out)
         if total or nonzero:
             counts = [n_res]  # occurrences (--count-matches), selected lines (-c -v)
             if mode == "c" and not opts.get("v"):  # lines holding one of the first -m occurrences
@@ -420,11 +423,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
                 obj.append(("line", lines.index(o) + 1))
             if case["is_set"]:
                 obj.append(("pattern_id", p))
-                pat = patterns[p]
-                try:
-                    obj.append(("pattern", pat.decode("utf-8")))
-                except UnicodeDecodeError:
-                    obj.append(("pattern", ANY))
+                obj.append(("pattern", json_name(patterns[p])))
             objs.append(obj)
         stopped = AnyOf(True, False) if (limit is not None and len(occ) == limit and total == limit) \
             else (limit is not None and total > limit)
@@ -448,7 +447,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
                 f.append(str(o).encode() + b":")
             if case["is_set"] and opts.get("with_pattern_id"):
                 f.append(str(p).encode() + b":")
-            f.append(text[o:o + len(patterns[p])] + eol)
+            f.append(shown(case, text[o:o + len(patterns[p])]) + eol)
             only.append((lines.index(o), b"".join(f)))
     elided = per_line
     if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")):
@@ -867,8 +866,22 @@ def approx(case) -> Expected:
         _, name, text = item
         prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
         jname = json_name(name)
+        case["_hex"] = binary_kind(opts, text) and opts_binary_files(opts) == "with-hex"
+        # docs/cli.md "Binary files" (approx follows search's rules): a binary input's lines end at NUL
+        # in every form but --json and --count-matches; -I: it never matches
+        binary = binary_kind(opts, text)
+        skipped = binary and opts_binary_files(opts) == "without-match"
+        if skipped:
+            text = b""
+        elif binary and mode not in ("json", "count_matches"):
+            text = text.replace(b"\0", b"\n")
+        else:
+            binary = False
         if pair:
             n_res, o, js = approx_pairs(case, name, text, prefix)
+            if skipped and js:
+                js[-1] = ANY
+            n_res, o = binary_output(exp, opts, name, mode, binary, n_res, o)
             out.append(o)
             objs.extend(js)
             if n_res:
@@ -895,11 +908,14 @@ def approx(case) -> Expected:
                 obj.append(("distance", dist))
                 if opts.get("cigar") and not ends:
                     obj.append(("cigar", cig))
+                obj.append(("lines", json_lines(opts, text, *lines.bounds(li))))
                 objs.append(obj)
             summ = [("type", "summary"), ("file", jname), ("bytes", len(text)), ("occurrences", n_res),
                     ("matching_lines", len(matching)), ("input", input_kind(case, name)), ("seconds", ANY)]
             if opts.get("best"):
                 summ.append(("best", best))
+            if skipped:
+                summ = [(k, ANY if k in ("bytes", "input") else v) for k, v in summ]
             objs.append(summ)
         else:
             # q, l, L, c, -o and lines: grep's line selection over the matches (-v, context), as search's
@@ -921,14 +937,15 @@ def approx(case) -> Expected:
                     f.append(str(dist).encode() + b":")
                     if opts.get("cigar"):
                         f.append(cig.encode() + b":")
-                    f.append(text[b:end] + eol)
+                    f.append(shown(case, text[b:end]) + eol)
                 only.append((li, b"".join(f)))
             per_line = {li: len(recs[li][2]) for li in matching}
             n_sel, body = select_lines(case, name, text, lines, prefix, mode, per_line, only,
                                        "end" if ends else "match")
-            out.append(body)
             if opts.get("v"):
                 n_res = n_sel  # the selected lines (the exit status, -q)
+            n_res, body = binary_output(exp, opts, name, mode, binary, n_res, body)
+            out.append(body)
         if n_res:
             found = True
             if mode == "q":
@@ -943,6 +960,46 @@ def approx(case) -> Expected:
     else:
         exp.status = 0 if found else 1
     return exp
+
+
+def json_lines(opts, text: bytes, s: int, e: int):
+    """docs/cli.md, approx's JSON: "lines" is the hit's line with its separator (where it has one), as
+    json_name writes bytes; null when the line is longer than --max-line-bytes (default 4096; 0: never)."""
+    mlb = opts.get("max_line_bytes", 4096)
+    if mlb and e - s > mlb:
+        return None
+    return json_name(text[s:e + 1] if e < len(text) else text[s:e])
+
+
+def opts_binary_files(opts) -> str:
+    """--binary-files' TYPE in effect (the fuzzer writes -a, -I, --binary-files in one order)."""
+    return "text" if opts.get("a") else "without-match" if opts.get("I") else opts.get("binary_files", "binary")
+
+
+def binary_kind(opts, text: bytes) -> bool:
+    """docs/cli.md "Binary files": a NUL in the first 96 KiB makes an input binary (not with -a or -z)."""
+    return opts_binary_files(opts) != "text" and not opts.get("z") and b"\0" in text[:BINARY_HEAD]
+
+
+def binary_quiet(opts, mode: str) -> bool:
+    """docs/cli.md "Binary files": the forms a binary input prints grep's message in instead of its
+    output: lines, and -o unless --binary-files=with-hex prints its occurrences in hex."""
+    return mode == "lines" or (mode == "o" and opts_binary_files(opts) != "with-hex")
+
+
+def shown(case, b: bytes) -> bytes:
+    """-o's TEXT: the bytes, or (--binary-files=with-hex on a binary input) two lowercase hex digits a byte."""
+    return b.hex().encode() if case.get("_hex") else b
+
+
+def binary_output(exp, opts, name: bytes, mode: str, binary: bool, n_res: int, out: bytes):
+    """The lines and -o forms of a binary input: no output, grep's message on stderr when a line was
+    selected (docs/cli.md "Binary files"); (results, stdout)."""
+    if binary and binary_quiet(opts, mode):
+        if n_res:
+            exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+        return n_res, b""
+    return n_res, out
 
 
 def approx_pairs(case, name, text, prefix):
@@ -978,6 +1035,7 @@ def approx_pairs(case, name, text, prefix):
                    ("distance", dist), ("end", end)]
             if opts.get("cigar"):
                 obj.append(("cigar", cig))
+            obj.append(("lines", json_lines(opts, text, *lines.bounds(li))))
             objs.append(obj)
         objs.append(ANY)  # the summary: not specified for pairs in docs/cli.md
     elif mode != "q":
