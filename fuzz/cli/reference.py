@@ -306,8 +306,8 @@ def search(case) -> Expected:
                                   "q" if binary and binary_quiet(opts, mode) else mode)
             n_res, out = res
         else:
-            n_res, out, objs = search_one(dict(case, _hex=binary and opts_binary_files(opts) == "with-hex"),
-                                          name, text, occ, lines, prefix, mode)
+            case["_hex"] = binary and opts_binary_files(opts) == "with-hex"  # (case: this run's copy)
+            n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
             if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
                 # "-m 0 prints nothing (status 1)"; -L still lists the file (nothing was found), as grep
                 out, objs = b"", []
