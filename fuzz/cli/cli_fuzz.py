@@ -87,7 +87,7 @@ class Caps:
                                            "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--group-separator", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes", "-I",
                                            "--binary-files", "--total", "--nonzero", "--line-buffered",
-                                           "--escapes"]}
+                                           "--escapes", "--seq"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io",
                                                      "-A", "--color", "--colour", "--group-separator", "-a", "-I",
@@ -216,8 +216,75 @@ def gen_pattern(rng, text: bytes, alpha: bytes, maxlen=12) -> bytes:
     return p or bytes([rng.choice(alpha)])
 
 
+def gen_seq_case(rng, caps, cmd, known) -> dict:
+    """Sequence input (docs/sequence.md): `search --seq` or `approx --seq` with --alphabet bytes (the
+    forward strand, bytes as given) on one FASTA file of 1-4 records (names with a comment, sequence
+    lines wrapped at random widths, empty lines, spaces, tabs and CR inside the sequence lines),
+    patterns from the sequences or random; approx: -k K or P%, edit or Hamming, --best with or without
+    --stratum; TSV rows (with or without --no-header), -c, -l, -q."""
+    alpha = rng.choice([b"AC", b"ACGT", b"abcdefghijklmnopqrstuvwxyz"])
+    records = []
+    fa = []
+    for r in range(rng.randrange(1, 5)):
+        seq = bytes(rng.choice(alpha) for _ in range(rng.randrange(1, 300)))
+        name = b"r%d" % r + (b"_" + bytes(rng.choice(b"xyz|.") for _ in range(3)) if rng.random() < 0.3 else b"")
+        records.append((name, seq))
+        fa.append(b">" + name + (b" a comment" if rng.random() < 0.3 else b"") + b"\n")
+        width = rng.choice([7, 60, 1000])
+        for i in range(0, len(seq), width):
+            line = bytearray(seq[i:i + width])
+            if rng.random() < 0.1:
+                line.insert(rng.randrange(len(line) + 1), rng.choice(b" \t\r"))
+            fa.append(bytes(line) + (b"\r\n" if rng.random() < 0.05 else b"\n"))
+            if rng.random() < 0.05:
+                fa.append(b"\n")
+    opts = {"seq": True}
+    case = {"cmd": cmd, "opts": opts, "fs": {b"s.fa": b"".join(fa)}, "files": [b"s.fa"], "stdin": None,
+            "stdin_kind": None, "patterns": [], "is_set": False, "pat_e": [], "pat_f": [], "pat_arg": None,
+            "f_crlf": [], "known": tuple(sorted(known)), "backend": BACKEND, "seq_records": records}
+    pats = []
+    for _ in range(1 if rng.random() < 0.6 else rng.choice([2, 3])):
+        _, s = rng.choice(records)
+        m = rng.choice([2, 3, 4, 5, 8, 12])
+        if rng.random() < 0.7 and len(s) >= m:
+            b = rng.randrange(len(s) - m + 1)
+            p = bytearray(s[b:b + m])
+            if cmd == "approx" and rng.random() < 0.5:
+                p[rng.randrange(m)] = rng.choice(alpha)
+        else:
+            p = bytearray(rng.choice(alpha) for _ in range(m))
+        pats.append(bytes(p))
+    case["patterns"] = pats
+    if len(pats) == 1 and rng.random() < 0.6:
+        case["pat_arg"] = pats[0]
+    else:
+        case["pat_e"] = pats
+        case["is_set"] = True
+    if cmd == "approx":
+        m = min(len(p) for p in pats)
+        r = rng.random()
+        if r < 0.3:
+            opts["k"] = "%d%%" % rng.choice([0, 5, 10, 20, 34, 50])
+        elif r < 0.9:
+            opts["k"] = rng.randrange(0, min(m, 3))
+        if rng.random() < 0.25:
+            opts["metric"] = "hamming"
+        if rng.random() < 0.3:
+            opts["best"] = True
+            if rng.random() < 0.5:
+                opts["stratum"] = rng.randrange(0, 3)
+    mode = rng.choice(["lines", "lines", "lines", "c", "l", "q"])
+    if mode != "lines":
+        opts[mode] = True
+    if rng.random() < 0.2:
+        opts["no_header"] = True
+    return case
+
+
 def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
     cmd = cmd or ("approx" if rng.random() < 0.25 else "search")
+    if caps.flags.get("--seq") and rng.random() < 0.08:
+        return gen_seq_case(rng, caps, cmd, known)
     asize = rng.choice([2, 4, 26, 256])
     alpha = ALPHABETS[asize]
     if asize == 26 and rng.random() < 0.4:
@@ -642,7 +709,7 @@ def build_argv(case, binary):
              ("F", "-F"), ("w", "-w"), ("x", "-x"), ("v", "-v"), ("s", "-s"), ("z", "-z"), ("Z", "-Z"),
              ("ends", "--ends"), ("best", "--best"), ("cigar", "--cigar"), ("I", "-I"),
              ("total", "--total"), ("nonzero", "--nonzero"), ("line_buffered", "--line-buffered"),
-             ("escapes", "--escapes")]
+             ("escapes", "--escapes"), ("seq", "--seq"), ("no_header", "--no-header")]
     for k, f in flags:
         if o.get(k):
             argv.append(f)
@@ -672,6 +739,10 @@ def build_argv(case, binary):
         argv.append(b"--exclude-dir=" + g)
     if "k" in o:
         argv += ["-k", str(o["k"])]
+    if o.get("seq"):
+        argv += ["--alphabet", "bytes"]
+    if "stratum" in o:
+        argv += ["--stratum", str(o["stratum"])]
     for k, f in (("metric", "--metric"), ("mode", "--mode"), ("algorithm", "--algorithm"), ("io", "--io"),
                  ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes"),
                  ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes"),
@@ -723,6 +794,8 @@ def write_files(case, d):
 
 
 def expected_of(case):
+    if case["opts"].get("seq"):
+        return ref.seq(case)
     exp = ref.search(case) if case["cmd"] == "search" else ref.approx(case)
     if exp.usage_error:
         return exp  # refused before the pattern files are read: no CRLF warning
@@ -829,6 +902,8 @@ def check(case, binary, known):
 
 def grep_comparable(case):
     o = case["opts"]
+    if o.get("seq"):
+        return False
     if case["opts"].get("r") or o.get("escapes") or o.get("binary_files") == "with-hex":
         return False  # (grep -F has no escapes, and no --binary-files=with-hex)
     if case["cmd"] == "approx":
@@ -928,6 +1003,8 @@ def grep_check(case, binary):
 def shrink(case, binary, known, still_fails):
     """Greedy: drop options, files, patterns; cut the text; shorten patterns; while it still fails."""
     best = copy.deepcopy(case)
+    if case["opts"].get("seq"):
+        return best  # its records are the generator's (seq_records): cutting the file would desync them
     budget = [400]
     deadline = time.time() + SHRINK_SECONDS
 
@@ -1046,6 +1123,8 @@ def with_pattern(case, idx, newp):
 
 def valid(case):
     o = case["opts"]
+    if o.get("seq"):
+        return bool(case["patterns"]) and all(case["patterns"])
     if case["cmd"] == "approx":
         if not case["patterns"]:
             return False
