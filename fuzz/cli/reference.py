@@ -315,7 +315,7 @@ def search(case) -> Expected:
                 objs[-1] = [(k, ANY if k in ("bytes", "input") else v) for k, v in objs[-1]]
             json_objs.extend(objs)
         # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
-        n_res, out = binary_output(exp, opts, name, mode, binary, n_res, out)
+        n_res, out = binary_output(exp, case, name, mode, binary, n_res, out)
         if total or nonzero:
             counts = [n_res]  # occurrences (--count-matches), selected lines (-c -v)
             if mode == "c" and not opts.get("v"):  # lines holding one of the first -m occurrences
@@ -881,7 +881,7 @@ def approx(case) -> Expected:
             n_res, o, js = approx_pairs(case, name, text, prefix)
             if skipped and js:
                 js[-1] = ANY
-            n_res, o = binary_output(exp, opts, name, mode, binary, n_res, o)
+            n_res, o = binary_output(exp, case, name, mode, binary, n_res, o)
             out.append(o)
             objs.extend(js)
             if n_res:
@@ -944,7 +944,7 @@ def approx(case) -> Expected:
                                        "end" if ends else "match")
             if opts.get("v"):
                 n_res = n_sel  # the selected lines (the exit status, -q)
-            n_res, body = binary_output(exp, opts, name, mode, binary, n_res, body)
+            n_res, body = binary_output(exp, case, name, mode, binary, n_res, body)
             out.append(body)
         if n_res:
             found = True
@@ -992,12 +992,15 @@ def shown(case, b: bytes) -> bytes:
     return b.hex().encode() if case.get("_hex") else b
 
 
-def binary_output(exp, opts, name: bytes, mode: str, binary: bool, n_res: int, out: bytes):
+def binary_output(exp, case, name: bytes, mode: str, binary: bool, n_res: int, out: bytes):
     """The lines and -o forms of a binary input: no output, grep's message on stderr when a line was
-    selected (docs/cli.md "Binary files"); (results, stdout)."""
-    if binary and binary_quiet(opts, mode):
+    selected (docs/cli.md "Binary files"), which with context counts as output for the next group's
+    separator (grep); (results, stdout)."""
+    if binary and binary_quiet(case["opts"], mode):
         if n_res:
             exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+            if "ctx_flag" in case["opts"]:
+                case.setdefault("_ctx_state", {"printed": False})["printed"] = True
         return n_res, b""
     return n_res, out
 
