@@ -140,8 +140,8 @@ struct PrintOptions {
   bool json_stopped_early = false;
   bool json_matching_lines = false;
   bool json_best = false;
-  /// approx's JSON match, end and pair objects end with "lines": the line (record) holding the hit,
-  /// its separator included (ripgrep's field), or null when longer than max_line_bytes.
+  /// search's and approx's JSON match (end, pair) objects end with "lines": the line (record) holding the
+  /// hit, its separator included (ripgrep's field), or null when longer than max_line_bytes.
   bool json_lines = false;
   /// common: positions print as NAME:OFFSET (JSON ["NAME",OFFSET]) with the Hit's record, else OFFSET.
   bool record_names = false;
@@ -422,7 +422,7 @@ class JsonPrinter : public PrinterBase {
   void hit(const Hit& h) {
     switch (o_.kind) {
       case HitKind::
-          occurrence:  // {"type":"match","file":F,"offset":O[,"line":L][,"pattern_id":I,"pattern":P]}
+          occurrence:  // {"type":"match","file":F,"offset":O[,"line":L][,"pattern_id":I,"pattern":P][,"lines":T]}
         out_.append(R"({"type":"match","file":)");
         out_.append(file_);
         out_.append(R"(,"offset":)");
@@ -433,6 +433,7 @@ class JsonPrinter : public PrinterBase {
           out_.append(R"(,"pattern":)");
           out_.append(json_string((*o_.patterns)[h.pattern_id]));
         }
+        if (o_.json_lines) lines(h);
         out_.put("}\n");
         break;
       case HitKind::

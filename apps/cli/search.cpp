@@ -30,8 +30,9 @@ void InputSearch::use_one_thread() {
 
 bool InputSearch::needs_text() const noexcept {
   if (run_.select) return true;
-  return mode_ == Mode::lines || mode_ == Mode::count_lines ||
-         (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json)) ||
+  // JSON: its objects carry the line ("lines").
+  return mode_ == Mode::lines || mode_ == Mode::count_lines || mode_ == Mode::json ||
+         (run_.cfg.line_number && mode_ == Mode::only) ||
          (run_.set && run_.cfg.ignore_case && mode_ == Mode::only);
 }
 

@@ -189,6 +189,14 @@ class InputSearch : InputBase<Run> {
   bool bare_lines_ = false;              // printed lines have no head (FILE:, -n, -b)
   StandardPrinter* standard_ = nullptr;  // printer_'s, in the modes that print lines and -o records
   LineCounter counter_;
+  /// JSON's "lines" of an occurrence at `offset`, looked up in `w` (json_line()); the last line
+  /// found is kept, so that the occurrences of one line cost O(1) each after its first.
+  void json_line(Hit& h, const Window& w, std::uint64_t offset);
+  const char* json_line_data_ = nullptr;  // the window data the kept line lies in
+  std::uint64_t json_line_begin_ = 0;     // its first byte and one past its separator (offsets)
+  std::uint64_t json_line_stop_ = 0;
+  std::string_view json_line_;
+  bool json_line_elided_ = false;
   std::optional<LineTracker<PrintLine>> tracker_;
   std::optional<LineSelector> selector_;
 };
@@ -230,6 +238,7 @@ class Run : public RunBase {
     print.pattern_id = set && c.with_pattern_id;
     print.patterns = set_patterns;
     print.json_pattern = set.has_value();
+    print.json_lines = true;
     print.json_stopped_early = true;
     print.nonzero = c.nonzero;
     // Context and colour mean nothing to --json, --count-matches and --count-per-pattern (as grep's
@@ -362,6 +371,32 @@ inline void InputSearch::set_binary() noexcept {
   if (run_.cfg.hex && standard_ != nullptr) standard_->set_hex_text(true);  // -o in hex (with-hex)
 }
 
+/// The line holding byte `offset` in `w`, which holds every line it owns whole: a mapped text (base
+/// 0, the whole input), a piece of whole lines, or a stream block of whole records (JSON's streams:
+/// StreamOptions::whole_records), whose lines start at its owned part at the earliest. O(the
+/// line's length) for the first occurrence of a line, O(1) for the others.
+inline void InputSearch::json_line(Hit& h, const Window& w, std::uint64_t offset) {
+  if (json_line_data_ != w.data.data() || offset < json_line_begin_ || offset >= json_line_stop_) {
+    const char sep = run_.separator;
+    const char* d = w.data.data();
+    const std::size_t rel = static_cast<std::size_t>(offset - w.base);
+    const std::size_t floor = w.base == 0 ? 0 : w.own_begin;
+    const void* back = rel > floor ? memrchr(d + floor, sep, rel - floor) : nullptr;
+    const std::size_t b =
+        back != nullptr ? static_cast<std::size_t>(static_cast<const char*>(back) - d) + 1 : floor;
+    const void* fwd = std::memchr(d + rel, sep, w.data.size() - rel);
+    const std::size_t e =
+        fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - d) : w.data.size();
+    json_line_data_ = d;
+    json_line_begin_ = w.base + b;
+    json_line_stop_ = w.base + e + 1;
+    json_line_ = w.data.substr(b, std::min(e + 1, w.data.size()) - b);  // with its separator
+    json_line_elided_ = run_.cfg.max_line_bytes != 0 && e - b > run_.cfg.max_line_bytes;
+  }
+  h.lines = json_line_;
+  h.lines_elided = json_line_elided_;
+}
+
 /// One occurrence; returns false when this input needs no further occurrence.
 /// Pattern sets: `id` is the pattern's id and `length` its length (the occurrence's bytes lie in `w`).
 inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id,
@@ -394,6 +429,7 @@ inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint
       h.end = offset + (run_.set ? length : run_.cfg.pattern.size());
       h.pattern_id = id;
       if (run_.cfg.line_number) h.line = counter_.line_of(w, offset);
+      if (mode_ == Mode::json) json_line(h, w, offset);
       if (mode_ == Mode::only) {
         // The pattern itself, or (-i) the text's spelling of it.
         h.text = !run_.set              ? std::string_view(run_.cfg.pattern)

@@ -387,7 +387,11 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
                                       block_cap != 0                         ? block_cap
                                       : so.report == StreamReport::positions ? std::uint64_t{16} << 20
                                                                              : std::uint64_t{64} << 20);
-  so.line_context = lines;
+  // JSON's "lines": blocks of whole records, so that each owned occurrence's line lies whole in its
+  // block (memory: about two blocks plus the longest line, as the line selection's).
+  so.line_context = lines || mode_ == Mode::json;
+  so.whole_records = mode_ == Mode::json;
+  if (so.whole_records) so.separator = run_.separator;  // NUL with -z
   // One sink for both searchers (the one stream contract): a block's hits are the set's matches or
   // the pattern's offsets.
   const BlockSink sink = [&](const StreamBlock& b) {

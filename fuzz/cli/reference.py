@@ -424,6 +424,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
             if case["is_set"]:
                 obj.append(("pattern_id", p))
                 obj.append(("pattern", json_name(patterns[p])))
+            obj.append(("lines", json_lines(opts, text, *lines.bounds(lines.index(o)))))
             objs.append(obj)
         stopped = AnyOf(True, False) if (limit is not None and len(occ) == limit and total == limit) \
             else (limit is not None and total > limit)
