@@ -85,6 +85,9 @@ struct Hit {
   /// "lines" (PrintOptions::json_lines); `lines_elided`: longer than --max-line-bytes (null).
   std::string_view lines;
   bool lines_elided = false;
+  /// `lines` already written as JSON (a string, {"bytes":...} or null), when the caller keeps it for
+  /// the occurrences of one line; empty: written from `lines`.
+  std::string_view lines_json;
 };
 
 /// The totals of one input, handed to Printer::finish.
@@ -506,7 +509,10 @@ class JsonPrinter : public PrinterBase {
   /// ,"lines":L (a JSON string, {"bytes":BASE64}, or null when elided).
   void lines(const Hit& h) {
     out_.append(R"(,"lines":)");
-    out_.append(h.lines_elided ? std::string("null") : json_string(std::string(h.lines)));
+    if (!h.lines_json.empty())
+      out_.append(h.lines_json);
+    else
+      out_.append(h.lines_elided ? std::string("null") : json_string(std::string(h.lines)));
   }
 
   void position(const Hit& h);

@@ -197,6 +197,7 @@ class InputSearch : InputBase<Run> {
   std::uint64_t json_line_stop_ = 0;
   std::string_view json_line_;
   bool json_line_elided_ = false;
+  std::string json_line_json_;  // json_line_ written as JSON once (Hit::lines_json)
   std::optional<LineTracker<PrintLine>> tracker_;
   std::optional<LineSelector> selector_;
 };
@@ -392,9 +393,11 @@ inline void InputSearch::json_line(Hit& h, const Window& w, std::uint64_t offset
     json_line_stop_ = w.base + e + 1;
     json_line_ = w.data.substr(b, std::min(e + 1, w.data.size()) - b);  // with its separator
     json_line_elided_ = run_.cfg.max_line_bytes != 0 && e - b > run_.cfg.max_line_bytes;
+    json_line_json_ = json_line_elided_ ? "null" : json_string(std::string(json_line_));
   }
   h.lines = json_line_;
   h.lines_elided = json_line_elided_;
+  h.lines_json = json_line_json_;
 }
 
 /// One occurrence; returns false when this input needs no further occurrence.
