@@ -50,7 +50,13 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
       "approx", "Print the lines of FILEs holding PATTERN within k errors (edit or Hamming distance)");
   auto* pattern = add_operands(*cmd, c);
   // Input.
-  add_input_options(*cmd, c, "Records end with NUL instead of newline (input and the lines/-o output)");
+  add_input_options(
+      *cmd, c,
+      "Records end with NUL instead of newline (input and the lines/-o output; NUL bytes then do "
+      "not make a file binary)");
+  add_binary_options(*cmd, c,
+                     "Search binary files as text (a NUL byte in the first 96 KiB makes a file binary: NUL "
+                     "then ends lines, and a matching binary file is named on stderr instead of its lines)");
   add_sequence_options(*cmd, c);
   // Patterns.
   auto* k = cmd->add_option("-k,--max-errors", c.max_errors_text,
@@ -71,6 +77,7 @@ CLI::App* add_approx_command(CLI::App& app, ApproxConfig& c) {
         c.max_errors = static_cast<std::uint32_t>(std::stoul(c.max_errors_text));
     }
     resolve_parse_order(*cmd, c);
+    resolve_binary_files(*cmd, c);
   });
   cmd->add_option("--metric", c.metric,
                   "edit (Levenshtein: substitutions, insertions, deletions) or hamming (substitutions only)")

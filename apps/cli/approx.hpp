@@ -11,7 +11,7 @@
 namespace strmatch::cli {
 
 /// Every option of `strmatch approx` (docs/cli.md, "Approximate search", describes each).
-struct ApproxConfig : CommonConfig {
+struct ApproxConfig : CommonConfig, BinaryFilesConfig {
   std::uint32_t max_errors = 0;  // -k K
   bool max_errors_given = false;
   std::string max_errors_text;               // -k as given: K or P%

@@ -9,6 +9,16 @@ InputRun::InputRun(Run& run, const std::string& name) : InputBase(run, name) {
   if (run.select) make_selector();
 }
 
+void InputRun::set_binary() {
+  binary_ = true;
+  if (!binary_quiet(mode_ == Out::lines, mode_ == Out::only, run_.cfg)) {
+    if (mode_ == Out::only) printer_.standard()->set_hex_text(true);  // --binary-files=with-hex
+    return;
+  }
+  mode_ = Out::quiet;
+  if (run_.select) make_selector();
+}
+
 void InputRun::make_selector() {
   SelectOptions o = SelectOptions::from_config(run_.cfg);  // -w and -x are refused before
   using SM = SelectOptions::Mode;
@@ -109,7 +119,14 @@ Hit InputRun::hit(std::uint64_t line, const Result& res) const {
   if (res.has_begin)
     h.text = region_.substr(static_cast<std::size_t>(res.begin - base_),
                             static_cast<std::size_t>(res.end - res.begin));
+  if (mode_ == Out::json) set_lines(h, record_begin_, record_end_);
   return h;
+}
+
+void InputRun::set_lines(Hit& h, std::size_t begin, std::size_t end) const {
+  // With its separator, where the record has one (ripgrep's "lines").
+  h.lines = region_.substr(begin, std::min(end + 1, region_.size()) - begin);
+  h.lines_elided = run_.cfg.max_line_bytes != 0 && end - begin > run_.cfg.max_line_bytes;
 }
 
 void InputRun::put_match(std::uint64_t line, const Result& res) {
@@ -261,6 +278,7 @@ void InputRun::search_pairs(std::string_view r, std::uint64_t base) {
       h.distance = a.distance;
       h.cigar = a.cigar;
       h.line = record_line_;
+      if (mode_ == Out::json) set_lines(h, pos, end);
       printer_.hit(h);
     }
     record_open_ = false;
@@ -342,6 +360,8 @@ void InputRun::report(bool mapped, std::uint64_t bytes) {
   InputTotals t = totals(mapped, bytes);
   t.best = best_;
   finish(t);
+  if (binary_ && binary_quiet(run_.mode == Out::lines, run_.mode == Out::only, run_.cfg) && delivered_ > 0)
+    binary_file_matches(run_, run_.cfg, name_);
 }
 
 }  // namespace strmatch::cli::approximate

@@ -30,6 +30,7 @@
 #include <span>
 
 #include "approx.hpp"
+#include "binary.hpp"
 #include "input.hpp"
 #include "output.hpp"
 #include "printer.hpp"
@@ -73,6 +74,11 @@ class InputRun : InputBase<Run> {
   /// Prints the per-input result (counts, file name, JSON summary).
   void report(bool mapped, std::uint64_t bytes);
   std::uint64_t results() const noexcept { return delivered_; }
+  /// The input is binary (docs/cli.md, "Binary files"; it is read with NUL as a line end): in the
+  /// lines and -o forms only whether a line is selected is asked (quiet), and report() prints
+  /// grep's message when one was.
+  void set_binary();
+  bool binary() const noexcept { return binary_; }
 
  private:
   /// Searches bytes [base, base + r.size()) of the input in memory: whole records (the input's last
@@ -101,12 +107,16 @@ class InputRun : InputBase<Run> {
   /// -o's line of the match `res` on line `line`: [FILE:][LINE:][BEGIN:][ID:]DISTANCE:[CIGAR:]TEXT
   /// (coloured with --color).
   void put_match(std::uint64_t line, const Result& res);
+  /// JSON's "lines" of `h`: the record [begin, end) of the region (end: its separator's offset, or
+  /// the region's size), with its separator.
+  void set_lines(Hit& h, std::size_t begin, std::size_t end) const;
   void open_record(std::size_t rel);
   void flush_record();
   std::uint64_t line_at(std::size_t rel);
   /// Whether line numbers are counted (-n; pairs always carry theirs in JSON).
   bool numbers() const noexcept;
 
+  bool binary_ = false;                   // set_binary()
   std::vector<std::uint32_t> best_;       // --best: each pattern's minimum (kNoDistance: none)
   std::optional<LineSelector> selector_;  // Run::select
   std::uint64_t selected_before_ = 0;     // the selector's occurrences before the region
@@ -151,6 +161,9 @@ class Run : public RunBase {
   char separator = '\n';
   char terminator = '\n';
   bool select = false;  // the line selection of records.hpp (-v, -A/-B/-C, --color)
+  /// Whether an input's head is looked at for a NUL byte (binary.hpp): in the forms made of lines
+  /// (every form but --json and --count-matches, which take bytes as bytes, as search's), or with -I.
+  bool check_binary = false;
   std::uint64_t reported = 0;
 };
 

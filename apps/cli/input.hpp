@@ -31,9 +31,50 @@ inline std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, w, n == 1 ? "" : (es ? "es" : "s"));
 }
 
-/// `s` as a JSON string literal (invalid UTF-8 replaced by U+FFFD).
+/// `bytes` in base64 (RFC 4648, section 4: the standard alphabet, padded with '='): 4 characters
+/// per 3 bytes. (No library this program links encodes base64: nlohmann-json writes binary values
+/// as arrays of numbers, zlib and fmt have none.)
+inline std::string base64(std::string_view bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  const auto at = [&](std::size_t i) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i]));
+  };
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const std::uint32_t v = at(i) << 16 | at(i + 1) << 8 | at(i + 2);
+    for (const int shift : {18, 12, 6, 0}) out += kDigits[(v >> shift) & 63];
+  }
+  if (const std::size_t rest = bytes.size() - i; rest > 0) {
+    const std::uint32_t v = at(i) << 16 | (rest == 2 ? at(i + 1) << 8 : 0);
+    out += kDigits[(v >> 18) & 63];
+    out += kDigits[(v >> 12) & 63];
+    out += rest == 2 ? kDigits[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+/// A byte string as a JSON value (docs/cli.md, "JSON"): the string itself when it is valid UTF-8
+/// (a file name, a pattern, a line as they are), else ripgrep's byte-exact form, the object
+/// {"bytes":"BASE64"}. O(size) time.
+inline nlohmann::ordered_json json_value(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+    return s;
+  } catch (const nlohmann::json::type_error&) {  // 316: not valid UTF-8
+    return nlohmann::ordered_json{{"bytes", base64(s)}};
+  }
+}
+
+/// json_value(s) written out: a JSON string literal, or {"bytes":"BASE64"} when `s` is not UTF-8.
 inline std::string json_string(const std::string& s) {
-  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  try {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::type_error&) {
+    return R"({"bytes":")" + base64(s) + R"("})";
+  }
 }
 
 /// One FILE operand: a file, "-", or a directory (walked when `walk`, else an error). Each input is

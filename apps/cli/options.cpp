@@ -267,6 +267,34 @@ void resolve_parse_order(const CLI::App& cmd, CommonConfig& c) {
   if (c.color == "tty" || c.color == "if-tty") c.color = "auto";
 }
 
+void add_binary_options(CLI::App& cmd, BinaryFilesConfig& c, const std::string& text_help) {
+  cmd.add_flag("-a,--text", c.text, text_help)->group(kGroupInput);
+  cmd.add_flag("-I", c.binary_skip, "Binary files never match (--binary-files=without-match)")
+      ->group(kGroupInput);
+  cmd.add_option("--binary-files", c.binary_files,
+                 "binary (default: grep's rules, see -a), text (= -a), without-match (= -I) or with-hex "
+                 "(grep's rules, but -o prints a binary file's occurrences with their bytes in hex)")
+      ->type_name("TYPE")
+      ->check(CLI::IsMember({"binary", "text", "without-match", "with-hex"}))
+      ->group(kGroupInput);
+}
+
+void resolve_binary_files(const CLI::App& cmd, BinaryFilesConfig& c) {
+  // --binary-files' last value is its last occurrence's.
+  for (const CLI::Option* o : cmd.parse_order()) {
+    const std::string& name = o->get_name();
+    if (name == "--text")
+      c.binary_files = "text";
+    else if (name == "-I")
+      c.binary_files = "without-match";
+    else if (name == "--binary-files")
+      c.binary_files = o->results().back();
+  }
+  c.text = c.binary_files == "text";
+  c.binary_skip = c.binary_files == "without-match";
+  c.hex = c.binary_files == "with-hex";
+}
+
 std::string check_common_options(const CommonConfig& c) {
   if (c.color != "auto" && c.color != "always" && c.color != "never")
     return fmt::format(

@@ -102,6 +102,22 @@ struct CommonConfig {
   std::optional<std::uint64_t> test_piece_bytes;
 };
 
+/// GNU grep 3.8's binary files (docs/cli.md, "Binary files"), the same for `search` and `approx`
+/// (binary.hpp reads them). Each subcommand's config derives from it beside CommonConfig.
+struct BinaryFilesConfig {
+  /// --binary-files TYPE: "binary" (the default: grep's rules), "text" (-a), "without-match" (-I),
+  /// "with-hex" (grep's rules, -o in hex);
+  /// the last of -a, -I and --binary-files wins (resolve_binary_files).
+  std::string binary_files = "binary";
+  bool text = false;         // -a (or --binary-files=text, after resolve_binary_files)
+  bool binary_skip = false;  // -I (or --binary-files=without-match, after resolve_binary_files)
+  /// --binary-files=with-hex (ugrep's TYPE): a binary input by grep's rules, but -o prints its
+  /// occurrences (matches) with their bytes in hex instead of grep's message.
+  bool hex = false;
+  /// A NUL byte in this many first bytes makes an input binary: grep 3.8's first read (96 KiB).
+  std::uint64_t binary_probe_bytes = 98304;
+};
+
 /// The sections of --help, in this order (the groups of the options).
 inline constexpr const char* kGroupInput = "Input";
 inline constexpr const char* kGroupPatterns = "Patterns";
@@ -125,6 +141,13 @@ CLI::Option* add_operands(CLI::App& cmd, CommonConfig& c);
 
 /// Adds the options of the group "Input": -r, --include, --exclude, --exclude-dir, -z.
 void add_input_options(CLI::App& cmd, CommonConfig& c, const std::string& null_data_help);
+
+/// Adds -a/--text, -I and --binary-files (group "Input"); `text_help` is -a's help.
+void add_binary_options(CLI::App& cmd, BinaryFilesConfig& c, const std::string& text_help);
+
+/// After parsing: the last of -a, -I and --binary-files wins (as grep), into c.text and
+/// c.binary_skip.
+void resolve_binary_files(const CLI::App& cmd, BinaryFilesConfig& c);
 
 /// Adds -e (help `regexp_help`), -f and -F (group "Patterns").
 void add_pattern_options(CLI::App& cmd, CommonConfig& c, const std::string& regexp_help);

@@ -36,7 +36,7 @@ void StandardPrinter::match(const Hit& h) {
     out_.append(h.cigar);
     out_.append(":");
   }
-  colors.put(out_, colors.ms, h.text);
+  colors.put(out_, colors.ms, shown_text(h.text));
   out_.put(o_.terminator);
 }
 
@@ -163,7 +163,9 @@ void StandardPrinter::finish(const InputTotals&) {}
 
 void StandardPrinter::position(const Hit& h) {
   if (o_.record_names) {
-    out_.append(h.record);
+    // Escaped as every TSV field of the CLI (\\, \t, \n, \r: docs/cli.md, common's "Output"): a
+    // --min-docs file name may hold a TAB or a newline; the OFFSET follows the last ':'.
+    out_.append(tsv_field(h.record));
     out_.append(":");
   }
   out_.number(h.begin);
@@ -253,7 +255,7 @@ void JsonPrinter::finish(const InputTotals& t) {
     return;
   }
   nlohmann::ordered_json j = {
-      {"type", "summary"}, {"file", name_}, {"bytes", t.bytes}, {"occurrences", t.results}};
+      {"type", "summary"}, {"file", json_value(name_)}, {"bytes", t.bytes}, {"occurrences", t.results}};
   if (o_.json_matching_lines) j["matching_lines"] = t.lines;
   j["input"] = t.mapped ? "mapped" : "streamed";
   if (o_.json_stopped_early) j["stopped_early"] = t.stopped_early;
@@ -330,7 +332,9 @@ void JsonPrinter::common_hit(std::span<const Hit> at) {
 }
 
 void JsonPrinter::common_end(const CommonTotals& t) {
-  nlohmann::ordered_json j = {{"type", "summary"}, {"files", *o_.files}, {"bytes", t.bytes}};
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const std::string& f : *o_.files) files.push_back(json_value(f));
+  nlohmann::ordered_json j = {{"type", "summary"}, {"files", files}, {"bytes", t.bytes}};
   if (o_.kind == HitKind::common_pair) {
     out_.append(R"(],"count":)");
     out_.number(t.count);

@@ -81,6 +81,13 @@ struct Hit {
   /// sequence hit's record.
   std::string_view record;
   Strand strand = Strand::none;  ///< a sequence hit's
+  /// The line (record) holding the hit, its separator included where it has one, for JSON's
+  /// "lines" (PrintOptions::json_lines); `lines_elided`: longer than --max-line-bytes (null).
+  std::string_view lines;
+  bool lines_elided = false;
+  /// `lines` already written as JSON (a string, {"bytes":...} or null), when the caller keeps it for
+  /// the occurrences of one line; empty: written from `lines`.
+  std::string_view lines_json;
 };
 
 /// The totals of one input, handed to Printer::finish.
@@ -136,6 +143,9 @@ struct PrintOptions {
   bool json_stopped_early = false;
   bool json_matching_lines = false;
   bool json_best = false;
+  /// search's and approx's JSON match (end, pair) objects end with "lines": the line (record) holding the
+  /// hit, its separator included (ripgrep's field), or null when longer than max_line_bytes.
+  bool json_lines = false;
   /// common: positions print as NAME:OFFSET (JSON ["NAME",OFFSET]) with the Hit's record, else OFFSET.
   bool record_names = false;
   /// common: the text output shows at most this many bytes of a substring (0: all).
@@ -206,7 +216,7 @@ class StandardPrinter : public PrinterBase {
       case HitKind::occurrence:  // [FILE:][LINE:][OFFSET:][ID:]TEXT
         head(h.line, h.begin);
         pattern_id(h);
-        out_.append(h.text);
+        out_.append(shown_text(h.text));
         out_.put(o_.terminator);
         break;
       case HitKind::match:
@@ -277,8 +287,21 @@ class StandardPrinter : public PrinterBase {
   void selection_only(std::uint64_t line, std::uint64_t offset, std::uint32_t id, std::string_view text) {
     selection_head(line, offset, ':');
     pattern_id_of(id);
-    o_.colors->put(out_, o_.colors->ms, text);
+    o_.colors->put(out_, o_.colors->ms, shown_text(text));
     out_.put(o_.terminator);
+  }
+  /// --binary-files=with-hex on a binary input: the TEXT of -o's records (occurrence(), match(),
+  /// selection_only()) is written as two lowercase hex digits a byte ("\x7fELF" as 7f454c46).
+  void set_hex_text(bool on) noexcept { hex_text_ = on; }
+  std::string_view shown_text(std::string_view text) {
+    if (!hex_text_) return text;
+    static constexpr char kHex[] = "0123456789abcdef";
+    hex_.clear();
+    for (const char c : text) {
+      hex_ += kHex[static_cast<unsigned char>(c) >> 4];
+      hex_ += kHex[static_cast<unsigned char>(c) & 15];
+    }
+    return hex_;
   }
   /// The line between groups of context lines (--group-separator), coloured.
   void group_separator(const std::string& separator) {
@@ -368,6 +391,8 @@ class StandardPrinter : public PrinterBase {
   void common_end(const CommonTotals& t);
 
  private:
+  bool hex_text_ = false;  // set_hex_text
+  std::string hex_;
   /// common: OFFSET, or NAME:OFFSET.
   void position(const Hit& h);
   /// common: `s` shown safely on one line: printable ASCII as it is, '\\' doubled, \t \n \r and
@@ -400,7 +425,7 @@ class JsonPrinter : public PrinterBase {
   void hit(const Hit& h) {
     switch (o_.kind) {
       case HitKind::
-          occurrence:  // {"type":"match","file":F,"offset":O[,"line":L][,"pattern_id":I,"pattern":P]}
+          occurrence:  // {"type":"match","file":F,"offset":O[,"line":L][,"pattern_id":I,"pattern":P][,"lines":T]}
         out_.append(R"({"type":"match","file":)");
         out_.append(file_);
         out_.append(R"(,"offset":)");
@@ -411,11 +436,13 @@ class JsonPrinter : public PrinterBase {
           out_.append(R"(,"pattern":)");
           out_.append(json_string((*o_.patterns)[h.pattern_id]));
         }
+        if (o_.json_lines) lines(h);
         out_.put("}\n");
         break;
       case HitKind::
-          match:  // {"type":"match","file":F[,"line":L],"pattern_id":I,"begin":B,"end":E,"distance":D[,"cigar":C]}
-      case HitKind::end:  // {"type":"end","file":F[,"line":L],"pattern_id":I,"end":E,"distance":D}
+          match:  // {"type":"match","file":F[,"line":L],"pattern_id":I,"begin":B,"end":E,"distance":D[,"cigar":C][,"lines":T]}
+      case HitKind::
+          end:  // {"type":"end","file":F[,"line":L],"pattern_id":I,"end":E,"distance":D[,"lines":T]}
         out_.append(o_.kind == HitKind::match ? R"({"type":"match","file":)" : R"({"type":"end","file":)");
         out_.append(file_);
         if (o_.line_number) field(R"(,"line":)", h.line);
@@ -424,10 +451,11 @@ class JsonPrinter : public PrinterBase {
         field(R"(,"end":)", h.end);
         field(R"(,"distance":)", h.distance);
         if (o_.cigar) cigar(h.cigar);
+        if (o_.json_lines) lines(h);
         out_.put("}\n");
         break;
       case HitKind::
-          pair:  // {"type":"pair","file":F,"line":L,"pattern_id":I,"distance":D,"end":E[,"cigar":C]}
+          pair:  // {"type":"pair","file":F,"line":L,"pattern_id":I,"distance":D,"end":E[,"cigar":C][,"lines":T]}
         out_.append(R"({"type":"pair","file":)");
         out_.append(file_);
         field(R"(,"line":)", h.line);
@@ -435,6 +463,7 @@ class JsonPrinter : public PrinterBase {
         field(R"(,"distance":)", h.distance);
         field(R"(,"end":)", h.end);
         if (o_.cigar) cigar(h.cigar);
+        if (o_.json_lines) lines(h);
         out_.put("}\n");
         break;
       case HitKind::sequence:
@@ -476,6 +505,14 @@ class JsonPrinter : public PrinterBase {
     out_.append(R"(,"cigar":")");
     out_.append(c);
     out_.append("\"");
+  }
+  /// ,"lines":L (a JSON string, {"bytes":BASE64}, or null when elided).
+  void lines(const Hit& h) {
+    out_.append(R"(,"lines":)");
+    if (!h.lines_json.empty())
+      out_.append(h.lines_json);
+    else
+      out_.append(h.lines_elided ? std::string("null") : json_string(std::string(h.lines)));
   }
 
   void position(const Hit& h);

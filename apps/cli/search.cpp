@@ -30,8 +30,9 @@ void InputSearch::use_one_thread() {
 
 bool InputSearch::needs_text() const noexcept {
   if (run_.select) return true;
-  return mode_ == Mode::lines || mode_ == Mode::count_lines ||
-         (run_.cfg.line_number && (mode_ == Mode::only || mode_ == Mode::json)) ||
+  // JSON: its objects carry the line ("lines").
+  return mode_ == Mode::lines || mode_ == Mode::count_lines || mode_ == Mode::json ||
+         (run_.cfg.line_number && mode_ == Mode::only) ||
          (run_.set && run_.cfg.ignore_case && mode_ == Mode::only);
 }
 
@@ -74,14 +75,9 @@ void InputSearch::report(bool mapped, std::uint64_t bytes) {
     run_.add_total(t);  // printed after the last input (Run::after_inputs)
   else
     finish(t);
-  // A binary input with a selected line, in the lines and -o forms: grep 3.8's message on stderr,
-  // in its place among the output (not an error, and printed with -s too, as grep).
-  if (binary_ && (mode_ == Mode::lines || mode_ == Mode::only) && delivered_ > 0) {
-    run_.message(name_ + ": binary file matches");
-    // grep counts its selected line as output for the group separators: with context, the next
-    // group printed (of a later file) is preceded by one.
-    if (run_.cfg.context_given()) run_.group_used = true;
-  }
+  // A binary input with a selected line, in the lines and -o forms: grep 3.8's message.
+  if (binary_ && binary_quiet(mode_ == Mode::lines, mode_ == Mode::only, run_.cfg) && delivered_ > 0)
+    binary_file_matches(run_, run_.cfg, name_);
 }
 
 /// Longest pattern accepted from -e and -f, bytes (the range the pattern-set library is tested on).
@@ -96,35 +92,15 @@ CLI::App* add_search_command(CLI::App& app, SearchConfig& c) {
   cmd->callback([&c, cmd, pattern] {
     c.pattern_given = pattern->count() > 0;
     resolve_parse_order(*cmd, c);
-    // -a, -I and --binary-files: the last one given wins (as grep); --binary-files' last value is
-    // its last occurrence's.
-    for (const CLI::Option* o : cmd->parse_order()) {
-      const std::string& name = o->get_name();
-      if (name == "--text")
-        c.binary_files = "text";
-      else if (name == "-I")
-        c.binary_files = "without-match";
-      else if (name == "--binary-files")
-        c.binary_files = o->results().back();
-    }
-    c.text = c.binary_files == "text";
-    c.binary_skip = c.binary_files == "without-match";
+    resolve_binary_files(*cmd, c);
   });
   // Input.
   add_input_options(*cmd, c,
                     "Lines end with NUL instead of newline, in the input and in the lines and -o output (as "
                     "grep -z: NUL bytes then do not make a file binary)");
-  cmd->add_flag("-a,--text", c.text,
-                "Search binary files as text (a NUL byte in the first 96 KiB makes a file binary: NUL then "
-                "ends lines, and a matching binary file is named on stderr instead of its lines)")
-      ->group(kGroupInput);
-  cmd->add_flag("-I", c.binary_skip, "Binary files never match (--binary-files=without-match)")
-      ->group(kGroupInput);
-  cmd->add_option("--binary-files", c.binary_files,
-                  "binary (default: grep's rules, see -a), text (= -a) or without-match (= -I)")
-      ->type_name("TYPE")
-      ->check(CLI::IsMember({"binary", "text", "without-match"}))
-      ->group(kGroupInput);
+  add_binary_options(*cmd, c,
+                     "Search binary files as text (a NUL byte in the first 96 KiB makes a file binary: NUL "
+                     "then ends lines, and a matching binary file is named on stderr instead of its lines)");
   add_sequence_options(*cmd, c);
   // Patterns.
   add_pattern_options(

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "binary.hpp"
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
@@ -40,27 +41,6 @@
 namespace strmatch::cli::searching {
 
 using Mode = OutputMode;
-
-/// grep's reading of a binary input (its "zapping"): each NUL byte of `p[0, n)` becomes a newline,
-/// so that NUL ends lines as newline does, and a pattern holding NUL matches nowhere.
-inline void nul_to_newline(char* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) p[i] = p[i] == '\0' ? '\n' : p[i];  // vectorised: no branch
-}
-
-/// A binary input read through nul_to_newline.
-class NulAsNewlineSource final : public ByteSource {
- public:
-  explicit NulAsNewlineSource(ByteSource& in) : in_(in) {}
-  std::size_t read(std::uint8_t* dst, std::size_t capacity) override {
-    const std::size_t n = in_.read(dst, capacity);
-    nul_to_newline(reinterpret_cast<char*>(dst), n);
-    return n;
-  }
-  bool would_block() override { return in_.would_block(); }
-
- private:
-  ByteSource& in_;
-};
 
 class Run;
 
@@ -162,7 +142,7 @@ class InputSearch : InputBase<Run> {
   std::uint64_t occurrences() const noexcept { return delivered_; }
   /// A binary input in a form of Run::binary_lines: it is read with NUL as newline
   /// (NulAsNewlineSource) and in the lines and -o forms only whether a line is selected is asked.
-  void set_binary() noexcept { binary_ = true; }
+  void set_binary() noexcept;
   bool binary() const noexcept { return binary_; }
   /// Searches this input on the calling thread alone, on the CPU (kOneThread), and reads it on one
   /// thread: a piece of search_pieces, or a file searched by a worker of the -r walk
@@ -209,6 +189,15 @@ class InputSearch : InputBase<Run> {
   bool bare_lines_ = false;              // printed lines have no head (FILE:, -n, -b)
   StandardPrinter* standard_ = nullptr;  // printer_'s, in the modes that print lines and -o records
   LineCounter counter_;
+  /// JSON's "lines" of an occurrence at `offset`, looked up in `w` (json_line()); the last line
+  /// found is kept, so that the occurrences of one line cost O(1) each after its first.
+  void json_line(Hit& h, const Window& w, std::uint64_t offset);
+  const char* json_line_data_ = nullptr;  // the window data the kept line lies in
+  std::uint64_t json_line_begin_ = 0;     // its first byte and one past its separator (offsets)
+  std::uint64_t json_line_stop_ = 0;
+  std::string_view json_line_;
+  bool json_line_elided_ = false;
+  std::string json_line_json_;  // json_line_ written as JSON once (Hit::lines_json)
   std::optional<LineTracker<PrintLine>> tracker_;
   std::optional<LineSelector> selector_;
 };
@@ -250,6 +239,7 @@ class Run : public RunBase {
     print.pattern_id = set && c.with_pattern_id;
     print.patterns = set_patterns;
     print.json_pattern = set.has_value();
+    print.json_lines = true;
     print.json_stopped_early = true;
     print.nonzero = c.nonzero;
     // Context and colour mean nothing to --json, --count-matches and --count-per-pattern (as grep's
@@ -377,6 +367,39 @@ class Run : public RunBase {
 // The per-occurrence calls of every read path, inline where they are called (as when search.cpp
 // was one file).
 
+inline void InputSearch::set_binary() noexcept {
+  binary_ = true;
+  if (run_.cfg.hex && standard_ != nullptr) standard_->set_hex_text(true);  // -o in hex (with-hex)
+}
+
+/// The line holding byte `offset` in `w`, which holds every line it owns whole: a mapped text (base
+/// 0, the whole input), a piece of whole lines, or a stream block of whole records (JSON's streams:
+/// StreamOptions::whole_records), whose lines start at its owned part at the earliest. O(the
+/// line's length) for the first occurrence of a line, O(1) for the others.
+inline void InputSearch::json_line(Hit& h, const Window& w, std::uint64_t offset) {
+  if (json_line_data_ != w.data.data() || offset < json_line_begin_ || offset >= json_line_stop_) {
+    const char sep = run_.separator;
+    const char* d = w.data.data();
+    const std::size_t rel = static_cast<std::size_t>(offset - w.base);
+    const std::size_t floor = w.base == 0 ? 0 : w.own_begin;
+    const void* back = rel > floor ? memrchr(d + floor, sep, rel - floor) : nullptr;
+    const std::size_t b =
+        back != nullptr ? static_cast<std::size_t>(static_cast<const char*>(back) - d) + 1 : floor;
+    const void* fwd = std::memchr(d + rel, sep, w.data.size() - rel);
+    const std::size_t e =
+        fwd != nullptr ? static_cast<std::size_t>(static_cast<const char*>(fwd) - d) : w.data.size();
+    json_line_data_ = d;
+    json_line_begin_ = w.base + b;
+    json_line_stop_ = w.base + e + 1;
+    json_line_ = w.data.substr(b, std::min(e + 1, w.data.size()) - b);  // with its separator
+    json_line_elided_ = run_.cfg.max_line_bytes != 0 && e - b > run_.cfg.max_line_bytes;
+    json_line_json_ = json_line_elided_ ? "null" : json_string(std::string(json_line_));
+  }
+  h.lines = json_line_;
+  h.lines_elided = json_line_elided_;
+  h.lines_json = json_line_json_;
+}
+
 /// One occurrence; returns false when this input needs no further occurrence.
 /// Pattern sets: `id` is the pattern's id and `length` its length (the occurrence's bytes lie in `w`).
 inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint32_t id,
@@ -387,7 +410,8 @@ inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint
   }
   ++delivered_;
   // A binary input's lines and -o: the first selected line answers (its message, report()).
-  switch (binary_ && (mode_ == Mode::lines || mode_ == Mode::only) ? Mode::quiet : mode_) {
+  switch (binary_ && binary_quiet(mode_ == Mode::lines, mode_ == Mode::only, run_.cfg) ? Mode::quiet
+                                                                                       : mode_) {
     case Mode::quiet:
     case Mode::list:
       done_ = true;
@@ -408,6 +432,7 @@ inline bool InputSearch::accept(std::uint64_t offset, const Window& w, std::uint
       h.end = offset + (run_.set ? length : run_.cfg.pattern.size());
       h.pattern_id = id;
       if (run_.cfg.line_number) h.line = counter_.line_of(w, offset);
+      if (mode_ == Mode::json) json_line(h, w, offset);
       if (mode_ == Mode::only) {
         // The pattern itself, or (-i) the text's spelling of it.
         h.text = !run_.set              ? std::string_view(run_.cfg.pattern)

@@ -25,9 +25,8 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
   if (walked_alone) s.use_one_thread();
   // Binary detection (docs/cli.md, "Binary files"): a NUL byte in the input's head. Returns true
   // when the input is done: binary under -I, which never matches (reported as without a result).
-  const auto binary_head = [&](std::string_view head) {
-    if (std::memchr(head.data(), 0, std::min<std::size_t>(head.size(), cfg.binary_probe_bytes)) == nullptr)
-      return false;
+  const auto binary_input = [&](std::string_view head) {
+    if (!binary_head(head, cfg)) return false;
     if (cfg.binary_skip) {
       s.report(false, head.size());
       return true;
@@ -42,13 +41,10 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
     // The whole file when a worker of the parallel walk read it while opening it (run.hpp).
     const std::string_view* whole = preread();
     if (check_binary && regular && whole != nullptr) {
-      if (binary_head(*whole)) return input_done(0);
+      if (binary_input(*whole)) return input_done(0);
     } else if (check_binary && regular) {
-      head.resize(static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), cfg.binary_probe_bytes)));
-      const ssize_t got = ::pread(in.fd(), head.data(), head.size(), 0);
-      if (got < 0) throw IoError(name + ": " + std::strerror(errno));
-      head.resize(static_cast<std::size_t>(got));
-      if (binary_head(head)) return input_done(0);
+      head = read_file_head(in, cfg, name);
+      if (binary_input(head)) return input_done(0);
     }
     // `auto` with several threads, where the pieces serve the output: every thread preads and
     // searches its own pieces, or on up to 2 threads faults in and searches its pieces of a
@@ -185,7 +181,7 @@ void Run::search_input(io::Input& in, const std::string& display_name) {
         // What a slow pipe has sent so far decides (as grep's first read does): live input is not
         // held back until the probe's size arrives.
         head = io::read_up_to(raw, cfg.binary_probe_bytes, true);
-        if (binary_head(head)) return input_done(0);
+        if (binary_input(head)) return input_done(0);
       }
       NulAsNewlineSource zapped(raw);
       if (s.binary()) nul_to_newline(head.data(), head.size());
@@ -391,7 +387,11 @@ void InputSearch::search_stream(ByteSource& source, std::optional<std::uint64_t>
                                       block_cap != 0                         ? block_cap
                                       : so.report == StreamReport::positions ? std::uint64_t{16} << 20
                                                                              : std::uint64_t{64} << 20);
-  so.line_context = lines;
+  // JSON's "lines": blocks of whole records, so that each owned occurrence's line lies whole in its
+  // block (memory: about two blocks plus the longest line, as the line selection's).
+  so.line_context = lines || mode_ == Mode::json;
+  so.whole_records = mode_ == Mode::json;
+  if (so.whole_records) so.separator = run_.separator;  // NUL with -z
   // One sink for both searchers (the one stream contract): a block's hits are the set's matches or
   // the pattern's offsets.
   const BlockSink sink = [&](const StreamBlock& b) {

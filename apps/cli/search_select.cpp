@@ -11,12 +11,12 @@ void InputSearch::make_selector() {
   SelectOptions o = SelectOptions::from_config(c);
   using SM = SelectOptions::Mode;
   // A binary input's lines and -o: whether a line is selected (its message).
-  o.mode = binary_ && (mode_ == Mode::lines || mode_ == Mode::only) ? SM::quiet
-           : mode_ == Mode::quiet                                   ? SM::quiet
-           : mode_ == Mode::list                                    ? SM::list
-           : mode_ == Mode::count_lines                             ? SM::count
-           : mode_ == Mode::only                                    ? SM::only
-                                                                    : SM::lines;
+  o.mode = binary_ && binary_quiet(mode_ == Mode::lines, mode_ == Mode::only, c) ? SM::quiet
+           : mode_ == Mode::quiet                                                ? SM::quiet
+           : mode_ == Mode::list                                                 ? SM::list
+           : mode_ == Mode::count_lines                                          ? SM::count
+           : mode_ == Mode::only                                                 ? SM::only
+                                                                                 : SM::lines;
   o.limit = limit_;
   o.separator = run_.separator;
   // The selector searches single lines from inside the main search's sink.

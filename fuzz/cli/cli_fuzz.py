@@ -86,10 +86,12 @@ class Caps:
         self.flags = {f: has(f) for f in ["-F", "-w", "-x", "-v", "-L", "-s", "-A", "-B", "-C", "--color", "--colour", "-z",
                                            "-Z", "--include", "--exclude", "--exclude-dir", "--io", "--group-separator", "--json",
                                            "--count-per-pattern", "--with-pattern-id", "--max-line-bytes", "-I",
-                                           "--binary-files", "--total", "--nonzero"]}
+                                           "--binary-files", "--total", "--nonzero", "--line-buffered",
+                                           "--escapes", "--seq"]}
         self.flags["--color"] = self.flags["--color"] or self.flags["--colour"]
         self.approx_flags = {f: has(f, ha) for f in ["-z", "-v", "-L", "-s", "-Z", "--include", "--exclude", "--io",
-                                                     "-A", "--color", "--colour", "--group-separator"]}
+                                                     "-A", "--color", "--colour", "--group-separator", "-a", "-I",
+                                                     "--binary-files"]}
         self.approx_flags["--color"] = self.approx_flags["--color"] or self.approx_flags["--colour"]
         # --algorithm's help: "Exact search: A, B (cpu); C, D (cuda). With -e/-f/-i (pattern sets): ..."
         def names(text, head):
@@ -214,8 +216,75 @@ def gen_pattern(rng, text: bytes, alpha: bytes, maxlen=12) -> bytes:
     return p or bytes([rng.choice(alpha)])
 
 
+def gen_seq_case(rng, caps, cmd, known) -> dict:
+    """Sequence input (docs/sequence.md): `search --seq` or `approx --seq` with --alphabet bytes (the
+    forward strand, bytes as given) on one FASTA file of 1-4 records (names with a comment, sequence
+    lines wrapped at random widths, empty lines, spaces, tabs and CR inside the sequence lines),
+    patterns from the sequences or random; approx: -k K or P%, edit or Hamming, --best with or without
+    --stratum; TSV rows (with or without --no-header), -c, -l, -q."""
+    alpha = rng.choice([b"AC", b"ACGT", b"abcdefghijklmnopqrstuvwxyz"])
+    records = []
+    fa = []
+    for r in range(rng.randrange(1, 5)):
+        seq = bytes(rng.choice(alpha) for _ in range(rng.randrange(1, 300)))
+        name = b"r%d" % r + (b"_" + bytes(rng.choice(b"xyz|.") for _ in range(3)) if rng.random() < 0.3 else b"")
+        records.append((name, seq))
+        fa.append(b">" + name + (b" a comment" if rng.random() < 0.3 else b"") + b"\n")
+        width = rng.choice([7, 60, 1000])
+        for i in range(0, len(seq), width):
+            line = bytearray(seq[i:i + width])
+            if rng.random() < 0.1:
+                line.insert(rng.randrange(len(line) + 1), rng.choice(b" \t\r"))
+            fa.append(bytes(line) + (b"\r\n" if rng.random() < 0.05 else b"\n"))
+            if rng.random() < 0.05:
+                fa.append(b"\n")
+    opts = {"seq": True}
+    case = {"cmd": cmd, "opts": opts, "fs": {b"s.fa": b"".join(fa)}, "files": [b"s.fa"], "stdin": None,
+            "stdin_kind": None, "patterns": [], "is_set": False, "pat_e": [], "pat_f": [], "pat_arg": None,
+            "f_crlf": [], "known": tuple(sorted(known)), "backend": BACKEND, "seq_records": records}
+    pats = []
+    for _ in range(1 if rng.random() < 0.6 else rng.choice([2, 3])):
+        _, s = rng.choice(records)
+        m = rng.choice([2, 3, 4, 5, 8, 12])
+        if rng.random() < 0.7 and len(s) >= m:
+            b = rng.randrange(len(s) - m + 1)
+            p = bytearray(s[b:b + m])
+            if cmd == "approx" and rng.random() < 0.5:
+                p[rng.randrange(m)] = rng.choice(alpha)
+        else:
+            p = bytearray(rng.choice(alpha) for _ in range(m))
+        pats.append(bytes(p))
+    case["patterns"] = pats
+    if len(pats) == 1 and rng.random() < 0.6:
+        case["pat_arg"] = pats[0]
+    else:
+        case["pat_e"] = pats
+        case["is_set"] = True
+    if cmd == "approx":
+        m = min(len(p) for p in pats)
+        r = rng.random()
+        if r < 0.3:
+            opts["k"] = "%d%%" % rng.choice([0, 5, 10, 20, 34, 50])
+        elif r < 0.9:
+            opts["k"] = rng.randrange(0, min(m, 3))
+        if rng.random() < 0.25:
+            opts["metric"] = "hamming"
+        if rng.random() < 0.3:
+            opts["best"] = True
+            if rng.random() < 0.5:
+                opts["stratum"] = rng.randrange(0, 3)
+    mode = rng.choice(["lines", "lines", "lines", "c", "l", "q"])
+    if mode != "lines":
+        opts[mode] = True
+    if rng.random() < 0.2:
+        opts["no_header"] = True
+    return case
+
+
 def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
     cmd = cmd or ("approx" if rng.random() < 0.25 else "search")
+    if caps.flags.get("--seq") and rng.random() < 0.08:
+        return gen_seq_case(rng, caps, cmd, known)
     asize = rng.choice([2, 4, 26, 256])
     alpha = ALPHABETS[asize]
     if asize == 26 and rng.random() < 0.4:
@@ -275,7 +344,43 @@ def gen_case(rng: random.Random, caps: Caps, cmd=None, known=()) -> dict:
         gen_search_opts(rng, caps, case)
     else:
         gen_approx_opts(rng, caps, case)
+    if case["opts"].get("json") and case["opts"].get("max_line_bytes") == 0:
+        # every object carries its whole line: a long line with many occurrences would print it
+        # once per occurrence (gigabytes); keep the default elision there
+        sep = 0 if case["opts"].get("z") else 10
+        texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
+        if max((len(r) for t in texts for r in t.split(bytes([sep]))), default=0) > 2000:
+            del case["opts"]["max_line_bytes"]
+    # --line-buffered (the output flushed per block: the same bytes) and --escapes (the patterns
+    # written with \xHH, \0, \n, \r, \t, \\: the same patterns), each when --help lists it
+    if caps.flags.get("--line-buffered") and rng.random() < 0.1:
+        case["opts"]["line_buffered"] = True
+    if caps.flags.get("--escapes") and rng.random() < 0.15:
+        case["opts"]["escapes"] = True
+        case["esc_seed"] = rng.randrange(1 << 30)
     return case
+
+
+def escape_pattern(case, p: bytes) -> bytes:
+    r"""`p` as --escapes reads it (docs/cli.md, "Any byte: --escapes"): NUL, newline, CR, TAB and
+    backslash always escaped (\0 or \x00, \n, \r, \t, \\), other bytes as they are or as \xHH
+    (either case); the same spelling of a pattern on every call (a seed of the case)."""
+    rng = random.Random("%d/%s" % (case["esc_seed"], p.hex()))
+    named = {0: [b"\\0", b"\\x00"], 10: [b"\\n", b"\\x0a"], 13: [b"\\r", b"\\x0D"], 9: [b"\\t", b"\\x09"],
+             92: [b"\\\\", b"\\x5c"]}
+    out = []
+    for c in p:
+        if c in named:
+            out.append(rng.choice(named[c]))
+        elif rng.random() < 0.3:
+            out.append((b"\\x%02x" if rng.random() < 0.5 else b"\\x%02X") % c)
+        else:
+            out.append(bytes([c]))
+    return b"".join(out)
+
+
+def written_pattern(case, p: bytes) -> bytes:
+    return escape_pattern(case, p) if case["opts"].get("escapes") else p
 
 
 def split_patterns(rng, case, pats):
@@ -426,7 +531,7 @@ def gen_search_opts(rng, caps, case):
     if not opts.get("a") and caps.flags["-I"] and rng.random() < 0.1:
         opts["I"] = True
     elif not opts.get("a") and caps.flags["--binary-files"] and rng.random() < 0.1:
-        opts["binary_files"] = rng.choice(["binary", "text", "without-match"])
+        opts["binary_files"] = rng.choice(["binary", "text", "without-match", "with-hex"])
     if rng.random() < 0.15:
         opts["H_h"] = rng.choice(["H", "h"])
     if rng.random() < 0.2:
@@ -551,6 +656,14 @@ def gen_approx_opts(rng, caps, case):
         opts["max_line_bytes"] = rng.choice([0, 1, 5, 20, 100])
     if caps.approx_flags["-Z"] and rng.random() < 0.1:
         opts["Z"] = True
+    # grep's binary-file options, as search's: one of -a, -I, --binary-files=TYPE at most
+    r = rng.random()
+    if caps.approx_flags["-a"] and r < 0.08:
+        opts["a"] = True
+    elif caps.approx_flags["-I"] and r < 0.16:
+        opts["I"] = True
+    elif caps.approx_flags["--binary-files"] and r < 0.24:
+        opts["binary_files"] = rng.choice(["binary", "text", "without-match", "with-hex"])
     gen_approx_selection(rng, caps, case)
 
 
@@ -602,7 +715,8 @@ def build_argv(case, binary):
              ("count_per_pattern", "--count-per-pattern"), ("with_pattern_id", "--with-pattern-id"),
              ("F", "-F"), ("w", "-w"), ("x", "-x"), ("v", "-v"), ("s", "-s"), ("z", "-z"), ("Z", "-Z"),
              ("ends", "--ends"), ("best", "--best"), ("cigar", "--cigar"), ("I", "-I"),
-             ("total", "--total"), ("nonzero", "--nonzero")]
+             ("total", "--total"), ("nonzero", "--nonzero"), ("line_buffered", "--line-buffered"),
+             ("escapes", "--escapes"), ("seq", "--seq"), ("no_header", "--no-header")]
     for k, f in flags:
         if o.get(k):
             argv.append(f)
@@ -632,6 +746,10 @@ def build_argv(case, binary):
         argv.append(b"--exclude-dir=" + g)
     if "k" in o:
         argv += ["-k", str(o["k"])]
+    if o.get("seq"):
+        argv += ["--alphabet", "bytes"]
+    if "stratum" in o:
+        argv += ["--stratum", str(o["stratum"])]
     for k, f in (("metric", "--metric"), ("mode", "--mode"), ("algorithm", "--algorithm"), ("io", "--io"),
                  ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes"),
                  ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes"),
@@ -640,13 +758,14 @@ def build_argv(case, binary):
             argv += [f, str(o[k])]
     argv += ["--backend", BACKEND] if BACKEND else []
     for p in case["pat_e"]:
+        p = written_pattern(case, p)
         argv.append(b"--regexp=" + p if p.startswith(b"-") else b"-e")
         if not p.startswith(b"-"):
             argv.append(p)
     for k in range(len(case["pat_f"])):
         argv += ["-f", "-" if case.get("f_stdin") == k else "pat%d" % k]
     if case["pat_arg"] is not None:
-        argv += ["--", case["pat_arg"]]
+        argv += ["--", written_pattern(case, case["pat_arg"])]
         argv += case["files"]
     else:
         if any(f.startswith(b"-") and f != b"-" for f in case["files"]):
@@ -657,7 +776,7 @@ def build_argv(case, binary):
 
 def pattern_file_bytes(case, k):
     eol = b"\r\n" if case["f_crlf"][k] else b"\n"
-    pats = case["pat_f"][k]
+    pats = [written_pattern(case, p) for p in case["pat_f"][k]]
     return eol.join(pats) + (eol if case["f_final_nl"][k] else b"")
 
 
@@ -682,6 +801,8 @@ def write_files(case, d):
 
 
 def expected_of(case):
+    if case["opts"].get("seq"):
+        return ref.seq(case)
     exp = ref.search(case) if case["cmd"] == "search" else ref.approx(case)
     if exp.usage_error:
         return exp  # refused before the pattern files are read: no CRLF warning
@@ -788,8 +909,10 @@ def check(case, binary, known):
 
 def grep_comparable(case):
     o = case["opts"]
-    if case["opts"].get("r"):
+    if o.get("seq"):
         return False
+    if case["opts"].get("r") or o.get("escapes") or o.get("binary_files") == "with-hex":
+        return False  # (grep -F has no escapes, and no --binary-files=with-hex)
     if case["cmd"] == "approx":
         # docs/cli.md, approx's "grep's line selection": with k = 0 the selected and printed lines are
         # grep -F's (-v and context included); not its -o, counts of matches, JSON, --ends/--best,
@@ -814,8 +937,6 @@ def grep_comparable(case):
         if any(max((len(x) for x in t.split(sep)), default=0) > 4096 for t in texts):
             return False
     texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
-    if case["cmd"] == "approx" and not o.get("z") and any(b"\0" in t for t in texts):
-        return False  # approx applies no binary-file rule (docs/cli.md, "Differences from grep")
     if not o.get("a") and o.get("binary_files") != "text" and \
             any(t.find(b"\0") >= 4096 for t in texts):
         # grep 3.8 makes an input binary at the first NUL it reads (docs/cli.md: we look at the first
@@ -889,6 +1010,8 @@ def grep_check(case, binary):
 def shrink(case, binary, known, still_fails):
     """Greedy: drop options, files, patterns; cut the text; shorten patterns; while it still fails."""
     best = copy.deepcopy(case)
+    if case["opts"].get("seq"):
+        return best  # its records are the generator's (seq_records): cutting the file would desync them
     budget = [400]
     deadline = time.time() + SHRINK_SECONDS
 
@@ -1007,6 +1130,8 @@ def with_pattern(case, idx, newp):
 
 def valid(case):
     o = case["opts"]
+    if o.get("seq"):
+        return bool(case["patterns"]) and all(case["patterns"])
     if case["cmd"] == "approx":
         if not case["patterns"]:
             return False
@@ -1095,6 +1220,9 @@ def features(case):
         f.append("missing-file")
     if b"adir" in case["files"]:
         f.append("directory-operand")
+    texts = [v for v in case["fs"].values() if isinstance(v, bytes)] + [case["stdin"] or b""]
+    if any(b"\0" in t[:ref.BINARY_HEAD] for t in texts) and not o.get("z"):
+        f.append("binary-input")
     if grep_comparable(case):
         f.append("grep-oracle")
     if case["cmd"] == "approx" and ref.approx_refusal(o):

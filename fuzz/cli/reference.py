@@ -12,6 +12,7 @@ stderr lines the docs specify (a list of exact byte lines; every other stderr mu
 
 from __future__ import annotations
 
+import base64
 import bisect
 import json
 import os
@@ -210,8 +211,13 @@ class Lines:
         return s, e
 
 
-def json_name(name: bytes) -> str:
-    return name.decode("utf-8", "replace")
+def json_name(name: bytes):
+    """docs/cli.md "Strings and bytes": a JSON string where the bytes are UTF-8, else {"bytes": base64}
+    (an object parsed with object_pairs_hook=list: a list of pairs)."""
+    try:
+        return name.decode("utf-8")
+    except UnicodeDecodeError:
+        return [("bytes", base64.b64encode(name).decode("ascii"))]
 
 
 def word_ok(text: bytes, lines: Lines, off: int, m: int) -> bool:
@@ -274,10 +280,8 @@ def search(case) -> Expected:
             continue
         _, name, text = item
         prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
-        binary_files = "text" if opts.get("a") else "without-match" if opts.get("I") \
-            else opts.get("binary_files", "binary")
-        binary = binary_files != "text" and not opts.get("z") and b"\0" in text[:BINARY_HEAD]
-        skipped = binary and binary_files == "without-match"
+        binary = binary_kind(opts, text)
+        skipped = binary and opts_binary_files(opts) == "without-match"
         if skipped:
             # "-I: a binary file never matches": what an input without a result prints
             text = b""
@@ -298,9 +302,11 @@ def search(case) -> Expected:
         elif opts.get("w"):
             occ = [(o, p) for (o, p) in occ if word_ok(text, lines, o, len(patterns[p]))]
         if opts.get("v"):
-            res = search_inverted(case, name, text, occ, lines, prefix, "q" if binary and mode in ("lines", "o") else mode)
+            res = search_inverted(case, name, text, occ, lines, prefix,
+                                  "q" if binary and binary_quiet(opts, mode) else mode)
             n_res, out = res
         else:
+            case["_hex"] = binary and opts_binary_files(opts) == "with-hex"  # (case: this run's copy)
             n_res, out, objs = search_one(case, name, text, occ, lines, prefix, mode)
             if limit == 0 and mode != "L" and "m0-prints" not in case.get("known", ()):
                 # "-m 0 prints nothing (status 1)"; -L still lists the file (nothing was found), as grep
@@ -308,11 +314,8 @@ def search(case) -> Expected:
             if skipped and objs:
                 objs[-1] = [(k, ANY if k in ("bytes", "input") else v) for k, v in objs[-1]]
             json_objs.extend(objs)
-        if binary and mode in ("lines", "o"):
-            # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
-            out = b""
-            if n_res:
-                exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+        # "instead of its lines, strmatch: NAME: binary file matches on stderr" (grep 3.8's message)
+        n_res, out = binary_output(exp, case, name, mode, binary, n_res, out)
         if total or nonzero:
             counts = [n_res]  # occurrences (--count-matches), selected lines (-c -v)
             if mode == "c" and not opts.get("v"):  # lines holding one of the first -m occurrences
@@ -420,11 +423,8 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
                 obj.append(("line", lines.index(o) + 1))
             if case["is_set"]:
                 obj.append(("pattern_id", p))
-                pat = patterns[p]
-                try:
-                    obj.append(("pattern", pat.decode("utf-8")))
-                except UnicodeDecodeError:
-                    obj.append(("pattern", ANY))
+                obj.append(("pattern", json_name(patterns[p])))
+            obj.append(("lines", json_lines(opts, text, *lines.bounds(lines.index(o)))))
             objs.append(obj)
         stopped = AnyOf(True, False) if (limit is not None and len(occ) == limit and total == limit) \
             else (limit is not None and total > limit)
@@ -448,7 +448,7 @@ def search_one(case, name, text, occ, lines: Lines, prefix: bytes, mode: str):
                 f.append(str(o).encode() + b":")
             if case["is_set"] and opts.get("with_pattern_id"):
                 f.append(str(p).encode() + b":")
-            f.append(text[o:o + len(patterns[p])] + eol)
+            f.append(shown(case, text[o:o + len(patterns[p])]) + eol)
             only.append((lines.index(o), b"".join(f)))
     elided = per_line
     if "w-x-elided-count" in case.get("known", ()) and (opts.get("w") or opts.get("x")):
@@ -867,8 +867,22 @@ def approx(case) -> Expected:
         _, name, text = item
         prefix = name + (b"\0" if opts.get("Z") else b":") if names else b""
         jname = json_name(name)
+        case["_hex"] = binary_kind(opts, text) and opts_binary_files(opts) == "with-hex"
+        # docs/cli.md "Binary files" (approx follows search's rules): a binary input's lines end at NUL
+        # in every form but --json and --count-matches; -I: it never matches
+        binary = binary_kind(opts, text)
+        skipped = binary and opts_binary_files(opts) == "without-match"
+        if skipped:
+            text = b""
+        elif binary and mode not in ("json", "count_matches"):
+            text = text.replace(b"\0", b"\n")
+        else:
+            binary = False
         if pair:
             n_res, o, js = approx_pairs(case, name, text, prefix)
+            if skipped and js:
+                js[-1] = ANY
+            n_res, o = binary_output(exp, case, name, mode, binary, n_res, o)
             out.append(o)
             objs.extend(js)
             if n_res:
@@ -895,11 +909,14 @@ def approx(case) -> Expected:
                 obj.append(("distance", dist))
                 if opts.get("cigar") and not ends:
                     obj.append(("cigar", cig))
+                obj.append(("lines", json_lines(opts, text, *lines.bounds(li))))
                 objs.append(obj)
             summ = [("type", "summary"), ("file", jname), ("bytes", len(text)), ("occurrences", n_res),
                     ("matching_lines", len(matching)), ("input", input_kind(case, name)), ("seconds", ANY)]
             if opts.get("best"):
                 summ.append(("best", best))
+            if skipped:
+                summ = [(k, ANY if k in ("bytes", "input") else v) for k, v in summ]
             objs.append(summ)
         else:
             # q, l, L, c, -o and lines: grep's line selection over the matches (-v, context), as search's
@@ -921,14 +938,15 @@ def approx(case) -> Expected:
                     f.append(str(dist).encode() + b":")
                     if opts.get("cigar"):
                         f.append(cig.encode() + b":")
-                    f.append(text[b:end] + eol)
+                    f.append(shown(case, text[b:end]) + eol)
                 only.append((li, b"".join(f)))
             per_line = {li: len(recs[li][2]) for li in matching}
             n_sel, body = select_lines(case, name, text, lines, prefix, mode, per_line, only,
                                        "end" if ends else "match")
-            out.append(body)
             if opts.get("v"):
                 n_res = n_sel  # the selected lines (the exit status, -q)
+            n_res, body = binary_output(exp, case, name, mode, binary, n_res, body)
+            out.append(body)
         if n_res:
             found = True
             if mode == "q":
@@ -943,6 +961,134 @@ def approx(case) -> Expected:
     else:
         exp.status = 0 if found else 1
     return exp
+
+
+def json_lines(opts, text: bytes, s: int, e: int):
+    """docs/cli.md, approx's JSON: "lines" is the hit's line with its separator (where it has one), as
+    json_name writes bytes; null when the line is longer than --max-line-bytes (default 4096; 0: never)."""
+    mlb = opts.get("max_line_bytes", 4096)
+    if mlb and e - s > mlb:
+        return None
+    return json_name(text[s:e + 1] if e < len(text) else text[s:e])
+
+
+def opts_binary_files(opts) -> str:
+    """--binary-files' TYPE in effect (the fuzzer writes -a, -I, --binary-files in one order)."""
+    return "text" if opts.get("a") else "without-match" if opts.get("I") else opts.get("binary_files", "binary")
+
+
+def binary_kind(opts, text: bytes) -> bool:
+    """docs/cli.md "Binary files": a NUL in the first 96 KiB makes an input binary (not with -a or -z)."""
+    return opts_binary_files(opts) != "text" and not opts.get("z") and b"\0" in text[:BINARY_HEAD]
+
+
+def binary_quiet(opts, mode: str) -> bool:
+    """docs/cli.md "Binary files": the forms a binary input prints grep's message in instead of its
+    output: lines, and -o unless --binary-files=with-hex prints its occurrences in hex."""
+    return mode == "lines" or (mode == "o" and opts_binary_files(opts) != "with-hex")
+
+
+def shown(case, b: bytes) -> bytes:
+    """-o's TEXT: the bytes, or (--binary-files=with-hex on a binary input) two lowercase hex digits a byte."""
+    return b.hex().encode() if case.get("_hex") else b
+
+
+def binary_output(exp, case, name: bytes, mode: str, binary: bool, n_res: int, out: bytes):
+    """The lines and -o forms of a binary input: no output, grep's message on stderr when a line was
+    selected (docs/cli.md "Binary files"), which with context counts as output for the next group's
+    separator (grep); (results, stdout)."""
+    if binary and binary_quiet(case["opts"], mode):
+        if n_res:
+            exp.stderr.append(b"strmatch: " + name + b": binary file matches")
+            if "ctx_flag" in case["opts"]:
+                case.setdefault("_ctx_state", {"printed": False})["printed"] = True
+        return n_res, b""
+    return n_res, out
+
+
+# ----------------------------------------------------------------------------------------------
+# Sequence input (docs/sequence.md): --seq --alphabet bytes, forward strand, the TSV rows, -c, -l, -q.
+
+
+def tsv_field(b: bytes) -> bytes:
+    """docs/sequence.md "Output": fields escaped as \\\\, \\t, \\n, \\r."""
+    return b.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+
+
+def seq_thresholds(opts, patterns):
+    """Each pattern's k: -k K, or -k P% (P percent of its length, rounded down); None: refused
+    (docs/sequence.md: a pattern not longer than the largest threshold is status 2)."""
+    k = opts.get("k", 0)
+    if isinstance(k, str):
+        p = float(k[:-1])
+        ks = [int(p * len(x) / 100 + 1e-9) for x in patterns]
+    else:
+        ks = [k] * len(patterns)
+    if any(len(x) <= max(ks) for x in patterns):
+        return None
+    return ks
+
+
+def seq_hits(case, records):
+    """Per record: its hits (start, end, pattern id, distance, cigar, match), in the library's order:
+    exact by (start, pattern), approximate by (end, pattern)."""
+    opts = case["opts"]
+    patterns = case["patterns"]
+    metric = opts.get("metric", "edit")
+    out = []
+    ks = seq_thresholds(opts, patterns) if case["cmd"] == "approx" else [0] * len(patterns)
+    for name, t in records:
+        hits = []
+        for pid, p in enumerate(patterns):
+            if case["cmd"] == "search":
+                hits += [(o, o + len(p), pid, 0, "%d=" % len(p), p) for o, _ in occurrences(t, [p], False)]
+                continue
+            d, cols = line_d(p, t, metric)
+            for end in local_minima(d, ks[pid]):
+                if metric == "edit":
+                    b, cig = traceback(p, t, cols, end)
+                else:
+                    b = end - len(p)
+                    cig = rle(["=" if x == y else "X" for x, y in zip(p, t[b:end])])
+                hits.append((b, end, pid, d[end], cig, t[b:end]))
+        hits.sort(key=(lambda h: (h[0], h[2])) if case["cmd"] == "search" else (lambda h: (h[1], h[2])))
+        out.append((name, hits))
+    return out
+
+
+def seq(case) -> Expected:
+    """`search --seq` / `approx --seq` with --alphabet bytes on one FASTA file (case["seq_records"]:
+    its records as the generator wrote them, lines wrapped, empty lines and blanks mixed in)."""
+    opts = case["opts"]
+    patterns = case["patterns"]
+    if case["cmd"] == "approx" and seq_thresholds(opts, patterns) is None:
+        return Expected(b"", 2, [], None, ["-k", "--max-errors", "pattern"])
+    per_record = seq_hits(case, case["seq_records"])
+    if opts.get("best"):
+        # each pattern's hits at its smallest distance within -k over every input (and up to
+        # --stratum N above it)
+        best = {}
+        for _, hits in per_record:
+            for h in hits:
+                best[h[2]] = min(best.get(h[2], h[3]), h[3])
+        n = opts.get("stratum", 0)
+        per_record = [(name, [h for h in hits if h[3] <= best[h[2]] + n]) for name, hits in per_record]
+    total = sum(len(h) for _, h in per_record)
+    mode = output_mode(opts)
+    status = 0 if total else 1
+    name = case["files"][0]
+    if mode == "q":
+        return Expected(b"", status, [], None)
+    if mode == "l":
+        return Expected(name + b"\n" if total else b"", status, [], None)
+    if mode in ("c", "count_matches"):
+        return Expected(str(total).encode() + b"\n", status, [], None)
+    rows = [] if opts.get("no_header") else [b"pattern\trecord\tstrand\tstart\tend\tdistance\tcigar\tmatch\n"]
+    for rname, hits in per_record:
+        for b, e, pid, d, cig, mt in hits:
+            rows.append(b"\t".join([tsv_field(patterns[pid]), tsv_field(rname), b"+", str(b).encode(), str(e).encode(),
+                                    str(d).encode(), cig.encode(), tsv_field(mt)]) + b"\n")
+    return Expected(b"".join(rows), status, [], None)
 
 
 def approx_pairs(case, name, text, prefix):
@@ -978,6 +1124,7 @@ def approx_pairs(case, name, text, prefix):
                    ("distance", dist), ("end", end)]
             if opts.get("cigar"):
                 obj.append(("cigar", cig))
+            obj.append(("lines", json_lines(opts, text, *lines.bounds(li))))
             objs.append(obj)
         objs.append(ANY)  # the summary: not specified for pairs in docs/cli.md
     elif mode != "q":

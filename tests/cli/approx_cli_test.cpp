@@ -174,6 +174,10 @@ void check_all_modes(const Model& model, const std::vector<std::string>& base_ar
     EXPECT_EQ(o.contains("begin"), want.has_begin);
     if (want.has_begin) EXPECT_EQ(o["begin"], want.begin);
     if (o.contains("cigar")) EXPECT_EQ(o["cigar"], want.cigar);
+    // "lines": the record with its separator where it has one (below the default 4096 bytes).
+    const auto [at, length] = model.records[model.record_of(want.end - 1)];
+    const std::string line = model.text.substr(at, length + (at + length < model.text.size() ? 1 : 0));
+    if (line.size() <= 4096) EXPECT_EQ(o["lines"], line);
   }
   const nlohmann::json& sum = objs.back();
   EXPECT_EQ(sum["type"], "summary");
@@ -228,11 +232,12 @@ TEST_F(ApproxCliTest, EndsAndBestAgainstReference) {
                     {"--ends", "-k", std::to_string(k), pattern}, path, dir);
     check_all_modes(
         Model(text, {pattern}, k, Model::Task::ends),
-        {"--ends", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "9", pattern}, path,
-        dir);
+        {"--ends", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "9", pattern},
+        path, dir);
     const Model best(text, {pattern}, 0, Model::Task::best);
     check_all_modes(best, {"--best", pattern}, path, dir);
-    check_all_modes(best, {"--best", "--mmap", "never", "--test-stream-block-bytes", "5", pattern}, path, dir);
+    check_all_modes(best, {"--best", "--mmap", "never", "--test-stream-block-bytes", "5", pattern}, path,
+                    dir);
 #ifdef STRMATCH_TEST_HAVE_JSON
     const RunResult r = approx({"--best", "--json", pattern, path}, dir);
     const auto sum = nlohmann::json::parse(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1));
@@ -313,9 +318,9 @@ TEST_F(ApproxCliTest, NullDataRecords) {
     SCOPED_TRACE("round " + std::to_string(round) + "; " + strmatch::test::rerun_hint());
     const Model model(text, {pattern}, k, Model::Task::matches, ref::ApproxMetric::edit, '\0');
     check_all_modes(model, {"-z", "-k", std::to_string(k), pattern}, path, dir);
-    check_all_modes(model,
-                    {"-z", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "11", pattern},
-                    path, dir);
+    check_all_modes(
+        model, {"-z", "-k", std::to_string(k), "--mmap", "never", "--test-stream-block-bytes", "11", pattern},
+        path, dir);
   }
 }
 

@@ -216,6 +216,49 @@ TEST_F(ApproxGrep, NullDataAndEdgeCases) {
     }
 }
 
+// Binary files (docs/cli.md, "Binary files in approx"): with k = 0 approx applies grep 3.8's rules as
+// search does: NUL ends lines, grep's message on stderr instead of the lines (and -o's matches),
+// -I, -a, --binary-files; stdout, stderr and status are grep's, mapped and streamed in tiny blocks,
+// from a file and from a pipe. (-o is compared on binary inputs only: on text approx's -o form is
+// its own.)
+TEST_F(ApproxGrep, BinaryFilesFollowGrep) {
+  TempDir dir;
+  const std::string v = dir.write("v", std::string("abc\0abc\0xyz\nabc", 16)),
+                    e = dir.write("e", std::string("a\0\0b\0\n\nc\0", 10)), t = dir.write("t", "abc\nxyz\n"),
+                    w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 17));
+  const std::string v_bytes("abc\0abc\0xyz\nabc", 16);
+  const auto check = [&](const std::vector<std::string>& args, const std::vector<std::string>& extra,
+                         const std::string& stdin_bytes) {
+    const strmatch::test::Stdin in = stdin_bytes.empty()
+                                         ? strmatch::test::Stdin{}
+                                         : strmatch::test::Stdin{strmatch::test::Stdin::pipe, stdin_bytes};
+    const RunResult want = run_grep_fixed(args, dir, {}, {}, in);
+    std::vector<std::string> a = extra;
+    a.insert(a.end(), args.begin(), args.end());
+    std::vector<std::string> full = {"approx", "--backend", "cpu"};
+    full.insert(full.end(), a.begin(), a.end());
+    const RunResult got = run_cli(full, dir, in);
+    const std::string cmd = command(a) + (stdin_bytes.empty() ? "" : " (standard input: a pipe)");
+    EXPECT_EQ(show_bytes(got.out), show_bytes(want.out)) << cmd << "\nstderr: " << got.err;
+    EXPECT_EQ(show_bytes(got.err), show_bytes(strmatch::test::grep_messages_as_ours(want.err))) << cmd;
+    EXPECT_EQ(got.status, want.status) << cmd;
+  };
+  const std::vector<std::vector<std::string>> forms = strmatch::test::binary_file_forms();
+  for (const auto& [args, extra] : strmatch::test::binary_file_runs(forms, v, t, w)) check(args, extra, "");
+  for (const std::vector<std::string>& args :  // standard input, a pipe: the head as it arrives
+       std::vector<std::vector<std::string>>{
+           {"abc"}, {"-c", "abc"}, {"-v", "-c", "abc"}, {"-I", "-c", "abc"}})
+    check(args, {}, v_bytes);
+  for (const std::vector<std::string>& opts :
+       std::vector<std::vector<std::string>>{{"-o"}, {"-o", "-v"}, {"-o", "-b"}})
+    for (const std::string& f : {v, w}) {
+      std::vector<std::string> a = opts;
+      a.insert(a.end(), {"abc", f});
+      check(a, {}, "");
+    }
+  check({"-v", "-c", "x", e}, {}, "");  // the empty lines between NULs are selected
+}
+
 // Random texts over a small alphabet (empty lines, CR), random flags; mapped and streamed in small
 // regions. Colour only with patterns whose exact occurrences are each one match (two bytes or more,
 // not overlapping themselves).

@@ -10,12 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/exact.hpp"
@@ -268,13 +270,78 @@ inline std::string show_bytes(const std::string& s) {
 /// GNU grep, the reference of the grep-compatibility tests.
 constexpr const char* kGrep = "/usr/bin/grep";
 
-/// Runs `LC_ALL=C grep -F ARGS...` (with `env` too) as run_program does.
+/// Runs `LC_ALL=C grep -F ARGS...` (with `env` too, standard input `in`) as run_program does.
 inline RunResult run_grep_fixed(const std::vector<std::string>& args, const TempDir& dir,
-                                const std::string& cwd = {}, std::vector<std::string> env = {}) {
+                                const std::string& cwd = {}, std::vector<std::string> env = {},
+                                const Stdin& in = {}) {
   std::vector<std::string> g = {"-F"};
   g.insert(g.end(), args.begin(), args.end());
   env.push_back("LC_ALL=C");
-  return run_program(kGrep, g, dir, {}, cwd, env);
+  return run_program(kGrep, g, dir, in, cwd, env);
+}
+
+/// grep's standard error with our program name: "/usr/bin/grep: NAME: binary file matches" becomes
+/// "strmatch: NAME: binary file matches"; other lines as they are, each ending with a newline.
+inline std::string grep_messages_as_ours(const std::string& err) {
+  const std::string program = std::string(kGrep) + ": ";
+  std::string w;
+  for (std::size_t at = 0; at < err.size();) {
+    const std::size_t nl = err.find('\n', at);
+    const std::string l = err.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    w += (l.rfind(program, 0) == 0 ? "strmatch: " + l.substr(program.size()) : l) + "\n";
+    at = nl == std::string::npos ? err.size() : nl + 1;
+  }
+  return w;
+}
+
+/// The option sets of the binary-file comparisons with grep that `search` and `approx` share
+/// (docs/cli.md, "Binary files"): line forms, -v, context, -I, -a, --binary-files (the last wins),
+/// colour; each test adds what only its command has. The pattern is appended by the caller
+/// unless the set gives -e.
+inline std::vector<std::vector<std::string>> binary_file_forms() {
+  return {{},
+          {"-c"},
+          {"-v"},
+          {"-v", "-c"},
+          {"-n", "-b"},
+          {"-l"},
+          {"-L"},
+          {"-q"},
+          {"-v", "-l"},
+          {"-C1"},
+          {"-s"},
+          {"--color=always"},
+          {"-I"},
+          {"-I", "-c"},
+          {"-I", "-L"},
+          {"-I", "-v"},
+          {"-a", "-c"},
+          {"-a", "-I", "-c"},
+          {"-I", "-a", "-c"},
+          {"--binary-files=text", "-c"},
+          {"--binary-files=without-match"},
+          {"-a", "--binary-files=binary"},
+          {"-e", "abc", "-e", "xyz", "-c"}};
+}
+
+/// The runs of a binary-file comparison: each form of `forms` with the pattern `abc` (unless it
+/// gives -e) over the files {v}, {t, v, w} and {v, t}, as (arguments, options for strmatch only);
+/// the three-file runs also streamed in blocks of 3 bytes (the NUL-ended lines cross every block).
+inline std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> binary_file_runs(
+    const std::vector<std::vector<std::string>>& forms, const std::string& v, const std::string& t,
+    const std::string& w) {
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> runs;
+  for (const std::vector<std::string>& opts : forms) {
+    std::vector<std::string> args = opts;
+    if (std::find(args.begin(), args.end(), "-e") == args.end()) args.push_back("abc");
+    for (const std::vector<std::string>& files : {std::vector<std::string>{v}, {t, v, w}, {v, t}}) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), files.begin(), files.end());
+      runs.push_back({a, {}});
+      if (files.size() == 3) runs.push_back({a, {"--mmap", "never", "--test-stream-block-bytes", "3"}});
+    }
+  }
+  return runs;
 }
 
 /// Runs `strmatch search --backend cpu ARGS...` (the CPU, so that no GPU note is printed).

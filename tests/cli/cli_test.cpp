@@ -216,6 +216,61 @@ TEST_F(Cli, JsonObjectsParseBack) {
 #endif
 }
 
+// JSON's "lines" (docs/cli.md, "JSON"): the line of each occurrence's first byte with its separator,
+// a non-UTF-8 line as {"bytes":...}, null above --max-line-bytes; the same whatever the read path
+// (mapped, streamed in blocks smaller than a line, pieces of whole lines, a pipe) and with -z.
+TEST_F(Cli, JsonLinesAreTheOccurrencesLines) {
+  TempDir dir;
+  const std::string bytes = "one ab\ntwo\n" + std::string(30, 'x') + "ab\nab ab\nz\xff ab\nlast ab";
+  const std::string f = dir.write("f", bytes);
+  const std::string want = R"({"type":"match","file":"F","offset":4,"lines":"one ab\n"})"
+                           "\n"
+                           R"({"type":"match","file":"F","offset":41,"lines":null})"
+                           "\n"
+                           R"({"type":"match","file":"F","offset":44,"lines":"ab ab\n"})"
+                           "\n"
+                           R"({"type":"match","file":"F","offset":47,"lines":"ab ab\n"})"
+                           "\n"
+                           R"({"type":"match","file":"F","offset":53,"lines":{"bytes":"ev8gYWIK"}})"
+                           "\n"
+                           R"({"type":"match","file":"F","offset":61,"lines":"last ab"})"
+                           "\n";
+  const auto matches = [](const std::string& out, const std::string& name) {
+    std::string m;
+    for (std::size_t at = 0; at < out.size();) {
+      const std::size_t nl = out.find('\n', at);
+      std::string l = out.substr(at, nl - at);
+      if (l.find(R"("type":"match")") != std::string::npos) {
+        const std::string q = "\"" + name + "\"";
+        l.replace(l.find(q), q.size(), "\"F\"");
+        m += l + "\n";
+      }
+      at = nl + 1;
+    }
+    return m;
+  };
+  for (const std::vector<std::string>& how :
+       std::vector<std::vector<std::string>>{{"--mmap", "always"},
+                                             {"--mmap", "never", "--test-stream-block-bytes", "5"},
+                                             {"-j", "3", "--io", "pread", "--test-piece-bytes", "8"},
+                                             {"-j", "2", "--test-chunk-bytes", "7", "--mmap", "always"}}) {
+    std::vector<std::string> args = how;
+    args.insert(args.end(), {"--json", "--max-line-bytes", "20", "ab", f});
+    EXPECT_EQ(matches(search(args, dir).out, f), want) << show_args(args);
+  }
+  EXPECT_EQ(matches(search({"--json", "--max-line-bytes", "20", "ab"}, dir, Stdin{Stdin::pipe, bytes}).out,
+                    "(standard input)"),
+            want);
+  const std::string z = dir.write("z", std::string("a ab\0b\nab\0", 10));
+  EXPECT_EQ(
+      matches(search({"--json", "-z", "--mmap", "never", "--test-stream-block-bytes", "3", "ab", z}, dir).out,
+              z),
+      R"({"type":"match","file":"F","offset":2,"lines":"a ab\u0000"})"
+      "\n"
+      R"({"type":"match","file":"F","offset":7,"lines":"b\nab\u0000"})"
+      "\n");
+}
+
 // --- input: stdin, missing files, directories, unreadable files -------------------------------------
 
 TEST_F(Cli, StandardInputFromAPipeAndFromAFile) {

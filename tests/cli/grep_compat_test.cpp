@@ -2,8 +2,13 @@
 // /usr/bin/grep) and strmatch on the same files and compares standard output byte for byte and the
 // exit status, on named edge cases and on random inputs (the seed: STRMATCH_TEST_SEED). Where the
 // semantics differ by design (overlapping -o, -m counting occurrences: docs/cli.md, "Differences
-// from grep") the inputs avoid the difference. Skipped, visibly, where /usr/bin/grep is missing.
+// from grep") the inputs avoid the difference, and DocumentedDifferences shows each difference of
+// that list on a small input, both sides. Skipped, visibly, where /usr/bin/grep is missing.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,15 +65,9 @@ class GrepCompat : public strmatch::test::CliBinaryTest {
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err;
     EXPECT_EQ(got.status, want.status)
         << context << "\nstrmatch" << cmd << "\nstderr: " << got.err << "\ngrep stderr: " << want.err;
-    if (stderr_too) {
-      // grep's messages with our program name ("/usr/bin/grep: NAME: binary file matches").
-      const std::string program = std::string(kGrep) + ": ";
-      std::string w;
-      std::istringstream in(want.err);
-      for (std::string l; std::getline(in, l);)
-        w += (l.rfind(program, 0) == 0 ? "strmatch: " + l.substr(program.size()) : l) + "\n";
-      EXPECT_EQ(show_bytes(got.err), show_bytes(w)) << context << "\nstrmatch" << cmd;
-    }
+    if (stderr_too)  // grep's messages with our program name
+      EXPECT_EQ(show_bytes(got.err), show_bytes(strmatch::test::grep_messages_as_ours(want.err)))
+          << context << "\nstrmatch" << cmd;
   }
   /// same() compares standard error too (grep's lines with "strmatch: " for its program name).
   bool stderr_too = false;
@@ -373,47 +372,18 @@ TEST_F(GrepCompat, BinaryFiles) {
   const std::string v = dir.write("v", std::string("abc\0abc\0xyz\nabc", 16)),
                     e = dir.write("e", std::string("a\0\0b\0\n\nc\0", 10)), t = dir.write("t", "abc\nxyz\n"),
                     w = dir.write("w", std::string("x abc\0abc_\0(abc)\n", 17));
-  for (const std::vector<std::string>& opts :
-       std::vector<std::vector<std::string>>{{},
-                                             {"-c"},
-                                             {"-v"},
-                                             {"-v", "-c"},
-                                             {"-o"},
-                                             {"-o", "-v"},
-                                             {"-n", "-b"},
-                                             {"-l"},
-                                             {"-L"},
-                                             {"-q"},
-                                             {"-v", "-l"},
-                                             {"-w", "-c"},
-                                             {"-x", "-c"},
-                                             {"-x", "-v", "-c"},
-                                             {"-m", "1", "-c"},
-                                             {"-v", "-m", "2", "-c"},
-                                             {"-C1"},
-                                             {"-s"},
-                                             {"--color=always"},
-                                             {"-I"},
-                                             {"-I", "-c"},
-                                             {"-I", "-L"},
-                                             {"-I", "-v"},
-                                             {"-a", "-c"},
-                                             {"-a", "-I", "-c"},
-                                             {"-I", "-a", "-c"},
-                                             {"--binary-files=text", "-c"},
-                                             {"--binary-files=without-match"},
-                                             {"-a", "--binary-files=binary"},
-                                             {"-e", "abc", "-e", "xyz", "-c"}}) {
-    std::vector<std::string> args = opts;
-    if (std::find(args.begin(), args.end(), "-e") == args.end()) args.push_back("abc");
-    for (const std::vector<std::string>& files : {std::vector<std::string>{v}, {t, v, w}, {v, t}}) {
-      std::vector<std::string> a = args;
-      a.insert(a.end(), files.begin(), files.end());
-      same(a, dir, "binary");
-      if (files.size() == 3)  // streamed in blocks of 3 bytes: the NUL-ended lines cross every block
-        same(a, dir, "binary, streamed", {"--mmap", "never", "--test-stream-block-bytes", "3"});
-    }
-  }
+  // search's own forms beside the shared ones: -o, -w, -x, -m.
+  std::vector<std::vector<std::string>> forms = strmatch::test::binary_file_forms();
+  for (std::vector<std::string> f : std::vector<std::vector<std::string>>{{"-o"},
+                                                                          {"-o", "-v"},
+                                                                          {"-w", "-c"},
+                                                                          {"-x", "-c"},
+                                                                          {"-x", "-v", "-c"},
+                                                                          {"-m", "1", "-c"},
+                                                                          {"-v", "-m", "2", "-c"}})
+    forms.push_back(std::move(f));
+  for (const auto& [args, extra] : strmatch::test::binary_file_runs(forms, v, t, w))
+    same(args, dir, extra.empty() ? "binary" : "binary, streamed", extra);
   same({"-v", "-c", "x", e}, dir);  // the empty lines between NULs are selected
   std::filesystem::create_directories(dir.path() + "/tr");
   for (const char* f : {"v", "e", "t", "w"}) std::filesystem::copy_file(dir.file(f), dir.path() + "/tr/" + f);
@@ -468,4 +438,135 @@ TEST_F(GrepCompat, RandomBinaryInputs) {
     same(args, dir, context + " (streamed)",
          {"--mmap", "never", "--test-stream-block-bytes", std::to_string(1 + rng() % 16)});
   }
+}
+
+namespace {
+
+/// Runs `program ARGS` with standard output on a pseudo-terminal (TERM=xterm plus `env`) and returns
+/// what it wrote there: --color=auto's "is standard output a terminal" answered yes.
+std::string run_on_terminal(const std::string& program, const std::vector<std::string>& args,
+                            const std::vector<std::string>& env) {
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) return "(no pseudo-terminal)";
+  const std::string slave_name = ::ptsname(master);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    const int slave = ::open(slave_name.c_str(), O_RDWR);
+    termios t{};
+    ::tcgetattr(slave, &t);
+    t.c_oflag &= ~static_cast<tcflag_t>(OPOST);  // bytes as written: no \n -> \r\n
+    ::tcsetattr(slave, TCSANOW, &t);
+    ::dup2(slave, STDOUT_FILENO);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, STDIN_FILENO);
+    std::vector<std::string> a = {program};
+    a.insert(a.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
+    ::setenv("TERM", "xterm", 1);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(master, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  return out;
+}
+
+}  // namespace
+
+// Every item of docs/cli.md's "Differences from grep, in one place", shown on a small input: what
+// strmatch prints (written by hand from the docs) and what GNU grep prints instead, so that a
+// difference that disappears, or appears elsewhere, fails here.
+TEST_F(GrepCompat, DocumentedDifferences) {
+  TempDir dir;
+  const auto grep = [&](std::vector<std::string> args) { return run_grep_fixed(args, dir); };
+  const auto ours = [&](std::vector<std::string> args) { return strmatch::test::search(args, dir); };
+  // Occurrences overlap: -o and --count-matches see every one.
+  const std::string a = dir.write("a", "aaaa\n");
+  EXPECT_EQ(ours({"-o", "aa", a}).out, "aa\naa\naa\n");
+  EXPECT_EQ(grep({"-o", "aa", a}).out, "aa\naa\n");
+  EXPECT_EQ(ours({"--count-matches", "aa", a}).out, "3\n");
+  // -m N counts occurrences (grep: lines), except with -v.
+  const std::string m = dir.write("m", "aa aa\nzz\naa\n");
+  EXPECT_EQ(ours({"-m", "2", "aa", m}).out, "aa aa\n");
+  EXPECT_EQ(grep({"-m", "2", "aa", m}).out, "aa aa\naa\n");
+  EXPECT_EQ(ours({"-v", "-m", "1", "aa", m}).out, grep({"-v", "-m", "1", "aa", m}).out);
+  // -c counts lines, as grep's.
+  EXPECT_EQ(ours({"-c", "aa", m}).out, grep({"-c", "aa", m}).out);
+  // Binary files: a NUL after the first 96 KiB leaves a file text to its end (grep switches there).
+  const std::string late =
+      dir.write("late", "abc\n" + std::string(98400, 'x') + "\n" + std::string(1, '\0') + "abc\n");
+  EXPECT_EQ(show_bytes(ours({"abc", late}).out), show_bytes(std::string("abc\n\0abc\n", 9)));
+  RunResult g = grep({"abc", late});
+  EXPECT_EQ(g.out, "abc\n");
+  EXPECT_TRUE(strmatch::test::contains(g.err, "binary file matches")) << g.err;
+  // ... a pattern holding a newline matches at a NUL of a binary file (grep -F: two patterns).
+  const std::string nb = dir.write("nb", std::string("ab\0cd\nab\n", 9));
+  EXPECT_EQ(ours({"-c", "--escapes", "b\\nc", nb}).out, "1\n");
+  EXPECT_EQ(grep({"-c", "b\nc", nb}).out, "3\n");  // its lines ab, cd, ab: each holds b or c
+  // ... -I makes --count-matches see no occurrence in a binary file (grep has no such count).
+  EXPECT_EQ(ours({"-I", "--count-matches", "ab", nb}).out, "0\n");
+  EXPECT_EQ(ours({"--count-matches", "ab", nb}).out, "2\n");
+  // ... --binary-files=with-hex (ugrep's TYPE) prints -o of a binary file in hex; grep refuses it.
+  EXPECT_EQ(ours({"-o", "--binary-files=with-hex", "cd", nb}).out, "6364\n");
+  EXPECT_EQ(grep({"-o", "--binary-files=with-hex", "cd", nb}).status, 2);
+  // Long lines are elided (--max-line-bytes, default 4096); grep prints them whole.
+  const std::string lng = dir.write("long", std::string(5000, 'x') + "ab\n");
+  EXPECT_EQ(ours({"ab", lng}).out, "[long line elided: 5002 bytes, 1 occurrence]\n");
+  EXPECT_EQ(grep({"ab", lng}).out.size(), 5003u);
+  EXPECT_EQ(ours({"--max-line-bytes", "0", "ab", lng}).out, grep({"ab", lng}).out);
+  // -r sorts directory entries (grep: the directory's order): the same lines, ours in order.
+  std::filesystem::create_directories(dir.path() + "/tr/z");
+  std::filesystem::create_directories(dir.path() + "/tr/a");
+  dir.write("tr/z/f", "x\n");
+  dir.write("tr/a/f", "x\n");
+  const std::string tr = dir.path() + "/tr";
+  EXPECT_EQ(ours({"-r", "x", tr}).out, tr + "/a/f:x\n" + tr + "/z/f:x\n");
+  std::string gl = grep({"-r", "x", tr}).out;
+  EXPECT_TRUE(gl == tr + "/a/f:x\n" + tr + "/z/f:x\n" || gl == tr + "/z/f:x\n" + tr + "/a/f:x\n") << gl;
+  // An empty pattern is an error (grep: it matches every line).
+  RunResult r = ours({"", a});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(grep({"-c", "", a}).out, "1\n");
+  // A pattern holding a newline is one pattern (grep -F: several); refused with -w, -x, -v, context.
+  const std::string nl = dir.write("nl", "ab\ncd\n");
+  EXPECT_EQ(ours({"-c", "b\nc", nl}).out, "1\n");
+  EXPECT_EQ(grep({"-c", "b\nc", nl}).out, "2\n");
+  EXPECT_EQ(ours({"-w", "b\nc", nl}).status, 2);
+  // With -z a pattern holding NUL matches across records (grep -z cannot even be given one).
+  const std::string z = dir.write("z", std::string("ab\0cd\0", 6));
+  EXPECT_EQ(ours({"-z", "-c", "--escapes", "b\\0c", z}).out, "1\n");
+  // -w with --color colours the occurrences that are words (grep restarts after a word match).
+  const std::string c = dir.write("c", "Y\xc0\n");
+  EXPECT_EQ(show_bytes(ours({"--color=always", "-i", "-w", "-e", "y", "-e", "\xc0", c}).out),
+            show_bytes("\33[01;31m\33[KY\33[m\33[K\xc0\n"));
+  EXPECT_EQ(show_bytes(grep({"--color=always", "-i", "-w", "-e", "y", "-e", "\xc0", c}).out),
+            show_bytes("\33[01;31m\33[KY\33[m\33[K\33[01;31m\33[K\xc0\33[m\33[K\n"));
+  // -o -v with context is refused (grep prints the context lines' occurrences).
+  EXPECT_EQ(ours({"-o", "-v", "-A", "1", "zz", m}).status, 2);
+  EXPECT_EQ(grep({"-o", "-v", "-A", "1", "zz", m}).out, "zz\n");
+  // Regular expressions are refused (status 2, saying so); -NUM is -C NUM, as grep's.
+  r = ours({"-E", "a+", a});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(strmatch::test::contains(r.err, "regular expressions are not supported")) << r.err;
+  EXPECT_EQ(ours({"-2", "zz", m}).out, grep({"-2", "zz", m}).out);
+  // approx refuses -w and -x (status 2).
+  EXPECT_EQ(run_cli({"approx", "--backend", "cpu", "-w", "aa", a}, dir).status, 2);
+  // NO_COLOR turns --color=auto off (grep ignores it): standard output on a terminal.
+  const std::string red_aa_aa = "\33[01;31m\33[Kaa\33[m\33[K\33[01;31m\33[Kaa\33[m\33[K\n";
+  const std::vector<std::string> auto_args = {"--color=auto", "aa", a};
+  std::vector<std::string> s = {"search", "--backend", "cpu"};
+  s.insert(s.end(), auto_args.begin(), auto_args.end());
+  EXPECT_EQ(show_bytes(run_on_terminal(STRMATCH_CLI_PATH, s, {"NO_COLOR=1"})), show_bytes("aaaa\n"));
+  EXPECT_EQ(show_bytes(run_on_terminal(STRMATCH_CLI_PATH, s, {})), show_bytes(red_aa_aa));
+  std::vector<std::string> gs = {"-F"};
+  gs.insert(gs.end(), auto_args.begin(), auto_args.end());
+  EXPECT_EQ(show_bytes(run_on_terminal(kGrep, gs, {"NO_COLOR=1", "LC_ALL=C"})), show_bytes(red_aa_aa));
 }

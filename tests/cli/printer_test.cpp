@@ -1,19 +1,28 @@
 // The CLI's printer layer (apps/cli/printer.hpp): hits, lines and input totals fed to the standard,
 // JSON and summary printers, and the exact bytes each writes. Every expected string is written by
 // hand, in the forms docs/cli.md gives (and the CLI printed before the printers existed); the JSON
-// strings hold the bytes a file name or pattern may hold (NUL, 0xFF, '"', '\\', control bytes).
+// strings hold the bytes a file name or pattern may hold (NUL, 0xFF, '"', '\\', control bytes):
+// valid UTF-8 as a JSON string, else {"bytes":BASE64}.
 #include "cli/printer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "strmatch/approx.hpp"
+#include "support/test_support.hpp"
 
 namespace {
+
+using strmatch::cli::base64;
+using strmatch::cli::json_string;
+using strmatch::cli::json_value;
+using strmatch::test::rerun_hint;
+using strmatch::test::test_seed;
 
 using strmatch::cli::Colors;
 using strmatch::cli::Hit;
@@ -220,12 +229,56 @@ TEST(Printer, StandardApproximateForms) {
   }
 }
 
-// A name and a pattern with NUL, 0xFF (not UTF-8), '"', '\\', and control bytes: JSON escapes
-// (nlohmann-json's: \u0000, \", \\, \n, \t, \u001f) and U+FFFD (EF BF BD) for the invalid byte.
+// A name and a pattern with NUL, 0xFF (not UTF-8), '"', '\\', and control bytes: not UTF-8, so
+// written in the byte-exact form {"bytes":BASE64} (ripgrep's; docs/cli.md, "Strings and bytes"),
+// the base64 computed by Python's base64.b64encode.
 const std::string kOddName = std::string("d\"q\\b\x01\n\tz\xff.txt");
-const std::string kOddNameJson = "\"d\\\"q\\\\b\\u0001\\n\\tz\xef\xbf\xbd.txt\"";
+const std::string kOddNameJson = R"({"bytes":"ZCJxXGIBCgl6/y50eHQ="})";
 const std::string kOddPattern = std::string("a\0b\x1f\xff\"", 6);
-const std::string kOddPatternJson = "\"a\\u0000b\\u001f\xef\xbf\xbd\\\"\"";
+const std::string kOddPatternJson = R"({"bytes":"YQBiH/8i"})";
+
+// Valid UTF-8 stays a JSON string: nlohmann-json's escapes (\u0000, \", \\, \n, \t, \u001f), a
+// two-byte character (U+00E9) as it is.
+TEST(Printer, JsonStringsOfValidUtf8) {
+  EXPECT_EQ(json_string(std::string("d\"q\\b\x01\n\tz\xc3\xa9\0.txt", 16)),
+            "\"d\\\"q\\\\b\\u0001\\n\\tz\xc3\xa9\\u0000.txt\"");
+  EXPECT_EQ(json_value("a.txt"), nlohmann::ordered_json("a.txt"));
+  // A truncated two-byte character, a lone continuation byte, an overlong NUL: not UTF-8.
+  EXPECT_EQ(json_string("z\xc3"), R"({"bytes":"esM="})");
+  EXPECT_EQ(json_string("\x80"), R"({"bytes":"gA=="})");
+  EXPECT_EQ(json_string("\xc0\x80"), R"({"bytes":"wIA="})");
+  EXPECT_EQ(json_value("\xff"), (nlohmann::ordered_json{{"bytes", "/w=="}}));
+}
+
+// RFC 4648's test vectors (section 10), then random byte strings against a naive encoder: the
+// bits written out one by one, cut into 6-bit groups, '=' up to a multiple of 4.
+TEST(Printer, Base64) {
+  const std::pair<const char*, const char*> rfc[] = {{"", ""},
+                                                     {"f", "Zg=="},
+                                                     {"fo", "Zm8="},
+                                                     {"foo", "Zm9v"},
+                                                     {"foob", "Zm9vYg=="},
+                                                     {"fooba", "Zm9vYmE="},
+                                                     {"foobar", "Zm9vYmFy"}};
+  for (const auto& [in, out] : rfc) EXPECT_EQ(base64(in), out) << in;
+  const std::string digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const auto naive = [&](const std::string& s) {
+    std::string bits;
+    for (const unsigned char c : s)
+      for (int b = 7; b >= 0; --b) bits += (c >> b & 1) ? '1' : '0';
+    while (bits.size() % 6 != 0) bits += '0';
+    std::string out;
+    for (std::size_t i = 0; i < bits.size(); i += 6) out += digits[std::stoi(bits.substr(i, 6), nullptr, 2)];
+    while (out.size() % 4 != 0) out += '=';
+    return out;
+  };
+  std::mt19937_64 rng(test_seed());
+  for (int round = 0; round < 200; ++round) {
+    std::string s(rng() % 40, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    ASSERT_EQ(base64(s), naive(s)) << "round " << round << ", " << rerun_hint();
+  }
+}
 
 TEST(Printer, JsonOccurrences) {
   Rig s(OutputMode::json, HitKind::occurrence);
@@ -419,6 +472,20 @@ TEST(Printer, CommonText) {
     t.count = 1;
     p.common_end(t);
     EXPECT_EQ(s.out.take(), "length: 2\nx:1\ty:0\tz:4\tab\ncount: 1\n");
+  }
+  {
+    // Names escaped as TSV fields (\\, \t, \n, \r; docs/cli.md, common's "Output"): a --min-docs
+    // file name with a TAB and a newline, a name with a backslash, ':' and 0xFF (as it is).
+    Rig s(OutputMode::lines, HitKind::common_string);
+    s.o.record_names = true;
+    Printer p(s.o, s.out, none);
+    p.common_head(2);
+    const Hit two[2] = {at(1, 2, "a\tb\nc\r", "ab"), at(0, 2, "d\\e:\xff", "ab")};
+    p.common_hit(two);
+    CommonTotals t;
+    t.count = 1;
+    p.common_end(t);
+    EXPECT_EQ(s.out.take(), "length: 2\na\\tb\\nc\\r:1\td\\\\e:\xff:0\tab\ncount: 1\n");
   }
 }
 

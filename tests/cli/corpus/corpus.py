@@ -110,6 +110,11 @@ def make_inputs(d: str) -> None:
     put("longline.txt", b"short error\n" + b"x" * 5000 + b"error" + b"y" * 9000 + b"error\nafter\n")
     put("bin.dat", b"ELF\x7f\x00\x01GLIBC_2.2\x00text error\n\x00\xff\xfeGLIBC_2.3 error\nabc\x00abc\x00xyz\nabc")
     put("nul.txt", b"rec one error\x00rec two\x00rec three error\x00")
+    # common --fasta --unique: a string once in A and once in each of two query records (MUMmer's
+    # -mum reports it in both; --unique checks uniqueness in all of B: none), and one query record.
+    put("mum_a.fa", b">a\nTTTTGATTACAGGGG\n")
+    put("mum_b.fa", b">q1\nCCGATTACACC\n>q2\nAAGATTACAAA\n")
+    put("mum_q1.fa", b">q1\nCCGATTACACC\n")
     put("dna.txt", g.bytes_of(20000, b"ACGT") + b"\n" + g.bytes_of(20000, b"ACGT") + b"\n")
     put("ab.txt", g.bytes_of(3000, b"ab") + b"\n")
     put("aaaa.txt", b"aaaa\naaaaaaaa\nbaaab\n")
