@@ -334,32 +334,40 @@ strmatch::seq::SequenceFormat sequence_format_arg(const std::string& format) {
 // each __next__ reads one record whole, with the GIL released, into a strmatch.SequenceRecord.
 class SequenceRecords {
  public:
-  SequenceRecords(const py::object& path, const std::string& format)
-      : file_(path),
-        source_(file_.input().stream()),
-        reader_(*source_, sequence_format_arg(format), file_.input().name()) {}
+  SequenceRecords(const py::object& path, const std::string& format) : file_(std::in_place, path) {
+    source_ = file_->input().stream();
+    reader_.emplace(*source_, sequence_format_arg(format), file_->input().name());
+  }
+  /// The records of `data`'s bytes (copied: the reader reads them with the GIL released), named
+  /// `name` in errors.
+  SequenceRecords(std::string data, const std::string& format, std::string name) : data_(std::move(data)) {
+    reader_.emplace(
+        std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(data_.data()), data_.size()),
+        sequence_format_arg(format), std::move(name));
+  }
 
   py::object next() {
     bool more = false;
     std::string sequence;
     {
       py::gil_scoped_release unlocked;
-      more = reader_.next_record();
-      if (more) reader_.append_sequence(sequence);
+      more = reader_->next_record();
+      if (more) reader_->append_sequence(sequence);
     }
     if (!more) throw py::stop_iteration();
-    const strmatch::seq::RecordHeader& h = reader_.header();
+    const strmatch::seq::RecordHeader& h = reader_->header();
     return py::module_::import("strmatch")
         .attr("SequenceRecord")(h.name, h.comment, py::bytes(sequence),
-                                reader_.format() == strmatch::seq::SequenceFormat::fastq
-                                    ? py::object(py::bytes(reader_.quality()))
+                                reader_->format() == strmatch::seq::SequenceFormat::fastq
+                                    ? py::object(py::bytes(reader_->quality()))
                                     : py::object(py::none()));
   }
 
  private:
-  OpenFile file_;
+  std::optional<OpenFile> file_;  // a file's records
   std::unique_ptr<strmatch::io::FdSource> source_;
-  strmatch::seq::SequenceReader reader_;
+  std::string data_;  // or bytes' records
+  std::optional<strmatch::seq::SequenceReader> reader_;
 };
 
 strmatch::Backend backend_arg(const std::string& name);
@@ -1779,10 +1787,24 @@ PYBIND11_MODULE(_strmatch, m) {
       .def("__next__", &SequenceRecords::next);
   m.def(
       "read_sequences",
-      [](const py::object& path, const FormatName& format) {
+      [](const py::object& path, const FormatName& format, const py::object& data, const py::object& name) {
+        if (path.is_none() == data.is_none())
+          throw py::value_error("strmatch: read_sequences() takes a path or data=, " +
+                                std::string(path.is_none() ? "not neither" : "not both"));
+        if (path.is_none()) {
+          if (!PyBytes_Check(data.ptr()) && !PyByteArray_Check(data.ptr()) && !PyMemoryView_Check(data.ptr()))
+            wrong_type("data", "bytes, bytearray or memoryview", data);
+          if (!name.is_none() && !PyUnicode_Check(name.ptr())) wrong_type("name", "a str or None", name);
+          std::string bytes = py::bytes(py::module_::import("builtins").attr("bytes")(data));  // any layout
+          return std::make_unique<SequenceRecords>(
+              std::move(bytes), format, name.is_none() ? std::string("(bytes)") : name.cast<std::string>());
+        }
+        if (!name.is_none())
+          throw py::value_error("strmatch: read_sequences(): name= goes with data=, not a path");
         return std::make_unique<SequenceRecords>(path, format);
       },
-      py::arg("path"), py::kw_only(), py::arg("format") = "auto", D("read_sequences"));
+      py::arg("path") = py::none(), py::kw_only(), py::arg("format") = "auto", py::arg("data") = py::none(),
+      py::arg("name") = py::none(), D("read_sequences"));
   py::class_<SequenceSearch>(m, "SequenceSearcher", D("SequenceSearcher"))
       .def(py::init<const py::object&, const py::object&, const MetricName&, const py::object&,
                     const Str<"alphabet", "'dna' or 'bytes'">&, Flag<"ignore_case">, const AlgorithmName&,

@@ -527,14 +527,19 @@ class SequenceRecords:
     def __iter__(self) -> SequenceRecords: ...
     def __next__(self) -> SequenceRecord: ...
 
-def read_sequences(path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> SequenceRecords:
+def read_sequences(path: PathLike | None = None, *, format: Literal["auto", "fasta", "fastq"] = "auto",
+                   data: bytes | bytearray | memoryview | None = None, name: str | None = None) -> SequenceRecords:
     """The records of a FASTA or FASTQ file ('auto': by the first non-empty line, '>' FASTA, '@'
     FASTQ), gzip-compressed or not (recognised by its first bytes;
     several members and BGZF are one stream), lazily, in order: any line width, CRLF, empty lines
     (docs/sequence.md). Each record's sequence can be searched as one text (no match is lost at a
-    line break). Raises OSError (the file, a truncated or corrupt gzip stream), FormatError (a
-    FASTA without a header line, an empty record, a repeated name, a FASTQ quality of the wrong
-    length: the message names the file and the record or line), ValueError (an unknown format)."""
+    line break). Or, with data= instead of a path, the records of those bytes (copied once; a byte
+    range of whole records cut from a file, as strmatch.dask reads one), named `name` in errors
+    (default "(bytes)"; line numbers count from the bytes' start). Raises OSError (the file, a
+    truncated or corrupt gzip stream), FormatError (a FASTA without a header line, an empty record,
+    a repeated name, a FASTQ quality of the wrong length: the message names the file and the record
+    or line), ValueError (an unknown format; both a path and data=, or neither; name= with a path),
+    TypeError (data that is not bytes-like, a name that is not a str)."""
 
 class SequenceHit(NamedTuple):
     """One hit of SequenceSearcher.search(): the columns of `strmatch search --seq`'s TSV."""

@@ -25,8 +25,13 @@ record, end, pattern_id) for approximate search, gives exactly what the module g
 file (tests/python/test_dask.py checks it on random files, patterns and block sizes); the blocks'
 results concatenated in block order (Search.gather) are in that order already.
 
-With sequences=True each file is read as FASTA/FASTQ (strmatch.read_sequences): one task a file,
-each record's sequence searched whole, record = the record's 0-based index in its file.
+With sequences=True each file is read as FASTA/FASTQ (strmatch.read_sequences), each record's
+sequence searched whole, record = the record's 0-based index in its file: an uncompressed FASTA file
+larger than block_size is cut into ranges of whole records (at a '>' that begins a line, the first
+at or after each multiple of block_size; a record longer than a block is one range of its own),
+planned by one read of the file that counts the records before each cut; a gzip file or FASTQ is one
+task. A record name repeated in two ranges of a file is not reported (each range's reader checks its
+own), where one task for the file raises FormatError.
 
 Errors: ValueError (block_size below the query's overlap, bad options; each names the argument),
 TypeError (an argument of the wrong type), FileNotFoundError (a path or glob that names no file,
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import glob as _glob
 import hashlib as _hashlib
+import mmap as _mmap
 import os as _os
 import threading as _threading
 from typing import NamedTuple as _NamedTuple
@@ -356,9 +362,10 @@ def _count_text(query: Query, searcher, text, base, owned=None) -> _np.ndarray:
 
 
 def _task(query: Query, path: str, file_index: int, lo: int, hi: int, size: int, sequences: bool,
-          counting: bool):
+          counting: bool, first_record: int = 0):
     """One task: the hits (HIT_DTYPE) or the per-pattern counts of the range [lo, hi) of a file
-    (ends (lo, hi] for approximate search), or of a whole sequence file's records."""
+    (ends (lo, hi] for approximate search), or of a sequence file's records: the whole file, or the
+    whole records in [lo, hi), the first of them the file's record `first_record`."""
     if _FAULT[0] is not None:
         _FAULT[0](path, lo)
     searcher = _searcher(query)
@@ -366,7 +373,12 @@ def _task(query: Query, path: str, file_index: int, lo: int, hi: int, size: int,
         parts = []
         if not _os.path.isfile(path):  # read_sequences' own error for a missing file
             open(path, "rb").close()
-        for i, rec in enumerate(_sm.read_sequences(path)):
+        if lo == 0 and hi == size:
+            records = _sm.read_sequences(path)
+        else:
+            records = _sm.read_sequences(data=_read(path, lo, hi, size), format="fasta",
+                                         name=f"{path} (bytes {lo}-{hi}, from record {first_record})")
+        for i, rec in enumerate(records, start=first_record):
             if counting:
                 parts.append(_count_text(query, searcher, rec.sequence, 0))
             else:
@@ -389,12 +401,14 @@ def _task(query: Query, path: str, file_index: int, lo: int, hi: int, size: int,
 
 class Block(_NamedTuple):
     """One task's share: the file (its index in files and its path), the owned range [lo, hi)
-    (approximate search: the ends (lo, hi]) and the file's size when planned."""
+    (approximate search: the ends (lo, hi]; sequences: whole records), the file's size when planned
+    and, for a range of a sequence file, the index of its first record."""
     file_index: int
     path: str
     lo: int
     hi: int
     size: int
+    first_record: int = 0
 
 
 def files(paths) -> list[str]:
@@ -431,7 +445,9 @@ def files(paths) -> list[str]:
 
 def plan(query: Query, paths, *, block_size: int = DEFAULT_BLOCK_SIZE, sequences: bool = False) -> list[Block]:
     """The tasks of a search: each file cut into ranges of block_size bytes (the last one shorter;
-    an empty file one empty range), or one task a file with sequences=True. Raises ValueError when
+    an empty file one empty range); with sequences=True ranges of whole records of an uncompressed
+    FASTA (first_record: the index of a range's first record), one task a gzip file or FASTQ (the
+    module's docstring). Raises ValueError when
     block_size is below query.overlap (or 1), besides files()' errors."""
     if not isinstance(query, Query):
         raise TypeError(f"strmatch.dask: query must be a strmatch.dask.Query (exact(), pattern_set(), approx()), "
@@ -451,7 +467,7 @@ def _blocks(names: list, block_size: int, sequences: bool) -> list[Block]:
     for i, f in enumerate(names):
         size = _os.stat(f).st_size
         if sequences:
-            blocks.append(Block(i, f, 0, size, size))
+            blocks.extend(_record_blocks(i, f, size, block_size))
             continue
         lo = 0
         while True:
@@ -460,6 +476,31 @@ def _blocks(names: list, block_size: int, sequences: bool) -> list[Block]:
             lo = hi
             if lo >= size:
                 break
+    return blocks
+
+
+def _record_blocks(file_index: int, path: str, size: int, block_size: int) -> list[Block]:
+    """A sequence file's tasks: one for a gzip file, a FASTQ or a file of at most block_size bytes;
+    else ranges of whole records, cut at the first record start ('>' beginning a line) at or after
+    each multiple of block_size past the last cut, each with the index of its first record (the
+    record starts counted in one read of the file, a range at a time)."""
+    with open(path, "rb") as f:
+        if size <= block_size or f.read(1) != b">":  # gzip (1f 8b), FASTQ ('@'), or small
+            return [Block(file_index, path, 0, size, size)]
+        with _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ) as mm:
+            cuts = [0]
+            while cuts[-1] + block_size < size:
+                at = mm.find(b"\n>", cuts[-1] + block_size - 1)
+                if at < 0:
+                    break
+                cuts.append(at + 1)
+            cuts.append(size)
+            blocks, first = [], 0
+            for lo, hi in zip(cuts, cuts[1:]):
+                blocks.append(Block(file_index, path, lo, hi, size, first))
+                # record starts in [lo, hi): byte 0, and each '>' after a '\n' (a start at lo > 0
+                # is counted through the '\n' at lo - 1)
+                first += (1 if lo == 0 else 0) + mm[max(lo, 1) - 1:hi].count(b"\n>")
     return blocks
 
 
@@ -522,7 +563,7 @@ def _submit(client, query: Query, blocks: list, sequences: bool, counting: bool,
                                  "and one CUDA_VISIBLE_DEVICES each")
     spec = client.scatter(query, broadcast=True, hash=False)
     return [client.submit(_task, spec, b.path, b.file_index, b.lo, b.hi, b.size, sequences, counting,
-                          retries=retries, resources=resources, pure=False,
+                          b.first_record, retries=retries, resources=resources, pure=False,
                           key=f"strmatch-{'count' if counting else 'search'}-{query.token[:12]}-{b.file_index}-{b.lo}-"
                               f"{_os.urandom(4).hex()}")
             for b in blocks]

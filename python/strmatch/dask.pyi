@@ -46,6 +46,7 @@ class Block(NamedTuple):
     lo: int
     hi: int
     size: int
+    first_record: int
 
 def files(paths: Paths) -> list[str]: ...
 def plan(query: Query, paths: Paths, *, block_size: int = ..., sequences: bool = False) -> list[Block]: ...

@@ -235,6 +235,59 @@ def test_fasta_records(client, tmp_path):
         sd.search(client, q, [bad], sequences=True, retries=0).gather(timeout=TIMEOUT)
 
 
+def test_fasta_record_ranges_in_process_equal_one_task(tmp_path):
+    # A FASTA larger than block_size is cut into ranges of whole records: the ranges cover the file,
+    # every cut is a record start, and the ranges' tasks (records numbered from first_record) give
+    # exactly what one task over the whole file gives, hits and counts.
+    r = rng("dask-fasta-ranges")
+    path = str(tmp_path / "g.fa")
+    for trial in range(80):
+        newline = b"\r\n" if r.random() < 0.2 else b"\n"
+        data = b""
+        for i in range(r.randint(1, 12)):
+            seq = random_bytes(r, r.randint(1, 70), r.choice([2, 4]))
+            width = r.randint(1, 15)
+            data += b">r%d note\n" % i + b"\n".join(seq[j:j + width] for j in range(0, len(seq), width)) + b"\n"
+        data = data.replace(b"\n", newline)
+        with open(path, "wb") as f:
+            f.write(data)
+        kind = r.choice(["exact", "set", "approx"])
+        if kind == "exact":
+            q = sd.exact(random_bytes(r, r.randint(1, 5), 2))
+        elif kind == "set":
+            q = sd.pattern_set([random_bytes(r, r.randint(1, 5), 4) for _ in range(r.randint(1, 4))])
+        else:
+            pats = [random_bytes(r, r.randint(2, 8), 2) for _ in range(r.randint(1, 3))]
+            q = sd.approx(pats, max_errors=r.randint(0, min(map(len, pats)) - 1))
+        bs = r.randint(max(1, q.overlap), len(data) + 10)
+        blocks = sd.plan(q, [path], block_size=bs, sequences=True)
+        what = f"trial {trial}: {q!r} block {bs} file {len(data)} bytes; {rerun_hint()}"
+        assert blocks[0].lo == 0 and blocks[-1].hi == len(data), what
+        assert all(a.hi == b.lo for a, b in zip(blocks, blocks[1:])), what
+        assert all(data[b.lo - 1:b.lo + 1] == b"\n>" for b in blocks[1:]), what
+        starts = [0] + [i + 1 for i in range(len(data) - 1) if data[i:i + 2] == b"\n>"]
+        assert [b.first_record for b in blocks] == [starts.index(b.lo) for b in blocks], what
+        if len(data) > bs:
+            assert len(blocks) > 1 or data.count(b"\n>") == 0 or starts[-1] < bs, what
+        got = np.concatenate([sd._task(q, path, 0, b.lo, b.hi, b.size, True, False, b.first_record) for b in blocks])
+        want = sd._task(q, path, 0, 0, len(data), len(data), True, False)
+        assert len(got) == len(want) and (got == want).all(), what
+        counts = sum(sd._task(q, path, 0, b.lo, b.hi, b.size, True, True, b.first_record) for b in blocks)
+        assert counts.tolist() == sd._task(q, path, 0, 0, len(data), len(data), True, True).tolist(), what
+
+
+def test_fasta_ranges_on_the_cluster(client, tmp_path):
+    # The same through search() and count(): a three-record FASTA in three ranges.
+    fa = write(tmp_path, "g.fa", b">r1\nACGTAC\nGTACGT\n>r2\nGTACGTAC\n>r3\nACGTACGT\nAC\n")
+    q = sd.exact(b"GTAC")
+    blocks = sd.plan(q, [fa], block_size=12, sequences=True)
+    assert [(b.lo, b.hi, b.first_record) for b in blocks] == [(0, 18, 0), (18, 31, 1), (31, 47, 2)]
+    got = sd.search(client, q, [fa], block_size=12, sequences=True).gather(timeout=TIMEOUT)
+    want = sd.search(client, q, [fa], sequences=True).gather(timeout=TIMEOUT)
+    assert got.tolist() == want.tolist() and len(want) == 6
+    assert sd.count(client, q, [fa], block_size=12, sequences=True, timeout=TIMEOUT).tolist() == [6]
+
+
 def test_searcher_compiled_once_per_worker(client, tmp_path):
     path = write(tmp_path, "x.txt", b"needle in a haystack " * 200)
     q = sd.pattern_set([b"needle", b"hay", f"{time.time()}".encode()])  # a query no test used before

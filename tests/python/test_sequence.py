@@ -1,5 +1,5 @@
 """read_sequences: random FASTA (any line width, CRLF, empty lines) and FASTQ, plain and gzip (several
-members), against the records written; malformed files raise FormatError naming file and record;
+members), from a path and from bytes (data=), against the records written; malformed files raise FormatError naming file and record;
 a record's sequence is searched without its line breaks."""
 
 from __future__ import annotations
@@ -50,6 +50,30 @@ def test_random_files_read_back_plain_and_gzip(tmp_path, fastq):
             path.write_bytes(body)
             got = list(strmatch.read_sequences(path, format="fastq" if fastq else "fasta"))
             assert got == records, f"round {round} {name}; {rerun_hint()}"
+            # The same bytes given as data= (bytes, bytearray, a memoryview with a step): the same records.
+            for data_form in (body, bytearray(body), memoryview(body)):
+                got = list(strmatch.read_sequences(data=data_form, format="fastq" if fastq else "fasta"))
+                assert got == records, f"round {round} {name} as data=; {rerun_hint()}"
+
+
+def test_read_sequences_of_bytes_arguments_and_errors():
+    # data= instead of a path (bytes, bytearray, memoryview): exactly one of them; name= names the
+    # bytes in errors.
+    assert [r.name for r in strmatch.read_sequences(data=b">a x\nAC\nGT\n>b\nGG\n")] == ["a", "b"]
+    with pytest.raises(ValueError, match="not neither"):
+        strmatch.read_sequences()
+    with pytest.raises(ValueError, match="not both"):
+        strmatch.read_sequences("data/lambda_virus.fa", data=b">a\nA\n")
+    with pytest.raises(ValueError, match="name= goes with data="):
+        strmatch.read_sequences("data/lambda_virus.fa", name="x")
+    with pytest.raises(TypeError, match="data must be bytes"):
+        strmatch.read_sequences(data=">a\nA\n")
+    with pytest.raises(TypeError, match="name must be"):
+        strmatch.read_sequences(data=b">a\nA\n", name=3)
+    with pytest.raises(strmatch.FormatError, match=r"genome\.fa \(bytes 5-20\): record 1 \('a', line 1\)"):
+        list(strmatch.read_sequences(data=b">a\n\n>b\nAC\n", name="genome.fa (bytes 5-20)"))
+    strided = memoryview(b">-a-\n-A-C-\n")[::2]  # a memoryview with a step: its bytes ">a\nAC\n"
+    assert list(strmatch.read_sequences(data=strided)) == [strmatch.SequenceRecord("a", "", b"AC", None)]
 
 
 def test_a_record_is_searched_without_its_line_breaks(tmp_path):
