@@ -40,27 +40,49 @@ void StandardPrinter::match(const Hit& h) {
   out_.put(o_.terminator);
 }
 
+namespace {
+
+/// Calls put(piece) with s's bytes, '\\', tab, line feed and carriage return written as two-byte
+/// escapes: runs of plain bytes whole (a name or a sequence has none to escape).
+template <typename Put>
+void escape_tsv(std::string_view s, Put&& put) {
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::string_view escape;
+    switch (s[i]) {
+      case '\\':
+        escape = "\\\\";
+        break;
+      case '\t':
+        escape = "\\t";
+        break;
+      case '\n':
+        escape = "\\n";
+        break;
+      case '\r':
+        escape = "\\r";
+        break;
+      default:
+        continue;
+    }
+    put(s.substr(from, i - from));
+    put(escape);
+    from = i + 1;
+  }
+  put(s.substr(from));
+}
+
+/// tsv_field(s) appended to `out`, with no string of its own.
+void append_tsv_field(Output& out, std::string_view s) {
+  escape_tsv(s, [&](std::string_view piece) { out.append(piece); });
+}
+
+}  // namespace
+
 std::string tsv_field(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (const char ch : s) {
-    switch (ch) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out.push_back(ch);
-    }
-  }
+  escape_tsv(s, [&](std::string_view piece) { out.append(piece); });
   return out;
 }
 
@@ -89,13 +111,25 @@ void StandardPrinter::sequence(const Hit& h) {
     case SequenceOutput::tsv:
       break;
   }
+  // Field by field into the output's buffer (fmt::format and three escaped copies a row cost about
+  // 0.25 us of a row's 0.26 on the 2-core machine: a million rows).
   if (o_.with_filename) {
-    out_.append(tsv_field(name_));
+    append_tsv_field(out_, name_);
     out_.append("\t");
   }
-  out_.append(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t", tsv_field(name), tsv_field(h.record),
-                          strand_char(h.strand), h.begin, h.end, h.distance, h.cigar));
-  out_.append(tsv_field(h.text));
+  append_tsv_field(out_, name);
+  out_.append("\t");
+  append_tsv_field(out_, h.record);
+  out_.append(h.strand == Strand::reverse ? "\t-\t" : "\t+\t");
+  out_.number(h.begin);
+  out_.append("\t");
+  out_.number(h.end);
+  out_.append("\t");
+  out_.number(h.distance);
+  out_.append("\t");
+  out_.append(h.cigar);
+  out_.append("\t");
+  append_tsv_field(out_, h.text);
   out_.put('\n');
 }
 

@@ -434,6 +434,53 @@ Hit at(std::uint64_t offset, std::uint64_t length, std::string_view record = {},
   return h;
 }
 
+TEST(Printer, SequenceRows) {
+  // --seq's TSV row (pattern, record, strand, start, end, distance, cigar, match) and BED6 row, with
+  // FILE first under -H; a name's or the match's backslash, tab, line feed and carriage return
+  // written as \\, \t, \n and \r (docs/sequence.md), plain bytes as given.
+  const std::vector<std::string> names = {"g1", "a\tb\\c"};
+  const std::string file = "x\ny.fa";
+  Hit h;
+  h.pattern_id = 1;
+  h.record = "chr\r1";
+  h.strand = strmatch::cli::Strand::reverse;
+  h.begin = 12;
+  h.end = 35;
+  h.distance = 2;
+  h.cigar = "20=1X2=";
+  h.text = "ACG\tT";
+  {
+    Rig s(OutputMode::lines, HitKind::sequence);
+    s.o.patterns = &names;
+    Printer p(s.o, s.out, file);
+    p.hit(h);
+    h.pattern_id = 0;
+    h.strand = strmatch::cli::Strand::forward;
+    h.record = "r";
+    h.text = "ACGT";
+    p.hit(h);
+    EXPECT_EQ(s.out.take(),
+              "a\\tb\\\\c\tchr\\r1\t-\t12\t35\t2\t20=1X2=\tACG\\tT\ng1\tr\t+\t12\t35\t2\t20=1X2=\tACGT\n");
+  }
+  {
+    Rig s(OutputMode::lines, HitKind::sequence);
+    s.o.patterns = &names;
+    s.o.with_filename = true;
+    Printer p(s.o, s.out, file);
+    p.hit(h);
+    EXPECT_EQ(s.out.take(), "x\\ny.fa\tg1\tr\t+\t12\t35\t2\t20=1X2=\tACGT\n");
+  }
+  {
+    Rig s(OutputMode::lines, HitKind::sequence);
+    s.o.patterns = &names;
+    s.o.sequence_output = strmatch::cli::SequenceOutput::bed;
+    Printer p(s.o, s.out, file);
+    h.pattern_id = 1;
+    p.hit(h);
+    EXPECT_EQ(s.out.take(), "r\t12\t35\ta\\tb\\\\c\t2\t+\n");
+  }
+}
+
 TEST(Printer, CommonText) {
   const std::string none;
   {
