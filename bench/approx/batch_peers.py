@@ -213,12 +213,7 @@ def main():
              "bases from E. coli (wtdbg2-examples), both strands; %d guides of %d bases over %d bases of chrX "
              "(smalt-examples), both strands; machine %s" % (a.runs, os.path.basename(b), extra, a.reads, a.guides, GUIDE,
                                                              a.guide_bases, a.machine or results.machine_name()))
-    with results.open_result(a.out + ".csv") as f:
-        table.write_csv(f)
-    with results.open_result(a.out + ".md") as f:
-        f.write("# " + title + "\n\n")
-        table.write_markdown(f)
-    print(open(a.out + ".md").read())
+    results.write_titled(a.out, title, table)
     return 0
 
 

@@ -89,12 +89,7 @@ def main():
     machine = a.machine or results.machine_name()
     title = ("Live input: a line written into a pipe, the time until it is read back from the tool's output "
              "(%d lines %.0f ms apart per row, the tool started once), machine %s" % (a.lines, a.pause * 1000, machine))
-    with results.open_result(a.out + ".csv") as f:
-        table.write_csv(f)
-    with results.open_result(a.out + ".md") as f:
-        f.write("# " + title + "\n\n")
-        table.write_markdown(f)
-    print(open(a.out + ".md").read())
+    results.write_titled(a.out, title, table)
 
 if __name__ == "__main__":
     main()

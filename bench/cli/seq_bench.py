@@ -115,12 +115,7 @@ def main():
     title = ("Sequence input, whole processes (hyperfine, mean of %d runs): %s, %d bytes of FASTA "
              "(%s's sequence repeated), machine %s" % (a.runs, os.path.basename(b), size, os.path.basename(a.genome),
                                                       a.machine or results.machine_name()))
-    with results.open_result(a.out + ".csv") as f:
-        table.write_csv(f)
-    with results.open_result(a.out + ".md") as f:
-        f.write("# " + title + "\n\n")
-        table.write_markdown(f)
-    print(open(a.out + ".md").read())
+    results.write_titled(a.out, title, table)
 
 
 if __name__ == "__main__":

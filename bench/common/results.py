@@ -96,6 +96,17 @@ def open_result(path):
     return open(path, "w", encoding="utf-8", newline="")
 
 
+def write_titled(prefix, title, table):
+    """Writes `table` to <prefix>.csv and, under the heading "# TITLE", to <prefix>.md (both
+    rewritten), and prints the markdown: what a benchmark script leaves of its run."""
+    with open_result(prefix + ".csv") as f:
+        table.write_csv(f)
+    with open_result(prefix + ".md") as f:
+        f.write("# " + title + "\n\n")
+        table.write_markdown(f)
+    print(open(prefix + ".md", encoding="utf-8").read())
+
+
 def save_tables(prefix, csv_table, md_table):
     """Writes `csv_table` to <prefix>.csv and `md_table` to <prefix>.md (both rewritten). Returns
     False, and writes neither, when either file cannot be opened."""

@@ -142,12 +142,7 @@ def main():
              "text %s (%d bytes); machine %s" %
              (a.runs, a.stats_runs, os.path.basename(b), a.dna, os.path.getsize(a.dna), a.text, os.path.getsize(a.text),
               a.machine or results.machine_name()))
-    with results.open_result(a.out + ".csv") as f:
-        table.write_csv(f)
-    with results.open_result(a.out + ".md") as f:
-        f.write("# " + title + "\n\n")
-        table.write_markdown(f)
-    print(open(a.out + ".md").read())
+    results.write_titled(a.out, title, table)
 
 
 if __name__ == "__main__":
