@@ -211,6 +211,14 @@ struct Band {
   }
 };
 
+/// The text columns a pass computes of w[0, len) with the band of half-width `half` (SIZE_MAX: none):
+/// every one, except that prefix ends past m + K hold only cells above K.
+std::size_t columns_computed(std::size_t m, std::size_t len, ApproxMode mode, std::size_t half) {
+  return half != std::numeric_limits<std::size_t>::max() && mode == ApproxMode::prefix
+             ? std::min(len, m + half)
+             : len;
+}
+
 /// Myers' bit-vector DP of the pattern (m rows, `words` blocks of 64) against w[0, len), storing per
 /// computed column and block the two masks the traceback reads (see traceback_edit_bits in
 /// traceback.hpp). `eq_of(c)`: the pattern's match words for text byte c (bit r of word b: row
@@ -237,8 +245,7 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
   const std::size_t words = (m + 63) / 64;
   const Band band(m, len, half, mode == ApproxMode::global);
   const bool banded = half != kNone;
-  // Prefix ends past m + K hold only cells above K.
-  const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
+  const std::size_t columns = columns_computed(m, len, mode, half);
   // One lookup of the thread's scratch (in a shared library each thread_local access may call
   // __tls_get_addr), then plain references and pointers.
   BitScratch& scratch = bit_scratch();
@@ -473,7 +480,7 @@ Traced cut_distance(std::size_t m, const EqOf& eq_of, const std::uint8_t* w, std
   const std::size_t words = (m + 63) / 64;
   const Band band(m, len, half, mode == ApproxMode::global);
   const bool banded = half != kNone;
-  const std::size_t columns = banded && mode == ApproxMode::prefix ? std::min(len, m + half) : len;
+  const std::size_t columns = columns_computed(m, len, mode, half);
   BitScratch& scratch = bit_scratch();
   scratch.state.resize(3 * words);
   std::uint64_t* const v = scratch.state.data();  // Pv, Mv of block b at 2b, 2b + 1
