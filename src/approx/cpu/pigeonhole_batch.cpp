@@ -240,9 +240,13 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     // instead of the direct table, whose byte-by-byte lookups it outruns many times over: one guide
     // of 20 bases at k = 2, both strands (6 keys of 6 bases), over 1 GB of FASTA took 3.1 s with the
     // direct table against 0.87 s for the forward strand alone (the device host, one thread).
+    std::shared_ptr<multi::PatternTable> table;  // the keys as a pattern set, made once
+    const auto make_table = [&] {
+      return exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
+    };
     if (direct && tuning.search == "auto" && keys.size() <= kFewKeys) {
-      auto few = exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
-      if (auto_search(*few, bits) == "simd") {
+      table = make_table();
+      if (auto_search(*table, bits) == "simd") {
         direct = false;
         std::vector<std::uint32_t>().swap(direct_);
         direct_q_ = 0;
@@ -252,7 +256,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       search_ = "direct";
       return;
     }
-    auto table = exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
+    if (!table) table = make_table();
     search_ =
         tuning.search == "auto" || tuning.search == "direct" ? auto_search(*table, bits) : tuning.search;
     multi_ = multi::make_multi_algorithm(search_, std::move(table));
