@@ -188,47 +188,33 @@ STRMATCH_VBMI2 StripResult strip_vbmi2_loop(const std::uint8_t* in, std::size_t 
     if (ahead != 0) __builtin_prefetch(in + i + ahead);
     __m512i v = _mm512_loadu_si512(in + i);
     const __mmask64 lfs = _mm512_cmpeq_epi8_mask(v, lf);
-    // The usual blocks, with one or two compares instead of seven (port 5 bounds this loop: every
+    // The usual blocks take one or two compares instead of seven (port 5 bounds this loop: every
     // compare and vpcompressb run there): bytes A..T and line feeds only (an upper-case genome: no
     // header, nothing else to drop, nothing to normalise), or no byte below 'A' but line feeds (no
-    // header, '>' < 'A'; normalised).
-    const __mmask64 outside = _mm512_cmpgt_epu8_mask(_mm512_sub_epi8(v, upper_a), a_to_t);
-    bool usual = outside == lfs;
-    if (!usual && _mm512_cmplt_epu8_mask(v, upper_a) == lfs) {
-      usual = true;
-      if constexpr (Normalize) {
+    // header, '>' < 'A'; normalised). Other blocks test every byte to drop and the header.
+    __mmask64 keep = ~lfs, counted = lfs;
+    std::size_t limit = 64;
+    const bool upper_dna = _mm512_cmpgt_epu8_mask(_mm512_sub_epi8(v, upper_a), a_to_t) == lfs;
+    if (!upper_dna && _mm512_cmplt_epu8_mask(v, upper_a) != lfs) {
+      keep &= ~(_mm512_cmpeq_epi8_mask(v, cr) | _mm512_cmpeq_epi8_mask(v, space) |
+                _mm512_cmpeq_epi8_mask(v, tab));
+      if constexpr (StopAtHeader) {
+        const __mmask64 starts = (lfs << 1) | (line_start ? 1u : 0u);
+        const __mmask64 headers = _mm512_cmpeq_epi8_mask(v, gt) & starts;
+        if (headers != 0) {
+          limit = static_cast<std::size_t>(__builtin_ctzll(headers));
+          const __mmask64 below = (__mmask64{1} << limit) - 1;  // limit < 64
+          keep &= below;
+          counted &= below;
+        }
+      }
+    }
+    if constexpr (Normalize) {
+      if (!upper_dna) {
         const __mmask64 lower = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, a), z);
         v = _mm512_mask_sub_epi8(v, lower, v, case_bit);
         v = _mm512_mask_sub_epi8(v, _mm512_cmpeq_epi8_mask(v, u), v, one);
       }
-    }
-    if (usual) {
-      _mm512_storeu_si512(out + w, _mm512_maskz_compress_epi8(~lfs, v));
-      const auto feeds = static_cast<std::size_t>(__builtin_popcountll(lfs));
-      w += 64 - feeds;
-      r.lines += feeds;
-      line_start = (lfs >> 63) != 0;
-      i += 64;
-      continue;
-    }
-    __mmask64 keep = ~(lfs | _mm512_cmpeq_epi8_mask(v, cr) | _mm512_cmpeq_epi8_mask(v, space) |
-                       _mm512_cmpeq_epi8_mask(v, tab));
-    __mmask64 counted = lfs;
-    std::size_t limit = 64;
-    if constexpr (StopAtHeader) {
-      const __mmask64 starts = (lfs << 1) | (line_start ? 1u : 0u);
-      const __mmask64 headers = _mm512_cmpeq_epi8_mask(v, gt) & starts;
-      if (headers != 0) {
-        limit = static_cast<std::size_t>(__builtin_ctzll(headers));
-        const __mmask64 below = (__mmask64{1} << limit) - 1;  // limit < 64
-        keep &= below;
-        counted &= below;
-      }
-    }
-    if constexpr (Normalize) {
-      const __mmask64 lower = _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, a), z);
-      v = _mm512_mask_sub_epi8(v, lower, v, case_bit);
-      v = _mm512_mask_sub_epi8(v, _mm512_cmpeq_epi8_mask(v, u), v, one);
     }
     _mm512_storeu_si512(out + w, _mm512_maskz_compress_epi8(keep, v));
     w += static_cast<std::size_t>(__builtin_popcountll(keep));
