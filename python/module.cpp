@@ -1795,7 +1795,13 @@ PYBIND11_MODULE(_strmatch, m) {
           if (!PyBytes_Check(data.ptr()) && !PyByteArray_Check(data.ptr()) && !PyMemoryView_Check(data.ptr()))
             wrong_type("data", "bytes, bytearray or memoryview", data);
           if (!name.is_none() && !PyUnicode_Check(name.ptr())) wrong_type("name", "a str or None", name);
-          std::string bytes = py::bytes(py::module_::import("builtins").attr("bytes")(data));  // any layout
+          // One copy from a contiguous buffer; a strided memoryview through bytes() first.
+          std::string bytes;
+          const py::buffer_info info = py::buffer(data).request();
+          if (info.ndim == 1 && info.itemsize == 1 && info.strides[0] == 1)
+            bytes.assign(static_cast<const char*>(info.ptr), static_cast<std::size_t>(info.size));
+          else
+            bytes = py::bytes(py::module_::import("builtins").attr("bytes")(data));
           return std::make_unique<SequenceRecords>(
               std::move(bytes), format, name.is_none() ? std::string("(bytes)") : name.cast<std::string>());
         }
