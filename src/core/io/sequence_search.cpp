@@ -1127,7 +1127,10 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
       }
     } joiner{pipe, reading};
     if (pipelined) {
+      // The batches' own seconds overlap: the search's are the loop's wall time (reading included).
+      const auto started = std::chrono::steady_clock::now();
       search_pipelined(pipe, records_of, hits_of, account, sink, stopped);
+      total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     } else {
       for (;;) {
         Batch* b = pipe.take_full();
