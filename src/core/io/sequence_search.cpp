@@ -555,6 +555,9 @@ class BatchPipe {
   bool cancel_ = false;
 };
 
+/// Batches searched side by side by search_pipelined.
+constexpr std::size_t kPipelinedBatches = 2;
+
 /// Approximate search on the GPU with several threads: two batches searched side by side, each on a
 /// thread of its own, so that the GPU searches one while the host makes the other's matches
 /// (ApproxSearcher unlocks its engine for that). The sinks are still called from the calling thread,
@@ -629,7 +632,7 @@ void search_pipelined(BatchPipe& pipe, const Records& records_of, const Hits& hi
   };
   launch();
   while (!lanes.empty()) {
-    if (lanes.size() < 2 && !input_end) launch();
+    if (lanes.size() < kPipelinedBatches && !input_end) launch();
     Lane& l = *lanes.front();
     records_of(*l.batch);
     {
@@ -1102,11 +1105,9 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
     // reading between the searches of 312 guides (H200 host). Approximate search on the GPU also
     // searches two batches side by side (pipelined below), so a third is read meanwhile.
     const bool pipelined = s.pipelines();
-    Batch batches[3];
+    std::vector<Batch> batches(pipelined ? kPipelinedBatches + 1 : 2);
     BatchPipe pipe;
-    pipe.put_empty(&batches[0]);
-    pipe.put_empty(&batches[1]);
-    if (pipelined) pipe.put_empty(&batches[2]);
+    for (Batch& b : batches) pipe.put_empty(&b);
     std::thread reading([&] {
       for (;;) {
         Batch* b = pipe.take_empty();
