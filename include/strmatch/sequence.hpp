@@ -310,7 +310,7 @@ class SequenceSearcher {
   /// record is counted ahead). Otherwise in batches (memory: a batch, about 64 MiB, or one longer
   /// record; with more than one thread, two: a thread of its own reads the next batch while the last
   /// one is searched, so `reader` and its source are then read from that thread, never from two
-  /// threads at once; approximate search on the GPU without a PAM, three: two batches are searched
+  /// threads at once; approximate search on the GPU without a PAM, three of about 32 MiB: two are searched
   /// side by side, the GPU searching one while the host's threads make the other's matches). The
   /// sinks are called from the calling thread; the hits are the same either way, in the same order. Returns
   /// the statistics of the search (bytes: the sequences' bytes, plus, in batches, one separator between two
