@@ -107,7 +107,8 @@ struct RecordHeader {
 };
 
 namespace detail {
-struct ReaderAccess;  // src/core/io/fasta_pieces.hpp: a FASTA in memory searched in pieces
+struct ReaderAccess;          // src/core/io/fasta_pieces.hpp: a FASTA in memory searched in pieces
+struct SequenceSearchAccess;  // src/core/io/fasta_pieces.hpp: test hooks
 }  // namespace detail
 
 /// Reads the records of one input, in order. Not thread-safe (one reader per thread); the source
@@ -309,15 +310,17 @@ class SequenceSearcher {
   /// record is counted ahead). Otherwise in batches (memory: a batch, about 64 MiB, or one longer
   /// record; with more than one thread, two: a thread of its own reads the next batch while the last
   /// one is searched, so `reader` and its source are then read from that thread, never from two
-  /// threads at once). The sinks are called from the calling thread; the hits are the same either
-  /// way, in the same order. Returns the statistics of the search (bytes: the sequences' bytes, plus,
-  /// in batches, one separator between two records of a batch). Throws the reader's errors
-  /// (FormatError, IoError) when they come, after the hits of the records before the failing one (in
-  /// batches: before the failing batch) were delivered.
+  /// threads at once; approximate search on the GPU without a PAM, three of about 32 MiB: two are searched
+  /// side by side, the GPU searching one while the host's threads make the other's matches). The
+  /// sinks are called from the calling thread; the hits are the same either way, in the same order. Returns
+  /// the statistics of the search (bytes: the sequences' bytes, plus, in batches, one separator between two
+  /// records of a batch). Throws the reader's errors (FormatError, IoError) when they come, after the hits of
+  /// the records before the failing one (in batches: before the failing batch) were delivered.
   SearchStats search(SequenceReader& reader, const SequenceHitSink& sink,
                      const SequenceRecordSink& on_record = {}) const;
 
  private:
+  friend struct detail::SequenceSearchAccess;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

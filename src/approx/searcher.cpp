@@ -52,6 +52,10 @@ constexpr std::uint64_t kTraceSpanBytes = std::uint64_t{256} << 10;
 constexpr std::uint64_t kTracesPerTask = 1024;
 constexpr std::uint64_t kTraceCellsPerTask = std::uint64_t{1} << 24;
 constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
+// The GPU's matches: ends held back (16 bytes each: 32 MiB) so that the host makes a piece's matches
+// after the engine is unlocked, while another caller's piece (the sequence searcher's next batch)
+// searches on the GPU; a piece with more ends makes them as they come, holding the engine.
+constexpr std::size_t kHeldEnds = std::size_t{1} << 21;
 
 enum class Task : std::uint8_t { matches, ends, best };
 
@@ -577,7 +581,7 @@ struct ApproxSearcher::Impl {
   PieceResult gpu_piece(const void* text, std::size_t n, std::size_t from, std::uint64_t base, bool resident,
                         bool final, Task task, detail::MatchSelector* selector, const Out& out,
                         const Execution& x) const {
-    const detail::GpuScanLock lock(gpu_mutex);
+    std::optional<detail::GpuScanLock> lock(std::in_place, gpu_mutex);
     PieceResult r;
     bool stopped = false;
     if (task == Task::ends) {
@@ -691,9 +695,17 @@ struct ApproxSearcher::Impl {
       lo = hi;
       return batch.empty() || (*out.matches)(std::span<const ApproxMatch>(batch));
     };
+    // The ends are held back (up to kHeldEnds) until the engine is done, and the matches made once it
+    // is unlocked: another thread's piece then searches on the GPU while this one's tracebacks and
+    // sink run on the host (sequence_search.cpp overlaps a FASTA's batches so). Past kHeldEnds the
+    // piece makes its matches as the ends come, as one call alone would. The sub-pieces' cuts do
+    // not change the matches (the selector's contract).
+    bool holding = true;
     const ApproxEndSink cut = [&](std::span<const ApproxEnd> got) {
       for (const ApproxEnd& e : got)
         if (e.end > from) pending.push_back(ApproxEnd{base + e.end, e.distance, e.pattern_id});
+      if (holding && pending.size() <= kHeldEnds) return true;
+      holding = false;
       // Every end below the last one received is complete (the engine delivers by (end, pattern_id)).
       if (pending.empty() || pending.back().end <= lo + 1) return true;
       return run_piece(pending.back().end - 1, false);
@@ -703,6 +715,7 @@ struct ApproxSearcher::Impl {
       r.stopped = true;
       return r;
     }
+    lock.reset();
     if (!run_piece(base + n, final)) r.stopped = true;
     return r;
   }

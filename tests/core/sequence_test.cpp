@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #endif
 
 #include "core/cpu/simd_level.hpp"
+#include "core/io/fasta_pieces.hpp"
 #include "core/io/sequence_strip.hpp"
 #include "strmatch/exact.hpp"
 #include "strmatch/sequence.hpp"
@@ -674,17 +676,24 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
           o.threads = threads;
           o.batch_bytes = memory && batch == 3000 ? 0 : batch;  // in memory: the default pieces too
           std::string error;
-          const std::vector<std::string> rows =
-              run(SequenceSearcher(patterns, o), fasta, memory ? 0 : 1 + rng() % 4096, &error);
-          const std::string how = std::string(memory ? "in memory, " : "streamed, ") +
-                                  std::to_string(threads) + " threads, batch " +
-                                  std::to_string(o.batch_bytes);
-          EXPECT_EQ(error, error_whole) << how;
-          if (!broken) {
-            EXPECT_EQ(rows, whole) << how << " " << rerun_hint();
-          } else if (batch == 1) {
-            if (by_record.empty()) by_record = rows;
-            EXPECT_EQ(rows, by_record) << how << " " << rerun_hint();
+          // Approximate search with several threads: also with the batches searched two at a time
+          // (the GPU's pipelined path, forced on the CPU).
+          for (const bool pipelined : {false, true}) {
+            if (pipelined && (!o.approximate || threads == 1)) continue;
+            SequenceSearcher searcher(patterns, o);
+            if (pipelined) strmatch::seq::detail::SequenceSearchAccess::force_pipeline(searcher);
+            const std::vector<std::string> rows = run(searcher, fasta, memory ? 0 : 1 + rng() % 4096, &error);
+            const std::string how = std::string(memory ? "in memory, " : "streamed, ") +
+                                    std::to_string(threads) + " threads, batch " +
+                                    std::to_string(o.batch_bytes) + (pipelined ? ", pipelined" : "");
+            EXPECT_EQ(error, error_whole) << how;
+            error.clear();
+            if (!broken) {
+              EXPECT_EQ(rows, whole) << how << " " << rerun_hint();
+            } else if (batch == 1) {
+              if (by_record.empty()) by_record = rows;
+              EXPECT_EQ(rows, by_record) << how << " " << rerun_hint();
+            }
           }
         }
     if (broken) {
@@ -693,6 +702,53 @@ TEST(SequenceSearcher, ResultsDoNotDependOnBatchSizeOrThreads) {
       for (const std::string& r : by_record) records += r.rfind("record ", 0) == 0 ? 1 : 0;
       EXPECT_EQ(records, rs.size());
     }
+  }
+}
+
+TEST(SequenceSearcher, PipelinedBatchesStopWhereTheSinkStopsAndCallItFromTheCaller) {
+  // Batches searched two at a time (the GPU's path, forced on the CPU) deliver, for a sink that stops
+  // after its j-th call, exactly what one batch at a time delivers: the same calls, on the caller's
+  // thread, nothing after the stop.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceHit;
+  using strmatch::seq::SequenceSearcher;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 829);
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Record> rs;
+    for (int r = 0; r < 12; ++r) {
+      Record rec;
+      rec.name = "r" + std::to_string(r);
+      for (std::size_t i = 0, n = 20 + rng() % 200; i < n; ++i) rec.sequence += "ACGT"[rng() % 4];
+      rs.push_back(rec);
+    }
+    const std::string fasta = write_fasta(rng, rs);
+    strmatch::seq::SequenceSearchOptions o;
+    o.approximate = true;
+    o.max_errors = 1;
+    o.threads = 3;
+    o.batch_bytes = 1 + rng() % 300;
+    const std::vector<NamedSequence> patterns = {{"p", "ACGT", ""}, {"q", "GGAT", ""}};
+    const std::size_t stop_after = 1 + rng() % 6;
+    const auto run = [&](bool pipelined) {
+      SequenceSearcher s(patterns, o);
+      if (pipelined) strmatch::seq::detail::SequenceSearchAccess::force_pipeline(s);
+      strmatch::test::StringSource src(fasta, 1 + rng() % 512);
+      SequenceReader reader(src, SequenceFormat::fasta, "x.fa");
+      std::vector<std::string> calls;
+      const auto caller = std::this_thread::get_id();
+      const strmatch::SearchStats st = s.search(reader, [&](std::span<const SequenceHit> hits) {
+        EXPECT_EQ(std::this_thread::get_id(), caller);
+        std::string call;
+        for (const SequenceHit& h : hits)
+          call += h.record->name + ":" + std::to_string(h.end) + ":" + std::to_string(h.pattern) + " ";
+        calls.push_back(call);
+        return calls.size() < stop_after;
+      });
+      EXPECT_EQ(st.stopped_early, calls.size() == stop_after);
+      return calls;
+    };
+    EXPECT_EQ(run(true), run(false)) << "batch " << o.batch_bytes << ", stop after " << stop_after << " "
+                                     << rerun_hint();
   }
 }
 

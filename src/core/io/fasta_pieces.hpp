@@ -55,6 +55,12 @@ void parse_fasta_piece(const std::uint8_t* data, std::size_t size, std::size_t s
                        std::size_t begin, std::size_t end, std::size_t lead, std::size_t lookahead,
                        bool normalize, FastaPiece& out);
 
+/// Tests: SequenceSearcher's batches searched two at a time (its pipelined path, which otherwise
+/// serves approximate search on the GPU) on the CPU too, to compare it with the one-at-a-time path.
+struct SequenceSearchAccess {
+  static void force_pipeline(SequenceSearcher& searcher) noexcept;
+};
+
 /// What the in-order delivery of pieces needs from the reader (SequenceReader's friend).
 struct ReaderAccess {
   /// The input's bytes when the reader is inside a FASTA record of a plain input in memory
