@@ -29,7 +29,8 @@
 //           removed; default 20 MB of random DNA, labelled so), each with 0..3 substitutions, and
 //           their reverse complements (both strands: 2N patterns), k = 3, every end within k counted
 //           by one ApproxSearcher over the batch (the automatic algorithm, and myers pattern by
-//           pattern for comparison) on one thread and on every thread; Edlib's HW mode
+//           pattern for comparison; --guides-algorithms lists them) on one thread and on every
+//           thread; Edlib's HW mode
 //           (EDLIB_TASK_LOC, k = 3) on one thread over the first --edlib-guides guides. The figure of
 //           merit is Sassy2's: pattern-bases per second (patterns x text bytes / s), and the ratio to
 //           Edlib's on the same machine (issue 36's target: 40x on one thread, 0.85x linear scaling).
@@ -41,7 +42,7 @@
 //        [--tag MACHINE] [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N]
 //        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
 //        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR] [--guides N] [--guides-dna FILE]
-//        [--guides-bytes N] [--edlib-guides N]
+//        [--guides-bytes N] [--edlib-guides N] [--guides-algorithms auto,myers]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -94,6 +95,7 @@ std::string g_tre_agrep, g_tmp = "/tmp";  // --tre-agrep: TRE's agrep as a whole
 std::uint64_t g_tre_max_m = 32;
 std::uint64_t g_guides = 1000, g_guides_bytes = 20000000, g_edlib_guides = 20;
 std::string g_guides_dna;  // --guides-dna: the text of the guides section (default: random DNA)
+std::string g_guides_algorithms = "auto,myers";  // --guides-algorithms: the guides section's rows
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -552,7 +554,13 @@ void guides() {
     std::fflush(stdout);
   }
 #endif
-  for (const char* algorithm : {"auto", "myers"}) {
+  std::vector<std::string> algorithms;
+  for (std::size_t at = 0; at <= g_guides_algorithms.size();) {
+    const std::size_t comma = std::min(g_guides_algorithms.find(',', at), g_guides_algorithms.size());
+    if (comma > at) algorithms.push_back(g_guides_algorithms.substr(at, comma - at));
+    at = comma + 1;
+  }
+  for (const std::string& algorithm : algorithms) {
     ApproxOptions o;
     o.algorithm = algorithm;
     o.max_errors = kK;
@@ -777,6 +785,8 @@ int main(int argc, char** argv) {
       g_guides = std::stoull(v);
     else if (a == "--guides-dna")
       g_guides_dna = v;
+    else if (a == "--guides-algorithms")
+      g_guides_algorithms = v;
     else if (a == "--guides-bytes")
       g_guides_bytes = std::stoull(v);
     else if (a == "--edlib-guides")
