@@ -745,6 +745,9 @@ TEST(SequenceSearcher, PipelinedBatchesStopWhereTheSinkStopsAndCallItFromTheCall
         return calls.size() < stop_after;
       });
       EXPECT_EQ(st.stopped_early, calls.size() == stop_after);
+      // The statistics of what was delivered: the same hits, algorithm and backend either way.
+      calls.push_back("stats " + std::to_string(st.occurrences) + " " + st.algorithm + " " +
+                      std::string(strmatch::to_string(st.backend)));
       return calls;
     };
     EXPECT_EQ(run(true), run(false)) << "batch " << o.batch_bytes << ", stop after " << stop_after << " "

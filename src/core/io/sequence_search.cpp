@@ -654,7 +654,7 @@ void search_pipelined(BatchPipe& pipe, const Records& records_of, const Hits& hi
     }
     l.thread.join();
     if (l.error) std::rethrow_exception(l.error);
-    account(l.stats);
+    if (!l.batch->headers.empty()) account(l.stats);  // as deliver(): an empty last batch adds nothing
     pipe.put_empty(l.batch);
     lanes.pop_front();
     if (stopped) break;
