@@ -17,6 +17,7 @@
 #include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/cuda/multi_cuda.hpp"
+#include "multi/multi_device.hpp"
 #include "multi/multi_stream.hpp"
 #include "multi/sort_matches.hpp"
 #include "strmatch/multi.hpp"
@@ -340,7 +341,10 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
 
   PatternSetStats& st = s.stats;
   if (s.plan.gpu) {
-    s.gpu = detail::cuda::make_multi_engine(table, algo);
+    // A device list: one engine per entry, the text cut over them (multi/multi_device.hpp).
+    std::vector<int> devices = detail::cuda::resolve_devices(s.options.devices);
+    s.gpu = devices.empty() ? detail::cuda::make_multi_engine(table, algo)
+                            : detail::multi::make_multi_device_engine(std::move(devices), table, algo);
     st.gpu_algorithm = std::string(s.gpu->name());
     st.gpu_memory_bytes = s.gpu->device_bytes();
     st.gpu_hot_bytes = s.gpu->hot_bytes();

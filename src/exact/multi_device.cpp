@@ -1,0 +1,61 @@
+// Exact search on several GPUs: the one chunker's ranges (overlap m - 1) over the listed devices, one
+// worker thread each (core/fan_out.hpp), each running the one-GPU streaming search on its range.
+#include "exact/multi_device.hpp"
+
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/fan_out.hpp"
+#include "exact/cuda/exact_cuda.hpp"
+
+namespace strmatch::detail {
+
+SearchStats exact_find_all_devices(std::span<const int> devices, std::string_view pattern,
+                                   std::string_view algorithm, std::string_view text,
+                                   const OffsetSink* sink) {
+  const auto start = Clock::now();
+  const Chunker ranges = device_ranges(text.size(), devices.size(), pattern.size() - 1);
+  const std::size_t workers = static_cast<std::size_t>(ranges.size());
+  std::vector<SearchStats> parts(workers);
+  const auto name = [&](std::size_t i) { return "GPU " + std::to_string(devices[i]); };
+  const auto work = [&](std::size_t i, const FanOutEmit<std::uint64_t>& emit) {
+    const Chunk c = ranges[i];
+    const cuda::DeviceScope scope(devices[i]);
+    const std::string_view range = text.substr(c.begin, c.data_end - c.begin);
+    if (sink == nullptr) {
+      // The range with its look-ahead, less the look-ahead alone (its occurrences are exactly
+      // those of the range that begin in it).
+      parts[i] = cuda::find_all(pattern, algorithm, range, nullptr);
+      if (c.data_end > c.end)
+        parts[i].occurrences -=
+            cuda::find_all(pattern, algorithm, text.substr(c.end, c.data_end - c.end), nullptr).occurrences;
+      return;
+    }
+    std::vector<std::uint64_t> owned;
+    const OffsetSink local = [&](std::span<const std::uint64_t> offsets) {
+      owned.clear();
+      for (const std::uint64_t o : offsets)
+        if (o < c.end - c.begin) owned.push_back(o + c.begin);
+      parts[i].occurrences += owned.size();
+      return owned.empty() || emit(std::span<const std::uint64_t>(owned));
+    };
+    const SearchStats s = cuda::find_all(pattern, algorithm, range, &local);
+    const std::uint64_t delivered = parts[i].occurrences;
+    parts[i] = s;
+    parts[i].occurrences = delivered;
+  };
+  const bool complete = fan_out_ordered<std::uint64_t>(
+      workers, work, [&](std::span<const std::uint64_t> b) { return (*sink)(b); }, name);
+  SearchStats stats = parts[0];
+  stats.occurrences = 0;
+  for (const SearchStats& p : parts) stats.occurrences += p.occurrences;
+  stats.bytes = text.size();
+  stats.backend = Backend::cuda;
+  stats.devices = static_cast<std::uint32_t>(workers);
+  stats.stopped_early = !complete;
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace strmatch::detail
