@@ -48,20 +48,15 @@ namespace {
 class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
  public:
   MultiDeviceApproxEngine(std::vector<int> devices, std::span<const std::string> patterns,
-                          std::string algorithm, ApproxMetric metric, int separator, bool codes)
+                          ApproxMetric metric, ApproxEngineMaker make)
       : patterns_(patterns.begin(), patterns.end()),
         metric_(metric),
         cut_(pattern_shares(patterns_, devices.size())),
-        whole_(devices,
-               [this, algorithm, metric, separator, codes](std::size_t) {
-                 return cuda::make_approx_engine(patterns_, algorithm, metric, separator, codes);
-               }),
+        whole_(devices, [this, make](std::size_t) { return make(patterns_); }),
         shares_(
             std::vector<int>(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(cut_.size() - 1)),
-            [this, algorithm, metric, separator, codes](std::size_t i) {
-              return cuda::make_approx_engine(
-                  std::span<const std::string>(patterns_).subspan(cut_[i], cut_[i + 1] - cut_[i]), algorithm,
-                  metric, separator, codes);
+            [this, make](std::size_t i) {
+              return make(std::span<const std::string>(patterns_).subspan(cut_[i], cut_[i + 1] - cut_[i]));
             }) {
     for (const std::string& p : patterns_) longest_ = std::max<std::uint64_t>(longest_, p.size());
     const cuda::DeviceScope scope(whole_.device(0));
@@ -199,8 +194,19 @@ std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<
                                                                     std::string_view algorithm,
                                                                     ApproxMetric metric, int separator,
                                                                     bool nucleotide_codes) {
-  return std::make_unique<MultiDeviceApproxEngine>(std::move(devices), patterns, std::string(algorithm),
-                                                   metric, separator, nucleotide_codes);
+  const std::string name(algorithm);
+  return make_multi_device_approx_engine(
+      std::move(devices), patterns, metric,
+      [name, metric, separator, nucleotide_codes](std::span<const std::string> p) {
+        return cuda::make_approx_engine(p, name, metric, separator, nucleotide_codes);
+      });
+}
+
+std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<int> devices,
+                                                                    std::span<const std::string> patterns,
+                                                                    ApproxMetric metric,
+                                                                    ApproxEngineMaker make) {
+  return std::make_unique<MultiDeviceApproxEngine>(std::move(devices), patterns, metric, std::move(make));
 }
 
 }  // namespace strmatch::detail

@@ -17,10 +17,8 @@ namespace {
 class MultiDeviceEngine final : public cuda::MultiEngine {
  public:
   MultiDeviceEngine(std::vector<int> devices, std::shared_ptr<const PatternTable> table,
-                    std::string algorithm)
-      : table_(table), engines_(std::move(devices), [table, algorithm](std::size_t) {
-          return cuda::make_multi_engine(table, algorithm);
-        }) {
+                    std::function<std::unique_ptr<cuda::MultiEngine>()> make)
+      : table_(std::move(table)), engines_(std::move(devices), [make](std::size_t) { return make(); }) {
     const cuda::DeviceScope scope(engines_.device(0));
     first_ = &engines_.get(0);
   }
@@ -55,7 +53,15 @@ class MultiDeviceEngine final : public cuda::MultiEngine {
                   owned.push_back(Match{m.begin + c.begin, m.end + c.begin, m.pattern_id});
               return owned.empty() || emit(std::span<const Match>(owned));
             };
-            parts[i] = engine.scan_host(text.substr(c.begin, c.data_end - c.begin), &local, nullptr, tuning);
+            std::uint64_t delivered = 0;
+            const MatchSink counted = [&](std::span<const Match> ms) {
+              const bool go_on = local(ms);
+              delivered += owned.size();
+              return go_on;
+            };
+            parts[i] =
+                engine.scan_host(text.substr(c.begin, c.data_end - c.begin), &counted, nullptr, tuning);
+            parts[i].occurrences = delivered;  // the owned matches, not those of the look-ahead
           },
           *sink, name);
     } else {
@@ -116,7 +122,15 @@ class MultiDeviceEngine final : public cuda::MultiEngine {
 std::unique_ptr<cuda::MultiEngine> make_multi_device_engine(std::vector<int> devices,
                                                             std::shared_ptr<const PatternTable> table,
                                                             std::string_view algorithm) {
-  return std::make_unique<MultiDeviceEngine>(std::move(devices), std::move(table), std::string(algorithm));
+  const std::string name(algorithm);
+  return make_multi_device_engine(std::move(devices), table,
+                                  [table, name] { return cuda::make_multi_engine(table, name); });
+}
+
+std::unique_ptr<cuda::MultiEngine> make_multi_device_engine(
+    std::vector<int> devices, std::shared_ptr<const PatternTable> table,
+    std::function<std::unique_ptr<cuda::MultiEngine>()> make) {
+  return std::make_unique<MultiDeviceEngine>(std::move(devices), std::move(table), std::move(make));
 }
 
 }  // namespace strmatch::detail::multi

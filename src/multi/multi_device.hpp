@@ -2,6 +2,7 @@
 // one range per listed device, the set compiled once per device, matches delivered in range order.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -17,5 +18,11 @@ namespace strmatch::detail::multi {
 std::unique_ptr<cuda::MultiEngine> make_multi_device_engine(std::vector<int> devices,
                                                             std::shared_ptr<const PatternTable> table,
                                                             std::string_view algorithm);
+
+/// The same with the engines made by `make` (tests: engines on the CPU); a negative entry of
+/// `devices` makes no device current.
+std::unique_ptr<cuda::MultiEngine> make_multi_device_engine(
+    std::vector<int> devices, std::shared_ptr<const PatternTable> table,
+    std::function<std::unique_ptr<cuda::MultiEngine>()> make);
 
 }  // namespace strmatch::detail::multi
