@@ -90,6 +90,37 @@ class FanOutState {
   std::size_t worker_ = 0;
 };
 
+/// Runs work(i, emit) with emit appending to `out` until `state` stops; records its failure.
+template <class Item, class Work>
+void run_buffered(FanOutState& state, std::size_t i, Work& work, std::vector<Item>& out) {
+  const FanOutEmit<Item> emit = [&](std::span<const Item> items) {
+    if (state.stopping()) return false;
+    out.insert(out.end(), items.begin(), items.end());
+    return true;
+  };
+  try {
+    work(i, emit);
+  } catch (...) {
+    state.fail(i, std::current_exception());
+  }
+}
+
+/// The stats of a search cut over `parts.size()` workers (parts[i]: worker i's, with its owned
+/// occurrences): the first's algorithm and note, occurrences summed, `bytes`, backend cuda,
+/// devices = the workers, stopped_early = !complete, seconds since `start`.
+inline SearchStats combine_device_stats(const std::vector<SearchStats>& parts, std::uint64_t bytes,
+                                        bool complete, double seconds) {
+  SearchStats stats = parts.empty() ? SearchStats{} : parts[0];
+  stats.occurrences = 0;
+  for (const SearchStats& p : parts) stats.occurrences += p.occurrences;
+  stats.bytes = bytes;
+  stats.backend = Backend::cuda;
+  stats.devices = static_cast<std::uint32_t>(parts.size());
+  stats.stopped_early = !complete;
+  stats.seconds = seconds;
+  return stats;
+}
+
 /// Runs work(i, emit) for i = 0 .. workers - 1 at once, worker 0 on the calling thread and every
 /// other on a thread of its own, and delivers their items to deliver(span) on the calling thread
 /// in worker order: worker 0's as it emits them, each later worker's buffered until it is the head
@@ -120,19 +151,7 @@ bool fan_out_ordered(std::size_t workers, Work&& work, Deliver&& deliver, Name&&
   std::vector<std::jthread> pool;
   pool.reserve(workers);
   for (std::size_t i = 1; i < workers; ++i) {
-    pool.emplace_back([&, i] {
-      std::vector<Item>& out = buffers[i];
-      const FanOutEmit<Item> emit = [&](std::span<const Item> items) {
-        if (state.stopping()) return false;
-        out.insert(out.end(), items.begin(), items.end());
-        return true;
-      };
-      try {
-        work(i, emit);
-      } catch (...) {
-        state.fail(i, std::current_exception());
-      }
-    });
+    pool.emplace_back([&, i] { run_buffered<Item>(state, i, work, buffers[i]); });
   }
   if (workers > 0) {
     const FanOutEmit<Item> emit = [&](std::span<const Item> items) {
@@ -178,19 +197,7 @@ template <class Item, class Work, class Less, class Deliver, class Name>
 bool fan_out_merged(std::size_t workers, Work&& work, Less&& less, Deliver&& deliver, Name&& name) {
   FanOutState state;
   std::vector<std::vector<Item>> buffers(workers);
-  const auto run = [&](std::size_t i) {
-    std::vector<Item>& out = buffers[i];
-    const FanOutEmit<Item> emit = [&](std::span<const Item> items) {
-      if (state.stopping()) return false;
-      out.insert(out.end(), items.begin(), items.end());
-      return true;
-    };
-    try {
-      work(i, emit);
-    } catch (...) {
-      state.fail(i, std::current_exception());
-    }
-  };
+  const auto run = [&](std::size_t i) { run_buffered<Item>(state, i, work, buffers[i]); };
   {
     std::vector<std::jthread> pool;
     pool.reserve(workers);

@@ -47,15 +47,7 @@ SearchStats exact_find_all_devices(std::span<const int> devices, std::string_vie
   };
   const bool complete = fan_out_ordered<std::uint64_t>(
       workers, work, [&](std::span<const std::uint64_t> b) { return (*sink)(b); }, name);
-  SearchStats stats = parts[0];
-  stats.occurrences = 0;
-  for (const SearchStats& p : parts) stats.occurrences += p.occurrences;
-  stats.bytes = text.size();
-  stats.backend = Backend::cuda;
-  stats.devices = static_cast<std::uint32_t>(workers);
-  stats.stopped_early = !complete;
-  stats.seconds = seconds_since(start);
-  return stats;
+  return combine_device_stats(parts, text.size(), complete, seconds_since(start));
 }
 
 }  // namespace strmatch::detail

@@ -94,15 +94,7 @@ class MultiDeviceEngine final : public cuda::MultiEngine {
         for (const auto& w : counts)
           for (std::size_t p = 0; p < w.size(); ++p) per_pattern[p] += w[p];
     }
-    SearchStats stats = parts[0];
-    stats.occurrences = 0;
-    for (const SearchStats& p : parts) stats.occurrences += p.occurrences;
-    stats.bytes = text.size();
-    stats.backend = Backend::cuda;
-    stats.devices = static_cast<std::uint32_t>(workers);
-    stats.stopped_early = !complete;
-    stats.seconds = seconds_since(start);
-    return stats;
+    return combine_device_stats(parts, text.size(), complete, seconds_since(start));
   }
 
   SearchStats scan_resident(const void* device_text, std::uint64_t n, const MatchSink* sink,
