@@ -200,6 +200,7 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
          "The GPUs of a GPU search: all, or device ids separated by commas (0,1; an id may repeat: two "
          "workers on one GPU); the text, or an approximate batch's patterns, is cut over them "
          "(docs/gpu.md, \"Several GPUs\"); default: the current GPU alone. Not with --backend cpu")
+      ->type_name("all|IDS")
       ->group(kGroupPerformance);
   cmd.add_option("--mmap", c.mmap, help.mmap)
       ->capture_default_str()

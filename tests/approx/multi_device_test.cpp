@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 
+#include "approx/approx_expected.hpp"
 #include "reference/approx.hpp"
 #include "support/test_support.hpp"
 
@@ -16,11 +17,7 @@ namespace {
 using strmatch::ApproxEnd;
 using strmatch::ApproxMetric;
 using strmatch::kNoDistance;
-
-strmatch::reference::ApproxMetric ref_metric(ApproxMetric m) {
-  return m == ApproxMetric::hamming ? strmatch::reference::ApproxMetric::hamming
-                                    : strmatch::reference::ApproxMetric::edit;
-}
+using strmatch::test::to_reference;
 
 /// A CPU stand-in for a GPU engine: the reference's ends, delivered in small batches.
 class FakeEngine final : public strmatch::detail::cuda::ApproxEngine {
@@ -34,7 +31,7 @@ class FakeEngine final : public strmatch::detail::cuda::ApproxEngine {
     std::vector<ApproxEnd> all;
     for (std::uint32_t p = 0; p < patterns_.size(); ++p)
       for (const auto& [e, d] :
-           strmatch::reference::approx_ends(patterns_[p], t, k, ref_metric(metric_), separator_))
+           strmatch::reference::approx_ends(patterns_[p], t, k, to_reference(metric_), separator_))
         all.push_back(ApproxEnd{e, d, p});
     std::sort(all.begin(), all.end(), [](const ApproxEnd& a, const ApproxEnd& b) {
       return a.end != b.end ? a.end < b.end : a.pattern_id < b.pattern_id;
@@ -56,7 +53,7 @@ class FakeEngine final : public strmatch::detail::cuda::ApproxEngine {
     const std::string_view t(static_cast<const char*>(text), n);
     std::vector<std::uint32_t> out;
     for (const std::string& p : patterns_) {
-      const auto d = strmatch::reference::approx_column_minima(p, t, ref_metric(metric_), separator_);
+      const auto d = strmatch::reference::approx_column_minima(p, t, to_reference(metric_), separator_);
       std::uint32_t best = kNoDistance;
       for (std::size_t e = 1; e < d.size(); ++e)
         if (d[e] != strmatch::reference::kNoEnd) best = std::min(best, d[e]);
