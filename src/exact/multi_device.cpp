@@ -6,48 +6,43 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/cuda/device.hpp"
 #include "core/fan_out.hpp"
-#include "exact/cuda/exact_cuda.hpp"
 
 namespace strmatch::detail {
 
-SearchStats exact_find_all_devices(std::span<const int> devices, std::string_view pattern,
-                                   std::string_view algorithm, std::string_view text,
-                                   const OffsetSink* sink) {
+SearchStats exact_find_all_devices(std::span<const int> devices, std::uint64_t n, std::size_t m,
+                                   const ExactRangeScan& scan, const OffsetSink* sink) {
   const auto start = Clock::now();
-  const Chunker ranges = device_ranges(text.size(), devices.size(), pattern.size() - 1);
+  const Chunker ranges = device_ranges(n, devices.size(), m - 1);
   const std::size_t workers = static_cast<std::size_t>(ranges.size());
   std::vector<SearchStats> parts(workers);
   const auto name = [&](std::size_t i) { return "GPU " + std::to_string(devices[i]); };
   const auto work = [&](std::size_t i, const FanOutEmit<std::uint64_t>& emit) {
     const Chunk c = ranges[i];
     const cuda::DeviceScope scope(devices[i]);
-    const std::string_view range = text.substr(c.begin, c.data_end - c.begin);
     if (sink == nullptr) {
       // The range with its look-ahead, less the look-ahead alone (its occurrences are exactly
       // those of the range that begin in it).
-      parts[i] = cuda::find_all(pattern, algorithm, range, nullptr);
-      if (c.data_end > c.end)
-        parts[i].occurrences -=
-            cuda::find_all(pattern, algorithm, text.substr(c.end, c.data_end - c.end), nullptr).occurrences;
+      parts[i] = scan(c.begin, c.data_end, nullptr);
+      if (c.data_end > c.end) parts[i].occurrences -= scan(c.end, c.data_end, nullptr).occurrences;
       return;
     }
     std::vector<std::uint64_t> owned;
+    std::uint64_t delivered = 0;
     const OffsetSink local = [&](std::span<const std::uint64_t> offsets) {
       owned.clear();
       for (const std::uint64_t o : offsets)
         if (o < c.end - c.begin) owned.push_back(o + c.begin);
-      parts[i].occurrences += owned.size();
+      delivered += owned.size();
       return owned.empty() || emit(std::span<const std::uint64_t>(owned));
     };
-    const SearchStats s = cuda::find_all(pattern, algorithm, range, &local);
-    const std::uint64_t delivered = parts[i].occurrences;
-    parts[i] = s;
+    parts[i] = scan(c.begin, c.data_end, &local);
     parts[i].occurrences = delivered;
   };
   const bool complete = fan_out_ordered<std::uint64_t>(
       workers, work, [&](std::span<const std::uint64_t> b) { return (*sink)(b); }, name);
-  return combine_device_stats(parts, text.size(), complete, seconds_since(start));
+  return combine_device_stats(parts, n, complete, seconds_since(start));
 }
 
 }  // namespace strmatch::detail

@@ -251,7 +251,12 @@ struct ExactSearcher::Impl {
     if (choose(text.size(), &note, x) == Backend::cuda) {
       const auto gpu = try_gpu(sink, Clock::now(), &note, x, [&](const OffsetSink* to) {
         if (!devices.empty())
-          return detail::exact_find_all_devices(devices, pattern, options.algorithm, text, to);
+          return detail::exact_find_all_devices(
+              devices, text.size(), pattern.size(),
+              [&](std::uint64_t b, std::uint64_t e, const OffsetSink* part) {
+                return detail::cuda::find_all(pattern, options.algorithm, text.substr(b, e - b), part);
+              },
+              to);
         return detail::cuda::find_all(pattern, options.algorithm, text, to);
       });
       if (gpu) return *gpu;
@@ -332,6 +337,14 @@ SearchStats ExactSearcher::search_file(int fd, ByteRange bytes, const OffsetSink
   const std::uint64_t size = bytes.size();
   if (s.choose_file(size, &note, x) == Backend::cuda) {
     const auto gpu = s.try_gpu(sink, start, &note, x, [&](const OffsetSink* to) {
+      if (!s.devices.empty())
+        return detail::exact_find_all_devices(
+            s.devices, size, s.pattern.size(),
+            [&](std::uint64_t b, std::uint64_t e, const OffsetSink* part) {
+              return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd,
+                                                 ByteRange{bytes.begin + b, bytes.begin + e}, part);
+            },
+            to);
       return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, bytes, to);
     });
     if (gpu) return *gpu;

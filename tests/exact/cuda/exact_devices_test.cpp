@@ -33,13 +33,39 @@ TEST(ExactDevices, ListsGiveTheOneGpuOffsetsAndCounts) {
     for (const auto& c : strmatch::test::device_list_cases()) {
       o.devices = c.devices;
       const ExactSearcher several(pattern, o);
-      const std::string where = "devices " + c.name + " pattern " + pattern + " n " + std::to_string(n) + "; " +
-                                strmatch::test::rerun_hint();
+      const std::string where = "devices " + c.name + " pattern " + pattern + " n " + std::to_string(n) +
+                                "; " + strmatch::test::rerun_hint();
       std::vector<std::uint64_t> got;
       const auto st = several.find_all(text, append_to(got));
       EXPECT_EQ(got, expected) << where;
       EXPECT_EQ(st.occurrences, expected.size()) << where;
       EXPECT_EQ(several.count(text).occurrences, expected.size()) << where;
+    }
+  }
+}
+
+TEST(ExactDevices, FileWindowsGiveTheOneGpuOffsets) {
+  // The GPU's own pread path (find_all_file), each range a window of the file.
+  if (!strmatch::detail::cuda::available(nullptr)) GTEST_SKIP() << "no usable GPU";
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1);
+  const std::string text = strmatch::test::random_text(rng, std::size_t{3} << 20, 2);
+  const strmatch::test::TempFile file(text);
+  const std::string pattern = text.substr(12345, 9);
+  ExactOptions o;
+  o.backend = strmatch::Backend::cuda;
+  const ExactSearcher one(pattern, o);
+  for (const strmatch::ByteRange window :
+       {strmatch::ByteRange{0, text.size()}, strmatch::ByteRange{777, 2000001}}) {
+    std::vector<std::uint64_t> expected;
+    one.find_all_file(file.fd(), window, append_to(expected));
+    ASSERT_FALSE(expected.empty());
+    for (const auto& c : strmatch::test::device_list_cases()) {
+      o.devices = c.devices;
+      const ExactSearcher several(pattern, o);
+      std::vector<std::uint64_t> got;
+      several.find_all_file(file.fd(), window, append_to(got));
+      EXPECT_EQ(got, expected) << "devices " << c.name << "; " << strmatch::test::rerun_hint();
+      EXPECT_EQ(several.count_file(file.fd(), window).occurrences, expected.size()) << "devices " << c.name;
     }
   }
 }
