@@ -397,9 +397,9 @@ class SequenceSearch {
                  const py::object& strands, const Str<"alphabet", "'dna' or 'bytes'">& alphabet,
                  Flag<"ignore_case"> ignore_case, const AlgorithmName& algorithm, const BackendName& backend,
                  Threads threads, const py::object& pam,
-                 const Str<"pam_side", "'3prime' or '5prime'">& pam_side)
+                 const Str<"pam_side", "'3prime' or '5prime'">& pam_side, const py::object& devices)
       : searcher_(named(patterns), options(max_errors, metric, strands, alphabet, ignore_case, algorithm,
-                                           backend, threads, pam, pam_side)),
+                                           backend, threads, pam, pam_side, devices)),
         max_errors_repr_(py::repr(max_errors).cast<std::string>()) {}
 
   py::list search(const py::object& path, const FormatName& format) {
@@ -485,7 +485,8 @@ class SequenceSearch {
                                                       const py::object& strands, const std::string& alphabet,
                                                       bool ignore_case, const std::string& algorithm,
                                                       const std::string& backend, unsigned threads,
-                                                      const py::object& pam, const std::string& pam_side) {
+                                                      const py::object& pam, const std::string& pam_side,
+                                                      const py::object& devices) {
     strmatch::seq::SequenceSearchOptions o;
     if (!pam.is_none()) o.pam = std::string(Text(pam, "pam").view());
     o.pam_side = strmatch::seq::parse_pam_side(pam_side);
@@ -524,6 +525,7 @@ class SequenceSearch {
     o.algorithm = algorithm;
     o.backend = backend_arg(backend);
     o.threads = threads;
+    o.devices = devices_arg(devices);
     return o;
   }
 
@@ -1837,11 +1839,11 @@ PYBIND11_MODULE(_strmatch, m) {
       .def(py::init<const py::object&, const py::object&, const MetricName&, const py::object&,
                     const Str<"alphabet", "'dna' or 'bytes'">&, Flag<"ignore_case">, const AlgorithmName&,
                     const BackendName&, Threads, const py::object&,
-                    const Str<"pam_side", "'3prime' or '5prime'">&>(),
+                    const Str<"pam_side", "'3prime' or '5prime'">&, const py::object&>(),
            py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(), py::arg("metric") = "edit",
            py::arg("strands") = py::none(), py::arg("alphabet") = "dna", py::arg("ignore_case") = false,
            py::arg("algorithm") = "auto", py::arg("backend") = "auto", py::arg("threads") = 0u,
-           py::arg("pam") = py::none(), py::arg("pam_side") = "3prime")
+           py::arg("pam") = py::none(), py::arg("pam_side") = "3prime", py::arg("devices") = py::none())
       .def("search", &SequenceSearch::search, py::arg("path"), py::kw_only(), py::arg("format") = "auto",
            D("SequenceSearcher.search"))
       .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))

@@ -602,7 +602,8 @@ class SequenceSearcher:
         strands: 'both' (default for dna), 'forward', 'reverse'.
         alphabet: 'dna' or 'bytes'.
         ignore_case: ASCII case-insensitive exact search of bytes.
-        algorithm, backend, threads: as ExactSearcher / PatternSet / ApproxSearcher.
+        algorithm, backend, threads, devices: as ExactSearcher / PatternSet / ApproxSearcher (each
+            batch of records is cut over the GPUs as a text in memory is).
         pam: None (default), or a PAM (IUPAC codes, bytes or str: 'NGG' for Cas9) that must match
             exactly beside every pattern, as Sassy's crispr mode and Cas-OFFinder have it: each
             pattern is a guide searched with its errors (max_errors) while the PAM matches one for
@@ -629,7 +630,7 @@ class SequenceSearcher:
                  alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,
                  algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "auto",
                  threads: int = 0, pam: str | bytes | None = None,
-                 pam_side: Literal["3prime", "5prime"] = "3prime") -> None: ...
+                 pam_side: Literal["3prime", "5prime"] = "3prime", devices: Devices = None) -> None: ...
     def search(self, path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> list[SequenceHit]:
         """Every hit in the records of the file at `path`, in order: record by record; within a batch
         of records (about 64 MiB) exact hits by (start, pattern, strand), approximate hits by (end,

@@ -22,10 +22,8 @@ SearchStats exact_find_all_devices(std::span<const int> devices, std::uint64_t n
     const Chunk c = ranges[i];
     const cuda::DeviceScope scope(devices[i]);
     if (sink == nullptr) {
-      // The range with its look-ahead, less the look-ahead alone (its occurrences are exactly
-      // those of the range that begin in it).
+      // The look-ahead is m - 1 bytes: every occurrence in [begin, data_end) begins in the range.
       parts[i] = scan(c.begin, c.data_end, nullptr);
-      if (c.data_end > c.end) parts[i].occurrences -= scan(c.end, c.data_end, nullptr).occurrences;
       return;
     }
     std::vector<std::uint64_t> owned;

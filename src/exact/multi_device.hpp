@@ -18,8 +18,8 @@ using ExactRangeScan =
 /// `scan` over every entry of `devices` (resolved ids, repeats allowed): a text of n bytes cut into
 /// one range per entry (overlap m - 1, each occurrence owned by the range its begin falls in), each
 /// range scanned by a worker thread of its own with its device current (each device keeps its own
-/// streaming engine), the offsets delivered to `sink` in increasing order (counted when null: the
-/// range with its look-ahead less the look-ahead alone). Errors: the first worker's failure, its
+/// streaming engine), the offsets delivered to `sink` in increasing order (counted when null; a
+/// look-ahead of m - 1 bytes holds no occurrence of its own). Errors: the first worker's failure, its
 /// message prefixed "GPU <id>: " (core/fan_out.hpp).
 SearchStats exact_find_all_devices(std::span<const int> devices, std::uint64_t n, std::size_t m,
                                    const ExactRangeScan& scan, const OffsetSink* sink);

@@ -16,10 +16,14 @@ CLASSES = [
     lambda devices, backend: strmatch.ApproxSearcher([b"abc", b"bca"], max_errors=1, devices=devices,
                                                      backend=backend),
 ]
+MAKERS = CLASSES + [
+    lambda devices, backend: strmatch.SequenceSearcher([("g", "ACGT")], max_errors=1, devices=devices,
+                                                       backend=backend),
+]
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("make", CLASSES, ids=["exact", "set", "approx"])
+@pytest.mark.parametrize("make", MAKERS, ids=["exact", "set", "approx", "sequence"])
 @pytest.mark.parametrize("devices, error", [
     ("x", ValueError), ("", ValueError), ("0,,1", ValueError), ([], ValueError), ([-1], ValueError),
     ([1024], ValueError), ([True], TypeError), (b"0", TypeError), (1.5, TypeError), (["0"], TypeError),
