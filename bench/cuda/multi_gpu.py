@@ -9,8 +9,11 @@ Each row is the best of --repeat runs after one warm-up run (which compiles each
 speed-up is one GPU's time over the row's; `identical` says whether the row's occurrences equal one
 GPU's (counts, and for find_all an MD5 of the whole result array). Writes OUT.csv and OUT.md.
 
-On the device machine, after the module is built with CUDA (scripts/device.sh all python OUT .carry/gpu
-builds build-device/python and runs the Python suite on the GPU):
+On the device machine, in one call (builds the Python module with CUDA, then runs this script):
+
+    scripts/device.sh all multigpu OUT .carry/gpu        # OUT/multi-gpu_MACHINE.{csv,md}
+
+or, with the module built (build-device/python):
 
     PYTHONPATH=build-device/python python3 bench/cuda/multi_gpu.py --out OUT/multi-gpu_MACHINE
 
@@ -115,7 +118,7 @@ def main(argv=None):
     baseline = {}
     # ---- an approximate batch over DNA in host memory -------------------------------------------
     n = int(a.approx_mb * 1e6)
-    dna = np.frombuffer(b"ACGT", dtype=np.uint8)[rng.integers(0, 4, n)].tobytes()
+    dna = np.frombuffer(b"ACGT", dtype=np.uint8)[rng.integers(0, 4, n, dtype=np.uint8)].tobytes()
     starts = rng.integers(0, n - a.read_length, a.reads)
     reads = [bytearray(dna[s:s + a.read_length]) for s in starts]
     for r in reads:  # a few substitutions per read, so that hits are near, not only exact
@@ -133,7 +136,7 @@ def main(argv=None):
     del dna
     # ---- a pattern set over a text in host memory -----------------------------------------------
     n = int(a.set_mb * 1e6)
-    text = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)[rng.integers(0, 26, n)]
+    text = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)[rng.integers(0, 26, n, dtype=np.uint8)]
     lengths = rng.integers(8, 17, a.set_patterns)
     pats = [text[s:s + m].tobytes() for s, m in zip(rng.integers(0, n - 32, a.set_patterns), lengths)]
     text = text.tobytes()
