@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 
 #include "reference/multi.hpp"
@@ -107,6 +108,59 @@ TEST(MultiDevice, TextRangesGiveOneEnginesMatchesAndCounts) {
     several->scan_host(text, nullptr, counts.data(), {});
     EXPECT_EQ(counts, expected_counts) << where;
   }
+}
+
+}  // namespace
+
+namespace {
+
+/// An engine whose scans fail, as a GPU that fails mid-run.
+class FailingEngine final : public strmatch::detail::cuda::MultiEngine {
+ public:
+  std::string_view name() const noexcept override { return "failing"; }
+  std::string detail() const override { return {}; }
+  std::uint64_t device_bytes() const noexcept override { return 0; }
+  std::uint64_t hot_bytes() const noexcept override { return 0; }
+  bool fits_in_fast_memory() const noexcept override { return true; }
+  strmatch::SearchStats scan_host(std::string_view, const strmatch::MatchSink*, std::uint64_t*,
+                                  const strmatch::detail::cuda::StreamTuning&) const override {
+    throw strmatch::BackendUnavailable("an illegal memory access was encountered");
+  }
+  strmatch::SearchStats scan_resident(const void*, std::uint64_t, const strmatch::MatchSink*,
+                                      std::uint64_t*) const override {
+    return {};
+  }
+};
+
+TEST(MultiDevice, AFailingDeviceIsAnErrorNamingIt) {
+  const std::vector<std::string> patterns{"ab", "b"};
+  const auto table = table_of(patterns);
+  std::atomic<int> made{0};
+  const auto several = strmatch::detail::multi::make_multi_device_engine(
+      std::vector<int>{-1, -2, -3}, table, [&]() -> std::unique_ptr<strmatch::detail::cuda::MultiEngine> {
+        // The first engine (made at construction) works; the third fails.
+        if (made++ == 2) return std::make_unique<FailingEngine>();
+        return std::make_unique<FakeEngine>(table);
+      });
+  const std::string text(3000, 'b');
+  std::uint64_t delivered = 0;
+  const strmatch::MatchSink sink = [&](std::span<const Match> b) {
+    delivered += b.size();
+    return true;
+  };
+  for (int count = 0; count < 2; ++count) {
+    try {
+      if (count == 0)
+        several->scan_host(text, &sink, nullptr, {});
+      else
+        several->scan_host(text, nullptr, nullptr, {});
+      ADD_FAILURE() << "no exception";
+    } catch (const strmatch::BackendUnavailable& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("GPU -", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(": an illegal memory access"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_LT(delivered, 3000u);  // never the whole answer: the third range's matches are missing
 }
 
 }  // namespace
