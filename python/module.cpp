@@ -372,6 +372,22 @@ class SequenceRecords {
 
 strmatch::Backend backend_arg(const std::string& name);
 
+// devices=: None (the current GPU), 'all', '0,1' (strmatch::parse_devices) or an iterable of ids.
+std::vector<int> devices_arg(const py::object& devices) {
+  if (devices.is_none()) return {};
+  if (py::isinstance<py::str>(devices)) return strmatch::parse_devices(devices.cast<std::string>());
+  const char* accepted = "None, 'all', a string of ids such as '0,1', or an iterable of device ids";
+  if (PyBytes_Check(devices.ptr())) wrong_type("devices", accepted, devices);
+  std::vector<int> out;
+  for (py::handle d : iter_arg(devices, "devices", accepted)) {
+    const auto id = int_arg<std::uint32_t>(d, "a device id");
+    if (id > 1023) wrong_value("a device id", "an integer from 0 to 1023", d);
+    out.push_back(static_cast<int>(id));
+  }
+  if (out.empty()) wrong_value("devices", accepted, devices);
+  return out;
+}
+
 // A SequenceSearcher (strmatch::seq): patterns named by themselves, (name, sequence) pairs or
 // SequenceRecords; search(path) reads the file's records with the GIL released and returns a list of
 // strmatch.SequenceHit.
@@ -381,9 +397,9 @@ class SequenceSearch {
                  const py::object& strands, const Str<"alphabet", "'dna' or 'bytes'">& alphabet,
                  Flag<"ignore_case"> ignore_case, const AlgorithmName& algorithm, const BackendName& backend,
                  Threads threads, const py::object& pam,
-                 const Str<"pam_side", "'3prime' or '5prime'">& pam_side)
+                 const Str<"pam_side", "'3prime' or '5prime'">& pam_side, const py::object& devices)
       : searcher_(named(patterns), options(max_errors, metric, strands, alphabet, ignore_case, algorithm,
-                                           backend, threads, pam, pam_side)),
+                                           backend, threads, pam, pam_side, devices)),
         max_errors_repr_(py::repr(max_errors).cast<std::string>()) {}
 
   py::list search(const py::object& path, const FormatName& format) {
@@ -469,7 +485,8 @@ class SequenceSearch {
                                                       const py::object& strands, const std::string& alphabet,
                                                       bool ignore_case, const std::string& algorithm,
                                                       const std::string& backend, unsigned threads,
-                                                      const py::object& pam, const std::string& pam_side) {
+                                                      const py::object& pam, const std::string& pam_side,
+                                                      const py::object& devices) {
     strmatch::seq::SequenceSearchOptions o;
     if (!pam.is_none()) o.pam = std::string(Text(pam, "pam").view());
     o.pam_side = strmatch::seq::parse_pam_side(pam_side);
@@ -508,6 +525,7 @@ class SequenceSearch {
     o.algorithm = algorithm;
     o.backend = backend_arg(backend);
     o.threads = threads;
+    o.devices = devices_arg(devices);
     return o;
   }
 
@@ -787,7 +805,7 @@ using strmatch::PatternSet;
 strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py::object ids,
                                       const AlgorithmName& algorithm, const BackendName& backend,
                                       Threads threads, Flag<"case_insensitive"> case_insensitive,
-                                      ChunkBytes chunk_bytes) {
+                                      ChunkBytes chunk_bytes, const py::object& devices) {
   std::vector<strmatch::Pattern> list;
   if (PyUnicode_Check(patterns.ptr()) || PyBytes_Check(patterns.ptr())) {
     throw py::type_error(
@@ -840,6 +858,7 @@ strmatch::PatternSet make_pattern_set(py::handle patterns, py::object flags, py:
   opts.threads = threads;
   opts.case_insensitive = case_insensitive;
   opts.chunk_bytes = chunk_bytes;
+  opts.devices = devices_arg(devices);
   py::gil_scoped_release unlocked;
   return PatternSet(std::span<const strmatch::Pattern>(list), opts);
 }
@@ -960,7 +979,8 @@ int separator_arg(const py::object& sep) {
 ApproxSearcher make_approx(py::handle patterns, const py::object& max_errors, const MetricName& metric,
                            const AlgorithmName& algorithm, const BackendName& backend, Threads threads,
                            const py::object& separator, Flag<"cigar"> cigar, const py::object& best_limit,
-                           ChunkBytes chunk_bytes, Flag<"nucleotide_codes"> nucleotide_codes) {
+                           ChunkBytes chunk_bytes, Flag<"nucleotide_codes"> nucleotide_codes,
+                           const py::object& devices) {
   strmatch::ApproxOptions opts;
   const std::optional<std::uint32_t> k = optional_count(max_errors, "max_errors");
   const std::optional<std::uint32_t> limit = optional_count(best_limit, "best_limit");
@@ -973,6 +993,7 @@ ApproxSearcher make_approx(py::handle patterns, const py::object& max_errors, co
   opts.separator = separator_arg(separator);
   opts.cigar = cigar;
   opts.chunk_bytes = chunk_bytes;
+  opts.devices = devices_arg(devices);
   opts.nucleotide_codes = nucleotide_codes;
   if (PyUnicode_Check(patterns.ptr()) || PyObject_CheckBuffer(patterns.ptr())) {
     Text t(patterns, "pattern");
@@ -1587,6 +1608,7 @@ PYBIND11_MODULE(_strmatch, m) {
       .def_readonly("stopped_early", &strmatch::SearchStats::stopped_early, D("SearchStats.stopped_early"))
       .def_readonly("note", &strmatch::SearchStats::note, D("SearchStats.note"))
       .def_readonly("cells", &strmatch::SearchStats::cells, D("SearchStats.cells"))
+      .def_readonly("devices", &strmatch::SearchStats::devices, D("SearchStats.devices"))
       .def_property_readonly("gbps", &strmatch::SearchStats::gbps, D("SearchStats.gbps"))
       .def_property_readonly("gcups", &strmatch::SearchStats::gcups, D("SearchStats.gcups"))
       .def(
@@ -1637,17 +1659,18 @@ PYBIND11_MODULE(_strmatch, m) {
   auto exact_class =
       py::class_<ExactSearcher>(m, "ExactSearcher", D("ExactSearcher"))
           .def(py::init([](py::handle pattern, const AlgorithmName& algorithm, const BackendName& backend,
-                           Threads threads, ChunkBytes chunk_bytes) {
+                           Threads threads, ChunkBytes chunk_bytes, const py::object& devices) {
                  Text p(pattern, "pattern");
                  strmatch::ExactOptions opts;
                  opts.algorithm = algorithm;
                  opts.backend = backend_arg(backend);
                  opts.threads = threads;
                  opts.chunk_bytes = chunk_bytes;
+                 opts.devices = devices_arg(devices);
                  return ExactSearcher(p.view(), opts);
                }),
                py::arg("pattern"), py::kw_only(), py::arg("algorithm") = "auto", py::arg("backend") = "auto",
-               py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u)
+               py::arg("threads") = 0u, py::arg("chunk_bytes") = 0u, py::arg("devices") = py::none())
           .def_property_readonly(
               "pattern", [](const ExactSearcher& s) { return py::bytes(std::string(s.pattern())); },
               D("ExactSearcher.pattern"))
@@ -1682,7 +1705,8 @@ PYBIND11_MODULE(_strmatch, m) {
       py::class_<PatternSet>(m, "PatternSet", D("PatternSet"))
           .def(py::init(&make_pattern_set), py::arg("patterns"), py::kw_only(), py::arg("flags") = py::none(),
                py::arg("ids") = py::none(), py::arg("algorithm") = "auto", py::arg("backend") = "auto",
-               py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u)
+               py::arg("threads") = 0u, py::arg("case_insensitive") = false, py::arg("chunk_bytes") = 0u,
+               py::arg("devices") = py::none())
           .def("__len__", &PatternSet::size, D("PatternSet.__len__"))
           .def("__repr__",
                [](const PatternSet& s) {
@@ -1719,7 +1743,7 @@ PYBIND11_MODULE(_strmatch, m) {
                py::arg("metric") = "edit", py::arg("algorithm") = "auto", py::arg("backend") = "auto",
                py::arg("threads") = 0u, py::arg("separator") = py::none(), py::arg("cigar") = false,
                py::arg("best_limit") = py::none(), py::arg("chunk_bytes") = 0u,
-               py::arg("nucleotide_codes") = false)
+               py::arg("nucleotide_codes") = false, py::arg("devices") = py::none())
           .def(
               "__len__", [](const ApproxSearcher& s) { return s.size(); }, D("ApproxSearcher.__len__"))
           .def(
@@ -1815,11 +1839,11 @@ PYBIND11_MODULE(_strmatch, m) {
       .def(py::init<const py::object&, const py::object&, const MetricName&, const py::object&,
                     const Str<"alphabet", "'dna' or 'bytes'">&, Flag<"ignore_case">, const AlgorithmName&,
                     const BackendName&, Threads, const py::object&,
-                    const Str<"pam_side", "'3prime' or '5prime'">&>(),
+                    const Str<"pam_side", "'3prime' or '5prime'">&, const py::object&>(),
            py::arg("patterns"), py::kw_only(), py::arg("max_errors") = py::none(), py::arg("metric") = "edit",
            py::arg("strands") = py::none(), py::arg("alphabet") = "dna", py::arg("ignore_case") = false,
            py::arg("algorithm") = "auto", py::arg("backend") = "auto", py::arg("threads") = 0u,
-           py::arg("pam") = py::none(), py::arg("pam_side") = "3prime")
+           py::arg("pam") = py::none(), py::arg("pam_side") = "3prime", py::arg("devices") = py::none())
       .def("search", &SequenceSearch::search, py::arg("path"), py::kw_only(), py::arg("format") = "auto",
            D("SequenceSearcher.search"))
       .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))

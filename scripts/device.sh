@@ -65,6 +65,12 @@
 #              packages) and its pytest suite with STRMATCH_TEST_BACKEND=cuda (PYTEST_TIMEOUT,
 #              default 240 s), then the suite's exact and pattern-set tests under compute-sanitizer
 #              memcheck (PYSAN_TIMEOUT, default 200 s); OUT_DIR/pytest-cuda.log, pytest-memcheck.log
+#   multigpu   several GPUs in one process (docs/gpu.md, "Several GPUs"): the Python module (as the python
+#              stage builds it), then bench/cuda/multi_gpu.py: one GPU against the device lists 0,0 and all
+#              for an approximate batch (text ranges, pattern shares, auto) and a pattern set over a text
+#              in host memory, identical results checked; writes OUT_DIR/multi-gpu_MACHINE.{csv,md}
+#              (MULTIGPU_TAG overrides the tag; BENCH_ARGS adds options, e.g. "--set-mb 4000";
+#              MULTIGPU_TIMEOUT, default 480 s). Any PROBLEM; `all` is the usual one.
 #   corpus     the CLI's output corpus (tests/cli/corpus/README.md) over the CUDA build's CLI: the
 #              committed outputs compared (the CPU's, whatever --backend auto picks here), then the GPU
 #              slice (--backend cuda) compared with expected-cuda.jsonl (CORPUS_UPDATE=1 writes it to
@@ -104,7 +110,7 @@ case $problem in common | cli) default_carry=.carry/$problem ;; *) default_carry
 carry_arg=${4:-$default_carry}
 case $problem in exact | multi | approx | common | cli | papers | all) ;; *) echo "device.sh: unknown problem $problem" >&2; exit 2 ;; esac
 for s in ${stages//,/ }; do
-  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | fuzz | corpus | ab) ;;
+  case $s in build | test | sanitize | bench | cli | cpu-bench | ctest | python | multigpu | fuzz | corpus | ab) ;;
     *) echo "device.sh: unknown stage $s" >&2; exit 2 ;;
   esac
   [ "$problem" != cli ] || [[ $s == build || $s == bench || $s == cli ]] ||
@@ -166,7 +172,7 @@ for p in $problems; do
       cpu-bench,exact) want_target strmatch_experiments ;;
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
-      python,*) want_target strmatch_python ;;
+      python,* | multigpu,*) want_target strmatch_python ;;
       fuzz,* | corpus,*) want_target strmatch_cli ;;
     esac
   done
@@ -194,7 +200,7 @@ build() {
   [ -s "$carry/peers/liburing/include/liburing.h" ] && args+=(-DSTRMATCH_LIBURING_HINTS="$carry/peers/liburing")
   # The Python module (stage python): pybind11 and the interpreter from the host's python3 (pip's
   # pybind11 gives its CMake package directory).
-  if has python; then
+  if has python || has multigpu; then
     args+=(-DSTRMATCH_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
       -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
   fi
@@ -464,6 +470,16 @@ if has python; then
     --error-exitcode 1 python3 -m pytest -q -p no:cacheprovider tests/python/test_exact.py tests/python/test_multi.py \
     -k "not large and not gil and not memory" >"$out/pytest-memcheck.log" 2>&1 || rc=1
   tail -8 "$out/pytest-memcheck.log"
+fi
+
+# ---- multigpu -------------------------------------------------------------------------------------
+if has multigpu; then
+  t=$(now)
+  PYTHONPATH="$PWD/$b/python" PYTHONDONTWRITEBYTECODE=1 timeout ${MULTIGPU_TIMEOUT:-480} \
+    python3 bench/cuda/multi_gpu.py --out "$out/multi-gpu_${MULTIGPU_TAG:-$machine}" ${BENCH_ARGS:-} \
+    >"$out/multi-gpu.log" 2>&1 || rc=1
+  echo "bench/cuda/multi_gpu.py: $(elapsed $t) s"
+  tail -40 "$out/multi-gpu.log"
 fi
 
 # ---- fuzz -----------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ Run::Run(const ApproxConfig& c, std::vector<std::string> pats)
     o.metric = metric;
     o.algorithm = c.algorithm;
     o.backend = parse_backend(c.backend);
+    o.devices = devices_option(c);
     o.threads = c.threads;
     o.chunk_bytes = static_cast<std::size_t>(c.chunk());
     o.separator = static_cast<unsigned char>(separator);

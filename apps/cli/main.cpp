@@ -28,7 +28,7 @@ std::string version_text() {
   std::string cuda = "not compiled in";
   if (info.cuda_compiled) {
     try {
-      strmatch::ExactSearcher probe("x", strmatch::ExactOptions{"auto", strmatch::Backend::cuda, 1, 0});
+      strmatch::ExactSearcher probe("x", strmatch::ExactOptions{"auto", strmatch::Backend::cuda, 1, 0, {}});
       cuda = "compiled in, GPU usable";
     } catch (const strmatch::Error& e) {
       cuda = std::string("compiled in, no usable GPU (") + e.what() + ")";

@@ -195,6 +195,13 @@ void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help) 
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->group(kGroupPerformance);
+  cmd.add_option(
+         "--devices", c.devices,
+         "The GPUs of a GPU search: all, or device ids separated by commas (0,1; an id may repeat: two "
+         "workers on one GPU); the text, or an approximate batch's patterns, is cut over them "
+         "(docs/gpu.md, \"Several GPUs\"); default: the current GPU alone. Not with --backend cpu")
+      ->type_name("all|IDS")
+      ->group(kGroupPerformance);
   cmd.add_option("--mmap", c.mmap, help.mmap)
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -295,7 +302,21 @@ void resolve_binary_files(const CLI::App& cmd, BinaryFilesConfig& c) {
   c.hex = c.binary_files == "with-hex";
 }
 
+std::vector<int> devices_option(const CommonConfig& c) {
+  return c.devices ? parse_devices(*c.devices) : std::vector<int>{};
+}
+
 std::string check_common_options(const CommonConfig& c) {
+  if (c.devices) {
+    if (c.backend == "cpu")
+      return "--devices lists GPUs, and --backend cpu runs on none: use --backend auto or cuda, or drop "
+             "--devices";
+    try {
+      (void)parse_devices(*c.devices);
+    } catch (const InvalidArgument& e) {
+      return std::string("--devices: ") + e.what();
+    }
+  }
   if (c.color != "auto" && c.color != "always" && c.color != "never")
     return fmt::format(
         "--color={}: WHEN must be auto, always or never (or grep's synonyms yes, force, tty, "

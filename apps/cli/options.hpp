@@ -74,6 +74,7 @@ struct CommonConfig {
   unsigned threads = 0;
   std::string algorithm = "auto";
   std::string backend = "auto";
+  std::optional<std::string> devices;  // --devices: "" (the current GPU), "all" or ids "0,1" (parse_devices)
   std::string mmap = "auto";
   std::string io = "auto";  // --io: how regular files are read (io::ReadMethod)
   std::string progress = "auto";
@@ -196,6 +197,10 @@ struct EngineHelp {
 /// --backend, --mmap, --io, --stats, --progress, --chunk-bytes and --stream-block-bytes; and the
 /// hidden test seams. Call it last: it also moves --help to the end of the group "Output".
 void add_engine_options(CLI::App& cmd, CommonConfig& c, const EngineHelp& help);
+
+/// --devices as the library's device list (empty when not given). check_common_options has
+/// refused a malformed value before.
+std::vector<int> devices_option(const CommonConfig& c);
 
 /// In the subcommand's callback: the on/off pairs whose last one wins (as grep): -H/-h, -l/-L,
 /// --group-separator/--no-group-separator; the --include/--exclude globs in command-line order.

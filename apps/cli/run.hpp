@@ -171,6 +171,7 @@ class RunCore {
     if (!s.algorithm.empty()) total.algorithm = s.algorithm;
     total.backend = s.backend;
     max_threads = std::max(max_threads, s.threads);
+    max_devices = std::max(max_devices, s.devices);
     lock.unlock();
     note(s.note);
   }
@@ -203,9 +204,9 @@ class RunCore {
     return fmt::format("{} bytes in {:.6f} s = {:.3f} GB/s", total.bytes, total.seconds, total.gbps());
   }
   std::string stats_engine(unsigned threads) const {
-    return fmt::format("algorithm {}, backend {}{}, {}", total.algorithm.empty() ? "-" : total.algorithm,
+    return fmt::format("algorithm {}, backend {}{}, {}{}", total.algorithm.empty() ? "-" : total.algorithm,
                        to_string(total.backend), backend_reason.empty() ? "" : " (" + backend_reason + ")",
-                       plural(threads, "thread"));
+                       plural(threads, "thread"), max_devices == 0 ? "" : ", " + plural(max_devices, "GPU"));
   }
 
   /// Interactive use shows each input's result as soon as it is known (asked once per run).
@@ -225,6 +226,8 @@ class RunCore {
   bool stop_all = false;
   bool note_printed = false;
   unsigned max_threads = 0;
+  /// The most GPU workers one search ran on (SearchStats::devices; 0: none ran on several).
+  std::uint32_t max_devices = 0;
   SearchStats total;
 
  protected:

@@ -224,6 +224,7 @@ class Run : public RunBase {
       PatternSetOptions o;
       o.algorithm = c.algorithm;
       o.backend = parse_backend(c.backend);
+      o.devices = devices_option(c);
       o.threads = c.threads;
       o.chunk_bytes = static_cast<std::size_t>(c.chunk());
       o.case_insensitive = c.ignore_case;
@@ -231,7 +232,7 @@ class Run : public RunBase {
       longest = set->stats().longest;
     } else {
       searcher.emplace(c.pattern, ExactOptions{c.algorithm, parse_backend(c.backend), c.threads,
-                                               static_cast<std::size_t>(c.chunk())});
+                                               static_cast<std::size_t>(c.chunk()), devices_option(c)});
       longest = c.pattern.size();
     }
     separator = c.null_data ? '\0' : '\n';

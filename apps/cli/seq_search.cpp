@@ -174,6 +174,7 @@ seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceT
   o.case_insensitive = task.ignore_case;
   o.algorithm = c.algorithm;
   o.backend = parse_backend(c.backend);
+  o.devices = devices_option(c);
   o.threads = c.threads;
   o.chunk_bytes = static_cast<std::size_t>(c.chunk());
   o.batch_bytes = c.test_stream_block_bytes ? static_cast<std::size_t>(*c.test_stream_block_bytes) : 0;

@@ -457,6 +457,10 @@ def gen_common_perf(rng, caps, case, algos, chunk_min, block_min):
         opts["j"] = rng.choice([1, 2, 3, 8])
     if rng.random() < 0.6 and algos:
         opts["algorithm"] = rng.choice(algos)
+    # Several GPUs (docs/gpu.md, "Several GPUs"): two workers on GPU 0 must give one GPU's output;
+    # not with --backend cpu, which refuses --devices.
+    if BACKEND != "cpu" and rng.random() < 0.2:
+        opts["devices"] = rng.choice(["0,0", "0"])
     r = rng.random()
     if r < 0.15:
         opts["mmap"] = "never"
@@ -753,7 +757,7 @@ def build_argv(case, binary):
     for k, f in (("metric", "--metric"), ("mode", "--mode"), ("algorithm", "--algorithm"), ("io", "--io"),
                  ("mmap", "--mmap"), ("j", "-j"), ("chunk", "--chunk-bytes"), ("block", "--stream-block-bytes"),
                  ("test_chunk", "--test-chunk-bytes"), ("test_block", "--test-stream-block-bytes"),
-                 ("test_piece", "--test-piece-bytes")):
+                 ("test_piece", "--test-piece-bytes"), ("devices", "--devices")):
         if k in o:
             argv += [f, str(o[k])]
     argv += ["--backend", BACKEND] if BACKEND else []
@@ -972,6 +976,7 @@ def grep_check(case, binary):
     gargv = [b"/usr/bin/grep", b"-F"]
     skip_next = False
     drop_val = {b"--algorithm", b"--io", b"--mmap", b"-j", b"--chunk-bytes", b"--stream-block-bytes", b"--backend",
+                b"--devices",
                 b"--test-chunk-bytes", b"--test-stream-block-bytes", b"--test-piece-bytes",
                 b"--max-line-bytes"}
     if case["cmd"] == "approx":

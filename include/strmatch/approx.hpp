@@ -133,6 +133,13 @@ struct ApproxOptions {
   /// "3=" each ("agN" is no match: N in the text matches nothing). Cost: myers folds the codes into
   /// its match masks (the same speed as without); dp tests a base per cell. docs/approx.md has more.
   bool nucleotide_codes = false;
+  /// The GPUs of a GPU scan of host memory or a file (types.hpp, kAllDevices): empty (the default)
+  /// runs on the current device. With several entries, each scan either cuts the text into one
+  /// range per entry (the ranges read m + k - 1 bytes before the ends they own; 2m - 1 for best())
+  /// or, for a batch on a text short beside it, gives each entry a share of the patterns and merges
+  /// their ends by (end, pattern_id) (the rule is in docs/gpu.md, "Several GPUs"); the output is
+  /// that of one GPU. The *_resident scans run on the first entry.
+  std::vector<int> devices;
 };
 
 /// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
@@ -267,8 +274,8 @@ struct ApproxAlignment {
 /// distance kNoDistance, begin = end = 0 and no CIGAR (Edlib: editDistance -1). Below or at it the
 /// result is the same as without it. It bounds the band (K <= max_errors + 1), so for prefix and
 /// global a small k costs O((k / 64 + 1) * n) however far apart the two are; for infix on texts over
-/// 64 KiB (the SIMD search below) only the traceback is saved. Example: align("ACGT", "AGGT", global, false, 0) has
-/// distance kNoDistance; with max_errors 1, distance 1.
+/// 64 KiB (the SIMD search below) only the traceback is saved. Example: align("ACGT", "AGGT", global, false,
+/// 0) has distance kNoDistance; with max_errors 1, distance 1.
 ///
 /// How: G. Myers' bit vectors ("A fast bit-vector algorithm for approximate string matching based on
 /// dynamic programming", J. ACM 1999) in blocks of 64 pattern bytes, the traceback read from the

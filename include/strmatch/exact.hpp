@@ -23,6 +23,13 @@ struct ExactOptions {
   /// Bytes of text whose occurrence starts one chunk owns (the chunker's unit, see
   /// docs/exact.md); 0 picks the default (1 MiB). Results never depend on it.
   std::size_t chunk_bytes = 0;
+  /// The GPUs of a GPU scan of host memory or a file (types.hpp, kAllDevices): empty (the default)
+  /// runs on the current device; with several entries the text is cut into one range per entry
+  /// (ranges overlap by m - 1 bytes, each occurrence owned by the range its begin falls in), each
+  /// searched on its device by a worker thread of its own, the offsets delivered in range order:
+  /// the same output as one GPU. Device-memory searches (cuda.hpp) ignore it. docs/gpu.md,
+  /// "Several GPUs".
+  std::vector<int> devices;
 };
 
 /// Names accepted by ExactOptions::algorithm for a backend, "auto" first.

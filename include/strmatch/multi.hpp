@@ -53,6 +53,13 @@ struct PatternSetOptions {
   std::size_t chunk_bytes = 0;
   /// Makes every pattern ASCII case-insensitive (ORed with each pattern's own flags).
   bool case_insensitive = false;
+  /// The GPUs of a GPU scan of host memory (types.hpp, kAllDevices): empty (the default) runs on
+  /// the current device; with several entries the set is compiled once per entry (on its device,
+  /// the first at construction, the others at their first scan) and the text is cut into one range
+  /// per entry (overlapping by longest - 1 bytes, each match owned by the range its begin falls in),
+  /// the matches delivered in range order: the same output as one GPU. The *_resident scans run on
+  /// the first entry's compilation. docs/gpu.md, "Several GPUs".
+  std::vector<int> devices;
 };
 
 /// Names accepted by PatternSetOptions::algorithm for a backend, "auto" first.

@@ -246,6 +246,9 @@ struct SequenceSearchOptions {
   /// Records are searched in batches of about this many bytes (a longer record is a batch of its
   /// own); 0: 64 MiB. Results never depend on it.
   std::size_t batch_bytes = 0;
+  /// The GPUs of GPU scans, passed to the engine's options (types.hpp, kAllDevices; docs/gpu.md,
+  /// "Several GPUs"): each batch of records is cut over them as a text in host memory is.
+  std::vector<int> devices;
 };
 
 /// One hit of a sequence search. The views are valid during the sink's call only.

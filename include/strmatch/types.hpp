@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace strmatch {
 
@@ -22,6 +23,27 @@ std::string_view to_string(Backend backend) noexcept;
 
 /// Parses "auto", "cpu" or "cuda". Throws InvalidArgument for anything else.
 Backend parse_backend(std::string_view name);
+
+/// The GPUs a search runs on (ExactOptions::devices, PatternSetOptions::devices,
+/// ApproxOptions::devices): CUDA device ids (0-based, as cudaSetDevice and nvidia-smi number them
+/// within CUDA_VISIBLE_DEVICES). Empty (the default): the calling thread's current device, the
+/// one-GPU path. {kAllDevices}: every usable device. A list of ids: one worker per entry, each on
+/// its device; an id may repeat (two workers share that GPU: the several-GPU path's cutting and
+/// merging then run on a host with one GPU, as its tests do). Results never depend on the list:
+/// the same occurrences in the same order as one GPU (docs/gpu.md, "Several GPUs").
+/// Errors (at the first GPU scan, or at construction for Backend::cuda): InvalidArgument for an id
+/// below 0 or at least the device count (the message names the id and the count) or kAllDevices
+/// beside ids; BackendUnavailable when no GPU is usable.
+inline constexpr int kAllDevices = -1;
+
+/// Parses a device list as the CLI's --devices and Python's devices= take it: "all" gives
+/// {kAllDevices}; "0,1,3" (decimal ids separated by commas, repeats allowed) gives the ids.
+/// Throws InvalidArgument for anything else (empty, a blank entry, a sign, a non-digit, an id
+/// above 1023).
+std::vector<int> parse_devices(std::string_view list);
+
+/// The list as parse_devices reads it ("all", "0,1"); "" for the empty list.
+std::string devices_to_string(std::span<const int> devices);
 
 /// The most worker threads a search accepts: a `threads` option above it is InvalidArgument (the CLI's
 /// -j refuses it too). Far above any machine's cores; it keeps a typo from starting 10^5 threads.
@@ -114,6 +136,9 @@ struct SearchStats {
   unsigned threads = 1;
   bool stopped_early = false;  ///< the sink returned false
   std::string note;            ///< e.g. why `auto` fell back to the CPU; empty if none
+  /// GPU workers of a scan on several GPUs (an option's `devices` list: one per entry); 0 for
+  /// every other scan (the CPU, or the one current GPU).
+  std::uint32_t devices = 0;
   /// Approximate search: DP cells of the scanned text, m x (bytes) summed over the patterns
   /// (the nominal count: cells skipped by a cut-off count too); 0 for the other problems.
   std::uint64_t cells = 0;

@@ -38,6 +38,8 @@ Text = bytes | bytearray | memoryview | mmap.mmap | npt.NDArray[numpy.generic] |
 """A text: a bytes-like object (searched in place) or a str (its UTF-8 bytes)."""
 PathLike = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 BackendName = Literal["cpu", "cuda", "auto"]
+Devices = str | Sequence[int] | None
+"""The GPUs of a GPU scan: None (the current GPU), 'all', '0,1', or a sequence of device ids."""
 OffsetArray = npt.NDArray[numpy.uint64]
 StructuredArray = npt.NDArray[numpy.void]
 
@@ -99,6 +101,8 @@ class SearchStats:
     """Why backend='auto' chose as it did, or another remark; may be empty."""
     cells: int
     """Approximate search: dynamic-programming cells, m x bytes summed over the patterns; else 0."""
+    devices: int
+    """GPU workers of a search on several GPUs (devices=); 0 for every other search."""
     @property
     def gbps(self) -> float:
         """Throughput, 10**9 bytes per second (0 when seconds is 0)."""
@@ -159,9 +163,16 @@ class ExactSearcher:
             quietly, with a note in SearchStats.note; the CLI's default too), 'cpu' or 'cuda'.
         threads: CPU worker threads; 0 (default) means every hardware thread (1024 at most).
         chunk_bytes: bytes of text one chunk owns (0: 1 MiB); results never depend on it.
+        devices: the GPUs of a GPU scan of host memory or a file: None (default: the current GPU
+            alone), 'all' (every usable GPU), '0,1' or a sequence of ids such as [0, 1] (an id may
+            repeat: [0, 0] runs two workers on GPU 0). The text is cut into one range per entry,
+            each searched on its GPU by a thread of its own; the result is one GPU's, in the same
+            order (docs/gpu.md, "Several GPUs"). Ignored by CPU scans.
 
     Raises:
-        ValueError: empty pattern, unknown algorithm or backend name, threads < 0 or > 1024.
+        ValueError: empty pattern, unknown algorithm or backend name, threads < 0 or > 1024, a
+            malformed devices list or an id the host does not have (the message names the id and
+            the count).
         TypeError: an argument of the wrong type (pattern=5, threads='4').
         BackendUnavailable: backend='cuda' and no GPU is usable.
 
@@ -181,6 +192,7 @@ class ExactSearcher:
         backend: BackendName = "auto",
         threads: int = 0,
         chunk_bytes: int = 0,
+        devices: Devices = None,
     ) -> None: ...
     @property
     def pattern(self) -> bytes:
@@ -273,7 +285,8 @@ class PatternSet:
         flags: one int for every pattern, or a sequence with one int per pattern: 0 or
             CASE_INSENSITIVE.
         ids: a sequence of uint32 ids, one per pattern (need not be distinct nor dense).
-        algorithm, backend, threads, chunk_bytes: as ExactSearcher.
+        algorithm, backend, threads, chunk_bytes, devices: as ExactSearcher (each GPU compiles the
+            set once).
         case_insensitive: every pattern ASCII case-insensitive.
 
     Raises:
@@ -300,6 +313,7 @@ class PatternSet:
         threads: int = 0,
         case_insensitive: bool = False,
         chunk_bytes: int = 0,
+        devices: Devices = None,
     ) -> None: ...
     def __len__(self) -> int:
         """Number of patterns."""
@@ -382,7 +396,9 @@ class ApproxSearcher:
             default): no k, for best() alone (every pattern's minimum, however large); find_all,
             count, find_ends, count_ends and the file searches then raise ValueError.
         metric: 'edit' or 'hamming'.
-        algorithm, backend, threads, chunk_bytes: as ExactSearcher.
+        algorithm, backend, threads, chunk_bytes, devices: as ExactSearcher; with several GPUs a
+            batch on a text short beside it gives each GPU a share of the patterns instead of a
+            range of the text (docs/gpu.md, "Several GPUs").
         separator: a record separator (one byte, or an int 0..255): no match contains it, the
             search restarts after it (b'\\n': lines). None: no separator.
         cigar: compute each match's CIGAR (find_all's array gains an object field 'cigar').
@@ -421,6 +437,7 @@ class ApproxSearcher:
         best_limit: int | None = None,
         chunk_bytes: int = 0,
         nucleotide_codes: bool = False,
+        devices: Devices = None,
     ) -> None: ...
     def __len__(self) -> int:
         """Number of patterns."""
@@ -585,7 +602,8 @@ class SequenceSearcher:
         strands: 'both' (default for dna), 'forward', 'reverse'.
         alphabet: 'dna' or 'bytes'.
         ignore_case: ASCII case-insensitive exact search of bytes.
-        algorithm, backend, threads: as ExactSearcher / PatternSet / ApproxSearcher.
+        algorithm, backend, threads, devices: as ExactSearcher / PatternSet / ApproxSearcher (each
+            batch of records is cut over the GPUs as a text in memory is).
         pam: None (default), or a PAM (IUPAC codes, bytes or str: 'NGG' for Cas9) that must match
             exactly beside every pattern, as Sassy's crispr mode and Cas-OFFinder have it: each
             pattern is a guide searched with its errors (max_errors) while the PAM matches one for
@@ -612,7 +630,7 @@ class SequenceSearcher:
                  alphabet: Literal["dna", "bytes"] = "dna", ignore_case: bool = False,
                  algorithm: str = "auto", backend: Literal["auto", "cpu", "cuda"] = "auto",
                  threads: int = 0, pam: str | bytes | None = None,
-                 pam_side: Literal["3prime", "5prime"] = "3prime") -> None: ...
+                 pam_side: Literal["3prime", "5prime"] = "3prime", devices: Devices = None) -> None: ...
     def search(self, path: PathLike, *, format: Literal["auto", "fasta", "fastq"] = "auto") -> list[SequenceHit]:
         """Every hit in the records of the file at `path`, in order: record by record; within a batch
         of records (about 64 MiB) exact hits by (start, pattern, strand), approximate hits by (end,

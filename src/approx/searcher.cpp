@@ -18,6 +18,7 @@
 #include "approx/cpu/approx_algorithm.hpp"
 #include "approx/cpu/approx_batch.hpp"
 #include "approx/cuda/approx_cuda.hpp"
+#include "approx/multi_device.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "approx/pieces.hpp"
 #include "approx/select.hpp"
@@ -142,6 +143,8 @@ struct ApproxSearcher::Impl {
   // GPU for automatic (a CUDA context and the engine cost about 0.2 s, which a process searching a
   // small input on the CPU must not pay). Guarded by gpu_mutex: an engine serves one call at a time.
   mutable std::unique_ptr<detail::cuda::ApproxEngine> gpu;
+  // The entries of options.devices the engine runs on (0: the current device alone).
+  mutable std::uint32_t gpu_workers = 0;
   mutable std::mutex gpu_mutex;
   // Backend::automatic with an algorithm the CPU has: the GPU probe (about 0.2 s for the driver) is
   // deferred to the first scan of at least approx_auto_min_bytes() (or a resident scan), so small
@@ -304,9 +307,16 @@ struct ApproxSearcher::Impl {
 
   /// The GPU engine, compiled on first use; the caller holds gpu_mutex. Throws BackendUnavailable.
   detail::cuda::ApproxEngine& engine() const {
-    if (!gpu)
-      gpu = detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric, options.separator,
-                                             options.nucleotide_codes);
+    if (!gpu) {
+      // A device list: one engine per entry, the text or the batch cut over them (multi_device.hpp).
+      std::vector<int> devices = detail::cuda::resolve_devices(options.devices);
+      gpu_workers = static_cast<std::uint32_t>(devices.size());
+      gpu = devices.empty() ? detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric,
+                                                               options.separator, options.nucleotide_codes)
+                            : detail::make_multi_device_approx_engine(
+                                  std::move(devices), patterns, options.algorithm, options.metric,
+                                  options.separator, options.nucleotide_codes);
+    }
     return *gpu;
   }
   bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
@@ -756,6 +766,7 @@ struct ApproxSearcher::Impl {
       try {
         r = gpu_piece(text, n, from, base, false, final, task, selector, counted, x);
         s.backend = Backend::cuda;
+        s.devices = gpu_workers;
         s.algorithm = std::string(gpu->name());
         s.threads = 1;
         s.occurrences = r.delivered;
@@ -846,6 +857,7 @@ struct ApproxSearcher::Impl {
         const detail::GpuScanLock lock(gpu_mutex);
         result.distance = engine().minima(text, n, false);
         s.backend = Backend::cuda;
+        s.devices = gpu_workers;
         s.algorithm = std::string(gpu->name());
       } catch (const BackendUnavailable& e) {
         if (options.backend == Backend::cuda || x.backend == Backend::cuda || cpu.empty()) throw;

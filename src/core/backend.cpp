@@ -54,12 +54,46 @@ Backend parse_backend(std::string_view name) {
   throw InvalidArgument("unknown backend '" + std::string(name) + "' (known: auto, cpu, cuda)");
 }
 
+std::vector<int> parse_devices(std::string_view list) {
+  const auto bad = [&](std::string_view why) {
+    return InvalidArgument("bad device list '" + std::string(list) + "': " + std::string(why) +
+                           " (expected 'all' or device ids separated by commas, such as 0,1)");
+  };
+  if (list == "all") return {kAllDevices};
+  if (list.empty()) throw bad("it is empty");
+  std::vector<int> ids;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string_view item = list.substr(at, comma - at);
+    if (item.empty()) throw bad("an entry is empty");
+    if (item.size() > 4 ||
+        !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      throw bad("'" + std::string(item) + "' is not a device id");
+    const int id = std::stoi(std::string(item));
+    if (id > 1023) throw bad("'" + std::string(item) + "' is above 1023");
+    ids.push_back(id);
+    if (comma == list.size()) return ids;
+    at = comma + 1;
+  }
+}
+
+std::string devices_to_string(std::span<const int> devices) {
+  std::string out;
+  for (const int d : devices) {
+    if (!out.empty()) out += ',';
+    out += d == kAllDevices ? std::string("all") : std::to_string(d);
+  }
+  return out;
+}
+
 void SearchStats::accumulate(const SearchStats& other) {
   bytes += other.bytes;
   occurrences += other.occurrences;
   cells += other.cells;
   seconds += other.seconds;
   stopped_early = stopped_early || other.stopped_early;
+  devices = std::max(devices, other.devices);
   if (note.empty()) note = other.note;
 }
 

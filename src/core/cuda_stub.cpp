@@ -29,6 +29,19 @@ void require_available() {
 
 double context_creation_seconds() { return 0.0; }
 
+std::vector<int> resolve_devices(std::span<const int> devices) {
+  if (devices.empty()) return {};
+  require_available();
+  return {};
+}
+
+DeviceScope::DeviceScope(int device) {
+  if (device >= 0) throw_built_without_cuda();
+}
+DeviceScope::~DeviceScope() = default;
+
+int current_device() { return 0; }
+
 void* device_copy(const void*, std::size_t, std::size_t) { throw_built_without_cuda(); }
 void device_free(void*, std::size_t) {}
 

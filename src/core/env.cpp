@@ -37,6 +37,9 @@ constexpr Variable kVariables[] = {
      "16000000000", "smallest file that exact search's auto reads on the GPU"},
     {"STRMATCH_CUDA_MULTI_AUTO_MIN_BYTES", Scope::library, Kind::unsigned_integer, 0, kMax, "bytes",
      "16777216", "smallest host-memory text that a pattern set's auto scans on the GPU"},
+    {"STRMATCH_MULTI_GPU_SPLIT", Scope::library, Kind::choice, 0, 0, "auto|text|patterns", "auto",
+     "how an approximate batch is cut over a device list: auto (the rule of docs/gpu.md, \"Several GPUs\"), "
+     "the text into ranges, or the patterns into shares (tests and benchmarks)"},
     {"STRMATCH_CUDA_MULTI_SLOTS", Scope::library, Kind::unsigned_integer, 2, 16, "2..16",
      "2 (positions), 4 (counting)", "staging slots of a pattern set's host-to-GPU stream"},
     {"STRMATCH_WALK_LISTERS", Scope::library, Kind::unsigned_integer, 0, 64, "0..64",

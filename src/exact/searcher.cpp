@@ -17,6 +17,7 @@
 #include "core/stream.hpp"
 #include "exact/cpu/exact_algorithm.hpp"
 #include "exact/cuda/exact_cuda.hpp"
+#include "exact/multi_device.hpp"
 #include "strmatch/cuda.hpp"
 #include "strmatch/exact.hpp"
 
@@ -64,6 +65,8 @@ struct ExactSearcher::Impl {
   ExactOptions options;
   std::unique_ptr<detail::ExactAlgorithm> cpu;  // null when the CPU does not run this search
   detail::BackendPlan plan;
+  /// options.devices resolved (empty: the current device alone; exact/multi_device.hpp otherwise).
+  std::vector<int> devices;
   // The CPU path of calls with Execution::backend cpu on a searcher compiled without one, made at
   // the first such call (call_cpu_algorithm's name).
   mutable std::once_flag call_cpu_once;
@@ -247,6 +250,13 @@ struct ExactSearcher::Impl {
     std::string note;
     if (choose(text.size(), &note, x) == Backend::cuda) {
       const auto gpu = try_gpu(sink, Clock::now(), &note, x, [&](const OffsetSink* to) {
+        if (!devices.empty())
+          return detail::exact_find_all_devices(
+              devices, text.size(), pattern.size(),
+              [&](std::uint64_t b, std::uint64_t e, const OffsetSink* part) {
+                return detail::cuda::find_all(pattern, options.algorithm, text.substr(b, e - b), part);
+              },
+              to);
         return detail::cuda::find_all(pattern, options.algorithm, text, to);
       });
       if (gpu) return *gpu;
@@ -267,6 +277,7 @@ ExactSearcher::ExactSearcher(std::string_view pattern, ExactOptions options)
   s.plan = detail::plan_backends(s.options.backend, "algorithm", s.options.algorithm,
                                  detail::cpu_exact_algorithm_names(), detail::cuda::exact_algorithm_names());
   if (s.plan.cpu) s.cpu = detail::make_exact_algorithm(s.options.algorithm, s.pattern);
+  if (s.plan.gpu) s.devices = detail::cuda::resolve_devices(s.options.devices);
 }
 
 ExactSearcher::~ExactSearcher() = default;
@@ -326,6 +337,14 @@ SearchStats ExactSearcher::search_file(int fd, ByteRange bytes, const OffsetSink
   const std::uint64_t size = bytes.size();
   if (s.choose_file(size, &note, x) == Backend::cuda) {
     const auto gpu = s.try_gpu(sink, start, &note, x, [&](const OffsetSink* to) {
+      if (!s.devices.empty())
+        return detail::exact_find_all_devices(
+            s.devices, size, s.pattern.size(),
+            [&](std::uint64_t b, std::uint64_t e, const OffsetSink* part) {
+              return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd,
+                                                 ByteRange{bytes.begin + b, bytes.begin + e}, part);
+            },
+            to);
       return detail::cuda::find_all_file(s.pattern, s.options.algorithm, fd, bytes, to);
     });
     if (gpu) return *gpu;

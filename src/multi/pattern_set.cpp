@@ -17,6 +17,7 @@
 #include "core/names.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/cuda/multi_cuda.hpp"
+#include "multi/multi_device.hpp"
 #include "multi/multi_stream.hpp"
 #include "multi/sort_matches.hpp"
 #include "strmatch/multi.hpp"
@@ -57,6 +58,10 @@ struct PatternSet::Impl {
   std::unique_ptr<detail::multi::MultiAlgorithm> algorithm;  ///< null when the set is GPU-only
   std::unique_ptr<detail::cuda::MultiEngine> gpu;            ///< null when the set is CPU-only
   detail::BackendPlan plan;  ///< what was compiled, and auto's note when no GPU is usable
+  /// Entries of options.devices the GPU compilation runs on (1: the current device alone); a file
+  /// read for the GPU goes in blocks of kStreamBlockBytes per entry, so that each device gets as
+  /// much of a block as one GPU gets of its own.
+  std::size_t gpu_workers = 1;
   // The CPU path of calls with Execution::backend cpu on a set compiled without one, made at the
   // first such call (call_cpu_algorithm's name).
   mutable std::once_flag call_cpu_once;
@@ -340,7 +345,11 @@ PatternSet::PatternSet(std::span<const Pattern> patterns, PatternSetOptions opti
 
   PatternSetStats& st = s.stats;
   if (s.plan.gpu) {
-    s.gpu = detail::cuda::make_multi_engine(table, algo);
+    // A device list: one engine per entry, the text cut over them (multi/multi_device.hpp).
+    std::vector<int> devices = detail::cuda::resolve_devices(s.options.devices);
+    s.gpu_workers = std::max<std::size_t>(1, devices.size());
+    s.gpu = devices.empty() ? detail::cuda::make_multi_engine(table, algo)
+                            : detail::multi::make_multi_device_engine(std::move(devices), table, algo);
     st.gpu_algorithm = std::string(s.gpu->name());
     st.gpu_memory_bytes = s.gpu->device_bytes();
     st.gpu_hot_bytes = s.gpu->hot_bytes();
@@ -481,6 +490,8 @@ SearchStats PatternSet::find_all_file(int fd, ByteRange bytes, const MatchSink& 
       s.gpu_for(std::min(bytes.size(), kStreamBlockBytes + s.table->longest - 1), execution)) {
     detail::PreadSource source(fd, bytes);
     bool stopped = false;
+    StreamOptions options;
+    options.block_bytes = static_cast<std::size_t>(kStreamBlockBytes * s.gpu_workers);
     SearchStats st = find_all(
         source,
         [&](const StreamBlock& b) {
@@ -488,7 +499,7 @@ SearchStats PatternSet::find_all_file(int fd, ByteRange bytes, const MatchSink& 
           stopped = !sink(b.matches);
           return !stopped;
         },
-        {}, execution);
+        options, execution);
     st.stopped_early = st.stopped_early || stopped;
     return st;
   }
@@ -503,6 +514,7 @@ SearchStats PatternSet::count_file(int fd, ByteRange bytes, const Execution& exe
     detail::PreadSource source(fd, bytes);
     StreamOptions options;
     options.report = StreamReport::count;
+    options.block_bytes = static_cast<std::size_t>(kStreamBlockBytes * s.gpu_workers);
     return find_all(
         source, [](const StreamBlock&) { return true; }, options, execution);
   }

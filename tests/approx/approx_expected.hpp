@@ -18,6 +18,7 @@
 #include "approx/cpu/approx_batch.hpp"
 #include "reference/approx.hpp"
 #include "strmatch/approx.hpp"
+#include "support/test_support.hpp"
 
 namespace strmatch::test {
 
@@ -124,15 +125,6 @@ ApproxExpected approx_expected(const std::vector<std::string>& patterns, const s
   std::stable_sort(x.matches.begin(), x.matches.end(), by_end);
   std::stable_sort(x.best_ends.begin(), x.best_ends.end(), by_end);
   return x;
-}
-
-/// A sink appending every batch to `out`.
-template <typename T>
-std::function<bool(std::span<const T>)> append_to(std::vector<T>& out) {
-  return [&out](std::span<const T> b) {
-    out.insert(out.end(), b.begin(), b.end());
-    return true;
-  };
 }
 
 /// The algorithms of `backend` that compute `metric` ("auto" included).

@@ -43,6 +43,7 @@ using strmatch::PatternSet;
 using strmatch::PatternSetOptions;
 using strmatch::test::rerun_hint;
 namespace hook = strmatch::detail::file_driver_test;
+using strmatch::test::append_to;
 using strmatch::test::TempFile;
 
 /// Sizes around chunk boundaries for a chunk of c bytes, and a few random ones.
@@ -50,14 +51,6 @@ std::vector<std::size_t> sizes_for(std::mt19937_64& rng, std::size_t c) {
   std::vector<std::size_t> n = {0, 1, 2, c - 1 > 0 ? c - 1 : 1, c, c + 1, 2 * c, 3 * c + 1};
   for (int i = 0; i < 4; ++i) n.push_back(1 + rng() % 3000);
   return n;
-}
-
-template <typename T>
-std::function<bool(std::span<const T>)> append_to(std::vector<T>& out) {
-  return [&out](std::span<const T> b) {
-    out.insert(out.end(), b.begin(), b.end());
-    return true;
-  };
 }
 
 // ---- differential: the three problems' file verbs against the references ---------------------------

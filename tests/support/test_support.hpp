@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -96,6 +98,15 @@ class ScopedEnv {
   std::string name_;
   std::optional<std::string> old_;
 };
+
+/// A sink appending every batch to `out`.
+template <typename T>
+std::function<bool(std::span<const T>)> append_to(std::vector<T>& out) {
+  return [&out](std::span<const T> b) {
+    out.insert(out.end(), b.begin(), b.end());
+    return true;
+  };
+}
 
 /// Random text of `n` bytes over `sigma` symbols: 'a', 'b', ... for sigma < 256, every byte
 /// (NUL and 0xFF included) for 256.

@@ -100,13 +100,21 @@ template <typename Word, int W>
 void launch_myers_words(dim3 grid, std::size_t shared, cudaStream_t stream, const ax::Region& r,
                         const std::uint8_t* bytes, const ax::PatternRef* pats, std::uint32_t base,
                         const ax::Output& out) {
-  static bool configured = false;  // the shared-memory opt-in, once per instantiation
-  if (!configured) {
-    for (const void* kernel : {reinterpret_cast<const void*>(ax::myers_kernel<Word, W, false>),
-                               reinterpret_cast<const void*>(ax::myers_kernel<Word, W, true>)})
-      STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(256 * W * sizeof(Word))));
-    configured = true;
+  // The shared-memory opt-in, once per instantiation and device (an attribute of the function on
+  // the current device: a device list's workers launch on several).
+  static std::mutex configure_mutex;
+  static std::vector<char> configured;
+  {
+    const auto device = static_cast<std::size_t>(current_device());
+    const std::lock_guard lock(configure_mutex);
+    if (configured.size() <= device) configured.resize(device + 1, 0);
+    if (configured[device] == 0) {
+      for (const void* kernel : {reinterpret_cast<const void*>(ax::myers_kernel<Word, W, false>),
+                                 reinterpret_cast<const void*>(ax::myers_kernel<Word, W, true>)})
+        STRMATCH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(256 * W * sizeof(Word))));
+      configured[device] = 1;
+    }
   }
   if (r.separator >= 0)
     ax::myers_kernel<Word, W, true><<<grid, ax::kThreads, shared, stream>>>(r, bytes, pats, base, out);

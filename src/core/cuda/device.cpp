@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/clock.hpp"
@@ -95,6 +96,58 @@ void require_available() {
 }
 
 double context_creation_seconds() { return g_context_seconds.load(); }
+
+namespace {
+/// Every device of compute capability 9.0 or newer, probed once.
+const std::vector<int>& usable_devices(int* count) {
+  static int total = 0;
+  static const std::vector<int> ids = [] {
+    std::vector<int> out;
+    if (cudaGetDeviceCount(&total) != cudaSuccess) {
+      (void)cudaGetLastError();
+      total = 0;
+    }
+    for (int d = 0; d < total; ++d) {
+      cudaDeviceProp prop{};
+      if (cudaGetDeviceProperties(&prop, d) == cudaSuccess && prop.major >= 9) out.push_back(d);
+    }
+    (void)cudaGetLastError();
+    return out;
+  }();
+  *count = total;
+  return ids;
+}
+}  // namespace
+
+std::vector<int> resolve_devices(std::span<const int> devices) {
+  if (devices.empty()) return {};
+  require_available();
+  int count = 0;
+  const std::vector<int>& usable = usable_devices(&count);
+  return resolve_device_list(devices, count, usable);
+}
+
+DeviceScope::DeviceScope(int device) {
+  if (device < 0) return;
+  int previous = 0;
+  STRMATCH_CUDA_CHECK(cudaGetDevice(&previous));
+  if (previous == device) return;
+  STRMATCH_CUDA_CHECK(cudaSetDevice(device));
+  previous_ = previous;
+}
+
+DeviceScope::~DeviceScope() {
+  if (previous_ >= 0) (void)cudaSetDevice(previous_);
+}
+
+int current_device() {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return device;
+}
 
 void* device_copy(const void* host, std::size_t n, std::size_t pad) {
   require_available();

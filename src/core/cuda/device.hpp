@@ -4,7 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
+#include <vector>
+
+#include "strmatch/types.hpp"
 
 namespace strmatch::detail::cuda {
 
@@ -19,6 +23,59 @@ bool available(std::string* why);
 /// creates the CUDA context on first use (context_creation_seconds() says how long it took).
 /// Throws InvalidArgument as available() does.
 void require_available();
+
+/// The device list `devices` (types.hpp, kAllDevices) checked against `count` devices, `usable`
+/// being the ids that strmatch can run on (compute capability 9.0 or newer): {} stays {} (the
+/// current device); {kAllDevices} becomes `usable` (BackendUnavailable when it is empty); ids are
+/// kept as given, repeats included (two workers on one GPU). Throws InvalidArgument naming the id
+/// and the count for an id outside [0, count), or for kAllDevices beside other entries;
+/// BackendUnavailable naming an id that is not usable. Plain logic, tested without a GPU.
+inline std::vector<int> resolve_device_list(std::span<const int> devices, int count,
+                                            std::span<const int> usable) {
+  std::vector<int> out;
+  for (const int d : devices) {
+    if (d == kAllDevices) {
+      if (devices.size() != 1)
+        throw InvalidArgument("device list '" + devices_to_string(devices) +
+                              "': 'all' cannot be combined with ids");
+      if (usable.empty()) throw BackendUnavailable("device list 'all': no usable CUDA device");
+      return std::vector<int>(usable.begin(), usable.end());
+    }
+    if (d < 0 || d >= count)
+      throw InvalidArgument("device " + std::to_string(d) + " does not exist: this host has " +
+                            std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") +
+                            (count > 0 ? " (ids 0 to " + std::to_string(count - 1) + ")" : std::string()));
+    bool ok = false;
+    for (const int u : usable) ok = ok || u == d;
+    if (!ok)
+      throw BackendUnavailable("GPU " + std::to_string(d) +
+                               " is not usable by strmatch (it needs compute capability 9.0 or newer)");
+    out.push_back(d);
+  }
+  return out;
+}
+
+/// resolve_device_list against this process's devices (the empty list is returned as it is,
+/// without probing). Throws as resolve_device_list; BackendUnavailable when no GPU is usable (built
+/// without CUDA, no driver, STRMATCH_DISABLE_CUDA=1).
+std::vector<int> resolve_devices(std::span<const int> devices);
+
+/// Makes `device` the calling thread's current CUDA device for the scope's lifetime and restores
+/// the previous one after (cudaSetDevice); a negative device does nothing. Throws
+/// BackendUnavailable when the device cannot be made current.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+/// The calling thread's current CUDA device (0 without CUDA).
+int current_device();
 
 /// Seconds spent creating the CUDA context in this process (0 until the first GPU call made one).
 double context_creation_seconds();

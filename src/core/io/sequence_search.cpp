@@ -281,13 +281,14 @@ struct SequenceSearcher::Impl {
     }
     for (const std::string& x : strings) longest = std::max(longest, x.size());
     if (strings.size() == 1 && !options.case_insensitive) {
-      exact.emplace(strings[0],
-                    ExactOptions{options.algorithm, options.backend, options.threads, options.chunk_bytes});
+      exact.emplace(strings[0], ExactOptions{options.algorithm, options.backend, options.threads,
+                                             options.chunk_bytes, options.devices});
       return;
     }
     PatternSetOptions o;
     o.algorithm = options.algorithm;
     o.backend = options.backend;
+    o.devices = options.devices;
     o.threads = options.threads;
     o.chunk_bytes = options.chunk_bytes;
     o.case_insensitive = options.case_insensitive && !options.nucleotides;
@@ -346,6 +347,7 @@ struct SequenceSearcher::Impl {
     o.metric = options.metric;
     o.algorithm = options.algorithm;
     o.backend = options.backend;
+    o.devices = options.devices;
     o.threads = options.threads;
     o.chunk_bytes = options.chunk_bytes;
     o.separator = '\n';

@@ -78,9 +78,16 @@ struct Engine {
   }
 };
 
+/// The current device's engine (one per device: its buffers live in that device's memory; a device
+/// list's workers each search on their own, docs/gpu.md "Several GPUs").
 Engine& engine() {
-  static Engine* e = new Engine();  // never destroyed: CUDA may be torn down before static destructors
-  return *e;
+  static std::mutex mu;
+  static std::vector<Engine*> per_device;  // never destroyed: CUDA may be torn down before static destructors
+  const auto d = static_cast<std::size_t>(current_device());
+  const std::lock_guard lock(mu);
+  if (per_device.size() <= d) per_device.resize(d + 1, nullptr);
+  if (per_device[d] == nullptr) per_device[d] = new Engine();
+  return *per_device[d];
 }
 
 /// The small-text path of stream_search (n <= kSmallTextBytes, m <= n): the whole text goes to one
