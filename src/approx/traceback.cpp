@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "approx/myers_step.hpp"
 #include "approx/nucleotide_codes.hpp"
 
 namespace strmatch::detail {
@@ -366,7 +367,10 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
       };
       while (hi > lo && hopeless(hi)) --hi;
       while (lo < hi && hopeless(lo) && (lo > 0 || top_out)) ++lo;
-      if (lo == hi && hopeless(hi)) {
+      // Row 0's block stays while an alignment may still begin (infix: row 0 is free, so a later
+      // column can bring its cells back within K); a traceback that stopped there would fail and
+      // take the whole DP (most of a reads run's tracebacks did, at distances 0 to 2).
+      if (lo == hi && hopeless(hi) && (lo > 0 || top_out)) {
         stopped = j;
         break;
       }
@@ -389,26 +393,6 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
   // A thread keeps up to 64 MiB of moves for the next call (a window of a search, a pair), no more.
   if (moves.capacity() > (std::size_t{1} << 23)) std::vector<std::uint64_t>().swap(moves);
   return out;
-}
-
-/// One block of one column of Myers' DP without the trace: v = {Pv, Mv} of the block (updated),
-/// eq its match word for the text byte; hp/hn carry the horizontal delta (+1/-1) into its top row
-/// and out of its last; ph/mh are set to its horizontal deltas (row m's is read from the last
-/// block's).
-inline void myers_step(std::uint64_t* v, std::uint64_t eq, std::uint64_t& hp, std::uint64_t& hn,
-                       std::uint64_t& ph, std::uint64_t& mh) {
-  const std::uint64_t Pv = v[0], Mv = v[1];
-  const std::uint64_t Eq = eq | hn;
-  const std::uint64_t Xv = eq | Mv;
-  const std::uint64_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-  ph = Mv | ~(Xh | Pv);
-  mh = Pv & Xh;
-  const std::uint64_t Phs = (ph << 1) | hp;
-  const std::uint64_t Mhs = (mh << 1) | hn;
-  hp = ph >> 63;
-  hn = mh >> 63;
-  v[0] = Mhs | ~(Xv | Phs);
-  v[1] = Phs & Xv;
 }
 
 /// bit_vector_pass without trace, band or cut-off: the whole DP's row m only (the distance, and the
@@ -723,6 +707,18 @@ Traced traceback_edit_from(std::string_view pattern, const std::uint8_t* w, std:
   return with_pattern_match(pattern, bases, [&](const auto& same) {
     return traceback_edit_with(pattern.size(), same, w, len, ApproxMode::infix, cigar, &begins);
   });
+}
+
+Traced traceback_edit_known(std::string_view pattern, const std::uint8_t* w, std::size_t len,
+                            std::uint32_t distance, bool cigar, const std::vector<std::uint8_t>& bases) {
+  const std::size_t m = pattern.size();
+  if (len >= m && traceback_hamming(pattern, w + len - m, false, bases).distance == distance) {
+    Traced out = traceback_hamming(pattern, w + len - m, cigar, bases);
+    out.begin = len - m;
+    out.end = len;
+    return out;
+  }
+  return traceback_edit_bits(pattern, w, len, ApproxMode::infix, cigar, true, bases, distance);
 }
 
 Traced traceback_hamming(std::string_view pattern, const std::uint8_t* w, bool cigar,
