@@ -37,6 +37,7 @@
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_batch.hpp"
 #include "approx/cpu/pigeonhole_windows.hpp"
+#include "approx/myers_step.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/pattern_table.hpp"
@@ -104,6 +105,127 @@ struct PatternWindow {
 bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
   return a.pattern != b.pattern ? a.pattern < b.pattern : a.lo < b.lo;
 }
+
+/// The edit-distance verification of a pattern's windows: Myers' DP over each window, as the
+/// pattern's `myers` (myers.cpp) reports it (every end e in (from, n] with d'(e) <= k, in increasing
+/// e, column 0 a start and the separator's column a restart; the same ends, since a DP's ends within
+/// k do not depend on how it is computed), without building that algorithm per pattern: one table of
+/// match words for the batch's longest pattern, whose rows for the pattern's bytes are set before
+/// its windows and cleared after them (O(m), where `myers` zeroed and filled 256 rows of 6 KiB for
+/// a read of 150 bases, a fifth of a reads run with its lanes' set-up), and the blocks beyond
+/// E. Ukkonen's cut-off left out (as myers_lanes.hpp: a block whose bottom row exceeds k + 63 holds
+/// no cell <= k; the one below is taken in, its vertical deltas +1, when this one's bottom row is
+/// <= k now or one column before). O((m + k) + n ceil(m / 64)) per window of n bytes; one per thread
+/// (mutable scratch).
+class MyersWindows {
+ public:
+  MyersWindows(std::size_t longest, bool codes, int sep)
+      : max_words_((longest + 63) / 64), codes_(codes), sep_(sep), peq_(256 * max_words_, 0) {
+    if (codes_) {
+      const auto& text_bases = nucleotide_text_bases();
+      for (unsigned c = 0; c < 256; ++c)
+        if (text_bases[c] != 0) base_bytes_.push_back(static_cast<std::uint8_t>(c));
+    }
+  }
+
+  /// Makes `pattern` (with nucleotide codes: its single bases as A, C, G, T, other codes as given)
+  /// the one verified.
+  void load(std::string_view pattern) {
+    clear();
+    pattern_ = pattern;
+    m_ = pattern.size();
+    words_ = (m_ + 63) / 64;
+    if (!codes_) {
+      for (std::size_t i = 0; i < m_; ++i)
+        peq_[words_ * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
+      return;
+    }
+    // A text byte stands for one base or none (nucleotide_text_bases): its row is that base's.
+    const auto& text_bases = nucleotide_text_bases();
+    for (std::size_t i = 0; i < m_; ++i) {
+      const std::uint8_t bases = seq::nucleotide_bases(static_cast<std::uint8_t>(pattern[i]));
+      if (bases == 0) continue;
+      for (const std::uint8_t c : base_bytes_)
+        if ((bases & text_bases[c]) != 0) peq_[words_ * c + i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+  }
+
+  /// The loaded pattern's ends in (from, n] of text[0, n) with d'(e) <= k < m, reported as
+  /// ApproxEnd{base + e, d'(e), pattern_id}.
+  void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+            std::uint32_t pattern_id, EndHits& hits) {
+    const std::size_t words = words_;
+    const std::uint64_t thr = k;
+    const std::size_t first_y = std::min(words - 1, std::size_t{k} / 64);
+    std::uint64_t* const v = state_.data();
+    std::uint64_t* const sc = v + 2 * max_words_;
+    const auto restart = [&] {
+      for (std::size_t b = 0; b < words; ++b) {
+        v[2 * b] = ~std::uint64_t{0};
+        v[2 * b + 1] = 0;
+        sc[b] = std::min(64 * (b + 1), m_);
+      }
+    };
+    restart();
+    std::size_t y = first_y;  // the last block computed
+    const unsigned last_shift = static_cast<unsigned>((m_ - 1) % 64);
+    for (std::size_t j = 1; j <= n; ++j) {
+      const std::uint8_t c = text[j - 1];
+      if (static_cast<int>(c) == sep_) {  // a record starts after it; its own column is no end
+        restart();
+        y = first_y;
+        continue;
+      }
+      const std::uint64_t* eq = peq_.data() + words * c;
+      std::uint64_t hp = 0, hn = 0, ph = 0, mh = 0;  // row 0 free: no horizontal delta into block 0
+      for (std::size_t b = 0; b <= y; ++b) {
+        myers_step(v + 2 * b, eq[b], hp, hn, ph, mh);
+        const unsigned shift = b + 1 == words ? last_shift : 63;
+        sc[b] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
+      }
+      std::uint64_t last = sc[y];
+      if (y + 1 < words) {
+        const std::uint64_t old = last - hp + hn;  // block y's bottom row one column before
+        if (std::min(last, old) <= thr) {
+          ++y;
+          v[2 * y] = ~std::uint64_t{0};
+          v[2 * y + 1] = 0;
+          sc[y] = old + std::min<std::size_t>(64, m_ - 64 * y);
+          myers_step(v + 2 * y, eq[y], hp, hn, ph, mh);
+          const unsigned shift = y + 1 == words ? last_shift : 63;
+          sc[y] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
+          last = sc[y];
+        }
+      }
+      while (y > 0 && last > thr + 63) last = sc[--y];
+      if (y + 1 == words && last <= thr && j > from)
+        hits.add(ApproxEnd{base + j, static_cast<std::uint32_t>(last), pattern_id}, pattern_id);
+    }
+  }
+
+  /// Clears the loaded pattern's rows (the table is all zero again).
+  void clear() {
+    if (m_ == 0) return;
+    if (!codes_) {
+      for (std::size_t i = 0; i < m_; ++i) peq_[words_ * static_cast<std::uint8_t>(pattern_[i]) + i / 64] = 0;
+    } else {
+      for (const std::uint8_t c : base_bytes_)
+        for (std::size_t b = 0; b < words_; ++b) peq_[words_ * c + b] = 0;
+    }
+    m_ = 0;
+  }
+
+ private:
+  std::size_t max_words_;
+  bool codes_;
+  int sep_;
+  std::vector<std::uint64_t> peq_;  ///< row c (words_ words): the loaded pattern's match words for byte c
+  std::vector<std::uint8_t> base_bytes_;  ///< with codes: the text bytes that stand for a base
+  std::string_view pattern_;
+  std::size_t m_ = 0, words_ = 0;
+  /// Pv, Mv of block b at 2b, 2b + 1, then each block's bottom row's score.
+  std::vector<std::uint64_t> state_ = std::vector<std::uint64_t>(3 * max_words_);
+};
 
 class PigeonholeBatch final : public ApproxBatchAlgorithm {
  public:
@@ -343,6 +465,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     const auto lo_clip = static_cast<std::int64_t>(from), hi_clip = static_cast<std::int64_t>(n);
     std::vector<PatternWindow> pending, fresh, merged;
     std::vector<Match> matches;
+    // Edit distance: the windows verified by one table for every pattern (MyersWindows).
+    std::unique_ptr<MyersWindows> windows;
+    if (!hamming) windows = std::make_unique<MyersWindows>(longest_, codes_, sep_);
 
     // Verifies the pending windows that no later block can reach (every one when `all`), each
     // pattern's with one verifier, and keeps the others. Later occurrences begin at s or later, so
@@ -358,10 +483,18 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         const std::int64_t gap = window_context(m, kk, hamming);
         const std::int64_t safe = static_cast<std::int64_t>(s) + tail_[p] - kk - 1 - gap;
         std::unique_ptr<ApproxAlgorithm> v;
+        bool loaded = false;
         for (std::size_t i = a; i < b; ++i) {
           if (all || pending[i].hi <= safe) {
-            if (!v) v = verifier(p);
-            verify_window(*v, text, EndWindow{pending[i].lo, pending[i].hi}, gap, base, k, p, hits);
+            const EndWindow w{pending[i].lo, pending[i].hi};
+            if (!windows) {  // Hamming: the pattern's own verifier
+              if (!v) v = verifier(p);
+              verify_window(*v, text, w, gap, base, k, p, hits);
+              continue;
+            }
+            if (!loaded) windows->load(view(p));
+            loaded = true;
+            verify_window(*windows, text, w, gap, base, k, p, hits);
           } else {
             pending[keep++] = pending[i];
           }
