@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -709,11 +710,48 @@ Traced traceback_edit_from(std::string_view pattern, const std::uint8_t* w, std:
   });
 }
 
+namespace {
+
+/// The positions where `pattern` and w[0, m) differ (`bases`: the codes' rule, as traceback_hamming),
+/// counted until more than `limit`: 8 bytes a step for byte equality.
+std::uint32_t diagonal_mismatches(std::string_view pattern, const std::uint8_t* w,
+                                  const std::vector<std::uint8_t>& bases, std::uint32_t limit) {
+  const std::size_t m = pattern.size();
+  std::uint32_t count = 0;
+  std::size_t i = 0;
+  if (bases.empty()) {
+    for (; i + 8 <= m; i += 8) {
+      std::uint64_t a = 0, b = 0;
+      std::memcpy(&a, pattern.data() + i, 8);
+      std::memcpy(&b, w + i, 8);
+      std::uint64_t x = a ^ b;  // a byte's low bit set where the bytes differ
+      x |= x >> 4;
+      x |= x >> 2;
+      x |= x >> 1;
+      count += static_cast<std::uint32_t>(__builtin_popcountll(x & 0x0101010101010101ull));
+      if (count > limit) return count;
+    }
+    for (; i < m; ++i) count += static_cast<std::uint8_t>(pattern[i]) != w[i] ? 1 : 0;
+    return count;
+  }
+  const std::uint8_t* text_bases = nucleotide_text_bases().data();
+  for (; i < m && count <= limit; ++i) count += (bases[i] & text_bases[w[i]]) != 0 ? 0 : 1;
+  return count;
+}
+
+}  // namespace
+
 Traced traceback_edit_known(std::string_view pattern, const std::uint8_t* w, std::size_t len,
                             std::uint32_t distance, bool cigar, const std::vector<std::uint8_t>& bases) {
   const std::size_t m = pattern.size();
-  if (len >= m && traceback_hamming(pattern, w + len - m, false, bases).distance == distance) {
-    Traced out = traceback_hamming(pattern, w + len - m, cigar, bases);
+  if (len >= m && diagonal_mismatches(pattern, w + len - m, bases, distance) == distance) {
+    Traced out;
+    if (cigar && distance == 0) {  // most reads: m matches
+      out.distance = 0;
+      append_cigar_run(out.cigar, m, '=');
+    } else {
+      out = traceback_hamming(pattern, w + len - m, cigar, bases);
+    }
     out.begin = len - m;
     out.end = len;
     return out;

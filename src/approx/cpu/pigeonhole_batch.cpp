@@ -115,8 +115,11 @@ bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
 /// a read of 150 bases, a fifth of a reads run with its lanes' set-up), and the blocks beyond
 /// E. Ukkonen's cut-off left out (as myers_lanes.hpp: a block whose bottom row exceeds k + 63 holds
 /// no cell <= k; the one below is taken in, its vertical deltas +1, when this one's bottom row is
-/// <= k now or one column before). O((m + k) + n ceil(m / 64)) per window of n bytes; one per thread
-/// (mutable scratch).
+/// <= k now or one column before), and at the top the blocks that no alignment ending by the
+/// window's last end within k can cross (E. Ukkonen's bound on the rest of the alignment, as the
+/// tracebacks' cut-off has it; the first block computed then takes the row above it one more per
+/// column, an upper bound). O((m + k) + n ceil(m / 64)) per window of n bytes, about n (1 + 2k / 64)
+/// for a window of one occurrence; one per thread (mutable scratch).
 class MyersWindows {
  public:
   MyersWindows(std::size_t longest, bool codes, int sep)
@@ -154,52 +157,17 @@ class MyersWindows {
   /// ApproxEnd{base + e, d'(e), pattern_id}.
   void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
             std::uint32_t pattern_id, EndHits& hits) {
-    const std::size_t words = words_;
-    const std::uint64_t thr = k;
-    const std::size_t first_y = std::min(words - 1, std::size_t{k} / 64);
-    std::uint64_t* const v = state_.data();
-    std::uint64_t* const sc = v + 2 * max_words_;
-    const auto restart = [&] {
-      for (std::size_t b = 0; b < words; ++b) {
-        v[2 * b] = ~std::uint64_t{0};
-        v[2 * b + 1] = 0;
-        sc[b] = std::min(64 * (b + 1), m_);
-      }
-    };
-    restart();
-    std::size_t y = first_y;  // the last block computed
-    const unsigned last_shift = static_cast<unsigned>((m_ - 1) % 64);
-    for (std::size_t j = 1; j <= n; ++j) {
-      const std::uint8_t c = text[j - 1];
-      if (static_cast<int>(c) == sep_) {  // a record starts after it; its own column is no end
-        restart();
-        y = first_y;
-        continue;
-      }
-      const std::uint64_t* eq = peq_.data() + words * c;
-      std::uint64_t hp = 0, hn = 0, ph = 0, mh = 0;  // row 0 free: no horizontal delta into block 0
-      for (std::size_t b = 0; b <= y; ++b) {
-        myers_step(v + 2 * b, eq[b], hp, hn, ph, mh);
-        const unsigned shift = b + 1 == words ? last_shift : 63;
-        sc[b] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
-      }
-      std::uint64_t last = sc[y];
-      if (y + 1 < words) {
-        const std::uint64_t old = last - hp + hn;  // block y's bottom row one column before
-        if (std::min(last, old) <= thr) {
-          ++y;
-          v[2 * y] = ~std::uint64_t{0};
-          v[2 * y + 1] = 0;
-          sc[y] = old + std::min<std::size_t>(64, m_ - 64 * y);
-          myers_step(v + 2 * y, eq[y], hp, hn, ph, mh);
-          const unsigned shift = y + 1 == words ? last_shift : 63;
-          sc[y] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
-          last = sc[y];
-        }
-      }
-      while (y > 0 && last > thr + 63) last = sc[--y];
-      if (y + 1 == words && last <= thr && j > from)
-        hits.add(ApproxEnd{base + j, static_cast<std::uint32_t>(last), pattern_id}, pattern_id);
+    switch (words_) {  // up to 256 bytes: the state in local arrays of a known size (no reloads)
+      case 1:
+        return run<1>(text, n, from, base, k, pattern_id, hits);
+      case 2:
+        return run<2>(text, n, from, base, k, pattern_id, hits);
+      case 3:
+        return run<3>(text, n, from, base, k, pattern_id, hits);
+      case 4:
+        return run<4>(text, n, from, base, k, pattern_id, hits);
+      default:
+        return run<0>(text, n, from, base, k, pattern_id, hits);
     }
   }
 
@@ -216,6 +184,71 @@ class MyersWindows {
   }
 
  private:
+  /// ends() for patterns of kWords blocks (0: any count, the state in state_).
+  template <std::size_t kWords>
+  void run(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+           std::uint32_t pattern_id, EndHits& hits) {
+    const std::size_t words = kWords != 0 ? kWords : words_;
+    const std::size_t m = m_;
+    const int sep = sep_;
+    const std::uint64_t* const peq = peq_.data();
+    const std::uint64_t thr = k;
+    const std::size_t first_y = std::min(words - 1, std::size_t{k} / 64);
+    std::uint64_t local[kWords != 0 ? 3 * kWords : 1];
+    std::uint64_t* const v = kWords != 0 ? local : state_.data();  // Pv, Mv of block b at 2b, 2b + 1
+    std::uint64_t* const sc = v + 2 * words;                       // each block's bottom row's score
+    const auto restart = [&] {
+      for (std::size_t b = 0; b < words; ++b) {
+        v[2 * b] = ~std::uint64_t{0};
+        v[2 * b + 1] = 0;
+        sc[b] = std::min(64 * (b + 1), m);
+      }
+    };
+    restart();
+    std::size_t lo = 0, y = first_y;  // the first and the last block computed
+    const unsigned last_shift = static_cast<unsigned>((m - 1) % 64);
+    const auto step = [&](std::size_t b, const std::uint64_t* eq, std::uint64_t& hp, std::uint64_t& hn) {
+      std::uint64_t ph = 0, mh = 0;
+      myers_step(v + 2 * b, eq[b], hp, hn, ph, mh);
+      const unsigned shift = b + 1 == words ? last_shift : 63;
+      sc[b] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
+    };
+    for (std::size_t j = 1; j <= n; ++j) {
+      const std::uint8_t c = text[j - 1];
+      if (static_cast<int>(c) == sep) {  // a record starts after it; its own column is no end
+        restart();
+        lo = 0;
+        y = first_y;
+        continue;
+      }
+      const std::uint64_t* eq = peq + words * c;
+      // Row 0 free: no horizontal delta into block 0; past it, the row above the first block computed
+      // taken one more per column (an upper bound).
+      std::uint64_t hp = lo > 0 ? 1 : 0, hn = 0;
+      for (std::size_t b = lo; b <= y; ++b) step(b, eq, hp, hn);
+      std::uint64_t last = sc[y];
+      if (y + 1 < words) {
+        const std::uint64_t old = last - hp + hn;  // block y's bottom row one column before
+        if (std::min(last, old) <= thr) {
+          ++y;
+          v[2 * y] = ~std::uint64_t{0};
+          v[2 * y + 1] = 0;
+          sc[y] = old + std::min<std::size_t>(64, m - 64 * y);
+          step(y, eq, hp, hn);
+          last = sc[y];
+        }
+      }
+      while (y > lo && last > thr + 63) last = sc[--y];
+      if (y + 1 == words && last <= thr && j > from)
+        hits.add(ApproxEnd{base + j, static_cast<std::uint32_t>(last), pattern_id}, pattern_id);
+      // An alignment through row i at column j that ends by column n within k has i >= m - k - (n - j)
+      // (the rest costs at least |(m - i) - (e - j)|), and so has every cell of the optimal paths to
+      // it: a block whose rows are all below that bound is left out (the window's ends are at most
+      // 3k + 1 columns apart: two of a read's three blocks drop out on the way).
+      while (lo < y && 64 * (lo + 1) + k + n < m + j) ++lo;
+    }
+  }
+
   std::size_t max_words_;
   bool codes_;
   int sep_;
@@ -475,7 +508,24 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     // context) before that cannot merge with them.
     const auto flush = [&](std::size_t s, bool all) {
       std::size_t keep = 0;
+      // A few windows ahead, their patterns' offsets and tails, then their bytes, prefetched: the
+      // windows of a block belong to patterns all over the batch (200,000 reads: 30 MB of bytes),
+      // a cache miss or three per window otherwise.
+      constexpr std::size_t kAheadBytes = 4, kAheadStart = 8;
+      const auto prefetch = [&](std::size_t a) {
+        if (a + kAheadStart < pending.size()) {
+          const std::uint32_t q = pending[a + kAheadStart].pattern;
+          __builtin_prefetch(start_.data() + q);
+          __builtin_prefetch(tail_.data() + q);
+        }
+        if (a + kAheadBytes < pending.size()) {
+          const std::uint32_t q = pending[a + kAheadBytes].pattern;
+          const char* bytes = bytes_.data() + start_[q];
+          for (std::size_t at = 0; at < length(q); at += 64) __builtin_prefetch(bytes + at);
+        }
+      };
       for (std::size_t a = 0; a < pending.size();) {
+        prefetch(a);
         const std::uint32_t p = pending[a].pattern;
         std::size_t b = a;
         while (b < pending.size() && pending[b].pattern == p) ++b;
@@ -523,6 +573,29 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       matches.clear();
       scan_keys(block, len, own, s, matches);
       fresh.clear();
+      // A piece's occurrence x.begin (a key hit whose 4 next bytes agree) confirmed against the rest
+      // of the piece, and its window kept.
+      const auto confirm = [&](std::uint64_t begin, const PieceUse& use, std::uint32_t kl) {
+        const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
+        if (rest > next &&
+            std::memcmp(block + (begin - s) + kl + next,
+                        bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)
+          return;
+        EndWindow w;
+        if (occurrence_window(static_cast<std::int64_t>(begin), use.offset,
+                              static_cast<std::int64_t>(length(use.pattern)), kk, hamming, lo_clip, hi_clip,
+                              &w))
+          fresh.push_back(PatternWindow{use.pattern, w.lo, w.hi});
+      };
+      // The comparisons with the patterns' bytes wait in a ring of kRing, their bytes prefetched:
+      // 200,000 reads' bytes are 30 MB, a cache miss per comparison (half a million for 100,000
+      // reads; 4% of a run).
+      constexpr std::size_t kRing = 16;
+      struct Waiting {
+        std::uint64_t begin;
+        std::uint32_t use, kl;
+      } ring[kRing];
+      std::size_t ring_at = 0, ring_size = 0;
       // The users of the key hits a few ahead, prefetched (a million pieces' users are 16 MiB).
       constexpr std::size_t kAhead = 8;
       for (std::size_t xi = 0; xi < matches.size(); ++xi) {
@@ -538,19 +611,26 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
           const PieceUse& use = uses_[u];
           if (x.begin + use.length > n) continue;  // the piece runs past the text: no end within it
           const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
-          if (rest != 0 &&
-              (pack_next(at + kl, next) != use.next ||
-               (rest > next &&
-                std::memcmp(at + kl + next, bytes_.data() + start_[use.pattern] + use.offset + kl + next,
-                            rest - next) != 0)))
+          if (rest != 0 && pack_next(at + kl, next) != use.next) continue;
+          if (rest <= next) {
+            confirm(x.begin, use, kl);
             continue;
-          EndWindow w;
-          if (occurrence_window(static_cast<std::int64_t>(x.begin), use.offset,
-                                static_cast<std::int64_t>(length(use.pattern)), kk, hamming, lo_clip, hi_clip,
-                                &w))
-            fresh.push_back(PatternWindow{use.pattern, w.lo, w.hi});
+          }
+          const char* bytes = bytes_.data() + start_[use.pattern] + use.offset + kl + next;
+          __builtin_prefetch(bytes);
+          __builtin_prefetch(bytes + (rest - next - 1));
+          if (ring_size == kRing) {  // full: the oldest is compared, its slot freed
+            const Waiting old = ring[ring_at];
+            ring_at = (ring_at + 1) % kRing;
+            --ring_size;
+            confirm(old.begin, uses_[old.use], old.kl);
+          }
+          ring[(ring_at + ring_size) % kRing] = Waiting{x.begin, u, kl};
+          ++ring_size;
         }
       }
+      for (; ring_size > 0; --ring_size, ring_at = (ring_at + 1) % kRing)
+        confirm(ring[ring_at].begin, uses_[ring[ring_at].use], ring[ring_at].kl);
       s += own;
       if (!fresh.empty()) {
         // Merge into pending (sorted by (pattern, lo), each pattern's windows disjoint): windows of
