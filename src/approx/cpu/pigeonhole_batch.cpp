@@ -12,10 +12,10 @@
 // at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a process of 126 MiB peak RSS against 69
 // MiB with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern (occurrence_window,
 // pigeonhole_windows.hpp: every end within k lies in one); the windows of a block of text are sorted by
-// (pattern, first end), merged per pattern, and verified with that pattern's unfiltered algorithm (myers for
-// edit, hamming for Hamming) once no later block can add a window that overlaps them. The verifier is built
-// when its pattern has a window to verify and dropped after it (a 150-byte pattern's myers table is 6 KiB:
-// 40,000 kept would be 245 MB), so the memory is the patterns, the pattern set and the users. Patterns whose
+// (pattern, first end), merged per pattern, and verified once no later block can add a window that overlaps
+// them: edit distance by MyersWindows (Myers' DP with one match table for the batch, the pattern's rows set
+// for its windows and cleared after them), Hamming by the pattern's hamming, built for its windows and
+// dropped after them; so the memory is the patterns, the pattern set and the users. Patterns whose
 // pieces are too short to be rare (pigeonhole_pays) are searched by their verifier over the whole chunk in
 // the same call.
 //
