@@ -110,7 +110,7 @@ bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
 /// pattern's `myers` (myers.cpp) reports it (every end e in (from, n] with d'(e) <= k, in increasing
 /// e, column 0 a start and the separator's column a restart; the same ends, since a DP's ends within
 /// k do not depend on how it is computed), without building that algorithm per pattern: one table of
-/// match words for the batch's longest pattern, whose rows for the pattern's bytes are set before
+/// match words (grown to the longest pattern loaded), whose rows for the pattern's bytes are set before
 /// its windows and cleared after them (O(m), where `myers` zeroed and filled 256 rows of 6 KiB for
 /// a read of 150 bases, a fifth of a reads run with its lanes' set-up), and the blocks beyond
 /// E. Ukkonen's cut-off left out (as myers_lanes.hpp: a block whose bottom row exceeds k + 63 holds
@@ -122,8 +122,7 @@ bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
 /// for a window of one occurrence; one per thread (mutable scratch).
 class MyersWindows {
  public:
-  MyersWindows(std::size_t longest, bool codes, int sep)
-      : max_words_((longest + 63) / 64), codes_(codes), sep_(sep), peq_(256 * max_words_, 0) {
+  MyersWindows(bool codes, int sep) : codes_(codes), sep_(sep) {
     if (codes_) {
       const auto& text_bases = nucleotide_text_bases();
       for (unsigned c = 0; c < 256; ++c)
@@ -138,6 +137,11 @@ class MyersWindows {
     pattern_ = pattern;
     m_ = pattern.size();
     words_ = (m_ + 63) / 64;
+    if (words_ > max_words_) {  // grown for the longest pattern loaded so far (all zero between loads)
+      max_words_ = words_;
+      peq_.assign(256 * max_words_, 0);
+      state_.assign(3 * max_words_, 0);
+    }
     if (!codes_) {
       for (std::size_t i = 0; i < m_; ++i)
         peq_[words_ * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
@@ -249,7 +253,7 @@ class MyersWindows {
     }
   }
 
-  std::size_t max_words_;
+  std::size_t max_words_ = 0;
   bool codes_;
   int sep_;
   std::vector<std::uint64_t> peq_;  ///< row c (words_ words): the loaded pattern's match words for byte c
@@ -257,7 +261,7 @@ class MyersWindows {
   std::string_view pattern_;
   std::size_t m_ = 0, words_ = 0;
   /// Pv, Mv of block b at 2b, 2b + 1, then each block's bottom row's score.
-  std::vector<std::uint64_t> state_ = std::vector<std::uint64_t>(3 * max_words_);
+  std::vector<std::uint64_t> state_;
 };
 
 class PigeonholeBatch final : public ApproxBatchAlgorithm {
@@ -500,7 +504,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     std::vector<Match> matches;
     // Edit distance: the windows verified by one table for every pattern (MyersWindows).
     std::unique_ptr<MyersWindows> windows;
-    if (!hamming) windows = std::make_unique<MyersWindows>(longest_, codes_, sep_);
+    if (!hamming) windows = std::make_unique<MyersWindows>(codes_, sep_);
 
     // Verifies the pending windows that no later block can reach (every one when `all`), each
     // pattern's with one verifier, and keeps the others. Later occurrences begin at s or later, so
