@@ -369,11 +369,12 @@ struct ApproxSearcher::Impl {
     if (options.separator >= 0 && len > 0)
       if (const void* s = memrchr(w, options.separator, len))
         start = static_cast<std::size_t>(static_cast<const std::uint8_t*>(s) - w) + 1;
-    // C[m][len] is the plateau's distance: Ukkonen's cut-off at that bound leaves out the blocks
-    // that cannot matter (traceback_edit_bits' `within`; 100,000 reads of 150 bases at k = 4: the
-    // tracebacks were a fifth of a one-thread run with all three blocks at every column).
-    const detail::Traced t = detail::traceback_edit_bits(p, w + start, len - start, ApproxMode::infix,
-                                                         options.cigar, true, pb, pl.distance);
+    // C[m][len] is the plateau's distance: the diagonal where it has that many mismatches (most
+    // reads' matches), else Ukkonen's cut-off at that bound, which leaves out the blocks that
+    // cannot matter (traceback_edit_known; 100,000 reads of 150 bases at k = 4: the tracebacks were
+    // a fifth of a one-thread run with all three blocks at every column).
+    const detail::Traced t =
+        detail::traceback_edit_known(p, w + start, len - start, pl.distance, options.cigar, pb);
     pl.match.begin = e - (len - start) + t.begin;
     if (options.cigar) pl.match.cigar = t.cigar;
   }

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
+#include "approx/myers_step.hpp"
 #include "approx/nucleotide_codes.hpp"
 
 namespace strmatch::detail {
@@ -366,7 +368,10 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
       };
       while (hi > lo && hopeless(hi)) --hi;
       while (lo < hi && hopeless(lo) && (lo > 0 || top_out)) ++lo;
-      if (lo == hi && hopeless(hi)) {
+      // Row 0's block stays while an alignment may still begin (infix: row 0 is free, so a later
+      // column can bring its cells back within K); a traceback that stopped there would fail and
+      // take the whole DP (most of a reads run's tracebacks did, at distances 0 to 2).
+      if (lo == hi && hopeless(hi) && (lo > 0 || top_out)) {
         stopped = j;
         break;
       }
@@ -389,26 +394,6 @@ Traced bit_vector_pass(std::size_t m, const Same& same, const EqOf& eq_of, const
   // A thread keeps up to 64 MiB of moves for the next call (a window of a search, a pair), no more.
   if (moves.capacity() > (std::size_t{1} << 23)) std::vector<std::uint64_t>().swap(moves);
   return out;
-}
-
-/// One block of one column of Myers' DP without the trace: v = {Pv, Mv} of the block (updated),
-/// eq its match word for the text byte; hp/hn carry the horizontal delta (+1/-1) into its top row
-/// and out of its last; ph/mh are set to its horizontal deltas (row m's is read from the last
-/// block's).
-inline void myers_step(std::uint64_t* v, std::uint64_t eq, std::uint64_t& hp, std::uint64_t& hn,
-                       std::uint64_t& ph, std::uint64_t& mh) {
-  const std::uint64_t Pv = v[0], Mv = v[1];
-  const std::uint64_t Eq = eq | hn;
-  const std::uint64_t Xv = eq | Mv;
-  const std::uint64_t Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-  ph = Mv | ~(Xh | Pv);
-  mh = Pv & Xh;
-  const std::uint64_t Phs = (ph << 1) | hp;
-  const std::uint64_t Mhs = (mh << 1) | hn;
-  hp = ph >> 63;
-  hn = mh >> 63;
-  v[0] = Mhs | ~(Xv | Phs);
-  v[1] = Phs & Xv;
 }
 
 /// bit_vector_pass without trace, band or cut-off: the whole DP's row m only (the distance, and the
@@ -723,6 +708,55 @@ Traced traceback_edit_from(std::string_view pattern, const std::uint8_t* w, std:
   return with_pattern_match(pattern, bases, [&](const auto& same) {
     return traceback_edit_with(pattern.size(), same, w, len, ApproxMode::infix, cigar, &begins);
   });
+}
+
+namespace {
+
+/// The positions where `pattern` and w[0, m) differ (`bases`: the codes' rule, as traceback_hamming),
+/// counted until more than `limit`: 8 bytes a step for byte equality.
+std::uint32_t diagonal_mismatches(std::string_view pattern, const std::uint8_t* w,
+                                  const std::vector<std::uint8_t>& bases, std::uint32_t limit) {
+  const std::size_t m = pattern.size();
+  std::uint32_t count = 0;
+  std::size_t i = 0;
+  if (bases.empty()) {
+    for (; i + 8 <= m; i += 8) {
+      std::uint64_t a = 0, b = 0;
+      std::memcpy(&a, pattern.data() + i, 8);
+      std::memcpy(&b, w + i, 8);
+      std::uint64_t x = a ^ b;  // a byte's low bit set where the bytes differ
+      x |= x >> 4;
+      x |= x >> 2;
+      x |= x >> 1;
+      count += static_cast<std::uint32_t>(__builtin_popcountll(x & 0x0101010101010101ull));
+      if (count > limit) return count;
+    }
+    for (; i < m; ++i) count += static_cast<std::uint8_t>(pattern[i]) != w[i] ? 1 : 0;
+    return count;
+  }
+  const std::uint8_t* text_bases = nucleotide_text_bases().data();
+  for (; i < m && count <= limit; ++i) count += (bases[i] & text_bases[w[i]]) != 0 ? 0 : 1;
+  return count;
+}
+
+}  // namespace
+
+Traced traceback_edit_known(std::string_view pattern, const std::uint8_t* w, std::size_t len,
+                            std::uint32_t distance, bool cigar, const std::vector<std::uint8_t>& bases) {
+  const std::size_t m = pattern.size();
+  if (len >= m && diagonal_mismatches(pattern, w + len - m, bases, distance) == distance) {
+    Traced out;
+    if (cigar && distance == 0) {  // most reads: m matches
+      out.distance = 0;
+      append_cigar_run(out.cigar, m, '=');
+    } else {
+      out = traceback_hamming(pattern, w + len - m, cigar, bases);
+    }
+    out.begin = len - m;
+    out.end = len;
+    return out;
+  }
+  return traceback_edit_bits(pattern, w, len, ApproxMode::infix, cigar, true, bases, distance);
 }
 
 Traced traceback_hamming(std::string_view pattern, const std::uint8_t* w, bool cigar,

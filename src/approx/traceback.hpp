@@ -62,6 +62,16 @@ Traced traceback_edit_bits(std::string_view p, const std::uint8_t* w, std::size_
                            bool cigar, bool trace, const std::vector<std::uint8_t>& bases = {},
                            std::uint32_t within = kNoDistance, std::uint32_t limit = kNoDistance);
 
+/// traceback_edit in infix mode for a window w[0, len) whose C[m][len] is known to be exactly
+/// `distance` (a search's end with its distance): when the last m bytes differ from p in exactly
+/// `distance` positions, that diagonal is an optimal alignment, every cell of it holds its prefix's
+/// mismatches, and the traceback's first choice (the diagonal) takes it all the way: begin len - m
+/// and the = / X CIGAR, in O(m) (most reads' matches: Illumina errors are substitutions). Else
+/// traceback_edit_bits with within = distance. The same Traced as traceback_edit for a true
+/// distance; a wrong one costs the DP, never a wrong answer, unless the diagonal's count equals it.
+Traced traceback_edit_known(std::string_view p, const std::uint8_t* w, std::size_t len,
+                            std::uint32_t distance, bool cigar, const std::vector<std::uint8_t>& bases = {});
+
 /// traceback_edit in infix mode (with the plain DP: the bit vectors do not model the restricted
 /// first row) where an alignment may begin only at the window columns j (0..len)
 /// with begins[j] true (begins.size() == len + 1): the first row is 0 there; at a column j without

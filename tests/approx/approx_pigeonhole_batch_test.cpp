@@ -295,7 +295,8 @@ void random_batches(ApproxMetric metric, std::uint64_t salt) {
     // Mostly small batches; every eighth round large (up to 200 patterns) over a short text.
     const bool large = round % 8 == 7;
     const std::size_t count = large ? 100 + rng() % 101 : 2 + rng() % 12;
-    const std::size_t max_m = round % 3 == 0 ? 160 : 40;
+    // Up to 5 blocks of 64 rows every sixth round (the edit verifier's any-length path), else 3.
+    const std::size_t max_m = round % 6 == 0 ? 320 : round % 3 == 0 ? 160 : 40;
     const std::vector<std::string> ps = random_batch(rng, count, max_m, max_errors, alpha);
     const int sep = round % 2 == 0 ? -1 : (sigma == 256 ? 0 : '\n');
     const std::size_t n = large ? 600 + rng() % 400 : 200 + rng() % 1500;

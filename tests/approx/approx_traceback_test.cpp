@@ -58,6 +58,14 @@ std::string mutate(std::mt19937_64& rng, const std::string& t, unsigned rate, st
   return out;
 }
 
+/// t with about one byte in `rate` replaced by a random one (substitutions only: windows whose
+/// diagonal is often an optimal alignment, traceback_edit_known's short cut).
+std::string substitute(std::mt19937_64& rng, std::string t, unsigned rate, std::string_view alphabet) {
+  for (char& c : t)
+    if (rng() % rate == 0) c = alphabet[rng() % alphabet.size()];
+  return t;
+}
+
 const char* mode_name(ApproxMode mode) {
   return mode == ApproxMode::infix ? "infix" : mode == ApproxMode::prefix ? "prefix" : "global";
 }
@@ -83,6 +91,15 @@ void expect_same(const std::string& p, const std::string& w, ApproxMode mode, bo
       EXPECT_EQ(cut.distance, want.distance) << where << " within d+" << slack;
       EXPECT_EQ(cut.cigar, want.cigar) << where << " within d+" << slack;
     }
+  // Infix with the exact distance known (a search's end): the diagonal when its mismatches are the
+  // distance, else the cut-off; the same.
+  if (mode == ApproxMode::infix) {
+    const Traced known = strmatch::detail::traceback_edit_known(p, t, w.size(), want.distance, cigar, bases);
+    EXPECT_EQ(known.begin, want.begin) << where << " known";
+    EXPECT_EQ(known.end, want.end) << where << " known";
+    EXPECT_EQ(known.distance, want.distance) << where << " known";
+    EXPECT_EQ(known.cigar, want.cigar) << where << " known";
+  }
   // Without the trace: the same end and distance (prefix, global), or the best end (infix).
   const Traced quick = strmatch::detail::traceback_edit_bits(p, t, w.size(), mode, false, false, bases);
   if (mode != ApproxMode::infix) {
@@ -132,14 +149,16 @@ TEST(ApproxTraceback, BitVectorsAgreeWithTheDpOnBytes) {
     const std::string p = random_bytes(rng, m, sigma);
     // A window around a mutated copy of p (infix-like), a random one, shorter or longer than m.
     std::string w;
-    switch (rng() % 3) {
-      case 0: {
-        std::string alphabet;
-        for (unsigned c = 0; c < sigma; ++c) alphabet += static_cast<char>(sigma == 256 ? c : 'a' + c);
+    std::string alphabet;
+    for (unsigned c = 0; c < sigma; ++c) alphabet += static_cast<char>(sigma == 256 ? c : 'a' + c);
+    switch (rng() % 4) {
+      case 0:
         w = random_bytes(rng, rng() % 8, sigma) + mutate(rng, p, 4 + rng() % 12, alphabet) +
             random_bytes(rng, rng() % 8, sigma);
         break;
-      }
+      case 3:  // ending with p's last byte's column: a read's end as a search reports it
+        w = random_bytes(rng, rng() % 8, sigma) + substitute(rng, p, 2 + rng() % 30, alphabet);
+        break;
       case 1:
         w = random_bytes(rng, rng() % (m / 2 + 1), sigma);
         break;
@@ -164,10 +183,14 @@ TEST(ApproxTraceback, BitVectorsAgreeWithTheDpWithNucleotideCodes) {
     const std::size_t m = pattern_length(rng, round);
     const std::string p = random_over(rng, m, pattern_bytes);
     const auto bases = strmatch::detail::nucleotide_pattern_bases(p);
-    std::string w = rng() % 2 == 0 ? random_over(rng, rng() % 10, text_bytes) +
-                                         mutate(rng, random_over(rng, m, "ACGT"), 6, text_bytes) +
-                                         random_over(rng, rng() % 10, text_bytes)
-                                   : random_over(rng, rng() % (2 * m + 2), text_bytes);
+    const unsigned kind = rng() % 3;
+    std::string w = kind == 0 ? random_over(rng, rng() % 10, text_bytes) +
+                                    mutate(rng, random_over(rng, m, "ACGT"), 6, text_bytes) +
+                                    random_over(rng, rng() % 10, text_bytes)
+                    : kind == 1
+                        ? random_over(rng, rng() % (2 * m + 2), text_bytes)
+                        : random_over(rng, rng() % 10, text_bytes) +
+                              substitute(rng, random_over(rng, m, "ACGT"), 2 + rng() % 20, text_bytes);
     for (const auto mode : {ApproxMode::infix, ApproxMode::prefix, ApproxMode::global})
       for (const bool cigar : {true, false}) expect_same(p, w, mode, cigar, bases, "codes");
   }

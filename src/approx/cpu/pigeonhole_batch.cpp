@@ -12,10 +12,10 @@
 // at k = 4 have 200,000 pieces of 30 bases, whose whole pieces made a process of 126 MiB peak RSS against 69
 // MiB with keys of 10. Each confirmed occurrence bounds a window of ends of that pattern (occurrence_window,
 // pigeonhole_windows.hpp: every end within k lies in one); the windows of a block of text are sorted by
-// (pattern, first end), merged per pattern, and verified with that pattern's unfiltered algorithm (myers for
-// edit, hamming for Hamming) once no later block can add a window that overlaps them. The verifier is built
-// when its pattern has a window to verify and dropped after it (a 150-byte pattern's myers table is 6 KiB:
-// 40,000 kept would be 245 MB), so the memory is the patterns, the pattern set and the users. Patterns whose
+// (pattern, first end), merged per pattern, and verified once no later block can add a window that overlaps
+// them: edit distance by MyersWindows (Myers' DP with one match table for the batch, the pattern's rows set
+// for its windows and cleared after them), Hamming by the pattern's hamming, built for its windows and
+// dropped after them; so the memory is the patterns, the pattern set and the users. Patterns whose
 // pieces are too short to be rare (pigeonhole_pays) are searched by their verifier over the whole chunk in
 // the same call.
 //
@@ -37,6 +37,7 @@
 #include "approx/cpu/algorithms.hpp"
 #include "approx/cpu/approx_batch.hpp"
 #include "approx/cpu/pigeonhole_windows.hpp"
+#include "approx/myers_step.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "multi/cpu/multi_algorithm.hpp"
 #include "multi/pattern_table.hpp"
@@ -104,6 +105,164 @@ struct PatternWindow {
 bool by_pattern_then_lo(const PatternWindow& a, const PatternWindow& b) {
   return a.pattern != b.pattern ? a.pattern < b.pattern : a.lo < b.lo;
 }
+
+/// The edit-distance verification of a pattern's windows: Myers' DP over each window, as the
+/// pattern's `myers` (myers.cpp) reports it (every end e in (from, n] with d'(e) <= k, in increasing
+/// e, column 0 a start and the separator's column a restart; the same ends, since a DP's ends within
+/// k do not depend on how it is computed), without building that algorithm per pattern: one table of
+/// match words (grown to the longest pattern loaded), whose rows for the pattern's bytes are set before
+/// its windows and cleared after them (O(m), where `myers` zeroed and filled 256 rows of 6 KiB for
+/// a read of 150 bases, a fifth of a reads run with its lanes' set-up), and the blocks beyond
+/// E. Ukkonen's cut-off left out (as myers_lanes.hpp: a block whose bottom row exceeds k + 63 holds
+/// no cell <= k; the one below is taken in, its vertical deltas +1, when this one's bottom row is
+/// <= k now or one column before), and at the top the blocks that no alignment ending by the
+/// window's last end within k can cross (E. Ukkonen's bound on the rest of the alignment, as the
+/// tracebacks' cut-off has it; the first block computed then takes the row above it one more per
+/// column, an upper bound). O((m + k) + n ceil(m / 64)) per window of n bytes, about n (1 + 2k / 64)
+/// for a window of one occurrence; one per thread (mutable scratch).
+class MyersWindows {
+ public:
+  MyersWindows(bool codes, int sep) : codes_(codes), sep_(sep) {
+    if (codes_) {
+      const auto& text_bases = nucleotide_text_bases();
+      for (unsigned c = 0; c < 256; ++c)
+        if (text_bases[c] != 0) base_bytes_.push_back(static_cast<std::uint8_t>(c));
+    }
+  }
+
+  /// Makes `pattern` (with nucleotide codes: its single bases as A, C, G, T, other codes as given)
+  /// the one verified.
+  void load(std::string_view pattern) {
+    clear();
+    pattern_ = pattern;
+    m_ = pattern.size();
+    words_ = (m_ + 63) / 64;
+    if (words_ > max_words_) {  // grown for the longest pattern loaded so far (all zero between loads)
+      max_words_ = words_;
+      peq_.assign(256 * max_words_, 0);
+      state_.assign(3 * max_words_, 0);
+    }
+    if (!codes_) {
+      for (std::size_t i = 0; i < m_; ++i)
+        peq_[words_ * static_cast<std::uint8_t>(pattern[i]) + i / 64] |= std::uint64_t{1} << (i % 64);
+      return;
+    }
+    // A text byte stands for one base or none (nucleotide_text_bases): its row is that base's.
+    const auto& text_bases = nucleotide_text_bases();
+    for (std::size_t i = 0; i < m_; ++i) {
+      const std::uint8_t bases = seq::nucleotide_bases(static_cast<std::uint8_t>(pattern[i]));
+      if (bases == 0) continue;
+      for (const std::uint8_t c : base_bytes_)
+        if ((bases & text_bases[c]) != 0) peq_[words_ * c + i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+  }
+
+  /// The loaded pattern's ends in (from, n] of text[0, n) with d'(e) <= k < m, reported as
+  /// ApproxEnd{base + e, d'(e), pattern_id}.
+  void ends(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+            std::uint32_t pattern_id, EndHits& hits) {
+    switch (words_) {  // up to 256 bytes: the state in local arrays of a known size (no reloads)
+      case 1:
+        return run<1>(text, n, from, base, k, pattern_id, hits);
+      case 2:
+        return run<2>(text, n, from, base, k, pattern_id, hits);
+      case 3:
+        return run<3>(text, n, from, base, k, pattern_id, hits);
+      case 4:
+        return run<4>(text, n, from, base, k, pattern_id, hits);
+      default:
+        return run<0>(text, n, from, base, k, pattern_id, hits);
+    }
+  }
+
+  /// Clears the loaded pattern's rows (the table is all zero again).
+  void clear() {
+    if (m_ == 0) return;
+    if (!codes_) {
+      for (std::size_t i = 0; i < m_; ++i) peq_[words_ * static_cast<std::uint8_t>(pattern_[i]) + i / 64] = 0;
+    } else {
+      for (const std::uint8_t c : base_bytes_)
+        for (std::size_t b = 0; b < words_; ++b) peq_[words_ * c + b] = 0;
+    }
+    m_ = 0;
+  }
+
+ private:
+  /// ends() for patterns of kWords blocks (0: any count, the state in state_).
+  template <std::size_t kWords>
+  void run(const std::uint8_t* text, std::size_t n, std::size_t from, std::uint64_t base, std::uint32_t k,
+           std::uint32_t pattern_id, EndHits& hits) {
+    const std::size_t words = kWords != 0 ? kWords : words_;
+    const std::size_t m = m_;
+    const int sep = sep_;
+    const std::uint64_t* const peq = peq_.data();
+    const std::uint64_t thr = k;
+    const std::size_t first_y = std::min(words - 1, std::size_t{k} / 64);
+    std::uint64_t local[kWords != 0 ? 3 * kWords : 1];
+    std::uint64_t* const v = kWords != 0 ? local : state_.data();  // Pv, Mv of block b at 2b, 2b + 1
+    std::uint64_t* const sc = v + 2 * words;                       // each block's bottom row's score
+    const auto restart = [&] {
+      for (std::size_t b = 0; b < words; ++b) {
+        v[2 * b] = ~std::uint64_t{0};
+        v[2 * b + 1] = 0;
+        sc[b] = std::min(64 * (b + 1), m);
+      }
+    };
+    restart();
+    std::size_t lo = 0, y = first_y;  // the first and the last block computed
+    const unsigned last_shift = static_cast<unsigned>((m - 1) % 64);
+    const auto step = [&](std::size_t b, const std::uint64_t* eq, std::uint64_t& hp, std::uint64_t& hn) {
+      std::uint64_t ph = 0, mh = 0;
+      myers_step(v + 2 * b, eq[b], hp, hn, ph, mh);
+      const unsigned shift = b + 1 == words ? last_shift : 63;
+      sc[b] += ((ph >> shift) & 1) - ((mh >> shift) & 1);
+    };
+    for (std::size_t j = 1; j <= n; ++j) {
+      const std::uint8_t c = text[j - 1];
+      if (static_cast<int>(c) == sep) {  // a record starts after it; its own column is no end
+        restart();
+        lo = 0;
+        y = first_y;
+        continue;
+      }
+      const std::uint64_t* eq = peq + words * c;
+      // Row 0 free: no horizontal delta into block 0; past it, the row above the first block computed
+      // taken one more per column (an upper bound).
+      std::uint64_t hp = lo > 0 ? 1 : 0, hn = 0;
+      for (std::size_t b = lo; b <= y; ++b) step(b, eq, hp, hn);
+      std::uint64_t last = sc[y];
+      if (y + 1 < words) {
+        const std::uint64_t old = last - hp + hn;  // block y's bottom row one column before
+        if (std::min(last, old) <= thr) {
+          ++y;
+          v[2 * y] = ~std::uint64_t{0};
+          v[2 * y + 1] = 0;
+          sc[y] = old + std::min<std::size_t>(64, m - 64 * y);
+          step(y, eq, hp, hn);
+          last = sc[y];
+        }
+      }
+      while (y > lo && last > thr + 63) last = sc[--y];
+      if (y + 1 == words && last <= thr && j > from)
+        hits.add(ApproxEnd{base + j, static_cast<std::uint32_t>(last), pattern_id}, pattern_id);
+      // An alignment through row i at column j that ends by column n within k has i >= m - k - (n - j)
+      // (the rest costs at least |(m - i) - (e - j)|), and so has every cell of the optimal paths to
+      // it: a block whose rows are all below that bound is left out (the window's ends are at most
+      // 3k + 1 columns apart: two of a read's three blocks drop out on the way).
+      while (lo < y && 64 * (lo + 1) + k + n < m + j) ++lo;
+    }
+  }
+
+  std::size_t max_words_ = 0;
+  bool codes_;
+  int sep_;
+  std::vector<std::uint64_t> peq_;  ///< row c (words_ words): the loaded pattern's match words for byte c
+  std::vector<std::uint8_t> base_bytes_;  ///< with codes: the text bytes that stand for a base
+  std::string_view pattern_;
+  std::size_t m_ = 0, words_ = 0;
+  /// Pv, Mv of block b at 2b, 2b + 1, then each block's bottom row's score.
+  std::vector<std::uint64_t> state_;
+};
 
 class PigeonholeBatch final : public ApproxBatchAlgorithm {
  public:
@@ -343,6 +502,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     const auto lo_clip = static_cast<std::int64_t>(from), hi_clip = static_cast<std::int64_t>(n);
     std::vector<PatternWindow> pending, fresh, merged;
     std::vector<Match> matches;
+    // Edit distance: the windows verified by one table for every pattern (MyersWindows).
+    std::unique_ptr<MyersWindows> windows;
+    if (!hamming) windows = std::make_unique<MyersWindows>(codes_, sep_);
 
     // Verifies the pending windows that no later block can reach (every one when `all`), each
     // pattern's with one verifier, and keeps the others. Later occurrences begin at s or later, so
@@ -350,7 +512,24 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     // context) before that cannot merge with them.
     const auto flush = [&](std::size_t s, bool all) {
       std::size_t keep = 0;
+      // A few windows ahead, their patterns' offsets and tails, then their bytes, prefetched: the
+      // windows of a block belong to patterns all over the batch (200,000 reads: 30 MB of bytes),
+      // a cache miss or three per window otherwise.
+      constexpr std::size_t kAheadBytes = 4, kAheadStart = 8;
+      const auto prefetch = [&](std::size_t a) {
+        if (a + kAheadStart < pending.size()) {
+          const std::uint32_t q = pending[a + kAheadStart].pattern;
+          __builtin_prefetch(start_.data() + q);
+          __builtin_prefetch(tail_.data() + q);
+        }
+        if (a + kAheadBytes < pending.size()) {
+          const std::uint32_t q = pending[a + kAheadBytes].pattern;
+          const char* bytes = bytes_.data() + start_[q];
+          for (std::size_t at = 0; at < length(q); at += 64) __builtin_prefetch(bytes + at);
+        }
+      };
       for (std::size_t a = 0; a < pending.size();) {
+        prefetch(a);
         const std::uint32_t p = pending[a].pattern;
         std::size_t b = a;
         while (b < pending.size() && pending[b].pattern == p) ++b;
@@ -358,10 +537,18 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         const std::int64_t gap = window_context(m, kk, hamming);
         const std::int64_t safe = static_cast<std::int64_t>(s) + tail_[p] - kk - 1 - gap;
         std::unique_ptr<ApproxAlgorithm> v;
+        bool loaded = false;
         for (std::size_t i = a; i < b; ++i) {
           if (all || pending[i].hi <= safe) {
-            if (!v) v = verifier(p);
-            verify_window(*v, text, EndWindow{pending[i].lo, pending[i].hi}, gap, base, k, p, hits);
+            const EndWindow w{pending[i].lo, pending[i].hi};
+            if (!windows) {  // Hamming: the pattern's own verifier
+              if (!v) v = verifier(p);
+              verify_window(*v, text, w, gap, base, k, p, hits);
+              continue;
+            }
+            if (!loaded) windows->load(view(p));
+            loaded = true;
+            verify_window(*windows, text, w, gap, base, k, p, hits);
           } else {
             pending[keep++] = pending[i];
           }
@@ -390,6 +577,29 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       matches.clear();
       scan_keys(block, len, own, s, matches);
       fresh.clear();
+      // A piece's occurrence x.begin (a key hit whose 4 next bytes agree) confirmed against the rest
+      // of the piece, and its window kept.
+      const auto confirm = [&](std::uint64_t begin, const PieceUse& use, std::uint32_t kl) {
+        const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
+        if (rest > next &&
+            std::memcmp(block + (begin - s) + kl + next,
+                        bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)
+          return;
+        EndWindow w;
+        if (occurrence_window(static_cast<std::int64_t>(begin), use.offset,
+                              static_cast<std::int64_t>(length(use.pattern)), kk, hamming, lo_clip, hi_clip,
+                              &w))
+          fresh.push_back(PatternWindow{use.pattern, w.lo, w.hi});
+      };
+      // The comparisons with the patterns' bytes wait in a ring of kRing, their bytes prefetched:
+      // 200,000 reads' bytes are 30 MB, a cache miss per comparison (half a million for 100,000
+      // reads; 4% of a run).
+      constexpr std::size_t kRing = 16;
+      struct Waiting {
+        std::uint64_t begin;
+        std::uint32_t use, kl;
+      } ring[kRing];
+      std::size_t ring_at = 0, ring_size = 0;
       // The users of the key hits a few ahead, prefetched (a million pieces' users are 16 MiB).
       constexpr std::size_t kAhead = 8;
       for (std::size_t xi = 0; xi < matches.size(); ++xi) {
@@ -405,19 +615,26 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
           const PieceUse& use = uses_[u];
           if (x.begin + use.length > n) continue;  // the piece runs past the text: no end within it
           const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
-          if (rest != 0 &&
-              (pack_next(at + kl, next) != use.next ||
-               (rest > next &&
-                std::memcmp(at + kl + next, bytes_.data() + start_[use.pattern] + use.offset + kl + next,
-                            rest - next) != 0)))
+          if (rest != 0 && pack_next(at + kl, next) != use.next) continue;
+          if (rest <= next) {
+            confirm(x.begin, use, kl);
             continue;
-          EndWindow w;
-          if (occurrence_window(static_cast<std::int64_t>(x.begin), use.offset,
-                                static_cast<std::int64_t>(length(use.pattern)), kk, hamming, lo_clip, hi_clip,
-                                &w))
-            fresh.push_back(PatternWindow{use.pattern, w.lo, w.hi});
+          }
+          const char* bytes = bytes_.data() + start_[use.pattern] + use.offset + kl + next;
+          __builtin_prefetch(bytes);
+          __builtin_prefetch(bytes + (rest - next - 1));
+          if (ring_size == kRing) {  // full: the oldest is compared, its slot freed
+            const Waiting old = ring[ring_at];
+            ring_at = (ring_at + 1) % kRing;
+            --ring_size;
+            confirm(old.begin, uses_[old.use], old.kl);
+          }
+          ring[(ring_at + ring_size) % kRing] = Waiting{x.begin, u, kl};
+          ++ring_size;
         }
       }
+      for (; ring_size > 0; --ring_size, ring_at = (ring_at + 1) % kRing)
+        confirm(ring[ring_at].begin, uses_[ring[ring_at].use], ring[ring_at].kl);
       s += own;
       if (!fresh.empty()) {
         // Merge into pending (sorted by (pattern, lo), each pattern's windows disjoint): windows of

@@ -107,13 +107,14 @@ inline std::int64_t window_context(std::int64_t m, std::int64_t k, bool hamming)
   return hamming ? m : m + k;
 }
 
-/// Runs the unfiltered `verifier` of pattern `pattern_id` on the ends (w.lo, w.hi] of text (offset 0
-/// at `base`), read from max(0, w.lo + 1 - context): its ends there are exact
-/// (approx_algorithm.hpp: the piece starts m + k - 1 bytes before the first end, or at the text's
-/// start). O((w.hi - w.lo + context) ceil(m / 64)) for myers.
-inline void verify_window(const ApproxAlgorithm& verifier, const std::uint8_t* text, const EndWindow& w,
-                          std::int64_t context, std::uint64_t base, std::uint32_t k, std::uint32_t pattern_id,
-                          EndHits& hits) {
+/// Runs the unfiltered `verifier` of pattern `pattern_id` (an ApproxAlgorithm, or anything with its
+/// ends(): pigeonhole-batch's MyersWindows) on the ends (w.lo, w.hi] of text (offset 0 at `base`),
+/// read from max(0, w.lo + 1 - context): its ends there are exact (approx_algorithm.hpp: the piece
+/// starts m + k - 1 bytes before the first end, or at the text's start). O((w.hi - w.lo + context)
+/// ceil(m / 64)) for myers.
+template <typename Verifier>
+void verify_window(Verifier& verifier, const std::uint8_t* text, const EndWindow& w, std::int64_t context,
+                   std::uint64_t base, std::uint32_t k, std::uint32_t pattern_id, EndHits& hits) {
   const auto s = static_cast<std::size_t>(std::max<std::int64_t>(0, w.lo + 1 - context));
   verifier.ends(text + s, static_cast<std::size_t>(w.hi) - s, static_cast<std::size_t>(w.lo) - s, base + s, k,
                 pattern_id, hits);

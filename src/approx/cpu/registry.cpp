@@ -89,7 +89,11 @@ bool pigeonhole_pays(const ApproxInput& input) {
     return t > 0 && pieces_selective(t, distinct_bytes(bases));
   }
   const std::uint64_t parts = std::uint64_t{input.max_errors} + 1;
-  return pieces_selective(input.pattern.size() / parts, distinct_bytes(input.pattern));
+  const std::size_t piece = input.pattern.size() / parts;
+  // Pieces of 10+ bytes are selective with any two distinct bytes (1 bit a byte or more), so the
+  // count is not needed: the rule runs for every pattern of a batch (200,000 reads: 3% of a run).
+  if (piece >= 10) return input.pattern.find_first_not_of(input.pattern.front()) != std::string_view::npos;
+  return pieces_selective(piece, distinct_bytes(input.pattern));
 }
 
 bool pieces_selective(std::size_t piece, std::size_t distinct) {
@@ -135,8 +139,9 @@ bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs) {
   constexpr std::size_t kBatchMinFiltered = 2;
   if (inputs.size() < kBatchMinFiltered) return false;
   std::size_t filtered = 0;
-  for (const ApproxInput& in : inputs) filtered += pigeonhole_pays(in) ? 1 : 0;
-  return filtered >= kBatchMinFiltered;
+  for (const ApproxInput& in : inputs)
+    if (pigeonhole_pays(in) && ++filtered == kBatchMinFiltered) return true;  // no need to ask the rest
+  return false;
 }
 
 namespace {
