@@ -47,8 +47,9 @@ TEST(ApproxDevices, ListsGiveTheOneGpuOutputForRangesAndShares) {
     const std::string text = strmatch::test::random_text(rng, n, "ACGT");
     std::vector<std::string> patterns(1 + rng() % 12);
     for (auto& p : patterns)
-      p = round % 2 == 0 ? strmatch::test::random_substring(rng, text, std::min<std::size_t>(n, 8 + rng() % 40))
-                         : strmatch::test::random_text(rng, 8 + rng() % 40, "ACGT");
+      p = round % 2 == 0
+              ? strmatch::test::random_substring(rng, text, std::min<std::size_t>(n, 8 + rng() % 40))
+              : strmatch::test::random_text(rng, 8 + rng() % 40, "ACGT");
     std::size_t shortest = 1000;
     for (const auto& p : patterns) shortest = std::min(shortest, p.size());
     ApproxOptions o;

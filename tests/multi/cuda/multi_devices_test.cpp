@@ -38,8 +38,8 @@ TEST(MultiDevices, ListsGiveTheOneGpuMatchesAndCounts) {
       for (const auto& c : strmatch::test::device_list_cases()) {
         o.devices = c.devices;
         const PatternSet several(std::span<const std::string>(patterns), o);
-        const std::string where = "devices " + c.name + " algorithm " + algorithm + " n " + std::to_string(n) +
-                                  "; " + strmatch::test::rerun_hint();
+        const std::string where = "devices " + c.name + " algorithm " + algorithm + " n " +
+                                  std::to_string(n) + "; " + strmatch::test::rerun_hint();
         std::vector<Match> got;
         const auto st = several.find_all(text, append_to(got));
         EXPECT_EQ(got, expected) << where;
