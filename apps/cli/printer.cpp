@@ -491,10 +491,10 @@ void SamOutput::print(Output& out, const std::string& command_line) const {
       primary_given[h.pattern] = true;
     else
       flag |= 256;
-    const std::string& seq = h.reverse ? p.reverse : p.forward;
+    const std::string_view seq = h.reverse ? p.reverse : p.forward;
     // A PAM has no quality: QUAL is '*' when the read's does not cover SEQ.
     const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
-    std::string_view qual = has_qual ? std::string_view(p.quality) : std::string_view("*");
+    std::string_view qual = has_qual ? p.quality : std::string_view("*");
     if (h.reverse && has_qual) {
       reversed.assign(p.quality.rbegin(), p.quality.rend());
       qual = reversed;
@@ -520,10 +520,10 @@ void SamOutput::print(Output& out, const std::string& command_line) const {
   for (std::uint32_t i = 0; i < patterns_.size(); ++i) {
     if (best[i] != kNone) continue;
     const Pattern& p = patterns_[i];
-    const std::string seq = p.forward.empty() ? seq::reverse_complement(p.reverse) : p.forward;
+    const std::string seq = p.forward.empty() ? seq::reverse_complement(p.reverse) : std::string(p.forward);
     const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
     out.append(fmt::format("{}\t4\t*\t0\t0\t*\t*\t0\t0\t{}\t{}", sam_name(p.name, false), seq,
-                           has_qual ? p.quality : std::string("*")));
+                           has_qual ? p.quality : std::string_view("*")));
     out.put('\n');
   }
 }

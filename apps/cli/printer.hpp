@@ -603,9 +603,10 @@ std::string tsv_field(std::string_view s);
 class SamOutput {
  public:
   /// A pattern as SAM prints it: its name, FASTQ quality ("" when none) and bytes as searched on
-  /// each strand ("" for a strand not searched).
+  /// each strand ("" for a strand not searched). Views of storage that outlives the SamOutput (the
+  /// SequenceSearcher's patterns): copies took about 650 bytes a read, 65 MB of 100,000 reads.
   struct Pattern {
-    std::string name, quality, forward, reverse;
+    std::string_view name, quality, forward, reverse;
   };
   explicit SamOutput(std::vector<Pattern> patterns) : patterns_(std::move(patterns)) {}
 

@@ -203,7 +203,8 @@ class SequenceRun final : public RunCore {
     print_.patterns = &names_;
     print_.sequence_output = c.sam ? SequenceOutput::sam : c.bed ? SequenceOutput::bed : SequenceOutput::tsv;
     if (c.sam) {
-      std::vector<SamOutput::Pattern> patterns;
+      std::vector<SamOutput::Pattern> patterns;  // views of searcher_'s patterns, which outlives sam_
+      patterns.reserve(searcher_.patterns().size());
       for (std::uint32_t i = 0; i < searcher_.patterns().size(); ++i)
         patterns.push_back({searcher_.patterns()[i].name, searcher_.patterns()[i].quality,
                             searcher_.oriented(i, Strand::forward), searcher_.oriented(i, Strand::reverse)});
