@@ -147,13 +147,13 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
     const auto name = [&](std::size_t i) { return whole_.name(i); };
     if (approx_split_patterns(n, patterns_.size(), whole_.size(), overlap)) {
       std::vector<std::vector<std::uint32_t>> got(shares_.size());
-      fan_out_ordered<char>(
+      fan_out_each(
           shares_.size(),
-          [&](std::size_t i, const FanOutEmit<char>&) {
+          [&](std::size_t i) {
             const cuda::DeviceScope scope(shares_.device(i));
             got[i] = shares_.get(i).minima(text, n, false);
           },
-          [](std::span<const char>) { return true; }, name);
+          name);
       for (std::size_t i = 0; i < got.size(); ++i)
         std::copy(got[i].begin(), got[i].end(), out.begin() + static_cast<std::ptrdiff_t>(cut_[i]));
       return out;
@@ -163,15 +163,15 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
     // over the ranges' minima is the text's.
     const Chunker ranges = device_ranges(n, whole_.size(), 0);
     std::vector<std::vector<std::uint32_t>> got(static_cast<std::size_t>(ranges.size()));
-    fan_out_ordered<char>(
+    fan_out_each(
         got.size(),
-        [&](std::size_t i, const FanOutEmit<char>&) {
+        [&](std::size_t i) {
           const Chunk c = ranges[i];
           const std::uint64_t lo = c.begin > overlap ? c.begin - overlap : 0;
           const cuda::DeviceScope scope(whole_.device(i));
           got[i] = whole_.get(i).minima(bytes + lo, c.end - lo, false);
         },
-        [](std::span<const char>) { return true; }, name);
+        name);
     for (const auto& g : got)
       for (std::size_t p = 0; p < out.size(); ++p) out[p] = std::min(out[p], g[p]);
     return out;

@@ -188,6 +188,15 @@ bool fan_out_ordered(std::size_t workers, Work&& work, Deliver&& deliver, Name&&
   return delivered_all && !state.stopping();
 }
 
+/// Runs work(i) for i = 0 .. workers - 1 at once (worker 0 on the calling thread), for workers
+/// that deliver no items (counts, minima: each writes its own result). Errors as fan_out_ordered.
+template <class Work, class Name>
+void fan_out_each(std::size_t workers, Work&& work, Name&& name) {
+  fan_out_ordered<char>(
+      workers, [&](std::size_t i, const FanOutEmit<char>&) { work(i); },
+      [](std::span<const char>) { return true; }, name);
+}
+
 /// Runs work(i, emit) for i = 0 .. workers - 1 at once (worker 0 on the calling thread), each
 /// emitting items sorted by `less` (a share of a batch's patterns over the whole text, say), and
 /// delivers the merge of all of them, sorted by `less` (stable: on ties, lower workers first), to

@@ -67,9 +67,9 @@ class MultiDeviceEngine final : public cuda::MultiEngine {
     } else {
       // Counts: the range with its look-ahead less the look-ahead alone (whose matches are exactly
       // those of the range beginning in it), as the stream driver counts its blocks.
-      fan_out_ordered<char>(
+      fan_out_each(
           workers,
-          [&](std::size_t i, const FanOutEmit<char>&) {
+          [&](std::size_t i) {
             const Chunk c = ranges[i];
             const cuda::DeviceScope scope(engines_.device(i));
             const cuda::MultiEngine& engine = engines_.get(i);
@@ -89,7 +89,7 @@ class MultiDeviceEngine final : public cuda::MultiEngine {
               for (std::size_t p = 0; p < ahead.size(); ++p) counts[i][p] -= ahead[p];
             }
           },
-          [](std::span<const char>) { return true; }, name);
+          name);
       if (per_pattern != nullptr)
         for (const auto& w : counts)
           for (std::size_t p = 0; p < w.size(); ++p) per_pattern[p] += w[p];

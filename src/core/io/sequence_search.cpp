@@ -577,7 +577,7 @@ void search_pipelined(BatchPipe& pipe, const Records& records_of, const Hits& hi
     Batch* batch = nullptr;
     std::mutex mutex;
     std::condition_variable cv;
-    std::vector<SequenceHit>* offered = nullptr;  // hits waiting for the caller's sink
+    std::span<const SequenceHit> offered;  // hits waiting for the caller's sink (never empty when offered)
     bool answered = false;
     bool more = true;        // the sink's answer
     bool done = false;       // the batch's thread has finished
@@ -592,14 +592,14 @@ void search_pipelined(BatchPipe& pipe, const Records& records_of, const Hits& hi
     std::exception_ptr error;
     try {
       if (!l.batch->error && !l.batch->headers.empty())
-        st = hits_of(*l.batch, hits, [&l](std::vector<SequenceHit>& h) {
+        st = hits_of(*l.batch, hits, [&l](std::span<const SequenceHit> h) {
           std::unique_lock lock(l.mutex);
           if (l.abandoned) return false;
-          l.offered = &h;
+          l.offered = h;
           l.answered = false;
           l.cv.notify_all();
           l.cv.wait(lock, [&] { return l.answered || l.abandoned; });
-          l.offered = nullptr;
+          l.offered = {};
           return l.answered && l.more;
         });
     } catch (...) {
@@ -643,9 +643,9 @@ void search_pipelined(BatchPipe& pipe, const Records& records_of, const Hits& hi
     {
       std::unique_lock lock(l.mutex);
       for (;;) {
-        l.cv.wait(lock, [&] { return l.done || (l.offered != nullptr && !l.answered); });
+        l.cv.wait(lock, [&] { return l.done || (!l.offered.empty() && !l.answered); });
         if (l.done) break;
-        std::vector<SequenceHit>& h = *l.offered;
+        const std::span<const SequenceHit> h = l.offered;
         lock.unlock();
         const bool more = sink(h);
         lock.lock();
@@ -981,7 +981,7 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
   // Searches a batch, handing its hits to `offer` (the sink, or a pipelined batch's hand-over to the
   // calling thread) in `hits`; returns the batch's statistics.
   const auto hits_of = [&](const Batch& batch, std::vector<SequenceHit>& hits,
-                           const std::function<bool(std::vector<SequenceHit>&)>& offer) -> SearchStats {
+                           const SequenceHitSink& offer) -> SearchStats {
     const std::string_view text = batch.bytes.view();
     std::uint64_t dropped = 0;  // matches above their pattern's own threshold (max_errors_percent)
     const auto add = [&](std::uint64_t begin, std::uint64_t end, std::uint32_t owner, std::uint32_t distance,
@@ -1081,13 +1081,10 @@ SearchStats SequenceSearcher::search(SequenceReader& reader, const SequenceHitSi
     total.backend = st.backend;
     total.threads = std::max(total.threads, st.threads);
   };
-  const std::function<bool(std::vector<SequenceHit>&)> to_sink = [&](std::vector<SequenceHit>& h) {
-    return sink(h);
-  };
   const auto deliver = [&](const Batch& batch) {
     records_of(batch);
     if (batch.headers.empty()) return;
-    account(hits_of(batch, hits, to_sink));
+    account(hits_of(batch, hits, sink));
   };
 
   bool open = false;  // the reader is at a record that fill_batch reads first
