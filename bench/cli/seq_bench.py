@@ -6,7 +6,9 @@
   each (bound: at most 1.1x), one thread and all threads;
 - both strands against one: exact search (bound 1.3x) and approximate search (bound 2x);
 - a .gz input against `zcat F >/dev/null` (bound: at most 1x);
-- the floor of reading: `cat F >/dev/null` (read(2) alone, no parsing), beside the FASTA rows.
+- the floor of reading: `cat F >/dev/null` (read(2) alone, no parsing), beside the FASTA rows;
+- with --ab VAR=VALUE, the FASTA rows of exact search again with that environment (their ratio is
+  to the row without it).
 
 The genome is a real one from a Debian package: smalt-examples' human chrX slice
 (hs37chrXtrunc.fa.gz, about 70 Mbp), its records repeated to at least --gigabytes GB. Writes
@@ -30,9 +32,9 @@ SITE = "GGATCCGA"  # exact search (not a palindrome: each strand has its own hit
 GUIDE_AT = 10_000_000  # approximate search, k = 2: the 20 bases at this offset of the chrX slice
 
 
-def prepare(work, gigabytes, genome=GENOME):
+def prepare(work, gigabytes, genome=GENOME, make_gz=True):
     fa, bare, gz = (os.path.join(work, n) for n in ("genome.fa", "genome.txt", "genome.fa.gz"))
-    if all(os.path.exists(p) for p in (fa, bare, gz)):
+    if all(os.path.exists(p) for p in (fa, bare) + ((gz,) if make_gz else ())):
         return fa, bare, gz
     with (gzip.open(genome, "rb") if genome.endswith(".gz") else open(genome, "rb")) as f:
         seq = b"".join(line.strip() for line in f if not line.startswith(b">"))
@@ -44,7 +46,8 @@ def prepare(work, gigabytes, genome=GENOME):
             out_bare.write(seq + b"\n")
     os.replace(fa + ".tmp", fa)
     os.replace(bare + ".tmp", bare)
-    subprocess.run("gzip -1 -c %s > %s.tmp && mv %s.tmp %s" % (fa, gz, gz, gz), shell=True, check=True)
+    if make_gz:
+        subprocess.run("gzip -1 -c %s > %s.tmp && mv %s.tmp %s" % (fa, gz, gz, gz), shell=True, check=True)
     return fa, bare, gz
 
 
@@ -58,9 +61,14 @@ def main():
     ap.add_argument("--machine", default=None, help="the machine's label (default: results.machine_name())")
     ap.add_argument("--genome", default=GENOME,
                     help="the FASTA (.gz too) whose records are repeated (default: smalt-examples' chrX slice)")
+    ap.add_argument("--ab", default=None, metavar="VAR=VALUE",
+                    help="also time the FASTA rows of exact search with VAR=VALUE in the environment (an A/B "
+                         "of a switch, e.g. STRMATCH_SEQ_FUSED=0), each beside its own row")
+    ap.add_argument("--skip", action="append", default=[], choices=["gzip", "approx"],
+                    help="leave out a group of rows (gzip: zcat and the .gz input; approx: k = 2)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
-    fa, bare, gz = prepare(a.work, a.gigabytes, a.genome)
+    fa, bare, gz = prepare(a.work, a.gigabytes, a.genome, "gzip" not in a.skip)
     with open(bare, "rb") as f:
         f.seek(GUIDE_AT)
         guide = f.read(20).decode()
@@ -91,6 +99,16 @@ def main():
             ("gzip", "zcat", "zcat %s > /dev/null" % gz, None, None),
             ("gzip", "FASTA.gz, exact, both strands", "%s search %s --seq -c %s %s" % (b, j, SITE, gz), "zcat", 1.0),
         ]
+        if "gzip" in a.skip:
+            cases = [c for c in cases if c[0] != "gzip"]
+        if "approx" in a.skip:
+            cases = [c for c in cases if "k=2" not in c[1]]
+        if a.ab:
+            var = a.ab.split("=", 1)[0]
+            assert "=" in a.ab and var, "--ab takes VAR=VALUE"
+            ab = [(g, "%s (%s)" % (n, a.ab), "env %s %s" % (a.ab, c), n, None)
+                  for g, n, c, _, _ in cases if n.startswith("FASTA, exact") and "streamed" not in n]
+            cases = cases + ab
         timed = results.hyperfine([(c[1], c[2]) for c in cases], a.runs, os.path.join(a.work, "hyperfine-%s.json" % threads))
         counts = {}
         for c in cases:
