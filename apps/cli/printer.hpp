@@ -19,6 +19,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -641,7 +642,7 @@ class SamOutput {
   std::vector<std::pair<std::string, std::uint64_t>> references_;
   std::unordered_set<std::string> names_;
   std::vector<std::uint32_t> input_references_;  // the reference of each record of the current input
-  std::vector<SamHit> hits_;
+  std::deque<SamHit> hits_;  // held to the end (the primary flags); grown without a vector's copies
 };
 
 }  // namespace strmatch::cli

@@ -195,6 +195,7 @@ class SequenceRun final : public RunCore {
                 : c.seq == "fastq" ? seq::SequenceFormat::fastq
                                    : seq::SequenceFormat::automatic),
         searcher_(load_named_patterns(c, task.max_pattern_bytes), search_options(c, task)) {
+    names_.reserve(searcher_.patterns().size());
     for (const seq::NamedSequence& p : searcher_.patterns()) names_.push_back(p.name);
     print_.mode = mode;
     print_.kind = HitKind::sequence;

@@ -174,6 +174,9 @@ class ApproxSearcher {
   ApproxSearcher(std::string_view pattern, ApproxOptions options = {});
   /// A batch: pattern i is reported with pattern_id i.
   ApproxSearcher(std::span<const std::string> patterns, ApproxOptions options = {});
+  /// The same, taking the strings instead of copying them (a batch of reads is held once; errors and
+  /// pattern ids as above).
+  ApproxSearcher(std::vector<std::string>&& patterns, ApproxOptions options = {});
   ~ApproxSearcher();
   ApproxSearcher(ApproxSearcher&&) noexcept;
   ApproxSearcher& operator=(ApproxSearcher&&) noexcept;

@@ -299,8 +299,8 @@ class SequenceSearcher {
   Strands strands() const noexcept;
   /// Pattern `pattern` as searched on `strand`: normalised (nucleotides: upper case, U as T), with the
   /// PAM beside it when there is one, and, on '-', reverse-complemented. Empty for a strand not
-  /// searched.
-  const std::string& oriented(std::uint32_t pattern, Strand strand) const;
+  /// searched. A view into the searcher (valid while it lives).
+  std::string_view oriented(std::uint32_t pattern, Strand strand) const;
   /// How many strings the engine searches (patterns x strands x IUPAC expansions).
   std::size_t searched_strings() const noexcept;
 

@@ -1105,10 +1105,12 @@ SearchStats ApproxSearcher::Impl::stream(ByteSource& source, const BlockSink& si
 // ---- construction ------------------------------------------------------------------------------
 
 ApproxSearcher::ApproxSearcher(std::string_view pattern, ApproxOptions options)
-    : ApproxSearcher(std::span<const std::string>(std::vector<std::string>{std::string(pattern)}),
-                     std::move(options)) {}
+    : ApproxSearcher(std::vector<std::string>{std::string(pattern)}, std::move(options)) {}
 
 ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOptions options)
+    : ApproxSearcher(std::vector<std::string>(patterns.begin(), patterns.end()), std::move(options)) {}
+
+ApproxSearcher::ApproxSearcher(std::vector<std::string>&& patterns, ApproxOptions options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (patterns.empty()) throw InvalidArgument("no pattern given");
@@ -1129,7 +1131,7 @@ ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOpti
     s.pattern_bytes += patterns[i].size();
   }
   if (patterns.size() > std::numeric_limits<std::uint32_t>::max()) throw InvalidArgument("too many patterns");
-  s.patterns.assign(patterns.begin(), patterns.end());
+  s.patterns = std::move(patterns);
   s.options = std::move(options);
   const auto& cpu_names = detail::cpu_approx_algorithm_names();
   const auto& gpu_names = detail::cuda::approx_algorithm_names();

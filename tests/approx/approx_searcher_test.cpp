@@ -172,6 +172,41 @@ TEST(ApproxSearcher, BatchesOrderByEndThenPatternId) {
   }
 }
 
+TEST(ApproxSearcher, TakingItsStringsGivesTheCopyingConstructorsMatchesAndPatterns) {
+  // The vector&& constructor holds the caller's strings (no copy: a batch of reads) and answers as
+  // the span constructor does: the same patterns, the same matches (pigeonhole-batch viewing them).
+  std::mt19937_64 rng(test_seed() + 45);
+  for (int round = 0; round < 6; ++round) {
+    const std::string text = random_text(rng, 2000 + rng() % 3000, 4);
+    std::vector<std::string> patterns;
+    for (int i = 0; i < 40; ++i) {
+      const std::size_t m = 20 + rng() % 30;
+      patterns.push_back(rng() % 2 ? text.substr(rng() % (text.size() - m + 1), m) : random_text(rng, m, 4));
+    }
+    ApproxOptions o;
+    o.max_errors = static_cast<std::uint32_t>(rng() % 3);
+    o.algorithm = round % 2 == 0 ? "pigeonhole-batch" : "auto";
+    const ApproxSearcher copied(std::span<const std::string>(patterns), o);
+    std::vector<std::string> given = patterns;
+    const ApproxSearcher taken(std::move(given), o);
+    ASSERT_EQ(taken.size(), patterns.size());
+    for (std::size_t i = 0; i < patterns.size(); ++i) EXPECT_EQ(taken.pattern(i), patterns[i]);
+    const auto matches = [&](const ApproxSearcher& s) {
+      std::vector<std::string> rows;
+      s.find_all(text, [&](std::span<const ApproxMatch> ms) {
+        for (const ApproxMatch& m : ms)
+          rows.push_back(std::to_string(m.pattern_id) + " " + std::to_string(m.begin) + " " +
+                         std::to_string(m.end) + " " + std::to_string(m.distance));
+        return true;
+      });
+      return rows;
+    };
+    const std::vector<std::string> want = matches(copied);
+    EXPECT_FALSE(want.empty());
+    EXPECT_EQ(matches(taken), want) << "round " << round;
+  }
+}
+
 TEST(ApproxSearcher, StreamsGiveTheSameMatchesAtEveryBlockSize) {
   std::mt19937_64 rng(test_seed() + 45);
   for (int round = 0; round < 10; ++round) {

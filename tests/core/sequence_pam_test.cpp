@@ -204,7 +204,7 @@ TEST(SequencePam, RandomGuidesMatchTheDefinition) {
       const std::string& t = std::find_if(records.begin(), records.end(), [&](const auto& r) {
                                return r.first == normalised[i];
                              })->second;
-      const std::string& w = searcher.oriented(h.pattern, h.strand);
+      const std::string w(searcher.oriented(h.pattern, h.strand));
       const std::size_t p = o.pam.size();
       const bool pam_first =
           (o.pam_side == PamSide::five_prime) != (h.strand == strmatch::seq::Strand::reverse);
@@ -230,7 +230,7 @@ TEST(SequencePam, RandomGuidesMatchTheDefinition) {
       for (const auto& [name, t] : records)
         for (const strmatch::seq::Strand strand :
              {strmatch::seq::Strand::forward, strmatch::seq::Strand::reverse}) {
-          const std::string& w = searcher.oriented(g, strand);
+          const std::string w(searcher.oriented(g, strand));
           const std::size_t p = o.pam.size();
           const bool pam_first =
               (o.pam_side == PamSide::five_prime) != (strand == strmatch::seq::Strand::reverse);

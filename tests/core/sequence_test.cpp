@@ -390,6 +390,32 @@ TEST(Nucleotides, NormalizeUpperCasesAndReadsUAsT) {
   EXPECT_EQ(strmatch::seq::nucleotide_bases('-'), 0);
 }
 
+TEST(SequenceSearcher, ApproximateSearchOrientedStringsAreTheOnesItsSearchersHold) {
+  // Approximate search gives its oriented strings to the engines (one copy of a batch of reads);
+  // oriented() still gives each pattern normalised on '+' and reverse-complemented on '-', for the
+  // patterns with codes (their own searcher) and those without, and nothing for a strand not searched.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceSearcher;
+  using strmatch::seq::Strand;
+  strmatch::seq::SequenceSearchOptions o;
+  o.approximate = true;
+  o.max_errors = 1;
+  const std::vector<NamedSequence> patterns = {
+      {"a", "ggatccAAGT", ""}, {"b", "ACNNGTUAC", ""}, {"c", "TTTTGGGGCA", ""}};
+  const SequenceSearcher both(patterns, o);
+  EXPECT_EQ(both.oriented(0, Strand::forward), "GGATCCAAGT");
+  EXPECT_EQ(both.oriented(0, Strand::reverse), "ACTTGGATCC");
+  EXPECT_EQ(both.oriented(1, Strand::forward), "ACNNGTTAC");
+  EXPECT_EQ(both.oriented(1, Strand::reverse), "GTAACNNGT");
+  EXPECT_EQ(both.oriented(2, Strand::reverse), "TGCCCCAAAA");
+  EXPECT_EQ(both.searched_strings(), 6u);
+  o.strands = strmatch::seq::Strands::forward;
+  const SequenceSearcher forward(patterns, o);
+  EXPECT_EQ(forward.oriented(2, Strand::forward), "TTTTGGGGCA");
+  EXPECT_EQ(forward.oriented(2, Strand::reverse), "");
+  EXPECT_EQ(forward.oriented(3, Strand::forward), "");  // no such pattern
+}
+
 TEST(SequenceSearcher, RecordsStrandsAndStops) {
   using strmatch::seq::NamedSequence;
   using strmatch::seq::SequenceHit;
@@ -835,13 +861,14 @@ TEST(SequenceSearcher, PiecesOfAFastaInMemoryEqualTheBatchesForEveryKindOfSearch
 
 TEST(SequenceSearcher, DenseHitsOfALongRecordInMemoryComeAfterItsRecordSinkCall) {
   // In memory, a record's hits are held until its length is known (the record sink comes first);
-  // past a million, the rest of the record is counted ahead and the hits go out. Every A of a long
-  // record is a hit of "A": all of them, in order, each after its record's sink call.
+  // past 16,384 (kHeldHits), the rest of the record is counted ahead and the hits go out. Every A of
+  // a long record (two pieces of 1 MiB, five of 256 KiB) is a hit of "A": all of them, in order,
+  // each after its record's sink call.
   using strmatch::seq::NamedSequence;
   using strmatch::seq::SequenceHit;
   using strmatch::seq::SequenceSearcher;
   std::mt19937_64 rng(strmatch::test::test_seed() + 818);
-  std::string first(2'500'000, 'A');
+  std::string first(1'200'000, 'A');
   for (std::size_t i = 0; i < first.size(); i += 1 + rng() % 7) first[i] = "CGT"[rng() % 3];
   const std::string second = "CCACCA";
   std::string fasta = ">long\n";

@@ -61,9 +61,10 @@ bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs);
 /// verified with its unfiltered algorithm (myers for edit, hamming for Hamming). Patterns whose
 /// pieces are too short to be rare (pigeonhole_pays false) run unfiltered in the same call. Both
 /// metrics, any separator; throws InvalidArgument for an empty pattern or nucleotide codes (the
-/// pieces are exact byte strings). Memory: the patterns' bytes, the pattern set of at most
-/// (k + 1) x patterns keys of 6 to 16 bytes, and 12 bytes per piece; no per-pattern verifier is
-/// kept (each is built when one of its windows is verified).
+/// pieces are exact byte strings). Memory: views of the inputs' bytes, which must outlive the
+/// algorithm (with nucleotide codes, a rewritten copy of them), the pattern set of at most
+/// (k + 1) x patterns keys of 6 to 16 bytes, 12 bytes per piece and 16 per pattern; no per-pattern
+/// verifier is kept (each is built when one of its windows is verified).
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<const ApproxInput> inputs);
 
 /// pigeonhole-batch's knobs, for tests and benchmarks (zero or "auto": the default).

@@ -272,22 +272,32 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         metric_(in.front().metric),
         codes_(in.front().nucleotide_codes),
         block_(tuning.block != 0 ? tuning.block : kBlock) {
+    // With codes, the patterns' bytes rewritten into one buffer of its own; else views of the
+    // inputs' bytes (which outlive the batch: ApproxSearcher's own strings), no second copy of a
+    // batch of reads.
     start_.reserve(in.size() + 1);
+    at_.reserve(in.size());
+    std::size_t all_bytes = 0;
+    for (const ApproxInput& i : in) all_bytes += i.pattern.size();
+    if (codes_) bytes_.reserve(all_bytes);  // exactly: its views below stay valid
     const auto& single = nucleotide_single_base();
+    std::size_t total_bytes = 0;
     for (const ApproxInput& i : in) {
-      start_.push_back(bytes_.size());
+      start_.push_back(total_bytes);
       if (codes_) {
         // Each single base as 'A', 'C', 'G', 'T' (the normalised text's bytes), other codes as given.
+        at_.push_back(bytes_.data() + bytes_.size());
         for (const char c : i.pattern) {
           const std::uint8_t b = single[static_cast<std::uint8_t>(c)];
           bytes_.push_back(b != 'N' ? static_cast<char>(b) : c);
         }
       } else {
-        bytes_ += i.pattern;
+        at_.push_back(i.pattern.data());
       }
+      total_bytes += i.pattern.size();
       longest_ = std::max(longest_, i.pattern.size());
     }
-    start_.push_back(bytes_.size());
+    start_.push_back(total_bytes);
     tail_.assign(in.size(), 0);
     // Which patterns are filtered, their pieces' count and their bytes' entropy (the key length).
     std::vector<std::uint8_t> filtered(in.size(), 0);
@@ -313,7 +323,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         bits -= static_cast<double>(f) / static_cast<double>(total) *
                 std::log2(static_cast<double>(f) / static_cast<double>(total));
     const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
-    // Keys (views into bytes_, stable from here on) to their index, and (key, use) pairs.
+    // Keys (views of the patterns' bytes, stable from here on) to their index, and (key, use) pairs.
     // The direct table of DNA keys where every key is key_cap bases of A, C, G, T (make_direct):
     // it also deduplicates the keys, without a hash map.
     bool direct = (tuning.search == "auto" || tuning.search == "direct") && key_cap <= kDirectMaxKey;
@@ -333,63 +343,73 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     if (!direct) key_index.reserve(pieces);
     std::vector<std::string_view> keys;
-    std::vector<std::pair<std::uint32_t, PieceUse>> pairs;
-    for (std::uint32_t p = 0; p < in.size(); ++p) {
-      if (!filtered[p]) continue;
-      const std::size_t m = in[p].pattern.size();
-      const std::string_view pattern = view(p);
-      for_each_piece(p, [&](std::size_t o, std::size_t len) {
-        const std::string_view key = pattern.substr(o, std::min(len, key_cap));
-        std::uint32_t index = 0;
-        if (direct) {
-          for (const char c : key) index = (index << 2) | kBase2[static_cast<std::uint8_t>(c)];  // the code
-        } else {
-          const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
-          if (fresh) keys.push_back(key);
-          index = it->second;
-        }
-        const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
-        pairs.emplace_back(
-            index, PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
-                            pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)});
-        tail_[p] = static_cast<std::uint32_t>(m - o);  // the last piece's: m - its offset
-        longest_piece_ = std::max(longest_piece_, len);
-      });
-    }
+    // Each piece's key index, in the order for_each_piece gives the pieces (4 bytes a piece: the
+    // uses are made again in that order below, not held beside them: a million pieces for 100,000
+    // reads).
+    std::vector<std::uint32_t> piece_key;
+    piece_key.reserve(pieces);
+    const auto piece_use = [&](std::uint32_t p, std::size_t o, std::size_t len) {
+      const std::string_view key = view(p).substr(o, std::min(len, key_cap));
+      const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
+      return PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
+                      pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)};
+    };
+    const auto for_each_filtered_piece = [&](auto&& visit) {
+      for (std::uint32_t p = 0; p < in.size(); ++p)
+        if (filtered[p]) for_each_piece(p, [&](std::size_t o, std::size_t len) { visit(p, o, len); });
+    };
+    for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t len) {
+      const std::string_view key = view(p).substr(o, std::min(len, key_cap));
+      std::uint32_t index = 0;
+      if (direct) {
+        for (const char c : key) index = (index << 2) | kBase2[static_cast<std::uint8_t>(c)];  // the code
+      } else {
+        const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
+        if (fresh) keys.push_back(key);
+        index = it->second;
+      }
+      piece_key.push_back(index);
+      tail_[p] = static_cast<std::uint32_t>(in[p].pattern.size() - o);  // the last piece's: m - its offset
+      longest_piece_ = std::max(longest_piece_, len);
+    });
     std::unordered_map<std::string_view, std::uint32_t>().swap(key_index);
-    // The direct table: each piece's code (in pairs) to its key, keys numbered in order of first use;
-    // the table's entry prefetched a few pieces ahead (a million pieces: a miss each in 16 MiB).
+    // The direct table: each piece's code to its key, keys numbered in order of first use; the
+    // table's entry prefetched a few pieces ahead (a million pieces: a miss each in 16 MiB).
     constexpr std::size_t kAhead = 16;
-    if (direct)
-      for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (i + kAhead < pairs.size()) __builtin_prefetch(direct_.data() + pairs[i + kAhead].first);
-        std::uint32_t& entry = direct_[pairs[i].first];
+    if (direct) {
+      std::size_t i = 0;
+      for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t) {
+        if (i + kAhead < piece_key.size()) __builtin_prefetch(direct_.data() + piece_key[i + kAhead]);
+        std::uint32_t& entry = direct_[piece_key[i]];
         if (entry == kNoKey) {
           entry = static_cast<std::uint32_t>(keys.size());
-          keys.push_back(view(pairs[i].second.pattern).substr(pairs[i].second.offset, key_cap));
+          keys.push_back(view(p).substr(o, key_cap));
         }
-        pairs[i].first = entry;
-      }
+        piece_key[i++] = entry;
+      });
+    }
     if (keys.empty()) {
       std::vector<std::uint32_t>().swap(direct_);
       return;
     }
     // The users of each key, contiguous (counting sort by key).
     use_start_.assign(keys.size() + 1, 0);
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      if (i + kAhead < pairs.size()) __builtin_prefetch(use_start_.data() + pairs[i + kAhead].first + 1);
-      ++use_start_[pairs[i].first + 1];
+    for (std::size_t i = 0; i < piece_key.size(); ++i) {
+      if (i + kAhead < piece_key.size()) __builtin_prefetch(use_start_.data() + piece_key[i + kAhead] + 1);
+      ++use_start_[piece_key[i] + 1];
     }
     for (std::size_t i = 1; i < use_start_.size(); ++i) use_start_[i] += use_start_[i - 1];
-    uses_.resize(pairs.size());
+    uses_.resize(piece_key.size());
     {
       std::vector<std::uint32_t> at(use_start_.begin(), use_start_.end() - 1);
-      for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (i + kAhead < pairs.size()) __builtin_prefetch(at.data() + pairs[i + kAhead].first);
-        uses_[at[pairs[i].first]++] = pairs[i].second;
-      }
+      std::size_t i = 0;
+      for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t len) {
+        if (i + kAhead < piece_key.size()) __builtin_prefetch(at.data() + piece_key[i + kAhead]);
+        uses_[at[piece_key[i]]++] = piece_use(p, o, len);
+        ++i;
+      });
     }
-    std::vector<std::pair<std::uint32_t, PieceUse>>().swap(pairs);
+    std::vector<std::uint32_t>().swap(piece_key);
     key_length_.reserve(keys.size());
     for (const std::string_view key : keys) {
       key_length_.push_back(static_cast<std::uint32_t>(key.size()));
@@ -519,12 +539,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       const auto prefetch = [&](std::size_t a) {
         if (a + kAheadStart < pending.size()) {
           const std::uint32_t q = pending[a + kAheadStart].pattern;
-          __builtin_prefetch(start_.data() + q);
+          __builtin_prefetch(at_.data() + q);
           __builtin_prefetch(tail_.data() + q);
         }
         if (a + kAheadBytes < pending.size()) {
           const std::uint32_t q = pending[a + kAheadBytes].pattern;
-          const char* bytes = bytes_.data() + start_[q];
+          const char* bytes = at_[q];
           for (std::size_t at = 0; at < length(q); at += 64) __builtin_prefetch(bytes + at);
         }
       };
@@ -581,9 +601,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       // of the piece, and its window kept.
       const auto confirm = [&](std::uint64_t begin, const PieceUse& use, std::uint32_t kl) {
         const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
-        if (rest > next &&
-            std::memcmp(block + (begin - s) + kl + next,
-                        bytes_.data() + start_[use.pattern] + use.offset + kl + next, rest - next) != 0)
+        if (rest > next && std::memcmp(block + (begin - s) + kl + next,
+                                       at_[use.pattern] + use.offset + kl + next, rest - next) != 0)
           return;
         EndWindow w;
         if (occurrence_window(static_cast<std::int64_t>(begin), use.offset,
@@ -620,7 +639,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
             confirm(x.begin, use, kl);
             continue;
           }
-          const char* bytes = bytes_.data() + start_[use.pattern] + use.offset + kl + next;
+          const char* bytes = at_[use.pattern] + use.offset + kl + next;
           __builtin_prefetch(bytes);
           __builtin_prefetch(bytes + (rest - next - 1));
           if (ring_size == kRing) {  // full: the oldest is compared, its slot freed
@@ -663,9 +682,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
  private:
   std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(start_.size() - 1); }
   std::size_t length(std::uint32_t p) const noexcept { return start_[p + 1] - start_[p]; }
-  std::string_view view(std::uint32_t p) const noexcept {
-    return std::string_view(bytes_).substr(start_[p], length(p));
-  }
+  std::string_view view(std::uint32_t p) const noexcept { return std::string_view(at_[p], length(p)); }
 
   /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming, dp for Hamming with
   /// nucleotide codes (built per use: O(256 ceil(m / 64)) words for myers).
@@ -681,7 +698,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::size_t for_each_piece(std::uint32_t p, Piece&& piece) const {
     const std::size_t m = length(p);
     if (codes_) {
-      const auto* b = reinterpret_cast<const std::uint8_t*>(bytes_.data() + start_[p]);
+      const auto* b = reinterpret_cast<const std::uint8_t*>(at_[p]);
       const auto& single = nucleotide_single_base();
       return for_each_code_free_piece(
           m, k_, [&](std::size_t i) { return single[b[i]] != 'N'; }, piece);
@@ -696,8 +713,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   ApproxMetric metric_;
   bool codes_;  ///< ApproxInput::nucleotide_codes: pieces free of codes, the text's blocks normalised
   std::size_t block_;
-  std::string bytes_;               ///< every pattern's bytes, concatenated
-  std::vector<std::size_t> start_;  ///< pattern p is bytes_[start_[p], start_[p + 1])
+  std::string bytes_;               ///< with codes: every pattern's bytes rewritten, concatenated
+  std::vector<const char*> at_;     ///< pattern p's bytes (in bytes_, or the input's)
+  std::vector<std::size_t> start_;  ///< pattern p has start_[p + 1] - start_[p] bytes
   std::size_t longest_ = 0;
   std::vector<std::uint32_t> tail_;        ///< the length of each filtered pattern's last piece
   std::vector<std::uint32_t> unfiltered_;  ///< patterns searched by their verifier alone

@@ -76,8 +76,11 @@ constexpr std::size_t kReadPiece = std::size_t{1} << 20;
 /// 134 ms at 64 KiB; bench/results/cli/seq-pieces_h200-16core.md).
 constexpr std::size_t kPieceBytes = std::size_t{256} << 10, kPieceBytesThreads = std::size_t{1} << 20;
 /// Hits search_pieces holds for a record whose length is not known yet (the record sink comes
-/// first); past it, the rest of the record is counted (a pass of its own) and the hits go out.
-constexpr std::size_t kHeldHits = std::size_t{1} << 20;
+/// first); past it, the rest of the record is counted (a strip's pass without output over the
+/// record's remaining bytes, about a millisecond for 5 MB) and the hits go out. Each held hit keeps
+/// copies of its CIGAR and matched bytes: 100,000 reads' 109,000 hits in the one record of E. coli
+/// held 27 MB at 2^20 (docs/approx.md).
+constexpr std::size_t kHeldHits = std::size_t{1} << 14;
 /// IUPAC codes multiplied out: at most this many strings a pattern, and in all.
 constexpr std::size_t kMaxExpansions = std::size_t{1} << 16;
 constexpr std::size_t kMaxSearched = std::size_t{1} << 20;
@@ -171,8 +174,12 @@ struct SequenceSearcher::Impl {
   std::vector<NamedSequence> patterns;
   SequenceSearchOptions options;
   Strands strands = Strands::both;
-  /// oriented[2 * pattern + (strand == reverse)]; empty for a strand not searched.
+  /// oriented[2 * pattern + (strand == reverse)]; empty for a strand not searched. Approximate
+  /// search gives every string to its searchers and frees this (oriented_at finds them there).
   std::vector<std::string> oriented;
+  std::uint64_t searched_bytes = 0;  ///< approximate search: the searched strings' bytes
+  static constexpr std::uint32_t kNotHeld = 0xffffffffu, kCoded = 0x80000000u;
+  std::vector<std::uint32_t> held_at;  ///< oriented index -> (kCoded |) searcher index, or kNotHeld
   /// Searched string -> 2 * pattern + (strand == reverse).
   std::vector<std::uint32_t> owner;
   /// With max_errors_percent: each pattern's threshold (hits above it are dropped); else empty.
@@ -319,6 +326,7 @@ struct SequenceSearcher::Impl {
       }
     }
     std::vector<std::string> strings;
+    strings.reserve(oriented.size());
     for (std::uint32_t o = 0; o < oriented.size(); ++o) {
       if (oriented[o].empty()) continue;
       const std::size_t guide = oriented[o].size() - pam.size();
@@ -333,14 +341,17 @@ struct SequenceSearcher::Impl {
                               fmt_percent(*options.max_errors_percent) +
                               " of the longest pattern), within which every pattern is searched: search "
                               "patterns of so different lengths separately");
-      strings.push_back(oriented[o]);
-      owner.push_back(o);
       if (!pam.empty()) {
         // '+': the PAM where the option puts it; '-': reverse-complemented, on the other side.
         const bool reverse = o % 2 == 1;
         const bool five = options.pam_side == PamSide::five_prime;
         pam_patterns.push_back({oriented[o], pam.size(), five != reverse});
       }
+      // Given to the searchers, which hold the only copy (SequenceSearcher::oriented views it):
+      // 100,000 reads' peak memory, docs/approx.md.
+      searched_bytes += oriented[o].size();
+      strings.push_back(std::move(oriented[o]));
+      owner.push_back(o);
     }
     ApproxOptions o;
     o.max_errors = k;
@@ -369,6 +380,10 @@ struct SequenceSearcher::Impl {
     if (pam.empty() && codes != 0 && codes != strings.size()) {
       std::vector<std::string> plain, with_codes;
       std::vector<std::uint32_t> plain_owner;
+      plain.reserve(strings.size() - codes);
+      plain_owner.reserve(strings.size() - codes);
+      with_codes.reserve(codes);
+      owner_codes.reserve(codes);
       for (std::size_t i = 0; i < strings.size(); ++i) {
         if (has_codes[i] != 0) {
           with_codes.push_back(std::move(strings[i]));
@@ -379,13 +394,35 @@ struct SequenceSearcher::Impl {
         }
       }
       owner = std::move(plain_owner);
-      approx.emplace(std::span<const std::string>(plain), o);
+      strings.clear();
+      strings.shrink_to_fit();
+      approx.emplace(std::move(plain), o);
       o.nucleotide_codes = true;
-      approx_codes.emplace(std::span<const std::string>(with_codes), o);
+      approx_codes.emplace(std::move(with_codes), o);
+      index_held();
       return;
     }
     o.nucleotide_codes = codes != 0;
-    approx.emplace(std::span<const std::string>(strings), o);
+    approx.emplace(std::move(strings), o);
+    index_held();
+  }
+
+  /// Where compile_approx gave the oriented strings (held_at).
+  /// Every oriented string was given away (a strand not searched is empty): `oriented` is freed.
+  void index_held() {
+    held_at.assign(oriented.size(), kNotHeld);
+    for (std::uint32_t j = 0; j < owner.size(); ++j) held_at[owner[j]] = j;
+    for (std::uint32_t j = 0; j < owner_codes.size(); ++j) held_at[owner_codes[j]] = kCoded | j;
+    std::vector<std::string>().swap(oriented);
+  }
+
+  /// The oriented string o (2 x pattern + strand), or the searcher's copy where compile_approx gave it
+  /// away; empty for a strand not searched.
+  std::string_view oriented_at(std::uint32_t o) const {
+    if (held_at.empty()) return oriented[o];
+    const std::uint32_t at = held_at[o];
+    if (at == kNotHeld) return {};
+    return (at & kCoded) != 0 ? approx_codes->pattern(at & ~kCoded) : approx->pattern(at);
   }
 };
 
@@ -425,9 +462,9 @@ SequenceSearcher& SequenceSearcher::operator=(SequenceSearcher&&) noexcept = def
 const std::vector<NamedSequence>& SequenceSearcher::patterns() const noexcept { return impl_->patterns; }
 const SequenceSearchOptions& SequenceSearcher::options() const noexcept { return impl_->options; }
 Strands SequenceSearcher::strands() const noexcept { return impl_->strands; }
-const std::string& SequenceSearcher::oriented(std::uint32_t pattern, Strand strand) const {
+std::string_view SequenceSearcher::oriented(std::uint32_t pattern, Strand strand) const {
   const std::size_t i = 2 * std::size_t{pattern} + (strand == Strand::reverse ? 1 : 0);
-  return i < impl_->oriented.size() ? impl_->oriented[i] : impl_->empty;
+  return i < 2 * impl_->patterns.size() ? impl_->oriented_at(static_cast<std::uint32_t>(i)) : impl_->empty;
 }
 std::size_t SequenceSearcher::searched_strings() const noexcept {
   return impl_->exact ? 1 : impl_->owner.size() + impl_->owner_codes.size();
@@ -943,9 +980,7 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
       const std::string coded = ApproxPieceAccess::algorithm(*approx_codes);
       if (coded != algorithm) algorithm += ", " + coded + " (patterns with codes)";
     }
-    std::uint64_t pattern_bytes = 0;
-    for (const std::string& o : oriented) pattern_bytes += o.size();
-    stats.cells = pattern_bytes * searched;
+    stats.cells = searched_bytes * searched;
   }
   if (!algorithm.empty()) stats.algorithm = algorithm;
   stats.backend = Backend::cpu;
