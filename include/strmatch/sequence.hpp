@@ -72,6 +72,10 @@ std::optional<SequenceFormat> format_from_path(std::string_view path) noexcept;
 /// not an IUPAC nucleotide code ('-', '.', '*', digits, other letters).
 std::uint8_t nucleotide_bases(std::uint8_t code) noexcept;
 
+/// The offset of the first byte of `bytes` that is not an IUPAC nucleotide code (either case), or
+/// std::string_view::npos when every byte is one. O(n), a table lookup a byte.
+std::size_t first_non_nucleotide(std::string_view bytes) noexcept;
+
 /// Which strand of the text an occurrence lies on: '+' (the pattern as given) or '-' (its reverse
 /// complement).
 enum class Strand : std::uint8_t { forward, reverse };

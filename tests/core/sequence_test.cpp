@@ -344,6 +344,21 @@ TEST(Nucleotides, ReverseComplementOfEveryCodeAndItsErrors) {
   }
 }
 
+TEST(Nucleotides, FirstNonNucleotideIsTheFirstByteWithoutBases) {
+  using strmatch::seq::first_non_nucleotide;
+  EXPECT_EQ(first_non_nucleotide("ACGTURYSWKMBDHVNacgturyswkmbdhvn"), std::string_view::npos);
+  EXPECT_EQ(first_non_nucleotide(""), std::string_view::npos);
+  EXPECT_EQ(first_non_nucleotide("ACX"), 2u);
+  EXPECT_EQ(first_non_nucleotide("-A"), 0u);
+  // Every byte value against nucleotide_bases, alone and after a valid prefix.
+  for (int c = 0; c < 256; ++c) {
+    const std::string one(1, static_cast<char>(c)), after = "ACGTN" + one;
+    const bool code = strmatch::seq::nucleotide_bases(static_cast<std::uint8_t>(c)) != 0;
+    EXPECT_EQ(first_non_nucleotide(one), code ? std::string_view::npos : 0u) << c;
+    EXPECT_EQ(first_non_nucleotide(after), code ? std::string_view::npos : 5u) << c;
+  }
+}
+
 TEST(Nucleotides, ExpansionsAreExactlyTheStringsAClassPatternMatches) {
   using strmatch::seq::expand_nucleotides;
   EXPECT_EQ(expand_nucleotides("NGG", 100), (std::vector<std::string>{"AGG", "CGG", "GGG", "TGG"}));

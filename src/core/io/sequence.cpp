@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <memory_resource>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -107,6 +108,12 @@ constexpr std::array<char, 256> kComplement = make_complement();
 }  // namespace
 
 std::uint8_t nucleotide_bases(std::uint8_t code) noexcept { return kBases[code]; }
+
+std::size_t first_non_nucleotide(std::string_view bytes) noexcept {
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (kBases[static_cast<unsigned char>(bytes[i])] == 0) return i;
+  return std::string_view::npos;
+}
 
 std::string reverse_complement(std::string_view sequence, NonNucleotide other) {
   if (other == NonNucleotide::refuse)
@@ -357,7 +364,7 @@ struct SequenceReader::Impl final : ByteSource {
       if (rest != std::string_view::npos) header.comment = std::string(h.substr(rest));
     }
     if (header.name.empty()) fail("line " + std::to_string(line) + ": a header without a name");
-    if (!names.insert(header.name).second)
+    if (!names.emplace(header.name).second)
       fail(where() + ": the name '" + header.name + "' is an earlier record's too (names must be unique)");
     delivered = 0;
     record_end = false;
@@ -556,7 +563,10 @@ struct SequenceReader::Impl final : ByteSource {
   bool line_start = true;
   RecordHeader header;
   std::uint64_t records = 0;
-  std::unordered_set<std::string> names;
+  // The records' names (unique), their nodes bump-allocated from one pool freed at once (a
+  // node's malloc and free were 3% of reading 100,000 reads).
+  std::pmr::monotonic_buffer_resource names_pool;
+  std::pmr::unordered_set<std::pmr::string> names{&names_pool};
   bool in_record = false, record_end = false;
   std::uint64_t delivered = 0;
   std::string fastq_sequence, fastq_quality;

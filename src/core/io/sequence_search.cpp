@@ -227,11 +227,10 @@ struct SequenceSearcher::Impl {
   /// byte J ('B') is not an IUPAC nucleotide code (...)HINT".
   static std::string normalized_codes(std::string bytes, const std::string& what, std::string_view hint) {
     normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
-    for (std::size_t j = 0; j < bytes.size(); ++j)
-      if (nucleotide_bases(static_cast<std::uint8_t>(bytes[j])) == 0)
-        throw InvalidArgument(
-            what + ": byte " + std::to_string(j) + " ('" + shown(std::string_view(&bytes[j], 1)) +
-            "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)" + std::string(hint));
+    if (const std::size_t j = first_non_nucleotide(bytes); j != std::string_view::npos)
+      throw InvalidArgument(
+          what + ": byte " + std::to_string(j) + " ('" + shown(std::string_view(&bytes[j], 1)) +
+          "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)" + std::string(hint));
     return bytes;
   }
 
