@@ -78,9 +78,8 @@ decltype(auto) with_pattern_match(std::string_view pattern, const std::vector<st
 /// Throws InvalidArgument when a byte of `pattern` is not an IUPAC nucleotide code; `where` names
 /// the pattern in the message ("the pattern", "pattern 3").
 inline void require_nucleotide_codes(std::string_view pattern, const std::string& where) {
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
+  if (const std::size_t i = seq::first_non_nucleotide(pattern); i != std::string_view::npos) {
     const auto c = static_cast<unsigned char>(pattern[i]);
-    if (seq::nucleotide_bases(c) != 0) continue;
     static constexpr char kHex[] = "0123456789abcdef";
     const std::string shown = c >= 0x21 && c < 0x7f ? std::string{'\'', static_cast<char>(c), '\''}
                                                     : std::string{'0', 'x', kHex[c >> 4], kHex[c & 15]};

@@ -275,29 +275,25 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     // With codes, the patterns' bytes rewritten into one buffer of its own; else views of the
     // inputs' bytes (which outlive the batch: ApproxSearcher's own strings), no second copy of a
     // batch of reads.
-    start_.reserve(in.size() + 1);
-    at_.reserve(in.size());
+    patterns_.reserve(in.size());
     std::size_t all_bytes = 0;
     for (const ApproxInput& i : in) all_bytes += i.pattern.size();
     if (codes_) bytes_.reserve(all_bytes);  // exactly: its views below stay valid
     const auto& single = nucleotide_single_base();
-    std::size_t total_bytes = 0;
     for (const ApproxInput& i : in) {
-      start_.push_back(total_bytes);
       if (codes_) {
         // Each single base as 'A', 'C', 'G', 'T' (the normalised text's bytes), other codes as given.
-        at_.push_back(bytes_.data() + bytes_.size());
+        const std::size_t at = bytes_.size();
         for (const char c : i.pattern) {
           const std::uint8_t b = single[static_cast<std::uint8_t>(c)];
           bytes_.push_back(b != 'N' ? static_cast<char>(b) : c);
         }
+        patterns_.push_back(std::string_view(bytes_).substr(at));
       } else {
-        at_.push_back(i.pattern.data());
+        patterns_.push_back(i.pattern);
       }
-      total_bytes += i.pattern.size();
       longest_ = std::max(longest_, i.pattern.size());
     }
-    start_.push_back(total_bytes);
     tail_.assign(in.size(), 0);
     // Which patterns are filtered, their pieces' count and their bytes' entropy (the key length).
     std::vector<std::uint8_t> filtered(in.size(), 0);
@@ -539,12 +535,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       const auto prefetch = [&](std::size_t a) {
         if (a + kAheadStart < pending.size()) {
           const std::uint32_t q = pending[a + kAheadStart].pattern;
-          __builtin_prefetch(at_.data() + q);
+          __builtin_prefetch(patterns_.data() + q);
           __builtin_prefetch(tail_.data() + q);
         }
         if (a + kAheadBytes < pending.size()) {
           const std::uint32_t q = pending[a + kAheadBytes].pattern;
-          const char* bytes = at_[q];
+          const char* bytes = patterns_[q].data();
           for (std::size_t at = 0; at < length(q); at += 64) __builtin_prefetch(bytes + at);
         }
       };
@@ -601,8 +597,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       // of the piece, and its window kept.
       const auto confirm = [&](std::uint64_t begin, const PieceUse& use, std::uint32_t kl) {
         const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
-        if (rest > next && std::memcmp(block + (begin - s) + kl + next,
-                                       at_[use.pattern] + use.offset + kl + next, rest - next) != 0)
+        if (rest > next &&
+            std::memcmp(block + (begin - s) + kl + next,
+                        patterns_[use.pattern].data() + use.offset + kl + next, rest - next) != 0)
           return;
         EndWindow w;
         if (occurrence_window(static_cast<std::int64_t>(begin), use.offset,
@@ -639,7 +636,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
             confirm(x.begin, use, kl);
             continue;
           }
-          const char* bytes = at_[use.pattern] + use.offset + kl + next;
+          const char* bytes = patterns_[use.pattern].data() + use.offset + kl + next;
           __builtin_prefetch(bytes);
           __builtin_prefetch(bytes + (rest - next - 1));
           if (ring_size == kRing) {  // full: the oldest is compared, its slot freed
@@ -680,9 +677,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::string_view name() const noexcept override { return "pigeonhole-batch"; }
 
  private:
-  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(start_.size() - 1); }
-  std::size_t length(std::uint32_t p) const noexcept { return start_[p + 1] - start_[p]; }
-  std::string_view view(std::uint32_t p) const noexcept { return std::string_view(at_[p], length(p)); }
+  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns_.size()); }
+  std::size_t length(std::uint32_t p) const noexcept { return patterns_[p].size(); }
+  std::string_view view(std::uint32_t p) const noexcept { return patterns_[p]; }
 
   /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming, dp for Hamming with
   /// nucleotide codes (built per use: O(256 ceil(m / 64)) words for myers).
@@ -698,7 +695,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::size_t for_each_piece(std::uint32_t p, Piece&& piece) const {
     const std::size_t m = length(p);
     if (codes_) {
-      const auto* b = reinterpret_cast<const std::uint8_t*>(at_[p]);
+      const auto* b = reinterpret_cast<const std::uint8_t*>(patterns_[p].data());
       const auto& single = nucleotide_single_base();
       return for_each_code_free_piece(
           m, k_, [&](std::size_t i) { return single[b[i]] != 'N'; }, piece);
@@ -713,9 +710,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   ApproxMetric metric_;
   bool codes_;  ///< ApproxInput::nucleotide_codes: pieces free of codes, the text's blocks normalised
   std::size_t block_;
-  std::string bytes_;               ///< with codes: every pattern's bytes rewritten, concatenated
-  std::vector<const char*> at_;     ///< pattern p's bytes (in bytes_, or the input's)
-  std::vector<std::size_t> start_;  ///< pattern p has start_[p + 1] - start_[p] bytes
+  std::string bytes_;                       ///< with codes: every pattern's bytes rewritten, concatenated
+  std::vector<std::string_view> patterns_;  ///< pattern p's bytes (in bytes_, or the input's)
   std::size_t longest_ = 0;
   std::vector<std::uint32_t> tail_;        ///< the length of each filtered pattern's last piece
   std::vector<std::uint32_t> unfiltered_;  ///< patterns searched by their verifier alone

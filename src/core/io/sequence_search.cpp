@@ -196,7 +196,6 @@ struct SequenceSearcher::Impl {
   std::vector<detail::PamPattern> pam_patterns;
   std::string pam;          // normalised
   std::size_t longest = 0;  // exact search: the longest string searched
-  const std::string empty;
 
   /// Exact search and pattern sets of a FASTA in memory, from the reader's first record on, in
   /// pieces parsed and searched side by side while they are in cache (fasta_pieces.hpp); `input`:
@@ -463,7 +462,8 @@ const SequenceSearchOptions& SequenceSearcher::options() const noexcept { return
 Strands SequenceSearcher::strands() const noexcept { return impl_->strands; }
 std::string_view SequenceSearcher::oriented(std::uint32_t pattern, Strand strand) const {
   const std::size_t i = 2 * std::size_t{pattern} + (strand == Strand::reverse ? 1 : 0);
-  return i < 2 * impl_->patterns.size() ? impl_->oriented_at(static_cast<std::uint32_t>(i)) : impl_->empty;
+  return i < 2 * impl_->patterns.size() ? impl_->oriented_at(static_cast<std::uint32_t>(i))
+                                        : std::string_view();
 }
 std::size_t SequenceSearcher::searched_strings() const noexcept {
   return impl_->exact ? 1 : impl_->owner.size() + impl_->owner_codes.size();
