@@ -9,7 +9,12 @@
 - guides: CRISPR guides of 23 bases cut from the human chrX slice of smalt-examples (the first
   20,000,000 bases, N removed, as one FASTA record), both strands, k = 3, the hits counted
   (`strmatch approx --seq -k 3 -c -f guides.fa chrx.fa`); no peer here (Sassy is not packaged; the
-  in-process Edlib ratio is approx_threads_bench's guides section).
+  in-process Edlib ratio is approx_threads_bench's guides section);
+- gpu-reads (with --gpu-reads N, all threads only): N Mason reads of 150 bases simulated from the
+  whole chrX slice (hs37chrXtrunc, N removed: 66 Mbp), both strands, k = 4, SAM out, on the GPU
+  (`--backend cuda`: pigeonhole-batch's filter on the GPU) and on the CPU's threads, against RazerS 3
+  with every thread (issue 36's GPU target: 1,000,000 reads, at least 10x RazerS 3), and the same
+  with -c (counts, no SAM) for strmatch.
 
 Each row on one thread and on all (`-j 0`, `-tc` / `-p` the machine's cores for the peers), the mean
 of --runs runs; the reads rows also give each tool's mapped reads and SAM records (one run each,
@@ -36,8 +41,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import results  # noqa: E402
 
 ECOLI_TAR = "/usr/share/doc/wtdbg2-examples/selfSampleData.tar.gz"
-CHRX = "/usr/share/doc/smalt/test/data/hs37chrXtrunc.fa.gz"
-MASON = "/usr/lib/seqan/bin/mason_simulator"
+CHRX_PATH = ["/usr/share/doc/smalt/test/data/hs37chrXtrunc.fa.gz"]  # --chrx replaces it
+MASON_PATH = ["/usr/lib/seqan/bin/mason_simulator"]  # --mason replaces it
 GUIDE = 23
 
 
@@ -51,14 +56,14 @@ def prepare(work, reads, guides, guide_bases, copy_peers):
             f.write(data)
     fq = os.path.join(work, "reads%d.fq" % reads)
     if not os.path.exists(fq) and not os.path.exists(fq + ".gz"):
-        subprocess.run([MASON, "-ir", ecoli, "-n", str(reads), "--illumina-read-length", "150", "-o", fq,
+        subprocess.run([MASON_PATH[0], "-ir", ecoli, "-n", str(reads), "--illumina-read-length", "150", "-o", fq,
                         "--seed", "36", "-q"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for extra in (fq + ".fai", ecoli + ".fai"):
             if os.path.exists(extra):
                 os.remove(extra)
     chrx = os.path.join(work, "chrx.fa")
     if not os.path.exists(chrx):
-        with gzip.open(CHRX, "rb") as f:
+        with gzip.open(CHRX_PATH[0], "rb") as f:
             seq = b"".join(line.strip() for line in f if not line.startswith(b">")).replace(b"N", b"")
         seq = seq[:guide_bases]
         with open(chrx, "wb") as out:
@@ -96,6 +101,26 @@ def prepare(work, reads, guides, guide_bases, copy_peers):
     return ecoli, fq if os.path.exists(fq) else fq + ".gz", chrx, gfa
 
 
+def prepare_gpu_reads(work, reads):
+    """The whole chrX slice (N removed) and `reads` Mason reads of 150 bases from it."""
+    chrx = os.path.join(work, "chrx66.fa")
+    if not os.path.exists(chrx):
+        with gzip.open(CHRX_PATH[0], "rb") as f:
+            seq = b"".join(line.strip() for line in f if not line.startswith(b">")).replace(b"N", b"")
+        with open(chrx, "wb") as out:
+            out.write(b">chrX_slice hs37chrXtrunc, N removed\n")
+            out.write(b"\n".join(seq[i:i + 60] for i in range(0, len(seq), 60)) + b"\n")
+    fq = os.path.join(work, "chrx-reads%d.fq" % reads)
+    if not os.path.exists(fq):
+        subprocess.run([MASON_PATH[0], "-ir", chrx, "-n", str(reads), "--illumina-read-length", "150", "-o", fq, "--seed",
+                        "36", "-q", "--num-threads", str(os.cpu_count() or 1)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for extra in (fq + ".fai", chrx + ".fai"):
+            if os.path.exists(extra):
+                os.remove(extra)
+    return chrx, fq
+
+
 def sam_counts(path):
     """(mapped reads, alignment records) of a SAM file."""
     reads, records = set(), 0
@@ -130,7 +155,12 @@ def main():
     ap.add_argument("--guide-bases", type=int, default=20000000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--threads", default="1,0", help="thread counts, 0 meaning all (default 1,0)")
-    ap.add_argument("--skip", default="", help="comma-separated groups to leave out: reads, hamming, guides")
+    ap.add_argument("--skip", default="", help="comma-separated groups to leave out: reads, hamming, guides, gpu-reads-cpu (the "
+                    "gpu-reads group's CPU row)")
+    ap.add_argument("--gpu-reads", type=int, default=0,
+                    help="the gpu-reads group's read count (0: no such group); its rows run on all threads only")
+    ap.add_argument("--mason", default=MASON_PATH[0], help="mason_simulator (default: seqan-apps')")
+    ap.add_argument("--chrx", default=CHRX_PATH[0], help="hs37chrXtrunc.fa.gz (default: smalt-examples')")
     ap.add_argument("--prepare-only", action="store_true")
     ap.add_argument("--copy-peers", action="store_true")
     ap.add_argument("--machine", default=None)
@@ -144,7 +174,11 @@ def main():
         peers = os.path.abspath(a.peers)
         os.environ["PATH"] = os.path.join(peers, "bin") + os.pathsep + os.environ.get("PATH", "")
         peer_env = "LD_LIBRARY_PATH=%s " % os.path.join(peers, "lib")
+    MASON_PATH[0] = a.mason
+    CHRX_PATH[0] = a.chrx
     ecoli, fq, chrx, gfa = prepare(a.work, a.reads, a.guides, a.guide_bases, a.copy_peers)
+    if a.gpu_reads:
+        chrx66, xfq = prepare_gpu_reads(a.work, a.gpu_reads)
     if fq.endswith(".gz") and not os.path.exists(fq[:-3]):
         with gzip.open(fq, "rb") as f, open(fq[:-3], "wb") as out:
             shutil.copyfileobj(f, out)
@@ -181,6 +215,19 @@ def main():
             cases.append(("hamming", "bowtie -a -v 3 --sam",
                           peer_env + "bowtie -p %d -a -v 3 --sam %s -q %s > %s 2> /dev/null" % (t, idx, fq, sam), sam,
                           "strmatch approx --seq --metric hamming -k 3 --sam"))
+        if a.gpu_reads and threads == 0:
+            cases.append(("gpu-reads", "strmatch approx --seq -k 4 --sam --backend cuda",
+                          ("%s approx" + extra + " --seq --backend cuda -k 4 --sam -f %s %s > %s") % (b, xfq, chrx66, sam),
+                          sam, None))
+            if "gpu-reads-cpu" not in skip:
+                cases.append(("gpu-reads", "strmatch approx --seq -k 4 --sam --backend cpu",
+                              ("%s approx" + extra + " --seq --backend cpu -j 0 -k 4 --sam -f %s %s > %s") %
+                              (b, xfq, chrx66, sam), sam, None))
+            cases.append(("gpu-reads", "razers3 -i 97 -rr 100 -m 1000 (chrX)",
+                          peer_env + "razers3 -tc %d -i 97 -rr 100 -m 1000 -o %s %s %s > /dev/null" % (t, sam, chrx66, xfq),
+                          sam, "strmatch approx --seq -k 4 --sam --backend cuda"))
+            cases.append(("gpu-reads", "strmatch approx --seq -k 4 -c --backend cuda",
+                          ("%s approx" + extra + " --seq --backend cuda -k 4 -c -f %s %s") % (b, xfq, chrx66), None, None))
         if "guides" not in skip:
             cases.append(("guides", "strmatch approx --seq -k 3 -c (guides)",
                           ("%s approx" + extra + " --seq -j %d -k 3 -c -f %s %s") % (b, threads, gfa, chrx), None, None))
@@ -197,7 +244,7 @@ def main():
                 ratio = "%.2f" % (mean / timed[peer_of]["mean"])
             mapped, records = counts[name]
             rss = ""
-            if name.startswith("strmatch") and group == "reads":
+            if name.startswith("strmatch") and group in ("reads", "gpu-reads") and out:
                 r = peak_rss_mb(cmd.rsplit(">", 1)[0])
                 rss = "%.0f" % r if r is not None else ""
             rows.append([label, group, name, "%.3f" % mean, "%.3f" % (timed[name]["stddev"] or 0),
@@ -213,6 +260,9 @@ def main():
              "bases from E. coli (wtdbg2-examples), both strands; %d guides of %d bases over %d bases of chrX "
              "(smalt-examples), both strands; machine %s" % (a.runs, os.path.basename(b), extra, a.reads, a.guides, GUIDE,
                                                              a.guide_bases, a.machine or results.machine_name()))
+    if a.gpu_reads:
+        title += ("; gpu-reads: %d Mason reads of 150 bases from the whole chrX slice (66 Mbp, N removed), both "
+                  "strands, k = 4" % a.gpu_reads)
     results.write_titled(a.out, title, table)
     return 0
 

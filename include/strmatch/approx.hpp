@@ -143,8 +143,9 @@ struct ApproxOptions {
 };
 
 /// Names accepted by ApproxOptions::algorithm for a backend, "auto" first.
-/// cpu: auto, dp, wavefront, myers, myers-batch, hamming, pigeonhole. cuda (empty without CUDA): auto,
-/// wavefront, myers, hamming. automatic: the union, cpu names first.
+/// cpu: auto, dp, wavefront, myers, myers-batch, hamming, pigeonhole, pigeonhole-batch. cuda (empty
+/// without CUDA): auto, wavefront, myers, hamming, pigeonhole-batch. automatic: the union, cpu names
+/// first.
 std::vector<std::string> approx_algorithms(Backend backend);
 
 /// What best() found: the minimum distance (kNoDistance when no end exists, or it is above

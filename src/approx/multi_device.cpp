@@ -189,16 +189,14 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
 
 }  // namespace
 
-std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<int> devices,
-                                                                    std::span<const std::string> patterns,
-                                                                    std::string_view algorithm,
-                                                                    ApproxMetric metric, int separator,
-                                                                    bool nucleotide_codes) {
+std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
+    std::vector<int> devices, std::span<const std::string> patterns, std::string_view algorithm,
+    ApproxMetric metric, int separator, bool nucleotide_codes, std::uint32_t filter_k) {
   const std::string name(algorithm);
   return make_multi_device_approx_engine(
       std::move(devices), patterns, metric,
-      [name, metric, separator, nucleotide_codes](std::span<const std::string> p) {
-        return cuda::make_approx_engine(p, name, metric, separator, nucleotide_codes);
+      [name, metric, separator, nucleotide_codes, filter_k](std::span<const std::string> p) {
+        return cuda::make_approx_engine(p, name, metric, separator, nucleotide_codes, filter_k);
       });
 }
 

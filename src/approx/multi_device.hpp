@@ -40,11 +40,9 @@ using ApproxEngineMaker = std::function<std::unique_ptr<cuda::ApproxEngine>(std:
 /// and whose resident scans run on the first. Compiles the whole batch for the first entry now; the
 /// other engines (whole batch or shares) at their first use on their device. Throws as
 /// make_approx_engine.
-std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<int> devices,
-                                                                    std::span<const std::string> patterns,
-                                                                    std::string_view algorithm,
-                                                                    ApproxMetric metric, int separator,
-                                                                    bool nucleotide_codes);
+std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
+    std::vector<int> devices, std::span<const std::string> patterns, std::string_view algorithm,
+    ApproxMetric metric, int separator, bool nucleotide_codes, std::uint32_t filter_k = kNoDistance);
 
 /// The same with the engines made by `make` (tests: engines on the CPU); a negative entry of
 /// `devices` makes no device current.

@@ -312,10 +312,11 @@ struct ApproxSearcher::Impl {
       std::vector<int> devices = detail::cuda::resolve_devices(options.devices);
       gpu_workers = static_cast<std::uint32_t>(devices.size());
       gpu = devices.empty() ? detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric,
-                                                               options.separator, options.nucleotide_codes)
+                                                               options.separator, options.nucleotide_codes,
+                                                               options.max_errors)
                             : detail::make_multi_device_approx_engine(
                                   std::move(devices), patterns, options.algorithm, options.metric,
-                                  options.separator, options.nucleotide_codes);
+                                  options.separator, options.nucleotide_codes, options.max_errors);
     }
     return *gpu;
   }

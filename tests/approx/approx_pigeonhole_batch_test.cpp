@@ -240,6 +240,45 @@ TEST(ApproxPigeonholeBatch, RandomBatchesWithNucleotideCodes) {
   }
 }
 
+TEST(ApproxPigeonholeBatch, DirectTablesShortPiecesAndLongKeys) {
+  // The direct tables: reads whose N leave runs of 7 bases free of codes (pieces of 7, shorter than
+  // keys of 11 or 12 bases: the second table, keyed by 7 bases) beside reads whose pieces take the
+  // first table; keys of 12 bases (the table of 4^12 entries a batch of millions of pieces takes);
+  // every end against the reference's IUPAC rule, with and without a separator.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 77);
+  for (const int sep : {-1, static_cast<int>('\n')}) {
+    std::string t = strmatch::test::random_lines(rng, 6000, "ACGT", sep < 0 ? 0.0 : 0.002);
+    std::vector<std::string> reads;
+    for (int i = 0; i < 24; ++i) {
+      std::string r = strmatch::test::random_substring(rng, t, 150);
+      for (char& c : r)
+        if (c == '\n') c = 'A';
+      for (int e = static_cast<int>(rng() % 4); e > 0; --e) r[rng() % r.size()] = "ACGT"[rng() % 4];
+      if (i % 3 == 0)
+        for (std::size_t j = 7; j < r.size(); j += 8) r[j] = 'N';
+      reads.push_back(r);
+    }
+    const std::uint32_t k = 4;
+    std::vector<std::vector<std::uint32_t>> d;
+    for (const std::string& p : reads)
+      d.push_back(ref::approx_column_minima(p, t, strmatch::test::to_reference(ApproxMetric::edit), sep,
+                                            ref::IupacMatch{}));
+    const auto in = inputs_of(reads, ApproxMetric::edit, sep, k, true);
+    for (const std::size_t key : {11u, 12u}) {
+      PigeonholeBatchTuning tuning;
+      tuning.search = "direct";
+      tuning.key_bytes = key;
+      tuning.block = 1000;
+      const auto algo = strmatch::detail::make_approx_pigeonhole_batch_with(in, tuning);
+      for (const std::uint32_t kk : {k, 2u})
+        strmatch::test::expect_batch_ends(
+            *algo, t, 0, 0, kk, reads.size(), strmatch::test::batch_ends_within(d, kk, 0, 0),
+            "key " + std::to_string(key) + " k " + std::to_string(kk) + " sep " + std::to_string(sep) + "; " +
+                strmatch::test::rerun_hint());
+    }
+  }
+}
+
 TEST(ApproxPigeonholeBatch, AutoRule) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 70);
   // Reads of 150 bases at k = 4 (pieces of 30 bases): pigeonhole-batch.

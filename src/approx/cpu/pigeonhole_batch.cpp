@@ -47,9 +47,18 @@ namespace strmatch::detail {
 
 namespace {
 
-/// The longest keys of the direct table (4^11 entries of 4 bytes: 16 MiB).
-constexpr std::size_t kDirectMaxKey = 11;
+/// The longest keys of the direct table: 11 bases (4^11 entries of 4 bytes: 16 MiB), up to 13 where
+/// the batch's pieces take that many bytes anyway (kDirectBytesPerPiece each: a million reads'
+/// five million pieces make 80 MB of users, and a table of 4^12 entries, 64 MiB, keeps their chance
+/// hits at a text byte near 0.3 where keys of 11 bases give 1.2).
+constexpr std::size_t kDirectMaxKey = 11, kDirectLargestKey = 13;
+constexpr std::size_t kDirectBytesPerPiece = 16;
+/// The shortest keys of the second direct table (the pieces shorter than the first table's keys:
+/// reads whose N leave short runs free of codes): pigeonhole_pays asks 10 bits of a piece.
+constexpr std::size_t kDirectShortestKey = 5;
 constexpr std::uint32_t kNoKey = 0xFFFFFFFFu;
+/// A piece's code flagged as the second direct table's (codes are at most 26 bits).
+constexpr std::uint32_t kShortCode = 0x80000000u;
 /// At most this many keys are offered to the pattern-set rule before the direct table (its `simd`
 /// filter takes up to 16 DNA strings: multi/cpu/auto_rule.cpp).
 constexpr std::size_t kFewKeys = 16;
@@ -318,16 +327,28 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       if (f != 0)
         bits -= static_cast<double>(f) / static_cast<double>(total) *
                 std::log2(static_cast<double>(f) / static_cast<double>(total));
-    const std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
+    std::size_t key_cap = tuning.key_bytes != 0 ? tuning.key_bytes : key_bytes(pieces, bits);
     // Keys (views of the patterns' bytes, stable from here on) to their index, and (key, use) pairs.
-    // The direct table of DNA keys where every key is key_cap bases of A, C, G, T (make_direct):
-    // it also deduplicates the keys, without a hash map.
-    bool direct = (tuning.search == "auto" || tuning.search == "direct") && key_cap <= kDirectMaxKey;
+    // The direct tables of DNA keys where every key is bases of A, C, G, T (make_direct): keys of
+    // key_cap bases (fewer than the rule wants where the table would outgrow the batch's pieces,
+    // kDirectBytesPerPiece each), and the pieces shorter than that in a second table keyed by the
+    // shortest of them (at least kDirectShortestKey bases). The tables also deduplicate the keys,
+    // without a hash map.
+    if (tuning.key_bytes == 0 && key_cap > kDirectMaxKey) {
+      std::size_t fit = kDirectMaxKey;
+      while (fit < std::min(key_cap, kDirectLargestKey) &&
+             (std::size_t{4} << (2 * (fit + 1))) <= kDirectBytesPerPiece * pieces)
+        ++fit;
+      key_cap = fit;
+    }
+    bool direct = (tuning.search == "auto" || tuning.search == "direct") && key_cap <= kDirectLargestKey;
+    std::size_t short_q = key_cap;  // the second table's key length (key_cap: no second table)
     for (std::uint32_t p = 0; p < in.size() && direct; ++p) {
       if (!filtered[p]) continue;
       const std::string_view pattern = view(p);
       for_each_piece(p, [&](std::size_t o, std::size_t len) {
-        if (len < key_cap) direct = false;
+        if (len < kDirectShortestKey) direct = false;
+        short_q = std::min(short_q, len);
         for (std::size_t i = o; i < o + std::min(len, key_cap) && direct; ++i)
           direct = kBase2[static_cast<std::uint8_t>(pattern[i])] <= 3;
       });
@@ -335,7 +356,15 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     if (direct) {
       direct_q_ = key_cap;
       direct_.assign(std::size_t{1} << (2 * key_cap), kNoKey);
+      if (short_q < key_cap) {
+        short_q_ = short_q;
+        short_.assign(std::size_t{1} << (2 * short_q), kNoKey);
+      }
     }
+    // A piece's key length: key_cap, or with the second table short_q_ for a piece shorter than key_cap.
+    const auto key_length = [&](std::size_t len) {
+      return short_q_ != 0 && len < key_cap ? short_q_ : key_cap;
+    };
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     if (!direct) key_index.reserve(pieces);
     std::vector<std::string_view> keys;
@@ -345,7 +374,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     std::vector<std::uint32_t> piece_key;
     piece_key.reserve(pieces);
     const auto piece_use = [&](std::uint32_t p, std::size_t o, std::size_t len) {
-      const std::string_view key = view(p).substr(o, std::min(len, key_cap));
+      const std::string_view key = view(p).substr(o, std::min(len, key_length(len)));
       const auto next = static_cast<std::uint32_t>(std::min<std::size_t>(4, len - key.size()));
       return PieceUse{p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len),
                       pack_next(reinterpret_cast<const std::uint8_t*>(key.data() + key.size()), next)};
@@ -355,10 +384,11 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         if (filtered[p]) for_each_piece(p, [&](std::size_t o, std::size_t len) { visit(p, o, len); });
     };
     for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t len) {
-      const std::string_view key = view(p).substr(o, std::min(len, key_cap));
+      const std::string_view key = view(p).substr(o, std::min(len, key_length(len)));
       std::uint32_t index = 0;
       if (direct) {
         for (const char c : key) index = (index << 2) | kBase2[static_cast<std::uint8_t>(c)];  // the code
+        if (key.size() < key_cap) index |= kShortCode;  // the second table's
       } else {
         const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
         if (fresh) keys.push_back(key);
@@ -374,18 +404,23 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     constexpr std::size_t kAhead = 16;
     if (direct) {
       std::size_t i = 0;
-      for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t) {
-        if (i + kAhead < piece_key.size()) __builtin_prefetch(direct_.data() + piece_key[i + kAhead]);
-        std::uint32_t& entry = direct_[piece_key[i]];
+      const auto entry_of = [&](std::uint32_t code) -> std::uint32_t& {
+        return (code & kShortCode) != 0 ? short_[code & ~kShortCode] : direct_[code];
+      };
+      for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t len) {
+        if (i + kAhead < piece_key.size() && (piece_key[i + kAhead] & kShortCode) == 0)
+          __builtin_prefetch(direct_.data() + piece_key[i + kAhead]);
+        std::uint32_t& entry = entry_of(piece_key[i]);
         if (entry == kNoKey) {
           entry = static_cast<std::uint32_t>(keys.size());
-          keys.push_back(view(p).substr(o, key_cap));
+          keys.push_back(view(p).substr(o, key_length(len)));
         }
         piece_key[i++] = entry;
       });
     }
     if (keys.empty()) {
       std::vector<std::uint32_t>().swap(direct_);
+      std::vector<std::uint32_t>().swap(short_);
       return;
     }
     // The users of each key, contiguous (counting sort by key).
@@ -424,7 +459,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       if (auto_search(*table, bits) == "simd") {
         direct = false;
         std::vector<std::uint32_t>().swap(direct_);
-        direct_q_ = 0;
+        std::vector<std::uint32_t>().swap(short_);
+        direct_q_ = short_q_ = 0;
       }
     }
     if (direct) {
@@ -454,6 +490,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     }
     const std::size_t q = direct_q_;
     const std::uint32_t mask = static_cast<std::uint32_t>((std::uint64_t{1} << (2 * q)) - 1);
+    // The second table (pieces shorter than q): its keys of sq bases end at the same byte.
+    const std::size_t sq = short_q_ != 0 ? short_q_ : q;
+    const std::uint32_t short_mask = static_cast<std::uint32_t>((std::uint64_t{1} << (2 * sq)) - 1);
     const std::size_t stop = std::min(len, own + q - 1);
     std::uint32_t code = 0;
     std::size_t valid = 0;
@@ -472,7 +511,15 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
           continue;
         }
         code = ((code << 2) | b) & mask;
-        if (++valid < q) continue;
+        if (++valid < sq) continue;
+        // A short key's occurrence begins at i + 1 - sq: those past own belong to the next block.
+        if (sq < q && i + 1 - sq < own) {
+          if (const std::uint32_t key = short_[code & short_mask]; key != kNoKey) {
+            const std::uint64_t end = base + i + 1;
+            out.push_back(Match{end - sq, end, key});
+          }
+        }
+        if (valid < q) continue;
         __builtin_prefetch(direct_.data() + code);
         codes[c] = code;
         ends_at[c++] = static_cast<std::uint32_t>(i - g);
@@ -624,8 +671,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         if (xi + kAhead < matches.size())
           __builtin_prefetch(uses_.data() + use_start_[matches[xi + kAhead].pattern_id]);
         const Match& x = matches[xi];
-        const std::uint32_t key = x.pattern_id,
-                            kl = direct_q_ != 0 ? static_cast<std::uint32_t>(direct_q_) : key_length_[key];
+        const std::uint32_t key = x.pattern_id, kl = key_length_[key];
         const std::uint8_t* at = block + (x.begin - s);
         for (std::uint32_t u = use_start_[key]; u < use_start_[key + 1]; ++u) {
           const PieceUse& use = uses_[u];
@@ -723,6 +769,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::unique_ptr<multi::MultiAlgorithm> multi_;  ///< over the keys; null: direct_, or no pattern filtered
   std::vector<std::uint32_t> direct_;             ///< make_direct's table: code -> key, or kNoKey
   std::size_t direct_q_ = 0;
+  std::vector<std::uint32_t> short_;  ///< the second table, of keys of short_q_ bases (empty: none)
+  std::size_t short_q_ = 0;
 };
 
 }  // namespace

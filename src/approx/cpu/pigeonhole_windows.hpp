@@ -91,8 +91,9 @@ struct EndWindow {
 /// |e - (b - o + m)| <= k'. Every end e with d'(e) <= k' therefore lies in [c - k', c + k'],
 /// c = b - o + m, for some occurrence of some piece: the window (c - k - 1, c + k]. Hamming: no
 /// insertions or deletions, e = c exactly (and b >= o: the alignment starts at b - o >= 0).
-inline bool occurrence_window(std::int64_t b, std::int64_t o, std::int64_t m, std::int64_t k, bool hamming,
-                              std::int64_t lo_clip, std::int64_t hi_clip, EndWindow* w) {
+/// constexpr so that the GPU's filter (approx/cuda/pigeonhole_filter.cu) calls this one.
+constexpr bool occurrence_window(std::int64_t b, std::int64_t o, std::int64_t m, std::int64_t k, bool hamming,
+                                 std::int64_t lo_clip, std::int64_t hi_clip, EndWindow* w) {
   const std::int64_t c = b - o + m;
   if (hamming && c < m) return false;
   w->lo = std::max(hamming ? c - 1 : c - k - 1, lo_clip);
@@ -103,7 +104,7 @@ inline bool occurrence_window(std::int64_t b, std::int64_t o, std::int64_t m, st
 /// The bytes a window's verification reads before its first end (every alignment of an end e within
 /// k starts at e - m - k or later; Hamming: e - m): m + k, or m for Hamming. Windows closer than this
 /// are cheaper verified as one, so it is also the gap below which windows merge.
-inline std::int64_t window_context(std::int64_t m, std::int64_t k, bool hamming) {
+constexpr std::int64_t window_context(std::int64_t m, std::int64_t k, bool hamming) {
   return hamming ? m : m + k;
 }
 

@@ -16,8 +16,8 @@
 
 namespace strmatch::detail::cuda {
 
-/// The GPU's approximate-search algorithm names, "auto" first: auto, wavefront, myers, hamming
-/// (empty without CUDA).
+/// The GPU's approximate-search algorithm names, "auto" first: auto, wavefront, myers, hamming,
+/// pigeonhole-batch (empty without CUDA).
 const std::vector<std::string>& approx_algorithm_names();
 
 /// STRMATCH_CUDA_AUTO_MIN_BYTES when set: the smallest scan (bytes) Backend::automatic sends to the
@@ -47,13 +47,21 @@ class ApproxEngine {
 };
 
 /// Compiles `patterns` (each m >= 1, ids = indices) for GPU algorithm `algorithm` ("auto" resolves
-/// by metric and lengths). `nucleotide_codes`: the patterns' bytes are IUPAC codes
-/// (ApproxOptions::nucleotide_codes, approx/nucleotide_codes.hpp); only myers takes them. Throws
-/// InvalidArgument for an unknown name, one that does not compute the metric, or with nucleotide
-/// codes one that does not take them (or the Hamming metric); BackendUnavailable without a usable GPU.
+/// by metric, lengths and batch). `nucleotide_codes`: the patterns' bytes are IUPAC codes
+/// (ApproxOptions::nucleotide_codes, approx/nucleotide_codes.hpp); myers and pigeonhole-batch take
+/// them. `filter_k`: the most errors the calls will ask for (ApproxOptions::max_errors), for which
+/// pigeonhole-batch cuts its pieces (approx/cuda/pigeonhole_filter.cuh: DNA patterns of 8+ bases a
+/// piece, up to 256 bases; the other patterns, and calls with more errors or for minima, run
+/// myers; with the Hamming distance pigeonhole-batch runs hamming); kNoDistance: none, so
+/// pigeonhole-batch is myers. `auto` takes pigeonhole-batch for the
+/// edit distance where it filters at least 64 patterns with pieces of 12+ bases, else myers (edit)
+/// or hamming. Throws InvalidArgument for an unknown name, one that does not compute the metric, or
+/// with nucleotide codes one that does not take them (or the Hamming metric); BackendUnavailable
+/// without a usable GPU.
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
-                                                 int separator, bool nucleotide_codes = false);
+                                                 int separator, bool nucleotide_codes = false,
+                                                 std::uint32_t filter_k = kNoDistance);
 
 /// Copies n bytes of device memory at `device` to host memory `host` (the windows before resident
 /// matches' ends, for their tracebacks). Throws BackendUnavailable.

@@ -15,6 +15,7 @@
 
 #include "approx/cuda/approx_cuda.hpp"
 #include "approx/cuda/kernels.cuh"
+#include "approx/cuda/pigeonhole_filter.cuh"
 #include "approx/cuda/tuning.hpp"
 #include "approx/nucleotide_codes.hpp"
 #include "core/cpu/byte_classes.hpp"
@@ -24,6 +25,7 @@
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
 #include "core/env.hpp"
+#include "strmatch/types.hpp"
 
 namespace strmatch::detail::cuda {
 
@@ -64,6 +66,13 @@ constexpr std::size_t kShortMaxMasks = 64 * 1024;
 constexpr unsigned kShortDefaultPerThread = 2;
 
 enum class Algo { myers, hamming, wavefront };
+
+// `auto` takes the pigeonhole filter (pigeonhole_filter.cuh) for a batch of at least
+// kAutoFilterPatterns patterns it can filter, with pieces of at least kAutoFilterPiece bases (a
+// handful of patterns, or short pieces, stay with Myers' kernels: one pattern over the text at
+// 25-32 TCUPS, or guides of 23 bases at k = 3, whose pieces of 5 bases would hit everywhere).
+constexpr std::size_t kAutoFilterPatterns = 64;
+constexpr std::uint32_t kAutoFilterPiece = 12;
 
 std::uint64_t value_or(std::uint64_t v, std::uint64_t fallback) { return v != 0 ? v : fallback; }
 
@@ -211,6 +220,23 @@ struct Group {
   std::uint64_t first = 0;         // index of its first PatternRef in the device array
 };
 
+/// Groups of patterns `ids` for `algo` (Myers by word class; Hamming and the wavefront one group),
+/// the empty ones left out, each with its class set.
+std::vector<Group> make_groups(const std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& m,
+                               Algo algo) {
+  std::vector<Group> groups(algo == Algo::myers ? kWordClasses.size() + 1 : 1);
+  for (const std::uint32_t i : ids) {
+    Group& g = groups[algo == Algo::myers ? myers_class(m[i]) : 0];
+    g.ids.push_back(i);
+    g.max_m = std::max(g.max_m, m[i]);
+  }
+  for (std::size_t c = 0; c < groups.size(); ++c) groups[c].cls = algo == Algo::myers ? c : 0;
+  std::vector<Group> out;
+  for (auto& g : groups)
+    if (!g.ids.empty()) out.push_back(std::move(g));
+  return out;
+}
+
 /// The end records of one window on the device, with the sort's buffers.
 struct Records {
   DeviceBuffer<unsigned long long> keys, keys_alt;
@@ -260,8 +286,11 @@ ByteClasses upload_classes(std::span<const std::string> patterns, int separator,
 class Engine final : public ApproxEngine {
  public:
   /// `codes`: nucleotide codes (myers only): the pattern bytes go to the device as their sets of
-  /// bases, with the text bytes' bases (Region::text_bases) beside them.
-  Engine(std::span<const std::string> patterns, Algo algo, int separator, bool codes)
+  /// bases, with the text bytes' bases (Region::text_bases) beside them. `plan` (myers only, may be
+  /// null or empty): the patterns the pigeonhole filter takes for `filter_k` errors; the others, and
+  /// every pattern in calls with more errors or for minima, run Myers' kernels.
+  Engine(std::span<const std::string> patterns, Algo algo, int separator, bool codes,
+         const FilterPlan* plan = nullptr, std::uint32_t filter_k = 0)
       : algo_(algo), separator_(separator), classes_(upload_classes(patterns, separator, codes)) {
     const std::size_t count = patterns.size();
     std::vector<std::uint8_t> bytes;
@@ -282,16 +311,23 @@ class Engine final : public ApproxEngine {
     }
     m_.resize(count);
     for (std::size_t i = 0; i < count; ++i) m_[i] = static_cast<std::uint32_t>(patterns[i].size());
-    // Groups: Myers by word class; Hamming and the wavefront one group.
-    std::vector<Group> groups(algo == Algo::myers ? kWordClasses.size() + 1 : 1);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      Group& g = groups[algo == Algo::myers ? myers_class(m_[i]) : 0];
-      g.ids.push_back(i);
-      g.max_m = std::max(g.max_m, m_[i]);
+    // Groups: Myers by word class; Hamming and the wavefront one group. With the filter, the
+    // patterns it does not take form groups of their own (rest_groups_).
+    std::vector<std::uint32_t> all(count);
+    for (std::uint32_t i = 0; i < count; ++i) all[i] = i;
+    groups_ = make_groups(all, m_, algo);
+    const bool filtered = plan != nullptr && !plan->filtered.empty();
+    if (filtered) {
+      std::vector<std::uint32_t> rest;
+      std::size_t f = 0;
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if (f < plan->filtered.size() && plan->filtered[f] == i)
+          ++f;
+        else
+          rest.push_back(i);
+      }
+      rest_groups_ = make_groups(rest, m_, algo);
     }
-    for (std::size_t c = 0; c < groups.size(); ++c) groups[c].cls = algo == Algo::myers ? c : 0;
-    for (auto& g : groups)
-      if (!g.ids.empty()) groups_.push_back(std::move(g));
     if (algo == Algo::wavefront && max_m_ > 18000)
       throw InvalidArgument(
           "the GPU wavefront handles patterns of at most 18000 bytes (its three diagonals "
@@ -299,7 +335,11 @@ class Engine final : public ApproxEngine {
     // The pattern table and, for generic Myers patterns, their class tables.
     std::vector<ax::PatternRef> refs;
     std::vector<std::uint64_t> tables;
-    for (auto& g : groups_) {
+    std::vector<Group*> every;
+    for (auto& g : groups_) every.push_back(&g);
+    for (auto& g : rest_groups_) every.push_back(&g);
+    for (Group* gp : every) {
+      Group& g = *gp;
       g.first = refs.size();
       for (std::uint32_t id : g.ids) {
         ax::PatternRef r;
@@ -350,12 +390,17 @@ class Engine final : public ApproxEngine {
         refs.push_back(r);
       }
     }
-    // The short-pattern kernel's tables for the group of m <= 32 (Myers' word class 0).
+    // The short-pattern kernel's tables for the group of m <= 32 (Myers' word class 0): of the
+    // groups a filtered call runs when there is a filter (a call without it runs that group with
+    // the one-thread kernel).
     std::vector<std::uint32_t> short_masks;
     std::array<std::uint8_t, 256> short_class_of{};
-    if (algo == Algo::myers && !groups_.empty() && groups_.front().cls == 0)
-      short_classes_ =
-          short_tables(groups_.front(), bytes, offsets, m_, codes, separator, short_class_of, short_masks);
+    const std::vector<Group>& main_groups = filtered ? rest_groups_ : groups_;
+    if (algo == Algo::myers && !main_groups.empty() && main_groups.front().cls == 0) {
+      short_first_ = main_groups.front().first;
+      short_classes_ = short_tables(main_groups.front(), bytes, offsets, m_, codes, separator, short_class_of,
+                                    short_masks);
+    }
     require_available();
     STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     STRMATCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream2_, cudaStreamNonBlocking));
@@ -386,6 +431,8 @@ class Engine final : public ApproxEngine {
     host_counter_.ensure(1);
     minima_.ensure(count);
     host_minima_.ensure(count);
+    if (filtered)
+      filter_ = std::make_unique<PigeonholeFilter>(patterns, *plan, filter_k, codes, bytes_.get(), offsets);
   }
 
   ~Engine() override {
@@ -407,6 +454,7 @@ class Engine final : public ApproxEngine {
   }
 
   std::string_view name() const noexcept override {
+    if (filter_) return "pigeonhole-batch";
     return algo_ == Algo::myers ? "myers" : algo_ == Algo::hamming ? "hamming" : "wavefront";
   }
 
@@ -507,7 +555,8 @@ class Engine final : public ApproxEngine {
   /// halved while the masks exceed kShortMaxMasks.
   unsigned short_per_thread(const Group& g, const ApproxTuning& tuning) const {
     const int want = tuning.myers_short != 0 ? tuning.myers_short : short_from_env();
-    if (algo_ != Algo::myers || g.cls != 0 || short_classes_ == 0 || want < 0 || tuning.myers_warp > 0)
+    if (algo_ != Algo::myers || g.cls != 0 || g.first != short_first_ || short_classes_ == 0 || want < 0 ||
+        tuning.myers_warp > 0)
       return 0;
     unsigned r = want > 0 ? static_cast<unsigned>(want) : kShortDefaultPerThread;
     r = r >= 4 ? 4 : r >= 2 ? 2 : 1;
@@ -536,7 +585,10 @@ class Engine final : public ApproxEngine {
     r.k = k;
     r.separator = separator_;
     r.text_bases = text_bases_.get();  // null without nucleotide codes
-    for (const Group& g : groups_) {
+    // The filter takes its patterns' ends within the k its pieces were cut for (not minima).
+    const bool filter = filter_ && task != ax::Task::minima && k <= filter_->k();
+    if (filter) filter_->launch(r, k, out, stream, filter_scratch_[stream_index(stream)]);
+    for (const Group& g : filter ? rest_groups_ : groups_) {
       r.overlap = overlap(g.max_m, task, k);
       const std::uint64_t npat = g.ids.size();
       if (const unsigned per_thread = short_per_thread(g, tuning); per_thread != 0) {
@@ -619,7 +671,7 @@ class Engine final : public ApproxEngine {
           }
         } else {  // generic: one pattern per launch, the column states in global memory
           const std::uint64_t words = (g.max_m + 63) / 64;
-          DeviceBuffer<std::uint64_t>& state = state_for(stream);
+          DeviceBuffer<std::uint64_t>& state = state_[stream_index(stream)];
           state.ensure(2 * words * blocks * ax::kThreads);
           for (std::uint64_t y = 0; y < npat; ++y) {
             ax::myers_generic_kernel<<<static_cast<unsigned>(blocks), ax::kThreads, 0, stream>>>(
@@ -953,12 +1005,18 @@ class Engine final : public ApproxEngine {
   // The generic kernel's column states, one per stream that may run it at the same time as another:
   // stream_, stream2_, then the pieces' streams.
   std::array<DeviceBuffer<std::uint64_t>, 2 + kHostPieces> state_;
-  DeviceBuffer<std::uint64_t>& state_for(cudaStream_t stream) {
-    if (stream == stream2_) return state_[1];
+  /// The filter's scratch, one per stream as state_.
+  std::array<FilterScratch, 2 + kHostPieces> filter_scratch_;
+  /// The index of state_ and filter_scratch_ that `stream` uses.
+  std::size_t stream_index(cudaStream_t stream) const {
+    if (stream == stream2_) return 1;
     for (std::size_t i = 0; i < piece_streams_.size(); ++i)
-      if (stream == piece_streams_[i]) return state_[2 + i];
-    return state_[0];
+      if (stream == piece_streams_[i]) return 2 + i;
+    return 0;
   }
+  std::vector<Group> rest_groups_;                 // with the filter: the patterns it does not take
+  std::uint64_t short_first_ = ~std::uint64_t{0};  // the group the short kernel's tables are for
+  std::unique_ptr<PigeonholeFilter> filter_;
   DeviceBuffer<unsigned long long> counter_;
   PinnedBuffer<unsigned long long> host_counter_;
   DeviceBuffer<std::uint32_t> minima_;
@@ -984,7 +1042,7 @@ ApproxTuning& approx_tuning() {
 }
 
 const std::vector<std::string>& approx_algorithm_names() {
-  static const std::vector<std::string> names = {"auto", "wavefront", "myers", "hamming"};
+  static const std::vector<std::string> names = {"auto", "wavefront", "myers", "hamming", "pigeonhole-batch"};
   return names;
 }
 
@@ -994,7 +1052,8 @@ std::optional<std::uint64_t> approx_auto_min_bytes() {
 
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
-                                                 int separator, bool nucleotide_codes) {
+                                                 int separator, bool nucleotide_codes,
+                                                 std::uint32_t filter_k) {
   // Nucleotide codes: myers only (auto resolves to it for edit); unknown names fail below.
   if (nucleotide_codes && (algorithm == "wavefront" || algorithm == "hamming"))
     throw InvalidArgument(no_nucleotide_codes_message(algorithm));
@@ -1003,7 +1062,13 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
         "nucleotide_codes with the Hamming distance: no GPU algorithm takes both (dp on "
         "the CPU does)");
   Algo algo;
-  if (algorithm == "auto") {
+  bool filter = false;  // pigeonhole-batch: the filter where it takes patterns
+  if (algorithm == "pigeonhole-batch") {
+    // The GPU filters the edit distance; with the Hamming distance its hamming kernel runs (the
+    // same ends: every algorithm's results are the contract's).
+    algo = metric == ApproxMetric::hamming ? Algo::hamming : Algo::myers;
+    filter = metric == ApproxMetric::edit;
+  } else if (algorithm == "auto") {
     algo = metric == ApproxMetric::hamming ? Algo::hamming : Algo::myers;
   } else if (algorithm == "myers" || algorithm == "wavefront") {
     if (metric != ApproxMetric::edit)
@@ -1018,11 +1083,16 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
     algo = Algo::hamming;
   } else {
     throw InvalidArgument("unknown GPU approximate-search algorithm '" + std::string(algorithm) +
-                          "' (known: auto, wavefront, myers, hamming)");
+                          "' (known: auto, wavefront, myers, hamming, pigeonhole-batch)");
   }
   if (separator < -1 || separator > 255)
     throw InvalidArgument("the record separator must be -1 or a byte (0..255)");
-  return std::make_unique<Engine>(patterns, algo, separator, nucleotide_codes);
+  FilterPlan plan;
+  if ((filter || (algorithm == "auto" && metric == ApproxMetric::edit)) && filter_k != kNoDistance)
+    plan = plan_filter(patterns, filter_k, nucleotide_codes, separator);
+  if (!filter && (plan.filtered.size() < kAutoFilterPatterns || plan.shortest_piece < kAutoFilterPiece))
+    plan = FilterPlan{};
+  return std::make_unique<Engine>(patterns, algo, separator, nucleotide_codes, &plan, filter_k);
 }
 
 void copy_to_host(void* host, const void* device, std::size_t n) {

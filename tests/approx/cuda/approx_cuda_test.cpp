@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -99,12 +100,16 @@ std::vector<cu::ApproxTuning> tunings() {
 
 /// Runs `algorithm` on every tuning, resident (at a device copy shifted by `pad` bytes) and from host
 /// memory: ends with a sink (values and order), counts, minima, all against the reference. `codes`:
-/// the patterns are IUPAC nucleotide codes (ApproxOptions::nucleotide_codes).
+/// the patterns are IUPAC nucleotide codes (ApproxOptions::nucleotide_codes). `filter_k`: the most
+/// errors the engine is compiled for (pigeonhole-batch's pieces); `name`: the engine's name, when
+/// given, is checked.
 void check(const std::vector<std::string>& patterns, const std::string& text, std::uint32_t k,
            ApproxMetric metric, int separator, const std::string& algorithm, std::size_t pad = 1,
-           const std::vector<cu::ApproxTuning>& tuning_list = tunings(), bool codes = false) {
+           const std::vector<cu::ApproxTuning>& tuning_list = tunings(), bool codes = false,
+           std::uint32_t filter_k = strmatch::kNoDistance, const std::string& name = "") {
   const Expected x = expected_for(patterns, text, k, metric, separator, codes);
-  auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator, codes);
+  auto engine = cu::make_approx_engine(patterns, algorithm, metric, separator, codes, filter_k);
+  if (!name.empty()) ASSERT_EQ(engine->name(), name);
   void* d = cu::device_copy(text.data(), text.size(), pad);
   try {
     int which = 0;
@@ -174,7 +179,7 @@ std::string nucleotide_code_pattern(std::mt19937_64& rng, const std::string& tex
 
 TEST(ApproxCudaNames, NamesAndErrors) {
   // The compiled names (none in a build without CUDA: the stub's), with or without a GPU.
-  const std::vector<std::string> compiled = {"auto", "wavefront", "myers", "hamming"};
+  const std::vector<std::string> compiled = {"auto", "wavefront", "myers", "hamming", "pigeonhole-batch"};
   EXPECT_EQ(cu::approx_algorithm_names(),
             strmatch::build_info().cuda_compiled ? compiled : std::vector<std::string>());
   SKIP_WITHOUT_GPU();
@@ -540,4 +545,139 @@ TEST(ApproxCudaShort, EdgeLengths) {
   for (int i = 0; i < 40; ++i) wide.push_back(random_text(rng, 32, alphabet(256)));
   check(wide, bytes, 2, ApproxMetric::edit, -1, "myers", 1, {{}});
   EXPECT_EQ(short_launches(wide, bytes, 2), 0u);
+}
+
+namespace {
+
+/// `count` reads of about m bases: substrings of `text` (its non-bases as A, upper case) with up to
+/// three random edits (substitutions, insertions, deletions), one in eight random bases.
+std::vector<std::string> dna_reads(std::mt19937_64& rng, const std::string& text, std::size_t count,
+                                   std::size_t m) {
+  std::vector<std::string> reads;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string r =
+        rng() % 8 == 0 ? random_text(rng, m, "ACGT") : strmatch::test::random_substring(rng, text, m);
+    for (char& c : r) {
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (c != 'A' && c != 'C' && c != 'G' && c != 'T') c = 'A';
+    }
+    for (std::size_t e = rng() % 4; e > 0; --e) {
+      const std::size_t at = rng() % r.size();
+      const char base = "ACGT"[rng() % 4];
+      switch (rng() % 3) {
+        case 0:
+          r[at] = base;
+          break;
+        case 1:
+          r.insert(r.begin() + static_cast<std::ptrdiff_t>(at), base);
+          break;
+        default:
+          if (r.size() > 1) r.erase(r.begin() + static_cast<std::ptrdiff_t>(at));
+      }
+    }
+    reads.push_back(r);
+  }
+  return reads;
+}
+
+}  // namespace
+
+TEST(ApproxCudaFilter, ReadsAgainstReference) {
+  SKIP_WITHOUT_GPU();
+  // pigeonhole-batch on the GPU (approx/cuda/pigeonhole_filter.cuh): batches of reads from a DNA text
+  // with N runs and soft-masked stretches (lower case: no match without codes), every tuning
+  // (windows, host blocks and pieces cutting the text), ends, counts and minima against the
+  // reference; calls with fewer errors than the pieces were cut for (still filtered) and with more
+  // (Myers' kernels).
+  std::mt19937_64 rng(test_seed() + 1301);
+  std::string text = random_text(rng, cuda_quick() ? 6000 : 20000, "ACGT");
+  for (std::size_t at = 500; at + 40 < text.size(); at += 3001) {
+    std::fill_n(text.begin() + static_cast<std::ptrdiff_t>(at), 20, 'N');
+    for (std::size_t i = at + 900; i < at + 1000; ++i) text[i] = static_cast<char>(std::tolower(text[i]));
+  }
+  const std::vector<std::size_t> ms =
+      cuda_quick() ? std::vector<std::size_t>{64, 150} : std::vector<std::size_t>{40, 64, 65, 100, 150, 250};
+  const std::vector<std::uint32_t> ks =
+      cuda_quick() ? std::vector<std::uint32_t>{3} : std::vector<std::uint32_t>{0, 2, 4};
+  for (const std::size_t m : ms)
+    for (const std::uint32_t k : ks) {
+      const std::vector<std::string> reads = dna_reads(rng, text, cuda_quick() ? 24 : 60, m);
+      check(reads, text, k, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), false, k,
+            "pigeonhole-batch");
+      if (k > 0)
+        check(reads, text, k - 1, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), false, k);
+      if (!cuda_quick() && k < 4)
+        check(reads, text, k + 1, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), false, k);
+    }
+}
+
+TEST(ApproxCudaFilter, SeparatorsCodesPeriodicAndMixedBatches) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1302);
+  const std::size_t n = cuda_quick() ? 5000 : 16000;
+  // Records: a separator restarts the DP; reads that cross one hold a byte that is no base and run
+  // Myers' kernels beside the filtered ones.
+  const std::string lines = strmatch::test::random_lines(rng, n, "ACGT", 0.004);
+  check(dna_reads(rng, lines, 40, 120), lines, 3, ApproxMetric::edit, '\n', "pigeonhole-batch", 1, tunings(),
+        false, 3, "pigeonhole-batch");
+  // Nucleotide codes: pieces free of codes, over a text of both cases, N and U.
+  const std::string mixed = random_text(rng, n, "ACGTNacgtnUu");
+  std::vector<std::string> coded;
+  for (int i = 0; i < 30; ++i) coded.push_back(nucleotide_code_pattern(rng, mixed, 100 + rng() % 60));
+  check(coded, mixed, 3, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), true, 3,
+        "pigeonhole-batch");
+  const std::string coded_lines = strmatch::test::random_lines(rng, n, "ACGTNacgt", 0.005);
+  coded.clear();
+  for (int i = 0; i < 30; ++i) {
+    std::string p = nucleotide_code_pattern(rng, coded_lines, 90);
+    std::replace(p.begin(), p.end(), '\n', 'G');  // a separator is no code
+    coded.push_back(p);
+  }
+  check(coded, coded_lines, 2, ApproxMetric::edit, '\n', "pigeonhole-batch", 1, tunings(), true, 2);
+  // A periodic text: every piece occurs everywhere, windows merge into runs over the whole text.
+  std::string periodic;
+  while (periodic.size() < (cuda_quick() ? 1500u : 4000u)) periodic += "ACGTTGCAAC";
+  std::vector<std::string> repeats = {periodic.substr(3, 80), periodic.substr(0, 100) + "A",
+                                      periodic.substr(5, 64)};
+  check(repeats, periodic, 4, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), false, 4,
+        "pigeonhole-batch");
+  // Mixed: reads the filter takes beside short guides (the short kernel), a pattern with a byte
+  // that is no base, one too long (300) and one whose pieces are too short (10 bases at k = 2).
+  const std::string text = random_text(rng, n, "ACGT");
+  std::vector<std::string> batch = dna_reads(rng, text, 20, 150);
+  for (int i = 0; i < 10; ++i) batch.push_back(strmatch::test::random_substring(rng, text, 23));
+  batch.push_back(strmatch::test::random_substring(rng, text, 60) + "N");
+  batch.push_back(strmatch::test::random_substring(rng, text, 300));
+  batch.push_back(strmatch::test::random_substring(rng, text, 10));
+  check(batch, text, 2, ApproxMetric::edit, -1, "pigeonhole-batch", 1, tunings(), false, 2,
+        "pigeonhole-batch");
+}
+
+TEST(ApproxCudaFilter, AutoRuleAndErrors) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(test_seed() + 1303);
+  const std::string text = random_text(rng, 5000, "ACGT");
+  const std::vector<std::string> reads = dna_reads(rng, text, 100, 150);
+  const auto name = [](const std::vector<std::string>& p, std::string_view algorithm, std::uint32_t k,
+                       ApproxMetric metric = ApproxMetric::edit) {
+    return std::string(cu::make_approx_engine(p, algorithm, metric, -1, false, k)->name());
+  };
+  // auto: the filter for 64+ patterns it takes with pieces of 12+ bases; Myers' kernels otherwise.
+  EXPECT_EQ(name(reads, "auto", 4), "pigeonhole-batch");
+  EXPECT_EQ(name(reads, "auto", strmatch::kNoDistance), "myers");
+  EXPECT_EQ(name(std::vector<std::string>(reads.begin(), reads.begin() + 10), "auto", 4), "myers");
+  EXPECT_EQ(name(reads, "auto", 12), "myers");  // pieces of 11 bases
+  EXPECT_EQ(name(reads, "auto", 4, ApproxMetric::hamming), "hamming");
+  std::vector<std::string> guides;
+  for (int i = 0; i < 100; ++i) guides.push_back(strmatch::test::random_substring(rng, text, 23));
+  EXPECT_EQ(name(guides, "auto", 3), "myers");
+  // Explicit: the filter wherever it takes a pattern (pieces of 8+ bases), else Myers' kernels.
+  EXPECT_EQ(name(std::vector<std::string>(reads.begin(), reads.begin() + 2), "pigeonhole-batch", 4),
+            "pigeonhole-batch");
+  EXPECT_EQ(name(guides, "pigeonhole-batch", 3), "myers");
+  // The Hamming distance: the GPU's hamming kernel (the filter takes the edit distance only).
+  EXPECT_EQ(name(reads, "pigeonhole-batch", 4, ApproxMetric::hamming), "hamming");
+  // A separator that is a base would sit inside keys: no filter.
+  EXPECT_EQ(cu::make_approx_engine(reads, "pigeonhole-batch", ApproxMetric::edit, 'A', false, 4)->name(),
+            "myers");
 }
