@@ -111,6 +111,8 @@ class FdSource final : public ByteSource {
   /// A pipe, terminal, socket or character device with no byte ready now (poll with no wait); false
   /// for a regular file.
   bool would_block() override;
+  /// A regular file's size past the descriptor's offset at construction (within the limit), else 0.
+  std::uint64_t size_hint() override { return size_hint_; }
   /// Bytes returned by read() so far.
   std::uint64_t bytes_read() const noexcept { return bytes_read_; }
 
@@ -121,6 +123,7 @@ class FdSource final : public ByteSource {
   std::optional<std::uint64_t> limit_;
   std::uint64_t bytes_read_ = 0;
   bool live_ = false;  // not a regular file: reads may wait for a writer
+  std::uint64_t size_hint_ = 0;
 };
 
 /// A ByteSource over bytes [start, size) of a regular file in which every read() is split among

@@ -173,6 +173,9 @@ class ByteSource {
   /// writer is slow, `tail -f`): the stream driver then searches the bytes it holds before reading
   /// on, so that live input is answered as it arrives. The default, false: reads never wait long.
   virtual bool would_block() { return false; }
+  /// The bytes read() will return in all when known in advance (a regular file's size), else 0. A
+  /// hint only, never a limit: the sequence reader sizes its set of record names by it.
+  virtual std::uint64_t size_hint() { return 0; }
 };
 
 /// An end offset e with d(e) <= k (or reaching the best distance) of pattern `pattern_id`

@@ -12,8 +12,8 @@
 #include <string>
 #include <utility>
 
-#include "common_substring/cpu/suffix_threads.hpp"
 #include "common_substring/pairs.hpp"
+#include "core/cpu/fork_join.hpp"
 #include "strmatch/types.hpp"
 
 namespace strmatch::detail {

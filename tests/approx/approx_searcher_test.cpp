@@ -93,7 +93,9 @@ std::string periodic(std::mt19937_64& rng, std::size_t n, std::size_t period, in
 
 TEST(ApproxSearcher, RandomInputsEveryTaskAlgorithmChunkAndThreadCount) {
   std::mt19937_64 rng(test_seed() + 41);
-  const std::size_t lengths[] = {1, 2, 5, 12, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129};
+  // The word boundaries (32, 64, 128) and either side of them; 31 and 127 left out to pay for newer
+  // tests (the batch's direct tables, the patterns prepared on threads).
+  const std::size_t lengths[] = {1, 2, 5, 12, 32, 33, 63, 64, 65, 100, 128, 129};
   const int sigmas[] = {2, 4, 20, 256};
   std::size_t index = 0;
   for (const std::size_t m : lengths)

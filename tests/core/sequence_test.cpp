@@ -6,7 +6,9 @@
 // input of the header's list is a FormatError (or IoError for gzip) naming the input and the record
 // or line; an empty input has no record; a search of a record's sequence source finds a site that a
 // line break cuts in the file.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <optional>
@@ -24,6 +26,7 @@
 #include "core/io/fasta_pieces.hpp"
 #include "core/io/sequence_strip.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/sequence.hpp"
 #include "support/test_support.hpp"
 
@@ -429,6 +432,70 @@ TEST(SequenceSearcher, ApproximateSearchOrientedStringsAreTheOnesItsSearchersHol
   EXPECT_EQ(forward.oriented(2, Strand::forward), "TTTTGGGGCA");
   EXPECT_EQ(forward.oriented(2, Strand::reverse), "");
   EXPECT_EQ(forward.oriented(3, Strand::forward), "");  // no such pattern
+}
+
+TEST(SequenceSearcher, PatternsPreparedOnThreadsFailAtTheFirstBadPatternInOrder) {
+  // Many patterns are normalised and oriented on the searcher's threads: the same oriented strings
+  // for 1 and 4 threads, and with two bad patterns (one late, one early in the batch) the error
+  // names the earlier one whatever the threads.
+  using strmatch::seq::NamedSequence;
+  using strmatch::seq::SequenceSearcher;
+  using strmatch::seq::Strand;
+  std::mt19937_64 rng(strmatch::test::test_seed() + 1410);
+  std::vector<NamedSequence> patterns;
+  for (int i = 0; i < 40000; ++i)
+    patterns.push_back({"p" + std::to_string(i), strmatch::test::random_text(rng, 12, "ACGTacgtU"), ""});
+  strmatch::seq::SequenceSearchOptions o;
+  o.nucleotides = true;
+  o.threads = 1;
+  const SequenceSearcher one(patterns, o);
+  o.threads = 4;
+  const SequenceSearcher four(patterns, o);
+  for (std::size_t i = 0; i < patterns.size(); i += 997) {
+    EXPECT_EQ(four.oriented(i, Strand::forward), one.oriented(i, Strand::forward)) << i;
+    EXPECT_EQ(four.oriented(i, Strand::reverse), one.oriented(i, Strand::reverse)) << i;
+  }
+  patterns[35000].sequence = "ACGTX";
+  patterns[3000].sequence = "ACG\nT";
+  for (const unsigned threads : {1u, 4u}) {
+    o.threads = threads;
+    try {
+      const SequenceSearcher bad(patterns, o);
+      ADD_FAILURE() << "no error with " << threads << " threads";
+    } catch (const strmatch::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("pattern 'p3000' holds a line break"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(SequenceReader, RegularFilesHintTheirSizeAndPipesDoNot) {
+  // FdSource::size_hint: a regular file's bytes after the descriptor's offset (within the limit); a
+  // pipe's 0. The reader sizes its set of record names by it: a FASTQ read from a file and from a
+  // pipe gives the same records.
+  std::string fastq;
+  for (int i = 0; i < 3000; ++i) fastq += "@r" + std::to_string(i) + "\nACGTACGT\n+\nIIIIIIII\n";
+  const strmatch::test::TempFile file(fastq);
+  const int fd = ::open(file.path().c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::lseek(fd, 10, SEEK_SET), 10);
+  EXPECT_EQ(strmatch::io::FdSource(fd, false, "f").size_hint(), fastq.size() - 10);
+  EXPECT_EQ(strmatch::io::FdSource(fd, false, "f", 100).size_hint(), 100u);
+  ::close(fd);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  EXPECT_EQ(strmatch::io::FdSource(fds[0], true, "pipe").size_hint(), 0u);
+  ::close(fds[1]);
+  const int again = ::open(file.path().c_str(), O_RDONLY);
+  ASSERT_GE(again, 0);
+  strmatch::io::FdSource source(again, true, "f");
+  strmatch::seq::SequenceReader reader(source, strmatch::seq::SequenceFormat::fastq, "f");
+  std::size_t records = 0;
+  while (reader.next_record()) {
+    EXPECT_EQ(reader.header().name, "r" + std::to_string(records));
+    ++records;
+  }
+  EXPECT_EQ(records, 3000u);
 }
 
 TEST(SequenceSearcher, RecordsStrandsAndStops) {

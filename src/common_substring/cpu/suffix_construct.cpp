@@ -80,7 +80,7 @@
 #include <string>
 
 #include "common_substring/cpu/suffix_doubling.hpp"
-#include "common_substring/cpu/suffix_threads.hpp"
+#include "core/cpu/fork_join.hpp"
 #include "core/env.hpp"
 #include "strmatch/io.hpp"
 #include "strmatch/types.hpp"

@@ -21,7 +21,7 @@
 // e1 the first element of e's new group (equal rank h further); e stays active unless its new group
 // is a single suffix. A group is active whole, and active elements stay in SA order.
 //
-// Threads. Pieces of the element range (suffix_threads.hpp), moved to group boundaries where a
+// Threads. Pieces of the element range (core/cpu/fork_join.hpp), moved to group boundaries where a
 // round sorts group by group; the counting sorts' histograms and stable scatters; the round's
 // application (each piece counts its group starts and active suffixes, a carry over the pieces,
 // then each piece writes its ranks and its active suffixes at its offset).
@@ -35,7 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include "common_substring/cpu/suffix_threads.hpp"
+#include "core/cpu/fork_join.hpp"
 
 namespace strmatch::detail {
 

@@ -125,7 +125,15 @@ MappedFile MappedFile::open(const std::string& path) {
 FdSource::FdSource(int fd, bool owns_fd, std::string name, std::optional<std::uint64_t> limit)
     : fd_(fd), owns_(owns_fd), name_(std::move(name)), limit_(limit) {
   struct stat st {};
-  live_ = fd_ >= 0 && ::fstat(fd_, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+  const bool stated = fd_ >= 0 && ::fstat(fd_, &st) == 0;
+  live_ = stated && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+  if (stated && S_ISREG(st.st_mode)) {
+    const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const std::uint64_t from = at > 0 ? static_cast<std::uint64_t>(at) : 0;
+    size_hint_ = size > from ? size - from : 0;
+    if (limit_) size_hint_ = std::min(size_hint_, *limit_);
+  }
 }
 
 bool FdSource::would_block() {

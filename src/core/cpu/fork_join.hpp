@@ -1,6 +1,7 @@
-// Internal: the fork-join helper of the suffix-array construction and scans: split [0, n) into
-// contiguous pieces and run one function per piece on its own std::thread (piece 0 on the calling
-// thread); the first exception of any piece is rethrown after all have finished.
+// Internal: a fork-join helper: split [0, n) into contiguous pieces and run one function per piece
+// on its own std::thread (piece 0 on the calling thread); the first exception of any piece is
+// rethrown after all have finished. Used by the suffix-array construction and scans
+// (src/common_substring) and by the sequence searcher's preparation of its patterns.
 #pragma once
 
 #include <algorithm>
