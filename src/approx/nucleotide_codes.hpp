@@ -46,6 +46,16 @@ inline const std::array<std::uint8_t, 256>& nucleotide_single_base() noexcept {
   return table;
 }
 
+/// Each byte's 2-bit base code for the direct tables of DNA keys (pigeonhole-batch on the CPU and the
+/// GPU): A 0, C 1, G 2, T 3 in upper case only, 4 for any other byte (under nucleotide codes a byte
+/// goes through nucleotide_single_base first).
+inline constexpr std::array<std::uint8_t, 256> kBaseCodes = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& x : t) x = 4;
+  t['A'] = 0, t['C'] = 1, t['G'] = 2, t['T'] = 3;
+  return t;
+}();
+
 /// Each byte of `pattern` (IUPAC codes: require_nucleotide_codes) as its set of bases.
 inline std::vector<std::uint8_t> nucleotide_pattern_bases(std::string_view pattern) {
   std::vector<std::uint8_t> out(pattern.size());

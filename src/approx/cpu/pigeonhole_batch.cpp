@@ -62,14 +62,9 @@ constexpr std::uint32_t kShortCode = 0x80000000u;
 /// At most this many keys are offered to the pattern-set rule before the direct table (its `simd`
 /// filter takes up to 16 DNA strings: multi/cpu/auto_rule.cpp).
 constexpr std::size_t kFewKeys = 16;
-/// A byte's 2-bit base code for the direct table: A 0, C 1, G 2, T 3 (upper case only: keys are the
-/// text's bytes as given, or its single bases with nucleotide codes), 4 for any other byte.
-constexpr std::array<std::uint8_t, 256> kBase2 = [] {
-  std::array<std::uint8_t, 256> t{};
-  for (auto& x : t) x = 4;
-  t['A'] = 0, t['C'] = 1, t['G'] = 2, t['T'] = 3;
-  return t;
-}();
+/// A byte's 2-bit base code for the direct table (keys are the text's bytes as given, or its single
+/// bases with nucleotide codes): nucleotide_codes.hpp's, shared with the GPU's filter.
+constexpr const std::array<std::uint8_t, 256>& kBase2 = kBaseCodes;
 
 /// Text bytes scanned for piece occurrences per block (bounds the windows held at once).
 constexpr std::size_t kBlock = std::size_t{1} << 16;

@@ -12,7 +12,6 @@
 #include "approx/cuda/pigeonhole_filter.cuh"
 #include "approx/nucleotide_codes.hpp"
 #include "core/cuda/cuda_check.hpp"
-#include "strmatch/sequence.hpp"
 
 namespace strmatch::detail::cuda {
 
@@ -30,18 +29,14 @@ constexpr std::uint64_t kInitialWindows = std::uint64_t{1} << 20;
 constexpr std::uint64_t kChance = 16;
 constexpr std::uint32_t kMaxKey = 13, kMinKey = 8;
 
-/// A byte's base (0..3: A, C, G, T) for keys and match masks, or 4 for none: without codes A, C,
-/// G, T in upper case only (byte equality with the patterns' bases); with nucleotide codes the base
-/// nucleotide_text_bases gives it (either case, U as T).
+/// A byte's base (0..3: A, C, G, T) for keys and match masks, or 4 for none: the CPU batch's
+/// kBaseCodes (nucleotide_codes.hpp): without codes A, C, G, T in upper case only (byte equality
+/// with the patterns' bases); with nucleotide codes through nucleotide_single_base (either case, U
+/// as T; a code of several bases or none is 4).
 std::array<std::uint8_t, 256> base_map(bool codes) {
   std::array<std::uint8_t, 256> t{};
-  const auto& text_bases = nucleotide_text_bases();
-  for (unsigned c = 0; c < 256; ++c) {
-    if (codes)
-      t[c] = text_bases[c] == 0 ? 4 : static_cast<std::uint8_t>(std::countr_zero(text_bases[c]));
-    else
-      t[c] = c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : c == 'T' ? 3 : 4;
-  }
+  const auto& single = nucleotide_single_base();
+  for (unsigned c = 0; c < 256; ++c) t[c] = kBaseCodes[codes ? single[c] : c];
   return t;
 }
 
@@ -307,6 +302,8 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
     : k_(k), q_(plan.q), bytes_(bytes) {
   const std::array<std::uint8_t, 256> bases = base_map(codes);
   std::vector<std::uint32_t> piece_codes, refs;
+  piece_codes.reserve(plan.filtered.size() * (std::size_t{k} + 1));
+  refs.reserve(3 * piece_codes.capacity());
   for (const std::uint32_t p : plan.filtered) {
     const std::string& pattern = patterns[p];
     const auto m = static_cast<std::uint32_t>(pattern.size());
@@ -316,10 +313,7 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
       std::uint32_t code = 0;
       for (std::size_t i = o; i < o + q_; ++i) {
         // Without codes every byte is a base (plan_filter); with codes a piece is free of codes.
-        const auto c = static_cast<std::uint8_t>(pattern[i]);
-        const std::uint8_t b =
-            codes ? static_cast<std::uint8_t>(std::countr_zero(seq::nucleotide_bases(c))) : bases[c];
-        code = (code << 2) | b;
+        code = (code << 2) | bases[static_cast<std::uint8_t>(pattern[i])];
       }
       piece_codes.push_back(code);
       refs.insert(refs.end(), {p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len)});

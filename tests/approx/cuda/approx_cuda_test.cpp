@@ -561,21 +561,7 @@ std::vector<std::string> dna_reads(std::mt19937_64& rng, const std::string& text
       c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (c != 'A' && c != 'C' && c != 'G' && c != 'T') c = 'A';
     }
-    for (std::size_t e = rng() % 4; e > 0; --e) {
-      const std::size_t at = rng() % r.size();
-      const char base = "ACGT"[rng() % 4];
-      switch (rng() % 3) {
-        case 0:
-          r[at] = base;
-          break;
-        case 1:
-          r.insert(r.begin() + static_cast<std::ptrdiff_t>(at), base);
-          break;
-        default:
-          if (r.size() > 1) r.erase(r.begin() + static_cast<std::ptrdiff_t>(at));
-      }
-    }
-    reads.push_back(r);
+    reads.push_back(strmatch::test::mutated_copy(rng, r, rng() % 4, "ACGT"));
   }
   return reads;
 }
