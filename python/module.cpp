@@ -252,6 +252,37 @@ auto maybe_released(bool release, F&& f) {
   return f();
 }
 
+// strmatch.PinnedMemory(data): a bytes-like object's memory page-locked in place
+// (strmatch::cuda::PinnedHostMemory) until close() or the end of a with block; the buffer is held
+// (PyObject_GetBuffer) meanwhile, so that a bytearray cannot be resized under it.
+class PinnedMemory {
+ public:
+  explicit PinnedMemory(py::handle data) {
+    if (PyUnicode_Check(data.ptr()))
+      throw py::type_error(
+          "strmatch: PinnedMemory takes a bytes-like object (bytes, bytearray, memoryview, "
+          "numpy array, mmap), not 'str'");
+    text_ = std::make_unique<Text>(data, "data");
+    const std::string_view v = text_->view();
+    py::gil_scoped_release unlocked;  // pinning takes time (about 13 GB/s)
+    pin_ = std::make_unique<strmatch::cuda::PinnedHostMemory>(v.data(), v.size());
+  }
+  void close() {
+    pin_.reset();
+    text_.reset();
+  }
+  bool pinned() const noexcept { return pin_ != nullptr; }
+  std::size_t nbytes() const noexcept { return pin_ != nullptr ? pin_->size() : 0; }
+  std::string repr() const {
+    return pinned() ? "<strmatch.PinnedMemory: " + std::to_string(nbytes()) + " bytes pinned>"
+                    : std::string("<strmatch.PinnedMemory: closed>");
+  }
+
+ private:
+  std::unique_ptr<Text> text_;
+  std::unique_ptr<strmatch::cuda::PinnedHostMemory> pin_;
+};
+
 // A list of texts (one side of a common-substring call): one text or a sequence of them.
 class TextListArg {
  public:
@@ -1849,6 +1880,15 @@ PYBIND11_MODULE(_strmatch, m) {
       .def_property_readonly("names", &SequenceSearch::names, D("SequenceSearcher.names"))
       .def_property_readonly("strands", &SequenceSearch::strands, D("SequenceSearcher.strands"))
       .def("__repr__", &SequenceSearch::repr);
+
+  py::class_<PinnedMemory>(m, "PinnedMemory", D("PinnedMemory"))
+      .def(py::init<py::handle>(), py::arg("data"))
+      .def("close", &PinnedMemory::close, D("PinnedMemory.close"))
+      .def("__enter__", [](PinnedMemory& p) -> PinnedMemory& { return p; })
+      .def("__exit__", [](PinnedMemory& p, const py::args&) { p.close(); })
+      .def_property_readonly("pinned", &PinnedMemory::pinned, D("PinnedMemory.pinned"))
+      .def_property_readonly("nbytes", &PinnedMemory::nbytes, D("PinnedMemory.nbytes"))
+      .def("__repr__", &PinnedMemory::repr);
 
   m.def(
       "align",

@@ -65,8 +65,11 @@
 #              packages) and its pytest suite with STRMATCH_TEST_BACKEND=cuda (PYTEST_TIMEOUT,
 #              default 240 s), then the suite's exact and pattern-set tests under compute-sanitizer
 #              memcheck (PYSAN_TIMEOUT, default 200 s); OUT_DIR/pytest-cuda.log, pytest-memcheck.log
-#   multigpu   several GPUs in one process (docs/gpu.md, "Several GPUs"): the Python module (as the python
-#              stage builds it), then bench/cuda/multi_gpu.py: one GPU against the device lists 0,0 and all
+#   multigpu   several GPUs in one process (docs/gpu.md, "Several GPUs"): the host link's ceilings first
+#              (bench/cuda/link_ceilings.cu: pinned copies per GPU and all at once, the host's copy, the
+#              staged path without kernels; OUT_DIR/link-ceilings_MACHINE.{csv,md}, CEILING_ARGS adds
+#              options, e.g. "--bytes 2000000000"; nvidia-smi topo -m in OUT_DIR/gpu-topology.txt), then
+#              the Python module (as the python stage builds it) and bench/cuda/multi_gpu.py: one GPU against the device lists 0,0 and all
 #              for an approximate batch (text ranges, pattern shares, auto) and a pattern set over a text
 #              in host memory, identical results checked; writes OUT_DIR/multi-gpu_MACHINE.{csv,md}
 #              (MULTIGPU_TAG overrides the tag; BENCH_ARGS adds options, e.g. "--set-mb 4000";
@@ -172,7 +175,8 @@ for p in $problems; do
       cpu-bench,exact) want_target strmatch_experiments ;;
       cpu-bench,multi) want_target strmatch_multi_bench ;;
       ctest,*) want_target all ;;
-      python,* | multigpu,*) want_target strmatch_python ;;
+      python,*) want_target strmatch_python ;;
+      multigpu,*) want_target strmatch_python strmatch_gpu_link_ceilings ;;
       fuzz,* | corpus,*) want_target strmatch_cli ;;
     esac
   done
@@ -474,6 +478,12 @@ fi
 
 # ---- multigpu -------------------------------------------------------------------------------------
 if has multigpu; then
+  t=$(now)
+  nvidia-smi topo -m >"$out/gpu-topology.txt" 2>&1 || true
+  timeout 120 $b/bench/cuda/strmatch_gpu_link_ceilings --out "$out/link-ceilings_${MULTIGPU_TAG:-$machine}" \
+    ${CEILING_ARGS:-} >"$out/link-ceilings.log" 2>&1 || rc=1
+  echo "strmatch_gpu_link_ceilings: $(elapsed $t) s"
+  cat "$out/link-ceilings.log"
   t=$(now)
   PYTHONPATH="$PWD/$b/python" PYTHONDONTWRITEBYTECODE=1 timeout ${MULTIGPU_TIMEOUT:-480} \
     python3 bench/cuda/multi_gpu.py --out "$out/multi-gpu_${MULTIGPU_TAG:-$machine}" ${BENCH_ARGS:-} \

@@ -4,7 +4,9 @@ two targets of the several-GPU work, measured in the same run:
   - an approximate batch (patterns of DNA reads against a DNA text in host memory): count_ends (the
     GPUs' DP alone) and count (matches: the ends, then plateaus and the selector on the host), with
     the batch cut by text ranges and by pattern shares (STRMATCH_MULTI_GPU_SPLIT), and the automatic rule;
-  - a pattern set over a text in host memory (random bytes with the patterns planted): find_all and count.
+  - a pattern set over a text in host memory (random bytes with the patterns planted): find_all and count,
+    with the text pageable (staged through pinned buffers by host threads) and pinned in place
+    (strmatch.PinnedMemory; the pinning timed on a row of its own).
 Each row is the best of --repeat runs after one warm-up run (which compiles each device's engine); the
 speed-up is one GPU's time over the row's; `identical` says whether the row's occurrences equal one
 GPU's (counts, and for find_all an MD5 of the whole result array). Writes OUT.csv and OUT.md.
@@ -98,18 +100,18 @@ def main(argv=None):
     lists = [None] + [d for d in a.devices.split(";") if d]
     rng = np.random.default_rng(a.seed)
     table = ResultTable([Column("problem"), Column("call"), Column("devices"), Column("split"),
-                         Column("bytes", True), Column("seconds", True), Column("GB/s", True),
+                         Column("host text"), Column("bytes", True), Column("seconds", True), Column("GB/s", True),
                          Column("speedup", True), Column("gpus", True), Column("occurrences", True),
                          Column("identical")])
 
-    def measure(problem, call, devices, split, nbytes, run):
+    def measure(problem, call, devices, split, nbytes, run, host="pageable"):
         with Split(split):
             run()  # warm-up: every device's engine compiled, pinned buffers made
             sec, out, stats = best_of(run, a.repeat)
         key = (problem, call)
         one = baseline.setdefault(key, (sec, digest(out)))
         occ = int(out) if isinstance(out, (int, np.integer)) else len(out)
-        row = [problem, call, devices or "one GPU", split or "auto", nbytes, "%.4f" % sec,
+        row = [problem, call, devices or "one GPU", split or "auto", host, nbytes, "%.4f" % sec,
                "%.2f" % (nbytes / sec / 1e9), "%.2f" % (one[0] / sec), stats.devices, occ,
                "yes" if digest(out) == one[1] else "NO"]
         table.add(row)
@@ -145,6 +147,20 @@ def main(argv=None):
         name = "pattern set of %d (8-16 bytes)" % a.set_patterns
         measure(name, "find_all", devices, None, n, lambda: ps.find_all(text, return_stats=True))
         measure(name, "count", devices, None, n, lambda: ps.count(text, return_stats=True))
+    # The same text pinned in place (strmatch.PinnedMemory): copied straight to each GPU, no staging
+    # copy through host memory (the several-GPU limit: bench/cuda/link_ceilings.cu). The speed-up is
+    # still over one GPU's staged (pageable) time; the pinning itself is timed once, its own row.
+    if a.backend == "cuda":  # pinning needs a GPU: the CPU dry run leaves these rows out
+        t0 = time.perf_counter()
+        with strmatch.PinnedMemory(text):
+            pin = time.perf_counter() - t0
+            table.add([name, "PinnedMemory(text): pinning alone", "-", "-", "pinned", n, "%.4f" % pin,
+                       "%.2f" % (n / pin / 1e9), "", "", "", ""])
+            for devices in lists:
+                ps = strmatch.PatternSet(pats, backend=a.backend, devices=devices)
+                measure(name, "find_all", devices, None, n, lambda: ps.find_all(text, return_stats=True),
+                        "pinned")
+                measure(name, "count", devices, None, n, lambda: ps.count(text, return_stats=True), "pinned")
     write_titled(a.out, "Several GPUs against one (bench/cuda/multi_gpu.py)", table)
     return 0
 

@@ -2,6 +2,7 @@
 // No CUDA header is needed to use it: device pointers and streams travel as void*.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -87,6 +88,42 @@ class ResidentSearcher {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+/// Host memory page-locked in place for this object's lifetime (CUDA's cudaHostRegister, for every
+/// device), so that the GPU searches of a text lying wholly inside it (exact search and pattern sets
+/// over a text in host memory, one GPU or several) copy it straight to each device by direct memory
+/// access, instead of first copying it into strmatch's own page-locked staging buffers with host
+/// threads. That staging copy passes the text through host memory twice more; with several GPUs it,
+/// not the GPUs' links, is the limit (docs/gpu.md, "Several GPUs": on the two-H200 host the host's
+/// copy reached 55-61 GB/s against 55 GB/s per GPU link, and a set over 4 GB went 1.1-1.2x one GPU
+/// staged, against ~1.9x pinned). Results never depend on it.
+///
+/// Cost: pinning takes time of its own (about 0.3 s for 4 GB on the H200 host, 13 GB/s; unpinning
+/// 0.08 s), so it pays for a text searched several times or by several GPUs, not for one search on
+/// one GPU. The pages stay resident (they count against RLIMIT_MEMLOCK where the system enforces
+/// it). The memory must stay valid and must not be unmapped while pinned; destroy the object only
+/// when no search of it is running. Whole pages are pinned, so two objects whose ranges share a page
+/// are refused as overlapping.
+///
+/// Errors: InvalidArgument for a null pointer with a nonzero size, a range overlapping (by page)
+/// another PinnedHostMemory, or memory already page-locked by other means (cudaHostAlloc, another
+/// cudaHostRegister); BackendUnavailable when no GPU is usable (CPU-only build included) or CUDA
+/// refuses (the message says why). Zero bytes pins nothing.
+class PinnedHostMemory {
+ public:
+  PinnedHostMemory(const void* data, std::size_t bytes);
+  ~PinnedHostMemory();
+  PinnedHostMemory(const PinnedHostMemory&) = delete;
+  PinnedHostMemory& operator=(const PinnedHostMemory&) = delete;
+
+  const void* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return bytes_; }
+
+ private:
+  const void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  void* registered_ = nullptr;  ///< the page-aligned start given to cudaHostRegister (null: none)
 };
 
 }  // namespace strmatch::cuda

@@ -730,3 +730,31 @@ def build_info() -> dict[str, str | bool]:
 
 def cuda_available() -> tuple[bool, str]:
     """(True, '') when a usable GPU is present and CUDA was compiled, else (False, why)."""
+
+class PinnedMemory:
+    """A bytes-like object's memory page-locked in place (CUDA's cudaHostRegister, for every GPU)
+    until close() or the end of a with block, so that GPU searches of it (ExactSearcher and
+    PatternSet over a text in host memory, one GPU or a device list) copy it straight to each
+    device instead of staging it through the host's memory with threads; results never depend on it.
+
+        with strmatch.PinnedMemory(text):
+            n = strmatch.PatternSet(patterns, backend="cuda", devices="all").count(text)
+
+    The text searched must lie inside the pinned memory (the object itself, or a slice of it).
+    Pinning costs time (about 0.3 s for 4 GB on the H200 host): it pays for a text searched several
+    times or by several GPUs, where the staging copy is the limit (docs/gpu.md, "Several GPUs").
+    The buffer is held while pinned (a bytearray cannot be resized). Whole pages are pinned.
+    Raises TypeError for a str or an object without the buffer protocol, BufferError for a
+    non-contiguous buffer, ValueError for memory that overlaps another PinnedMemory (by page) or is
+    already page-locked, BackendUnavailable without a usable GPU or when CUDA refuses."""
+    def __init__(self, data: bytes | bytearray | memoryview | mmap.mmap | npt.NDArray[numpy.generic]) -> None: ...
+    def close(self) -> None:
+        """Unpins the memory and releases the buffer (again: nothing); do it when no search of it runs."""
+    @property
+    def pinned(self) -> bool:
+        """True until close()."""
+    @property
+    def nbytes(self) -> int:
+        """The bytes pinned (0 once closed)."""
+    def __enter__(self) -> PinnedMemory: ...
+    def __exit__(self, *exc: object) -> None: ...

@@ -16,11 +16,13 @@
 
 namespace strmatch::detail {
 
-/// Bytes of text per device under which a batch of at least as many patterns as devices is split
-/// by its patterns (each device scans the whole text for its share): copying the whole text to
-/// every device then costs little (16 MiB at about 25 GB/s: under 1 ms) and each device keeps the
-/// whole length's parallelism.
-inline constexpr std::uint64_t kPatternSplitBytesPerDevice = std::uint64_t{16} << 20;
+/// Bytes of text per device up to which a batch of at least as many patterns as devices is split
+/// by its patterns (each device scans the whole text for its share, keeping the whole length's
+/// parallelism). Measured on two H200s (bench/results/cuda/multi-gpu-split_2xh200-32core.md, 1,024
+/// patterns of 64 bases, k = 6): shares won at 125 KB per device (count_ends 1.58x against 1.30x),
+/// tied at 500 KB, and ranges won or tied from 1 MB per device up (1.76x against 1.57x at 1 MB,
+/// 1.95x against 1.94x at 32 MB).
+inline constexpr std::uint64_t kPatternSplitBytesPerDevice = std::uint64_t{512} << 10;
 
 /// The split rule: true (patterns) when `patterns` >= `devices` >= 2 and either the text has at most
 /// kPatternSplitBytesPerDevice bytes per device, or its ranges would hold fewer than 64 overlaps of

@@ -5,6 +5,7 @@
 #include "core/backend.hpp"
 #include "core/cuda/device.hpp"
 #include "core/env.hpp"
+#include "core/pinned_ranges.hpp"
 #include "strmatch/cuda.hpp"
 
 namespace strmatch::detail::cuda {
@@ -50,5 +51,11 @@ void device_free(void*, std::size_t) {}
 namespace strmatch::cuda {
 
 bool available(std::string* why) { return strmatch::detail::cuda::available(why); }
+
+PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(data), bytes_(bytes) {
+  detail::check_pin_arguments(data, bytes);
+  detail::cuda::require_available();
+}
+PinnedHostMemory::~PinnedHostMemory() = default;
 
 }  // namespace strmatch::cuda

@@ -129,7 +129,8 @@ TEST(ApproxMultiDevice, SharesCutByPatternBytesAndEachIsNonEmpty) {
 TEST(ApproxMultiDevice, SplitRuleTakesPatternsForShortTextsOnly) {
   const strmatch::test::ScopedEnv env("STRMATCH_MULTI_GPU_SPLIT", nullptr);
   using strmatch::detail::approx_split_patterns;
-  EXPECT_TRUE(approx_split_patterns(1 << 20, 1000, 2, 120));
+  EXPECT_TRUE(approx_split_patterns(1 << 20, 1000, 2, 120));  // 512 KiB per device: shares
+  EXPECT_FALSE(approx_split_patterns((1 << 20) + 2, 1000, 2, 120));
   EXPECT_FALSE(approx_split_patterns(std::uint64_t{1} << 30, 1000, 2, 120));
   EXPECT_FALSE(approx_split_patterns(1 << 20, 1, 2, 120));  // one pattern: ranges
   EXPECT_FALSE(approx_split_patterns(1 << 20, 1000, 1, 120));

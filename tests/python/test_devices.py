@@ -66,3 +66,39 @@ def test_gpu_lists_give_the_one_gpu_results():
 def test_a_device_id_the_host_lacks_is_named():
     with pytest.raises(ValueError, match="device 1000 does not exist"):
         strmatch.ExactSearcher(b"ab", backend="cuda", devices=[0, 1000])
+
+
+@pytest.mark.backend_independent
+def test_pinned_memory_refuses_str_and_needs_a_gpu():
+    with pytest.raises(TypeError, match="bytes-like"):
+        strmatch.PinnedMemory("ACGT")
+    with pytest.raises(TypeError):
+        strmatch.PinnedMemory(12)
+    if not gpu_usable():
+        with pytest.raises(strmatch.BackendUnavailable):
+            strmatch.PinnedMemory(b"ACGT" * 1000)
+
+
+@pytest.mark.skipif(not gpu_usable(), reason="no usable GPU")
+def test_pinned_texts_give_the_staged_results_and_unpin():
+    r = random.Random(SEED)
+    text = bytearray(random_bytes(r, 3_000_000, 4))
+    patterns = [bytes(text[i:i + 6]) for i in r.sample(range(len(text) - 6), 30)]
+    makers = [lambda d: strmatch.ExactSearcher(patterns[0], backend="cuda", devices=d),
+              lambda d: strmatch.PatternSet(patterns, backend="cuda", devices=d)]
+    view = memoryview(text)[1001:2_500_003]
+    staged = [[m(d).find_all(t) for m in makers for d in (None, [0, 0])] for t in (text, view)]
+    with strmatch.PinnedMemory(text) as pin:
+        assert pin.pinned and pin.nbytes == len(text)
+        with pytest.raises(BufferError):
+            text.extend(b"A")  # held while pinned: cannot be resized
+        with pytest.raises(ValueError, match="overlap"):
+            strmatch.PinnedMemory(view)
+        pinned = [[m(d).find_all(t) for m in makers for d in (None, [0, 0])] for t in (text, view)]
+    assert not pin.pinned and pin.nbytes == 0
+    pin.close()  # again: nothing
+    for a, b in zip(staged, pinned):
+        for x, y in zip(a, b):
+            numpy.testing.assert_array_equal(x, y)
+    view.release()
+    text.extend(b"A")  # released

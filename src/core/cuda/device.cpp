@@ -15,6 +15,7 @@
 #include "core/clock.hpp"
 #include "core/cuda/cuda_check.hpp"
 #include "core/env.hpp"
+#include "core/pinned_ranges.hpp"
 #include "strmatch/cuda.hpp"
 
 namespace strmatch::detail::cuda {
@@ -176,5 +177,56 @@ void device_free(void* device_pointer, std::size_t pad) {
 namespace strmatch::cuda {
 
 bool available(std::string* why) { return detail::cuda::available(why); }
+
+PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(data), bytes_(bytes) {
+  detail::check_pin_arguments(data, bytes);
+  detail::cuda::require_available();
+  if (bytes == 0) return;
+  const auto [begin, end] = detail::page_range(data, bytes);
+  if (!detail::caller_pinned_ranges().add(begin, end))
+    throw InvalidArgument(
+        "PinnedHostMemory: " + std::to_string(bytes) +
+        " bytes overlap (by page: pages are pinned whole) memory another PinnedHostMemory pins");
+  // Memory page-locked by other means (cudaHostAlloc, a cudaHostRegister elsewhere) is refused by
+  // name here rather than by a failing cudaHostRegister ("invalid argument").
+  for (const void* p : {data, static_cast<const void*>(static_cast<const char*>(data) + bytes - 1)}) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (attributes.type == cudaMemoryTypeUnregistered) continue;
+    detail::caller_pinned_ranges().remove(begin);
+    throw InvalidArgument(
+        attributes.type == cudaMemoryTypeHost
+            ? "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)"
+            : "PinnedHostMemory: the pointer is device or managed memory, not host memory");
+  }
+  int device = 0, read_only = 0;
+  unsigned flags = cudaHostRegisterPortable;  // page-locked for every device, not the current one alone
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&read_only, cudaDevAttrHostRegisterReadOnlySupported, device) == cudaSuccess &&
+      read_only != 0)
+    flags |= cudaHostRegisterReadOnly;  // read-only mappings (a file mapped for reading) can be pinned too
+  const cudaError_t e = cudaHostRegister(reinterpret_cast<void*>(begin), end - begin, flags);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    detail::caller_pinned_ranges().remove(begin);
+    if (e == cudaErrorHostMemoryAlreadyRegistered)
+      throw InvalidArgument(
+          "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)");
+    throw BackendUnavailable(std::string("PinnedHostMemory: cudaHostRegister of ") +
+                             std::to_string(end - begin) + " bytes failed: " + cudaGetErrorString(e));
+  }
+  registered_ = reinterpret_cast<void*>(begin);
+}
+
+PinnedHostMemory::~PinnedHostMemory() {
+  if (registered_ == nullptr) return;
+  // Forgotten first, so that a search starting now stages the text instead of copying from it.
+  detail::caller_pinned_ranges().remove(reinterpret_cast<std::uintptr_t>(registered_));
+  (void)cudaHostUnregister(registered_);
+  (void)cudaGetLastError();
+}
 
 }  // namespace strmatch::cuda

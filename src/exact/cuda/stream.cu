@@ -17,6 +17,7 @@
 #include "core/cuda/device.hpp"
 #include "core/cuda/device_memory.cuh"
 #include "core/env.hpp"
+#include "core/pinned_ranges.hpp"
 #include "exact/cuda/exact_cuda.hpp"
 #include "exact/cuda/launch.cuh"
 #include "exact/cuda/stream.hpp"
@@ -96,8 +97,9 @@ Engine& engine() {
 /// small_count) for the tile-filter, the two-level path for sunday or when a segment overflowed.
 /// Caller holds e.mu.
 void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
-                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
-                       const StreamTuning& tuning, SearchStats& stats, std::uint64_t* delivered);
+                       const std::uint8_t* direct, const OffsetSink* sink, std::uint32_t seg_cap,
+                       std::uint64_t out_cap, const StreamTuning& tuning, SearchStats& stats,
+                       std::uint64_t* delivered);
 
 }  // namespace
 
@@ -118,11 +120,12 @@ SearchStats find_all(std::string_view pattern, std::string_view algorithm, std::
       [host](std::uint8_t* dst, std::uint64_t offset, std::size_t len) {
         copy_for_device(dst, host + offset, len);
       },
-      sink, tuning);
+      sink, tuning, caller_pinned_ranges().contains(host, text.size()) ? host : nullptr);
 }
 
 SearchStats stream_search(std::string_view pattern, std::string_view algorithm, std::uint64_t n,
-                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning) {
+                          const SourceRead& read, const OffsetSink* sink, const StreamTuning& tuning,
+                          const std::uint8_t* direct) {
   const auto start = Clock::now();
   if (pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
   const Kernel kernel = resolve(algorithm);
@@ -159,8 +162,8 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     if (tuning.small_text_path && n <= kSmallTextBytes &&
         (tuning.chunk_bytes == 0 || tuning.chunk_bytes >= n)) {
       const DevicePattern& pat = e.pattern_for(pattern, kernel, tuning.filter);
-      small_text_search(e, pat, n, read, sink, kernel == Kernel::tile_filter ? seg_cap : 0, out_cap, tuning,
-                        stats, &delivered);
+      small_text_search(e, pat, n, read, direct, sink, kernel == Kernel::tile_filter ? seg_cap : 0, out_cap,
+                        tuning, stats, &delivered);
       stats.seconds = seconds_since(start);
       return stats;
     }
@@ -176,7 +179,7 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
     for (unsigned i = 0; i < used; ++i) {
       Slot& s = e.slots[i];
       s.text.ensure(span + 16);
-      s.pinned.ensure(span);
+      if (direct == nullptr) s.pinned.ensure(span);
       if (positions)
         s.state.scratch.ensure(max_work_items(kernel, std::min<std::uint64_t>(n, chunk)),
                                kernel == Kernel::tile_filter ? seg_cap : 0, out_cap);
@@ -209,10 +212,11 @@ SearchStats stream_search(std::string_view pattern, std::string_view algorithm, 
       }
       const Chunk c = chunker[i];
       const std::uint64_t len = c.data_end - c.begin;
-      e.pool->run(s.pinned.get(), len,
-                  [&](std::uint8_t* dst, std::size_t off, std::size_t l) { read(dst, c.begin + off, l); });
-      STRMATCH_CUDA_CHECK(
-          cudaMemcpyAsync(s.text.get(), s.pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
+      const std::uint8_t* source = direct != nullptr ? direct + c.begin : s.pinned.get();
+      if (direct == nullptr)
+        e.pool->run(s.pinned.get(), len,
+                    [&](std::uint8_t* dst, std::size_t off, std::size_t l) { read(dst, c.begin + off, l); });
+      STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), source, len, cudaMemcpyHostToDevice, s.stream));
       STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
       s.state.view = make_text_view(s.text.get(), len, owned(c.begin, c.end, n, m), c.begin);
       if (positions) {
@@ -295,18 +299,22 @@ void small_copy_pipelined(Engine& e, std::uint8_t* pinned, std::uint8_t* d_text,
 }
 
 void small_text_search(Engine& e, const DevicePattern& pat, std::uint64_t n, const SourceRead& read,
-                       const OffsetSink* sink, std::uint32_t seg_cap, std::uint64_t out_cap,
-                       const StreamTuning& tuning, SearchStats& stats, std::uint64_t* delivered) {
+                       const std::uint8_t* direct, const OffsetSink* sink, std::uint32_t seg_cap,
+                       std::uint64_t out_cap, const StreamTuning& tuning, SearchStats& stats,
+                       std::uint64_t* delivered) {
   e.slots.ensure(1);
   Slot& s = e.slots[0];
   s.busy = false;
   s.text.ensure(n + 16);
-  s.pinned.ensure(n);
   std::uint8_t* const d_text = s.text.get();
   const cudaStream_t stream = s.stream;
-  if (tuning.small_copy == StreamTuning::SmallCopy::per_thread) {
+  if (direct != nullptr) {  // the caller's page-locked text: one copy straight from it
+    STRMATCH_CUDA_CHECK(cudaMemcpyAsync(d_text, direct, n, cudaMemcpyHostToDevice, stream));
+  } else if (tuning.small_copy == StreamTuning::SmallCopy::per_thread) {
+    s.pinned.ensure(n);
     small_copy_per_thread(*e.pool, s.pinned.get(), d_text, n, read, stream);
   } else {
+    s.pinned.ensure(n);
     small_copy_pipelined(e, s.pinned.get(), d_text, n, read, stream, tuning);
   }
   // Every copy was queued on `stream` before the launches below (the pool returned), so stream

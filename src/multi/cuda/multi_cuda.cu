@@ -19,6 +19,7 @@
 #include "core/cuda/device_memory.cuh"
 #include "core/env.hpp"
 #include "core/names.hpp"
+#include "core/pinned_ranges.hpp"
 #include "multi/cuda/multi_cuda.hpp"
 #include "multi/cuda/multi_kernels.cuh"
 #include "multi/layout/m_bndm_layout.hpp"
@@ -177,11 +178,14 @@ class EngineBase : public MultiEngine {
     const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(slots, nchunks));
     std::uint64_t delivered = 0;
     const unsigned staging = positions ? used : std::min(used, 2u);
+    // A text inside memory the caller pinned (strmatch::cuda::PinnedHostMemory) is copied straight
+    // from where it lies: no staging copy through host memory (the several-GPU limit, docs/gpu.md).
+    const bool direct = caller_pinned_ranges().contains(host, n);
     try {
       for (unsigned i = 0; i < used; ++i) {
         Slot& s = slot(i);
         s.text.ensure(span + 16);
-        if (i < staging) s.pinned.ensure(span);
+        if (i < staging && !direct) s.pinned.ensure(span);
         if (positions) s.state.ks.ensure(0);
         s.busy = false;
       }
@@ -214,11 +218,14 @@ class EngineBase : public MultiEngine {
         s.state.chunk = chunker[i];
         const std::uint64_t len = s.state.chunk.data_end - s.state.chunk.begin;
         const std::uint64_t from = s.state.chunk.begin;
-        pool_->run(pinned.get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
-          std::memcpy(dst, host + from + off, l);
-        });
-        STRMATCH_CUDA_CHECK(
-            cudaMemcpyAsync(s.text.get(), pinned.get(), len, cudaMemcpyHostToDevice, s.stream));
+        const std::uint8_t* source = host + from;
+        if (!direct) {
+          pool_->run(pinned.get(), len, [&](std::uint8_t* dst, std::size_t off, std::size_t l) {
+            std::memcpy(dst, host + from + off, l);
+          });
+          source = pinned.get();
+        }
+        STRMATCH_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), source, len, cudaMemcpyHostToDevice, s.stream));
         STRMATCH_CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
         if (!positions) {
           // Counting kernels of every slot add into the same device counters.
