@@ -17,6 +17,10 @@ struct ApproxScanFacts {
   bool gpu_context = false;          ///< this process probed the GPU and made its CUDA context
   bool engine_made = false;          ///< this searcher's GPU engine exists
   bool from_file = false;            ///< the GPU would read the file in blocks (one thread, pread)
+  /// The patterns the GPU's engine would run through its pigeonhole filter (gpu_filter_share) and
+  /// their share of cells_per_byte; the rest run Myers' kernels.
+  std::uint64_t gpu_filtered_patterns = 0;
+  double gpu_filtered_fraction = 0;
 };
 
 /// The estimated seconds of a scan on either processor.
@@ -28,10 +32,12 @@ struct ApproxScanCost {
 
 /// The cost model, O(1):
 /// - CPU: bytes x cpu_ns_per_byte / (threads x 0.8) (one thread: no scaling loss);
-/// - GPU: bytes x the larger of the transfer's time a byte (host memory or file) and
-///   cells_per_byte / the kernels' cell rate, plus the ends (each one found, copied back and cut
-///   into plateaus on the host); apart, the process's probe and context and the searcher's engine
-///   where not yet made.
+/// - GPU: bytes x the larger of the transfer's time a byte (host memory or file) and the cells of
+///   the patterns outside the filter / the kernels' cell rate, plus the filtered share of the
+///   CPU's one-thread time divided by the filter's measured speed-up over one CPU thread, plus the
+///   ends (each one found, copied back and cut into plateaus on the host); apart, the process's
+///   probe and context and the searcher's engine (with the filter: its tables, per pattern) where
+///   not yet made.
 ApproxScanCost estimate_approx_scan(const ApproxScanFacts& facts) noexcept;
 
 /// Rent or buy (the ski-rental rule, 2-competitive): true (the GPU) when the started GPU's

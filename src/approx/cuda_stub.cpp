@@ -18,6 +18,11 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string>, s
   throw_built_without_cuda();
 }
 
+GpuFilterShare gpu_filter_share(std::span<const std::string>, std::string_view, ApproxMetric, int, bool,
+                                std::uint32_t) {
+  return {};
+}
+
 void copy_to_host(void*, const void*, std::size_t) { throw_built_without_cuda(); }
 
 ApproxTuning& approx_tuning() {

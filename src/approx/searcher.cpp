@@ -222,6 +222,12 @@ struct ApproxSearcher::Impl {
       facts.gpu_context = detail::cuda::context_creation_seconds() > 0;
       facts.engine_made = gpu != nullptr;
       facts.from_file = from_file;
+      if (task != Task::best) {  // best() runs Myers' kernels on the GPU, never the filter
+        const detail::cuda::GpuFilterShare& share = filter_share();
+        facts.gpu_filtered_patterns = share.patterns;
+        facts.gpu_filtered_fraction =
+            pattern_bytes > 0 ? static_cast<double>(share.bytes) / static_cast<double>(pattern_bytes) : 0.0;
+      }
       if (!sample(x, n, task, read, &facts)) return Backend::cpu;
       const std::lock_guard lock(rent_mutex);
       if (!detail::approx_choose_gpu(detail::estimate_approx_scan(facts), &rent)) return Backend::cpu;
@@ -230,6 +236,18 @@ struct ApproxSearcher::Impl {
     *note = probe_note;
     return usable ? Backend::cuda : Backend::cpu;
   }
+
+  /// The patterns the GPU engine would filter (detail::cuda::gpu_filter_share), worked out once.
+  const detail::cuda::GpuFilterShare& filter_share() const {
+    std::call_once(filter_share_once, [&] {
+      filter_share_value =
+          detail::cuda::gpu_filter_share(patterns, options.algorithm, options.metric, options.separator,
+                                         options.nucleotide_codes, options.max_errors);
+    });
+    return filter_share_value;
+  }
+  mutable std::once_flag filter_share_once;
+  mutable detail::cuda::GpuFilterShare filter_share_value;
 
   /// choose()'s reader of a host text of n bytes.
   static SampleRead host_reader(const std::uint8_t* text, std::uint64_t n) {

@@ -112,6 +112,58 @@ TEST(ApproxBackendChoice, ExtremesChooseTheObviousProcessor) {
   EXPECT_FALSE(approx_choose_gpu(estimate_approx_scan(expensive), &rent));
 }
 
+TEST(ApproxBackendChoice, FilteredPatternsCostTheGpuAFractionOfTheCpusTimeAndTablesOnce) {
+  // 200,000 reads of 150 bases filtered whole: their cells leave the kernels' term; the GPU's time
+  // is the CPU's one-thread time / 40 (the measured filter speed-up).
+  ApproxScanFacts brute = facts(kGiB, 10.0, 16);
+  brute.cells_per_byte = 200000 * 150;
+  ApproxScanFacts filtered = brute;
+  filtered.gpu_filtered_patterns = 200000;
+  filtered.gpu_filtered_fraction = 1.0;
+  // 1 GiB x 10 ns / 40 = 0.268 s, the transfer (0.047 ns a byte) below it.
+  EXPECT_NEAR(estimate_approx_scan(filtered).gpu_seconds, 1.073741824 * 10.0 / 40 + 1.073741824 * 0.047,
+              1e-6);
+  EXPECT_LT(estimate_approx_scan(filtered).gpu_seconds, estimate_approx_scan(brute).gpu_seconds / 100);
+  EXPECT_EQ(estimate_approx_scan(filtered).cpu_seconds, estimate_approx_scan(brute).cpu_seconds);
+  // Half the bytes filtered: half the cells stay with the kernels.
+  ApproxScanFacts half = brute;
+  half.gpu_filtered_patterns = 100000;
+  half.gpu_filtered_fraction = 0.5;
+  EXPECT_NEAR(estimate_approx_scan(half).gpu_seconds, estimate_approx_scan(brute).gpu_seconds / 2, 0.5);
+  // The filter's tables: a fixed part and one per pattern, paid until the engine is made.
+  ApproxScanFacts cold = filtered;
+  cold.engine_made = false;
+  ApproxScanFacts cold_brute = brute;
+  cold_brute.engine_made = false;
+  EXPECT_GT(estimate_approx_scan(cold).gpu_start_seconds, estimate_approx_scan(cold_brute).gpu_start_seconds);
+  ApproxScanFacts more = cold;
+  more.gpu_filtered_patterns = 2000000;
+  EXPECT_GT(estimate_approx_scan(more).gpu_start_seconds, estimate_approx_scan(cold).gpu_start_seconds);
+}
+
+TEST(ApproxBackendChoice, ReadBatchesGoWhereTheyRanFaster) {
+  // The measured rows (backend_choice.cpp): 100,000 reads, both strands, k = 4, the GPU not
+  // started. The chrX slice (66 Mbp, 13.92 s on one CPU thread) on 16 threads: the GPU (it ran
+  // 1.2 s whole against the CPU's 1.56 s). E. coli (4.6 Mbp, 1.294 s on one thread) on 16 threads:
+  // the CPU (0.62 s whole against 0.87 s); on one thread: the GPU (0.87 s against 1.77 s).
+  const auto reads = [](double mbp, double one_thread_seconds, unsigned threads) {
+    ApproxScanFacts f =
+        facts(static_cast<std::uint64_t>(mbp * 1e6), one_thread_seconds * 1e9 / (mbp * 1e6), threads);
+    f.cells_per_byte = 200000 * 150;
+    f.gpu_filtered_patterns = 200000;
+    f.gpu_filtered_fraction = 1.0;
+    f.gpu_context = false;
+    f.engine_made = false;
+    return f;
+  };
+  double rent = 0;
+  EXPECT_TRUE(approx_choose_gpu(estimate_approx_scan(reads(66, 13.92, 16)), &rent));
+  rent = 0;
+  EXPECT_FALSE(approx_choose_gpu(estimate_approx_scan(reads(4.6, 1.294, 16)), &rent));
+  rent = 0;
+  EXPECT_TRUE(approx_choose_gpu(estimate_approx_scan(reads(4.6, 1.294, 1)), &rent));
+}
+
 TEST(ApproxBackendChoice, SampleSizeIsBounded) {
   EXPECT_EQ(approx_auto_sample_bytes(0), std::uint64_t{64} << 10);
   EXPECT_EQ(approx_auto_sample_bytes(std::uint64_t{64} << 20), std::uint64_t{256} << 10);

@@ -63,6 +63,19 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
                                                  int separator, bool nucleotide_codes = false,
                                                  std::uint32_t filter_k = kNoDistance);
 
+/// The patterns of a batch that make_approx_engine's engine for these arguments would run through
+/// the pigeonhole filter (pigeonhole-batch with the edit distance: every pattern the filter takes;
+/// auto with the edit distance: the same when at least 64 with pieces of 12+ bases; else none), and
+/// their bytes. Host code, no device call, O(total pattern bytes); {0, 0} without CUDA and for
+/// arguments make_approx_engine refuses. For the automatic backend's cost model.
+struct GpuFilterShare {
+  std::size_t patterns = 0;
+  std::uint64_t bytes = 0;
+};
+GpuFilterShare gpu_filter_share(std::span<const std::string> patterns, std::string_view algorithm,
+                                ApproxMetric metric, int separator, bool nucleotide_codes,
+                                std::uint32_t filter_k);
+
 /// Copies n bytes of device memory at `device` to host memory `host` (the windows before resident
 /// matches' ends, for their tracebacks). Throws BackendUnavailable.
 void copy_to_host(void* host, const void* device, std::size_t n);

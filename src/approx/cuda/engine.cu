@@ -1050,6 +1050,25 @@ std::optional<std::uint64_t> approx_auto_min_bytes() {
   return env::unsigned_value("STRMATCH_CUDA_AUTO_MIN_BYTES");
 }
 
+namespace {
+
+/// The patterns make_approx_engine's engine filters: pigeonhole-batch with the edit distance takes
+/// every pattern plan_filter takes; auto with the edit distance the same when they are at least
+/// kAutoFilterPatterns with pieces of at least kAutoFilterPiece bases; anything else none.
+FilterPlan engine_filter_plan(std::span<const std::string> patterns, std::string_view algorithm,
+                              ApproxMetric metric, int separator, bool nucleotide_codes,
+                              std::uint32_t filter_k) {
+  const bool filter = algorithm == "pigeonhole-batch" && metric == ApproxMetric::edit;
+  FilterPlan plan;
+  if ((filter || (algorithm == "auto" && metric == ApproxMetric::edit)) && filter_k != kNoDistance)
+    plan = plan_filter(patterns, filter_k, nucleotide_codes, separator);
+  if (!filter && (plan.filtered.size() < kAutoFilterPatterns || plan.shortest_piece < kAutoFilterPiece))
+    plan = FilterPlan{};
+  return plan;
+}
+
+}  // namespace
+
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
                                                  int separator, bool nucleotide_codes,
@@ -1087,12 +1106,22 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
   }
   if (separator < -1 || separator > 255)
     throw InvalidArgument("the record separator must be -1 or a byte (0..255)");
-  FilterPlan plan;
-  if ((filter || (algorithm == "auto" && metric == ApproxMetric::edit)) && filter_k != kNoDistance)
-    plan = plan_filter(patterns, filter_k, nucleotide_codes, separator);
-  if (!filter && (plan.filtered.size() < kAutoFilterPatterns || plan.shortest_piece < kAutoFilterPiece))
-    plan = FilterPlan{};
+  const FilterPlan plan =
+      engine_filter_plan(patterns, algorithm, metric, separator, nucleotide_codes, filter_k);
   return std::make_unique<Engine>(patterns, algo, separator, nucleotide_codes, &plan, filter_k);
+}
+
+GpuFilterShare gpu_filter_share(std::span<const std::string> patterns, std::string_view algorithm,
+                                ApproxMetric metric, int separator, bool nucleotide_codes,
+                                std::uint32_t filter_k) {
+  GpuFilterShare share;
+  if (separator < -1 || separator > 255) return share;
+  for (const std::uint32_t id :
+       engine_filter_plan(patterns, algorithm, metric, separator, nucleotide_codes, filter_k).filtered) {
+    ++share.patterns;
+    share.bytes += patterns[id].size();
+  }
+  return share;
 }
 
 void copy_to_host(void* host, const void* device, std::size_t n) {
