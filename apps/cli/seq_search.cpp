@@ -120,8 +120,8 @@ namespace {
 using seq::Strand;
 
 /// The patterns of PATTERN, -e and -f, in id order; a -f file whose name says FASTA or FASTQ
-/// (seq::format_from_path) gives its records (named by their names, with their qualities), any
-/// other one line per pattern (named by itself).
+/// (seq::format_from_path) gives its records (named by their names, with their qualities for
+/// --sam, the one output that prints them), any other one line per pattern (named by itself).
 std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
   std::vector<seq::NamedSequence> out;
   const auto add_lines = [&](const std::vector<std::string>& e, const std::vector<std::string>& f) {
@@ -152,7 +152,7 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
       if (reader.append_sequence(p.sequence, max_bytes) > max_bytes)
         throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
                                           path, p.name, max_bytes));
-      p.quality = reader.quality();
+      if (c.sam) p.quality = reader.quality();  // only SAM prints it: a million reads' 150 MB otherwise
       out.push_back(std::move(p));
     }
     if (out.size() == first) throw InvalidArgument(fmt::format("{}: no records (no patterns)", path));
