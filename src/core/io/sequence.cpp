@@ -9,9 +9,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
-#include <memory_resource>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #ifdef STRMATCH_HAVE_ZLIB
@@ -21,6 +19,7 @@
 #include "core/chunker.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/io/fasta_pieces.hpp"
+#include "core/io/name_set.hpp"
 #include "core/io/sequence_strip.hpp"
 
 namespace strmatch::seq {
@@ -366,7 +365,7 @@ struct SequenceReader::Impl final : ByteSource {
       if (rest != std::string_view::npos) header.comment = std::string(h.substr(rest));
     }
     if (header.name.empty()) fail("line " + std::to_string(line) + ": a header without a name");
-    if (!names.emplace(header.name).second)
+    if (!names.insert(header.name))
       fail(where() + ": the name '" + header.name + "' is an earlier record's too (names must be unique)");
     delivered = 0;
     record_end = false;
@@ -572,10 +571,8 @@ struct SequenceReader::Impl final : ByteSource {
   bool line_start = true;
   RecordHeader header;
   std::uint64_t records = 0;
-  // The records' names (unique), their nodes bump-allocated from one pool freed at once (a
-  // node's malloc and free were 3% of reading 100,000 reads).
-  std::pmr::monotonic_buffer_resource names_pool;
-  std::pmr::unordered_set<std::pmr::string> names{&names_pool};
+  // The records' names (unique): a flat set (core/io/name_set.hpp).
+  detail::NameSet names;
   std::size_t input_bytes = 0;  // the input's size where known (sizes the names' set), else 0
   bool in_record = false, record_end = false;
   std::uint64_t delivered = 0;
