@@ -523,32 +523,31 @@ struct SequenceReader::Impl final : ByteSource {
       lines_read += ranges[used].lines;
       header = ranges[used].header;
     }
-    // Pass 2: each range stripped (no header inside it now) to its place.
+    // Pass 2: each range stripped (no header inside it now) to its place. A vector strip may store
+    // up to 63 bytes past what it wrote (strip_sequence's room of n bytes): a range followed by
+    // another strips its last kKeepTail or more sequence bytes with the scalar loop, which stores
+    // nothing past them, after the vector strip of the rest, so that every store of a thread stays
+    // inside its own range's place (no byte written by two threads).
+    constexpr std::size_t kKeepTail = 64;
     (void)strmatch::detail::run_unordered_sum(
         strmatch::detail::Chunker(used, 1, 0), used, [&](const strmatch::detail::Chunk& c) {
           const Range& r = ranges[c.index];
-          (void)detail::strip_sequence(data + r.begin, r.end - r.begin, dst + offset[c.index], true,
-                                       normalize, false);
+          std::uint8_t* out = dst + offset[c.index];
+          std::size_t split = r.end;
+          if (c.index + 1 < used) {
+            std::size_t kept = 0;
+            while (split > r.begin && kept < kKeepTail) {
+              const std::uint8_t b = data[--split];
+              kept += b != '\n' && b != '\r' && b != ' ' && b != '\t';
+            }
+          }
+          const std::size_t head =
+              detail::strip_sequence(data + r.begin, split - r.begin, out, true, normalize, false).written;
+          if (split < r.end)
+            (void)detail::strip_sequence_at(strmatch::detail::SimdLevel::scalar, data + split, r.end - split,
+                                            out + head, starts_line(split), normalize, false);
           return std::uint64_t{0};
         });
-    // A vector strip may store up to 63 bytes past what it wrote (strip_sequence's room of n
-    // bytes), here into the next range's first bytes, written on another thread: those are written
-    // again, in order, by the byte loop.
-    constexpr std::size_t kOvershoot = 64;
-    for (unsigned t = 1; t < used; ++t) {
-      const Range& r = ranges[t];
-      const std::size_t want = std::min<std::size_t>(kOvershoot, r.written);
-      std::uint8_t head[2 * kOvershoot + 256];
-      std::size_t got = 0;
-      for (std::size_t at = r.begin; got < want && at < r.end;) {
-        const std::size_t n = std::min<std::size_t>(256, r.end - at);
-        got += detail::strip_sequence_at(strmatch::detail::SimdLevel::scalar, data + at, n, head + got,
-                                         at == r.begin || data[at - 1] == '\n', normalize, false)
-                   .written;
-        at += n;
-      }
-      std::memcpy(dst + offset[t], head, want);
-    }
     const std::size_t from = pos;
     pos = ranges[used - 1].end;
     line += lines_read;
