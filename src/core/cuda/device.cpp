@@ -179,6 +179,8 @@ namespace strmatch::cuda {
 bool available(std::string* why) { return detail::cuda::available(why); }
 
 PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(data), bytes_(bytes) {
+  constexpr const char* kAlreadyLocked =
+      "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)";
   detail::check_pin_arguments(data, bytes);
   detail::cuda::require_available();
   if (bytes == 0) return;
@@ -197,10 +199,9 @@ PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(
     }
     if (attributes.type == cudaMemoryTypeUnregistered) continue;
     detail::caller_pinned_ranges().remove(begin);
-    throw InvalidArgument(
-        attributes.type == cudaMemoryTypeHost
-            ? "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)"
-            : "PinnedHostMemory: the pointer is device or managed memory, not host memory");
+    throw InvalidArgument(attributes.type == cudaMemoryTypeHost
+                              ? kAlreadyLocked
+                              : "PinnedHostMemory: the pointer is device or managed memory, not host memory");
   }
   int device = 0, read_only = 0;
   unsigned flags = cudaHostRegisterPortable;  // page-locked for every device, not the current one alone
@@ -212,9 +213,7 @@ PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
     detail::caller_pinned_ranges().remove(begin);
-    if (e == cudaErrorHostMemoryAlreadyRegistered)
-      throw InvalidArgument(
-          "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)");
+    if (e == cudaErrorHostMemoryAlreadyRegistered) throw InvalidArgument(kAlreadyLocked);
     throw BackendUnavailable(std::string("PinnedHostMemory: cudaHostRegister of ") +
                              std::to_string(end - begin) + " bytes failed: " + cudaGetErrorString(e));
   }

@@ -536,10 +536,7 @@ struct SequenceReader::Impl final : ByteSource {
           std::size_t split = r.end;
           if (c.index + 1 < used) {
             std::size_t kept = 0;
-            while (split > r.begin && kept < kKeepTail) {
-              const std::uint8_t b = data[--split];
-              kept += b != '\n' && b != '\r' && b != ' ' && b != '\t';
-            }
+            while (split > r.begin && kept < kKeepTail) kept += !detail::dropped_from_sequence(data[--split]);
           }
           const std::size_t head =
               detail::strip_sequence(data + r.begin, split - r.begin, out, true, normalize, false).written;

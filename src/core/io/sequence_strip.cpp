@@ -35,7 +35,7 @@ StripResult strip_scalar(const std::uint8_t* in, std::size_t n, std::uint8_t* ou
       ++r.lines;
       continue;
     }
-    if (c == '\r' || c == ' ' || c == '\t') continue;
+    if (dropped_from_sequence(c)) continue;
     if (normalize) {
       if (c >= 'a' && c <= 'z') c = static_cast<std::uint8_t>(c - 32);
       if (c == 'U') c = 'T';

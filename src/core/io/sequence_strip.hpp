@@ -12,6 +12,11 @@
 
 namespace strmatch::seq::detail {
 
+/// True for the bytes strip_sequence drops from a sequence: '\n', '\r', ' ' and '\t'.
+constexpr bool dropped_from_sequence(std::uint8_t c) noexcept {
+  return c == '\n' || c == '\r' || c == ' ' || c == '\t';
+}
+
 /// What strip_sequence did.
 struct StripResult {
   std::size_t consumed = 0;  ///< input bytes read past: n, or the offset of the header's '>'
