@@ -2,7 +2,7 @@
 // text in host memory (bench/cuda/multi_gpu.py's pattern-set rows) cannot pass, measured without
 // any kernel, so that the several-GPU speed-up is read against what the host allows.
 //
-//   strmatch_gpu_link_ceilings [--bytes N] [--repeat R] [--out PREFIX]
+//   strmatch_gpu_link_ceilings [--bytes N] [--repeat R] [--out PREFIX]     (CLI11; a bad value: status 2)
 //
 // Rows (each the best of R runs after a warm-up; GB/s = 10^9 bytes per second):
 //   pinned h2d          cudaMemcpyAsync from page-locked memory, 128 MiB copies, 1 GiB per GPU:
@@ -21,6 +21,7 @@
 // Writes PREFIX.csv and PREFIX.md (default bench/results/cuda/link-ceilings_MACHINE).
 #include <cuda_runtime.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -133,22 +134,17 @@ std::string gb_per_s(double bytes, double seconds) {
 
 int main(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "link_ceilings: %s needs a value\n", k.c_str());
-      return 2;
-    }
-    if (k == "--bytes") {
-      a.bytes = std::stoull(argv[++i]);
-    } else if (k == "--repeat") {
-      a.repeat = std::max(1, std::stoi(argv[++i]));
-    } else if (k == "--out") {
-      a.out = argv[++i];
-    } else {
-      std::fprintf(stderr, "link_ceilings: unknown option %s\n", k.c_str());
-      return 2;
-    }
+  CLI::App app{
+      "The host-to-device ceilings of this host's GPUs, without kernels (bench/cuda/link_ceilings.cu)."};
+  app.add_option("--bytes", a.bytes, "the pageable text's bytes (staged and registered rows)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--repeat", a.repeat, "runs per row after a warm-up (the best is kept)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--out", a.out, "PREFIX of PREFIX.csv and PREFIX.md");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: its message, status 2
   }
   if (a.out.empty()) a.out = "bench/results/cuda/link-ceilings_" + strmatch::bench::machine_name();
   int count = 0;
