@@ -69,8 +69,8 @@
 #              (bench/cuda/link_ceilings.cu: pinned copies per GPU and all at once, the host's copy, the
 #              staged path without kernels; OUT_DIR/link-ceilings_MACHINE.{csv,md}, CEILING_ARGS adds
 #              options, e.g. "--bytes 2000000000"; nvidia-smi topo -m in OUT_DIR/gpu-topology.txt), then
-#              the Python module (as the python stage builds it) and bench/cuda/multi_gpu.py: one GPU against the device lists 0,0 and all
-#              for an approximate batch (text ranges, pattern shares, auto) and a pattern set over a text
+#              the Python module (as the python stage builds it) and bench/cuda/multi_gpu.py: one GPU
+#              against the device lists 0,0 and all for an approximate batch (text ranges, pattern shares, auto) and a pattern set over a text
 #              in host memory, identical results checked; writes OUT_DIR/multi-gpu_MACHINE.{csv,md}
 #              (MULTIGPU_TAG overrides the tag; BENCH_ARGS adds options, e.g. "--set-mb 4000";
 #              MULTIGPU_TIMEOUT, default 480 s). Any PROBLEM; `all` is the usual one.
