@@ -625,8 +625,9 @@ class SamOutput {
   /// 256 for every hit of a pattern but the first with its smallest distance; POS 1-based; MAPQ 255;
   /// CIGAR in the reference's direction; SEQ the pattern as searched, reverse-complemented on '-';
   /// QUAL reversed there, '*' when it does not cover SEQ; NM); then each pattern without a hit as an
-  /// unmapped record (FLAG 4).
-  void print(Output& out, const std::string& command_line) const;
+  /// unmapped record (FLAG 4). The records are formatted on `threads` threads (0: every hardware
+  /// thread), in blocks printed in order: the same bytes whatever the count.
+  void print(Output& out, const std::string& command_line, unsigned threads) const;
 
  private:
   struct SamHit {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -160,6 +161,11 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
   return out;
 }
 
+/// Seconds since `since` (the phases --stats prints).
+double seconds_since(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
 /// The library's SequenceSearcher options from the command line.
 seq::SequenceSearchOptions search_options(const CommonConfig& c, const SequenceTask& task) {
   seq::SequenceSearchOptions o;
@@ -194,7 +200,7 @@ class SequenceRun final : public RunCore {
         format_(c.seq == "fasta"   ? seq::SequenceFormat::fasta
                 : c.seq == "fastq" ? seq::SequenceFormat::fastq
                                    : seq::SequenceFormat::automatic),
-        searcher_(load_named_patterns(c, task.max_pattern_bytes), search_options(c, task)) {
+        searcher_(make_searcher(c, task, phases_)) {
     names_.reserve(searcher_.patterns().size());
     for (const seq::NamedSequence& p : searcher_.patterns()) names_.push_back(p.name);
     print_.mode = mode;
@@ -241,11 +247,34 @@ class SequenceRun final : public RunCore {
         if (stop_all) break;
       }
     }
-    if (sam_ && rows) sam_->print(out, cfg_.command_line);
+    if (sam_ && rows) {
+      const auto t0 = std::chrono::steady_clock::now();
+      sam_->print(out, cfg_.command_line, cfg_.threads);
+      phases_.sam = seconds_since(t0);
+    }
     return finish();
   }
 
  private:
+  /// Where a run's time went, for --stats: reading the patterns, compiling them, the inputs' searches
+  /// (wall time of each SequenceSearcher::search: reading the input, the GPU's first use and the hits'
+  /// printing included), the SAM printed after the last input.
+  struct Phases {
+    double patterns = 0, compile = 0, search = 0, sam = 0;
+  };
+
+  /// The searcher of the run's patterns; the seconds of reading and of compiling them in `phases`.
+  static seq::SequenceSearcher make_searcher(const CommonConfig& c, const SequenceTask& task,
+                                             Phases& phases) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<seq::NamedSequence> patterns = load_named_patterns(c, task.max_pattern_bytes);
+    phases.patterns = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    seq::SequenceSearcher searcher(std::move(patterns), search_options(c, task));
+    phases.compile = seconds_since(t0);
+    return searcher;
+  }
+
   void print_stats() override {
     fmt::print(stderr, "strmatch: stats: {}; {}, {}, {} bases; {}; {}\n", stats_throughput(),
                plural(files_, "file"), plural(records_, "record"), bases_, plural(total.occurrences, "hit"),
@@ -253,6 +282,11 @@ class SequenceRun final : public RunCore {
     fmt::print(stderr, "strmatch: stats: {} searched ({}, strands {})\n",
                plural(searcher_.searched_strings(), "string"), plural(searcher_.patterns().size(), "pattern"),
                seq::to_string(searcher_.strands()));
+    fmt::print(
+        stderr,
+        "strmatch: stats: time: patterns read {:.3f} s, compiled {:.3f} s, inputs searched {:.3f} s{}\n",
+        phases_.patterns, phases_.compile, phases_.search,
+        sam_ ? fmt::format(", SAM printed {:.3f} s", phases_.sam) : std::string());
   }
 
   /// A hit of --best, owning its bytes until every input is searched.
@@ -295,6 +329,12 @@ class SequenceRun final : public RunCore {
       source = in.stream();
       reader.emplace(*source, format_, name);
     }
+    const auto t0 = std::chrono::steady_clock::now();
+    struct Timed {  // the search's wall time, however it ends
+      double& seconds;
+      std::chrono::steady_clock::time_point t0;
+      ~Timed() { seconds += seconds_since(t0); }
+    } timed{phases_.search, t0};
     return searcher_.search(*reader, on_hits, on_record);
   }
 
@@ -440,6 +480,7 @@ class SequenceRun final : public RunCore {
   const CommonConfig& cfg_;
   const SequenceTask& task_;
   seq::SequenceFormat format_;
+  Phases phases_;  // before searcher_: its construction fills it
   seq::SequenceSearcher searcher_;
   std::vector<std::string> names_;  // the patterns' names, by id
   Colors colors_;                   // none: --color does not go with --seq

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -405,6 +406,63 @@ TEST(SeqCli, SamHoldsEveryHitOfTheTsvAndSamtoolsAcceptsIt) {
     EXPECT_EQ(qc, 0) << sam.out;
     EXPECT_EQ(samtools({"view", "-h", "-o", dir.file("view.sam"), path}, dir), 0) << sam.out;
   }
+}
+
+/// SAM formatted in blocks on several threads (SamOutput::print, 8,192 records a block): 20,000
+/// reads, most with a hit, the rest unmapped, on 3 threads; every mapped line is the TSV's row of
+/// that index, and the unmapped reads follow in read order.
+TEST(SeqCli, SamInBlocksOnSeveralThreadsKeepsTheOrder) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 409);
+  TempDir dir;
+  const std::string ref = random_sequence(rng, 3000);
+  std::string fq;
+  constexpr int kReads = 20000;
+  for (int r = 0; r < kReads; ++r) {
+    std::string read;
+    if (r % 7 == 3) {
+      read = "ACGTTGCAACGTTGCAACGT";  // by chance in 3,000 random bases: about 1 in 10^8
+    } else {
+      const std::size_t at = rng() % (ref.size() - 20);
+      for (std::size_t j = 0; j < 20; ++j)
+        read.push_back(upper(ref[at + j]) == 'N' ? 'A' : upper(ref[at + j]));
+    }
+    fq += "@r" + std::to_string(r) + "\n" + read + "\n+\n" + std::string(read.size(), 'I') + "\n";
+  }
+  dir.write("reads.fq", fq);
+  dir.write("ref.fa", ">ref\n" + ref + "\n");
+  const std::vector<std::string> common = {"approx", "--backend", "cpu", "--seq", "-j",
+                                           "3",      "-k",        "0",   "-f",    dir.file("reads.fq")};
+  std::vector<std::string> tsv_args = common, sam_args = common;
+  tsv_args.insert(tsv_args.end(), {"--no-header", dir.file("ref.fa")});
+  sam_args.insert(sam_args.end(), {"--sam", dir.file("ref.fa")});
+  const RunResult tsv = strmatch::test::run_cli(tsv_args, dir);
+  const RunResult sam = strmatch::test::run_cli(sam_args, dir);
+  ASSERT_EQ(tsv.status, 0) << tsv.err;
+  ASSERT_EQ(sam.status, 0) << sam.err;
+  const std::vector<SamLine> lines = parse_sam(sam.out);
+  std::istringstream rows(tsv.out);
+  std::size_t i = 0;
+  std::set<std::string> mapped;
+  for (std::string row; std::getline(rows, row); ++i) {
+    ASSERT_LT(i, lines.size());
+    std::vector<std::string> f;  // pattern record strand start ...
+    std::istringstream fields(row);
+    for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+    ASSERT_GE(f.size(), 4u) << row;
+    ASSERT_EQ(lines[i].qname, f[0]) << "line " << i;
+    ASSERT_EQ(lines[i].pos, std::stoull(f[3]) + 1) << "line " << i;
+    mapped.insert(f[0]);
+  }
+  EXPECT_GT(i, std::size_t{8192});  // more than one block of mapped records
+  for (int r = 0; r < kReads; ++r) {
+    const std::string name = "r" + std::to_string(r);
+    if (mapped.count(name) != 0) continue;
+    ASSERT_LT(i, lines.size()) << name << " is missing";
+    ASSERT_EQ(lines[i].qname, name);
+    ASSERT_EQ(lines[i].flag, 4u);
+    ++i;
+  }
+  EXPECT_EQ(i, lines.size());
 }
 
 /// Edit distance of `a` and `b` (the naive DP), for checking the hits beyond a peer's.

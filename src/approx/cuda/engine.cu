@@ -295,6 +295,10 @@ class Engine final : public ApproxEngine {
     const std::size_t count = patterns.size();
     std::vector<std::uint8_t> bytes;
     std::vector<std::uint64_t> offsets(count);
+    // Sized once: a million reads' 300 MB grown by doubling took half a second (H200 host).
+    std::size_t total = 0;
+    for (const std::string& p : patterns) total += p.size();
+    bytes.reserve(total);
     for (std::size_t i = 0; i < count; ++i) {
       if (patterns[i].empty())
         throw InvalidArgument("pattern " + std::to_string(i) + " is empty (it would match everywhere)");
