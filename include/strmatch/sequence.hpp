@@ -206,6 +206,34 @@ struct NamedSequence {
   std::string quality;
 };
 
+/// How read_named_sequences reads.
+struct NamedReadOptions {
+  /// Threads (0: every hardware thread); an input gets at most one per `min_range_bytes`.
+  unsigned threads = 0;
+  /// The least bytes a thread's range holds (a smaller input is read by one reader; tests set it small).
+  std::size_t min_range_bytes = std::size_t{4} << 20;
+  /// Keep each FASTQ record's quality line (NamedSequence::quality); false leaves it empty.
+  bool quality = true;
+  /// A record whose sequence is longer ends the reading: it is the last one returned, with more than
+  /// this many of its bytes (the caller's limit: its error names the record).
+  std::uint64_t max_sequence_bytes = std::numeric_limits<std::uint64_t>::max();
+  /// Where not null: set to the ranges whose records were returned (1: one reader read the whole
+  /// input, as for a small, gzip or failing one).
+  unsigned* ranges_read = nullptr;
+};
+
+/// Every record of `bytes` (a FASTA or FASTQ in memory, gzip-compressed or not: a mapped file), in
+/// order, as name, sequence (line breaks and white space dropped, bytes as they are) and quality: the
+/// records a SequenceReader over `bytes` delivers, read on `options.threads` threads where the input
+/// is plain and holds two ranges of `options.min_range_bytes` (cut at record starts; each range read by a
+/// reader of its own; then joined). The same records and the same errors either way: a range's error, or a
+/// name two ranges share, makes one reader read the whole input again, which throws the first error in order
+/// (FormatError naming `name`, the record and its line; IoError). O(n) time; memory: the records,
+/// plus their names' 64-bit hashes while they are read.
+std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                                const std::string& name,
+                                                const NamedReadOptions& options = {});
+
 /// How a SequenceSearcher is compiled.
 struct SequenceSearchOptions {
   /// Approximate search (ApproxSearcher: matches within max_errors, metric) instead of exact search.

@@ -191,6 +191,123 @@ TEST(SequenceReader, RandomFastaAndFastqReadBackPlainAndCompressed) {
   }
 }
 
+/// The bytes of `text` as read_named_sequences takes them (an exact-size copy: AddressSanitizer sees a read
+/// past the end).
+std::vector<std::uint8_t> bytes_of(const std::string& text) { return {text.begin(), text.end()}; }
+
+/// The message of the first error one SequenceReader meets reading every record of `text`, or "".
+std::string one_reader_error(const std::string& text, SequenceFormat format) {
+  const std::vector<std::uint8_t> bytes = bytes_of(text);
+  try {
+    SequenceReader reader(std::span<const std::uint8_t>(bytes), format, "in.fq");
+    std::string sink;
+    while (reader.next_record()) reader.append_sequence(sink);
+  } catch (const strmatch::Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST(ReadNamedSequences, RandomFastaAndFastqCutIntoRangesGiveEveryRecordInOrder) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 197);
+  int cut = 0;  // rounds read in several ranges
+  for (int round = 0; round < 60; ++round) {
+    const bool fastq = round % 2 == 1;
+    // Many records, so that ranges of a few hundred bytes cut between (and try to cut inside) them;
+    // FASTQ qualities that begin with '@' or '+' (neither is a record's start).
+    std::vector<Record> want;
+    for (int part = 0; part < 8; ++part)
+      for (Record& r : random_records(rng, fastq)) {
+        r.name += "_" + std::to_string(want.size());
+        if (fastq) r.quality = strmatch::test::random_text(rng, r.sequence.size(), "@+!#5?I");
+        want.push_back(std::move(r));
+      }
+    const std::string text = fastq ? write_fastq(want) : write_fasta(rng, want);
+    const std::vector<std::uint8_t> bytes = bytes_of(text);
+    strmatch::seq::NamedReadOptions o;
+    o.threads = 1 + static_cast<unsigned>(rng() % 6);
+    o.min_range_bytes = 1 + rng() % 2000;
+    o.quality = rng() % 4 != 0;
+    const SequenceFormat format =
+        rng() % 2 == 0 ? SequenceFormat::automatic : (fastq ? SequenceFormat::fastq : SequenceFormat::fasta);
+    SCOPED_TRACE("round " + std::to_string(round) + ", " + std::to_string(o.threads) +
+                 " threads, ranges of " + std::to_string(o.min_range_bytes) + " bytes " + rerun_hint());
+    unsigned ranges = 0;
+    o.ranges_read = &ranges;
+    const std::vector<strmatch::seq::NamedSequence> got =
+        strmatch::seq::read_named_sequences(bytes, format, "in", o);
+    cut += ranges > 1 ? 1 : 0;
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].name, want[i].name) << i;
+      EXPECT_EQ(got[i].sequence, want[i].sequence) << i;
+      EXPECT_EQ(got[i].quality, o.quality ? want[i].quality : std::string()) << i;
+    }
+  }
+  EXPECT_GT(cut, 30);
+}
+
+TEST(ReadNamedSequences, ErrorsInALaterRangeAndNamesTwoRangesShareAreTheOneReadersErrors) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 198);
+  std::vector<Record> records;
+  for (int i = 0; i < 200; ++i)
+    records.push_back({"r" + std::to_string(i), "", random_sequence(rng, 40), std::string(40, 'I')});
+  const std::string good = write_fastq(records);
+  std::vector<std::string> bad;
+  {
+    std::vector<Record> r = records;  // a quality line of the wrong length, late in the input
+    r[170].quality.pop_back();
+    bad.push_back(write_fastq(r));
+  }
+  {
+    std::vector<Record> r = records;  // a name the first range holds, again in the last
+    r[190].name = "r3";
+    bad.push_back(write_fastq(r));
+  }
+  bad.push_back(good.substr(0, good.size() - 30));  // the last record cut short
+  {
+    std::string t = good;  // a line between records that begins no record
+    t.insert(t.find("@r150\n"), "ACGT\n");
+    bad.push_back(t);
+  }
+  strmatch::seq::NamedReadOptions o;
+  o.threads = 4;
+  o.min_range_bytes = 256;
+  unsigned ranges = 0;
+  o.ranges_read = &ranges;
+  EXPECT_EQ(strmatch::seq::read_named_sequences(bytes_of(good), SequenceFormat::fastq, "in.fq", o).size(),
+            200u);
+  EXPECT_EQ(ranges, 4u);
+  for (std::size_t b = 0; b < bad.size(); ++b) {
+    const std::string want = one_reader_error(bad[b], SequenceFormat::fastq);
+    ASSERT_FALSE(want.empty()) << b;
+    try {
+      (void)strmatch::seq::read_named_sequences(bytes_of(bad[b]), SequenceFormat::fastq, "in.fq", o);
+      ADD_FAILURE() << "input " << b << ": no error; one reader says: " << want;
+    } catch (const strmatch::Error& e) {
+      EXPECT_EQ(std::string(e.what()), want) << b;
+    }
+  }
+}
+
+TEST(ReadNamedSequences, ARecordLongerThanTheLimitIsTheLastOneReturned) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 199);
+  std::vector<Record> records;
+  for (int i = 0; i < 100; ++i)
+    records.push_back({"r" + std::to_string(i), "", random_sequence(rng, 30), ""});
+  records[70].sequence = random_sequence(rng, 200);
+  records[90].sequence = random_sequence(rng, 300);
+  strmatch::seq::NamedReadOptions o;
+  o.threads = 3;
+  o.min_range_bytes = 300;
+  o.max_sequence_bytes = 100;
+  const std::vector<strmatch::seq::NamedSequence> got = strmatch::seq::read_named_sequences(
+      bytes_of(write_fasta(rng, records)), SequenceFormat::fasta, "in.fa", o);
+  ASSERT_EQ(got.size(), 71u);
+  EXPECT_EQ(got.back().name, "r70");
+  EXPECT_GT(got.back().sequence.size(), 100u);
+  for (std::size_t i = 0; i < 70; ++i) EXPECT_EQ(got[i].sequence, records[i].sequence) << i;
+}
 TEST(SequenceReader, ARecordsSourceIsSearchedWithoutItsLineBreaks) {
   // The site GAATTC cut by a line break in the file is found at its offset in the record.
   const std::string fasta = ">one\nACGGAA\nTTCAAA\n>two\nGAATTC\n";

@@ -1,0 +1,132 @@
+// Every record of a FASTA or FASTQ in memory, read on several threads (read_named_sequences,
+// include/strmatch/sequence.hpp): the input cut at record starts, each range read by a
+// SequenceReader of its own, the ranges' records joined in order. Any error, and a record name that
+// two ranges share, sends the whole input to one reader, which reports the first error in order
+// with its line, as reading it alone does.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "core/cpu/fork_join.hpp"
+#include "core/cpu/threads.hpp"
+#include "strmatch/sequence.hpp"
+
+namespace strmatch::seq {
+
+namespace {
+
+/// The offset just past the line feed ending the line at `at` (bytes.size() at the end).
+std::size_t next_line(std::span<const std::uint8_t> bytes, std::size_t at) {
+  if (at >= bytes.size()) return bytes.size();
+  const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
+  return lf == nullptr ? bytes.size()
+                       : static_cast<std::size_t>(static_cast<const std::uint8_t*>(lf) - bytes.data()) + 1;
+}
+
+/// The first line at or after `from` that begins a record (bytes.size() when none): FASTA, a line
+/// beginning with '>'; FASTQ, a line beginning with '@' whose second line after begins with '+'. (A
+/// quality line beginning with '@' has the next record's header after it and a sequence line two
+/// below; a cut anywhere else than a record's start leaves the range before it ending inside a
+/// record, which its reader reports: the caller then reads the input whole.)
+std::size_t record_start(std::span<const std::uint8_t> bytes, std::size_t from, SequenceFormat format) {
+  std::size_t at = from == 0 || bytes[from - 1] == '\n' ? from : next_line(bytes, from);
+  for (; at < bytes.size(); at = next_line(bytes, at)) {
+    if (format == SequenceFormat::fasta) {
+      if (bytes[at] == '>') return at;
+      continue;
+    }
+    if (bytes[at] != '@') continue;
+    const std::size_t plus = next_line(bytes, next_line(bytes, at));
+    if (plus < bytes.size() && bytes[plus] == '+') return at;
+  }
+  return bytes.size();
+}
+
+/// The records of `bytes` read in order by one reader, up to and including the first whose
+/// sequence is longer than `options.max_sequence_bytes`.
+std::vector<NamedSequence> read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                         const std::string& name, const NamedReadOptions& options) {
+  SequenceReader reader(bytes, format, name);
+  std::vector<NamedSequence> out;
+  while (reader.next_record()) {
+    NamedSequence r{reader.header().name, {}, {}};
+    const bool longer =
+        reader.append_sequence(r.sequence, options.max_sequence_bytes) > options.max_sequence_bytes;
+    if (options.quality) r.quality = reader.quality();
+    out.push_back(std::move(r));
+    if (longer) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                                const std::string& name, const NamedReadOptions& options) {
+  const unsigned threads = static_cast<unsigned>(
+      std::clamp<std::size_t>(bytes.size() / std::max<std::size_t>(1, options.min_range_bytes), 1,
+                              strmatch::detail::resolve_threads(options.threads)));
+  const bool gzip = bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+  if (format == SequenceFormat::automatic) {
+    // The first byte that is not white space tells, as the reader's first record does.
+    const auto first = std::find_if(bytes.begin(), bytes.end(), [](std::uint8_t c) {
+      return c != ' ' && c != '\t' && c != '\n' && c != '\r';
+    });
+    if (first != bytes.end() && *first == '>') format = SequenceFormat::fasta;
+    if (first != bytes.end() && *first == '@') format = SequenceFormat::fastq;
+  }
+  if (options.ranges_read != nullptr) *options.ranges_read = 1;
+  if (threads <= 1 || gzip || format == SequenceFormat::automatic)
+    return read_serially(bytes, format, name, options);
+  // Ranges from record starts at about equal offsets (empty ones dropped).
+  std::vector<std::size_t> cuts = {0};
+  for (unsigned t = 1; t < threads; ++t) {
+    const std::size_t at = record_start(bytes, std::max(cuts.back(), bytes.size() / threads * t), format);
+    if (at > cuts.back() && at < bytes.size()) cuts.push_back(at);
+  }
+  cuts.push_back(bytes.size());
+  const auto ranges = static_cast<unsigned>(cuts.size() - 1);
+  std::vector<std::vector<NamedSequence>> parts(ranges);
+  std::vector<std::vector<std::uint64_t>> hashes(ranges);
+  std::vector<char> failed(ranges, 0);
+  strmatch::detail::run_pieces(ranges, ranges, [&](unsigned k, std::uint64_t, std::uint64_t) {
+    try {
+      parts[k] = read_serially(bytes.subspan(cuts[k], cuts[k + 1] - cuts[k]), format, name, options);
+      hashes[k].reserve(parts[k].size());
+      for (const NamedSequence& r : parts[k]) hashes[k].push_back(std::hash<std::string_view>{}(r.name));
+    } catch (...) {
+      failed[k] = 1;
+    }
+  });
+  // Names two ranges share: equal hashes (within a range its reader checked them).
+  std::vector<std::uint64_t> all;
+  if (std::find(failed.begin(), failed.end(), 1) == failed.end()) {
+    std::size_t n = 0;
+    for (const auto& h : hashes) n += h.size();
+    all.reserve(n);
+    for (auto& h : hashes) {
+      all.insert(all.end(), h.begin(), h.end());
+      std::vector<std::uint64_t>().swap(h);
+    }
+    std::sort(all.begin(), all.end());
+  }
+  if (std::find(failed.begin(), failed.end(), 1) != failed.end() ||
+      std::adjacent_find(all.begin(), all.end()) != all.end())
+    return read_serially(bytes, format, name, options);  // its first error, in order, or the records
+  if (options.ranges_read != nullptr) *options.ranges_read = ranges;
+  std::vector<NamedSequence> out;
+  out.reserve(all.size());
+  for (std::vector<NamedSequence>& part : parts) {
+    for (NamedSequence& r : part) {
+      out.push_back(std::move(r));
+      if (out.back().sequence.size() > options.max_sequence_bytes) return out;
+    }
+    std::vector<NamedSequence>().swap(part);
+  }
+  return out;
+}
+
+}  // namespace strmatch::seq
