@@ -329,12 +329,13 @@ struct ApproxSearcher::Impl {
       // A device list: one engine per entry, the text or the batch cut over them (multi_device.hpp).
       std::vector<int> devices = detail::cuda::resolve_devices(options.devices);
       gpu_workers = static_cast<std::uint32_t>(devices.size());
-      gpu = devices.empty() ? detail::cuda::make_approx_engine(patterns, options.algorithm, options.metric,
-                                                               options.separator, options.nucleotide_codes,
-                                                               options.max_errors)
-                            : detail::make_multi_device_approx_engine(
-                                  std::move(devices), patterns, options.algorithm, options.metric,
-                                  options.separator, options.nucleotide_codes, options.max_errors);
+      gpu = devices.empty()
+                ? detail::cuda::make_approx_engine(
+                      patterns, options.algorithm, options.metric, options.separator,
+                      options.nucleotide_codes, options.max_errors, detail::resolve_threads(options.threads))
+                : detail::make_multi_device_approx_engine(std::move(devices), patterns, options.algorithm,
+                                                          options.metric, options.separator,
+                                                          options.nucleotide_codes, options.max_errors);
     }
     return *gpu;
   }

@@ -57,11 +57,12 @@ class ApproxEngine {
 /// edit distance where it filters at least 64 patterns with pieces of 12+ bases, else myers (edit)
 /// or hamming. Throws InvalidArgument for an unknown name, one that does not compute the metric, or
 /// with nucleotide codes one that does not take them (or the Hamming metric); BackendUnavailable
-/// without a usable GPU.
+/// without a usable GPU. The host's part of the compilation (the patterns' bytes, byte classes and
+/// filter pieces) runs on `threads` threads.
 std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
                                                  int separator, bool nucleotide_codes = false,
-                                                 std::uint32_t filter_k = kNoDistance);
+                                                 std::uint32_t filter_k = kNoDistance, unsigned threads = 1);
 
 /// The patterns of a batch that make_approx_engine's engine for these arguments would run through
 /// the pigeonhole filter (pigeonhole-batch with the edit distance: every pattern the filter takes;

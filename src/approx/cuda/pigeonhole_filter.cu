@@ -11,6 +11,7 @@
 #include "approx/cpu/pigeonhole_windows.hpp"
 #include "approx/cuda/pigeonhole_filter.cuh"
 #include "approx/nucleotide_codes.hpp"
+#include "core/cpu/fork_join.hpp"
 #include "core/cuda/cuda_check.hpp"
 
 namespace strmatch::detail::cuda {
@@ -249,24 +250,38 @@ unsigned blocks_for(std::uint64_t threads) {
 
 }  // namespace
 
-FilterPlan plan_filter(std::span<const std::string> patterns, std::uint32_t k, bool codes, int separator) {
+FilterPlan plan_filter(std::span<const std::string> patterns, std::uint32_t k, bool codes, int separator,
+                       unsigned threads) {
   FilterPlan plan;
   const std::array<std::uint8_t, 256> bases = base_map(codes);
   if (separator >= 0 && separator <= 255 && bases[static_cast<unsigned>(separator)] < 4) return plan;
-  std::uint64_t pieces = 0;
+  // Each thread's patterns in order, then joined.
+  struct Part {
+    std::vector<std::uint32_t> filtered;
+    std::uint32_t shortest = 0xffffffffu;
+  };
+  std::vector<Part> parts(std::max(1u, threads));
+  const unsigned used = strmatch::detail::parallel_pieces(
+      patterns.size(), threads, kHostPatternsPerThread, [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
+        Part& part = parts[w];
+        for (auto p = static_cast<std::uint32_t>(lo); p < hi; ++p) {
+          const std::string& pattern = patterns[p];
+          if (pattern.size() > kFilterMaxM || pattern.size() < std::size_t{k} + 1) continue;
+          if (!codes && std::any_of(pattern.begin(), pattern.end(),
+                                    [&](char c) { return bases[static_cast<std::uint8_t>(c)] > 3; }))
+            continue;
+          const std::size_t t = for_each_filter_piece(pattern, k, codes, [](std::size_t, std::size_t) {});
+          if (t < kFilterMinPiece) continue;
+          part.filtered.push_back(p);
+          part.shortest = std::min(part.shortest, static_cast<std::uint32_t>(t));
+        }
+      });
   std::uint32_t shortest = 0xffffffffu;
-  for (std::uint32_t p = 0; p < patterns.size(); ++p) {
-    const std::string& pattern = patterns[p];
-    if (pattern.size() > kFilterMaxM || pattern.size() < std::size_t{k} + 1) continue;
-    if (!codes && std::any_of(pattern.begin(), pattern.end(),
-                              [&](char c) { return bases[static_cast<std::uint8_t>(c)] > 3; }))
-      continue;
-    const std::size_t t = for_each_filter_piece(pattern, k, codes, [](std::size_t, std::size_t) {});
-    if (t < kFilterMinPiece) continue;
-    plan.filtered.push_back(p);
-    pieces += std::uint64_t{k} + 1;
-    shortest = std::min(shortest, static_cast<std::uint32_t>(t));
+  for (unsigned w = 0; w < used; ++w) {
+    plan.filtered.insert(plan.filtered.end(), parts[w].filtered.begin(), parts[w].filtered.end());
+    shortest = std::min(shortest, parts[w].shortest);
   }
+  const std::uint64_t pieces = plan.filtered.size() * (std::uint64_t{k} + 1);
   if (plan.filtered.empty() || pieces >= 0xffffffffu) {
     plan.filtered.clear();
     return plan;
@@ -298,27 +313,51 @@ void FilterScratch::ensure(std::uint64_t n) {
 
 PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const FilterPlan& plan,
                                    std::uint32_t k, bool codes, const std::uint8_t* bytes,
-                                   const std::vector<std::uint64_t>& offsets)
+                                   const std::vector<std::uint64_t>& offsets, unsigned threads)
     : k_(k), q_(plan.q), bytes_(bytes) {
   const std::array<std::uint8_t, 256> bases = base_map(codes);
+  // Each thread cuts the pieces of its share of the filtered patterns, in order; then joined.
+  struct Part {
+    std::vector<std::uint32_t> piece_codes, refs;
+    std::uint32_t longest = 0;
+  };
+  std::vector<Part> parts(std::max(1u, threads));
+  const unsigned used = strmatch::detail::parallel_pieces(
+      plan.filtered.size(), threads, kHostPatternsPerThread,
+      [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
+        Part& part = parts[w];
+        part.piece_codes.reserve((hi - lo) * (std::size_t{k} + 1));
+        part.refs.reserve(3 * part.piece_codes.capacity());
+        for (std::uint64_t f = lo; f < hi; ++f) {
+          const std::uint32_t p = plan.filtered[f];
+          const std::string& pattern = patterns[p];
+          part.longest = std::max(part.longest, static_cast<std::uint32_t>(pattern.size()));
+          for_each_filter_piece(pattern, k, codes, [&](std::size_t o, std::size_t len) {
+            std::uint32_t code = 0;
+            for (std::size_t i = o; i < o + q_; ++i) {
+              // Without codes every byte is a base (plan_filter); with codes a piece is free of codes.
+              code = (code << 2) | bases[static_cast<std::uint8_t>(pattern[i])];
+            }
+            part.piece_codes.push_back(code);
+            part.refs.insert(part.refs.end(),
+                             {p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len)});
+          });
+        }
+      });
   std::vector<std::uint32_t> piece_codes, refs;
-  piece_codes.reserve(plan.filtered.size() * (std::size_t{k} + 1));
-  refs.reserve(3 * piece_codes.capacity());
-  for (const std::uint32_t p : plan.filtered) {
-    const std::string& pattern = patterns[p];
-    const auto m = static_cast<std::uint32_t>(pattern.size());
-    longest_ = std::max(longest_, m);
-    max_words_ = std::max(max_words_, (m + 63) / 64);
-    for_each_filter_piece(pattern, k, codes, [&](std::size_t o, std::size_t len) {
-      std::uint32_t code = 0;
-      for (std::size_t i = o; i < o + q_; ++i) {
-        // Without codes every byte is a base (plan_filter); with codes a piece is free of codes.
-        code = (code << 2) | bases[static_cast<std::uint8_t>(pattern[i])];
-      }
-      piece_codes.push_back(code);
-      refs.insert(refs.end(), {p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len)});
-    });
+  std::size_t n = 0;
+  for (unsigned w = 0; w < used; ++w) n += parts[w].piece_codes.size();
+  piece_codes.reserve(n);
+  refs.reserve(3 * n);
+  for (unsigned w = 0; w < used; ++w) {
+    Part& part = parts[w];
+    piece_codes.insert(piece_codes.end(), part.piece_codes.begin(), part.piece_codes.end());
+    refs.insert(refs.end(), part.refs.begin(), part.refs.end());
+    std::vector<std::uint32_t>().swap(part.piece_codes);
+    std::vector<std::uint32_t>().swap(part.refs);
+    longest_ = std::max(longest_, part.longest);
   }
+  max_words_ = std::max(1u, (longest_ + 63) / 64);
   pattern_bits_ = std::max(1, static_cast<int>(std::bit_width(patterns.size())));
   const auto count = static_cast<std::uint32_t>(piece_codes.size());
   const std::uint64_t codes_n = std::uint64_t{1} << (2 * q_);
