@@ -17,6 +17,12 @@ namespace strmatch::cuda {
 /// is present; otherwise false and *why (when given) says why. Probes once per process.
 bool available(std::string* why = nullptr);
 
+/// Starts the CUDA driver and the current device's primary context now where available() holds
+/// (else does nothing; never throws): the first GPU call of a process otherwise pays them, 0.2-0.4 s
+/// on the H200 host. Safe from any thread, done once per process: a caller may run it on a thread of
+/// its own while it reads its input (the CLI does, with --backend cuda, while it reads the patterns).
+void warm_up();
+
 /// The GPU's exact-search algorithms, "auto" first:
 /// - "tile-filter" (the default, "auto"): each warp streams its 16 KiB segment through a shared-memory
 ///   ring with 16-byte coalesced loads, tests 4 text positions per 32-bit word against four pattern

@@ -52,6 +52,8 @@ namespace strmatch::cuda {
 
 bool available(std::string* why) { return strmatch::detail::cuda::available(why); }
 
+void warm_up() {}
+
 PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(data), bytes_(bytes) {
   detail::check_pin_arguments(data, bytes);
   detail::cuda::require_available();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <memory>
 #include <numeric>
 
 #include "approx/cpu/pigeonhole_windows.hpp"
@@ -316,50 +317,54 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
                                    const std::vector<std::uint64_t>& offsets, unsigned threads)
     : k_(k), q_(plan.q), bytes_(bytes) {
   const std::array<std::uint8_t, 256> bases = base_map(codes);
-  // Each thread cuts the pieces of its share of the filtered patterns, in order; then joined.
-  struct Part {
-    std::vector<std::uint32_t> piece_codes, refs;
-    std::uint32_t longest = 0;
-  };
-  std::vector<Part> parts(std::max(1u, threads));
-  const unsigned used = strmatch::detail::parallel_pieces(
-      plan.filtered.size(), threads, kHostPatternsPerThread,
-      [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
-        Part& part = parts[w];
-        part.piece_codes.reserve((hi - lo) * (std::size_t{k} + 1));
-        part.refs.reserve(3 * part.piece_codes.capacity());
+  // Each thread cuts the pieces of its share of the filtered patterns straight to their place: a
+  // first pass counts each share's pieces (k + 1 a pattern without codes), a second writes them.
+  const std::size_t filtered = plan.filtered.size();
+  std::vector<std::uint64_t> first(std::max(1u, threads) + 1, 0);  // share w's first piece
+  std::vector<std::uint32_t> longest(std::max(1u, threads), 0);
+  const unsigned shares = strmatch::detail::parallel_pieces(
+      filtered, threads, kHostPatternsPerThread, [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t n = 0;
+        for (std::uint64_t f = lo; f < hi; ++f) {
+          const std::string& pattern = patterns[plan.filtered[f]];
+          longest[w] = std::max(longest[w], static_cast<std::uint32_t>(pattern.size()));
+          if (!codes)
+            n += std::uint64_t{k} + 1;
+          else
+            for_each_filter_piece(pattern, k, codes, [&](std::size_t, std::size_t) { ++n; });
+        }
+        first[w + 1] = n;
+      });
+  for (unsigned w = 0; w < shares; ++w) {
+    first[w + 1] += first[w];
+    longest_ = std::max(longest_, longest[w]);
+  }
+  const std::uint64_t total = first[shares];
+  const auto piece_codes = std::make_unique_for_overwrite<std::uint32_t[]>(std::max<std::uint64_t>(total, 1));
+  const auto refs = std::make_unique_for_overwrite<std::uint32_t[]>(std::max<std::uint64_t>(3 * total, 1));
+  (void)strmatch::detail::parallel_pieces(
+      filtered, threads, kHostPatternsPerThread, [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t at = first[w];
         for (std::uint64_t f = lo; f < hi; ++f) {
           const std::uint32_t p = plan.filtered[f];
           const std::string& pattern = patterns[p];
-          part.longest = std::max(part.longest, static_cast<std::uint32_t>(pattern.size()));
           for_each_filter_piece(pattern, k, codes, [&](std::size_t o, std::size_t len) {
             std::uint32_t code = 0;
             for (std::size_t i = o; i < o + q_; ++i) {
               // Without codes every byte is a base (plan_filter); with codes a piece is free of codes.
               code = (code << 2) | bases[static_cast<std::uint8_t>(pattern[i])];
             }
-            part.piece_codes.push_back(code);
-            part.refs.insert(part.refs.end(),
-                             {p, static_cast<std::uint32_t>(o), static_cast<std::uint32_t>(len)});
+            piece_codes[at] = code;
+            refs[3 * at] = p;
+            refs[3 * at + 1] = static_cast<std::uint32_t>(o);
+            refs[3 * at + 2] = static_cast<std::uint32_t>(len);
+            ++at;
           });
         }
       });
-  std::vector<std::uint32_t> piece_codes, refs;
-  std::size_t n = 0;
-  for (unsigned w = 0; w < used; ++w) n += parts[w].piece_codes.size();
-  piece_codes.reserve(n);
-  refs.reserve(3 * n);
-  for (unsigned w = 0; w < used; ++w) {
-    Part& part = parts[w];
-    piece_codes.insert(piece_codes.end(), part.piece_codes.begin(), part.piece_codes.end());
-    refs.insert(refs.end(), part.refs.begin(), part.refs.end());
-    std::vector<std::uint32_t>().swap(part.piece_codes);
-    std::vector<std::uint32_t>().swap(part.refs);
-    longest_ = std::max(longest_, part.longest);
-  }
   max_words_ = std::max(1u, (longest_ + 63) / 64);
   pattern_bits_ = std::max(1, static_cast<int>(std::bit_width(patterns.size())));
-  const auto count = static_cast<std::uint32_t>(piece_codes.size());
+  const auto count = static_cast<std::uint32_t>(total);
   const std::uint64_t codes_n = std::uint64_t{1} << (2 * q_);
   std::vector<std::uint32_t> lengths(patterns.size());
   for (std::size_t p = 0; p < patterns.size(); ++p)
@@ -374,15 +379,15 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
       cudaMemcpy(m_.get(), lengths.data(), lengths.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
   // The pieces sorted by code on the device, then each code's first piece.
   DeviceBuffer<std::uint32_t> unsorted, in_codes, out_codes, order, sorted_order;
-  unsorted.ensure(refs.size());
+  unsorted.ensure(3 * total);
   in_codes.ensure(count);
   out_codes.ensure(count);
   order.ensure(count);
   sorted_order.ensure(count);
   STRMATCH_CUDA_CHECK(
-      cudaMemcpy(unsorted.get(), refs.data(), refs.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+      cudaMemcpy(unsorted.get(), refs.get(), 3 * total * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
   STRMATCH_CUDA_CHECK(
-      cudaMemcpy(in_codes.get(), piece_codes.data(), count * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+      cudaMemcpy(in_codes.get(), piece_codes.get(), count * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
   std::vector<std::uint32_t> iota(count);
   std::iota(iota.begin(), iota.end(), 0u);
   STRMATCH_CUDA_CHECK(
@@ -396,7 +401,7 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
   STRMATCH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, in_codes.get(), out_codes.get(),
                                                       order.get(), sorted_order.get(),
                                                       static_cast<int>(count), 0, static_cast<int>(2 * q_)));
-  pieces_.ensure(refs.size());
+  pieces_.ensure(3 * total);
   filter_gather_kernel<<<blocks_for(count), ax::kThreads>>>(unsorted.get(), sorted_order.get(), count,
                                                             pieces_.get());
   STRMATCH_CUDA_CHECK(cudaGetLastError());

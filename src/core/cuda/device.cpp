@@ -178,6 +178,10 @@ namespace strmatch::cuda {
 
 bool available(std::string* why) { return detail::cuda::available(why); }
 
+void warm_up() {
+  if (detail::cuda::available(nullptr)) detail::cuda::ensure_context();
+}
+
 PinnedHostMemory::PinnedHostMemory(const void* data, std::size_t bytes) : data_(data), bytes_(bytes) {
   constexpr const char* kAlreadyLocked =
       "PinnedHostMemory: the memory is already page-locked (cudaHostAlloc or cudaHostRegister)";
