@@ -325,6 +325,9 @@ class SequenceSearcher {
   SequenceSearcher(SequenceSearcher&&) noexcept;
   SequenceSearcher& operator=(SequenceSearcher&&) noexcept;
 
+  /// The patterns by id: their names and FASTQ qualities as given; their sequences are empty (moved
+  /// out at construction: oriented() gives each as searched, normalised; a million reads' 150 MB of
+  /// given bases are not kept twice).
   const std::vector<NamedSequence>& patterns() const noexcept;
   const SequenceSearchOptions& options() const noexcept;
   /// The strands searched (the options' or the default).
