@@ -363,6 +363,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     if (!direct) key_index.reserve(pieces);
     std::vector<std::string_view> keys;
+    keys.reserve(pieces);  // at most one a piece (grown by doubling: up to twice the room)
     // Each piece's key index, in the order for_each_piece gives the pieces (4 bytes a piece: the
     // uses are made again in that order below, not held beside them: a million pieces for 100,000
     // reads).
@@ -427,13 +428,16 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     for (std::size_t i = 1; i < use_start_.size(); ++i) use_start_[i] += use_start_[i - 1];
     uses_.resize(piece_key.size());
     {
-      std::vector<std::uint32_t> at(use_start_.begin(), use_start_.end() - 1);
+      // Placed through use_start_ itself (each key's entry then holds its end, the next key's start),
+      // shifted back by one after: no second array of 4 bytes a key at the batch's peak of memory.
       std::size_t i = 0;
       for_each_filtered_piece([&](std::uint32_t p, std::size_t o, std::size_t len) {
-        if (i + kAhead < piece_key.size()) __builtin_prefetch(at.data() + piece_key[i + kAhead]);
-        uses_[at[piece_key[i]]++] = piece_use(p, o, len);
+        if (i + kAhead < piece_key.size()) __builtin_prefetch(use_start_.data() + piece_key[i + kAhead]);
+        uses_[use_start_[piece_key[i]]++] = piece_use(p, o, len);
         ++i;
       });
+      for (std::size_t key = use_start_.size() - 1; key > 0; --key) use_start_[key] = use_start_[key - 1];
+      use_start_[0] = 0;
     }
     std::vector<std::uint32_t>().swap(piece_key);
     key_length_.reserve(keys.size());
