@@ -101,7 +101,7 @@ char strand_char(Strand s) noexcept { return s == Strand::reverse ? '-' : '+'; }
 }  // namespace
 
 void StandardPrinter::sequence(const Hit& h) {
-  const std::string& name = (*o_.patterns)[h.pattern_id];
+  const std::string& name = o_.pattern_name(h.pattern_id);
   switch (o_.sequence_output) {
     case SequenceOutput::sam:
       o_.sam->add(h);
@@ -274,7 +274,7 @@ void JsonPrinter::sequence(const Hit& h) {
   out_.append(R"(,"record":)");
   out_.append(json_string(std::string(h.record)));
   out_.append(R"(,"pattern":)");
-  out_.append(json_string((*o_.patterns)[h.pattern_id]));
+  out_.append(json_string(o_.pattern_name(h.pattern_id)));
   out_.append(
       fmt::format(R"(,"pattern_id":{},"strand":"{}","start":{},"end":{},"distance":{},"cigar":"{}","match":)",
                   h.pattern_id, strand_char(h.strand), h.begin, h.end, h.distance, h.cigar));
@@ -419,7 +419,7 @@ void SummaryPrinter::finish(const InputTotals& t) {
           out_.number(i);
           out_.append(":");
         }
-        out_.append((*o_.patterns)[i]);
+        out_.append(o_.pattern_name(i));
         out_.put('\n');
       }
       break;
@@ -521,13 +521,13 @@ void SamOutput::print(Output& out, const std::string& command_line, unsigned thr
       cl.begin(), cl.end(), [](char ch) { return ch == '\t' || ch == '\n' || ch == '\r'; }, ' ');
   out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> best(patterns_.size(), kNone);
+  std::vector<std::uint32_t> best(count_, kNone);
   for (const SamHit& h : hits_) best[h.pattern] = std::min(best[h.pattern], h.distance);
   // The flags in hit order (the primary is a pattern's first hit at its smallest distance), then
   // the records formatted in blocks side by side.
   std::vector<std::uint16_t> flags(hits_.size());
   {
-    std::vector<bool> primary_given(patterns_.size(), false);
+    std::vector<bool> primary_given(count_, false);
     for (std::size_t i = 0; i < hits_.size(); ++i) {
       const SamHit& h = hits_[i];
       unsigned flag = h.reverse ? 16 : 0;
@@ -544,7 +544,7 @@ void SamOutput::print(Output& out, const std::string& command_line, unsigned thr
     std::string name, reversed;
     for (std::size_t i = lo; i < hi; ++i) {
       const SamHit& h = hits_[i];
-      const Pattern& p = patterns_[h.pattern];
+      const Pattern p = pattern_(h.pattern);
       const std::string_view seq = h.reverse ? p.reverse : p.forward;
       // A PAM has no quality: QUAL is '*' when the read's does not cover SEQ.
       const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
@@ -573,12 +573,12 @@ void SamOutput::print(Output& out, const std::string& command_line, unsigned thr
     }
   });
   std::vector<std::uint32_t> unmapped;
-  for (std::uint32_t i = 0; i < patterns_.size(); ++i)
+  for (std::uint32_t i = 0; i < count_; ++i)
     if (best[i] == kNone) unmapped.push_back(i);
   print_blocks(out, unmapped.size(), threads, [&](std::size_t lo, std::size_t hi, Output& o) {
     std::string name;
     for (std::size_t i = lo; i < hi; ++i) {
-      const Pattern& p = patterns_[unmapped[i]];
+      const Pattern p = pattern_(unmapped[i]);
       const std::string seq = p.forward.empty() ? seq::reverse_complement(p.reverse) : std::string(p.forward);
       const bool has_qual = !p.quality.empty() && p.quality.size() == seq.size();
       sam_name_into(name, p.name, false);

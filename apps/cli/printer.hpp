@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,6 +34,7 @@
 #include "input.hpp"
 #include "lines.hpp"
 #include "output.hpp"
+#include "strmatch/sequence.hpp"
 
 namespace strmatch::cli {
 
@@ -137,6 +139,13 @@ struct PrintOptions {
   const Colors* colors = nullptr;
   /// The patterns by id: --count-per-pattern's lines, and search's JSON "pattern" (json_pattern).
   const std::vector<std::string>* patterns = nullptr;
+  /// Instead of `patterns`, a sequence search's named patterns (their names, by id: no copy of a
+  /// million reads' names).
+  const std::vector<seq::NamedSequence>* named_patterns = nullptr;
+  /// Pattern `id`'s name: from named_patterns where set, else from patterns.
+  const std::string& pattern_name(std::size_t id) const {
+    return named_patterns != nullptr ? (*named_patterns)[id].name : (*patterns)[id];
+  }
   /// search's JSON of a pattern set: each hit carries "pattern_id" and "pattern".
   bool json_pattern = false;
   /// The JSON summary's fields beyond type, file, bytes, occurrences, input, seconds: search's
@@ -435,7 +444,7 @@ class JsonPrinter : public PrinterBase {
         if (o_.json_pattern) {
           field(R"(,"pattern_id":)", h.pattern_id);
           out_.append(R"(,"pattern":)");
-          out_.append(json_string((*o_.patterns)[h.pattern_id]));
+          out_.append(json_string(o_.pattern_name(h.pattern_id)));
         }
         if (o_.json_lines) lines(h);
         out_.put("}\n");
@@ -609,7 +618,10 @@ class SamOutput {
   struct Pattern {
     std::string_view name, quality, forward, reverse;
   };
-  explicit SamOutput(std::vector<Pattern> patterns) : patterns_(std::move(patterns)) {}
+  /// `count` patterns, pattern i's views given by pattern(i) when printed (from several threads at
+  /// once: it must only read). Asked rather than held: a table of views took 64 bytes a read.
+  SamOutput(std::size_t count, std::function<Pattern(std::uint32_t)> pattern)
+      : count_(count), pattern_(std::move(pattern)) {}
 
   /// A new input: its records come next, in order.
   void begin_input(const std::string& file) {
@@ -638,7 +650,8 @@ class SamOutput {
     std::uint32_t distance = 0;
     std::string cigar;
   };
-  std::vector<Pattern> patterns_;
+  std::size_t count_ = 0;
+  std::function<Pattern(std::uint32_t)> pattern_;
   std::string file_;
   std::vector<std::pair<std::string, std::uint64_t>> references_;
   std::unordered_set<std::string> names_;
