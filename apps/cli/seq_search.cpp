@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <unordered_set>
 #include <utility>
@@ -294,10 +295,13 @@ class SequenceRun final : public RunCore {
     // of its own while the patterns are read, instead of in the engine's compilation after them.
     seq::SequenceSearchOptions options = search_options(c, task);
     std::thread gpu_start;
-    if (options.backend == Backend::cuda && options.devices.empty())
-      gpu_start = std::thread([] { strmatch::cuda::warm_up(); });
-    else if (options.backend == Backend::automatic)
-      gpu_start = std::thread([] { (void)strmatch::cuda::available(); });
+    try {
+      if (options.backend == Backend::cuda && options.devices.empty())
+        gpu_start = std::thread([] { strmatch::cuda::warm_up(); });
+      else if (options.backend == Backend::automatic)
+        gpu_start = std::thread([] { (void)strmatch::cuda::available(); });
+    } catch (const std::system_error&) {  // no thread: the engine's compilation starts the GPU as before
+    }
     struct Joiner {  // however the reading ends
       std::thread& thread;
       ~Joiner() {

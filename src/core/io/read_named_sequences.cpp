@@ -114,8 +114,10 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
     std::sort(all.begin(), all.end());
   }
   if (std::find(failed.begin(), failed.end(), 1) != failed.end() ||
-      std::adjacent_find(all.begin(), all.end()) != all.end())
-    return read_serially(bytes, format, name, options);  // its first error, in order, or the records
+      std::adjacent_find(all.begin(), all.end()) != all.end()) {
+    std::vector<std::vector<NamedSequence>>().swap(parts);  // not held while the input is read again
+    return read_serially(bytes, format, name, options);     // its first error, in order, or the records
+  }
   if (options.ranges_read != nullptr) *options.ranges_read = ranges;
   std::vector<NamedSequence> out;
   out.reserve(all.size());
