@@ -148,39 +148,33 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
       add_lines({}, {path});
       continue;
     }
-    const auto too_long = [&](const seq::NamedSequence& p) {
-      return InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
-                                         path, p.name, max_bytes));
-    };
     const std::size_t first = out.size();
     io::Input in = io::Input::open(path);
+    seq::NamedReadOptions o;
+    o.threads = c.threads;
+    o.quality = c.sam;  // only SAM prints it: a million reads' 150 MB otherwise
+    o.max_sequence_bytes = max_bytes;
+    std::vector<seq::NamedSequence> records;
     if (in.should_map(io::parse_map_policy(c.mmap))) {
       // A regular file: mapped and read on the run's threads (a million reads' 320 MB FASTQ took 1.2 s
       // on one; read_named_sequences gives the same records and errors).
       const io::MappedFile mapped = in.map();
       const std::string_view bytes = mapped.bytes();
-      seq::NamedReadOptions o;
-      o.threads = c.threads;
-      o.quality = c.sam;  // only SAM prints it: a million reads' 150 MB otherwise
-      o.max_sequence_bytes = max_bytes;
-      std::vector<seq::NamedSequence> records = seq::read_named_sequences(
+      records = seq::read_named_sequences(
           std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
           *format, path, o);
-      if (!records.empty() && records.back().sequence.size() > max_bytes) throw too_long(records.back());
-      if (out.empty())
-        out = std::move(records);
-      else
-        std::move(records.begin(), records.end(), std::back_inserter(out));
     } else {
       const std::unique_ptr<io::FdSource> source = in.stream();
       seq::SequenceReader reader(*source, *format, path);
-      while (reader.next_record()) {
-        seq::NamedSequence p{reader.header().name, {}, {}};
-        if (reader.append_sequence(p.sequence, max_bytes) > max_bytes) throw too_long(p);
-        if (c.sam) p.quality = reader.quality();
-        out.push_back(std::move(p));
-      }
+      records = seq::read_named_sequences(reader, o);
     }
+    if (!records.empty() && records.back().sequence.size() > max_bytes)
+      throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
+                                        path, records.back().name, max_bytes));
+    if (out.empty())
+      out = std::move(records);
+    else
+      std::move(records.begin(), records.end(), std::back_inserter(out));
     if (out.size() == first) throw InvalidArgument(fmt::format("{}: no records (no patterns)", path));
   }
   out.shrink_to_fit();  // grown by doubling: up to a quarter of a million reads' 96 MB of records unused
@@ -302,7 +296,7 @@ class SequenceRun final : public RunCore {
         gpu_start = std::thread([] { (void)strmatch::cuda::available(); });
     } catch (const std::system_error&) {  // no thread: the engine's compilation starts the GPU as before
     }
-    struct Joiner {  // however the reading ends
+    struct Joiner {  // however make_searcher ends
       std::thread& thread;
       ~Joiner() {
         if (thread.joinable()) thread.join();
@@ -310,8 +304,7 @@ class SequenceRun final : public RunCore {
     } joiner{gpu_start};
     std::vector<seq::NamedSequence> patterns = load_named_patterns(c, task.max_pattern_bytes);
     phases.patterns = seconds_since(t0);
-    if (gpu_start.joinable()) gpu_start.join();
-    t0 = std::chrono::steady_clock::now();
+    t0 = std::chrono::steady_clock::now();  // a start not done yet is waited for inside the compilation
     seq::SequenceSearcher searcher(std::move(patterns), std::move(options));
     phases.compile = seconds_since(t0);
     return searcher;

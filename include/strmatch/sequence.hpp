@@ -234,6 +234,12 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
                                                 const std::string& name,
                                                 const NamedReadOptions& options = {});
 
+/// The records `reader` delivers from its current position to the input's end, in order, on the
+/// calling thread (a streamed input: a pipe, standard input): the same records as above, with
+/// `options.quality` and `options.max_sequence_bytes` (threads, min_range_bytes and ranges_read
+/// unused). Throws the reader's errors (FormatError, IoError). O(n) time; memory: the records.
+std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const NamedReadOptions& options = {});
+
 /// How a SequenceSearcher is compiled.
 struct SequenceSearchOptions {
   /// Approximate search (ApproxSearcher: matches within max_errors, metric) instead of exact search.

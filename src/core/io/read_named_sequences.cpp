@@ -45,11 +45,16 @@ std::size_t record_start(std::span<const std::uint8_t> bytes, std::size_t from, 
   return bytes.size();
 }
 
-/// The records of `bytes` read in order by one reader, up to and including the first whose
-/// sequence is longer than `options.max_sequence_bytes`.
+/// The records of `bytes` read in order by one reader (read_named_sequences of a reader).
 std::vector<NamedSequence> read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
                                          const std::string& name, const NamedReadOptions& options) {
   SequenceReader reader(bytes, format, name);
+  return read_named_sequences(reader, options);
+}
+
+}  // namespace
+
+std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const NamedReadOptions& options) {
   std::vector<NamedSequence> out;
   while (reader.next_record()) {
     NamedSequence r{reader.header().name, {}, {}};
@@ -61,8 +66,6 @@ std::vector<NamedSequence> read_serially(std::span<const std::uint8_t> bytes, Se
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> bytes, SequenceFormat format,
                                                 const std::string& name, const NamedReadOptions& options) {
