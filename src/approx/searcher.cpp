@@ -677,10 +677,10 @@ struct ApproxSearcher::Impl {
                                               [&](const ApproxEnd& e) { return e.end <= hi; });
       piece.assign(pending.begin(), split);
       pending.erase(pending.begin(), split);
-      detail::group_ends_by_pattern(piece, grouping);
+      detail::group_ends_by_pattern(piece, grouping, detail::call_threads(x, options.threads));
       // Tasks of about `per_task` ends, cut between patterns or where a pattern's ends leave a gap
       // (add_plateaus reads no neighbour across one), each turned into plateaus with its candidates
-      // traced, on the host's threads; their plateaus joined in task order (by pattern, then end).
+      // traced, on the host's threads; their plateaus then moved out by (end, pattern) at once.
       // One thread made the plateaus of 312 guides over 3.1 Gbp in 0.6 s and traced in 1.0 s more.
       cuts.assign(1, 0);
       for (std::size_t start = 0; start < piece.size();) {
@@ -712,11 +712,7 @@ struct ApproxSearcher::Impl {
             }
             return 0;
           });
-      plateaus.clear();
-      for (std::size_t t = 0; t < tasks; ++t)
-        plateaus.insert(plateaus.end(), std::make_move_iterator(parts[t].begin()),
-                        std::make_move_iterator(parts[t].end()));
-      detail::sort_plateaus(plateaus);
+      detail::sort_plateaus(std::span<std::vector<Plateau>>(parts.data(), tasks), plateaus);
       batch.clear();
       selector->piece(plateaus, lo, hi, last, [&](Plateau& pl) {
         ++r.delivered;

@@ -59,13 +59,25 @@ TEST(ApproxSelect, SortPlateausOrdersByEndThenPatternAtEverySize) {
     std::sort(want.begin(), want.end(), [](const Plateau& x, const Plateau& y) {
       return x.last != y.last ? x.last < y.last : x.pattern_id < y.pattern_id;
     });
+    // The same plateaus cut into parts (as a GPU batch's tasks make them), moved out sorted.
+    std::vector<std::vector<Plateau>> parts(1 + rng() % 7);
+    for (const Plateau& p : got) {
+      if (rng() % 64 == 0 && parts.back().size() != 0) parts.emplace_back();
+      parts.back().push_back(p);
+    }
+    std::vector<Plateau> from_parts;
+    strmatch::detail::sort_plateaus(std::span<std::vector<Plateau>>(parts), from_parts);
+    for (const auto& part : parts) ASSERT_TRUE(part.empty());
     strmatch::detail::sort_plateaus(got);
-    ASSERT_EQ(got.size(), want.size()) << rerun_hint();
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      ASSERT_EQ(got[i].last, want[i].last) << i << " " << rerun_hint();
-      ASSERT_EQ(got[i].pattern_id, want[i].pattern_id) << i << " " << rerun_hint();
-      ASSERT_EQ(got[i].first, want[i].first) << i << " " << rerun_hint();
-      ASSERT_EQ(got[i].match.cigar, want[i].match.cigar) << i << " " << rerun_hint();
+    for (const std::vector<Plateau>* sorted : {&got, &from_parts}) {
+      ASSERT_EQ(sorted->size(), want.size()) << rerun_hint();
+      for (std::size_t i = 0; i < sorted->size(); ++i) {
+        const Plateau& g = (*sorted)[i];
+        ASSERT_EQ(g.last, want[i].last) << i << " " << rerun_hint();
+        ASSERT_EQ(g.pattern_id, want[i].pattern_id) << i << " " << rerun_hint();
+        ASSERT_EQ(g.first, want[i].first) << i << " " << rerun_hint();
+        ASSERT_EQ(g.match.cigar, want[i].match.cigar) << i << " " << rerun_hint();
+      }
     }
   }
 }
@@ -74,7 +86,11 @@ TEST(ApproxSelect, GroupEndsByPatternIsAStableSortByPattern) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 72);
   std::vector<ApproxEnd> scratch;
   for (int round = 0; round < 16; ++round) {
-    const std::size_t n = round % 4 == 0 ? rng() % 300 : kRadixPlateaus + rng() % 30000;
+    // Every fifth round large enough for two or three threads' parts (kGroupEndsPerThread each).
+    const bool parts = round % 5 == 1;
+    const std::size_t n = parts            ? 2 * strmatch::detail::kGroupEndsPerThread + rng() % 70000
+                          : round % 4 == 0 ? rng() % 300
+                                           : kRadixPlateaus + rng() % 30000;
     // Pattern ids up to 2^11 (one pass) and far above (three passes).
     const std::uint32_t patterns = round % 3 == 0 ? 3000000 : 1 + static_cast<std::uint32_t>(rng() % 2000);
     std::vector<ApproxEnd> ends;
@@ -87,7 +103,7 @@ TEST(ApproxSelect, GroupEndsByPatternIsAStableSortByPattern) {
     std::vector<ApproxEnd> want = ends;
     std::stable_sort(want.begin(), want.end(),
                      [](const ApproxEnd& a, const ApproxEnd& b) { return a.pattern_id < b.pattern_id; });
-    strmatch::detail::group_ends_by_pattern(ends, scratch);
+    strmatch::detail::group_ends_by_pattern(ends, scratch, parts ? 3 : 1);
     ASSERT_EQ(ends.size(), want.size()) << rerun_hint();
     for (std::size_t i = 0; i < ends.size(); ++i) {
       ASSERT_EQ(ends[i].pattern_id, want[i].pattern_id) << i << " " << rerun_hint();

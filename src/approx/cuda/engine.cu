@@ -603,9 +603,10 @@ class Engine final : public ApproxEngine {
 
   /// Enqueues every group's launches over region `r` (own range, text) on `stream`. `share`: the
   /// launch sizes its segments to fill 1 / share of the GPU (a host text's pieces run beside each
-  /// other: see the one-block host path).
+  /// other: see the one-block host path). `replay`: the same region as the last launch on `stream`,
+  /// whose records overflowed: the filter verifies the windows it holds again instead of scanning.
   void launch(ax::Region r, ax::Task task, std::uint32_t k, const ax::Output& out, cudaStream_t stream,
-              std::uint64_t share = 1) {
+              std::uint64_t share = 1, bool replay = false) {
     const std::uint64_t owned = r.own_hi - r.own_lo;
     if (owned == 0) return;
     const ApproxTuning& tuning = approx_tuning();
@@ -614,7 +615,7 @@ class Engine final : public ApproxEngine {
     r.text_bases = text_bases_.get();  // null without nucleotide codes
     // The filter takes its patterns' ends within the k its pieces were cut for (not minima).
     const bool filter = filter_ && task != ax::Task::minima && k <= filter_->k();
-    if (filter) filter_->launch(r, k, out, stream, filter_scratch_[stream_index(stream)]);
+    if (filter) filter_->launch(r, k, out, stream, filter_scratch_[stream_index(stream)], replay);
     for (const Group& g : filter ? rest_groups_ : groups_) {
       r.overlap = overlap(g.max_m, task, k);
       const std::uint64_t npat = g.ids.size();
@@ -756,9 +757,11 @@ class Engine final : public ApproxEngine {
         std::min<std::uint64_t>(value_or(tuning.window_bytes, kDefaultWindow), 0xffffffffu);
     std::uint64_t delivered = 0;
     std::vector<ApproxEnd> batch;
+    bool replay = false;  // the window again after its records overflowed: the filter's windows kept
     for (std::uint64_t lo = own_lo; lo < own_hi;) {
       const std::uint64_t hi = std::min(own_hi, lo + window);
-      records_.ensure(std::min(max_records, std::max(records_.capacity, kInitialRecords)));
+      records_.ensure(std::min(
+          max_records, std::max(records_.capacity, value_or(tuning.initial_records, kInitialRecords))));
       ax::Output out;
       out.task = ax::Task::records;
       out.counter = counter_.get();
@@ -771,7 +774,8 @@ class Engine final : public ApproxEngine {
       r.len = len;
       r.own_lo = lo;
       r.own_hi = hi;
-      launch(r, ax::Task::records, k, out, stream_);
+      launch(r, ax::Task::records, k, out, stream_, 1, replay);
+      replay = false;
       STRMATCH_CUDA_CHECK(cudaMemcpyAsync(host_counter_.get(), counter_.get(), sizeof(unsigned long long),
                                           cudaMemcpyDeviceToHost, stream_));
       STRMATCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -779,6 +783,7 @@ class Engine final : public ApproxEngine {
       if (found > records_.capacity) {               // too many for the buffer: grow it, or cut the window
         if (found <= max_records || hi - lo == 1) {  // (one end offset's records are never cut)
           records_.ensure(found);
+          replay = true;  // a million reads' first window: 0.3 s of scan saved (H200)
         } else {
           window = std::max<std::uint64_t>(1, (hi - lo) / (found / max_records + 1));
         }

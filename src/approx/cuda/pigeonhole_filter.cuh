@@ -60,6 +60,8 @@ constexpr std::uint32_t kFilterMaxM = 256;
 /// The shortest piece the filter takes (bases): 16 bits, as pigeonhole_pays asks of a piece.
 constexpr std::uint32_t kFilterMinPiece = 8;
 
+struct FilterTables;  // the device tables a launch reads (pigeonhole_filter.cu)
+
 /// What one filter launch needs on its stream (one per stream that may run a launch at once).
 struct FilterScratch {
   DeviceBuffer<unsigned long long> keys, keys_alt, prev, counter;
@@ -67,6 +69,16 @@ struct FilterScratch {
   DeviceBuffer<std::uint8_t> temp;
   PinnedBuffer<unsigned long long> host_counter;
   std::uint64_t capacity = 0;
+  /// Windows per scanned byte of the last scan (0: no scan yet), which sizes the next one's buffers.
+  double density = 0;
+  /// The last launch whose sorted windows the buffers still hold (valid: its verification may run
+  /// again, PigeonholeFilter::launch's `replay`).
+  struct Last {
+    bool valid = false;
+    const std::uint8_t* text = nullptr;
+    std::uint64_t len = 0, own_lo = 0, own_hi = 0, windows = 0;
+    std::uint32_t k = 0;
+  } last;
   void ensure(std::uint64_t n);
 };
 
@@ -85,13 +97,21 @@ class PigeonholeFilter {
 
   /// Enqueues the filtered patterns' ends within k over region r's owned ends on `stream`, into
   /// `out` (Task::count or Task::records, as the engine's kernels). Waits for the scan's count of
-  /// windows (one round trip). Throws BackendUnavailable.
+  /// windows (one round trip). `replay`: the same region and k as the scratch's last launch, whose
+  /// output overflowed (the engine's records): only the verification runs again, over the windows
+  /// the scratch still holds (a full launch where it holds none for that region). The scan's buffers
+  /// are sized before it runs (one window per scanned byte at first, then by FilterScratch::density,
+  /// within a quarter of the free device memory), so that a first scan of many windows (a million
+  /// reads: 54.5 million over 66 Mbp) does not run twice. Throws BackendUnavailable.
   void launch(approx::Region r, std::uint32_t k, const approx::Output& out, cudaStream_t stream,
-              FilterScratch& scratch);
+              FilterScratch& scratch, bool replay = false);
 
  private:
   void launch_owned(const approx::Region& r, std::uint32_t k, const approx::Output& out, cudaStream_t stream,
                     FilterScratch& s);
+  FilterTables tables() const;
+  void verify(const approx::Region& r, std::uint64_t windows, const approx::Output& out, cudaStream_t stream,
+              FilterScratch& s) const;
 
   std::uint32_t k_ = 0, q_ = 0, max_words_ = 1, pattern_bits_ = 1;
   std::uint32_t longest_ = 0;  // the filtered patterns' longest m

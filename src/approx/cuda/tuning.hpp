@@ -54,6 +54,11 @@ struct ApproxTuning {
   /// The tests' probe of the kernel choice: when set, incremented at each launch of the short-pattern
   /// kernel (myers_short).
   std::uint64_t* short_launches = nullptr;
+  /// The records (ends) and the GPU filter's windows a fresh engine holds at first (default 1 Mi
+  /// each, the filter's then sized by the text before each scan), grown when a window's outnumber
+  /// them; when set, the filter's are not sized by the text: the tests' way to overflow both (the
+  /// records' window then verified again, the filter's scan run again).
+  std::uint64_t initial_records = 0;
 };
 
 /// The process-wide tuning every engine reads at each call (not thread-safe against concurrent

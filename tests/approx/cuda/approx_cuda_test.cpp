@@ -597,6 +597,21 @@ TEST(ApproxCudaFilter, ReadsAgainstReference) {
     }
 }
 
+TEST(ApproxCudaFilter, FirstBuffersTooSmall) {
+  SKIP_WITHOUT_GPU();
+  // A fresh engine holding 2 records and 2 windows (initial_records: the filter's not sized by the
+  // text): the first window's records overflow (its windows verified again, not scanned again), and
+  // the filter's windows overflow (its scan run again); texts of 3,000 and 20,000 bases; ends,
+  // counts and minima against the reference.
+  std::mt19937_64 rng(test_seed() + 1307);
+  for (const std::size_t n : {std::size_t{3000}, std::size_t{20000}}) {
+    const std::string text = random_text(rng, n, "ACGT");
+    const std::vector<std::string> reads = dna_reads(rng, text, 30, 100);
+    check(reads, text, 3, ApproxMetric::edit, -1, "pigeonhole-batch", 1,
+          {cu::ApproxTuning{.initial_records = 2}}, false, 3, "pigeonhole-batch");
+  }
+}
+
 TEST(ApproxCudaFilter, SeparatorsCodesPeriodicAndMixedBatches) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(test_seed() + 1302);
