@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <thread>
 
 #include "input.hpp"
@@ -469,8 +470,18 @@ void SamOutput::add_reference(const std::string& name, std::uint64_t length) {
 }
 
 void SamOutput::add(const Hit& h) {
-  hits_.push_back({h.pattern_id, h.strand == Strand::reverse, input_references_[h.line - 1], h.begin,
-                   h.distance, std::string(h.cigar)});
+  if (h.distance >= (std::uint32_t{1} << 31) || h.cigar.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("SAM: a hit's distance or CIGAR is too large to hold");
+  SamHit s;
+  s.start = h.begin;
+  s.cigar_at = cigars_.size();
+  s.pattern = h.pattern_id;
+  s.reference = input_references_[h.line - 1];
+  s.distance = h.distance;
+  s.reverse = h.strand == Strand::reverse ? 1 : 0;
+  s.cigar_size = static_cast<std::uint32_t>(h.cigar.size());
+  cigars_.append(h.cigar);
+  hits_.push_back(s);
 }
 
 namespace {
@@ -522,7 +533,7 @@ void SamOutput::print(Output& out, const std::string& command_line, unsigned thr
   out.put(fmt::format("@PG\tID:strmatch\tPN:strmatch\tVN:{}\tCL:{}\n", build_info().version, cl));
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> best(count_, kNone);
-  for (const SamHit& h : hits_) best[h.pattern] = std::min(best[h.pattern], h.distance);
+  for (const SamHit& h : hits_) best[h.pattern] = std::min<std::uint32_t>(best[h.pattern], h.distance);
   // The flags in hit order (the primary is a pattern's first hit at its smallest distance), then
   // the records formatted in blocks side by side.
   std::vector<std::uint16_t> flags(hits_.size());
@@ -562,13 +573,13 @@ void SamOutput::print(Output& out, const std::string& command_line, unsigned thr
       o.append("\t");
       o.number(h.start + 1);
       o.append("\t255\t");
-      o.append(h.cigar);
+      o.append(std::string_view(cigars_).substr(static_cast<std::size_t>(h.cigar_at), h.cigar_size));
       o.append("\t*\t0\t0\t");
       o.append(seq);
       o.append("\t");
       o.append(qual);
       o.append("\tNM:i:");
-      o.number(h.distance);
+      o.number(std::uint32_t{h.distance});
       o.append("\n");
     }
   });

@@ -362,8 +362,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     };
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     if (!direct) key_index.reserve(pieces);
+    // The keys: with the direct tables only the first kFewKeys + 1 are kept (the few-keys rule below
+    // needs them; the rest are counted and their lengths kept: 16 bytes a key held at once made the
+    // compilation the peak of 100,000 reads' SAM run).
     std::vector<std::string_view> keys;
-    keys.reserve(pieces);  // at most one a piece (grown by doubling: up to twice the room)
+    std::size_t key_count = 0;
+    if (!direct) keys.reserve(pieces);  // at most one a piece (grown by doubling: up to twice the room)
     // Each piece's key index, in the order for_each_piece gives the pieces (4 bytes a piece: the
     // uses are made again in that order below, not held beside them: a million pieces for 100,000
     // reads).
@@ -387,7 +391,10 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         if (key.size() < key_cap) index |= kShortCode;  // the second table's
       } else {
         const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
-        if (fresh) keys.push_back(key);
+        if (fresh) {
+          keys.push_back(key);
+          ++key_count;
+        }
         index = it->second;
       }
       piece_key.push_back(index);
@@ -408,19 +415,22 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
           __builtin_prefetch(direct_.data() + piece_key[i + kAhead]);
         std::uint32_t& entry = entry_of(piece_key[i]);
         if (entry == kNoKey) {
-          entry = static_cast<std::uint32_t>(keys.size());
-          keys.push_back(view(p).substr(o, key_length(len)));
+          entry = static_cast<std::uint32_t>(key_count++);
+          const std::size_t length = key_length(len);
+          key_length_.push_back(static_cast<std::uint32_t>(length));
+          longest_key_ = std::max(longest_key_, length);
+          if (keys.size() <= kFewKeys) keys.push_back(view(p).substr(o, length));
         }
         piece_key[i++] = entry;
       });
     }
-    if (keys.empty()) {
+    if (key_count == 0) {
       std::vector<std::uint32_t>().swap(direct_);
       std::vector<std::uint32_t>().swap(short_);
       return;
     }
     // The users of each key, contiguous (counting sort by key).
-    use_start_.assign(keys.size() + 1, 0);
+    use_start_.assign(key_count + 1, 0);
     for (std::size_t i = 0; i < piece_key.size(); ++i) {
       if (i + kAhead < piece_key.size()) __builtin_prefetch(use_start_.data() + piece_key[i + kAhead] + 1);
       ++use_start_[piece_key[i] + 1];
@@ -440,10 +450,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       use_start_[0] = 0;
     }
     std::vector<std::uint32_t>().swap(piece_key);
-    key_length_.reserve(keys.size());
-    for (const std::string_view key : keys) {
-      key_length_.push_back(static_cast<std::uint32_t>(key.size()));
-      longest_key_ = std::max(longest_key_, key.size());
+    if (!direct) {  // (the direct tables' lengths were kept as their keys came)
+      key_length_.reserve(keys.size());
+      for (const std::string_view key : keys) {
+        key_length_.push_back(static_cast<std::uint32_t>(key.size()));
+        longest_key_ = std::max(longest_key_, key.size());
+      }
     }
     // A handful of keys (one guide's pieces on both strands) goes to the set rule's vector filter
     // instead of the direct table, whose byte-by-byte lookups it outruns many times over: one guide
@@ -453,7 +465,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     const auto make_table = [&] {
       return exact_piece_table(keys.size(), [&](std::size_t i) { return keys[i]; });
     };
-    if (direct && tuning.search == "auto" && keys.size() <= kFewKeys) {
+    if (direct && tuning.search == "auto" && key_count <= kFewKeys) {
       table = make_table();
       if (auto_search(*table, bits) == "simd") {
         direct = false;
