@@ -712,7 +712,8 @@ struct ApproxSearcher::Impl {
             }
             return 0;
           });
-      detail::sort_plateaus(std::span<std::vector<Plateau>>(parts.data(), tasks), plateaus);
+      detail::sort_plateaus(std::span<std::vector<Plateau>>(parts.data(), tasks), plateaus,
+                            detail::call_threads(x, options.threads));
       batch.clear();
       selector->piece(plateaus, lo, hi, last, [&](Plateau& pl) {
         ++r.delivered;

@@ -23,8 +23,6 @@ namespace strmatch::detail {
 
 /// Below this many, sort_plateaus and group_ends_by_pattern compare (std::sort); above, radix.
 inline constexpr std::size_t kRadixPlateaus = 4096;
-/// The least ends a thread of group_ends_by_pattern takes.
-inline constexpr std::size_t kGroupEndsPerThread = std::size_t{1} << 16;
 
 /// A maximal run of consecutive ends [first, last] of one pattern with equal d <= k, within one piece.
 /// `left` / `right`: whether the end before first / after last has a larger d (an absent end, or one
@@ -83,11 +81,41 @@ void add_plateaus(std::span<const ApproxEnd> ends, std::uint64_t lo, std::uint64
   }
 }
 
+/// The least items a thread of a radix pass (sort_plateaus, group_ends_by_pattern) takes.
+inline constexpr std::size_t kRadixItemsPerThread = std::size_t{1} << 16;
+
+/// One stable pass of an LSD radix sort of `items` by digit(item) (< 2^11) into `scratch`, then
+/// swapped: on up to `threads` threads, contiguous parts counted side by side and then scattered
+/// side by side to the offsets of (digit, part), which keeps it stable. `count`: reused.
+template <typename T, typename Digit>
+void radix_pass(std::vector<T>& items, std::vector<T>& scratch, std::vector<std::size_t>& count,
+                unsigned threads, Digit&& digit) {
+  constexpr std::size_t kDigits = std::size_t{1} << 11;
+  const std::size_t n = items.size();
+  const unsigned parts = piece_count(n, threads, kRadixItemsPerThread);
+  count.resize(parts * kDigits);
+  scratch.resize(n);
+  run_pieces(n, parts, [&](unsigned p, std::uint64_t from, std::uint64_t to) {
+    std::size_t* c = count.data() + p * kDigits;
+    std::fill(c, c + kDigits, 0);
+    for (std::uint64_t i = from; i < to; ++i) ++c[digit(items[i])];
+  });
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < kDigits; ++d)
+    for (unsigned p = 0; p < parts; ++p) at += std::exchange(count[p * kDigits + d], at);
+  run_pieces(n, parts, [&](unsigned p, std::uint64_t from, std::uint64_t to) {
+    std::size_t* c = count.data() + p * kDigits;
+    for (std::uint64_t i = from; i < to; ++i) scratch[c[digit(items[i])]++] = items[i];
+  });
+  items.swap(scratch);
+}
+
 /// Moves the plateaus of `parts` (in order, each part's plateaus in order) into `out` (cleared),
 /// ordered by (last, pattern_id), the order matches are reported in; stable. The parts are left
 /// empty. A GPU batch's tasks' plateaus come so, and are moved once, not joined first (joining took
 /// 0.07 s of the 581 K plateaus of a million reads' first 3.1 M ends, H200 host).
-inline void sort_plateaus(std::span<std::vector<Plateau>> parts, std::vector<Plateau>& out) {
+inline void sort_plateaus(std::span<std::vector<Plateau>> parts, std::vector<Plateau>& out,
+                          unsigned threads = 1) {
   out.clear();
   std::size_t n = 0;
   for (const auto& p : parts) n += p.size();
@@ -132,23 +160,21 @@ inline void sort_plateaus(std::span<std::vector<Plateau>> parts, std::vector<Pla
       previous = &p;
     }
   constexpr unsigned kBits = 11;
-  std::vector<std::size_t> count(std::size_t{1} << kBits);
-  const auto pass = [&](auto digit) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const Key& k : keys) ++count[digit(k)];
-    std::size_t sum = 0;
-    for (std::size_t& c : count) sum += std::exchange(c, sum);
-    for (const Key& k : keys) other[count[digit(k)]++] = k;
-    keys.swap(other);
-  };
+  std::vector<std::size_t> count;
   constexpr std::uint64_t kMask = (std::uint64_t{1} << kBits) - 1;
   if (!grouped)
     for (unsigned shift = 0; shift == 0 || (patterns >> shift) != 0; shift += kBits)
-      pass([&](const Key& k) { return static_cast<std::size_t>((k.pattern >> shift) & kMask); });
+      radix_pass(keys, other, count, threads,
+                 [&](const Key& k) { return static_cast<std::size_t>((k.pattern >> shift) & kMask); });
   for (unsigned shift = 0; shift == 0 || ((high - low) >> shift) != 0; shift += kBits)
-    pass([&](const Key& k) { return static_cast<std::size_t>(((k.last - low) >> shift) & kMask); });
-  out.reserve(n);
-  for (const Key& k : keys) out.push_back(std::move(*at[k.index]));
+    radix_pass(keys, other, count, threads,
+               [&](const Key& k) { return static_cast<std::size_t>(((k.last - low) >> shift) & kMask); });
+  // The plateaus moved to their places side by side (into default-made ones).
+  out.resize(n);
+  run_pieces(n, piece_count(n, threads, kRadixItemsPerThread),
+             [&](unsigned, std::uint64_t from, std::uint64_t to) {
+               for (std::uint64_t i = from; i < to; ++i) out[i] = std::move(*at[keys[i].index]);
+             });
   for (auto& p : parts) p.clear();
 }
 
@@ -172,30 +198,13 @@ inline void group_ends_by_pattern(std::vector<ApproxEnd>& ends, std::vector<Appr
                      [](const ApproxEnd& a, const ApproxEnd& b) { return a.pattern_id < b.pattern_id; });
     return;
   }
-  const std::size_t n = ends.size();
   std::uint32_t patterns = 0;
   for (const ApproxEnd& e : ends) patterns = std::max(patterns, e.pattern_id);
   constexpr unsigned kBits = 11;
-  constexpr std::size_t kDigits = std::size_t{1} << kBits;
-  const unsigned parts = piece_count(n, threads, kGroupEndsPerThread);
-  std::vector<std::size_t> count(parts * kDigits);
-  scratch.resize(n);
-  for (unsigned shift = 0; shift == 0 || (patterns >> shift) != 0; shift += kBits) {
-    const auto digit = [shift](const ApproxEnd& e) { return (e.pattern_id >> shift) & (kDigits - 1); };
-    run_pieces(n, parts, [&](unsigned p, std::uint64_t from, std::uint64_t to) {
-      std::size_t* c = count.data() + p * kDigits;
-      std::fill(c, c + kDigits, 0);
-      for (std::uint64_t i = from; i < to; ++i) ++c[digit(ends[i])];
-    });
-    std::size_t at = 0;
-    for (std::size_t d = 0; d < kDigits; ++d)
-      for (unsigned p = 0; p < parts; ++p) at += std::exchange(count[p * kDigits + d], at);
-    run_pieces(n, parts, [&](unsigned p, std::uint64_t from, std::uint64_t to) {
-      std::size_t* c = count.data() + p * kDigits;
-      for (std::uint64_t i = from; i < to; ++i) scratch[c[digit(ends[i])]++] = ends[i];
-    });
-    ends.swap(scratch);
-  }
+  std::vector<std::size_t> count;
+  for (unsigned shift = 0; shift == 0 || (patterns >> shift) != 0; shift += kBits)
+    radix_pass(ends, scratch, count, threads,
+               [shift](const ApproxEnd& e) { return (e.pattern_id >> shift) & ((1u << kBits) - 1); });
 }
 
 /// The decisions that cross pieces: feed it every piece's plateaus (sorted), in piece order.

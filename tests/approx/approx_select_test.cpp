@@ -49,7 +49,11 @@ std::vector<Plateau> random_plateaus(std::mt19937_64& rng, std::size_t n, std::u
 TEST(ApproxSelect, SortPlateausOrdersByEndThenPatternAtEverySize) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 71);
   for (int round = 0; round < 24; ++round) {
-    const std::size_t n = round % 3 == 0 ? 1 + rng() % 200 : kRadixPlateaus + rng() % 20000;  // at most
+    // Every seventh round large enough for two or three threads' radix passes.
+    const bool threads = round % 7 == 3;
+    const std::size_t n = threads          ? 2 * strmatch::detail::kRadixItemsPerThread + rng() % 50000
+                          : round % 3 == 0 ? 1 + rng() % 200
+                                           : kRadixPlateaus + rng() % 20000;
     const std::uint32_t patterns = round % 4 == 0 ? 1 : 1 + static_cast<std::uint32_t>(rng() % 5000);
     // Spans about one radix digit (2^11), more, and past 2^33 (a fourth pass).
     const std::uint64_t span = round % 5 == 0 ? 3000 : round % 5 == 1 ? (std::uint64_t{1} << 34) : 5'000'000;
@@ -66,7 +70,7 @@ TEST(ApproxSelect, SortPlateausOrdersByEndThenPatternAtEverySize) {
       parts.back().push_back(p);
     }
     std::vector<Plateau> from_parts;
-    strmatch::detail::sort_plateaus(std::span<std::vector<Plateau>>(parts), from_parts);
+    strmatch::detail::sort_plateaus(std::span<std::vector<Plateau>>(parts), from_parts, threads ? 3 : 1);
     for (const auto& part : parts) ASSERT_TRUE(part.empty());
     strmatch::detail::sort_plateaus(got);
     for (const std::vector<Plateau>* sorted : {&got, &from_parts}) {
@@ -86,9 +90,9 @@ TEST(ApproxSelect, GroupEndsByPatternIsAStableSortByPattern) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 72);
   std::vector<ApproxEnd> scratch;
   for (int round = 0; round < 16; ++round) {
-    // Every fifth round large enough for two or three threads' parts (kGroupEndsPerThread each).
+    // Every fifth round large enough for two or three threads' parts (kRadixItemsPerThread each).
     const bool parts = round % 5 == 1;
-    const std::size_t n = parts            ? 2 * strmatch::detail::kGroupEndsPerThread + rng() % 70000
+    const std::size_t n = parts            ? 2 * strmatch::detail::kRadixItemsPerThread + rng() % 70000
                           : round % 4 == 0 ? rng() % 300
                                            : kRadixPlateaus + rng() % 30000;
     // Pattern ids up to 2^11 (one pass) and far above (three passes).
