@@ -398,6 +398,11 @@ struct SequenceSearcher::Impl {
       strings.push_back(std::move(oriented[o]));
       owner.push_back(o);
     }
+    // Every oriented string is given away (a strand not searched is empty): their array is freed
+    // before the searchers are built, whose compilation is the run's peak of memory (a million reads'
+    // 2 million empty strings: 64 MB).
+    const std::size_t oriented_count = oriented.size();
+    std::vector<std::string>().swap(oriented);
     ApproxOptions o;
     o.max_errors = k;
     o.metric = options.metric;
@@ -441,21 +446,19 @@ struct SequenceSearcher::Impl {
       approx.emplace(std::move(plain), o);
       o.nucleotide_codes = true;
       approx_codes.emplace(std::move(with_codes), o);
-      index_held();
+      index_held(oriented_count);
       return;
     }
     o.nucleotide_codes = codes != 0;
     approx.emplace(std::move(strings), o);
-    index_held();
+    index_held(oriented_count);
   }
 
-  /// Where compile_approx gave the oriented strings (held_at).
-  /// Every oriented string was given away (a strand not searched is empty): `oriented` is freed.
-  void index_held() {
-    held_at.assign(oriented.size(), kNotHeld);
+  /// Where compile_approx gave the `count` oriented strings (held_at).
+  void index_held(std::size_t count) {
+    held_at.assign(count, kNotHeld);
     for (std::uint32_t j = 0; j < owner.size(); ++j) held_at[owner[j]] = j;
     for (std::uint32_t j = 0; j < owner_codes.size(); ++j) held_at[owner_codes[j]] = kCoded | j;
-    std::vector<std::string>().swap(oriented);
   }
 
   /// The oriented string o (2 x pattern + strand), or the searcher's copy where compile_approx gave it
