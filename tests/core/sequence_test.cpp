@@ -1253,7 +1253,7 @@ TEST(SequenceReader, ThreadedReadsOfAnInputInMemoryEqualTheRecords) {
 TEST(SequenceSearcher, PatternsWithAndWithoutCodesInOneBatchEqualEachSearchedAlone) {
   // A batch mixing reads of A, C, G, T with reads holding an N or another code runs as two searchers
   // (classes only where needed); the hits are each pattern's own, delivered in (end, pattern,
-  // strand) order.
+  // strand) order, whatever the chunks the searchers hand their matches over in.
   using strmatch::seq::NamedSequence;
   using strmatch::seq::SequenceSearcher;
   std::mt19937_64 rng(strmatch::test::test_seed() + 817);
@@ -1276,6 +1276,9 @@ TEST(SequenceSearcher, PatternsWithAndWithoutCodesInOneBatchEqualEachSearchedAlo
     o.metric = round % 3 == 2 ? strmatch::ApproxMetric::hamming : strmatch::ApproxMetric::edit;
     o.max_errors = static_cast<std::uint32_t>(rng() % 3);
     o.threads = 1 + round % 2;
+    // Small chunks: the patterns without codes hand their matches over in many groups, each merged
+    // with the coded patterns' as it comes.
+    o.chunk_bytes = round % 3 == 0 ? 0 : 40 + rng() % 200;
     std::vector<std::uint32_t> ids(patterns.size());
     for (std::uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
     // The order: each batch's hits by (end, pattern, strand) (one batch: the records are small).
