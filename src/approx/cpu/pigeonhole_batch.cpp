@@ -362,11 +362,14 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
     };
     std::unordered_map<std::string_view, std::uint32_t> key_index;
     if (!direct) key_index.reserve(pieces);
-    // The keys: with the direct tables only the first kFewKeys + 1 are kept (the few-keys rule below
-    // needs them; the rest are counted and their lengths kept: 16 bytes a key held at once made the
-    // compilation the peak of 100,000 reads' SAM run).
+    // Each key's length as it is numbered (key_length_: its size is the keys' count). Their views:
+    // with the direct tables only the first kFewKeys + 1 (the few-keys rule below needs them; a
+    // 16-byte view of every key made the compilation the peak of 100,000 reads' SAM run).
+    const auto add_key_length = [&](std::size_t length) {
+      key_length_.push_back(static_cast<std::uint32_t>(length));
+      longest_key_ = std::max(longest_key_, length);
+    };
     std::vector<std::string_view> keys;
-    std::size_t key_count = 0;
     if (!direct) keys.reserve(pieces);  // at most one a piece (grown by doubling: up to twice the room)
     // Each piece's key index, in the order for_each_piece gives the pieces (4 bytes a piece: the
     // uses are made again in that order below, not held beside them: a million pieces for 100,000
@@ -393,7 +396,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         const auto [it, fresh] = key_index.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
         if (fresh) {
           keys.push_back(key);
-          ++key_count;
+          add_key_length(key.size());
         }
         index = it->second;
       }
@@ -415,15 +418,15 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
           __builtin_prefetch(direct_.data() + piece_key[i + kAhead]);
         std::uint32_t& entry = entry_of(piece_key[i]);
         if (entry == kNoKey) {
-          entry = static_cast<std::uint32_t>(key_count++);
+          entry = static_cast<std::uint32_t>(key_length_.size());
           const std::size_t length = key_length(len);
-          key_length_.push_back(static_cast<std::uint32_t>(length));
-          longest_key_ = std::max(longest_key_, length);
+          add_key_length(length);
           if (keys.size() <= kFewKeys) keys.push_back(view(p).substr(o, length));
         }
         piece_key[i++] = entry;
       });
     }
+    const std::size_t key_count = key_length_.size();
     if (key_count == 0) {
       std::vector<std::uint32_t>().swap(direct_);
       std::vector<std::uint32_t>().swap(short_);
@@ -450,13 +453,6 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       use_start_[0] = 0;
     }
     std::vector<std::uint32_t>().swap(piece_key);
-    if (!direct) {  // (the direct tables' lengths were kept as their keys came)
-      key_length_.reserve(keys.size());
-      for (const std::string_view key : keys) {
-        key_length_.push_back(static_cast<std::uint32_t>(key.size()));
-        longest_key_ = std::max(longest_key_, key.size());
-      }
-    }
     // A handful of keys (one guide's pieces on both strands) goes to the set rule's vector filter
     // instead of the direct table, whose byte-by-byte lookups it outruns many times over: one guide
     // of 20 bases at k = 2, both strands (6 keys of 6 bases), over 1 GB of FASTA took 3.1 s with the
