@@ -178,6 +178,9 @@ class ApproxSearcher {
   /// The same, taking the strings instead of copying them (a batch of reads is held once; errors and
   /// pattern ids as above).
   ApproxSearcher(std::vector<std::string>&& patterns, ApproxOptions options = {});
+  /// The same from strings held back to back (PackedStrings: 8 bytes a pattern beside its bytes; a
+  /// million reads' two strands take 82 MB less than as std::string), taken, not copied.
+  ApproxSearcher(PackedStrings&& patterns, ApproxOptions options = {});
   ~ApproxSearcher();
   ApproxSearcher(ApproxSearcher&&) noexcept;
   ApproxSearcher& operator=(ApproxSearcher&&) noexcept;

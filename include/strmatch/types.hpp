@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -114,6 +115,99 @@ class InsufficientMemory : public Error {
 /// backend when its algorithm has a CPU path (same results), and throws InvalidArgument otherwise
 /// (Backend::cuda compiles no CPU path; GPU-only algorithms): it never waits for itself.
 using OffsetSink = std::function<bool(std::span<const std::uint64_t> offsets)>;
+
+/// Strings held back to back in one byte buffer: string i is bytes()[end(i - 1), end(i)) (end(-1) = 0).
+/// A batch of a million reads of 150 bytes and their reverse complements takes 300 MB and 8 bytes a
+/// string, where as many std::string took a 32-byte object and a heap block each (82 MB more).
+/// Strings may be empty. Immutable once built except through data(i), which lets threads fill
+/// different strings of a `with_sizes` buffer at once.
+class PackedStrings {
+ public:
+  PackedStrings() = default;
+  /// A copy of `strings`, in order.
+  explicit PackedStrings(std::span<const std::string> strings) { append(strings); }
+  explicit PackedStrings(std::span<const std::string_view> strings) { append(strings); }
+  /// `count` strings, string i of `size(i)` bytes (zeros until written through data(i)). O(count + bytes).
+  template <typename Size>
+  static PackedStrings with_sizes(std::size_t count, Size&& size) {
+    PackedStrings out;
+    out.ends_.resize(count);
+    std::uint64_t at = 0;
+    for (std::size_t i = 0; i < count; ++i) out.ends_[i] = at += static_cast<std::uint64_t>(size(i));
+    out.bytes_.resize(at);
+    return out;
+  }
+
+  /// Room for `strings` more strings and `bytes` more bytes before push_back allocates.
+  void reserve(std::size_t strings, std::size_t bytes) {
+    ends_.reserve(ends_.size() + strings);
+    bytes_.reserve(bytes_.size() + bytes);
+  }
+  void push_back(std::string_view s) {
+    bytes_.append(s);
+    ends_.push_back(bytes_.size());
+  }
+
+  std::size_t size() const noexcept { return ends_.size(); }
+  bool empty() const noexcept { return ends_.empty(); }
+  /// The first byte of string i in bytes(); end_of(i): one past its last.
+  std::uint64_t begin_of(std::size_t i) const noexcept { return i == 0 ? 0 : ends_[i - 1]; }
+  std::uint64_t end_of(std::size_t i) const noexcept { return ends_[i]; }
+  std::string_view operator[](std::size_t i) const noexcept {
+    const std::uint64_t b = begin_of(i);
+    return {bytes_.data() + b, static_cast<std::size_t>(ends_[i] - b)};
+  }
+  /// String i's first byte, to be written (at most its size; not while another thread reads it).
+  char* data(std::size_t i) noexcept { return bytes_.data() + begin_of(i); }
+  /// Each string's end_of, in order.
+  std::span<const std::uint64_t> ends() const noexcept { return ends_; }
+  /// Every string's bytes, back to back.
+  std::string_view bytes() const noexcept { return bytes_; }
+  /// Bytes held: the buffer's and the ends' capacities.
+  std::size_t memory_bytes() const noexcept {
+    return bytes_.capacity() + ends_.capacity() * sizeof(std::uint64_t);
+  }
+
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using reference = std::string_view;
+    using pointer = void;
+    const_iterator() = default;
+    const_iterator(const PackedStrings* s, std::size_t i) noexcept : s_(s), i_(i) {}
+    std::string_view operator*() const noexcept { return (*s_)[i_]; }
+    const_iterator& operator++() noexcept {
+      ++i_;
+      return *this;
+    }
+    const_iterator operator++(int) noexcept {
+      const_iterator t = *this;
+      ++i_;
+      return t;
+    }
+    bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
+
+   private:
+    const PackedStrings* s_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  const_iterator begin() const noexcept { return {this, 0}; }
+  const_iterator end() const noexcept { return {this, size()}; }
+
+ private:
+  template <typename Strings>
+  void append(const Strings& strings) {
+    std::size_t bytes = 0;
+    for (const auto& x : strings) bytes += x.size();
+    reserve(strings.size(), bytes);
+    for (const auto& x : strings) push_back(x);
+  }
+
+  std::string bytes_;
+  std::vector<std::uint64_t> ends_;
+};
 
 /// One occurrence of a pattern of a set: text[begin, end) equals pattern `pattern_id`.
 struct Match {

@@ -13,12 +13,12 @@ const std::vector<std::string>& approx_algorithm_names() {
 
 std::optional<std::uint64_t> approx_auto_min_bytes() { return std::nullopt; }
 
-std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string>, std::string_view, ApproxMetric,
-                                                 int, bool, std::uint32_t, unsigned) {
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string_view>, std::string_view,
+                                                 ApproxMetric, int, bool, std::uint32_t, unsigned) {
   throw_built_without_cuda();
 }
 
-GpuFilterShare gpu_filter_share(std::span<const std::string>, std::string_view, ApproxMetric, int, bool,
+GpuFilterShare gpu_filter_share(std::span<const std::string_view>, std::string_view, ApproxMetric, int, bool,
                                 std::uint32_t) {
   return {};
 }

@@ -24,10 +24,10 @@ bool approx_split_patterns(std::uint64_t n, std::size_t patterns, std::size_t de
   return per_device <= kPatternSplitBytesPerDevice || per_device < 64 * std::max<std::uint64_t>(overlap, 1);
 }
 
-std::vector<std::size_t> pattern_shares(std::span<const std::string> patterns, std::size_t parts) {
+std::vector<std::size_t> pattern_shares(std::span<const std::string_view> patterns, std::size_t parts) {
   const std::size_t shares = std::max<std::size_t>(1, std::min(parts, patterns.size()));
   std::uint64_t total = 0;
-  for (const std::string& p : patterns) total += p.size();
+  for (const std::string_view p : patterns) total += p.size();
   std::vector<std::size_t> cut{0};
   std::uint64_t sum = 0;
   for (std::size_t i = 0; i < patterns.size() && cut.size() < shares; ++i) {
@@ -47,18 +47,16 @@ namespace {
 
 class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
  public:
-  MultiDeviceApproxEngine(std::vector<int> devices, std::span<const std::string> patterns,
+  MultiDeviceApproxEngine(std::vector<int> devices, std::span<const std::string_view> patterns,
                           ApproxMetric metric, ApproxEngineMaker make)
-      : patterns_(patterns.begin(), patterns.end()),
+      : patterns_(patterns),
         metric_(metric),
-        cut_(pattern_shares(patterns_, devices.size())),
-        whole_(devices, [this, make](std::size_t) { return make(patterns_); }),
+        cut_(pattern_shares(patterns, devices.size())),
+        whole_(devices, [this, make](std::size_t) { return make(views(0, patterns_.size())); }),
         shares_(
             std::vector<int>(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(cut_.size() - 1)),
-            [this, make](std::size_t i) {
-              return make(std::span<const std::string>(patterns_).subspan(cut_[i], cut_[i + 1] - cut_[i]));
-            }) {
-    for (const std::string& p : patterns_) longest_ = std::max<std::uint64_t>(longest_, p.size());
+            [this, make](std::size_t i) { return make(views(cut_[i], cut_[i + 1])); }) {
+    for (const std::string_view p : patterns_) longest_ = std::max<std::uint64_t>(longest_, p.size());
     const cuda::DeviceScope scope(whole_.device(0));
     first_ = &whole_.get(0);
   }
@@ -178,7 +176,14 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
   }
 
  private:
-  std::vector<std::string> patterns_;
+  /// The patterns' views [lo, hi), for an engine being made (it copies the bytes).
+  std::vector<std::string_view> views(std::size_t lo, std::size_t hi) const {
+    std::vector<std::string_view> v(hi - lo);
+    for (std::size_t i = lo; i < hi; ++i) v[i - lo] = patterns_[i];
+    return v;
+  }
+
+  PackedStrings patterns_;  // a copy: the engines are made at their first use
   ApproxMetric metric_;
   std::uint64_t longest_ = 0;
   std::vector<std::size_t> cut_;
@@ -190,20 +195,19 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
 }  // namespace
 
 std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
-    std::vector<int> devices, std::span<const std::string> patterns, std::string_view algorithm,
+    std::vector<int> devices, std::span<const std::string_view> patterns, std::string_view algorithm,
     ApproxMetric metric, int separator, bool nucleotide_codes, std::uint32_t filter_k) {
   const std::string name(algorithm);
   return make_multi_device_approx_engine(
       std::move(devices), patterns, metric,
-      [name, metric, separator, nucleotide_codes, filter_k](std::span<const std::string> p) {
+      [name, metric, separator, nucleotide_codes, filter_k](std::span<const std::string_view> p) {
         return cuda::make_approx_engine(p, name, metric, separator, nucleotide_codes, filter_k);
       });
 }
 
-std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<int> devices,
-                                                                    std::span<const std::string> patterns,
-                                                                    ApproxMetric metric,
-                                                                    ApproxEngineMaker make) {
+std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
+    std::vector<int> devices, std::span<const std::string_view> patterns, ApproxMetric metric,
+    ApproxEngineMaker make) {
   return std::make_unique<MultiDeviceApproxEngine>(std::move(devices), patterns, metric, std::move(make));
 }
 

@@ -33,24 +33,24 @@ bool approx_split_patterns(std::uint64_t n, std::size_t patterns, std::size_t de
 /// The shares of a batch over `parts` workers: share i is patterns [cut[i], cut[i + 1]), cut where
 /// the running sum of pattern lengths (the DP cells per text byte) reaches i / parts of the total,
 /// each share non-empty; min(parts, patterns.size()) shares.
-std::vector<std::size_t> pattern_shares(std::span<const std::string> patterns, std::size_t parts);
+std::vector<std::size_t> pattern_shares(std::span<const std::string_view> patterns, std::size_t parts);
 
 /// Compiles a share of a batch (ids 0.. within the share) for the device current on the calling thread.
-using ApproxEngineMaker = std::function<std::unique_ptr<cuda::ApproxEngine>(std::span<const std::string>)>;
+using ApproxEngineMaker =
+    std::function<std::unique_ptr<cuda::ApproxEngine>(std::span<const std::string_view>)>;
 
 /// An ApproxEngine whose host scans run on every entry of `devices` (resolved ids, repeats allowed)
 /// and whose resident scans run on the first. Compiles the whole batch for the first entry now; the
 /// other engines (whole batch or shares) at their first use on their device. Throws as
 /// make_approx_engine.
 std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
-    std::vector<int> devices, std::span<const std::string> patterns, std::string_view algorithm,
+    std::vector<int> devices, std::span<const std::string_view> patterns, std::string_view algorithm,
     ApproxMetric metric, int separator, bool nucleotide_codes, std::uint32_t filter_k = kNoDistance);
 
 /// The same with the engines made by `make` (tests: engines on the CPU); a negative entry of
 /// `devices` makes no device current.
-std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(std::vector<int> devices,
-                                                                    std::span<const std::string> patterns,
-                                                                    ApproxMetric metric,
-                                                                    ApproxEngineMaker make);
+std::unique_ptr<cuda::ApproxEngine> make_multi_device_approx_engine(
+    std::vector<int> devices, std::span<const std::string_view> patterns, ApproxMetric metric,
+    ApproxEngineMaker make);
 
 }  // namespace strmatch::detail

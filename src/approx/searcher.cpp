@@ -113,7 +113,7 @@ std::vector<std::string> approx_algorithms(Backend backend) {
 }
 
 struct ApproxSearcher::Impl {
-  std::vector<std::string> patterns;
+  PackedStrings patterns;
   ApproxOptions options;
   // ApproxOptions::nucleotide_codes: each pattern's bytes as sets of bases, for the tracebacks
   // (approx/nucleotide_codes.hpp); empty without codes.
@@ -171,7 +171,7 @@ struct ApproxSearcher::Impl {
       ApproxOptions o = options;
       o.backend = Backend::cpu;
       o.algorithm = detail::call_cpu_algorithm(o.algorithm, detail::cpu_approx_algorithm_names());
-      call_cpu_searcher = std::make_unique<ApproxSearcher>(std::span<const std::string>(patterns), o);
+      call_cpu_searcher = std::make_unique<ApproxSearcher>(PackedStrings(patterns), o);
     });
     return call_cpu_searcher.get();
   }
@@ -240,8 +240,9 @@ struct ApproxSearcher::Impl {
   /// The patterns the GPU engine would filter (detail::cuda::gpu_filter_share), worked out once.
   const detail::cuda::GpuFilterShare& filter_share() const {
     std::call_once(filter_share_once, [&] {
+      const std::vector<std::string_view> views = pattern_views();
       filter_share_value =
-          detail::cuda::gpu_filter_share(patterns, options.algorithm, options.metric, options.separator,
+          detail::cuda::gpu_filter_share(views, options.algorithm, options.metric, options.separator,
                                          options.nucleotide_codes, options.max_errors);
     });
     return filter_share_value;
@@ -329,16 +330,20 @@ struct ApproxSearcher::Impl {
       // A device list: one engine per entry, the text or the batch cut over them (multi_device.hpp).
       std::vector<int> devices = detail::cuda::resolve_devices(options.devices);
       gpu_workers = static_cast<std::uint32_t>(devices.size());
+      // The engines copy the patterns: their views are held only while they are built.
+      const std::vector<std::string_view> views = pattern_views();
       gpu = devices.empty()
                 ? detail::cuda::make_approx_engine(
-                      patterns, options.algorithm, options.metric, options.separator,
-                      options.nucleotide_codes, options.max_errors, detail::resolve_threads(options.threads))
-                : detail::make_multi_device_approx_engine(std::move(devices), patterns, options.algorithm,
+                      views, options.algorithm, options.metric, options.separator, options.nucleotide_codes,
+                      options.max_errors, detail::resolve_threads(options.threads))
+                : detail::make_multi_device_approx_engine(std::move(devices), views, options.algorithm,
                                                           options.metric, options.separator,
                                                           options.nucleotide_codes, options.max_errors);
     }
     return *gpu;
   }
+  /// Every pattern's view, in order, for the GPU's engines (which take views and copy the bytes).
+  std::vector<std::string_view> pattern_views() const { return {patterns.begin(), patterns.end()}; }
   bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
   std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns.size()); }
 
@@ -377,7 +382,7 @@ struct ApproxSearcher::Impl {
   /// Sets pl.match.begin (and cigar) from window w[0, len) = the bytes [e - len, e) before the
   /// plateau's end e (at least the m + k bytes before e, or from a record or text start).
   void trace_window(Plateau& pl, const std::uint8_t* w, std::size_t len) const {
-    const std::string& p = patterns[pl.pattern_id];
+    const std::string_view p = patterns[pl.pattern_id];
     const std::vector<std::uint8_t>& pb = bases.empty() ? bases_none() : bases[pl.pattern_id];
     const std::uint64_t e = pl.last;
     if (hamming()) {
@@ -945,7 +950,7 @@ struct ApproxSearcher::Impl {
       any = true;
     }
     if (!any) return true;
-    for (const std::string& p : patterns)
+    for (const std::string_view p : patterns)
       if (kk >= p.size()) return false;
     const detail::GpuScanLock lock(gpu_mutex);
     std::vector<ApproxEnd> kept;
@@ -1125,9 +1130,28 @@ ApproxSearcher::ApproxSearcher(std::string_view pattern, ApproxOptions options)
     : ApproxSearcher(std::vector<std::string>{std::string(pattern)}, std::move(options)) {}
 
 ApproxSearcher::ApproxSearcher(std::span<const std::string> patterns, ApproxOptions options)
-    : ApproxSearcher(std::vector<std::string>(patterns.begin(), patterns.end()), std::move(options)) {}
+    : ApproxSearcher(PackedStrings(patterns), std::move(options)) {}
+
+namespace {
+/// `strings` packed, each freed as it is copied (the vector's objects after).
+PackedStrings packed_from(std::vector<std::string>&& strings) {
+  std::size_t bytes = 0;
+  for (const std::string& x : strings) bytes += x.size();
+  PackedStrings out;
+  out.reserve(strings.size(), bytes);
+  for (std::string& x : strings) {
+    out.push_back(x);
+    std::string().swap(x);
+  }
+  std::vector<std::string>().swap(strings);
+  return out;
+}
+}  // namespace
 
 ApproxSearcher::ApproxSearcher(std::vector<std::string>&& patterns, ApproxOptions options)
+    : ApproxSearcher(packed_from(std::move(patterns)), std::move(options)) {}
+
+ApproxSearcher::ApproxSearcher(PackedStrings&& patterns, ApproxOptions options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (patterns.empty()) throw InvalidArgument("no pattern given");
@@ -1137,16 +1161,17 @@ ApproxSearcher::ApproxSearcher(std::vector<std::string>&& patterns, ApproxOption
                           std::to_string(options.separator));
   const bool batch = patterns.size() > 1;
   for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const std::string_view p = patterns[i];
     // The name of a message, made only for one (a million reads' names cost a tenth of a second).
     const auto where = [&] { return batch ? "pattern " + std::to_string(i) : std::string("the pattern"); };
-    if (patterns[i].empty()) throw InvalidArgument(where() + " is empty");
-    if (options.max_errors >= patterns[i].size())
+    if (p.empty()) throw InvalidArgument(where() + " is empty");
+    if (options.max_errors >= p.size())
       throw InvalidArgument("k = " + std::to_string(options.max_errors) + " must be below the length of " +
-                            where() + " (" + std::to_string(patterns[i].size()) +
+                            where() + " (" + std::to_string(p.size()) +
                             " bytes): every position would match");
-    if (options.nucleotide_codes) detail::require_nucleotide_codes(patterns[i], where());
-    s.longest = std::max(s.longest, patterns[i].size());
-    s.pattern_bytes += patterns[i].size();
+    if (options.nucleotide_codes) detail::require_nucleotide_codes(p, where());
+    s.longest = std::max(s.longest, p.size());
+    s.pattern_bytes += p.size();
   }
   if (patterns.size() > std::numeric_limits<std::uint32_t>::max()) throw InvalidArgument("too many patterns");
   s.patterns = std::move(patterns);
@@ -1167,7 +1192,7 @@ ApproxSearcher::ApproxSearcher(std::vector<std::string>&& patterns, ApproxOption
       throw InvalidArgument(
           "nucleotide_codes with the Hamming distance runs on the CPU only (its algorithm is dp): no GPU "
           "algorithm takes both");
-    for (const std::string& p : s.patterns) s.bases.push_back(detail::nucleotide_pattern_bases(p));
+    for (const std::string_view p : s.patterns) s.bases.push_back(detail::nucleotide_pattern_bases(p));
   }
   if (s.options.backend == Backend::automatic && knows(cpu_names)) {
     s.plan = detail::plan_backends(Backend::cpu, "approximate-search algorithm", s.options.algorithm,
@@ -1179,11 +1204,10 @@ ApproxSearcher::ApproxSearcher(std::vector<std::string>&& patterns, ApproxOption
                                    cpu_names, gpu_names);
   }
   if (s.plan.cpu) {
-    std::vector<detail::ApproxInput> inputs;
-    inputs.reserve(s.patterns.size());
-    for (const std::string& p : s.patterns)
-      inputs.push_back(
-          detail::ApproxInput{p, s.options.metric, s.options.separator, s.options.max_errors, codes});
+    // The batch takes the searcher's strings as they are (no ApproxInput a pattern: 32 bytes each,
+    // a million reads' two strands' 64 MB at the compilation's peak of memory).
+    const detail::ApproxInput shared{{}, s.options.metric, s.options.separator, s.options.max_errors, codes};
+    const detail::ApproxBatchInput inputs(s.patterns, shared);
     // Pattern 0 first (its errors are every pattern's: name, metric, codes), then the batch; the
     // other patterns' algorithms now where no batch scans for them, else at first use.
     s.cpu.push_back(detail::make_approx_algorithm(s.options.algorithm, inputs.front()));

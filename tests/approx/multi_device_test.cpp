@@ -22,7 +22,7 @@ using strmatch::test::to_reference;
 /// A CPU stand-in for a GPU engine: the reference's ends, delivered in small batches.
 class FakeEngine final : public strmatch::detail::cuda::ApproxEngine {
  public:
-  FakeEngine(std::span<const std::string> patterns, ApproxMetric metric, int separator)
+  FakeEngine(std::span<const std::string_view> patterns, ApproxMetric metric, int separator)
       : patterns_(patterns.begin(), patterns.end()), metric_(metric), separator_(separator) {}
   std::string_view name() const noexcept override { return "fake"; }
   std::uint64_t ends(const void* text, std::uint64_t n, bool, std::uint32_t k,
@@ -96,7 +96,8 @@ TEST(ApproxMultiDevice, RangesAndSharesGiveOneEnginesEndsCountsAndMinima) {
     }
     const auto k = static_cast<std::uint32_t>(rng() % shortest);
     const std::vector<int> devices(1 + rng() % 4, -1);  // negative: no device made current
-    FakeEngine one(patterns, metric, separator);
+    const std::vector<std::string_view> views(patterns.begin(), patterns.end());
+    FakeEngine one(views, metric, separator);
     const std::vector<ApproxEnd> expected = collect(one, text, k);
     bool stopped = false;
     const std::uint64_t expected_count = one.ends(text.data(), text.size(), false, k, nullptr, &stopped);
@@ -104,8 +105,9 @@ TEST(ApproxMultiDevice, RangesAndSharesGiveOneEnginesEndsCountsAndMinima) {
     for (const char* split : {"text", "patterns"}) {
       const strmatch::test::ScopedEnv env("STRMATCH_MULTI_GPU_SPLIT", split);
       auto several = strmatch::detail::make_multi_device_approx_engine(
-          devices, patterns, metric,
-          [&](std::span<const std::string> p) { return std::make_unique<FakeEngine>(p, metric, separator); });
+          devices, views, metric, [&](std::span<const std::string_view> p) {
+            return std::make_unique<FakeEngine>(p, metric, separator);
+          });
       const std::string where = std::string("split ") + split + " devices " + std::to_string(devices.size()) +
                                 " k " + std::to_string(k) + " text '" + text + "'; " +
                                 strmatch::test::rerun_hint();
@@ -118,11 +120,11 @@ TEST(ApproxMultiDevice, RangesAndSharesGiveOneEnginesEndsCountsAndMinima) {
 }
 
 TEST(ApproxMultiDevice, SharesCutByPatternBytesAndEachIsNonEmpty) {
-  const std::vector<std::string> p{"aaaaaaaa", "a", "a", "a", "a", "a", "a", "a", "a"};
+  const std::vector<std::string_view> p{"aaaaaaaa", "a", "a", "a", "a", "a", "a", "a", "a"};
   EXPECT_EQ(strmatch::detail::pattern_shares(p, 2), (std::vector<std::size_t>{0, 1, 9}));
-  EXPECT_EQ(strmatch::detail::pattern_shares(std::span<const std::string>(p).subspan(0, 2), 4),
+  EXPECT_EQ(strmatch::detail::pattern_shares(std::span<const std::string_view>(p).subspan(0, 2), 4),
             (std::vector<std::size_t>{0, 1, 2}));
-  const std::vector<std::string> even(6, "abc");
+  const std::vector<std::string_view> even(6, "abc");
   EXPECT_EQ(strmatch::detail::pattern_shares(even, 3), (std::vector<std::size_t>{0, 2, 4, 6}));
 }
 

@@ -47,14 +47,14 @@ bool pieces_selective(std::size_t piece, std::size_t distinct);
 /// kernels of exactly `level` (scalar, sse2, avx2 or avx512bw; ssse3 runs sse2's) for tests and
 /// throws InvalidArgument when the CPU lacks it. alone_by_auto (auto's batch): the patterns run
 /// alone get make_approx_auto's algorithm (pigeonhole where its pieces pay) instead of myers.
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(const ApproxBatchInput& inputs,
                                                               bool alone_by_auto = false);
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(const ApproxBatchInput& inputs,
                                                                        SimdLevel level);
 /// The passes over a text that myers-batch makes for `inputs` at simd_level(): one per vector of
 /// lanes, one per pattern it runs alone with myers (each about the cost of one myers pass of a
 /// pattern of up to 64 bytes); for the `auto` rule (registry.cpp).
-std::size_t myers_batch_scans(std::span<const ApproxInput> inputs);
+std::size_t myers_batch_scans(const ApproxBatchInput& inputs);
 /// pigeonhole when its pieces are long enough to be rare, else hamming for the Hamming metric and
 /// myers for edit (registry.cpp gives the rule and the figures).
 std::unique_ptr<ApproxAlgorithm> make_approx_auto(const ApproxInput& input);

@@ -15,10 +15,63 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "approx/cpu/approx_algorithm.hpp"
 
 namespace strmatch::detail {
+
+/// A batch's patterns as the batch algorithms take them: pattern i as an ApproxInput (operator[], by
+/// value), built either from one ApproxInput per pattern (the batch shares the first one's metric,
+/// separator, max_errors and nucleotide_codes) or from the caller's strings and one ApproxInput of
+/// the fields they share, with no ApproxInput per pattern (ApproxSearcher: 32 bytes a pattern, a
+/// million reads' two strands' 64 MB at the compilation's peak of memory). A view: what it views
+/// outlives it. An algorithm that keeps the patterns' bytes keeps strings() where they are (they
+/// outlive it: ApproxSearcher's own) and copies them otherwise.
+class ApproxBatchInput {
+ public:
+  ApproxBatchInput(std::span<const ApproxInput> inputs) noexcept : inputs_(inputs) {}
+  ApproxBatchInput(const std::vector<ApproxInput>& inputs) noexcept : inputs_(inputs) {}
+  /// `shared`'s pattern is ignored.
+  ApproxBatchInput(const PackedStrings& strings, const ApproxInput& shared) noexcept
+      : strings_(&strings), shared_(shared) {
+    shared_.pattern = {};
+  }
+
+  std::size_t size() const noexcept { return strings_ != nullptr ? strings_->size() : inputs_.size(); }
+  bool empty() const noexcept { return size() == 0; }
+  ApproxInput operator[](std::size_t i) const noexcept {
+    if (strings_ == nullptr) return inputs_[i];
+    ApproxInput in = shared_;
+    in.pattern = (*strings_)[i];
+    return in;
+  }
+  ApproxInput front() const noexcept { return (*this)[0]; }
+  /// The strings it was built from, or null.
+  const PackedStrings* strings() const noexcept { return strings_; }
+
+  class iterator {
+   public:
+    iterator(const ApproxBatchInput* in, std::size_t i) noexcept : in_(in), i_(i) {}
+    ApproxInput operator*() const noexcept { return (*in_)[i_]; }
+    iterator& operator++() noexcept {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const iterator& o) const noexcept { return i_ != o.i_; }
+
+   private:
+    const ApproxBatchInput* in_;
+    std::size_t i_;
+  };
+  iterator begin() const noexcept { return {this, 0}; }
+  iterator end() const noexcept { return {this, size()}; }
+
+ private:
+  std::span<const ApproxInput> inputs_;
+  const PackedStrings* strings_ = nullptr;
+  ApproxInput shared_;
+};
 
 /// A batch of patterns compiled for one CPU algorithm (immutable; every method const and callable
 /// from many threads at once).
@@ -40,7 +93,7 @@ class ApproxBatchAlgorithm {
 
 /// Whether `auto` runs `inputs` (edit distance) with myers-batch, the patterns packed into SIMD
 /// lanes, rather than pattern by pattern (registry.cpp gives the rule and its measurements).
-bool myers_batch_pays(std::span<const ApproxInput> inputs);
+bool myers_batch_pays(const ApproxBatchInput& inputs);
 
 /// The batch algorithm for `inputs` (two or more patterns, one ApproxInput each, sharing metric,
 /// separator, max_errors and nucleotide_codes) under the CPU algorithm name `name`, or null when
@@ -48,12 +101,12 @@ bool myers_batch_pays(std::span<const ApproxInput> inputs);
 /// algorithm that pays for these patterns (registry.cpp gives the rule). Throws InvalidArgument
 /// where the per-pattern factory (make_approx_algorithm) would.
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
-                                                        std::span<const ApproxInput> inputs);
+                                                        const ApproxBatchInput& inputs);
 
 /// True when `auto` takes pigeonhole-batch for `inputs` (registry.cpp gives the rule and the figures
 /// behind it): no nucleotide codes, enough patterns, and enough of them with pieces long enough to
 /// be rare (pigeonhole_pays).
-bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs);
+bool pigeonhole_batch_pays(const ApproxBatchInput& inputs);
 
 /// pigeonhole-batch (pigeonhole_batch.cpp): the k + 1 pieces of every pattern of the batch
 /// (k = max_errors) in one pattern set, found in one pass over each chunk; each piece occurrence
@@ -61,11 +114,11 @@ bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs);
 /// verified with its unfiltered algorithm (myers for edit, hamming for Hamming). Patterns whose
 /// pieces are too short to be rare (pigeonhole_pays false) run unfiltered in the same call. Both
 /// metrics, any separator; throws InvalidArgument for an empty pattern or nucleotide codes (the
-/// pieces are exact byte strings). Memory: views of the inputs' bytes, which must outlive the
-/// algorithm (with nucleotide codes, a rewritten copy of them), the pattern set of at most
-/// (k + 1) x patterns keys of 6 to 16 bytes, 12 bytes per piece and 16 per pattern; no per-pattern
-/// verifier is kept (each is built when one of its windows is verified).
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<const ApproxInput> inputs);
+/// pieces are exact byte strings). Memory: the inputs' strings where it was given strings (they
+/// must outlive the algorithm), else a copy of the patterns' bytes (with nucleotide codes, rewritten), the
+/// pattern set of at most (k + 1) x patterns keys of 6 to 16 bytes, 12 bytes per piece and 16 per pattern; no
+/// per-pattern verifier is kept (each is built when one of its windows is verified).
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(const ApproxBatchInput& inputs);
 
 /// pigeonhole-batch's knobs, for tests and benchmarks (zero or "auto": the default).
 struct PigeonholeBatchTuning {
@@ -77,7 +130,7 @@ struct PigeonholeBatchTuning {
   std::size_t key_bytes = 0;  ///< a piece is looked up by its first key_bytes bytes (then compared whole)
   bool filter_all = false;    ///< filter every pattern (pieces of 1+ bytes), not only where pigeonhole_pays
 };
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(const ApproxBatchInput& inputs,
                                                                         const PigeonholeBatchTuning& tuning);
 
 }  // namespace strmatch::detail

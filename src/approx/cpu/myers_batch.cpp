@@ -152,7 +152,7 @@ struct LanePlan {
 /// The lane width each pattern needs (scalar code: one 64-bit lane a word); then the groups too
 /// small to fill half a vector of `bytes` one width up, and those still below min_block_patterns
 /// alone, as are the patterns of more than 64 bytes.
-LanePlan plan_lanes(std::span<const ApproxInput> inputs, std::size_t bytes) {
+LanePlan plan_lanes(const ApproxBatchInput& inputs, std::size_t bytes) {
   LanePlan plan;
   for (std::uint32_t p = 0; p < inputs.size(); ++p) {
     const std::size_t m = inputs[p].pattern.size();
@@ -186,7 +186,7 @@ struct TextClasses {
   std::vector<std::uint8_t> rep;
 };
 
-TextClasses text_classes(std::span<const ApproxInput> inputs, const std::vector<std::uint32_t>& lane_ids,
+TextClasses text_classes(const ApproxBatchInput& inputs, const std::vector<std::uint32_t>& lane_ids,
                          bool codes) {
   TextClasses tc;
   if (codes) {
@@ -229,8 +229,8 @@ std::uint64_t low_bits(std::size_t count) {
 }
 
 /// Packs the patterns `ids` (each m <= bits) into a block of `bits`-bit lanes, vectors of `bytes`.
-LaneBlock pack_block(std::span<const ApproxInput> inputs, const std::vector<std::uint32_t>& ids,
-                     unsigned bits, std::size_t bytes, const TextClasses& tc, bool codes) {
+LaneBlock pack_block(const ApproxBatchInput& inputs, const std::vector<std::uint32_t>& ids, unsigned bits,
+                     std::size_t bytes, const TextClasses& tc, bool codes) {
   LaneBlock b;
   b.bits = bits;
   const std::size_t lanes = bytes * 8 / bits, words = bytes / 8, classes = tc.rep.size();
@@ -272,7 +272,7 @@ class MyersBatch final : public ApproxBatchAlgorithm {
  public:
   /// alone_by_auto: the patterns run alone get auto's per-pattern algorithm (make_approx_auto:
   /// pigeonhole where its pieces pay) instead of myers.
-  MyersBatch(std::span<const ApproxInput> inputs, SimdLevel level, bool alone_by_auto) : level_(level) {
+  MyersBatch(const ApproxBatchInput& inputs, SimdLevel level, bool alone_by_auto) : level_(level) {
     if (inputs.empty()) throw InvalidArgument("myers-batch: no pattern given");
     sep_ = inputs.front().separator;
     const bool codes = inputs.front().nucleotide_codes;
@@ -328,7 +328,7 @@ class MyersBatch final : public ApproxBatchAlgorithm {
 
 }  // namespace
 
-std::size_t myers_batch_scans(std::span<const ApproxInput> inputs) {
+std::size_t myers_batch_scans(const ApproxBatchInput& inputs) {
   const std::size_t bytes = vector_bytes(simd_level());
   const LanePlan plan = plan_lanes(inputs, bytes);
   std::size_t scans = plan.alone.size();
@@ -339,12 +339,12 @@ std::size_t myers_batch_scans(std::span<const ApproxInput> inputs) {
   return scans;
 }
 
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch(const ApproxBatchInput& inputs,
                                                               bool alone_by_auto) {
   return std::make_unique<MyersBatch>(inputs, simd_level(), alone_by_auto);
 }
 
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_myers_batch_at_level(const ApproxBatchInput& inputs,
                                                                        SimdLevel level) {
   require_cpu_level(level);
   return std::make_unique<MyersBatch>(inputs, level, false);

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -270,34 +271,36 @@ class MyersWindows {
 
 class PigeonholeBatch final : public ApproxBatchAlgorithm {
  public:
-  PigeonholeBatch(std::span<const ApproxInput> in, const PigeonholeBatchTuning& tuning)
+  PigeonholeBatch(const ApproxBatchInput& in, const PigeonholeBatchTuning& tuning)
       : k_(in.front().max_errors),
         sep_(in.front().separator),
         metric_(in.front().metric),
         codes_(in.front().nucleotide_codes),
         block_(tuning.block != 0 ? tuning.block : kBlock) {
-    // With codes, the patterns' bytes rewritten into one buffer of its own; else views of the
-    // inputs' bytes (which outlive the batch: ApproxSearcher's own strings), no second copy of a
-    // batch of reads.
-    patterns_.reserve(in.size());
-    std::size_t all_bytes = 0;
-    for (const ApproxInput& i : in) all_bytes += i.pattern.size();
-    if (codes_) bytes_.reserve(all_bytes);  // exactly: its views below stay valid
+    // With codes, the patterns' bytes rewritten into strings of the batch's own; else the
+    // searcher's strings where it gave them (they outlive the batch: no second copy of a batch of
+    // reads, nor a view of each), or a copy of the inputs' bytes.
     const auto& single = nucleotide_single_base();
-    for (const ApproxInput& i : in) {
-      if (codes_) {
-        // Each single base as 'A', 'C', 'G', 'T' (the normalised text's bytes), other codes as given.
-        const std::size_t at = bytes_.size();
-        for (const char c : i.pattern) {
-          const std::uint8_t b = single[static_cast<std::uint8_t>(c)];
-          bytes_.push_back(b != 'N' ? static_cast<char>(b) : c);
+    if (codes_ || in.strings() == nullptr) {
+      std::size_t all_bytes = 0;
+      for (const ApproxInput& i : in) all_bytes += i.pattern.size();
+      own_.reserve(in.size(), all_bytes);
+      for (const ApproxInput& i : in) {
+        own_.push_back(i.pattern);
+        if (codes_) {
+          // Each single base as 'A', 'C', 'G', 'T' (the normalised text's bytes), other codes as given.
+          char* b = own_.data(own_.size() - 1);
+          for (std::size_t j = 0; j < i.pattern.size(); ++j) {
+            const std::uint8_t base = single[static_cast<std::uint8_t>(b[j])];
+            if (base != 'N') b[j] = static_cast<char>(base);
+          }
         }
-        patterns_.push_back(std::string_view(bytes_).substr(at));
-      } else {
-        patterns_.push_back(i.pattern);
       }
-      longest_ = std::max(longest_, i.pattern.size());
+      patterns_ = &own_;
+    } else {
+      patterns_ = in.strings();
     }
+    for (const std::string_view p : *patterns_) longest_ = std::max(longest_, p.size());
     tail_.assign(in.size(), 0);
     // Which patterns are filtered, their pieces' count and their bytes' entropy (the key length).
     std::vector<std::uint8_t> filtered(in.size(), 0);
@@ -589,12 +592,12 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
       const auto prefetch = [&](std::size_t a) {
         if (a + kAheadStart < pending.size()) {
           const std::uint32_t q = pending[a + kAheadStart].pattern;
-          __builtin_prefetch(patterns_.data() + q);
+          __builtin_prefetch(patterns_->ends().data() + q);
           __builtin_prefetch(tail_.data() + q);
         }
         if (a + kAheadBytes < pending.size()) {
           const std::uint32_t q = pending[a + kAheadBytes].pattern;
-          const char* bytes = patterns_[q].data();
+          const char* bytes = (*patterns_)[q].data();
           for (std::size_t at = 0; at < length(q); at += 64) __builtin_prefetch(bytes + at);
         }
       };
@@ -653,7 +656,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
         const std::uint32_t rest = use.length - kl, next = std::min<std::uint32_t>(rest, 4);
         if (rest > next &&
             std::memcmp(block + (begin - s) + kl + next,
-                        patterns_[use.pattern].data() + use.offset + kl + next, rest - next) != 0)
+                        (*patterns_)[use.pattern].data() + use.offset + kl + next, rest - next) != 0)
           return;
         EndWindow w;
         if (occurrence_window(static_cast<std::int64_t>(begin), use.offset,
@@ -689,7 +692,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
             confirm(x.begin, use, kl);
             continue;
           }
-          const char* bytes = patterns_[use.pattern].data() + use.offset + kl + next;
+          const char* bytes = (*patterns_)[use.pattern].data() + use.offset + kl + next;
           __builtin_prefetch(bytes);
           __builtin_prefetch(bytes + (rest - next - 1));
           if (ring_size == kRing) {  // full: the oldest is compared, its slot freed
@@ -730,9 +733,9 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::string_view name() const noexcept override { return "pigeonhole-batch"; }
 
  private:
-  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns_.size()); }
-  std::size_t length(std::uint32_t p) const noexcept { return patterns_[p].size(); }
-  std::string_view view(std::uint32_t p) const noexcept { return patterns_[p]; }
+  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns_->size()); }
+  std::size_t length(std::uint32_t p) const noexcept { return (*patterns_)[p].size(); }
+  std::string_view view(std::uint32_t p) const noexcept { return (*patterns_)[p]; }
 
   /// Pattern p's unfiltered algorithm: myers for edit, hamming for Hamming, dp for Hamming with
   /// nucleotide codes (built per use: O(256 ceil(m / 64)) words for myers).
@@ -748,7 +751,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   std::size_t for_each_piece(std::uint32_t p, Piece&& piece) const {
     const std::size_t m = length(p);
     if (codes_) {
-      const auto* b = reinterpret_cast<const std::uint8_t*>(patterns_[p].data());
+      const auto* b = reinterpret_cast<const std::uint8_t*>(view(p).data());
       const auto& single = nucleotide_single_base();
       return for_each_code_free_piece(
           m, k_, [&](std::size_t i) { return single[b[i]] != 'N'; }, piece);
@@ -763,8 +766,8 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
   ApproxMetric metric_;
   bool codes_;  ///< ApproxInput::nucleotide_codes: pieces free of codes, the text's blocks normalised
   std::size_t block_;
-  std::string bytes_;                       ///< with codes: every pattern's bytes rewritten, concatenated
-  std::vector<std::string_view> patterns_;  ///< pattern p's bytes (in bytes_, or the input's)
+  PackedStrings own_;  ///< the patterns' bytes where the batch holds them (with codes: rewritten)
+  const PackedStrings* patterns_ = nullptr;  ///< pattern p's bytes (own_, or the searcher's strings)
   std::size_t longest_ = 0;
   std::vector<std::uint32_t> tail_;        ///< the length of each filtered pattern's last piece
   std::vector<std::uint32_t> unfiltered_;  ///< patterns searched by their verifier alone
@@ -782,7 +785,7 @@ class PigeonholeBatch final : public ApproxBatchAlgorithm {
 
 }  // namespace
 
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::span<const ApproxInput> inputs,
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(const ApproxBatchInput& inputs,
                                                                         const PigeonholeBatchTuning& tuning) {
   if (inputs.empty()) throw InvalidArgument("no pattern given");
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -793,7 +796,7 @@ std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch_with(std::spa
   return std::make_unique<PigeonholeBatch>(inputs, tuning);
 }
 
-std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(std::span<const ApproxInput> inputs) {
+std::unique_ptr<ApproxBatchAlgorithm> make_approx_pigeonhole_batch(const ApproxBatchInput& inputs) {
   return make_approx_pigeonhole_batch_with(inputs, PigeonholeBatchTuning{});
 }
 

@@ -135,7 +135,7 @@ std::unique_ptr<ApproxAlgorithm> make_approx_algorithm(std::string_view name, co
 // the genome at k = 3 (pieces of 5 and 6 bases): 2 guides 11.3 vs 7.0, 4: 16.8 vs 18.1, 8: 97 vs 51, 16: 138
 // vs 57, 64: 343 vs 188. The batch wins from two patterns (the one tie, 4 guides, within the machine's
 // noise), so the rule has no larger minimum.
-bool pigeonhole_batch_pays(std::span<const ApproxInput> inputs) {
+bool pigeonhole_batch_pays(const ApproxBatchInput& inputs) {
   constexpr std::size_t kBatchMinFiltered = 2;
   if (inputs.size() < kBatchMinFiltered) return false;
   std::size_t filtered = 0;
@@ -172,7 +172,7 @@ double alone_cost(const ApproxInput& input) {
 // identifiers of 8-23 bytes from C headers: k1 0.093 vs 0.032, k2 0.089 vs 0.037, k3 0.071 vs
 // 0.085. One vector of 16 lanes costs about one myers pass (100 guides of 23 bases over 20 MB:
 // myers-batch 0.41 s, 7 vectors; myers 4.96 s; pigeonhole 2.06 s).
-bool myers_batch_pays(std::span<const ApproxInput> inputs) {
+bool myers_batch_pays(const ApproxBatchInput& inputs) {
   if (inputs.size() < 2 || inputs.front().metric != ApproxMetric::edit) return false;
   std::vector<ApproxInput> short_ones;
   double alone = 0;
@@ -189,7 +189,7 @@ bool myers_batch_pays(std::span<const ApproxInput> inputs) {
 // short patterns whose pieces are not selective, such as guides), else pigeonhole-batch where the
 // pieces are (pigeonhole_batch_pays: reads); every other name runs pattern by pattern.
 std::unique_ptr<ApproxBatchAlgorithm> make_approx_batch(std::string_view name,
-                                                        std::span<const ApproxInput> inputs) {
+                                                        const ApproxBatchInput& inputs) {
   if (inputs.size() < 2) return nullptr;
   if (name == "myers-batch") return make_approx_myers_batch(inputs);
   if (name == "pigeonhole-batch") return make_approx_pigeonhole_batch(inputs);

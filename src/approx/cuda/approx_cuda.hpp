@@ -59,10 +59,20 @@ class ApproxEngine {
 /// with nucleotide codes one that does not take them (or the Hamming metric); BackendUnavailable
 /// without a usable GPU. The host's part of the compilation (the patterns' bytes, byte classes and
 /// filter pieces) runs on `threads` threads.
-std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string_view> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
                                                  int separator, bool nucleotide_codes = false,
                                                  std::uint32_t filter_k = kNoDistance, unsigned threads = 1);
+/// The same from strings (tests): their views, made for the call (the engine copies the bytes).
+inline std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
+                                                        std::string_view algorithm, ApproxMetric metric,
+                                                        int separator, bool nucleotide_codes = false,
+                                                        std::uint32_t filter_k = kNoDistance,
+                                                        unsigned threads = 1) {
+  const std::vector<std::string_view> views(patterns.begin(), patterns.end());
+  return make_approx_engine(std::span<const std::string_view>(views), algorithm, metric, separator,
+                            nucleotide_codes, filter_k, threads);
+}
 
 /// The patterns of a batch that make_approx_engine's engine for these arguments would run through
 /// the pigeonhole filter (pigeonhole-batch with the edit distance: every pattern the filter takes;
@@ -73,7 +83,7 @@ struct GpuFilterShare {
   std::size_t patterns = 0;
   std::uint64_t bytes = 0;
 };
-GpuFilterShare gpu_filter_share(std::span<const std::string> patterns, std::string_view algorithm,
+GpuFilterShare gpu_filter_share(std::span<const std::string_view> patterns, std::string_view algorithm,
                                 ApproxMetric metric, int separator, bool nucleotide_codes,
                                 std::uint32_t filter_k);
 

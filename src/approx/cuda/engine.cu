@@ -272,7 +272,7 @@ struct Slot {
 /// The byte classes of the class-coded upload: the patterns' bytes, or with nucleotide codes the
 /// text bytes that match some pattern byte (approx/nucleotide_codes.hpp): every other text byte
 /// matches none, as the representative of class 0 does.
-ByteClasses upload_classes(std::span<const std::string> patterns, int separator, bool codes,
+ByteClasses upload_classes(std::span<const std::string_view> patterns, int separator, bool codes,
                            unsigned threads) {
   // The bytes the patterns hold, found on `threads` threads (a million reads' 300 MB took half a
   // second on one); byte_classes of them alone is byte_classes of the patterns.
@@ -304,7 +304,7 @@ class Engine final : public ApproxEngine {
   /// bases, with the text bytes' bases (Region::text_bases) beside them. `plan` (myers only, may be
   /// null or empty): the patterns the pigeonhole filter takes for `filter_k` errors; the others, and
   /// every pattern in calls with more errors or for minima, run Myers' kernels.
-  Engine(std::span<const std::string> patterns, Algo algo, int separator, bool codes,
+  Engine(std::span<const std::string_view> patterns, Algo algo, int separator, bool codes,
          const FilterPlan* plan = nullptr, std::uint32_t filter_k = 0, unsigned threads = 1)
       : algo_(algo), separator_(separator), classes_(upload_classes(patterns, separator, codes, threads)) {
     const std::size_t count = patterns.size();
@@ -374,7 +374,7 @@ class Engine final : public ApproxEngine {
         r.offset = offsets[id];
         if (algo == Algo::myers && g.cls == kWordClasses.size()) {
           r.peq = tables.size();
-          const std::string& p = patterns[id];
+          const std::string_view p = patterns[id];
           const std::uint32_t words = (r.m + 63) / 64;
           std::array<std::uint8_t, 256> cmap{};
           std::uint32_t classes = 1;  // class 0: the bytes absent from the pattern (no base with codes)
@@ -1087,7 +1087,7 @@ namespace {
 /// The patterns make_approx_engine's engine filters: pigeonhole-batch with the edit distance takes
 /// every pattern plan_filter takes; auto with the edit distance the same when they are at least
 /// kAutoFilterPatterns with pieces of at least kAutoFilterPiece bases; anything else none.
-FilterPlan engine_filter_plan(std::span<const std::string> patterns, std::string_view algorithm,
+FilterPlan engine_filter_plan(std::span<const std::string_view> patterns, std::string_view algorithm,
                               ApproxMetric metric, int separator, bool nucleotide_codes,
                               std::uint32_t filter_k, unsigned threads = 1) {
   const bool filter = algorithm == "pigeonhole-batch" && metric == ApproxMetric::edit;
@@ -1101,7 +1101,7 @@ FilterPlan engine_filter_plan(std::span<const std::string> patterns, std::string
 
 }  // namespace
 
-std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> patterns,
+std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string_view> patterns,
                                                  std::string_view algorithm, ApproxMetric metric,
                                                  int separator, bool nucleotide_codes, std::uint32_t filter_k,
                                                  unsigned threads) {
@@ -1144,7 +1144,7 @@ std::unique_ptr<ApproxEngine> make_approx_engine(std::span<const std::string> pa
   return std::make_unique<Engine>(patterns, algo, separator, nucleotide_codes, &plan, filter_k, threads);
 }
 
-GpuFilterShare gpu_filter_share(std::span<const std::string> patterns, std::string_view algorithm,
+GpuFilterShare gpu_filter_share(std::span<const std::string_view> patterns, std::string_view algorithm,
                                 ApproxMetric metric, int separator, bool nucleotide_codes,
                                 std::uint32_t filter_k) {
   GpuFilterShare share;

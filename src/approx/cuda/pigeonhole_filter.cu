@@ -258,7 +258,7 @@ unsigned blocks_for(std::uint64_t threads) {
 
 }  // namespace
 
-FilterPlan plan_filter(std::span<const std::string> patterns, std::uint32_t k, bool codes, int separator,
+FilterPlan plan_filter(std::span<const std::string_view> patterns, std::uint32_t k, bool codes, int separator,
                        unsigned threads) {
   FilterPlan plan;
   const std::array<std::uint8_t, 256> bases = base_map(codes);
@@ -273,7 +273,7 @@ FilterPlan plan_filter(std::span<const std::string> patterns, std::uint32_t k, b
       patterns.size(), threads, kHostPatternsPerThread, [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
         Part& part = parts[w];
         for (auto p = static_cast<std::uint32_t>(lo); p < hi; ++p) {
-          const std::string& pattern = patterns[p];
+          const std::string_view pattern = patterns[p];
           if (pattern.size() > kFilterMaxM || pattern.size() < std::size_t{k} + 1) continue;
           if (!codes && std::any_of(pattern.begin(), pattern.end(),
                                     [&](char c) { return bases[static_cast<std::uint8_t>(c)] > 3; }))
@@ -319,7 +319,7 @@ void FilterScratch::ensure(std::uint64_t n) {
   capacity = n;
 }
 
-PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const FilterPlan& plan,
+PigeonholeFilter::PigeonholeFilter(std::span<const std::string_view> patterns, const FilterPlan& plan,
                                    std::uint32_t k, bool codes, const std::uint8_t* bytes,
                                    const std::vector<std::uint64_t>& offsets, unsigned threads)
     : k_(k), q_(plan.q), bytes_(bytes) {
@@ -333,7 +333,7 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
       filtered, threads, kHostPatternsPerThread, [&](unsigned w, std::uint64_t lo, std::uint64_t hi) {
         std::uint64_t n = 0;
         for (std::uint64_t f = lo; f < hi; ++f) {
-          const std::string& pattern = patterns[plan.filtered[f]];
+          const std::string_view pattern = patterns[plan.filtered[f]];
           longest[w] = std::max(longest[w], static_cast<std::uint32_t>(pattern.size()));
           if (!codes)
             n += std::uint64_t{k} + 1;
@@ -354,7 +354,7 @@ PigeonholeFilter::PigeonholeFilter(std::span<const std::string> patterns, const 
         std::uint64_t at = first[w];
         for (std::uint64_t f = lo; f < hi; ++f) {
           const std::uint32_t p = plan.filtered[f];
-          const std::string& pattern = patterns[p];
+          const std::string_view pattern = patterns[p];
           for_each_filter_piece(pattern, k, codes, [&](std::size_t o, std::size_t len) {
             std::uint32_t code = 0;
             for (std::size_t i = o; i < o + q_; ++i) {

@@ -48,7 +48,7 @@ struct FilterPlan {
 /// separator could be part of a key (a base). q: the shortest that keeps the pieces' chance hits at a
 /// text position under 1/16 for random DNA (pieces / 4^q), at most 13 (a 256 MiB table) and at most
 /// the shortest piece. O(total pattern bytes), on `threads` threads.
-FilterPlan plan_filter(std::span<const std::string> patterns, std::uint32_t k, bool codes, int separator,
+FilterPlan plan_filter(std::span<const std::string_view> patterns, std::uint32_t k, bool codes, int separator,
                        unsigned threads = 1);
 
 /// The least patterns a thread of the engine's host-side compilation takes (plan_filter, the
@@ -88,8 +88,8 @@ class PigeonholeFilter {
   /// `patterns` as given (ids = indices), `plan` from plan_filter for k errors, `bytes` the engine's
   /// device copy of the pattern bytes (as given, or with codes their sets of bases) at `offsets`;
   /// the pieces cut on `threads` host threads. Throws BackendUnavailable on a CUDA error.
-  PigeonholeFilter(std::span<const std::string> patterns, const FilterPlan& plan, std::uint32_t k, bool codes,
-                   const std::uint8_t* bytes, const std::vector<std::uint64_t>& offsets,
+  PigeonholeFilter(std::span<const std::string_view> patterns, const FilterPlan& plan, std::uint32_t k,
+                   bool codes, const std::uint8_t* bytes, const std::vector<std::uint64_t>& offsets,
                    unsigned threads = 1);
 
   /// The k the pieces were cut for: a call with more errors cannot use the filter.
