@@ -460,14 +460,15 @@ class SequenceSearch {
     const py::object hit = py::module_::import("strmatch").attr("SequenceHit");
     py::list out;
     for (const Row& r : rows)
-      out.append(hit(searcher_.patterns()[r.pattern].name, r.record, std::string(1, r.strand), r.start, r.end,
-                     r.distance, r.cigar, py::bytes(r.match)));
+      out.append(hit(std::string(searcher_.patterns().name(r.pattern)), r.record, std::string(1, r.strand),
+                     r.start, r.end, r.distance, r.cigar, py::bytes(r.match)));
     return out;
   }
 
   py::list names() const {
     py::list out;
-    for (const auto& p : searcher_.patterns()) out.append(p.name);
+    const strmatch::seq::SequenceRecords& patterns = searcher_.patterns();
+    for (std::size_t i = 0; i < patterns.size(); ++i) out.append(std::string(patterns.name(i)));
     return out;
   }
   std::string strands() const { return strmatch::seq::to_string(searcher_.strands()); }

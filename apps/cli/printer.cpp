@@ -102,7 +102,7 @@ char strand_char(Strand s) noexcept { return s == Strand::reverse ? '-' : '+'; }
 }  // namespace
 
 void StandardPrinter::sequence(const Hit& h) {
-  const std::string& name = o_.pattern_name(h.pattern_id);
+  const std::string_view name = o_.pattern_name(h.pattern_id);
   switch (o_.sequence_output) {
     case SequenceOutput::sam:
       o_.sam->add(h);
@@ -275,7 +275,7 @@ void JsonPrinter::sequence(const Hit& h) {
   out_.append(R"(,"record":)");
   out_.append(json_string(std::string(h.record)));
   out_.append(R"(,"pattern":)");
-  out_.append(json_string(o_.pattern_name(h.pattern_id)));
+  out_.append(json_string(std::string(o_.pattern_name(h.pattern_id))));
   out_.append(
       fmt::format(R"(,"pattern_id":{},"strand":"{}","start":{},"end":{},"distance":{},"cigar":"{}","match":)",
                   h.pattern_id, strand_char(h.strand), h.begin, h.end, h.distance, h.cigar));

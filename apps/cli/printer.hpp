@@ -141,10 +141,10 @@ struct PrintOptions {
   const std::vector<std::string>* patterns = nullptr;
   /// Instead of `patterns`, a sequence search's named patterns (their names, by id: no copy of a
   /// million reads' names).
-  const std::vector<seq::NamedSequence>* named_patterns = nullptr;
+  const seq::SequenceRecords* named_patterns = nullptr;
   /// Pattern `id`'s name: from named_patterns where set, else from patterns.
-  const std::string& pattern_name(std::size_t id) const {
-    return named_patterns != nullptr ? (*named_patterns)[id].name : (*patterns)[id];
+  std::string_view pattern_name(std::size_t id) const {
+    return named_patterns != nullptr ? named_patterns->name(id) : std::string_view((*patterns)[id]);
   }
   /// search's JSON of a pattern set: each hit carries "pattern_id" and "pattern".
   bool json_pattern = false;
@@ -444,7 +444,7 @@ class JsonPrinter : public PrinterBase {
         if (o_.json_pattern) {
           field(R"(,"pattern_id":)", h.pattern_id);
           out_.append(R"(,"pattern":)");
-          out_.append(json_string(o_.pattern_name(h.pattern_id)));
+          out_.append(json_string(std::string(o_.pattern_name(h.pattern_id))));
         }
         if (o_.json_lines) lines(h);
         out_.put("}\n");

@@ -127,18 +127,18 @@ using seq::Strand;
 /// The patterns of PATTERN, -e and -f, in id order; a -f file whose name says FASTA or FASTQ
 /// (seq::format_from_path) gives its records (named by their names, with their qualities for
 /// --sam, the one output that prints them), any other one line per pattern (named by itself).
-std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
-  std::vector<seq::NamedSequence> out;
+seq::SequenceRecords load_named_patterns(const CommonConfig& c, std::size_t max_bytes) {
+  seq::SequenceRecords out;
   const auto add_lines = [&](const std::vector<std::string>& e, const std::vector<std::string>& f) {
-    for (std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes, c.escapes))
-      out.push_back({p, p, {}});
+    for (const std::string& p : load_patterns(e, f, stdin_searched(c.files, false), max_bytes, c.escapes))
+      out.push_back(p, p);
   };
   if (c.patterns_e.empty() && c.pattern_files.empty()) {
     if (c.pattern.empty()) throw InvalidArgument("the pattern is empty (it would match everywhere)");
     if (c.pattern.size() > max_bytes)
       throw InvalidArgument(
           fmt::format("the pattern is {} bytes long; the limit is {} bytes", c.pattern.size(), max_bytes));
-    out.push_back({c.pattern, c.pattern, {}});
+    out.push_back(c.pattern, c.pattern);
     return out;
   }
   if (!c.patterns_e.empty()) add_lines(c.patterns_e, {});
@@ -154,30 +154,29 @@ std::vector<seq::NamedSequence> load_named_patterns(const CommonConfig& c, std::
     o.threads = c.threads;
     o.quality = c.sam;  // only SAM prints it: a million reads' 150 MB otherwise
     o.max_sequence_bytes = max_bytes;
-    std::vector<seq::NamedSequence> records;
+    seq::SequenceRecords records;
     if (in.should_map(io::parse_map_policy(c.mmap))) {
       // A regular file: mapped and read on the run's threads (a million reads' 320 MB FASTQ took 1.2 s
       // on one; read_named_sequences gives the same records and errors).
       const io::MappedFile mapped = in.map();
       const std::string_view bytes = mapped.bytes();
-      records = seq::read_named_sequences(
+      records = seq::read_sequence_records(
           std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
           *format, path, o);
     } else {
       const std::unique_ptr<io::FdSource> source = in.stream();
       seq::SequenceReader reader(*source, *format, path);
-      records = seq::read_named_sequences(reader, o);
+      records = seq::read_sequence_records(reader, o);
     }
-    if (!records.empty() && records.back().sequence.size() > max_bytes)
+    if (!records.empty() && records.sequence(records.size() - 1).size() > max_bytes)
       throw InvalidArgument(fmt::format("{}: record '{}' is longer than {} bytes, the limit of a pattern",
-                                        path, records.back().name, max_bytes));
+                                        path, records.name(records.size() - 1), max_bytes));
     if (out.empty())
       out = std::move(records);
     else
-      std::move(records.begin(), records.end(), std::back_inserter(out));
+      out.append(std::move(records));
     if (out.size() == first) throw InvalidArgument(fmt::format("{}: no records (no patterns)", path));
   }
-  out.shrink_to_fit();  // grown by doubling: up to a quarter of a million reads' 96 MB of records unused
   return out;
 }
 
@@ -230,8 +229,8 @@ class SequenceRun final : public RunCore {
     if (c.sam) {
       // Views of searcher_'s patterns, which outlives sam_.
       sam_.emplace(searcher_.patterns().size(), [this](std::uint32_t i) {
-        const seq::NamedSequence& p = searcher_.patterns()[i];
-        return SamOutput::Pattern{p.name, p.quality, searcher_.oriented(i, Strand::forward),
+        const seq::SequenceRecords& p = searcher_.patterns();
+        return SamOutput::Pattern{p.name(i), p.quality(i), searcher_.oriented(i, Strand::forward),
                                   searcher_.oriented(i, Strand::reverse)};
       });
       print_.sam = &*sam_;
@@ -302,7 +301,7 @@ class SequenceRun final : public RunCore {
         if (thread.joinable()) thread.join();
       }
     } joiner{gpu_start};
-    std::vector<seq::NamedSequence> patterns = load_named_patterns(c, task.max_pattern_bytes);
+    seq::SequenceRecords patterns = load_named_patterns(c, task.max_pattern_bytes);
     phases.patterns = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();  // a start not done yet is waited for inside the compilation
     seq::SequenceSearcher searcher(std::move(patterns), std::move(options));

@@ -240,6 +240,135 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
 /// unused). Throws the reader's errors (FormatError, IoError). O(n) time; memory: the records.
 std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const NamedReadOptions& options = {});
 
+/// Records of a FASTA or FASTQ held back to back: every name in one byte string, every sequence in
+/// another, every quality in a third, and per record the end offset of each (record i's sequence is
+/// the bytes [end(i - 1), end(i)) of the sequences' string). A million 150-base reads cost their
+/// bytes plus 24 bytes of offsets a record (FASTA, or FASTQ read without qualities: 16, no quality
+/// offset is kept while every quality is empty), against 96 bytes of std::string objects and up to
+/// three heap blocks a record for std::vector<NamedSequence>.
+///
+/// Shapes: size() records, indexed 0 .. size() - 1 in the order they were added; a record's name,
+/// sequence and quality are byte strings of any length, empty ones included (a FASTA record's quality
+/// is empty). The views the accessors return point into the store: valid until it is next changed
+/// (push_back, append_record, append, reserve, release_sequences, assignment) or destroyed.
+/// Not thread-safe for writing; const members may run from several threads at once.
+///
+/// Memory: names + sequences + qualities bytes, plus 8 bytes a record for each of the three fields
+/// (a field that has been empty in every record so far, and the sequences after release_sequences(),
+/// keep no offsets), plus the strings' and vectors' unused capacity (they grow by doubling unless
+/// reserve() sized them).
+class SequenceRecords {
+ public:
+  /// No record.
+  SequenceRecords() = default;
+  /// The records of `records`, in order; each record's strings are freed once copied, then the
+  /// vector's storage (`records` is left empty): the peak is the store plus `records`, never two
+  /// copies of `records`. O(total bytes + records).
+  explicit SequenceRecords(std::vector<NamedSequence>&& records);
+
+  /// The count of records. O(1).
+  std::size_t size() const noexcept { return names_.count(); }
+  bool empty() const noexcept { return size() == 0; }
+
+  /// Record `i`'s name, sequence and quality (requires i < size()). O(1); views into the store.
+  /// sequence(i) is empty for every record added before release_sequences() was called.
+  std::string_view name(std::size_t i) const noexcept { return names_.view(i); }
+  std::string_view sequence(std::size_t i) const noexcept { return sequences_.view(i); }
+  std::string_view quality(std::size_t i) const noexcept { return qualities_.view(i); }
+
+  /// A copy of record `i` (requires i < size()). O(its bytes).
+  NamedSequence operator[](std::size_t i) const;
+  /// A copy of every record, in order, as std::vector<NamedSequence>. O(total bytes + records); memory:
+  /// the vector (96 bytes a record plus a heap block for each string longer than the small-string
+  /// buffer, 15 bytes in libstdc++) beside the store.
+  std::vector<NamedSequence> to_named() const;
+
+  /// Adds a record after the last. Amortised O(its bytes). Strong guarantee: when an allocation
+  /// throws (std::bad_alloc), the store is as it was.
+  void push_back(std::string_view name, std::string_view sequence, std::string_view quality = {});
+  /// Adds `reader`'s current record (after its next_record() returned true) after the last: the header's
+  /// name, what is left of its sequence appended straight to the sequences' string by
+  /// SequenceReader::append_sequence(..., limit) (no temporary copy; at most one 64 KiB piece past `limit`,
+  /// see there), and, with `quality`, the reader's quality line (FASTQ; empty for FASTA). Returns the
+  /// sequence bytes appended: more than `limit` when the record was cut there. Throws what the reader
+  /// throws (FormatError, IoError); the store is then as it was (the record's bytes appended so far are
+  /// dropped). Amortised O(the record's bytes).
+  std::uint64_t append_record(SequenceReader& reader, bool quality = true,
+                              std::uint64_t limit = std::numeric_limits<std::uint64_t>::max());
+  /// Moves `other`'s records after this one's (their bytes copied once into this store's strings,
+  /// their offsets shifted), then frees `other`'s storage (`other` is left empty). O(other's bytes +
+  /// records); memory: this store grows by other's bytes and offsets (nothing when reserve() made room).
+  /// Strong guarantee: when an allocation throws (std::bad_alloc), both stores are as they were.
+  void append(SequenceRecords&& other);
+  /// Makes room for `records` more records holding `name_bytes`, `sequence_bytes` and `quality_bytes`
+  /// bytes in all (capacity, added to what is held: no reallocation while they are added). O(the bytes
+  /// held, when they move). Throws std::bad_alloc.
+  void reserve(std::size_t records, std::uint64_t name_bytes, std::uint64_t sequence_bytes,
+               std::uint64_t quality_bytes);
+  /// Frees the sequences' bytes and their offsets (for a holder that copied them elsewhere, as a
+  /// searcher orienting and normalising them): sequence(i) is empty for every record held now, and
+  /// sequence_bytes() is 0; names and qualities are kept. Records added afterwards keep their sequences.
+  void release_sequences() noexcept;
+
+  /// The bytes of every sequence held (the sum of sequence(i).size()). O(1).
+  std::uint64_t sequence_bytes() const noexcept { return sequences_.bytes.size(); }
+  /// The heap bytes the store holds: the three strings' and three offset vectors' capacities (reserved
+  /// capacity counted: untouched pages of it cost no resident memory). O(1).
+  std::size_t memory_bytes() const noexcept;
+
+ private:
+  /// One field of every record: the records [0, leading_empty) hold an empty one and no offset, the
+  /// records after them the end offsets `ends` into `bytes`.
+  struct Column {
+    std::string bytes;
+    std::vector<std::uint64_t> ends;
+    std::size_t leading_empty = 0;
+
+    std::size_t count() const noexcept { return leading_empty + ends.size(); }
+    std::string_view view(std::size_t i) const noexcept {
+      if (i < leading_empty) return {};
+      const std::size_t j = i - leading_empty;
+      const std::uint64_t begin = j == 0 ? 0 : ends[j - 1];
+      return {bytes.data() + begin, static_cast<std::size_t>(ends[j] - begin)};
+    }
+    /// Ends a record whose field's bytes were appended to `bytes` from `begin` (none: an empty field).
+    void close(std::size_t begin);
+    /// The column's sizes, and putting them back (after a record that failed to be added).
+    struct Mark {
+      std::size_t bytes = 0, ends = 0, leading_empty = 0;
+    };
+    Mark mark() const noexcept { return {bytes.size(), ends.size(), leading_empty}; }
+    void restore(const Mark& m) noexcept;
+  };
+  /// Ends a record whose sequence's bytes were appended to the sequences' string from
+  /// `sequence_begin`: adds its name and quality and the three offsets. On a throw
+  /// (std::bad_alloc) the store is put back as it was before the sequence's bytes.
+  void close_record(std::string_view name, std::size_t sequence_begin, std::string_view quality);
+
+  Column names_, sequences_, qualities_;
+};
+
+/// Every record of `bytes`, as read_named_sequences(bytes, format, name, options) gives them (the same
+/// records in the same order, the same options: threads, min_range_bytes, quality, max_sequence_bytes,
+/// ranges_read; the same errors: FormatError naming `name`, the record and its line; IoError), into a
+/// SequenceRecords: read on `options.threads` threads where the input is plain and holds two ranges of
+/// `options.min_range_bytes` (cut at record starts, each range read by a reader into a store of its own,
+/// then joined: the output reserved at the ranges' total and each range's store appended, then freed,
+/// so the records are never held twice; a range's error, or a name two ranges share, makes one reader
+/// read the whole input again, which throws the first error in order). O(n) time; memory: the records
+/// (bytes and offsets), plus their names' 64-bit hashes while they are read; one reader of a plain input
+/// reserves the sequences' string at the input's size (the ranges' readers at their range's: address
+/// space; pages never written cost no resident memory, and memory_bytes() counts them).
+SequenceRecords read_sequence_records(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                      const std::string& name, const NamedReadOptions& options = {});
+
+/// The records `reader` delivers from its current position to the input's end, in order, on the calling
+/// thread (a streamed input: a pipe, standard input), as read_named_sequences(reader, options) gives
+/// them, with `options.quality` and `options.max_sequence_bytes` (threads, min_range_bytes and
+/// ranges_read unused). Throws the reader's errors (FormatError, IoError). O(n) time; memory: the
+/// records (bytes and offsets; the strings grow by doubling: nothing is reserved ahead).
+SequenceRecords read_sequence_records(SequenceReader& reader, const NamedReadOptions& options = {});
+
 /// How a SequenceSearcher is compiled.
 struct SequenceSearchOptions {
   /// Approximate search (ApproxSearcher: matches within max_errors, metric) instead of exact search.
@@ -327,14 +456,17 @@ using SequenceRecordSink = std::function<void(const RecordHeader& record, std::u
 class SequenceSearcher {
  public:
   SequenceSearcher(std::vector<NamedSequence> patterns, SequenceSearchOptions options);
+  /// The same from records held back to back (read_sequence_records: a million reads without a
+  /// string object each), taken, not copied.
+  SequenceSearcher(SequenceRecords patterns, SequenceSearchOptions options);
   ~SequenceSearcher();
   SequenceSearcher(SequenceSearcher&&) noexcept;
   SequenceSearcher& operator=(SequenceSearcher&&) noexcept;
 
-  /// The patterns by id: their names and FASTQ qualities as given; their sequences are empty (moved
-  /// out at construction: oriented() gives each as searched, normalised; a million reads' 150 MB of
-  /// given bases are not kept twice).
-  const std::vector<NamedSequence>& patterns() const noexcept;
+  /// The patterns by id: their names and FASTQ qualities as given; their sequences are empty
+  /// (released at construction: oriented() gives each as searched, normalised; a million reads' 150
+  /// MB of given bases are not kept twice).
+  const SequenceRecords& patterns() const noexcept;
   const SequenceSearchOptions& options() const noexcept;
   /// The strands searched (the options' or the default).
   Strands strands() const noexcept;

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <typeinfo>
 #include <vector>
 
 #ifdef STRMATCH_HAVE_ZLIB
@@ -308,6 +309,339 @@ TEST(ReadNamedSequences, ARecordLongerThanTheLimitIsTheLastOneReturned) {
   EXPECT_GT(got.back().sequence.size(), 100u);
   for (std::size_t i = 0; i < 70; ++i) EXPECT_EQ(got[i].sequence, records[i].sequence) << i;
 }
+// ---- SequenceRecords: the records back to back, and read_sequence_records -----------------------
+
+using strmatch::seq::NamedSequence;
+using strmatch::seq::SequenceRecords;
+
+/// Every field of `got` equals `want`'s, record by record, through the accessors, operator[] and
+/// to_named().
+void expect_store(const SequenceRecords& got, const std::vector<NamedSequence>& want,
+                  const std::string& what) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(got.empty(), want.empty());
+  std::uint64_t sequence_bytes = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got.name(i), want[i].name) << i;
+    EXPECT_EQ(got.sequence(i), want[i].sequence) << i;
+    EXPECT_EQ(got.quality(i), want[i].quality) << i;
+    const NamedSequence copy = got[i];
+    EXPECT_EQ(copy.name, want[i].name) << i;
+    EXPECT_EQ(copy.sequence, want[i].sequence) << i;
+    EXPECT_EQ(copy.quality, want[i].quality) << i;
+    sequence_bytes += want[i].sequence.size();
+  }
+  EXPECT_EQ(got.sequence_bytes(), sequence_bytes);
+  const std::vector<NamedSequence> named = got.to_named();
+  ASSERT_EQ(named.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_TRUE(named[i].name == want[i].name && named[i].sequence == want[i].sequence &&
+                named[i].quality == want[i].quality)
+        << i;
+}
+
+TEST(SequenceRecords, PushBackKeepsEveryFieldEmptyOnesAndOtherBytesIncluded) {
+  SequenceRecords s;
+  expect_store(s, {}, "empty");
+  EXPECT_EQ(s.memory_bytes(), 0u);
+  // Empty names, sequences and qualities anywhere (a quality only from the third record on, a
+  // sequence empty first), NUL and 0xFF bytes, a long sequence.
+  const std::vector<NamedSequence> want = {
+      {"", "", ""},
+      {"a", "", ""},
+      {"b", "ACGT", "IIII"},
+      {"", "N", ""},
+      {std::string("c\0d", 3), std::string("A\0\xff", 3), "!"},
+      {"long", std::string(100000, 'G'), ""},
+      {"e", "T", std::string(5, '#')},
+  };
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    s.push_back(want[i].name, want[i].sequence, want[i].quality);
+    expect_store(s,
+                 std::vector<NamedSequence>(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                 "after " + std::to_string(i + 1));
+  }
+  EXPECT_GE(s.memory_bytes(), 100000u + 3 * want.size());
+  // The default quality is empty.
+  s.push_back("f", "AC");
+  EXPECT_EQ(s.quality(want.size()), "");
+  EXPECT_EQ(s.sequence(want.size()), "AC");
+  // A FASTA's records keep no quality offsets: 16 bytes a record plus the bytes (capacity aside).
+  SequenceRecords fasta;
+  fasta.reserve(1000, 1000 * 4, 1000 * 10, 0);
+  const std::size_t reserved = fasta.memory_bytes();
+  for (int i = 0; i < 1000; ++i)
+    fasta.push_back("r" + std::to_string(1000 + i).substr(1), std::string(10, 'A'));
+  EXPECT_EQ(fasta.memory_bytes(), reserved);
+  EXPECT_LE(fasta.memory_bytes(), 1000u * (4 + 10 + 16) + 64);
+}
+
+TEST(SequenceRecords, ReleaseSequencesEmptiesThemAndKeepsNamesAndQualities) {
+  SequenceRecords s;
+  s.push_back("a", "ACGT", "IIII");
+  s.push_back("b", std::string(5000, 'C'), std::string(5000, '5'));
+  s.push_back("c", "G");
+  const std::size_t before = s.memory_bytes();
+  s.release_sequences();
+  expect_store(s, {{"a", "", "IIII"}, {"b", "", std::string(5000, '5')}, {"c", "", ""}}, "released");
+  EXPECT_EQ(s.sequence_bytes(), 0u);
+  EXPECT_LE(s.memory_bytes() + 5000, before);
+  s.release_sequences();  // twice: the same
+  EXPECT_EQ(s.size(), 3u);
+  // Records added afterwards keep their sequences; the earlier ones stay empty.
+  s.push_back("d", "TT", "##");
+  s.push_back("e", "", "");
+  expect_store(
+      s,
+      {{"a", "", "IIII"}, {"b", "", std::string(5000, '5')}, {"c", "", ""}, {"d", "TT", "##"}, {"e", "", ""}},
+      "pushed after release");
+  SequenceRecords none;
+  none.release_sequences();
+  expect_store(none, {}, "an empty store released");
+}
+
+TEST(SequenceRecords, AppendAndTheVectorConstructorEqualAVectorOfRecords) {
+  // Random stores, some released, some without qualities, joined in any order, against the same
+  // operations on a std::vector<NamedSequence>.
+  std::mt19937_64 rng(strmatch::test::test_seed() + 830);
+  const auto random_store = [&](std::vector<NamedSequence>& model) {
+    SequenceRecords s;
+    const bool qualities = rng() % 2 == 0;
+    for (std::size_t i = 0, n = rng() % 6; i < n; ++i) {
+      NamedSequence r{
+          strmatch::test::random_text(rng, rng() % 4, 256), random_sequence(rng, rng() % 30),
+          qualities && rng() % 4 != 0 ? strmatch::test::random_text(rng, 1 + rng() % 9, "!#I") : ""};
+      if (rng() % 5 == 0) r.sequence.clear();
+      s.push_back(r.name, r.sequence, r.quality);
+      model.push_back(std::move(r));
+    }
+    if (rng() % 4 == 0) {
+      s.release_sequences();
+      for (NamedSequence& r : model) r.sequence.clear();
+    }
+    return s;
+  };
+  for (int round = 0; round < 200; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round) + " " + rerun_hint());
+    std::vector<NamedSequence> model;
+    SequenceRecords s = random_store(model);
+    if (rng() % 2 == 0) s.reserve(rng() % 10, rng() % 100, rng() % 100, rng() % 100);
+    for (int k = 0, parts = static_cast<int>(rng() % 5); k < parts; ++k) {
+      std::vector<NamedSequence> more;
+      SequenceRecords other = random_store(more);
+      s.append(std::move(other));
+      EXPECT_TRUE(other.empty());
+      EXPECT_EQ(other.memory_bytes(), 0u);
+      model.insert(model.end(), more.begin(), more.end());
+      expect_store(s, model, "after append " + std::to_string(k));
+    }
+    // From a vector: the same records, the vector freed.
+    std::vector<NamedSequence> copy = model;
+    const SequenceRecords from(std::move(copy));
+    EXPECT_TRUE(copy.empty());
+    EXPECT_EQ(copy.capacity(), 0u);
+    expect_store(from, model, "from a vector");
+  }
+}
+
+TEST(SequenceRecords, AReadersErrorLeavesTheStoreAsItWas) {
+  // Record 'b' has an empty sequence: the reader's error comes from appending it.
+  const std::string text = ">a x\nACGT\nAC\n>b\n>c\nAC\n";
+  strmatch::test::StringSource source(text, 3);
+  SequenceReader reader(source, SequenceFormat::fasta, "in.fa");
+  SequenceRecords s;
+  ASSERT_TRUE(reader.next_record());
+  EXPECT_EQ(s.append_record(reader), 6u);
+  ASSERT_TRUE(reader.next_record());
+  try {
+    s.append_record(reader);
+    ADD_FAILURE() << "no error";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), "in.fa: record 2 ('b', line 4): an empty sequence");
+  }
+  expect_store(s, {{"a", "ACGTAC", ""}}, "after the error");
+  // The limit: more than it appended, the whole record here (one piece).
+  const std::string fq = "@r1\nACGTACGT\n+\nIIIIIIII\n@r2\nAC\n+r2\n#5\n";
+  SequenceReader q(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(fq.data()), fq.size()),
+                   SequenceFormat::fastq, "in.fq");
+  ASSERT_TRUE(q.next_record());
+  EXPECT_EQ(s.append_record(q, false, 4), 8u);
+  ASSERT_TRUE(q.next_record());
+  EXPECT_EQ(s.append_record(q, true, 4), 2u);
+  expect_store(s, {{"a", "ACGTAC", ""}, {"r1", "ACGTACGT", ""}, {"r2", "AC", "#5"}}, "FASTQ records after");
+}
+
+/// A naive parse of a FASTA or FASTQ text whose records are as the header says (no gzip): lines cut at
+/// LF, a CR before it dropped, empty lines skipped; FASTA: '>' lines begin records, every other line's
+/// bytes but spaces, tabs and CRs are the sequence; FASTQ: four lines a record. Names end at the first
+/// space or tab.
+std::vector<NamedSequence> naive_records(const std::string& text, bool fastq) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t lf = text.find('\n', at);
+    if (lf == std::string::npos) lf = text.size();
+    std::string line = text.substr(at, lf - at);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+    at = lf + 1;
+  }
+  const auto name_of = [](const std::string& header) {
+    return header.substr(1, header.find_first_of(" \t") - 1);
+  };
+  std::vector<NamedSequence> out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (fastq) {
+      out.push_back({name_of(lines[i]), lines[i + 1], lines[i + 3]});
+      i += 3;
+    } else if (lines[i][0] == '>') {
+      out.push_back({name_of(lines[i]), "", ""});
+    } else {
+      for (const char c : lines[i])
+        if (c != ' ' && c != '\t' && c != '\r') out.back().sequence += c;
+    }
+  }
+  return out;
+}
+
+/// FASTQ text of `rs` with LF or CRLF line ends, "+" lines with or without the name, and empty lines
+/// between records.
+std::string write_fastq_lines(std::mt19937_64& rng, const std::vector<Record>& rs) {
+  const std::string eol = rng() % 3 == 0 ? "\r\n" : "\n";
+  std::string out;
+  for (const Record& r : rs) {
+    out += "@" + r.name + (r.comment.empty() ? "" : " " + r.comment) + eol + r.sequence + eol +
+           (rng() % 2 ? "+" + r.name : "+") + eol + r.quality + eol;
+    if (rng() % 8 == 0) out += eol;
+  }
+  return out;
+}
+
+TEST(ReadSequenceRecords, RandomFastaAndFastqEqualReadNamedSequencesAndANaiveParse) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 831);
+  int cut = 0, limited = 0;
+  for (int round = 0; round < 80; ++round) {
+    const bool fastq = round % 2 == 1;
+    std::vector<Record> records;
+    for (int part = 0, parts = 1 + static_cast<int>(rng() % 8); part < parts; ++part)
+      for (Record& r : random_records(rng, fastq)) {
+        r.name += "_" + std::to_string(records.size());
+        if (fastq) r.quality = strmatch::test::random_text(rng, r.sequence.size(), "@+!#5?I");
+        records.push_back(std::move(r));
+      }
+    const std::string text = fastq ? write_fastq_lines(rng, records) : write_fasta(rng, records);
+    const std::vector<std::uint8_t> bytes = bytes_of(text);
+    strmatch::seq::NamedReadOptions o;
+    o.threads = 1 + static_cast<unsigned>(rng() % 6);
+    o.min_range_bytes = 1 + rng() % 2000;
+    o.quality = rng() % 4 != 0;
+    if (rng() % 4 == 0) o.max_sequence_bytes = rng() % 400;
+    const SequenceFormat format =
+        rng() % 4 == 0 ? SequenceFormat::automatic : (fastq ? SequenceFormat::fastq : SequenceFormat::fasta);
+    SCOPED_TRACE("round " + std::to_string(round) + ", " + std::to_string(o.threads) +
+                 " threads, ranges of " + std::to_string(o.min_range_bytes) + " bytes, limit " +
+                 std::to_string(o.max_sequence_bytes) + " " + rerun_hint());
+    // The naive parse, with the options: no quality, the records up to the first longer than the limit.
+    std::vector<NamedSequence> want = naive_records(text, fastq);
+    ASSERT_EQ(want.size(), records.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      ASSERT_EQ(want[i].name, records[i].name) << i;  // the reference reads what was written
+      ASSERT_EQ(want[i].sequence, records[i].sequence) << i;
+      if (!o.quality) want[i].quality.clear();
+      if (want[i].sequence.size() > o.max_sequence_bytes) {
+        want.resize(i + 1);  // shorter than a reader's 64 KiB piece: read whole
+        ++limited;
+        break;
+      }
+    }
+    unsigned ranges = 0, named_ranges = 0;
+    o.ranges_read = &ranges;
+    const SequenceRecords got = strmatch::seq::read_sequence_records(bytes, format, "in", o);
+    cut += ranges > 1 ? 1 : 0;
+    expect_store(got, want, "read_sequence_records against the naive parse");
+    EXPECT_GE(got.memory_bytes(), got.sequence_bytes());
+    o.ranges_read = &named_ranges;
+    const std::vector<NamedSequence> named = strmatch::seq::read_named_sequences(bytes, format, "in", o);
+    EXPECT_EQ(named_ranges, ranges);
+    expect_store(got, named, "read_sequence_records against read_named_sequences");
+    // A streamed input (a reader over a source): the same records.
+    strmatch::test::StringSource source(text, 1 + rng() % 100);
+    SequenceReader reader(source, format, "in");
+    const SequenceRecords streamed = strmatch::seq::read_sequence_records(reader, o);
+    expect_store(streamed, want, "a reader's records against the naive parse");
+    strmatch::test::StringSource source2(text, 1 + rng() % 100);
+    SequenceReader reader2(source2, format, "in");
+    expect_store(streamed, strmatch::seq::read_named_sequences(reader2, o), "a reader's, both ways");
+#ifdef STRMATCH_HAVE_ZLIB
+    if (round % 8 == 0) {  // gzip: one reader, the same records
+      o.ranges_read = &ranges;
+      const std::vector<std::uint8_t> gz = bytes_of(gzip(rng, text));
+      expect_store(strmatch::seq::read_sequence_records(gz, format, "in", o), want, "gzip");
+      EXPECT_EQ(ranges, 1u);
+    }
+#endif
+  }
+  EXPECT_GT(cut, 30);
+  EXPECT_GT(limited, 5);
+}
+
+/// The exception `f` throws, as "type: message" ("" when none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const FormatError& e) {
+    return std::string("FormatError: ") + e.what();
+  } catch (const strmatch::Error& e) {
+    return std::string(typeid(e).name()) + ": " + e.what();
+  }
+  return {};
+}
+
+TEST(ReadSequenceRecords, ErrorsAreReadNamedSequencesErrors) {
+  std::mt19937_64 rng(strmatch::test::test_seed() + 832);
+  std::vector<Record> records;
+  for (int i = 0; i < 200; ++i)
+    records.push_back({"r" + std::to_string(i), "", random_sequence(rng, 40), std::string(40, 'I')});
+  std::vector<std::pair<std::string, SequenceFormat>> bad;
+  {
+    std::vector<Record> r = records;  // a quality line of the wrong length, late in the input
+    r[170].quality.pop_back();
+    bad.emplace_back(write_fastq(r), SequenceFormat::fastq);
+  }
+  {
+    std::vector<Record> r = records;  // a name the first range holds, again in the last
+    r[190].name = "r3";
+    bad.emplace_back(write_fastq(r), SequenceFormat::fastq);
+  }
+  bad.emplace_back("ACGT\n" + write_fasta(rng, records), SequenceFormat::fasta);  // no header first
+  bad.emplace_back("\n\nACGT\n>a\nAC\n", SequenceFormat::automatic);
+  {
+    std::string t = write_fasta(rng, records);  // a header without a name, late
+    t.insert(t.find(">r180"), ">\nACGT\n");
+    bad.emplace_back(t, SequenceFormat::fasta);
+  }
+  strmatch::seq::NamedReadOptions o;
+  o.threads = 4;
+  o.min_range_bytes = 256;
+  for (std::size_t b = 0; b < bad.size(); ++b) {
+    SCOPED_TRACE("input " + std::to_string(b));
+    const auto& [text, format] = bad[b];
+    const std::vector<std::uint8_t> bytes = bytes_of(text);
+    const std::string want =
+        error_of([&] { (void)strmatch::seq::read_named_sequences(bytes, format, "in.fq", o); });
+    EXPECT_TRUE(want.starts_with("FormatError: in.fq")) << want;
+    EXPECT_EQ(error_of([&] { (void)strmatch::seq::read_sequence_records(bytes, format, "in.fq", o); }), want);
+    // One reader's message (the first error in order) either way.
+    if (format != SequenceFormat::automatic)
+      EXPECT_EQ(want, "FormatError: " + one_reader_error(text, format));
+    strmatch::test::StringSource s1(text, 7), s2(text, 7);
+    SequenceReader r1(s1, format, "in.fq"), r2(s2, format, "in.fq");
+    EXPECT_EQ(error_of([&] { (void)strmatch::seq::read_sequence_records(r1, o); }),
+              error_of([&] { (void)strmatch::seq::read_named_sequences(r2, o); }));
+  }
+}
+
 TEST(SequenceReader, ARecordsSourceIsSearchedWithoutItsLineBreaks) {
   // The site GAATTC cut by a line break in the file is found at its offset in the record.
   const std::string fasta = ">one\nACGGAA\nTTCAAA\n>two\nGAATTC\n";

@@ -1,12 +1,14 @@
-// Every record of a FASTA or FASTQ in memory, read on several threads (read_named_sequences,
-// include/strmatch/sequence.hpp): the input cut at record starts, each range read by a
-// SequenceReader of its own, the ranges' records joined in order. Any error, and a record name that
+// Every record of a FASTA or FASTQ in memory, read on several threads into a SequenceRecords
+// (read_sequence_records, include/strmatch/sequence.hpp; read_named_sequences copies its records out):
+// the input cut at record starts, each range read by a SequenceReader of its own into a store of its
+// own, the ranges' records joined in order. Any error, and a record name that
 // two ranges share, sends the whole input to one reader, which reports the first error in order
 // with its line, as reading it alone does.
 #include <algorithm>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <new>
 #include <string_view>
 #include <vector>
 
@@ -45,30 +47,41 @@ std::size_t record_start(std::span<const std::uint8_t> bytes, std::size_t from, 
   return bytes.size();
 }
 
-/// The records of `bytes` read in order by one reader (read_named_sequences of a reader).
-std::vector<NamedSequence> read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
-                                         const std::string& name, const NamedReadOptions& options) {
+/// Appends to `out` the records `reader` delivers from its current position (read_sequence_records of
+/// a reader): each record's sequence appended by the reader straight into the store's string.
+void read_records(SequenceReader& reader, const NamedReadOptions& options, SequenceRecords& out) {
+  while (reader.next_record())
+    if (out.append_record(reader, options.quality, options.max_sequence_bytes) > options.max_sequence_bytes)
+      break;
+}
+
+/// The records of `bytes` read in order by one reader. A plain input's sequences' string is reserved
+/// at the input's size, which its sequences never exceed: no reallocation and copy as it grows, and
+/// the pages never written are never resident (a gzip input's size says nothing of its records').
+SequenceRecords read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                              const std::string& name, const NamedReadOptions& options, bool gzip) {
+  SequenceRecords out;
+  if (!gzip) {
+    try {
+      out.reserve(0, 0, bytes.size(), 0);
+    } catch (const std::bad_alloc&) {  // address space refused (a huge input): grown as read instead
+    }
+  }
   SequenceReader reader(bytes, format, name);
-  return read_named_sequences(reader, options);
+  read_records(reader, options, out);
+  return out;
 }
 
 }  // namespace
 
-std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const NamedReadOptions& options) {
-  std::vector<NamedSequence> out;
-  while (reader.next_record()) {
-    NamedSequence r{reader.header().name, {}, {}};
-    const bool longer =
-        reader.append_sequence(r.sequence, options.max_sequence_bytes) > options.max_sequence_bytes;
-    if (options.quality) r.quality = reader.quality();
-    out.push_back(std::move(r));
-    if (longer) break;
-  }
+SequenceRecords read_sequence_records(SequenceReader& reader, const NamedReadOptions& options) {
+  SequenceRecords out;
+  read_records(reader, options, out);
   return out;
 }
 
-std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> bytes, SequenceFormat format,
-                                                const std::string& name, const NamedReadOptions& options) {
+SequenceRecords read_sequence_records(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                      const std::string& name, const NamedReadOptions& options) {
   const unsigned threads = static_cast<unsigned>(
       std::clamp<std::size_t>(bytes.size() / std::max<std::size_t>(1, options.min_range_bytes), 1,
                               strmatch::detail::resolve_threads(options.threads)));
@@ -83,7 +96,7 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
   }
   if (options.ranges_read != nullptr) *options.ranges_read = 1;
   if (threads <= 1 || gzip || format == SequenceFormat::automatic)
-    return read_serially(bytes, format, name, options);
+    return read_serially(bytes, format, name, options, gzip);
   // Ranges from record starts at about equal offsets (empty ones dropped).
   std::vector<std::size_t> cuts = {0};
   for (unsigned t = 1; t < threads; ++t) {
@@ -92,14 +105,15 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
   }
   cuts.push_back(bytes.size());
   const auto ranges = static_cast<unsigned>(cuts.size() - 1);
-  std::vector<std::vector<NamedSequence>> parts(ranges);
+  std::vector<SequenceRecords> parts(ranges);
   std::vector<std::vector<std::uint64_t>> hashes(ranges);
   std::vector<char> failed(ranges, 0);
   strmatch::detail::run_pieces(ranges, ranges, [&](unsigned k, std::uint64_t, std::uint64_t) {
     try {
-      parts[k] = read_serially(bytes.subspan(cuts[k], cuts[k + 1] - cuts[k]), format, name, options);
+      parts[k] = read_serially(bytes.subspan(cuts[k], cuts[k + 1] - cuts[k]), format, name, options, false);
       hashes[k].reserve(parts[k].size());
-      for (const NamedSequence& r : parts[k]) hashes[k].push_back(std::hash<std::string_view>{}(r.name));
+      for (std::size_t i = 0; i < parts[k].size(); ++i)
+        hashes[k].push_back(std::hash<std::string_view>{}(parts[k].name(i)));
     } catch (...) {
       failed[k] = 1;
     }
@@ -118,20 +132,43 @@ std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> by
   }
   if (std::find(failed.begin(), failed.end(), 1) != failed.end() ||
       std::adjacent_find(all.begin(), all.end()) != all.end()) {
-    std::vector<std::vector<NamedSequence>>().swap(parts);  // not held while the input is read again
-    return read_serially(bytes, format, name, options);     // its first error, in order, or the records
+    std::vector<SequenceRecords>().swap(parts);                 // not held while the input is read again
+    return read_serially(bytes, format, name, options, false);  // its first error, in order, or the records
   }
+  std::vector<std::uint64_t>().swap(all);
   if (options.ranges_read != nullptr) *options.ranges_read = ranges;
-  std::vector<NamedSequence> out;
-  out.reserve(all.size());
-  for (std::vector<NamedSequence>& part : parts) {
-    for (NamedSequence& r : part) {
-      out.push_back(std::move(r));
-      if (out.back().sequence.size() > options.max_sequence_bytes) return out;
+  // The parts up to the first record longer than max_sequence_bytes (its range's last: its reader
+  // stopped there), joined: the output reserved at their total, each part appended then freed, so the
+  // records are held once plus one part's.
+  const auto cut_short = [&](const SequenceRecords& part) {
+    return !part.empty() && part.sequence(part.size() - 1).size() > options.max_sequence_bytes;
+  };
+  std::size_t used = 0, records = 0;
+  std::uint64_t name_bytes = 0, sequence_bytes = 0, quality_bytes = 0;
+  while (used < ranges) {
+    const SequenceRecords& part = parts[used++];
+    records += part.size();
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      name_bytes += part.name(i).size();
+      quality_bytes += part.quality(i).size();
     }
-    std::vector<NamedSequence>().swap(part);
+    sequence_bytes += part.sequence_bytes();
+    if (cut_short(part)) break;
   }
+  parts.resize(used);  // the parts after a record longer than the limit: not returned
+  SequenceRecords out;
+  out.reserve(records, name_bytes, sequence_bytes, quality_bytes);
+  for (SequenceRecords& part : parts) out.append(std::move(part));
   return out;
+}
+
+std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const NamedReadOptions& options) {
+  return read_sequence_records(reader, options).to_named();
+}
+
+std::vector<NamedSequence> read_named_sequences(std::span<const std::uint8_t> bytes, SequenceFormat format,
+                                                const std::string& name, const NamedReadOptions& options) {
+  return read_sequence_records(bytes, format, name, options).to_named();
 }
 
 }  // namespace strmatch::seq

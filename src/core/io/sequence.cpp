@@ -18,6 +18,7 @@
 
 #include "core/chunker.hpp"
 #include "core/cpu/ordered_executor.hpp"
+#include "core/io/complement.hpp"
 #include "core/io/fasta_pieces.hpp"
 #include "core/io/name_set.hpp"
 #include "core/io/sequence_strip.hpp"
@@ -121,9 +122,13 @@ std::string reverse_complement(std::string_view sequence, NonNucleotide other) {
   // A table lookup a byte (kComplement), where the set's bits were reversed per byte (4% of a reads
   // run, which complements every read and every reverse-strand hit).
   std::string out(sequence.size(), '\0');
+  detail::reverse_complement_to(sequence, out.data());
+  return out;
+}
+
+void detail::reverse_complement_to(std::string_view sequence, char* out) noexcept {
   const std::size_t n = sequence.size();
   for (std::size_t i = 0; i < n; ++i) out[n - 1 - i] = kComplement[static_cast<unsigned char>(sequence[i])];
-  return out;
 }
 
 std::vector<std::string> expand_nucleotides(std::string_view pattern, std::size_t limit) {

@@ -30,6 +30,7 @@
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/env.hpp"
+#include "core/io/complement.hpp"
 #include "core/io/fasta_pieces.hpp"
 #include "core/io/pam.hpp"
 #include "core/io/sequence_strip.hpp"
@@ -176,18 +177,22 @@ std::string shown(std::string_view name) {
 }  // namespace
 
 struct SequenceSearcher::Impl {
-  std::vector<NamedSequence> patterns;
+  SequenceRecords patterns;
   SequenceSearchOptions options;
   Strands strands = Strands::both;
-  /// oriented[2 * pattern + (strand == reverse)]; empty for a strand not searched. Approximate
-  /// search gives every string to its searchers and frees this (oriented_at finds them there).
-  std::vector<std::string> oriented;
+  /// The searched strings (orient()), packed: store 0 holds every one, or with a split (approximate
+  /// search without a PAM where some patterns hold codes other than A, C, G, T and others do not)
+  /// the plain ones, store 1 those with codes. compile_approx gives them to the searchers
+  /// (oriented_at finds them there).
+  PackedStrings packed[2];
   /// Pattern i holds a byte other than A, C, G and T once normalised (nucleotides only; orient()
   /// finds it on the threads, for compile_approx): 1, else 0.
   std::vector<std::uint8_t> pattern_coded;
   std::uint64_t searched_bytes = 0;  ///< approximate search: the searched strings' bytes
   static constexpr std::uint32_t kNotHeld = 0xffffffffu, kCoded = 0x80000000u;
-  std::vector<std::uint32_t> held_at;  ///< oriented index -> (kCoded |) searcher index, or kNotHeld
+  /// Oriented index (2 x pattern + (strand == reverse)) -> (kCoded |) index in packed[0] (packed[1])
+  /// and in its searcher, or kNotHeld for a strand not searched.
+  std::vector<std::uint32_t> held_at;
   /// Searched string -> 2 * pattern + (strand == reverse).
   std::vector<std::uint32_t> owner;
   /// With max_errors_percent: each pattern's threshold (hits above it are dropped); else empty.
@@ -235,12 +240,17 @@ struct SequenceSearcher::Impl {
   /// `what()` names the string in the error (made only then).
   template <typename What>
   static std::string normalized_codes(std::string bytes, What&& what, std::string_view hint) {
-    normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
-    if (const std::size_t j = first_non_nucleotide(bytes); j != std::string_view::npos)
+    normalize_codes_in_place(bytes.data(), bytes.size(), what, hint);
+    return bytes;
+  }
+  /// The same, in place: bytes[0, n) normalised, then checked.
+  template <typename What>
+  static void normalize_codes_in_place(char* bytes, std::size_t n, What&& what, std::string_view hint) {
+    normalize_nucleotides(reinterpret_cast<std::uint8_t*>(bytes), n);
+    if (const std::size_t j = first_non_nucleotide(std::string_view(bytes, n)); j != std::string_view::npos)
       throw InvalidArgument(
           what() + ": byte " + std::to_string(j) + " ('" + shown(std::string_view(&bytes[j], 1)) +
           "') is not an IUPAC nucleotide code (A C G T U R Y S W K M B D H V N)" + std::string(hint));
-    return bytes;
   }
 
   /// The PAM checked and normalised (upper case, U as T); empty when there is none.
@@ -252,74 +262,128 @@ struct SequenceSearcher::Impl {
         options.pam, [&] { return "the PAM '" + shown(options.pam) + "'"; }, "");
   }
 
-  /// Each pattern checked, normalised and oriented (oriented[2i]: forward, 2i + 1: the reverse
-  /// complement), on the searcher's threads where there are many (a million reads: 15% of a run's
-  /// preparation on one thread); an error is the first failing pattern's, in order, whatever the
-  /// threads.
+  /// Each pattern checked, normalised and oriented into the packed strings (held_at: oriented index
+  /// 2i the forward string, 2i + 1 the reverse complement): checked and normalised in place on the
+  /// searcher's threads where there are many (a million reads: 15% of a run's preparation on one
+  /// thread), laid out, then written on the threads, each given sequence freed once written (a
+  /// million reads' 150 MB not kept twice: patterns() documents the empty sequences). An error is
+  /// the first failing pattern's, in order, whatever the threads.
   void orient() {
     const bool forward = strands != Strands::reverse, reverse = strands != Strands::forward;
-    oriented.resize(2 * patterns.size());
     const std::size_t n = patterns.size();
     pattern_coded.assign(options.nucleotides ? n : 0, 0);
-    const auto one = [&](std::size_t i) {
-      // The given sequence is moved out: oriented() has it as searched (a million reads' 150 MB kept
-      // twice otherwise; patterns() documents the empty sequences).
-      std::string bytes = std::exchange(patterns[i].sequence, std::string());
-      const auto name = [&] { return "pattern '" + shown(patterns[i].name) + "'"; };
-      if (bytes.empty()) throw InvalidArgument(name() + " is empty (it would match everywhere)");
-      if (std::any_of(bytes.begin(), bytes.end(), [](char c) { return c == '\n' || c == '\r'; }))
-        throw InvalidArgument(name() +
-                              " holds a line break, which no sequence holds (the reader drops them)");
-      if (options.nucleotides)
-        bytes =
-            normalized_codes(std::move(bytes), name,
-                             "; other sequences (proteins) are compared byte for byte without nucleotides");
-      if (!pam.empty()) bytes = options.pam_side == PamSide::three_prime ? bytes + pam : pam + bytes;
-      // (A byte loop: find_first_not_of("ACGT") calls memchr once a byte.) The reverse complement of
-      // A, C, G and T alone is too.
-      if (options.nucleotides)
-        pattern_coded[i] = std::all_of(bytes.begin(), bytes.end(),
-                                       [](char c) { return c == 'A' || c == 'C' || c == 'G' || c == 'T'; })
-                               ? 0
-                               : 1;
-      if (reverse) oriented[2 * i + 1] = reverse_complement(bytes);
-      if (forward) oriented[2 * i] = std::move(bytes);
-    };
-    // Each piece stops at its first failing pattern; the lowest index's error is thrown.
     constexpr std::uint64_t kPatternsPerThread = 16384;
     const unsigned threads = strmatch::detail::piece_count(
         n, strmatch::detail::resolve_threads(options.threads), kPatternsPerThread);
+    // Pattern i's sequence as searched (nucleotides: normalised into `buffer`), checked.
+    const auto normalized = [&](std::size_t i, std::string& buffer) -> std::string_view {
+      const std::string_view given = patterns.sequence(i);
+      const auto name = [&] { return "pattern '" + shown(patterns.name(i)) + "'"; };
+      if (given.empty()) throw InvalidArgument(name() + " is empty (it would match everywhere)");
+      if (std::any_of(given.begin(), given.end(), [](char c) { return c == '\n' || c == '\r'; }))
+        throw InvalidArgument(name() +
+                              " holds a line break, which no sequence holds (the reader drops them)");
+      if (!options.nucleotides) return given;
+      buffer.assign(given);
+      normalize_codes_in_place(buffer.data(), buffer.size(), name,
+                               "; other sequences (proteins) are compared byte for byte without nucleotides");
+      return buffer;
+    };
+    const auto check = [&](std::size_t i, std::string& buffer) {
+      const std::string_view bytes = normalized(i, buffer);
+      if (!options.nucleotides) return;
+      // (A byte loop: find_first_not_of("ACGT") calls memchr once a byte.) A PAM always holds a code
+      // (its N) or bases alone; the reverse complement of A, C, G and T alone is too.
+      const auto plain = [](char c) { return c == 'A' || c == 'C' || c == 'G' || c == 'T'; };
+      pattern_coded[i] =
+          std::all_of(bytes.begin(), bytes.end(), plain) && std::all_of(pam.begin(), pam.end(), plain) ? 0
+                                                                                                       : 1;
+    };
+    // Each piece stops at its first failing pattern; the lowest index's error is thrown.
     std::vector<std::size_t> failed_at(threads, n);
     std::vector<std::exception_ptr> failure(threads);
-    strmatch::detail::run_pieces(n, threads, [&](unsigned k, std::uint64_t lo, std::uint64_t hi) {
+    strmatch::detail::run_pieces(n, threads, [&](unsigned t, std::uint64_t lo, std::uint64_t hi) {
+      std::string buffer;
       for (std::uint64_t i = lo; i < hi; ++i) {
         try {
-          one(i);
+          check(i, buffer);
         } catch (...) {
-          failed_at[k] = i;
-          failure[k] = std::current_exception();
+          failed_at[t] = i;
+          failure[t] = std::current_exception();
           return;
         }
       }
     });
     const auto first = std::min_element(failed_at.begin(), failed_at.end());
     if (*first != n) std::rethrow_exception(failure[static_cast<std::size_t>(first - failed_at.begin())]);
+    // The layout: each searched string's store and index, in oriented order.
+    std::size_t coded = 0;
+    for (const std::uint8_t c : pattern_coded) coded += c;
+    const bool split = options.approximate && pam.empty() && coded != 0 && coded != n;
+    held_at.assign(2 * n, kNotHeld);
+    std::vector<std::uint32_t> of[2];  // each store's strings' patterns
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned store = split && pattern_coded[i] != 0 ? 1 : 0;
+      for (unsigned strand = 0; strand < 2; ++strand) {
+        if (!(strand == 0 ? forward : reverse)) continue;
+        held_at[2 * i + strand] = (store == 1 ? kCoded : 0) | static_cast<std::uint32_t>(of[store].size());
+        of[store].push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+    if (of[0].size() + of[1].size() > kCoded) throw InvalidArgument("too many patterns");
+    const auto size_of = [&](std::size_t i) { return patterns.sequence(i).size() + pam.size(); };
+    for (unsigned store = 0; store < 2; ++store)
+      packed[store] =
+          PackedStrings::with_sizes(of[store].size(), [&](std::size_t j) { return size_of(of[store][j]); });
+    std::vector<std::uint32_t>().swap(of[0]);
+    std::vector<std::uint32_t>().swap(of[1]);
+    // The bytes, on the threads: the forward string (with its PAM), its reverse complement.
+    const bool five = options.pam_side == PamSide::five_prime;
+    strmatch::detail::run_pieces(n, threads, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+      std::string buffer;
+      for (std::uint64_t i = lo; i < hi; ++i) {
+        const std::string_view bytes = normalized(i, buffer);
+        for (unsigned strand = 0; strand < 2; ++strand) {
+          const std::uint32_t at = held_at[2 * i + strand];
+          if (at == kNotHeld) continue;
+          char* out = packed[(at & kCoded) != 0 ? 1 : 0].data(at & ~kCoded);
+          if (strand == 0) {
+            char* o = out;
+            if (five) o = std::copy(pam.begin(), pam.end(), o);
+            o = std::copy(bytes.begin(), bytes.end(), o);
+            if (!five) std::copy(pam.begin(), pam.end(), o);
+            continue;
+          }
+          // The reverse complement of guide + PAM: of each part, in the other order.
+          char* o = out;
+          if (!five) {
+            seq::detail::reverse_complement_to(pam, o);
+            o += pam.size();
+          }
+          seq::detail::reverse_complement_to(bytes, o);
+          o += bytes.size();
+          if (five) seq::detail::reverse_complement_to(pam, o);
+        }
+      }
+    });
+    patterns.release_sequences();
   }
 
   void compile_exact() {
     std::vector<std::string> strings;
-    for (std::uint32_t o = 0; o < oriented.size(); ++o) {
-      if (oriented[o].empty()) continue;
+    for (std::uint32_t o = 0; o < held_at.size(); ++o) {
+      const std::string_view oriented = oriented_at(o);
+      if (oriented.empty()) continue;
       if (!options.nucleotides) {
-        strings.push_back(oriented[o]);
+        strings.emplace_back(oriented);
         owner.push_back(o);
         continue;
       }
       std::vector<std::string> e;
       try {
-        e = expand_nucleotides(oriented[o], kMaxExpansions);
+        e = expand_nucleotides(oriented, kMaxExpansions);
       } catch (const InvalidArgument& error) {
-        throw InvalidArgument("pattern '" + shown(patterns[o / 2].name) + "': " + error.what());
+        throw InvalidArgument("pattern '" + shown(patterns.name(o / 2)) + "': " + error.what());
       }
       if (strings.size() + e.size() > kMaxSearched)
         throw InvalidArgument("the patterns stand for more than " + std::to_string(kMaxSearched) +
@@ -364,45 +428,45 @@ struct SequenceSearcher::Impl {
       for (std::size_t i = 0; i < patterns.size(); ++i) {
         // The guide's length (a PAM is not counted: the oriented strings hold it beside the guide); a
         // small epsilon so that 3% of 100 is 3.
-        const std::string& as_searched = oriented[2 * i].empty() ? oriented[2 * i + 1] : oriented[2 * i];
+        const std::string_view as_searched =
+            oriented_at(2 * i).empty() ? oriented_at(2 * i + 1) : oriented_at(2 * i);
         const double share = percent * static_cast<double>(as_searched.size() - pam.size()) / 100.0;
         pattern_k.push_back(static_cast<std::uint32_t>(share + 1e-9));
         k = std::max(k, pattern_k.back());
       }
     }
-    std::vector<std::string> strings;
-    strings.reserve(oriented.size());
-    for (std::uint32_t o = 0; o < oriented.size(); ++o) {
-      if (oriented[o].empty()) continue;
-      const std::size_t guide = oriented[o].size() - pam.size();
+    for (std::uint32_t o = 0; o < held_at.size(); ++o) {
+      const std::string_view oriented = oriented_at(o);
+      if (oriented.empty()) continue;
+      const std::size_t guide = oriented.size() - pam.size();
       if (pattern_k.empty() && options.max_errors >= guide)
         throw InvalidArgument("-k " + std::to_string(options.max_errors) + ": pattern '" +
-                              shown(patterns[o / 2].name) + "' is " + std::to_string(guide) +
+                              shown(patterns.name(o / 2)) + "' is " + std::to_string(guide) +
                               " bytes; k must be below the pattern's length (with k >= m every position "
                               "would match)");
       if (!pattern_k.empty() && k >= guide)
-        throw InvalidArgument("pattern '" + shown(patterns[o / 2].name) + "' is " + std::to_string(guide) +
+        throw InvalidArgument("pattern '" + shown(patterns.name(o / 2)) + "' is " + std::to_string(guide) +
                               " bytes, not above the batch's largest threshold (" + std::to_string(k) + ", " +
                               fmt_percent(*options.max_errors_percent) +
                               " of the longest pattern), within which every pattern is searched: search "
                               "patterns of so different lengths separately");
       if (!pam.empty()) {
-        // '+': the PAM where the option puts it; '-': reverse-complemented, on the other side.
+        // '+': the PAM where the option puts it; '-': reverse-complemented, on the other side (with
+        // a PAM every string is in store 0, in oriented order: pam_patterns[j] is string j's).
         const bool reverse = o % 2 == 1;
         const bool five = options.pam_side == PamSide::five_prime;
-        pam_patterns.push_back({oriented[o], pam.size(), five != reverse});
+        pam_patterns.push_back({std::string(oriented), pam.size(), five != reverse});
       }
-      // Given to the searchers, which hold the only copy (SequenceSearcher::oriented views it):
-      // 100,000 reads' peak memory, docs/approx.md.
-      searched_bytes += oriented[o].size();
-      strings.push_back(std::move(oriented[o]));
-      owner.push_back(o);
+      searched_bytes += oriented.size();
     }
-    // Every oriented string is given away (a strand not searched is empty): their array is freed
-    // before the searchers are built, whose compilation is the run's peak of memory (a million reads'
-    // 2 million empty strings: 64 MB).
-    const std::size_t oriented_count = oriented.size();
-    std::vector<std::string>().swap(oriented);
+    // Each searcher's string j's oriented index.
+    owner.resize(packed[0].size());
+    owner_codes.resize(packed[1].size());
+    for (std::uint32_t o = 0; o < held_at.size(); ++o) {
+      const std::uint32_t at = held_at[o];
+      if (at == kNotHeld) continue;
+      ((at & kCoded) != 0 ? owner_codes : owner)[at & ~kCoded] = o;
+    }
     ApproxOptions o;
     o.max_errors = k;
     o.metric = options.metric;
@@ -416,58 +480,28 @@ struct SequenceSearcher::Impl {
     // Classes only for the patterns holding a code other than A, C, G, T (a read's N, a guide's
     // PAM): for those four, byte equality on the upper-cased sequence is the same rule (N and the
     // other non-bases of the text equal none of them), and keeps every algorithm (hamming, the
-    // filters, the GPU's) for them. Without a PAM the two kinds are two searchers (a few reads with
-    // an N do not take the batch off its filters); with a PAM every pattern holds codes.
-    // (Which hold codes orient() found on the threads: a scan of a million reads' 300 MB here took
-    // 0.2 s.)
-    std::vector<std::uint8_t> has_codes(strings.size(), 0);
-    std::size_t codes = 0;
-    if (options.nucleotides)
-      for (std::size_t i = 0; i < strings.size(); ++i) codes += has_codes[i] = pattern_coded[owner[i] / 2];
-    if (pam.empty() && codes != 0 && codes != strings.size()) {
-      std::vector<std::string> plain, with_codes;
-      std::vector<std::uint32_t> plain_owner;
-      plain.reserve(strings.size() - codes);
-      plain_owner.reserve(strings.size() - codes);
-      with_codes.reserve(codes);
-      owner_codes.reserve(codes);
-      for (std::size_t i = 0; i < strings.size(); ++i) {
-        if (has_codes[i] != 0) {
-          with_codes.push_back(std::move(strings[i]));
-          owner_codes.push_back(owner[i]);
-        } else {
-          plain.push_back(std::move(strings[i]));
-          plain_owner.push_back(owner[i]);
-        }
-      }
-      owner = std::move(plain_owner);
-      strings.clear();
-      strings.shrink_to_fit();
-      approx.emplace(std::move(plain), o);
+    // filters, the GPU's) for them. Without a PAM the two kinds are two searchers (orient() put
+    // them in two stores: a few reads with an N do not take the batch off its filters); with a PAM
+    // every pattern holds codes. The strings are given to the searchers, which hold the only copy.
+    const bool any_coded = std::find(pattern_coded.begin(), pattern_coded.end(), 1) != pattern_coded.end();
+    o.nucleotide_codes = any_coded && packed[1].empty();
+    approx.emplace(std::move(packed[0]), o);
+    if (!packed[1].empty()) {
       o.nucleotide_codes = true;
-      approx_codes.emplace(std::move(with_codes), o);
-      index_held(oriented_count);
-      return;
+      approx_codes.emplace(std::move(packed[1]), o);
     }
-    o.nucleotide_codes = codes != 0;
-    approx.emplace(std::move(strings), o);
-    index_held(oriented_count);
-  }
-
-  /// Where compile_approx gave the `count` oriented strings (held_at).
-  void index_held(std::size_t count) {
-    held_at.assign(count, kNotHeld);
-    for (std::uint32_t j = 0; j < owner.size(); ++j) held_at[owner[j]] = j;
-    for (std::uint32_t j = 0; j < owner_codes.size(); ++j) held_at[owner_codes[j]] = kCoded | j;
+    packed[0] = PackedStrings();
+    packed[1] = PackedStrings();
   }
 
   /// The oriented string o (2 x pattern + strand), or the searcher's copy where compile_approx gave it
   /// away; empty for a strand not searched.
   std::string_view oriented_at(std::uint32_t o) const {
-    if (held_at.empty()) return oriented[o];
     const std::uint32_t at = held_at[o];
     if (at == kNotHeld) return {};
-    return (at & kCoded) != 0 ? approx_codes->pattern(at & ~kCoded) : approx->pattern(at);
+    const std::uint32_t j = at & ~kCoded;
+    if ((at & kCoded) != 0) return approx_codes ? approx_codes->pattern(j) : packed[1][j];
+    return approx ? approx->pattern(j) : packed[0][j];
   }
 };
 
@@ -477,6 +511,9 @@ std::string matched_as_pattern(const SequenceHit& hit) {
 }
 
 SequenceSearcher::SequenceSearcher(std::vector<NamedSequence> patterns, SequenceSearchOptions options)
+    : SequenceSearcher(SequenceRecords(std::move(patterns)), std::move(options)) {}
+
+SequenceSearcher::SequenceSearcher(SequenceRecords patterns, SequenceSearchOptions options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (patterns.empty()) throw InvalidArgument("no pattern");
@@ -504,7 +541,7 @@ void SequenceSearchAccess::force_pipeline(SequenceSearcher& searcher) noexcept {
 SequenceSearcher::SequenceSearcher(SequenceSearcher&&) noexcept = default;
 SequenceSearcher& SequenceSearcher::operator=(SequenceSearcher&&) noexcept = default;
 
-const std::vector<NamedSequence>& SequenceSearcher::patterns() const noexcept { return impl_->patterns; }
+const SequenceRecords& SequenceSearcher::patterns() const noexcept { return impl_->patterns; }
 const SequenceSearchOptions& SequenceSearcher::options() const noexcept { return impl_->options; }
 Strands SequenceSearcher::strands() const noexcept { return impl_->strands; }
 std::string_view SequenceSearcher::oriented(std::uint32_t pattern, Strand strand) const {
