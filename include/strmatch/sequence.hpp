@@ -29,6 +29,7 @@
 // is corrupt or ends inside a member (IoError, as any failed read).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -256,7 +257,9 @@ std::vector<NamedSequence> read_named_sequences(SequenceReader& reader, const Na
 /// Memory: names + sequences + qualities bytes, plus 8 bytes a record for each of the three fields
 /// (a field that has been empty in every record so far, and the sequences after release_sequences(),
 /// keep no offsets), plus the strings' and vectors' unused capacity (they grow by doubling unless
-/// reserve() sized them).
+/// reserve() sized them). The records are held in segments, one per store that append() joined (its
+/// strings taken as they are, not copied: the ranges a file's readers read on threads); an access
+/// finds its segment by binary search where there are several (O(log segments)).
 class SequenceRecords {
  public:
   /// No record.
@@ -267,14 +270,23 @@ class SequenceRecords {
   explicit SequenceRecords(std::vector<NamedSequence>&& records);
 
   /// The count of records. O(1).
-  std::size_t size() const noexcept { return names_.count(); }
+  std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size() == 0; }
 
   /// Record `i`'s name, sequence and quality (requires i < size()). O(1); views into the store.
   /// sequence(i) is empty for every record added before release_sequences() was called.
-  std::string_view name(std::size_t i) const noexcept { return names_.view(i); }
-  std::string_view sequence(std::size_t i) const noexcept { return sequences_.view(i); }
-  std::string_view quality(std::size_t i) const noexcept { return qualities_.view(i); }
+  std::string_view name(std::size_t i) const noexcept {
+    const Place at = locate(i);
+    return segments_[at.segment].names.view(at.index);
+  }
+  std::string_view sequence(std::size_t i) const noexcept {
+    const Place at = locate(i);
+    return segments_[at.segment].sequences.view(at.index);
+  }
+  std::string_view quality(std::size_t i) const noexcept {
+    const Place at = locate(i);
+    return segments_[at.segment].qualities.view(at.index);
+  }
 
   /// A copy of record `i` (requires i < size()). O(its bytes).
   NamedSequence operator[](std::size_t i) const;
@@ -295,14 +307,13 @@ class SequenceRecords {
   /// dropped). Amortised O(the record's bytes).
   std::uint64_t append_record(SequenceReader& reader, bool quality = true,
                               std::uint64_t limit = std::numeric_limits<std::uint64_t>::max());
-  /// Moves `other`'s records after this one's (their bytes copied once into this store's strings,
-  /// their offsets shifted), then frees `other`'s storage (`other` is left empty). O(other's bytes +
-  /// records); memory: this store grows by other's bytes and offsets (nothing when reserve() made room).
-  /// Strong guarantee: when an allocation throws (std::bad_alloc), both stores are as they were.
+  /// Moves `other`'s records after this one's: its segments taken as they are (no byte copied), `other`
+  /// left empty. O(other's segments); records added afterwards go to the last segment (other's). Strong
+  /// guarantee: when an allocation throws (std::bad_alloc), both stores are as they were.
   void append(SequenceRecords&& other);
   /// Makes room for `records` more records holding `name_bytes`, `sequence_bytes` and `quality_bytes`
-  /// bytes in all (capacity, added to what is held: no reallocation while they are added). O(the bytes
-  /// held, when they move). Throws std::bad_alloc.
+  /// bytes in all (capacity of the last segment, added to what it holds: no reallocation while they
+  /// are added). O(the bytes held, when they move). Throws std::bad_alloc.
   void reserve(std::size_t records, std::uint64_t name_bytes, std::uint64_t sequence_bytes,
                std::uint64_t quality_bytes);
   /// Frees the sequences' bytes and their offsets (for a holder that copied them elsewhere, as a
@@ -310,10 +321,10 @@ class SequenceRecords {
   /// sequence_bytes() is 0; names and qualities are kept. Records added afterwards keep their sequences.
   void release_sequences() noexcept;
 
-  /// The bytes of every sequence held (the sum of sequence(i).size()). O(1).
-  std::uint64_t sequence_bytes() const noexcept { return sequences_.bytes.size(); }
-  /// The heap bytes the store holds: the three strings' and three offset vectors' capacities (reserved
-  /// capacity counted: untouched pages of it cost no resident memory). O(1).
+  /// The bytes of every sequence held (the sum of sequence(i).size()). O(segments).
+  std::uint64_t sequence_bytes() const noexcept;
+  /// The heap bytes the store holds: the strings' and offset vectors' capacities (reserved capacity
+  /// counted: untouched pages of it cost no resident memory). O(segments).
   std::size_t memory_bytes() const noexcept;
 
  private:
@@ -345,7 +356,25 @@ class SequenceRecords {
   /// (std::bad_alloc) the store is put back as it was before the sequence's bytes.
   void close_record(std::string_view name, std::size_t sequence_begin, std::string_view quality);
 
-  Column names_, sequences_, qualities_;
+  /// Records [first_[s], first_[s] + their count) in columns of their own.
+  struct Segment {
+    Column names, sequences, qualities;
+  };
+  struct Place {
+    std::size_t segment, index;
+  };
+  Place locate(std::size_t i) const noexcept {
+    if (segments_.size() == 1) return {0, i};
+    const auto after = std::upper_bound(first_.begin(), first_.end(), i);
+    const auto s = static_cast<std::size_t>(after - first_.begin()) - 1;
+    return {s, i - first_[s]};
+  }
+  /// The last segment (made when there is none).
+  Segment& last();
+
+  std::vector<Segment> segments_;
+  std::vector<std::size_t> first_;  ///< each segment's first record
+  std::size_t size_ = 0;
 };
 
 /// Every record of `bytes`, as read_named_sequences(bytes, format, name, options) gives them (the same

@@ -2,8 +2,10 @@
 // and the blocks of streamed searches).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace strmatch {
@@ -124,28 +127,59 @@ using OffsetSink = std::function<bool(std::span<const std::uint64_t> offsets)>;
 class PackedStrings {
  public:
   PackedStrings() = default;
+  PackedStrings(const PackedStrings& other) : ends_(other.ends_) {
+    reserve(0, other.size_);
+    if (other.size_ != 0) std::memcpy(bytes_.get(), other.bytes_.get(), other.size_);
+    size_ = other.size_;
+  }
+  PackedStrings(PackedStrings&& other) noexcept
+      : bytes_(std::move(other.bytes_)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)),
+        ends_(std::move(other.ends_)) {
+    other.ends_.clear();
+  }
+  PackedStrings& operator=(const PackedStrings& other) {
+    if (this != &other) *this = PackedStrings(other);
+    return *this;
+  }
+  PackedStrings& operator=(PackedStrings&& other) noexcept {
+    if (this != &other) {
+      bytes_ = std::move(other.bytes_);
+      size_ = std::exchange(other.size_, 0);
+      capacity_ = std::exchange(other.capacity_, 0);
+      ends_ = std::move(other.ends_);
+      other.ends_.clear();
+    }
+    return *this;
+  }
+  ~PackedStrings() = default;
   /// A copy of `strings`, in order.
   explicit PackedStrings(std::span<const std::string> strings) { append(strings); }
   explicit PackedStrings(std::span<const std::string_view> strings) { append(strings); }
-  /// `count` strings, string i of `size(i)` bytes (zeros until written through data(i)). O(count + bytes).
+  /// `count` strings, string i of `size(i)` bytes, to be written through data(i) (their bytes are
+  /// not initialised, nor their pages touched: the threads that write them fault them in). O(count).
   template <typename Size>
   static PackedStrings with_sizes(std::size_t count, Size&& size) {
     PackedStrings out;
     out.ends_.resize(count);
     std::uint64_t at = 0;
     for (std::size_t i = 0; i < count; ++i) out.ends_[i] = at += static_cast<std::uint64_t>(size(i));
-    out.bytes_.resize(at);
+    out.reserve(0, static_cast<std::size_t>(at));
+    out.size_ = static_cast<std::size_t>(at);
     return out;
   }
 
   /// Room for `strings` more strings and `bytes` more bytes before push_back allocates.
   void reserve(std::size_t strings, std::size_t bytes) {
     ends_.reserve(ends_.size() + strings);
-    bytes_.reserve(bytes_.size() + bytes);
+    if (size_ + bytes > capacity_) regrow(size_ + bytes);
   }
   void push_back(std::string_view s) {
-    bytes_.append(s);
-    ends_.push_back(bytes_.size());
+    if (size_ + s.size() > capacity_) regrow(std::max(size_ + s.size(), 2 * capacity_));
+    ends_.push_back(size_ + s.size());  // first: a throw leaves the strings as they were
+    if (!s.empty()) std::memcpy(bytes_.get() + size_, s.data(), s.size());
+    size_ += s.size();
   }
 
   std::size_t size() const noexcept { return ends_.size(); }
@@ -155,18 +189,16 @@ class PackedStrings {
   std::uint64_t end_of(std::size_t i) const noexcept { return ends_[i]; }
   std::string_view operator[](std::size_t i) const noexcept {
     const std::uint64_t b = begin_of(i);
-    return {bytes_.data() + b, static_cast<std::size_t>(ends_[i] - b)};
+    return {bytes_.get() + b, static_cast<std::size_t>(ends_[i] - b)};
   }
   /// String i's first byte, to be written (at most its size; not while another thread reads it).
-  char* data(std::size_t i) noexcept { return bytes_.data() + begin_of(i); }
+  char* data(std::size_t i) noexcept { return bytes_.get() + begin_of(i); }
   /// Each string's end_of, in order.
   std::span<const std::uint64_t> ends() const noexcept { return ends_; }
   /// Every string's bytes, back to back.
-  std::string_view bytes() const noexcept { return bytes_; }
+  std::string_view bytes() const noexcept { return {bytes_.get(), size_}; }
   /// Bytes held: the buffer's and the ends' capacities.
-  std::size_t memory_bytes() const noexcept {
-    return bytes_.capacity() + ends_.capacity() * sizeof(std::uint64_t);
-  }
+  std::size_t memory_bytes() const noexcept { return capacity_ + ends_.capacity() * sizeof(std::uint64_t); }
 
   class const_iterator {
    public:
@@ -204,8 +236,16 @@ class PackedStrings {
     reserve(strings.size(), bytes);
     for (const auto& x : strings) push_back(x);
   }
+  /// A buffer of `capacity` bytes holding the bytes so far (not initialised beyond them).
+  void regrow(std::size_t capacity) {
+    std::unique_ptr<char[]> grown = std::make_unique_for_overwrite<char[]>(capacity);
+    if (size_ != 0) std::memcpy(grown.get(), bytes_.get(), size_);
+    bytes_ = std::move(grown);
+    capacity_ = capacity;
+  }
 
-  std::string bytes_;
+  std::unique_ptr<char[]> bytes_;
+  std::size_t size_ = 0, capacity_ = 0;
   std::vector<std::uint64_t> ends_;
 };
 

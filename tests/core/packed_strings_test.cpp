@@ -78,9 +78,16 @@ TEST(PackedStrings, EmptyStringsAndAnEmptyStore) {
   EXPECT_EQ(s[1], "ab");
   EXPECT_EQ(s[2], "");
   EXPECT_EQ(s.bytes(), "ab");
-  const PackedStrings zeros = PackedStrings::with_sizes(2, [](std::size_t i) { return i + 1; });
-  EXPECT_EQ(zeros[0], std::string(1, '\0'));  // zeros until written
-  EXPECT_EQ(zeros[1], std::string(2, '\0'));
+  PackedStrings sized = PackedStrings::with_sizes(3, [](std::size_t i) { return i == 1 ? 0 : i + 1; });
+  EXPECT_EQ(sized[0].size(), 1u);
+  EXPECT_EQ(sized[1].size(), 0u);
+  EXPECT_EQ(sized[2].size(), 3u);
+  sized.data(0)[0] = 'x';
+  std::copy_n("yzw", 3, sized.data(2));
+  EXPECT_EQ(sized.bytes(), "xyzw");
+  sized.push_back("v");  // grows past with_sizes' exact buffer
+  EXPECT_EQ(sized[3], "v");
+  EXPECT_EQ(sized[2], "yzw");
 }
 
 TEST(PackedStrings, ApproxSearcherFromPackedStringsEqualsTheOneFromAVector) {

@@ -56,14 +56,17 @@ void read_records(SequenceReader& reader, const NamedReadOptions& options, Seque
 }
 
 /// The records of `bytes` read in order by one reader. A plain input's sequences' string is reserved
-/// at the input's size, which its sequences never exceed: no reallocation and copy as it grows, and
-/// the pages never written are never resident (a gzip input's size says nothing of its records').
+/// at the input's size, which its sequences never exceed (its qualities' at half of it): no reallocation and
+/// copy as it grows, and the pages never written are never resident (a gzip input's size says nothing of its
+/// records').
 SequenceRecords read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
                               const std::string& name, const NamedReadOptions& options, bool gzip) {
   SequenceRecords out;
   if (!gzip) {
     try {
-      out.reserve(0, 0, bytes.size(), 0);
+      // A FASTQ's qualities kept are as long as its sequences: at most half its bytes.
+      const bool qualities = options.quality && format != SequenceFormat::fasta;
+      out.reserve(0, 0, bytes.size(), qualities ? bytes.size() / 2 : 0);
     } catch (const std::bad_alloc&) {  // address space refused (a huge input): grown as read instead
     }
   }
@@ -138,27 +141,15 @@ SequenceRecords read_sequence_records(std::span<const std::uint8_t> bytes, Seque
   std::vector<std::uint64_t>().swap(all);
   if (options.ranges_read != nullptr) *options.ranges_read = ranges;
   // The parts up to the first record longer than max_sequence_bytes (its range's last: its reader
-  // stopped there), joined: the output reserved at their total, each part appended then freed, so the
-  // records are held once plus one part's.
-  const auto cut_short = [&](const SequenceRecords& part) {
-    return !part.empty() && part.sequence(part.size() - 1).size() > options.max_sequence_bytes;
-  };
-  std::size_t used = 0, records = 0;
-  std::uint64_t name_bytes = 0, sequence_bytes = 0, quality_bytes = 0;
-  while (used < ranges) {
-    const SequenceRecords& part = parts[used++];
-    records += part.size();
-    for (std::size_t i = 0; i < part.size(); ++i) {
-      name_bytes += part.name(i).size();
-      quality_bytes += part.quality(i).size();
-    }
-    sequence_bytes += part.sequence_bytes();
-    if (cut_short(part)) break;
-  }
-  parts.resize(used);  // the parts after a record longer than the limit: not returned
+  // stopped there), joined: each part's strings taken as they are (a segment each), no byte copied.
   SequenceRecords out;
-  out.reserve(records, name_bytes, sequence_bytes, quality_bytes);
-  for (SequenceRecords& part : parts) out.append(std::move(part));
+  for (SequenceRecords& part : parts) {
+    const bool cut_short =
+        !part.empty() && part.sequence(part.size() - 1).size() > options.max_sequence_bytes;
+    out.append(std::move(part));
+    if (cut_short) break;
+  }
+  std::vector<SequenceRecords>().swap(parts);  // the parts after a record longer than the limit: not returned
   return out;
 }
 

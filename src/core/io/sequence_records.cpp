@@ -1,6 +1,7 @@
 // SequenceRecords (include/strmatch/sequence.hpp): records held back to back, three byte strings and
-// their end offsets. Each field is a Column: the records before its first non-empty value keep no
-// offset (a FASTA's qualities, released sequences), the ones after it an end offset each.
+// their end offsets, in segments (one per store append() joined). Each field of a segment is a
+// Column: the records before its first non-empty value keep no offset (a FASTA's qualities,
+// released sequences), the ones after it an end offset each.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -51,40 +52,53 @@ std::vector<NamedSequence> SequenceRecords::to_named() const {
   return out;
 }
 
+SequenceRecords::Segment& SequenceRecords::last() {
+  if (segments_.empty()) {
+    first_.reserve(1);
+    segments_.emplace_back();
+    first_.push_back(0);
+  }
+  return segments_.back();
+}
+
 void SequenceRecords::close_record(std::string_view name, std::size_t sequence_begin,
                                    std::string_view quality) {
-  const Column::Mark names = names_.mark(), qualities = qualities_.mark();
-  Column::Mark sequences = sequences_.mark();
+  Segment& g = segments_.back();  // the caller's last()
+  const Column::Mark names = g.names.mark(), qualities = g.qualities.mark();
+  Column::Mark sequences = g.sequences.mark();
   sequences.bytes = sequence_begin;
   try {
-    sequences_.close(sequence_begin);
-    names_.bytes.append(name);
-    names_.close(names.bytes);
-    qualities_.bytes.append(quality);
-    qualities_.close(qualities.bytes);
+    g.sequences.close(sequence_begin);
+    g.names.bytes.append(name);
+    g.names.close(names.bytes);
+    g.qualities.bytes.append(quality);
+    g.qualities.close(qualities.bytes);
   } catch (...) {
-    names_.restore(names);
-    sequences_.restore(sequences);
-    qualities_.restore(qualities);
+    g.names.restore(names);
+    g.sequences.restore(sequences);
+    g.qualities.restore(qualities);
     throw;
   }
+  ++size_;
 }
 
 void SequenceRecords::push_back(std::string_view name, std::string_view sequence, std::string_view quality) {
-  const std::size_t begin = sequences_.bytes.size();
-  sequences_.bytes.append(sequence);  // unchanged when it throws
+  Segment& g = last();
+  const std::size_t begin = g.sequences.bytes.size();
+  g.sequences.bytes.append(sequence);  // unchanged when it throws
   close_record(name, begin, quality);
 }
 
 std::uint64_t SequenceRecords::append_record(SequenceReader& reader, bool quality, std::uint64_t limit) {
   // The sequence straight into its string (the reader appends to it), before anything else changes:
   // the reader's errors leave the other columns as they were.
-  const std::size_t begin = sequences_.bytes.size();
+  Segment& g = last();
+  const std::size_t begin = g.sequences.bytes.size();
   std::uint64_t appended = 0;
   try {
-    appended = reader.append_sequence(sequences_.bytes, limit);
+    appended = reader.append_sequence(g.sequences.bytes, limit);
   } catch (...) {
-    sequences_.bytes.resize(begin);
+    g.sequences.bytes.resize(begin);
     throw;
   }
   close_record(reader.header().name, begin,
@@ -94,42 +108,26 @@ std::uint64_t SequenceRecords::append_record(SequenceReader& reader, bool qualit
 
 void SequenceRecords::append(SequenceRecords&& other) {
   if (&other == this) return;
-  const Column::Mark marks[3] = {names_.mark(), sequences_.mark(), qualities_.mark()};
-  Column* const mine[3] = {&names_, &sequences_, &qualities_};
-  Column* const theirs[3] = {&other.names_, &other.sequences_, &other.qualities_};
-  try {
-    for (int c = 0; c < 3; ++c) {
-      Column& to = *mine[c];
-      Column& from = *theirs[c];
-      if (to.ends.empty()) {
-        // Every record of this store holds an empty field: other's leading empty ones join them.
-        to.leading_empty += from.leading_empty;
-        to.bytes.append(from.bytes);  // to.bytes is empty: keeps its reserved capacity
-        to.ends.insert(to.ends.end(), from.ends.begin(), from.ends.end());
-        continue;
-      }
-      const std::uint64_t base = to.bytes.size();
-      to.bytes.append(from.bytes);
-      to.ends.insert(to.ends.end(), from.leading_empty, base);  // other's empty fields: no bytes
-      const std::size_t at = to.ends.size();
-      to.ends.insert(to.ends.end(), from.ends.begin(), from.ends.end());
-      for (std::size_t i = at; i < to.ends.size(); ++i) to.ends[i] += base;
-    }
-  } catch (...) {
-    for (int c = 0; c < 3; ++c) mine[c]->restore(marks[c]);
-    throw;
+  // Room first, so that the moves below cannot throw: both stores stay as they were on a throw.
+  segments_.reserve(segments_.size() + other.segments_.size());
+  first_.reserve(first_.size() + other.segments_.size());
+  for (std::size_t s = 0; s < other.segments_.size(); ++s) {
+    Segment& g = other.segments_[s];
+    if (g.names.count() == 0) continue;  // no record: not kept
+    first_.push_back(size_ + other.first_[s]);
+    segments_.push_back(std::move(g));
   }
-  for (Column* c : theirs) {  // freed (assigning an empty store could keep a string's buffer)
-    std::string().swap(c->bytes);
-    std::vector<std::uint64_t>().swap(c->ends);
-    c->leading_empty = 0;
-  }
+  size_ += other.size_;
+  std::vector<Segment>().swap(other.segments_);
+  std::vector<std::size_t>().swap(other.first_);
+  other.size_ = 0;
 }
 
 void SequenceRecords::reserve(std::size_t records, std::uint64_t name_bytes, std::uint64_t sequence_bytes,
                               std::uint64_t quality_bytes) {
   const std::uint64_t bytes[3] = {name_bytes, sequence_bytes, quality_bytes};
-  Column* const columns[3] = {&names_, &sequences_, &qualities_};
+  Segment& g = last();
+  Column* const columns[3] = {&g.names, &g.sequences, &g.qualities};
   for (int c = 0; c < 3; ++c) {
     Column& col = *columns[c];
     col.bytes.reserve(col.bytes.size() + static_cast<std::size_t>(bytes[c]));
@@ -139,18 +137,28 @@ void SequenceRecords::reserve(std::size_t records, std::uint64_t name_bytes, std
 }
 
 void SequenceRecords::release_sequences() noexcept {
-  sequences_.leading_empty = sequences_.count();
-  std::string().swap(sequences_.bytes);
-  std::vector<std::uint64_t>().swap(sequences_.ends);
+  for (Segment& g : segments_) {
+    g.sequences.leading_empty = g.sequences.count();
+    std::string().swap(g.sequences.bytes);
+    std::vector<std::uint64_t>().swap(g.sequences.ends);
+  }
+}
+
+std::uint64_t SequenceRecords::sequence_bytes() const noexcept {
+  std::uint64_t total = 0;
+  for (const Segment& g : segments_) total += g.sequences.bytes.size();
+  return total;
 }
 
 std::size_t SequenceRecords::memory_bytes() const noexcept {
   const std::size_t inline_bytes = std::string().capacity();  // a short string's buffer, inside the object
   std::size_t total = 0;
-  for (const Column* c : {&names_, &sequences_, &qualities_}) {
-    if (c->bytes.capacity() > inline_bytes) total += c->bytes.capacity();
-    total += c->ends.capacity() * sizeof(std::uint64_t);
-  }
+  for (const Segment& g : segments_)
+    for (const Column* c : {&g.names, &g.sequences, &g.qualities}) {
+      if (c->bytes.capacity() > inline_bytes) total += c->bytes.capacity();
+      total += c->ends.capacity() * sizeof(std::uint64_t);
+    }
+  total += segments_.capacity() * sizeof(Segment) + first_.capacity() * sizeof(std::size_t);
   return total;
 }
 
