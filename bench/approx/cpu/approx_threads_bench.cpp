@@ -38,6 +38,10 @@
 //           the CPU has it), and AVX-512 add throughput (8 chains): adds per ns on one thread, then
 //           on every thread at once. A chain's ratio below 1 is a lower all-core clock; the
 //           throughput's, cores shared by two threads. Either bounds a compute-bound kernel's scaling.
+//           And random 4-byte loads from a 64 MiB table, 32 independent ones a round (their
+//           addresses from a xorshift, not from the loads: as many misses in flight as the core
+//           keeps), per ns on one thread and on every thread: what bounds a kernel whose time is
+//           one cache miss a text byte (pigeonhole-batch's direct table of DNA keys).
 // usage: strmatch_bench_approx_threads [--sections table1,table2,scale,batch,clock] [--out DIR]
 //        [--tag MACHINE] [--reps N] [--scale-bytes N] [--scale-single-bytes N] [--batch-bytes N]
 //        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
@@ -685,6 +689,24 @@ __attribute__((target("avx512f"))) std::uint64_t add_throughput_avx512(std::uint
 }
 #endif
 
+/// The memory probe's table: 64 MiB of 4-byte entries (filled before the probe runs).
+std::vector<std::uint32_t> g_load_table;
+
+/// 32 x `rounds` random 4-byte loads from g_load_table, independent of each other.
+std::uint64_t random_loads(std::uint64_t rounds) {
+  const std::uint32_t* table = g_load_table.data();
+  const std::uint64_t mask = g_load_table.size() - 1;
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL ^ reinterpret_cast<std::uintptr_t>(&x), sum = 0;
+  for (std::uint64_t i = 0; i < rounds; ++i)
+    for (int j = 0; j < 32; ++j) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      sum += table[x & mask];
+    }
+  return sum;
+}
+
 /// Adds per ns per thread (the clock in GHz where an add takes one cycle) on `threads` threads
 /// started together, each running chain(rounds); the mean over the threads of the best of g_reps.
 template <typename Chain>
@@ -721,15 +743,15 @@ void clock_probe() {
   const unsigned all = std::max(1u, std::thread::hardware_concurrency());
   const std::uint64_t rounds = std::uint64_t{1} << 25;  // 1 G adds: about 0.3 s a thread
   const std::vector<b::Column> cols = {
-      {"probe"}, {"threads", true}, {"adds_per_ns_per_thread", true}, {"ratio_to_one_thread", true}};
+      {"probe"}, {"threads", true}, {"ops_per_ns_per_thread", true}, {"ratio_to_one_thread", true}};
   b::ResultTable csv(cols), md(cols);
-  const auto probe = [&](const std::string& name, auto chain) {
+  const auto probe = [&](const std::string& name, auto chain, std::uint64_t chain_rounds = 0) {
     double one = 0;
     for (const unsigned threads : {1u, all}) {
-      const double r = chain_rate(threads, rounds, chain);
+      const double r = chain_rate(threads, chain_rounds != 0 ? chain_rounds : rounds, chain);
       if (threads == 1) one = r;
       const double ratio = threads == 1 ? b::kNaN : r / one;
-      std::printf("clock %s threads=%u: %.3f adds/ns/thread, ratio %.3f\n", name.c_str(), threads, r, ratio);
+      std::printf("clock %s threads=%u: %.3f ops/ns/thread, ratio %.3f\n", name.c_str(), threads, r, ratio);
       std::fflush(stdout);
       csv.add({name, b::format_count(threads), b::format_number("%.4f", r), b::format_number("%.4f", ratio)});
       md.add({name, b::format_count(threads), b::format_number("%.3f", r), b::format_number("%.3f", ratio)});
@@ -742,6 +764,9 @@ void clock_probe() {
     probe("avx-512 vpaddq, 8 chains", add_throughput_avx512);
   }
 #endif
+  g_load_table.assign(std::size_t{16} << 20, 1);  // 64 MiB, every page touched
+  probe("random 4-byte loads, 64 MiB table", random_loads, std::uint64_t{1} << 21);  // 64 M loads
+  std::vector<std::uint32_t>().swap(g_load_table);
   const std::string prefix = g_out + "/clock-cpu_" + g_tag;
   if (!b::save_tables(prefix, csv, md)) std::fprintf(stderr, "cannot write %s.{csv,md}\n", prefix.c_str());
 }
