@@ -641,7 +641,9 @@ TEST(ReadSequenceRecords, ErrorsAreReadNamedSequencesErrors) {
   o.min_range_bytes = 256;
   for (std::size_t b = 0; b < bad.size(); ++b) {
     SCOPED_TRACE("input " + std::to_string(b));
-    const auto& [text, format] = bad[b];
+    // Not a structured binding: the lambdas below capture them (clang before 16 refuses a binding).
+    const std::string& text = bad[b].first;
+    const SequenceFormat format = bad[b].second;
     const std::vector<std::uint8_t> bytes = bytes_of(text);
     const std::string want =
         error_of([&] { (void)strmatch::seq::read_named_sequences(bytes, format, "in.fq", o); });
