@@ -193,6 +193,12 @@ class PackedStrings {
   }
   /// String i's first byte, to be written (at most its size; not while another thread reads it).
   char* data(std::size_t i) noexcept { return bytes_.get() + begin_of(i); }
+  /// Views of strings [lo, hi) (valid while the strings are held unchanged). O(hi - lo).
+  std::vector<std::string_view> views(std::size_t lo, std::size_t hi) const {
+    std::vector<std::string_view> out(hi - lo);
+    for (std::size_t i = lo; i < hi; ++i) out[i - lo] = (*this)[i];
+    return out;
+  }
   /// Each string's end_of, in order.
   std::span<const std::uint64_t> ends() const noexcept { return ends_; }
   /// Every string's bytes, back to back.

@@ -52,10 +52,10 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
       : patterns_(patterns),
         metric_(metric),
         cut_(pattern_shares(patterns, devices.size())),
-        whole_(devices, [this, make](std::size_t) { return make(views(0, patterns_.size())); }),
+        whole_(devices, [this, make](std::size_t) { return make(patterns_.views(0, patterns_.size())); }),
         shares_(
             std::vector<int>(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(cut_.size() - 1)),
-            [this, make](std::size_t i) { return make(views(cut_[i], cut_[i + 1])); }) {
+            [this, make](std::size_t i) { return make(patterns_.views(cut_[i], cut_[i + 1])); }) {
     for (const std::string_view p : patterns_) longest_ = std::max<std::uint64_t>(longest_, p.size());
     const cuda::DeviceScope scope(whole_.device(0));
     first_ = &whole_.get(0);
@@ -176,13 +176,6 @@ class MultiDeviceApproxEngine final : public cuda::ApproxEngine {
   }
 
  private:
-  /// The patterns' views [lo, hi), for an engine being made (it copies the bytes).
-  std::vector<std::string_view> views(std::size_t lo, std::size_t hi) const {
-    std::vector<std::string_view> v(hi - lo);
-    for (std::size_t i = lo; i < hi; ++i) v[i - lo] = patterns_[i];
-    return v;
-  }
-
   PackedStrings patterns_;  // a copy: the engines are made at their first use
   ApproxMetric metric_;
   std::uint64_t longest_ = 0;

@@ -343,7 +343,7 @@ struct ApproxSearcher::Impl {
     return *gpu;
   }
   /// Every pattern's view, in order, for the GPU's engines (which take views and copy the bytes).
-  std::vector<std::string_view> pattern_views() const { return {patterns.begin(), patterns.end()}; }
+  std::vector<std::string_view> pattern_views() const { return patterns.views(0, patterns.size()); }
   bool hamming() const noexcept { return options.metric == ApproxMetric::hamming; }
   std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(patterns.size()); }
 

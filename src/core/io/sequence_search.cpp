@@ -342,7 +342,13 @@ struct SequenceSearcher::Impl {
     strmatch::detail::run_pieces(n, threads, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
       std::string buffer;
       for (std::uint64_t i = lo; i < hi; ++i) {
-        const std::string_view bytes = normalized(i, buffer);
+        // Checked above: normalised again (a byte table), not checked again.
+        std::string_view bytes = patterns.sequence(i);
+        if (options.nucleotides) {
+          buffer.assign(bytes);
+          normalize_nucleotides(reinterpret_cast<std::uint8_t*>(buffer.data()), buffer.size());
+          bytes = buffer;
+        }
         for (unsigned strand = 0; strand < 2; ++strand) {
           const std::uint32_t at = held_at[2 * i + strand];
           if (at == kNotHeld) continue;
