@@ -362,15 +362,16 @@ struct ApproxSearcher::Impl {
     return detail::RangeRule{true, 0, overlap(Task::matches) + 1};
   }
 
-  /// Chunks of chunk_bytes, by default 1 MiB, or smaller for a text of fewer than 4 chunks a
-  /// thread (at least 64 KiB): 20 MB in 1 MiB chunks on 16 threads is 20 chunks, two rounds where
-  /// 1.25 would do (a scaling of at most 0.625 for a batch of guides over the 20 MB chrX slice).
+  /// Chunks of chunk_bytes, by default 1 MiB, or smaller for a text of fewer than
+  /// detail::kChunksPerThread chunks a thread (at least 64 KiB): 20 MB in 1 MiB chunks on 16
+  /// threads is 20 chunks, two rounds where 1.25 would do (a scaling of at most 0.625 for a batch of
+  /// guides over the 20 MB chrX slice).
   detail::Chunker chunker(std::size_t n, std::size_t from) const {
     if (options.chunk_bytes != 0) return detail::Chunker(n - from, options.chunk_bytes, 0);
     constexpr std::size_t kMinChunkBytes = std::size_t{64} << 10;
     const std::size_t threads = detail::resolve_threads(options.threads);
-    const std::size_t spread = (n - from) / (4 * threads) + 1;
-    return detail::Chunker(n - from, std::clamp(spread, kMinChunkBytes, kDefaultChunkBytes), 0);
+    return detail::Chunker(
+        n - from, detail::spread_chunk_bytes(n - from, threads, kMinChunkBytes, kDefaultChunkBytes), 0);
   }
   unsigned threads_for(const detail::Chunker& ch, const Execution& x) const {
     return static_cast<unsigned>(

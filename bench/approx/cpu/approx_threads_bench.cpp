@@ -30,7 +30,10 @@
 //           their reverse complements (both strands: 2N patterns), k = 3, every end within k counted
 //           by one ApproxSearcher over the batch (the automatic algorithm, and myers pattern by
 //           pattern for comparison; --guides-algorithms lists them) on one thread and on every
-//           thread; Edlib's HW mode
+//           thread (--guides-threads: a list of counts, "all" for every thread; default 1,all;
+//           --guides-chunk-bytes: the searcher's chunk size, default its own), and, as the machine's
+//           own bound on that scaling, --guides-copies one-thread searches at once (default every
+//           thread; 0 or 1 leaves the row out: its seconds are their mean); Edlib's HW mode
 //           (EDLIB_TASK_LOC, k = 3) on one thread over the first --edlib-guides guides. The figure of
 //           merit is Sassy2's: pattern-bases per second (patterns x text bytes / s), and the ratio to
 //           Edlib's on the same machine (issue 36's target: 40x on one thread, 0.85x linear scaling).
@@ -47,13 +50,16 @@
 //        [--batch-patterns N] [--dp-max-m M] [--wavefront-max-m M] [--table1-max-m M] [--slow-reps N]
 //        [--tre-agrep PATH] [--tre-max-m M] [--tmp DIR] [--guides N] [--guides-dna FILE]
 //        [--guides-bytes N] [--edlib-guides N] [--guides-algorithms auto,myers]
+//        [--guides-threads 1,all] [--guides-chunk-bytes N] [--guides-copies N]
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -100,6 +106,9 @@ std::uint64_t g_tre_max_m = 32;
 std::uint64_t g_guides = 1000, g_guides_bytes = 20000000, g_edlib_guides = 20;
 std::string g_guides_dna;  // --guides-dna: the text of the guides section (default: random DNA)
 std::string g_guides_algorithms = "auto,myers";  // --guides-algorithms: the guides section's rows
+std::string g_guides_threads = "1,all";          // --guides-threads: the thread counts of the guides' rows
+std::uint64_t g_guides_chunk_bytes = 0;  // --guides-chunk-bytes: ApproxOptions::chunk_bytes (0: its default)
+std::uint64_t g_guides_copies = std::max(1u, std::thread::hardware_concurrency());  // --guides-copies
 
 void write(const std::string& section, const std::vector<Row>& rows) {
   const std::vector<b::Column> cols = {{"section"},
@@ -496,12 +505,37 @@ void batch() {
   write("batch", rows);
 }
 
+/// Runs f(t) on `threads` threads started together (each spins until all exist) and returns each
+/// one's seconds: what the machine gives that many independent runs at once.
+template <typename F>
+std::vector<double> concurrent_seconds(unsigned threads, F&& f) {
+  std::atomic<unsigned> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<double> seconds(threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      const auto start = strmatch::detail::Clock::now();
+      f(t);
+      seconds[t] = strmatch::detail::seconds_since(start);
+    });
+  while (ready.load() != threads) {
+  }
+  go.store(true, std::memory_order_release);
+  for (auto& th : pool) th.join();
+  return seconds;
+}
+
 /// One row of the guides section.
 struct GuideRow {
   std::string tool;
   unsigned threads = 1;
   std::uint64_t patterns = 0, text = 0, results = 0;
   double seconds = 0, one_thread_seconds = 0, edlib_rate = 0;  // edlib_rate: pattern-bases / s
+  bool copies = false;  // `threads` one-thread searches at once: seconds is their mean
 };
 
 void guides() {
@@ -564,13 +598,24 @@ void guides() {
     if (comma > at) algorithms.push_back(g_guides_algorithms.substr(at, comma - at));
     at = comma + 1;
   }
+  std::vector<unsigned> thread_counts;
+  for (std::size_t at = 0; at <= g_guides_threads.size();) {
+    const std::size_t comma = std::min(g_guides_threads.find(',', at), g_guides_threads.size());
+    const std::string t = g_guides_threads.substr(at, comma - at);
+    if (!t.empty()) {
+      const unsigned c = t == "all" ? all : static_cast<unsigned>(std::max(1, std::stoi(t)));
+      if (std::find(thread_counts.begin(), thread_counts.end(), c) == thread_counts.end())
+        thread_counts.push_back(c);
+    }
+    at = comma + 1;
+  }
   for (const std::string& algorithm : algorithms) {
     ApproxOptions o;
     o.algorithm = algorithm;
     o.max_errors = kK;
+    o.chunk_bytes = static_cast<std::size_t>(g_guides_chunk_bytes);
     double one = 0;
-    for (const unsigned threads : {1u, all}) {
-      if (threads == all && all == 1 && one > 0) break;
+    for (const unsigned threads : thread_counts) {
       o.threads = threads;
       const ApproxSearcher s(std::span<const std::string>(patterns), o);
       GuideRow r;
@@ -588,6 +633,42 @@ void guides() {
                   static_cast<double>(r.patterns) * static_cast<double>(r.text) / r.seconds / 1e9);
       std::fflush(stdout);
     }
+    if (one > 0 && g_guides_copies > 1) {
+      // The machine's own bound on the scaling: g_guides_copies one-thread searches at once, each
+      // its own searcher over the shared text; the row's seconds are their mean (the pattern-bases
+      // a second of one of them), its scaling one thread's seconds over that mean.
+      o.threads = 1;
+      std::vector<std::unique_ptr<ApproxSearcher>> searchers;
+      for (std::uint64_t c = 0; c < g_guides_copies; ++c)
+        searchers.push_back(std::make_unique<ApproxSearcher>(std::span<const std::string>(patterns), o));
+      std::vector<std::uint64_t> counts(g_guides_copies);
+      const std::vector<double> seconds =
+          concurrent_seconds(static_cast<unsigned>(g_guides_copies),
+                             [&](unsigned t) { counts[t] = searchers[t]->count_ends(text).occurrences; });
+      double mean = 0, slowest = 0, fastest = seconds.front();
+      for (const double x : seconds) {
+        mean += x / static_cast<double>(seconds.size());
+        slowest = std::max(slowest, x);
+        fastest = std::min(fastest, x);
+      }
+      GuideRow r;
+      r.tool = std::string("strmatch ") + algorithm + ", " + std::to_string(g_guides_copies) +
+               " one-thread searches at once (the machine's bound; mean of their seconds)";
+      r.threads = static_cast<unsigned>(g_guides_copies);
+      r.patterns = patterns.size();
+      r.text = text.size();
+      r.results = counts.front();
+      for (const std::uint64_t c : counts)
+        if (c != r.results) throw std::runtime_error("guides: the one-thread searches' counts differ");
+      r.seconds = mean;
+      r.one_thread_seconds = one;
+      r.copies = true;
+      rows.push_back(r);
+      std::printf(
+          "guides %s: mean %.3f s (fastest %.3f, slowest %.3f), one thread alone %.3f s: %.2f of linear\n",
+          r.tool.c_str(), mean, fastest, slowest, one, one / mean);
+      std::fflush(stdout);
+    }
   }
   const std::vector<b::Column> cols = {{"tool"},
                                        {"threads", true},
@@ -601,10 +682,14 @@ void guides() {
                                        {"scaling", true}};
   b::ResultTable csv(cols), md(cols);
   for (const GuideRow& r : rows) {
-    const double rate = static_cast<double>(r.patterns) * static_cast<double>(r.text) / r.seconds;
+    // Copies: each ran the whole batch over the whole text in `seconds` (their mean), so the
+    // machine's rate is theirs times their number and the scaling one thread's seconds over theirs.
+    const double runs = r.copies ? static_cast<double>(r.threads) : 1.0;
+    const double rate = static_cast<double>(r.patterns) * static_cast<double>(r.text) * runs / r.seconds;
     const double x = r.edlib_rate > 0 ? rate / r.threads / r.edlib_rate : b::kNaN;
-    const double scaling =
-        r.threads > 1 && r.one_thread_seconds > 0 ? r.one_thread_seconds / r.seconds / r.threads : b::kNaN;
+    const double scaling = r.threads > 1 && r.one_thread_seconds > 0
+                               ? r.one_thread_seconds * runs / r.seconds / r.threads
+                               : b::kNaN;
     const b::ResultRow row = {r.tool,
                               b::format_count(r.threads),
                               b::format_count(r.patterns),
@@ -713,27 +798,11 @@ template <typename Chain>
 double chain_rate(unsigned threads, std::uint64_t rounds, Chain chain) {
   double best = 0;
   for (int rep = 0; rep < g_reps; ++rep) {
-    std::atomic<unsigned> ready{0};
-    std::atomic<bool> go{false};
-    std::vector<double> rate(threads);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        ready.fetch_add(1);
-        while (!go.load(std::memory_order_acquire)) {
-        }
-        const auto start = strmatch::detail::Clock::now();
-        const std::uint64_t sink = chain(rounds);
-        const double s = strmatch::detail::seconds_since(start);
-        rate[t] = static_cast<double>(32 * rounds) / s / 1e9;
-        if (sink == 1) std::printf(" ");  // keeps the chain's result live
-      });
-    while (ready.load() != threads) {
-    }
-    go.store(true, std::memory_order_release);
-    for (auto& th : pool) th.join();
+    const std::vector<double> seconds = concurrent_seconds(threads, [&](unsigned) {
+      if (chain(rounds) == 1) std::printf(" ");  // keeps the chain's result live
+    });
     double mean = 0;
-    for (const double r : rate) mean += r / threads;
+    for (const double s : seconds) mean += static_cast<double>(32 * rounds) / s / 1e9 / threads;
     best = std::max(best, mean);
   }
   return best;
@@ -814,6 +883,12 @@ int main(int argc, char** argv) {
       g_guides_algorithms = v;
     else if (a == "--guides-bytes")
       g_guides_bytes = std::stoull(v);
+    else if (a == "--guides-threads")
+      g_guides_threads = v;
+    else if (a == "--guides-chunk-bytes")
+      g_guides_chunk_bytes = std::stoull(v);
+    else if (a == "--guides-copies")
+      g_guides_copies = std::stoull(v);
     else if (a == "--edlib-guides")
       g_edlib_guides = std::stoull(v);
     else if (a == "--slow-reps")

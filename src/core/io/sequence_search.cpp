@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "approx/pieces.hpp"
+#include "core/chunker.hpp"
 #include "core/cpu/fork_join.hpp"
 #include "core/cpu/ordered_executor.hpp"
 #include "core/cpu/threads.hpp"
@@ -803,16 +804,17 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
   static const std::optional<std::uint64_t> piece_env = env::unsigned_value("STRMATCH_SEQ_PIECE_BYTES");
   const unsigned asked = strmatch::detail::resolve_threads(options.threads);
   const bool one_thread = asked <= 1;
-  // Several threads: 1 MiB pieces, or fewer bytes for an input of fewer than 4 pieces a thread (at
-  // least kMinPieceBytesThreads), so that every thread has pieces: E. coli's 4.6 MB in 1 MiB pieces
-  // kept 5 of 16 threads busy (100,000 reads, k = 4: 0.287 s of search against 0.088 s in 72 KB
-  // chunks through the batches' path, H200 host).
+  // Several threads: 1 MiB pieces, or fewer bytes for an input of fewer than
+  // strmatch::detail::kChunksPerThread pieces a thread (at least kMinPieceBytesThreads), so that
+  // every thread has pieces and none waits long for the last: E. coli's 4.6 MB in 1 MiB pieces kept
+  // 5 of 16 threads busy (100,000 reads, k = 4: 0.287 s of search against 0.088 s in 72 KB chunks
+  // through the batches' path, H200 host).
   const std::size_t piece_bytes = options.batch_bytes != 0 ? options.batch_bytes
                                   : piece_env              ? static_cast<std::size_t>(*piece_env)
                                   : one_thread
                                       ? kPieceBytes
-                                      : std::clamp<std::size_t>((size - from) / (std::size_t{4} * asked) + 1,
-                                                                kMinPieceBytesThreads, kPieceBytesThreads);
+                                      : static_cast<std::size_t>(strmatch::detail::spread_chunk_bytes(
+                                            size - from, asked, kMinPieceBytesThreads, kPieceBytesThreads));
   // Exact search owns the hits that begin in a piece (a lookahead after it); approximate search the
   // matches that end in it (a lead of context before it, the selector deciding across pieces).
   const std::size_t lookahead = approx ? 0 : longest - 1;
