@@ -248,7 +248,7 @@ TEST(ReadNamedSequences, RandomFastaAndFastqCutIntoRangesGiveEveryRecordInOrder)
   EXPECT_GT(cut, 30);
 }
 
-TEST(ReadNamedSequences, ErrorsInALaterRangeAndNamesTwoRangesShareAreTheOneReadersErrors) {
+TEST(ReadNamedSequences, ErrorsInALaterRangeAndNamesRepeatedInOrAcrossRangesAreTheOneReadersErrors) {
   std::mt19937_64 rng(strmatch::test::test_seed() + 198);
   std::vector<Record> records;
   for (int i = 0; i < 200; ++i)
@@ -263,6 +263,16 @@ TEST(ReadNamedSequences, ErrorsInALaterRangeAndNamesTwoRangesShareAreTheOneReade
   {
     std::vector<Record> r = records;  // a name the first range holds, again in the last
     r[190].name = "r3";
+    bad.push_back(write_fastq(r));
+  }
+  {
+    // A name repeated within one range (the ranges' readers keep no set of names: the hashes of
+    // all names find it), in the first range and in the last.
+    std::vector<Record> r = records;
+    r[6].name = "r5";
+    r[197].name = "r196";
+    bad.push_back(write_fastq(r));
+    r[6].name = "r6";
     bad.push_back(write_fastq(r));
   }
   bad.push_back(good.substr(0, good.size() - 30));  // the last record cut short

@@ -68,6 +68,11 @@ struct ReaderAccess {
   static std::span<const std::uint8_t> fasta_in_memory(const SequenceReader& reader) noexcept;
   /// The input offset of the current record's sequence (right after its header line).
   static std::size_t position(const SequenceReader& reader) noexcept;
+  /// Records' names are no longer checked for repeats (nor kept for it): for a caller that compares
+  /// them itself (read_sequence_records' ranges sort every name's hash, which finds a name repeated
+  /// within a range as well as across two, and read the input again with a checking reader to
+  /// report it).
+  static void leave_names_unchecked(SequenceReader& reader) noexcept;
   /// Lines read so far (the current header's included).
   static std::uint64_t lines(const SequenceReader& reader) noexcept;
   /// Starts the next record from its header line (as next_record() does: its name checked and

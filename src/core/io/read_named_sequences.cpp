@@ -14,6 +14,7 @@
 
 #include "core/cpu/fork_join.hpp"
 #include "core/cpu/threads.hpp"
+#include "core/io/fasta_pieces.hpp"
 #include "strmatch/sequence.hpp"
 
 namespace strmatch::seq {
@@ -60,7 +61,8 @@ void read_records(SequenceReader& reader, const NamedReadOptions& options, Seque
 /// copy as it grows, and the pages never written are never resident (a gzip input's size says nothing of its
 /// records').
 SequenceRecords read_serially(std::span<const std::uint8_t> bytes, SequenceFormat format,
-                              const std::string& name, const NamedReadOptions& options, bool gzip) {
+                              const std::string& name, const NamedReadOptions& options, bool gzip,
+                              bool names_checked = true) {
   SequenceRecords out;
   if (!gzip) {
     try {
@@ -71,6 +73,7 @@ SequenceRecords read_serially(std::span<const std::uint8_t> bytes, SequenceForma
     }
   }
   SequenceReader reader(bytes, format, name);
+  if (!names_checked) detail::ReaderAccess::leave_names_unchecked(reader);
   read_records(reader, options, out);
   return out;
 }
@@ -113,7 +116,12 @@ SequenceRecords read_sequence_records(std::span<const std::uint8_t> bytes, Seque
   std::vector<char> failed(ranges, 0);
   strmatch::detail::run_pieces(ranges, ranges, [&](unsigned k, std::uint64_t, std::uint64_t) {
     try {
-      parts[k] = read_serially(bytes.subspan(cuts[k], cuts[k + 1] - cuts[k]), format, name, options, false);
+      // The range's reader keeps no set of names: the hashes below find a name used twice, within
+      // a range or across two (a million reads on two threads: each reader's set, 30 MB, was left
+      // in its thread's heap, where the compilation that follows on the calling thread never
+      // reuses it).
+      parts[k] =
+          read_serially(bytes.subspan(cuts[k], cuts[k + 1] - cuts[k]), format, name, options, false, false);
       hashes[k].reserve(parts[k].size());
       for (std::size_t i = 0; i < parts[k].size(); ++i)
         hashes[k].push_back(std::hash<std::string_view>{}(parts[k].name(i)));
@@ -121,7 +129,8 @@ SequenceRecords read_sequence_records(std::span<const std::uint8_t> bytes, Seque
       failed[k] = 1;
     }
   });
-  // Names two ranges share: equal hashes (within a range its reader checked them).
+  // A name used twice, in one range or in two: equal hashes (then, or on a collision of two
+  // names' hashes, the input is read again by one checking reader, whose error is the answer).
   std::vector<std::uint64_t> all;
   if (std::find(failed.begin(), failed.end(), 1) == failed.end()) {
     std::size_t n = 0;

@@ -370,7 +370,7 @@ struct SequenceReader::Impl final : ByteSource {
       if (rest != std::string_view::npos) header.comment = std::string(h.substr(rest));
     }
     if (header.name.empty()) fail("line " + std::to_string(line) + ": a header without a name");
-    if (!names.insert(header.name))
+    if (check_names && !names.insert(header.name))
       fail(where() + ": the name '" + header.name + "' is an earlier record's too (names must be unique)");
     delivered = 0;
     record_end = false;
@@ -423,7 +423,7 @@ struct SequenceReader::Impl final : ByteSource {
       fail(where() + ": its quality line has " + std::to_string(fastq_quality.size()) +
            " bytes, its sequence " + std::to_string(fastq_sequence.size()));
     if (fastq_sequence.empty()) fail(where() + ": an empty sequence");
-    if (records == 1 && input_bytes != 0) {
+    if (records == 1 && input_bytes != 0 && check_names) {
       // The names' set sized once for the records the input holds at the first record's size (a
       // million reads: growing it took a quarter of reading them), at least 256 bytes a record.
       const std::size_t per = std::max<std::size_t>(
@@ -572,8 +572,10 @@ struct SequenceReader::Impl final : ByteSource {
   bool line_start = true;
   RecordHeader header;
   std::uint64_t records = 0;
-  // The records' names (unique): a flat set (core/io/name_set.hpp).
+  // The records' names (unique): a flat set (core/io/name_set.hpp); not kept where the caller
+  // compares the names itself (ReaderAccess::leave_names_unchecked).
   detail::NameSet names;
+  bool check_names = true;
   std::size_t input_bytes = 0;  // the input's size where known (sizes the names' set), else 0
   bool in_record = false, record_end = false;
   std::uint64_t delivered = 0;
@@ -631,6 +633,9 @@ std::span<const std::uint8_t> ReaderAccess::fasta_in_memory(const SequenceReader
   return {r.data, r.end};
 }
 std::size_t ReaderAccess::position(const SequenceReader& reader) noexcept { return reader.impl_->pos; }
+void ReaderAccess::leave_names_unchecked(SequenceReader& reader) noexcept {
+  reader.impl_->check_names = false;
+}
 std::uint64_t ReaderAccess::lines(const SequenceReader& reader) noexcept { return reader.impl_->line; }
 const RecordHeader& ReaderAccess::start_record(SequenceReader& reader, std::string_view header_line,
                                                std::uint64_t line) {
