@@ -4,6 +4,9 @@
 // released sequences), the ones after it an end offset each.
 #include <algorithm>
 #include <string>
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
 #include <utility>
 #include <vector>
 
@@ -142,6 +145,14 @@ void SequenceRecords::release_sequences() noexcept {
     std::string().swap(g.sequences.bytes);
     std::vector<std::uint64_t>().swap(g.sequences.ends);
   }
+  // Segments read on other threads (read_sequence_records' ranges) were allocated in those threads'
+  // heaps (glibc's arenas), where the allocations that follow on this thread (a searcher's
+  // compilation) never reuse the freed bytes, so they stayed resident: a million reads read on 16
+  // threads, 150 MB (peak RSS 816 -> 663 MB; 656 MB read on one thread). malloc_trim hands every
+  // heap's free pages back to the system.
+#if defined(__GLIBC__)
+  if (segments_.size() > 1) (void)malloc_trim(0);
+#endif
 }
 
 std::uint64_t SequenceRecords::sequence_bytes() const noexcept {
