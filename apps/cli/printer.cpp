@@ -14,6 +14,7 @@
 #include "input.hpp"
 #include "strmatch/approx.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/sequence.hpp"
 #include "strmatch/types.hpp"
 
@@ -487,43 +488,34 @@ void SamOutput::add(const Hit& h) {
 namespace {
 
 /// Hits (or unmapped records) a block of SAM holds at most: formatted by one thread into a buffer
-/// of about 3 MB (reads of 150 bases), `threads` blocks at a time.
+/// of about 3 MB (reads of 150 bases).
 constexpr std::size_t kSamBlock = 8192;
-/// Records formatted at once over all threads, at most (about 12 MB for reads of 150 bases): 16
-/// threads' blocks of 8,192 held 48 MB, a third of 100,000 reads' whole run against E. coli.
-constexpr std::size_t kSamRecordsAtOnce = 4 * kSamBlock;
+/// Records formatted and not yet written, at most, over all threads (about 6 MB for reads of 150
+/// bases): 16 threads' blocks of 8,192 held 48 MB, a third of 100,000 reads' whole run against E. coli.
+constexpr std::size_t kSamRecordsAtOnce = 2 * kSamBlock;
 
-/// Prints items [0, n) in order, formatted `threads` blocks at a time side by side (kSamBlock
-/// records a block, fewer on more than 4 threads: kSamRecordsAtOnce in all, at least 1,024 a
-/// block): format(lo, hi, block) appends items [lo, hi) to `block`; the calling thread formats the
-/// first block of each round, then writes the round's blocks in order. Rethrows a block's exception.
+/// Prints items [0, n) in order: format(lo, hi, block) appends items [lo, hi) to `block` on the
+/// library's ordered executor (io::run_pieces_ordered: `threads` workers format blocks while the
+/// calling thread writes the finished ones in order, at most 2 x threads blocks held), blocks of
+/// kSamBlock records on one thread, fewer on more (kSamRecordsAtOnce held in all, at least 256 a
+/// block). Rethrows a block's exception.
 template <typename Format>
 void print_blocks(Output& out, std::size_t n, unsigned threads, Format&& format) {
+  if (n == 0) return;
+  threads = std::max(1u, threads);
   const std::size_t block =
-      std::clamp<std::size_t>(kSamRecordsAtOnce / std::max(1u, threads), 1024, kSamBlock);
-  threads = static_cast<unsigned>(std::clamp<std::size_t>((n + block - 1) / block, 1, std::max(1u, threads)));
-  std::vector<std::unique_ptr<Output>> blocks;
-  for (unsigned t = 0; t < threads; ++t) blocks.push_back(std::make_unique<Output>(nullptr));
-  std::vector<std::exception_ptr> failed(threads);
-  for (std::size_t round = 0; round < n; round += block * threads) {
-    const auto run = [&](unsigned t) {
-      const std::size_t lo = std::min(n, round + t * block), hi = std::min(n, lo + block);
-      try {
-        format(lo, hi, *blocks[t]);
-      } catch (...) {
-        failed[t] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> workers;
-    for (unsigned t = 1; t < threads && round + t * block < n; ++t) workers.emplace_back(run, t);
-    run(0);
-    for (std::thread& w : workers) w.join();
-    for (unsigned t = 0; t < threads; ++t) {
-      if (failed[t]) std::rethrow_exception(failed[t]);
-      out.put_collected(blocks[t]->view());
-      blocks[t]->clear(std::size_t{8} << 20);
-    }
-  }
+      std::clamp<std::size_t>(kSamRecordsAtOnce / (2 * std::size_t{threads}), 256, kSamBlock);
+  (void)io::run_pieces_ordered(
+      n, block, threads,
+      [&](const io::Piece& p, io::PieceOutput& o) {
+        Output b(nullptr);
+        format(static_cast<std::size_t>(p.begin), static_cast<std::size_t>(p.end), b);
+        o.put(b.take());
+      },
+      [&](const io::Piece&, const io::PieceOutput& o) {
+        for (const std::string& bytes : o.items()) out.put_collected(bytes);
+        return true;
+      });
 }
 
 }  // namespace
