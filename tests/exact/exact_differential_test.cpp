@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu/prefetch.hpp"
 #include "core/cpu/simd_level.hpp"
 #include "core/hits.hpp"
 #include "exact/cpu/algorithms.hpp"
@@ -170,6 +171,45 @@ TEST(ExactCpuDifferential, EverySimdLevelThisCpuHasMatchesTheReference) {
         ASSERT_EQ(counter.count, want.size()) << "simd level " << strmatch::detail::to_string(level)
                                               << " count mode " << describe(c) << "; " << rerun_hint();
       }
+    }
+  }
+}
+
+/// The vector kernels of `simd` prefetch this thread's companion stream (core/cpu/prefetch.hpp: a
+/// FASTA's next piece while one is searched) a line per 64 bytes scanned, stop at its end, and find
+/// the same occurrences with it as without; the scalar kernel leaves it alone.
+TEST(ExactCpuDifferential, SimdKernelsAdvanceTheCompanionStreamAndFindTheSame) {
+  using strmatch::detail::SimdLevel;
+  std::mt19937_64 rng(test_seed() ^ 0xc0a1);
+  const std::string text = random_text(rng, 20000, "ACGT");
+  const std::string pattern = text.substr(777, 9);
+  const auto expected = strmatch::reference::exact_find_all(text, pattern);
+  const std::vector<char> next_piece(1 << 16);
+  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2, SimdLevel::avx512bw}) {
+    if (level > strmatch::detail::cpu_simd_level()) continue;
+    SCOPED_TRACE(strmatch::detail::to_string(level));
+    const auto algo = strmatch::detail::make_simd_at_level(pattern, level);
+    for (const std::size_t span : {next_piece.size(), std::size_t{1000}}) {
+      std::vector<std::uint64_t> got;
+      strmatch::detail::Hits hits;
+      hits.positions = &got;
+      const char* begin = next_piece.data();
+      std::size_t advanced = 0;
+      {
+        const strmatch::detail::CompanionPrefetch companion(begin, begin + span);
+        algo->search(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), 0, hits);
+        advanced = static_cast<std::size_t>(strmatch::detail::companion_stream().next - begin);
+      }
+      EXPECT_EQ(got, expected);
+      EXPECT_EQ(strmatch::detail::companion_stream().next, nullptr);  // emptied by the guard
+      EXPECT_EQ(advanced % 64, 0u);
+      const std::size_t windows = text.size() - pattern.size() + 1;
+      if (level == SimdLevel::scalar)
+        EXPECT_EQ(advanced, 0u);
+      else if (span < windows)
+        EXPECT_TRUE(advanced >= span && advanced < span + 64) << advanced;  // stopped at its end
+      else
+        EXPECT_TRUE(advanced + 128 > windows && advanced <= windows) << advanced;  // a line a 64 bytes
     }
   }
 }

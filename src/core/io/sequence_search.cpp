@@ -29,6 +29,7 @@
 #include "core/chunker.hpp"
 #include "core/cpu/fork_join.hpp"
 #include "core/cpu/ordered_executor.hpp"
+#include "core/cpu/prefetch.hpp"
 #include "core/cpu/threads.hpp"
 #include "core/env.hpp"
 #include "core/io/complement.hpp"
@@ -36,6 +37,7 @@
 #include "core/io/pam.hpp"
 #include "core/io/sequence_strip.hpp"
 #include "strmatch/exact.hpp"
+#include "strmatch/io.hpp"
 #include "strmatch/multi.hpp"
 #include "strmatch/sequence.hpp"
 namespace strmatch::seq {
@@ -1055,11 +1057,32 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
     result.items.clear();
     return true;
   };
+  // One thread: the input mapped up to here (populate_pages), ahead of the piece being searched.
+  constexpr std::size_t kPopulateBytes = std::size_t{4} << 20;
+  std::size_t populated = 0;
   const bool complete = strmatch::detail::run_ordered<std::unique_ptr<Parsed>>(
       chunker, threads,
       [&](const strmatch::detail::Chunk& c, strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
         std::unique_ptr<Parsed> p = take();
-        parse_and_search(*p, from + c.begin, from + c.end, c.index + 1 == chunker.size());
+        const bool last = c.index + 1 == chunker.size();
+        detail::parse_fasta_piece(data, size, from, from + c.begin, from + c.end, lead, lookahead,
+                                  options.nucleotides, p->piece);
+        if (threads == 1 && !last) {
+          // One thread parses the pieces in order: the search of this piece (in cache) prefetches
+          // the next piece's input (the streaming kernels' companion stream, core/cpu/prefetch.hpp),
+          // whose pages are mapped first (a prefetch to an unmapped page is dropped), so that its
+          // strip reads from L2 instead of memory (docs/sequence.md, "The next piece prefetched").
+          const strmatch::detail::Chunk n = chunker[c.index + 1];
+          if (from + n.end > populated) {  // a system call a few MiB, not one a piece
+            const std::size_t begin = std::max<std::size_t>(populated, from + n.begin);
+            populated = std::min<std::size_t>(size, begin + kPopulateBytes);
+            io::populate_pages(data + begin, populated - begin);
+          }
+          const strmatch::detail::CompanionPrefetch companion(data + from + n.begin, data + from + n.end);
+          search_piece(*p, last);
+        } else {
+          search_piece(*p, last);
+        }
         result.count = p->hits.size();
         result.items.push_back(std::move(p));
       },

@@ -188,9 +188,9 @@ __attribute__((target("sse2"))) std::uint64_t scan_sse2(const Group& g, const Pa
     }
   std::uint64_t verified = 0;
   const std::size_t stop = vector_stop(g, n, i, end);
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   for (; i + 64 <= stop; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
+    prefetch.step(text + i);
     __m128i e[P][4];
     __m128i any = _mm_setzero_si128();
     for (int p = 0; p < P; ++p)
@@ -211,6 +211,7 @@ __attribute__((target("sse2"))) std::uint64_t scan_sse2(const Group& g, const Pa
     }
     verified += report(g, t, mask, text, n, i, base, hits);
   }
+  prefetch.finish();
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 
@@ -228,9 +229,9 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t scan_avx2(const Gr
     }
   std::uint64_t verified = 0;
   const std::size_t stop = vector_stop(g, n, i, end);
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   for (; i + 64 <= stop; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
+    prefetch.step(text + i);
     __m256i e0[P], e1[P];
     __m256i any = _mm256_setzero_si256();
     for (int p = 0; p < P; ++p) {
@@ -251,6 +252,7 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t scan_avx2(const Gr
                 (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(e1[p]))) << 32);
     verified += report(g, t, mask, text, n, i, base, hits);
   }
+  prefetch.finish();
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 
@@ -291,9 +293,9 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t scan_nibbles_avx2(
   alignas(32) std::uint8_t lane[64];
   std::uint64_t verified = 0;
   const std::size_t stop = vector_stop(g, n, i, end);
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   for (; i + 64 <= stop; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
+    prefetch.step(text + i);
     const std::uint8_t* q = text + i + g.off[0][0];
     __m256i a0 = _mm256_shuffle_epi8(
         tab[0], _mm256_and_si256(low, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q))));
@@ -320,6 +322,7 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t scan_nibbles_avx2(
     _mm256_store_si256(reinterpret_cast<__m256i*>(lane + 32), a1);
     verified += report_nibbles(g, t, lane, mask, text, n, i, base, hits);
   }
+  prefetch.finish();
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 
@@ -339,12 +342,10 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t scan_n
   alignas(64) std::uint8_t lane[128];
   std::uint64_t verified = 0;
   const std::size_t stop = vector_stop(g, n, i, end);
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   for (; i + 128 <= stop; i += 128) {
-    if (pf != 0) {
-      _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(text + i + pf + 64), _MM_HINT_T0);
-    }
+    prefetch.step(text + i);
+    prefetch.step(text + i + 64);
     const std::uint8_t* q = text + i + g.off[0][0];
     __m512i a0 = _mm512_shuffle_epi8(tab[0], _mm512_and_si512(low, _mm512_loadu_si512(q)));
     __m512i a1 = _mm512_shuffle_epi8(tab[0], _mm512_and_si512(low, _mm512_loadu_si512(q + 64)));
@@ -362,6 +363,7 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t scan_n
     if (m0 != 0) verified += report_nibbles(g, t, lane, m0, text, n, i, base, hits);
     if (m1 != 0) verified += report_nibbles(g, t, lane + 64, m1, text, n, i + 64, base, hits);
   }
+  prefetch.finish();
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 
@@ -377,9 +379,9 @@ __attribute__((target("ssse3"))) std::uint64_t scan_nibbles_ssse3(const Group& g
   alignas(16) std::uint8_t lane[64];
   std::uint64_t verified = 0;
   const std::size_t stop = vector_stop(g, n, i, end);
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   for (; i + 64 <= stop; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(text + i + pf), _MM_HINT_T0);
+    prefetch.step(text + i);
     __m128i a[4];
     for (int h = 0; h < 4; ++h) {
       a[h] = _mm_shuffle_epi8(tab[0], _mm_and_si128(low, _mm_loadu_si128(reinterpret_cast<const __m128i*>(
@@ -401,6 +403,7 @@ __attribute__((target("ssse3"))) std::uint64_t scan_nibbles_ssse3(const Group& g
     }
     verified += report_nibbles(g, t, lane, ~mask, text, n, i, base, hits);
   }
+  prefetch.finish();
   return verified + scan_scalar(g, t, text, n, i, end, base, hits);
 }
 

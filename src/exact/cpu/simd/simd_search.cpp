@@ -160,10 +160,10 @@ __attribute__((target("sse2"))) std::uint64_t search_sse2(const Prepared& pp, co
     v[k] = _mm_set1_epi8(static_cast<char>(pp.c[k]));
     o[k] = _mm_set1_epi8(static_cast<char>(pp.o[k]));
   }
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   std::size_t i = 0;
   for (; i + 64 <= windows; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
+    prefetch.step(t + i);
     std::uint64_t mask = 0;
     for (int q = 0; q < 4; ++q) {
       __m128i eq = _mm_cmpeq_epi8(load16<Fold>(t + pp.off[0] + i + 16 * q, o[0]), v[0]);
@@ -181,6 +181,7 @@ __attribute__((target("sse2"))) std::uint64_t search_sse2(const Prepared& pp, co
     if (mask != 0) verified += verify<Fold>(mask, i, t, pp, base, hits);
   }
   if (i < windows) verified += scalar_range<K, Fold>(i, windows - 1, t, pp, base, hits);
+  prefetch.finish();
   return verified;
 }
 
@@ -197,10 +198,10 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t search_avx2(const 
     v[k] = _mm256_set1_epi8(static_cast<char>(pp.c[k]));
     o[k] = _mm256_set1_epi8(static_cast<char>(pp.o[k]));
   }
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   std::size_t i = 0;
   for (; i + 64 <= windows; i += 64) {
-    if (pf != 0) _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
+    prefetch.step(t + i);
     __m256i e0 = _mm256_cmpeq_epi8(load32<Fold>(t + pp.off[0] + i, o[0]), v[0]);
     __m256i e1 = _mm256_cmpeq_epi8(load32<Fold>(t + pp.off[0] + i + 32, o[0]), v[0]);
     for (int k = 1; k < K; ++k) {
@@ -223,6 +224,7 @@ __attribute__((target("avx2,bmi,bmi2,popcnt"))) std::uint64_t search_avx2(const 
     if (mask != 0) verified += verify<Fold>(mask, i, t, pp, base, hits);
   }
   if (i < windows) verified += scalar_range<K, Fold>(i, windows - 1, t, pp, base, hits);
+  prefetch.finish();
   return verified;
 }
 
@@ -238,13 +240,11 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t search
     o[k] = _mm512_set1_epi8(static_cast<char>(pp.o[k]));
   }
   std::size_t i = 0;
-  const std::size_t pf = prefetch_distance();
+  StreamPrefetch prefetch;
   // 128 windows per step, one branch for both halves.
   for (; i + 128 <= windows; i += 128) {
-    if (pf != 0) {  // the two lines this step will read pf bytes later (prefetch never faults)
-      _mm_prefetch(reinterpret_cast<const char*>(t + i + pf), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(t + i + pf + 64), _MM_HINT_T0);
-    }
+    prefetch.step(t + i);
+    prefetch.step(t + i + 64);
     __mmask64 e0 = _mm512_cmpeq_epi8_mask(fold64<Fold>(_mm512_loadu_si512(t + pp.off[0] + i), o[0]), v[0]);
     __mmask64 e1 =
         _mm512_cmpeq_epi8_mask(fold64<Fold>(_mm512_loadu_si512(t + pp.off[0] + i + 64), o[0]), v[0]);
@@ -275,6 +275,7 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t search
                                       v[k]);
     if (e != 0) verified += verify<Fold>(e, i, t, pp, base, hits);
   }
+  prefetch.finish();
   return verified;
 }
 
