@@ -505,6 +505,17 @@ void batch() {
   write("batch", rows);
 }
 
+/// The non-empty items of a comma-separated list ("auto,myers", "1,all").
+std::vector<std::string> comma_list(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    if (comma > at) items.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
+}
+
 /// Runs f(t) on `threads` threads started together (each spins until all exist) and returns each
 /// one's seconds: what the machine gives that many independent runs at once.
 template <typename F>
@@ -592,22 +603,12 @@ void guides() {
     std::fflush(stdout);
   }
 #endif
-  std::vector<std::string> algorithms;
-  for (std::size_t at = 0; at <= g_guides_algorithms.size();) {
-    const std::size_t comma = std::min(g_guides_algorithms.find(',', at), g_guides_algorithms.size());
-    if (comma > at) algorithms.push_back(g_guides_algorithms.substr(at, comma - at));
-    at = comma + 1;
-  }
+  const std::vector<std::string> algorithms = comma_list(g_guides_algorithms);
   std::vector<unsigned> thread_counts;
-  for (std::size_t at = 0; at <= g_guides_threads.size();) {
-    const std::size_t comma = std::min(g_guides_threads.find(',', at), g_guides_threads.size());
-    const std::string t = g_guides_threads.substr(at, comma - at);
-    if (!t.empty()) {
-      const unsigned c = t == "all" ? all : static_cast<unsigned>(std::max(1, std::stoi(t)));
-      if (std::find(thread_counts.begin(), thread_counts.end(), c) == thread_counts.end())
-        thread_counts.push_back(c);
-    }
-    at = comma + 1;
+  for (const std::string& t : comma_list(g_guides_threads)) {
+    const unsigned c = t == "all" ? all : static_cast<unsigned>(std::max(1, std::stoi(t)));
+    if (std::find(thread_counts.begin(), thread_counts.end(), c) == thread_counts.end())
+      thread_counts.push_back(c);
   }
   for (const std::string& algorithm : algorithms) {
     ApproxOptions o;
