@@ -1065,24 +1065,24 @@ SearchStats SequenceSearcher::Impl::search_pieces(SequenceReader& reader, std::s
       [&](const strmatch::detail::Chunk& c, strmatch::detail::ChunkResult<std::unique_ptr<Parsed>>& result) {
         std::unique_ptr<Parsed> p = take();
         const bool last = c.index + 1 == chunker.size();
-        detail::parse_fasta_piece(data, size, from, from + c.begin, from + c.end, lead, lookahead,
-                                  options.nucleotides, p->piece);
+        // One thread parses the pieces in order: the search of this piece (in cache) prefetches the
+        // next piece's input (the streaming kernels' companion stream, core/cpu/prefetch.hpp; the
+        // strip reads none), whose pages are mapped first (a prefetch to an unmapped page is
+        // dropped), so that its strip reads from L2 instead of memory (docs/sequence.md, "The next
+        // piece prefetched"). An empty stream otherwise.
+        const std::uint8_t *ahead = nullptr, *ahead_end = nullptr;
         if (threads == 1 && !last) {
-          // One thread parses the pieces in order: the search of this piece (in cache) prefetches
-          // the next piece's input (the streaming kernels' companion stream, core/cpu/prefetch.hpp),
-          // whose pages are mapped first (a prefetch to an unmapped page is dropped), so that its
-          // strip reads from L2 instead of memory (docs/sequence.md, "The next piece prefetched").
           const strmatch::detail::Chunk n = chunker[c.index + 1];
           if (from + n.end > populated) {  // a system call a few MiB, not one a piece
             const std::size_t begin = std::max<std::size_t>(populated, from + n.begin);
             populated = std::min<std::size_t>(size, begin + kPopulateBytes);
             io::populate_pages(data + begin, populated - begin);
           }
-          const strmatch::detail::CompanionPrefetch companion(data + from + n.begin, data + from + n.end);
-          search_piece(*p, last);
-        } else {
-          search_piece(*p, last);
+          ahead = data + from + n.begin;
+          ahead_end = data + from + n.end;
         }
+        const strmatch::detail::CompanionPrefetch companion(ahead, ahead_end);
+        parse_and_search(*p, from + c.begin, from + c.end, last);
         result.count = p->hits.size();
         result.items.push_back(std::move(p));
       },
